@@ -1,0 +1,227 @@
+/*
+ * machine.c — creating a machine, the run loop around the instruction
+ * loop (interrupt delivery, budgets, stop requests) and the public
+ * accessors of vax.h.
+ */
+#include "machine.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mmu/mmu.h"
+
+void machine_set_stop(vax_machine *m, vax_stop_reason r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(m->stop_detail, sizeof m->stop_detail, fmt, ap);
+    va_end(ap);
+    m->stop_reason = r;
+    m->stop_requested = 1;
+    m->run_limit = 0;
+}
+
+static void reset_processor(vax_machine *m)
+{
+    vax_cpu *c = &m->cpu;
+    memset(c, 0, sizeof *c);
+    /* As after a console INIT: kernel mode on the interrupt stack, IPL 31. */
+    c->psl = PSL_IS | (31u << PSL_IPL_SHIFT);
+    c->ipr_misc[IPR_SID] = VAX780_SID;
+    mmu_flush_all(m);
+}
+
+vax_machine *vax_create(const vax_config *cfg)
+{
+    uint32_t bytes = cfg ? cfg->memory_bytes : 8u << 20;
+    bytes &= ~0xFFFFu;
+    if (bytes == 0 || bytes > (512u << 20))
+        return NULL;
+    vax_machine *m = calloc(1, sizeof *m);
+    if (!m)
+        return NULL;
+    m->bus.mem = calloc(1, bytes);
+    if (!m->bus.mem) {
+        free(m);
+        return NULL;
+    }
+    m->bus.mem_size = bytes;
+    reset_processor(m);
+    return m;
+}
+
+void vax_destroy(vax_machine *m)
+{
+    if (!m)
+        return;
+    free(m->bus.mem);
+    free(m);
+}
+
+void machine_irq_raise(vax_machine *m, int ipl, int source, uint32_t scb_offset)
+{
+    m->irq_vector[ipl & 31][source & 31] = (uint16_t)scb_offset;
+    m->irq_pending[ipl & 31] |= 1u << (source & 31);
+    if (ipl > (int)PSL_GET_IPL(m->cpu.psl))
+        m->run_limit = 0;
+}
+
+void machine_irq_clear(vax_machine *m, int ipl, int source)
+{
+    m->irq_pending[ipl & 31] &= ~(1u << (source & 31));
+}
+
+static int highest_bit(uint32_t x)
+{
+    int n = -1;
+    while (x) {
+        n++;
+        x >>= 1;
+    }
+    return n;
+}
+
+/* Deliver the highest pending interrupt above the current IPL, if any.
+ * Returns 1 if one was taken, 0 if none, -1 if the processor halted. */
+static int service_interrupts(vax_machine *m)
+{
+    vax_cpu *c = &m->cpu;
+    int ipl = (int)PSL_GET_IPL(c->psl);
+    for (int level = 31; level > ipl && level >= 16; level--) {
+        uint32_t p = m->irq_pending[level];
+        if (p) {
+            int src = 0;
+            while (!(p & (1u << src)))
+                src++;
+            m->irq_pending[level] &= ~(1u << src);   /* acknowledged: the device re-requests */
+            return cpu_take_interrupt(m, m->irq_vector[level][src], level) == VAX_EXC_FATAL ? -1 : 1;
+        }
+    }
+    int soft = highest_bit(c->sisr & 0xFFFEu);
+    if (soft > ipl) {
+        c->sisr &= ~(1u << soft);
+        return cpu_take_interrupt(m, 0x80u + 4u * (uint32_t)soft, soft) == VAX_EXC_FATAL ? -1 : 1;
+    }
+    return 0;
+}
+
+vax_stop_reason vax_run(vax_machine *m, uint64_t max_instructions)
+{
+    m->budget_end = m->icount + max_instructions;
+    m->stop_requested = 0;
+    m->stop_reason = VAX_STOP_BUDGET;
+    m->stop_detail[0] = 0;
+    for (;;) {
+        if (m->stop_requested)
+            return m->stop_reason;
+        if (m->icount >= m->budget_end)
+            return VAX_STOP_BUDGET;
+        if (service_interrupts(m) < 0)
+            return m->stop_reason;
+        m->run_limit = m->budget_end;
+        cpu_execute(m);
+    }
+}
+
+const char *vax_stop_reason_name(vax_stop_reason r)
+{
+    switch (r) {
+    case VAX_STOP_BUDGET: return "budget";
+    case VAX_STOP_HALT: return "halt";
+    case VAX_STOP_DOUBLE_FAULT: return "double-fault";
+    case VAX_STOP_HOST_REQUEST: return "host-request";
+    case VAX_STOP_SCB_HALT: return "scb-halt";
+    }
+    return "unknown";
+}
+
+const char *vax_stop_detail(const vax_machine *m) { return m->stop_detail; }
+
+void vax_request_stop(vax_machine *m)
+{
+    machine_set_stop(m, VAX_STOP_HOST_REQUEST, "stop requested by the host");
+}
+
+uint32_t vax_get_reg(const vax_machine *m, int n) { return m->cpu.r[n & 15]; }
+
+void vax_set_reg(vax_machine *m, int n, uint32_t value)
+{
+    m->cpu.r[n & 15] = value;
+}
+
+uint32_t vax_get_psl(const vax_machine *m) { return m->cpu.psl; }
+
+void vax_set_psl(vax_machine *m, uint32_t psl)
+{
+    cpu_set_psl(m, psl);
+    ib_invalidate(m);
+}
+
+uint32_t vax_get_ipr(vax_machine *m, int ipr)
+{
+    uint32_t v = 0;
+    if (cpu_mfpr(m, (uint32_t)ipr, &v))
+        return 0;
+    return v;
+}
+
+void vax_set_ipr(vax_machine *m, int ipr, uint32_t value)
+{
+    (void)cpu_mtpr(m, (uint32_t)ipr, value);
+}
+
+int vax_phys_write(vax_machine *m, uint32_t pa, const void *src, size_t len)
+{
+    if (pa > m->bus.mem_size || len > m->bus.mem_size - pa)
+        return -1;
+    memcpy(m->bus.mem + pa, src, len);
+    return 0;
+}
+
+int vax_phys_read(const vax_machine *m, uint32_t pa, void *dst, size_t len)
+{
+    if (pa > m->bus.mem_size || len > m->bus.mem_size - pa)
+        return -1;
+    memcpy(dst, m->bus.mem + pa, len);
+    return 0;
+}
+
+uint32_t vax_memory_bytes(const vax_machine *m) { return m->bus.mem_size; }
+
+uint64_t vax_instruction_count(const vax_machine *m) { return m->icount; }
+
+static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    for (size_t i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= 0x100000001B3ull;
+    }
+    return h;
+}
+
+static uint64_t fnv1a_u32(uint64_t h, uint32_t v)
+{
+    uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+    return fnv1a(h, b, 4);
+}
+
+uint64_t vax_state_digest(const vax_machine *m)
+{
+    const vax_cpu *c = &m->cpu;
+    uint64_t h = 0xCBF29CE484222325ull;
+    for (int i = 0; i < 16; i++)
+        h = fnv1a_u32(h, c->r[i]);
+    h = fnv1a_u32(h, c->psl);
+    for (int i = 0; i < 5; i++)
+        h = fnv1a_u32(h, c->sp_save[i]);
+    const uint32_t iprs[] = {c->p0br, c->p0lr, c->p1br, c->p1lr, c->sbr, c->slr,
+                             c->pcbb, c->scbb, c->astlvl, c->sisr, c->mapen};
+    for (size_t i = 0; i < sizeof iprs / sizeof iprs[0]; i++)
+        h = fnv1a_u32(h, iprs[i]);
+    h = fnv1a_u32(h, (uint32_t)m->icount);
+    h = fnv1a_u32(h, (uint32_t)(m->icount >> 32));
+    return fnv1a(h, m->bus.mem, m->bus.mem_size);
+}

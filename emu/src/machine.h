@@ -1,0 +1,63 @@
+/*
+ * machine.h — the one struct that holds an emulated VAX-11/780: processor,
+ * memory management, physical memory and bus, interrupt requests and run
+ * control.  Nothing in the library keeps state anywhere else, so any
+ * number of machines can exist in one process.
+ */
+#ifndef VAX_MACHINE_H
+#define VAX_MACHINE_H
+
+#include <stdint.h>
+
+#include "bus/bus.h"
+#include "cpu/cpu.h"
+#include "mmu/tlb.h"
+#include "vax.h"
+
+struct vax_machine {
+    vax_cpu cpu;
+    vax_tlb tlb;
+    vax_bus bus;
+
+    /* Instruction-fetch shortcut: host address of the page the PC is in,
+     * valid while ib_tag == PC >> 9 (see mmu.h, ifetch). */
+    uint32_t ib_tag;
+    const uint8_t *ib_host;
+
+    /* Hardware interrupt requests: for each IPL (0x10..0x1F used), a mask
+     * of requesting sources; each source's SCB offset. */
+    uint32_t irq_pending[32];
+    uint16_t irq_vector[32][32];
+
+    /* Processor registers that belong to devices (interval clock, TODR,
+     * console terminal, SBI registers): the system model installs these;
+     * they return 1 if they handled the register.  Without them the
+     * registers just hold what was written. */
+    int (*ipr_read_ext)(vax_machine *m, int ipr, uint32_t *value);
+    int (*ipr_write_ext)(vax_machine *m, int ipr, uint32_t value);
+    void *system;   /* the system model's own state (devices), if any */
+
+    /* Run control.  The instruction loop runs while icount < run_limit;
+     * anything that needs the outer loop's attention (an interrupt that
+     * may now be deliverable, trace, a stop request) sets run_limit to 0. */
+    uint64_t icount;
+    uint64_t run_limit;
+    uint64_t budget_end;
+    int stop_requested;
+    vax_stop_reason stop_reason;
+    char stop_detail[160];
+};
+
+/* Record why the machine stopped (printf-style detail). */
+void machine_set_stop(vax_machine *m, vax_stop_reason r, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Request/clear a hardware interrupt from source `source` (0..31) at
+ * level ipl with the given SCB offset. */
+void machine_irq_raise(vax_machine *m, int ipl, int source, uint32_t scb_offset);
+void machine_irq_clear(vax_machine *m, int ipl, int source);
+
+#endif

@@ -1,0 +1,307 @@
+/*
+ * mmu.c — address translation, protection checks and the slow paths of
+ * the memory accessors.
+ *
+ * Order of checks follows the architecture: length violation, then
+ * protection (checked even when the PTE is not valid), then validity; a
+ * process-space translation first fetches its PTE through the system page
+ * table, and a failure there is reported with the "PTE reference" bit.
+ */
+#include "mmu.h"
+
+#include "../bus/bus.h"
+
+/* Modes (bit per mode: K=1, E=2, S=4, U=8) allowed to read / write for
+ * each 4-bit protection code.  Code 1 is reserved: no access. */
+static const uint8_t prot_read[16] = {0, 0, 1, 1, 15, 3, 3, 3, 7, 7, 7, 7, 15, 15, 15, 15};
+static const uint8_t prot_write[16] = {0, 0, 1, 0, 15, 3, 1, 0, 7, 3, 1, 0, 7, 3, 1, 0};
+
+static int mm_fault(vax_machine *m, int code, uint32_t param, uint32_t va)
+{
+    m->cpu.fault_param = param;
+    m->cpu.fault_va = va;
+    return code;
+}
+
+int phys_read_l(vax_machine *m, uint32_t pa, uint32_t *value)
+{
+    pa &= PA_MASK;
+    if (pa < m->bus.mem_size && m->bus.mem_size - pa >= 4) {
+        *value = load_le(m->bus.mem + pa, 4);
+        return 0;
+    }
+    return bus_read(m, pa, 4, value);
+}
+
+int phys_write_l(vax_machine *m, uint32_t pa, uint32_t value)
+{
+    pa &= PA_MASK;
+    if (pa < m->bus.mem_size && m->bus.mem_size - pa >= 4) {
+        store_le(m->bus.mem + pa, 4, value);
+        return 0;
+    }
+    return bus_write(m, pa, 4, value);
+}
+
+/* Physical address of the PTE that maps va, for a process-space va whose
+ * PTE lives at system virtual address pteva. */
+static int process_pte_address(vax_machine *m, uint32_t pteva, uint32_t va, int write, uint32_t *pte_pa)
+{
+    uint32_t wbit = write ? MM_WRITE : 0;
+    const tlb_entry *e = &m->tlb.e[tlb_index(pteva)];
+    if (e->tag == (pteva >> 9)) {   /* the page-table page's translation is cached */
+        *pte_pa = e->pa | (pteva & 511u);
+        return 0;
+    }
+    uint32_t svpn = (pteva >> 9) & 0x1FFFFFu;
+    if ((pteva >> 30) != 2 || svpn >= m->cpu.slr)
+        return mm_fault(m, VAX_EXC_ACCESS_VIOLATION, MM_LENGTH | MM_PTE_REF | wbit, va);
+    uint32_t spte;
+    int st = phys_read_l(m, m->cpu.sbr + svpn * 4, &spte);
+    if (st)
+        return st;
+    if (!(spte & PTE_V))
+        return mm_fault(m, VAX_EXC_TRANSLATION_NOT_VALID, MM_PTE_REF | wbit, va);
+    *pte_pa = ((spte & PTE_PFN) << 9) | (pteva & 511u);
+    return 0;
+}
+
+/* Find the PTE for va: its physical address and value. */
+static int find_pte(vax_machine *m, uint32_t va, int write, uint32_t *pte_pa, uint32_t *pte)
+{
+    vax_cpu *c = &m->cpu;
+    uint32_t vpn = (va >> 9) & 0x1FFFFFu;
+    uint32_t wbit = write ? MM_WRITE : 0;
+    int st;
+    switch (va >> 30) {
+    case 2:
+        if (vpn >= c->slr)
+            return mm_fault(m, VAX_EXC_ACCESS_VIOLATION, MM_LENGTH | wbit, va);
+        *pte_pa = (c->sbr + vpn * 4) & PA_MASK;
+        break;
+    case 0:
+        if (vpn >= c->p0lr)
+            return mm_fault(m, VAX_EXC_ACCESS_VIOLATION, MM_LENGTH | wbit, va);
+        st = process_pte_address(m, c->p0br + vpn * 4, va, write, pte_pa);
+        if (st)
+            return st;
+        break;
+    case 1:
+        if (vpn < c->p1lr)
+            return mm_fault(m, VAX_EXC_ACCESS_VIOLATION, MM_LENGTH | wbit, va);
+        st = process_pte_address(m, c->p1br + vpn * 4, va, write, pte_pa);
+        if (st)
+            return st;
+        break;
+    default:   /* S1 space does not exist on the 780 */
+        return mm_fault(m, VAX_EXC_ACCESS_VIOLATION, MM_LENGTH | wbit, va);
+    }
+    return phys_read_l(m, *pte_pa, pte);
+}
+
+static void fill_entry(vax_machine *m, tlb_entry *e, uint32_t va, uint32_t pa_page, uint32_t access)
+{
+    e->tag = va >> 9;
+    e->pa = pa_page;
+    e->host = pa_page < m->bus.mem_size ? m->bus.mem + pa_page : NULL;
+    e->access = access;
+}
+
+int mmu_translate(vax_machine *m, uint32_t va, int mode, int write, tlb_entry **entry)
+{
+    tlb_entry *e = &m->tlb.e[tlb_index(va)];
+    if (!m->cpu.mapen) {
+        fill_entry(m, e, va, (va & PA_MASK) & ~511u, 0xFF);
+        *entry = e;
+        return 0;
+    }
+    uint32_t pte_pa, pte;
+    int st = find_pte(m, va, write, &pte_pa, &pte);
+    if (st)
+        return st;
+    uint32_t prot = (pte >> PTE_PROT_SHIFT) & 15;
+    uint32_t allowed = write ? prot_write[prot] : prot_read[prot];
+    if (!(allowed & (1u << mode)))
+        return mm_fault(m, VAX_EXC_ACCESS_VIOLATION, write ? MM_WRITE : 0, va);
+    if (!(pte & PTE_V))
+        return mm_fault(m, VAX_EXC_TRANSLATION_NOT_VALID, write ? MM_WRITE : 0, va);
+    if (write && !(pte & PTE_M)) {
+        pte |= PTE_M;
+        st = phys_write_l(m, pte_pa, pte);
+        if (st)
+            return st;
+    }
+    uint32_t access = prot_read[prot];
+    if (pte & PTE_M)
+        access |= (uint32_t)prot_write[prot] << 4;
+    fill_entry(m, e, va, ((pte & PTE_PFN) << 9) & PA_MASK, access);
+    *entry = e;
+    return 0;
+}
+
+int mmu_probe(vax_machine *m, uint32_t va, int mode, int write, int *ok)
+{
+    *ok = 1;
+    if (!m->cpu.mapen)
+        return 0;
+    uint32_t pte_pa, pte;
+    int st = find_pte(m, va, 0, &pte_pa, &pte);
+    if (st == VAX_EXC_ACCESS_VIOLATION) {   /* length violation: not accessible */
+        *ok = 0;
+        return 0;
+    }
+    if (st)
+        return st;   /* TNV on the page table itself, or machine check */
+    uint32_t prot = (pte >> PTE_PROT_SHIFT) & 15;
+    uint32_t allowed = write ? prot_write[prot] : prot_read[prot];
+    *ok = (allowed >> mode) & 1;
+    return 0;
+}
+
+void mmu_flush_all(vax_machine *m)
+{
+    for (uint32_t i = 0; i < TLB_SIZE; i++)
+        m->tlb.e[i].tag = TLB_INVALID;
+    ib_invalidate(m);
+}
+
+void mmu_flush_process(vax_machine *m)
+{
+    /* tag = va >> 9: region bits are tag<22:21>; P0 and P1 are regions 0, 1. */
+    for (uint32_t i = 0; i < TLB_SIZE; i++)
+        if (m->tlb.e[i].tag < (2u << 21))
+            m->tlb.e[i].tag = TLB_INVALID;
+    ib_invalidate(m);
+}
+
+void mmu_flush_single(vax_machine *m, uint32_t va)
+{
+    tlb_entry *e = &m->tlb.e[tlb_index(va)];
+    if (e->tag == (va >> 9))
+        e->tag = TLB_INVALID;
+    ib_invalidate(m);
+}
+
+/* Physical access of size bytes within one page. */
+static int phys_access(vax_machine *m, const tlb_entry *e, uint32_t va, int size, int write, uint32_t *value)
+{
+    uint32_t off = va & 511u;
+    if (e->host) {
+        if (write)
+            store_le(e->host + off, size, *value);
+        else
+            *value = load_le(e->host + off, size);
+        return 0;
+    }
+    return write ? bus_write(m, e->pa | off, size, *value) : bus_read(m, e->pa | off, size, value);
+}
+
+/* An access that crosses a page boundary: translate both pages first (so a
+ * fault leaves nothing half-done), then move the bytes one at a time. */
+static int crossing_access(vax_machine *m, uint32_t va, int size, int mode, int write, uint32_t *value)
+{
+    tlb_entry *e1, *e2;
+    tlb_entry copy1;
+    int st = mmu_translate(m, va, mode, write, &e1);
+    if (st)
+        return st;
+    copy1 = *e1;   /* the second translation may evict the first from the TB */
+    st = mmu_translate(m, va + (uint32_t)size - 1, mode, write, &e2);
+    if (st)
+        return st;
+    uint32_t result = 0;
+    for (int i = 0; i < size; i++) {
+        uint32_t a = va + (uint32_t)i;
+        const tlb_entry *e = ((a >> 9) == (va >> 9)) ? &copy1 : e2;
+        uint32_t byte = write ? (*value >> (8 * i)) & 0xFF : 0;
+        st = phys_access(m, e, a, 1, write, &byte);
+        if (st)
+            return st;
+        result |= byte << (8 * i);
+    }
+    if (!write)
+        *value = result;
+    return 0;
+}
+
+int mem_read_slow(vax_machine *m, uint32_t va, int size, int mode, uint32_t *value)
+{
+    if ((va & 511u) > 512u - (uint32_t)size)
+        return crossing_access(m, va, size, mode, 0, value);
+    tlb_entry *e;
+    int st = mmu_translate(m, va, mode, 0, &e);
+    if (st)
+        return st;
+    return phys_access(m, e, va, size, 0, value);
+}
+
+int mem_write_slow(vax_machine *m, uint32_t va, int size, int mode, uint32_t value)
+{
+    if ((va & 511u) > 512u - (uint32_t)size)
+        return crossing_access(m, va, size, mode, 1, &value);
+    tlb_entry *e;
+    int st = mmu_translate(m, va, mode, 1, &e);
+    if (st)
+        return st;
+    return phys_access(m, e, va, size, 1, &value);
+}
+
+int mem_write_q(vax_machine *m, uint32_t va, const uint32_t v[2])
+{
+    int mode = (int)PSL_GET_CUR(m->cpu.psl);
+    tlb_entry *e;
+    /* Probe both longwords for write before storing either. */
+    int st = mmu_translate(m, va, mode, 1, &e);
+    if (st)
+        return st;
+    st = mmu_translate(m, va + 7, mode, 1, &e);
+    if (st)
+        return st;
+    st = mem_write_l(m, va, v[0]);
+    if (st)
+        return st;
+    return mem_write_l(m, va + 4, v[1]);
+}
+
+int ifetch_fill(vax_machine *m, uint32_t pc)
+{
+    tlb_entry *e;
+    int st = mmu_translate(m, pc, (int)PSL_GET_CUR(m->cpu.psl), 0, &e);
+    if (st)
+        return st;
+    if (e->host) {
+        m->ib_tag = pc >> 9;
+        m->ib_host = e->host;
+    } else {
+        ib_invalidate(m);
+    }
+    return 0;
+}
+
+int ifetch_slow(vax_machine *m, int n, uint32_t *value)
+{
+    uint32_t pc = m->cpu.r[15];
+    int st;
+    if ((pc & 511u) <= 512u - (uint32_t)n) {
+        st = ifetch_fill(m, pc);
+        if (st)
+            return st;
+        if ((pc >> 9) == m->ib_tag) {
+            *value = load_le(m->ib_host + (pc & 511u), n);
+            m->cpu.r[15] = pc + (uint32_t)n;
+            return 0;
+        }
+    }
+    /* Crossing a page, or instructions in I/O space: a byte at a time. */
+    uint32_t v = 0;
+    for (int i = 0; i < n; i++) {
+        uint32_t b;
+        st = mem_read_slow(m, pc + (uint32_t)i, 1, (int)PSL_GET_CUR(m->cpu.psl), &b);
+        if (st)
+            return st;
+        v |= b << (8 * i);
+    }
+    *value = v;
+    m->cpu.r[15] = pc + (uint32_t)n;
+    return 0;
+}

@@ -1,0 +1,143 @@
+/*
+ * mmu.h — virtual memory: translation (P0, P1, S0 regions), protection by
+ * access mode, the translation buffer, and the virtual-memory accessors
+ * every instruction uses.
+ *
+ * The accessors are inline: a hit in the TB on an aligned-enough access to
+ * RAM costs a compare, a mask test and a load.  Everything else (misses,
+ * I/O space, page-crossing accesses, faults) goes to the out-of-line slow
+ * path in mmu.c.
+ */
+#ifndef VAX_MMU_H
+#define VAX_MMU_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "../machine.h"
+
+/* PTE fields. */
+#define PTE_V 0x80000000u
+#define PTE_PROT_SHIFT 27
+#define PTE_M 0x04000000u
+#define PTE_PFN 0x001FFFFFu
+
+/* Translate va for an access in `mode` (write != 0 for write or modify
+ * intent) and load the TB entry.  On success *entry is the entry for va's
+ * page.  Faults set cpu.fault_param/fault_va. */
+int mmu_translate(vax_machine *m, uint32_t va, int mode, int write, tlb_entry **entry);
+
+/* Is a page accessible in mode?  Used by PROBE: returns VAX_OK with
+ * *ok = 0/1, or a fault that PROBE itself must take (a TNV on the page
+ * table of a process page). */
+int mmu_probe(vax_machine *m, uint32_t va, int mode, int write, int *ok);
+
+void mmu_flush_all(vax_machine *m);
+void mmu_flush_process(vax_machine *m);
+void mmu_flush_single(vax_machine *m, uint32_t va);
+
+/* Slow paths of the accessors below. */
+int mem_read_slow(vax_machine *m, uint32_t va, int size, int mode, uint32_t *value);
+int mem_write_slow(vax_machine *m, uint32_t va, int size, int mode, uint32_t value);
+
+/* Physical longword access (page-table entries, SCB, PCB). */
+int phys_read_l(vax_machine *m, uint32_t pa, uint32_t *value);
+int phys_write_l(vax_machine *m, uint32_t pa, uint32_t value);
+
+/* Refill the instruction-fetch shortcut for the page holding pc; returns a
+ * fault status if the page cannot be read in the current mode. */
+int ifetch_fill(vax_machine *m, uint32_t pc);
+/* Fetch n (1, 2 or 4) instruction-stream bytes the slow way. */
+int ifetch_slow(vax_machine *m, int n, uint32_t *value);
+
+static inline uint32_t load_le(const uint8_t *p, int size)
+{
+    if (size == 1)
+        return p[0];
+    if (size == 2) {
+        uint16_t w;
+        memcpy(&w, p, 2);
+        return w;
+    }
+    uint32_t l;
+    memcpy(&l, p, 4);
+    return l;
+}
+
+static inline void store_le(uint8_t *p, int size, uint32_t v)
+{
+    if (size == 1)
+        p[0] = (uint8_t)v;
+    else if (size == 2) {
+        uint16_t w = (uint16_t)v;
+        memcpy(p, &w, 2);
+    } else
+        memcpy(p, &v, 4);
+}
+
+/* Read/write size (1, 2, 4) bytes at va in an explicit access mode. */
+static inline int mem_read_mode(vax_machine *m, uint32_t va, int size, int mode, uint32_t *value)
+{
+    const tlb_entry *e = &m->tlb.e[tlb_index(va)];
+    if (e->tag == (va >> 9) && (e->access & (1u << mode)) && e->host && (va & 511u) <= 512u - (uint32_t)size) {
+        *value = load_le(e->host + (va & 511u), size);
+        return 0;
+    }
+    return mem_read_slow(m, va, size, mode, value);
+}
+
+static inline int mem_write_mode(vax_machine *m, uint32_t va, int size, int mode, uint32_t value)
+{
+    const tlb_entry *e = &m->tlb.e[tlb_index(va)];
+    if (e->tag == (va >> 9) && (e->access & (16u << mode)) && e->host && (va & 511u) <= 512u - (uint32_t)size) {
+        store_le(e->host + (va & 511u), size, value);
+        return 0;
+    }
+    return mem_write_slow(m, va, size, mode, value);
+}
+
+/* In the current mode. */
+static inline int mem_read(vax_machine *m, uint32_t va, int size, uint32_t *value)
+{
+    return mem_read_mode(m, va, size, (int)PSL_GET_CUR(m->cpu.psl), value);
+}
+
+static inline int mem_write(vax_machine *m, uint32_t va, int size, uint32_t value)
+{
+    return mem_write_mode(m, va, size, (int)PSL_GET_CUR(m->cpu.psl), value);
+}
+
+static inline int mem_read_b(vax_machine *m, uint32_t va, uint32_t *v) { return mem_read(m, va, 1, v); }
+static inline int mem_read_w(vax_machine *m, uint32_t va, uint32_t *v) { return mem_read(m, va, 2, v); }
+static inline int mem_read_l(vax_machine *m, uint32_t va, uint32_t *v) { return mem_read(m, va, 4, v); }
+static inline int mem_write_b(vax_machine *m, uint32_t va, uint32_t v) { return mem_write(m, va, 1, v); }
+static inline int mem_write_w(vax_machine *m, uint32_t va, uint32_t v) { return mem_write(m, va, 2, v); }
+static inline int mem_write_l(vax_machine *m, uint32_t va, uint32_t v) { return mem_write(m, va, 4, v); }
+
+/* Quadwords: two longwords, low one first.  A write checks both halves
+ * for access before storing either, so a fault leaves memory unchanged. */
+static inline int mem_read_q(vax_machine *m, uint32_t va, uint32_t v[2])
+{
+    int st = mem_read_l(m, va, &v[0]);
+    if (st)
+        return st;
+    return mem_read_l(m, va + 4, &v[1]);
+}
+
+int mem_write_q(vax_machine *m, uint32_t va, const uint32_t v[2]);
+
+/* Instruction stream: n = 1, 2 or 4 bytes at PC, advancing PC. */
+static inline int ifetch(vax_machine *m, int n, uint32_t *value)
+{
+    uint32_t pc = m->cpu.r[15];
+    if ((pc >> 9) == m->ib_tag && (pc & 511u) <= 512u - (uint32_t)n) {
+        *value = load_le(m->ib_host + (pc & 511u), n);
+        m->cpu.r[15] = pc + (uint32_t)n;
+        return 0;
+    }
+    return ifetch_slow(m, n, value);
+}
+
+static inline void ib_invalidate(vax_machine *m) { m->ib_tag = TLB_INVALID; }
+
+#endif

@@ -1,0 +1,82 @@
+/*
+ * vax.h — the public interface of the vaxlab VAX-11/780 emulator library.
+ *
+ * Everything a host program (the command-line machine, the tests, the
+ * benchmark, the WebAssembly glue) needs is declared here; the internals
+ * live in the per-subsystem headers under cpu/, mmu/ and bus/.
+ *
+ * All state of one emulated machine is held in one vax_machine object,
+ * so several machines can live in one process.
+ */
+#ifndef VAX_H
+#define VAX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct vax_machine vax_machine;
+
+/* Why vax_run() returned. */
+typedef enum {
+    VAX_STOP_BUDGET = 0,      /* the instruction budget was used up */
+    VAX_STOP_HALT,            /* the guest executed HALT in kernel mode */
+    VAX_STOP_DOUBLE_FAULT,    /* an exception while taking an exception: the
+                                 780 would halt ("interrupt stack not valid",
+                                 machine check in machine check, ...) */
+    VAX_STOP_HOST_REQUEST,    /* vax_request_stop() was called */
+    VAX_STOP_SCB_HALT         /* an SCB vector with code 2 or 3 (WCS/halt) */
+} vax_stop_reason;
+
+typedef struct {
+    uint32_t memory_bytes;    /* physical memory; rounded down to 64 KB */
+} vax_config;
+
+/* Create a machine; NULL if memory cannot be had.  The processor starts as
+ * after a console INIT: kernel mode, interrupt stack, IPL 31, MAPEN off. */
+vax_machine *vax_create(const vax_config *cfg);
+void vax_destroy(vax_machine *m);
+
+/* Execute at most max_instructions instructions (exceptions and interrupts
+ * taken do not count).  Returns the reason it stopped. */
+vax_stop_reason vax_run(vax_machine *m, uint64_t max_instructions);
+const char *vax_stop_reason_name(vax_stop_reason r);
+
+/* A short human-readable explanation of the last stop (e.g. "HALT at PC
+ * 80001234", "kernel stack not valid while taking ACV at PC ..."). */
+const char *vax_stop_detail(const vax_machine *m);
+
+/* Registers: 0..15 are R0..R15 (R14 = SP, R15 = PC). */
+uint32_t vax_get_reg(const vax_machine *m, int n);
+void vax_set_reg(vax_machine *m, int n, uint32_t value);
+uint32_t vax_get_psl(const vax_machine *m);
+void vax_set_psl(vax_machine *m, uint32_t psl);   /* switches stacks as needed */
+
+/* Privileged (internal processor) registers by their MTPR number. */
+uint32_t vax_get_ipr(vax_machine *m, int ipr);
+void vax_set_ipr(vax_machine *m, int ipr, uint32_t value);
+
+/* Physical memory access from the host.  Return 0, or -1 if the range is
+ * outside memory. */
+int vax_phys_write(vax_machine *m, uint32_t pa, const void *src, size_t len);
+int vax_phys_read(const vax_machine *m, uint32_t pa, void *dst, size_t len);
+uint32_t vax_memory_bytes(const vax_machine *m);
+
+/* Counters. */
+uint64_t vax_instruction_count(const vax_machine *m);
+
+/* A 64-bit FNV-1a digest of the whole architectural state (registers,
+ * PSL, internal registers, physical memory).  Used to show that two
+ * builds (native and WebAssembly) computed exactly the same thing. */
+uint64_t vax_state_digest(const vax_machine *m);
+
+/* Ask a running vax_run() to return soon (safe from a callback). */
+void vax_request_stop(vax_machine *m);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
