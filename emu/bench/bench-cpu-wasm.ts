@@ -1,0 +1,89 @@
+// bench-cpu-wasm — raw CPU speed of the WebAssembly build in Node, through
+// the same typed interface the browser uses (web/src/emulator/vaxModule.ts).
+//
+//   node --import tsx emu/bench/bench-cpu-wasm.ts [--instructions N] [--slice N] [--workload FILE.bin] [--mem MB]
+//
+// Same workload, defaults and output format as emu/bench/bench_cpu.c:
+//   wasm: <rate> VAX instructions/s
+//   wasm: <n> instructions in <s> s
+
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+
+import { DEFAULT_SLICE, StopReason } from '../../web/src/emulator/vaxModule';
+import { loadVaxNode, REPO_ROOT } from '../../web/src/emulator/vaxNode';
+
+// Fallback workload while emu/bench/workload.bin does not exist: the endless
+// counting loop of bench_cpu.c (keep the two in step), at physical 0x200:
+//   0200  D4 50                 CLRL  R0
+//   0202  D6 50                 INCL  R0
+//   0204  D1 50 8F 40 42 0F 00  CMPL  R0, #1000000
+//   020B  19 F5                 BLSS  0202
+//   020D  11 F1                 BRB   0200
+// TODO(lead): remove once workload.bin + workload.json exist.
+const FALLBACK_PROGRAM = Uint8Array.from([
+  0xd4, 0x50, 0xd6, 0x50, 0xd1, 0x50, 0x8f, 0x40, 0x42, 0x0f, 0x00, 0x19, 0xf5, 0x11, 0xf1,
+]);
+const FALLBACK_ADDR = 0x200;
+
+function u(v: unknown, what: string): number {
+  const s = typeof v === 'number' ? String(v) : typeof v === 'string' ? v.trim() : '';
+  if (!/^(0x[0-9a-f]+|[0-9]+)$/i.test(s)) throw new Error(`bad ${what}: ${JSON.stringify(v)}`);
+  return Number(BigInt(s));
+}
+
+const { values } = parseArgs({
+  options: {
+    instructions: { type: 'string', default: '200000000' },
+    slice: { type: 'string', default: DEFAULT_SLICE.toString() },
+    workload: { type: 'string' },
+    mem: { type: 'string' },
+  },
+});
+const total = BigInt(values.instructions);
+const slice = BigInt(values.slice);
+
+let image = FALLBACK_PROGRAM;
+let load = FALLBACK_ADDR;
+let pc = FALLBACK_ADDR;
+let psl: number | undefined;
+let memMB = 0;
+
+const workload = values.workload ?? join(REPO_ROOT, 'emu/bench/workload.bin');
+if (existsSync(workload)) {
+  const jsonPath = workload.replace(/\.bin$/, '') + '.json';
+  const j = JSON.parse(readFileSync(jsonPath, 'utf8')) as Record<string, unknown>;
+  image = new Uint8Array(readFileSync(workload));
+  load = u(j.load, 'load');
+  pc = u(j.pc, 'pc');
+  if (j.psl !== undefined) psl = u(j.psl, 'psl');
+  if (j.mem !== undefined) memMB = u(j.mem, 'mem');
+} else if (values.workload) {
+  throw new Error(`cannot read ${workload}`);
+} else {
+  console.error('bench-cpu-wasm: no workload.bin; using the built-in counting loop');
+}
+if (values.mem) memMB = u(values.mem, '--mem');
+if (memMB === 0) memMB = 8;
+
+const api = await loadVaxNode();
+const m = api.create({ memoryBytes: memMB * 1024 * 1024 });
+m.physWrite(load, image);
+m.setReg(15, pc);
+if (psl !== undefined) m.setPsl(psl);
+
+const t0 = performance.now();
+const { reason, executed } = m.runSliced(total, slice);
+const secs = (performance.now() - t0) / 1000;
+
+if (reason !== StopReason.Budget) {
+  console.error(
+    `bench-cpu-wasm: warning: stopped early (${api.stopReasonName(reason)}: ${m.stopDetail()}) after ${executed} instructions`,
+  );
+}
+const rate = secs > 0 ? Number(executed) / secs : 0;
+console.log(`wasm: ${rate.toFixed(0)} VAX instructions/s`);
+console.log(`wasm: ${executed} instructions in ${secs.toFixed(3)} s`);
+m.destroy();
+process.exitCode = reason === StopReason.Budget ? 0 : 1;

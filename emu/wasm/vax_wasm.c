@@ -1,0 +1,23 @@
+/*
+ * vax_wasm.c — small helpers for the WebAssembly build only.
+ *
+ * Everything in vax.h is exported as is (see WASM_EXPORTS in the Makefile);
+ * these helpers only spare JavaScript from laying out C structs.
+ */
+#include <emscripten/emscripten.h>
+#include <string.h>
+
+#include "vax.h"
+
+/* vax_create() with a config whose other fields (if any are added) are zero. */
+EMSCRIPTEN_KEEPALIVE vax_machine *vaxw_create(uint32_t memory_bytes) {
+    vax_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.memory_bytes = memory_bytes;
+    return vax_create(&cfg);
+}
+
+/* Lets the loader check that the JS side and the C side agree. */
+EMSCRIPTEN_KEEPALIVE uint32_t vaxw_abi_version(void) {
+    return 1;
+}

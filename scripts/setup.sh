@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Installs whatever is missing and builds the emulator (native + wasm).
+# Idempotent: run it as often as you like; it only does what is needed.
+#
+#   scripts/setup.sh [--no-build] [--no-chromium]
+#
+# - Debian packages (via apt-get, only when running as root; otherwise it
+#   says what to run): build-essential if gcc/make are missing, emscripten
+#   if emcc is missing, chromium (for the end-to-end tests) if missing.
+# - npm dependencies via `npm ci` when node_modules is missing or older than
+#   package.json / package-lock.json.
+# - make -C emu native wasm.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+build=1
+want_chromium=1
+for arg in "$@"; do
+  case "$arg" in
+    --no-build) build=0 ;;
+    --no-chromium) want_chromium=0 ;;
+    *) echo "usage: scripts/setup.sh [--no-build] [--no-chromium]" >&2; exit 2 ;;
+  esac
+done
+
+log() { printf '[setup] %s\n' "$*"; }
+die() { printf '[setup] ERROR: %s\n' "$*" >&2; exit 1; }
+
+is_root() { [ "$(id -u)" -eq 0 ]; }
+apt_updated=0
+apt_log=$(mktemp -t vaxlab-apt.XXXXXX)
+trap 'rm -f "$apt_log"' EXIT
+apt_run() { # apt-get arguments...; output goes to a log shown only on failure
+  if ! DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 "$@" >"$apt_log" 2>&1; then
+    tail -n 40 "$apt_log" >&2
+    die "apt-get $* failed"
+  fi
+}
+apt_install() {
+  if [ $apt_updated -eq 0 ]; then
+    log "apt-get update"
+    apt_run update
+    apt_updated=1
+  fi
+  log "apt-get install -y $*"
+  apt_run install -y "$@"
+}
+
+# --- Node ----------------------------------------------------------------
+command -v node >/dev/null || die "node not found: install Node.js 20.19 or newer"
+if ! node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a===20&&b>=19)?0:1)'; then
+  die "Node $(node -v) is too old: Vite needs Node 20.19 or newer"
+fi
+
+# --- C toolchain -----------------------------------------------------------
+if ! command -v gcc >/dev/null || ! command -v make >/dev/null; then
+  if is_root; then
+    apt_install build-essential
+  else
+    die "gcc/make missing: run as root:  apt-get install build-essential"
+  fi
+fi
+
+# --- Emscripten (Debian's package, 3.1.6) ------------------------------------
+if ! command -v emcc >/dev/null; then
+  if is_root; then
+    log "emcc missing: installing Debian's emscripten (~1 GB with clang, lld, binaryen)"
+    apt_install emscripten
+  else
+    die "emcc missing: run as root:  apt-get update && apt-get install -y emscripten"
+  fi
+  command -v emcc >/dev/null || die "emscripten installed but emcc still not on PATH"
+fi
+
+# --- Chromium (for the end-to-end tests) -------------------------------------
+if [ $want_chromium -eq 1 ] && ! command -v chromium >/dev/null; then
+  if is_root; then
+    log "chromium missing: installing Debian's chromium (used by the e2e tests)"
+    apt_install chromium
+  else
+    log "WARNING: chromium missing and not root; the e2e tests will need it:  apt-get install -y chromium"
+  fi
+fi
+
+# --- npm dependencies ----------------------------------------------------------
+stamp=node_modules/.package-lock.json
+if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ] || [ package.json -nt "$stamp" ]; then
+  log "npm ci (node_modules missing or stale)"
+  npm ci --no-audit --no-fund
+else
+  log "node_modules up to date"
+fi
+
+# --- build -------------------------------------------------------------------
+if [ $build -eq 1 ]; then
+  jobs=$(nproc 2>/dev/null || echo 4)
+  log "make -C emu -j$jobs native wasm"
+  make -C emu -j"$jobs" native wasm
+fi
+log "done"

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# npm start: install/build everything, print a report, then serve the page.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+bash scripts/setup.sh
+
+echo
+echo "===== vaxlab report"
+printf '  %-12s %s\n' node "$(node -v)" npm "$(npm -v 2>/dev/null)" \
+  gcc "$(gcc -dumpfullversion 2>/dev/null)" \
+  emcc "$(NODE_PATH=/usr/share/nodejs emcc --version 2>/dev/null | head -n1 | grep -oE '[0-9]+\.[0-9]+\.[0-9]+' | head -n1)" \
+  chromium "$( (chromium --version 2>/dev/null || echo 'not installed') | head -n1)"
+for f in emu/build/native/libvax.a emu/build/native/vaxrun emu/build/wasm/vax.mjs emu/build/wasm/vax.wasm; do
+  if [ -f "$f" ]; then printf '  %-40s %s bytes\n' "$f" "$(stat -c %s "$f")"; else printf '  %-40s MISSING\n' "$f"; fi
+done
+node --import tsx scripts/report.ts || echo "  (the wasm emulator did not run; see above)"
+
+echo
+echo "===== web build (vite build)"
+node_modules/.bin/vite build --logLevel warn
+echo "  web/dist built"
+
+echo
+echo "===== starting the dev server (Ctrl-C to stop); open the URL below"
+exec node_modules/.bin/vite --port "${PORT:-5173}" ${HOST:+--host "$HOST"}

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Everything that must pass before a change lands.  Runs all steps (unless
+# setup fails), then prints a summary; exits non-zero if any step failed.
+#
+#   1. setup       scripts/setup.sh --no-build: missing packages, npm ci
+#   2. build       make -C emu native wasm
+#   3. emu         make -C emu test: C tests, native and ASan/UBSan builds
+#   4. node        node --test (TypeScript via tsx): web/src/**/*.test.ts,
+#                  emu/wasm/*.test.{ts,mjs} (incl. the wasm-vs-native identity test)
+#   5. typecheck   tsc --noEmit
+#   6. web build   vite build
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+names=()
+results=()
+times=()
+failed=0
+jobs=$(nproc 2>/dev/null || echo 4)
+
+run_step() { # name command...
+  local name=$1; shift
+  printf '\n===== %s: %s\n' "$name" "$*"
+  local t0=$SECONDS rc=0
+  "$@" || rc=$?
+  names+=("$name")
+  times+=("$((SECONDS - t0))s")
+  if [ $rc -eq 0 ]; then results+=("PASS"); else results+=("FAIL (exit $rc)"); failed=1; fi
+  return $rc
+}
+skip_step() { names+=("$1"); results+=("SKIPPED"); times+=("-"); }
+
+node_tests() {
+  local files=()
+  while IFS= read -r f; do files+=("$f"); done < <(
+    find web/src emu/wasm \( -name node_modules -o -name dist \) -prune -o \
+      -type f \( -name '*.test.ts' -o -name '*.test.mjs' \) -print 2>/dev/null | sort)
+  if [ ${#files[@]} -eq 0 ]; then echo "no Node test files found"; return 0; fi
+  printf '  %s\n' "${files[@]}"
+  node --import tsx --test --test-reporter=spec "${files[@]}"
+}
+
+if run_step "setup (packages, npm ci)" bash scripts/setup.sh --no-build; then
+  run_step "build: make -C emu native wasm" make -C emu -j"$jobs" native wasm
+  run_step "emu: make -C emu test (native + asan)" make -C emu -j"$jobs" test
+  run_step "node tests (incl. wasm == native)" node_tests
+  run_step "typecheck: tsc --noEmit" node_modules/.bin/tsc --noEmit -p tsconfig.json
+  run_step "web build: vite build" node_modules/.bin/vite build --logLevel warn
+else
+  for s in "build: make -C emu native wasm" "emu: make -C emu test (native + asan)" \
+           "node tests (incl. wasm == native)" "typecheck: tsc --noEmit" "web build: vite build"; do
+    skip_step "$s"
+  done
+fi
+
+printf '\n===== summary\n'
+for i in "${!names[@]}"; do
+  printf '  %-42s %-16s %s\n' "${names[$i]}" "${results[$i]}" "${times[$i]}"
+done
+if [ $failed -eq 0 ]; then
+  printf '\nALL PASSED\n'
+else
+  printf '\nFAILED\n'
+fi
+exit $failed
