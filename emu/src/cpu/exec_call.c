@@ -1,0 +1,184 @@
+/*
+ * exec_call.c — the procedure calling instructions CALLG, CALLS and RET,
+ * and the register-mask stack instructions PUSHR and POPR.
+ *
+ * The stack frame built by CALLx (VAX Architecture Reference Manual,
+ * "Procedure call instructions"), lowest address first:
+ *
+ *     FP ->  0                                   condition handler
+ *            SPA<31:30> S<29> 0<28> mask<27:16> PSW<15:5> 0<4:0>
+ *            saved AP
+ *            saved FP
+ *            saved PC
+ *            saved R0 .. R11 (those named by the entry mask, R0 lowest)
+ *            0..3 bytes of alignment (SPA)
+ *            numarg longword (CALLS only)        <- AP for CALLS
+ *
+ * Faults: every memory access is done before any register changes, so a
+ * fault (TNV, ACV) in the middle leaves the registers as they were after
+ * operand decoding (which the caller's rlog undoes); the instruction can
+ * simply be restarted.  Memory below the stack pointer may have been
+ * written by then, which is harmless.
+ */
+#include "exec.h"
+
+/* Entry mask bits. */
+#define MASK_REGS 0x0FFFu
+#define MASK_MBZ 0x3000u
+#define MASK_IV 0x4000u
+#define MASK_DV 0x8000u
+
+/* The frame's mask/PSW longword. */
+#define FRAME_SPA_SHIFT 30
+#define FRAME_CALLS 0x20000000u
+#define FRAME_MASK_SHIFT 16
+
+/* CALLG arglist.ab, dst.ab / CALLS numarg.rl, dst.ab */
+static int op_call(vax_machine *m, int calls)
+{
+    vax_cpu *c = &m->cpu;
+    uint32_t arg, dst, mask;
+    if (calls)
+        TRY(op_read(m, 4, &arg));
+    else
+        TRY(op_addr(m, 1, &arg));
+    TRY(op_addr(m, 1, &dst));
+
+    TRY(mem_read_w(m, dst, &mask));
+    if (mask & MASK_MBZ)
+        return VAX_EXC_RESERVED_OPERAND;
+
+    uint32_t sp = c->r[14];
+    uint32_t ap;
+    if (calls) {
+        sp -= 4;
+        TRY(mem_write_l(m, sp, arg));
+        ap = sp;   /* the argument list starts at the pushed count */
+    } else {
+        ap = arg;
+    }
+    uint32_t spa = sp & 3u;
+    sp &= ~3u;
+    for (int i = 11; i >= 0; i--) {
+        if (mask & (1u << i)) {
+            sp -= 4;
+            TRY(mem_write_l(m, sp, c->r[i]));
+        }
+    }
+    uint32_t psw_save = (spa << FRAME_SPA_SHIFT) | (calls ? FRAME_CALLS : 0) |
+                        ((mask & MASK_REGS) << FRAME_MASK_SHIFT) | (c->psl & 0xFFE0u);
+    TRY(mem_write_l(m, sp - 4, c->r[15]));   /* return PC */
+    TRY(mem_write_l(m, sp - 8, c->r[13]));   /* FP */
+    TRY(mem_write_l(m, sp - 12, c->r[12]));  /* AP */
+    TRY(mem_write_l(m, sp - 16, psw_save));
+    TRY(mem_write_l(m, sp - 20, 0));         /* condition handler */
+    sp -= 20;
+
+    /* Commit. */
+    c->r[14] = sp;
+    c->r[13] = sp;
+    c->r[12] = ap;
+    c->psl &= ~(PSL_CC | PSL_IV | PSL_FU | PSL_DV);
+    if (mask & MASK_IV)
+        c->psl |= PSL_IV;
+    if (mask & MASK_DV)
+        c->psl |= PSL_DV;
+    c->r[15] = dst + 2;
+    return 0;
+}
+
+static int op_ret(vax_machine *m)
+{
+    vax_cpu *c = &m->cpu;
+    uint32_t sp = c->r[13] + 4;   /* skip the condition handler */
+    uint32_t save, nap, nfp, npc, regs[12];
+    TRY(mem_read_l(m, sp, &save));
+    if (save & 0xFF00u)
+        return VAX_EXC_RESERVED_OPERAND;
+    TRY(mem_read_l(m, sp + 4, &nap));
+    TRY(mem_read_l(m, sp + 8, &nfp));
+    TRY(mem_read_l(m, sp + 12, &npc));
+    sp += 16;
+    for (int i = 0; i < 12; i++) {
+        if (save & (1u << (FRAME_MASK_SHIFT + i))) {
+            TRY(mem_read_l(m, sp, &regs[i]));
+            sp += 4;
+        }
+    }
+    sp += save >> FRAME_SPA_SHIFT;
+    if (save & FRAME_CALLS) {
+        uint32_t numarg;
+        TRY(mem_read_l(m, sp, &numarg));
+        sp += 4 + 4 * (numarg & 0xFFu);
+    }
+
+    /* Commit. */
+    for (int i = 0; i < 12; i++)
+        if (save & (1u << (FRAME_MASK_SHIFT + i)))
+            c->r[i] = regs[i];
+    c->r[12] = nap;
+    c->r[13] = nfp;
+    c->r[14] = sp;
+    c->r[15] = npc;
+    /* PSW<15:0> from the frame: condition codes, trap enables and T
+     * (which CALLx saved as 0).  Bits 15:8 were checked to be zero. */
+    cpu_set_psl(m, (c->psl & ~0xFFFFu) | (save & 0xFFu));
+    return 0;
+}
+
+/* PUSHR mask.rw: R14 .. R0 for mask bits 14..0 (bit 15 ignored); R14 is
+ * pushed first, so the value pushed for SP is the one before the push. */
+static int op_pushr(vax_machine *m)
+{
+    vax_cpu *c = &m->cpu;
+    uint32_t mask;
+    TRY(op_read(m, 2, &mask));
+    uint32_t sp = c->r[14];
+    for (int i = 14; i >= 0; i--) {
+        if (mask & (1u << i)) {
+            sp -= 4;
+            TRY(mem_write_l(m, sp, c->r[i]));
+        }
+    }
+    c->r[14] = sp;
+    return 0;
+}
+
+/* POPR mask.rw: R0 .. R14 for mask bits 0..14 (bit 15 ignored).  Popping
+ * SP (the last one) replaces SP with the popped value. */
+static int op_popr(vax_machine *m)
+{
+    vax_cpu *c = &m->cpu;
+    uint32_t mask, v[15];
+    TRY(op_read(m, 2, &mask));
+    uint32_t sp = c->r[14];
+    for (int i = 0; i <= 14; i++) {
+        if (mask & (1u << i)) {
+            TRY(mem_read_l(m, sp, &v[i]));
+            sp += 4;
+        }
+    }
+    for (int i = 0; i < 14; i++)
+        if (mask & (1u << i))
+            c->r[i] = v[i];
+    c->r[14] = (mask & 0x4000u) ? v[14] : sp;
+    return 0;
+}
+
+int exec_call(vax_machine *m, int opcode)
+{
+    switch (opcode) {
+    case 0xFB:
+        return op_call(m, 1);
+    case 0xFA:
+        return op_call(m, 0);
+    case 0x04:
+        return op_ret(m);
+    case 0xBB:
+        return op_pushr(m);
+    case 0xBA:
+        return op_popr(m);
+    default:
+        return VAX_EXC_RESERVED_INSTRUCTION;
+    }
+}
