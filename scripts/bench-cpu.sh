@@ -3,8 +3,8 @@
 #
 #   npm run bench:cpu [-- --instructions N --slice N --workload FILE.bin --mem MB]
 #
-# Workload: emu/bench/workload.bin + workload.json, or a built-in counting
-# loop until those exist.  Builds what is missing first.
+# Workload: emu/bench/workload.s (a paged user-mode instruction mix),
+# assembled by make into emu/build/workload.bin.  Builds what is missing first.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 

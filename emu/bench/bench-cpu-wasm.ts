@@ -14,19 +14,6 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_SLICE, StopReason } from '../../web/src/emulator/vaxModule';
 import { loadVaxNode, REPO_ROOT } from '../../web/src/emulator/vaxNode';
 
-// Fallback workload while emu/bench/workload.bin does not exist: the endless
-// counting loop of bench_cpu.c (keep the two in step), at physical 0x200:
-//   0200  D4 50                 CLRL  R0
-//   0202  D6 50                 INCL  R0
-//   0204  D1 50 8F 40 42 0F 00  CMPL  R0, #1000000
-//   020B  19 F5                 BLSS  0202
-//   020D  11 F1                 BRB   0200
-// TODO(lead): remove once workload.bin + workload.json exist.
-const FALLBACK_PROGRAM = Uint8Array.from([
-  0xd4, 0x50, 0xd6, 0x50, 0xd1, 0x50, 0x8f, 0x40, 0x42, 0x0f, 0x00, 0x19, 0xf5, 0x11, 0xf1,
-]);
-const FALLBACK_ADDR = 0x200;
-
 function u(v: unknown, what: string): number {
   const s = typeof v === 'number' ? String(v) : typeof v === 'string' ? v.trim() : '';
   if (!/^(0x[0-9a-f]+|[0-9]+)$/i.test(s)) throw new Error(`bad ${what}: ${JSON.stringify(v)}`);
@@ -44,13 +31,13 @@ const { values } = parseArgs({
 const total = BigInt(values.instructions);
 const slice = BigInt(values.slice);
 
-let image = FALLBACK_PROGRAM;
-let load = FALLBACK_ADDR;
-let pc = FALLBACK_ADDR;
+let image: Uint8Array;
+let load: number;
+let pc: number;
 let psl: number | undefined;
 let memMB = 0;
 
-const workload = values.workload ?? join(REPO_ROOT, 'emu/bench/workload.bin');
+const workload = values.workload ?? join(REPO_ROOT, 'emu/build/workload.bin');
 if (existsSync(workload)) {
   const jsonPath = workload.replace(/\.bin$/, '') + '.json';
   const j = JSON.parse(readFileSync(jsonPath, 'utf8')) as Record<string, unknown>;
@@ -59,10 +46,8 @@ if (existsSync(workload)) {
   pc = u(j.pc, 'pc');
   if (j.psl !== undefined) psl = u(j.psl, 'psl');
   if (j.mem !== undefined) memMB = u(j.mem, 'mem');
-} else if (values.workload) {
-  throw new Error(`cannot read ${workload}`);
 } else {
-  console.error('bench-cpu-wasm: no workload.bin; using the built-in counting loop');
+  throw new Error(`cannot read ${workload}: run \`make -C emu native\` first`);
 }
 if (values.mem) memMB = u(values.mem, '--mem');
 if (memMB === 0) memMB = 8;

@@ -3,8 +3,9 @@
  *
  *   bench_cpu [--instructions N] [--slice N] [--workload FILE.bin] [--mem MB]
  *
- * Loads the workload (default bench/workload.bin, or emu/bench/workload.bin
- * when run from the repository root) with its sidecar FILE.json
+ * Loads the workload (default build/workload.bin, assembled by make from
+ * bench/workload.s, or emu/build/workload.bin when run from the repository
+ * root) with its sidecar FILE.json
  *   { "load": "0x200", "pc": "0x200", "psl": "0x041F0000", "mem": 8 }
  * (numbers or strings in C syntax; psl and mem optional), then runs N VAX
  * instructions (default 200 million) in vax_run() slices of --slice
@@ -13,8 +14,6 @@
  *   native: <rate> VAX instructions/s
  *   native: <n> instructions in <s> s
  *
- * Until the real workload exists, a built-in counting loop is used (see
- * fallback_program below) and a note goes to stderr.
  * emu/bench/bench-cpu-wasm.ts does the same through the wasm build.
  */
 #include "vax.h"
@@ -26,24 +25,6 @@
 #include <string.h>
 #include <time.h>
 
-/*
- * Fallback workload (used while emu/bench/workload.bin does not exist),
- * at physical 0x200, an endless counting loop:
- *   0200  D4 50                 CLRL  R0
- *   0202  D6 50                 INCL  R0
- *   0204  D1 50 8F 40 42 0F 00  CMPL  R0, #1000000
- *   020B  19 F5                 BLSS  0202     (0x202 - 0x20D = -11)
- *   020D  11 F1                 BRB   0200     (0x200 - 0x20F = -15)
- * Keep in step with FALLBACK_PROGRAM in bench-cpu-wasm.ts.
- */
-static const unsigned char fallback_program[] = {
-    0xD4, 0x50,
-    0xD6, 0x50,
-    0xD1, 0x50, 0x8F, 0x40, 0x42, 0x0F, 0x00,
-    0x19, 0xF5,
-    0x11, 0xF1,
-};
-#define FALLBACK_ADDR 0x200u
 
 static double now_seconds(void) {
     struct timespec ts;
@@ -133,10 +114,10 @@ int main(int argc, char **argv) {
     }
     if (slice == 0) slice = 1;
 
-    const char *candidates[] = {"bench/workload.bin", "emu/bench/workload.bin"};
+    const char *candidates[] = {"build/workload.bin", "emu/build/workload.bin"};
     unsigned char *image = NULL;
     size_t image_len = 0;
-    uint32_t load = FALLBACK_ADDR, pc = FALLBACK_ADDR, psl = 0, json_mem = 0;
+    uint32_t load = 0, pc = 0, psl = 0, json_mem = 0;
     int have_psl = 0;
     const char *used = NULL;
 
@@ -175,8 +156,8 @@ int main(int argc, char **argv) {
         free(json);
         free(jpath);
     } else {
-        /* TODO(lead): remove once emu/bench/workload.bin + workload.json exist. */
-        fprintf(stderr, "bench_cpu: no workload.bin; using the built-in counting loop\n");
+        fprintf(stderr, "bench_cpu: no build/workload.bin: run `make -C emu native` first\n");
+        return 2;
     }
     if (mem_mb == 0) mem_mb = json_mem ? json_mem : 8;
 
@@ -188,8 +169,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "bench_cpu: cannot create machine\n");
         return 2;
     }
-    int rc = image ? vax_phys_write(m, load, image, image_len)
-                   : vax_phys_write(m, load, fallback_program, sizeof fallback_program);
+    int rc = vax_phys_write(m, load, image, image_len);
     if (rc != 0) {
         fprintf(stderr, "bench_cpu: workload does not fit in %" PRIu32 " MB\n", mem_mb);
         return 2;

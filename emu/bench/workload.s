@@ -13,12 +13,15 @@
 ;                   0x09000 interrupt stack top
 ;                   0x10000 system page table (maps S0 0..1 MB to physical 0..1 MB)
 ;                   0x20000 P0 page table (S0 0x80020000): P0 0..256 KB -> physical 0x40000..
+;                   0x30000 boot P0 page table: P0 0..8 KB -> physical 0..8 KB, so
+;                           the instruction after MTPR MAPEN is still where we are
 ;                   0x40000 user program (P0 address 0), position independent
 
 SPT = 0x10000           ; physical address of the system page table
 SPT_PAGES = 2048        ; 1 MB of S0
 P0PT = 0x20000
 P0_PAGES = 512          ; 256 KB of P0
+BOOT_P0PT = 0x30000
 USER_PHYS = 0x40000
 
         .org 0x1000
@@ -31,6 +34,7 @@ scb_fill:
         blss scb_fill
         moval syscall+0x80000000, @#0x40
         mtpr $0, $17                        ; SCBB = 0
+        mtpr $4, $19                        ; ASTLVL: no AST pending
 
         ; System page table: valid, kernel write (code 2)... user code never
         ; touches S0, except through the process page table walk.
@@ -49,10 +53,17 @@ p0_fill:
         incl r2
         aoblss $P0_PAGES, r3, p0_fill
 
+        ; Boot P0 page table: identity for the first 16 pages, kernel write.
+        movl $BOOT_P0PT, r1
+        clrl r2
+boot_fill:
+        bisl3 $0x90000000, r2, (r1)+
+        aoblss $16, r2, boot_fill
+
         mtpr $SPT, $12                      ; SBR
         mtpr $SPT_PAGES, $13                ; SLR
-        mtpr $P0PT+0x80000000, $8           ; P0BR (S0 address)
-        mtpr $P0_PAGES, $9                  ; P0LR
+        mtpr $BOOT_P0PT+0x80000000, $8      ; P0BR (S0 address)
+        mtpr $16, $9                        ; P0LR
         mtpr $0x200000, $11                 ; P1LR: no P1 pages
         mtpr $0x80008000, $0                ; KSP
         mtpr $0x80009000, $4                ; ISP
@@ -61,12 +72,17 @@ p0_fill:
         mtpr $1, $56                        ; MAPEN
         jmp @#mapped+0x80000000             ; continue in S0
 mapped:
+        mtpr $P0PT+0x80000000, $8           ; the user's P0 page table
+        mtpr $P0_PAGES, $9
+        mtpr $0, $57                        ; TBIA
         pushl $0x03C00000                   ; PSL: user mode, previous user, IPL 0
         pushl $0                            ; PC: P0 address 0
         rei
 
+        .align 4                            ; SCB vectors need longword-aligned handlers
 trap:   halt                                ; anything unexpected stops the benchmark
 
+        .align 4
 syscall:
         addl2 $4, sp                        ; pop the CHMK code
         incl @#0x80000600                   ; count system calls (physical 0x600)

@@ -29,6 +29,7 @@ static void reset_processor(vax_machine *m)
     memset(c, 0, sizeof *c);
     /* As after a console INIT: kernel mode on the interrupt stack, IPL 31. */
     c->psl = PSL_IS | (31u << PSL_IPL_SHIFT);
+    c->astlvl = 4;   /* no AST pending */
     c->ipr_misc[IPR_SID] = VAX780_SID;
     mmu_flush_all(m);
 }

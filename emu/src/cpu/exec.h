@@ -20,6 +20,14 @@
 #include "../machine.h"
 #include "decode.h"
 
+/* Force inlining of small workers that take constant size/operation
+ * arguments, so each opcode gets its own specialised body. */
+#if defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE static inline
+#endif
+
 /* Set NZVC. */
 static inline void cc_set(vax_machine *m, uint32_t cc)
 {

@@ -6,7 +6,7 @@
 #include "exec.h"
 
 /* Is the branch condition of opcode 0x12..0x1F true for these CCs? */
-static inline int condition(int opcode, uint32_t psl)
+ALWAYS_INLINE int condition(int opcode, uint32_t psl)
 {
     uint32_t n = (psl >> 3) & 1, z = (psl >> 2) & 1, v = (psl >> 1) & 1, c = psl & 1;
     switch (opcode) {
@@ -34,7 +34,7 @@ static inline int push_l(vax_machine *m, uint32_t v)
 
 static int op_bsb(vax_machine *m, int size)
 {
-    uint32_t d;
+    uint32_t d = 0;
     TRY(size == 1 ? op_branch_b(m, &d) : op_branch_w(m, &d));
     uint32_t ret = m->cpu.r[15];
     TRY(push_l(m, ret));

@@ -17,7 +17,7 @@ static inline uint32_t sign_bit(int size)
 }
 
 /* dst OP src with the architecture's condition codes; may request a trap. */
-static inline uint32_t alu(vax_machine *m, int op, int size, uint32_t src, uint32_t dst)
+ALWAYS_INLINE uint32_t alu(vax_machine *m, int op, int size, uint32_t src, uint32_t dst)
 {
     uint32_t mask = size_mask(size), sb = sign_bit(size);
     uint32_t r, cc;
@@ -83,7 +83,7 @@ static inline uint32_t alu(vax_machine *m, int op, int size, uint32_t src, uint3
 }
 
 /* OPx2 src, dst (dst modified). */
-static inline int op2(vax_machine *m, int op, int size)
+ALWAYS_INLINE int op2(vax_machine *m, int op, int size)
 {
     uint32_t src, dst;
     oploc l;
@@ -94,7 +94,7 @@ static inline int op2(vax_machine *m, int op, int size)
 }
 
 /* OPx3 src1, src2, dst: dst = src2 OP src1. */
-static inline int op3(vax_machine *m, int op, int size)
+ALWAYS_INLINE int op3(vax_machine *m, int op, int size)
 {
     uint32_t a, b;
     TRY(op_read(m, size, &a));
@@ -110,7 +110,7 @@ static inline int op3(vax_machine *m, int op, int size)
     return st;
 }
 
-static inline int op_mov(vax_machine *m, int size)
+ALWAYS_INLINE int op_mov(vax_machine *m, int size)
 {
     uint32_t v;
     TRY(op_read(m, size, &v));
@@ -119,7 +119,7 @@ static inline int op_mov(vax_machine *m, int size)
     return 0;
 }
 
-static inline int op_cmp(vax_machine *m, int size)
+ALWAYS_INLINE int op_cmp(vax_machine *m, int size)
 {
     uint32_t a, b;
     TRY(op_read(m, size, &a));
@@ -136,7 +136,7 @@ static inline int op_cmp(vax_machine *m, int size)
     return 0;
 }
 
-static inline int op_mcom(vax_machine *m, int size)
+ALWAYS_INLINE int op_mcom(vax_machine *m, int size)
 {
     uint32_t v;
     TRY(op_read(m, size, &v));
@@ -146,7 +146,7 @@ static inline int op_mcom(vax_machine *m, int size)
     return 0;
 }
 
-static inline int op_bit(vax_machine *m, int size)
+ALWAYS_INLINE int op_bit(vax_machine *m, int size)
 {
     uint32_t a, b;
     TRY(op_read(m, size, &a));
@@ -155,14 +155,14 @@ static inline int op_bit(vax_machine *m, int size)
     return 0;
 }
 
-static inline int op_clr(vax_machine *m, int size)
+ALWAYS_INLINE int op_clr(vax_machine *m, int size)
 {
     TRY(op_write(m, size, 0));
     cc_set(m, PSL_Z | (m->cpu.psl & PSL_C));
     return 0;
 }
 
-static inline int op_tst(vax_machine *m, int size)
+ALWAYS_INLINE int op_tst(vax_machine *m, int size)
 {
     uint32_t v;
     TRY(op_read(m, size, &v));
@@ -170,7 +170,7 @@ static inline int op_tst(vax_machine *m, int size)
     return 0;
 }
 
-static inline int op_incdec(vax_machine *m, int op, int size)
+ALWAYS_INLINE int op_incdec(vax_machine *m, int op, int size)
 {
     oploc l;
     uint32_t v;
@@ -185,7 +185,7 @@ static inline int op_incdec(vax_machine *m, int op, int size)
     return st;
 }
 
-static inline int op_mneg(vax_machine *m, int size)
+ALWAYS_INLINE int op_mneg(vax_machine *m, int size)
 {
     uint32_t v;
     TRY(op_read(m, size, &v));
@@ -201,7 +201,7 @@ static inline int op_mneg(vax_machine *m, int size)
 
 /* Integer conversions: sign-extending ones never overflow; truncating
  * ones set V (and trap if IV) when the value does not fit. */
-static inline int op_cvt(vax_machine *m, int from, int to)
+ALWAYS_INLINE int op_cvt(vax_machine *m, int from, int to)
 {
     uint32_t v;
     TRY(op_read(m, from, &v));
@@ -217,7 +217,7 @@ static inline int op_cvt(vax_machine *m, int from, int to)
     return 0;
 }
 
-static inline int op_movz(vax_machine *m, int from, int to)
+ALWAYS_INLINE int op_movz(vax_machine *m, int from, int to)
 {
     uint32_t v;
     TRY(op_read(m, from, &v));
@@ -233,7 +233,7 @@ static inline int push_l(vax_machine *m, uint32_t v)
     return 0;
 }
 
-static inline int op_mova(vax_machine *m, int size)
+ALWAYS_INLINE int op_mova(vax_machine *m, int size)
 {
     uint32_t a;
     TRY(op_addr(m, size, &a));
@@ -242,7 +242,7 @@ static inline int op_mova(vax_machine *m, int size)
     return 0;
 }
 
-static inline int op_pusha(vax_machine *m, int size)
+ALWAYS_INLINE int op_pusha(vax_machine *m, int size)
 {
     uint32_t a;
     TRY(op_addr(m, size, &a));
