@@ -142,11 +142,59 @@ function runWasm(p: Program): Outcome & { detail: string } {
   }
 }
 
+// The CPU benchmark's workload (paged user mode, calls, strings, floating
+// point, CHMK/REI), assembled by make into emu/build/workload.bin.
+function workload(): Program[] {
+  const file = join(REPO_ROOT, 'emu/build/workload.bin');
+  const jsonPath = join(REPO_ROOT, 'emu/build/workload.json');
+  if (!existsSync(file) || !existsSync(jsonPath)) throw new Error(`${file} missing: run "make -C emu native"`);
+  const j = JSON.parse(readFileSync(jsonPath, 'utf8')) as Record<string, unknown>;
+  return [{
+    name: 'workload', file,
+    load: Number(num(j.load, 'load')), pc: Number(num(j.pc, 'pc')), psl: Number(num(j.psl, 'psl')),
+    steps: 20_000_000n, memMB: 8, slice: 999_983n,
+  }];
+}
+
+// Random memory images: whatever the bytes decode to (reserved opcodes,
+// faults through random SCB vectors, double faults...), both builds must
+// end in the same state.  A fixed xorshift generator keeps them stable.
+function randomPrograms(count: number): Program[] {
+  let x = 0x9e3779b9;
+  const next = () => {
+    x ^= x << 13; x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5; x >>>= 0;
+    return x;
+  };
+  const out: Program[] = [];
+  for (let i = 0; i < count; i++) {
+    const bytes = Array.from({ length: 65536 }, () => next() & 0xff);
+    // SCB: every vector to a longword in the image, on the kernel or the
+    // interrupt stack, so exceptions run on into more random code.
+    for (let v = 0; v < 0x200; v += 4) bytes.splice(v, 4, ...le32((next() & 0xfffc) | (next() & 1)));
+    // Prologue at 0x200: valid stacks, then jump into the random bytes.
+    const target = 0x400 + (next() & 0xf000);
+    const prologue = [
+      0xda, 0x8f, ...le32(0xf000), 0x04, // MTPR #^XF000, #ISP
+      0xda, 0x8f, ...le32(0xe000), 0x00, // MTPR #^XE000, #KSP
+      0xda, 0x8f, ...le32(0xd000), 0x03, // MTPR #^XD000, #USP
+      0x17, 0x9f, ...le32(target), //       JMP @#target
+    ];
+    bytes.splice(0x200, prologue.length, ...prologue);
+    const prog = generated(`random-${i}`, bytes, 200_000n, 7_919n);
+    out.push({ ...prog, load: 0, pc: 0x200, memMB: 1 });
+  }
+  return out;
+}
+
 const programs: Program[] = [
   generated('movl-halt', MOVL_HALT, 1000n),
   generated('count-loop', COUNT_LOOP, 10_000_000n),
   // Stops on the budget in mid-loop, with an odd slice: state must still agree.
   generated('count-loop-budget', COUNT_LOOP, 1_234_567n, 100_003n),
+  ...workload(),
+  ...randomPrograms(24),
   ...programsFromDir(),
 ];
 
