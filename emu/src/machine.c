@@ -49,6 +49,7 @@ vax_machine *vax_create(const vax_config *cfg)
         return NULL;
     }
     m->bus.mem_size = bytes;
+    m->ns_per_instruction = 2000;   /* a VAX-11/780 averages about 0.5 MIPS */
     reset_processor(m);
     return m;
 }
@@ -82,6 +83,69 @@ static int highest_bit(uint32_t x)
         x >>= 1;
     }
     return n;
+}
+
+uint64_t machine_time_ns(const vax_machine *m)
+{
+    return m->time_ns + (m->icount - m->time_icount) * m->ns_per_instruction;
+}
+
+void machine_event_cancel(vax_machine *m, vax_event *e)
+{
+    if (!e->pending)
+        return;
+    for (int i = 0; i < m->nevents; i++)
+        if (m->events[i] == e) {
+            m->events[i] = m->events[--m->nevents];
+            break;
+        }
+    e->pending = 0;
+}
+
+void machine_event_schedule(vax_machine *m, vax_event *e, uint64_t delay_ns)
+{
+    machine_event_cancel(m, e);
+    if (m->nevents >= MAX_EVENTS) {
+        machine_set_stop(m, VAX_STOP_DOUBLE_FAULT, "internal: too many pending device events");
+        return;
+    }
+    e->when_ns = machine_time_ns(m) + delay_ns;
+    e->pending = 1;
+    m->events[m->nevents++] = e;
+    m->run_limit = 0;   /* recompute when the instruction loop must stop */
+}
+
+/* The earliest pending event, or NULL. */
+static vax_event *next_event(const vax_machine *m)
+{
+    vax_event *best = NULL;
+    for (int i = 0; i < m->nevents; i++)
+        if (!best || m->events[i]->when_ns < best->when_ns)
+            best = m->events[i];
+    return best;
+}
+
+/* Fire every event that is due. */
+static void fire_due_events(vax_machine *m)
+{
+    vax_event *e;
+    while ((e = next_event(m)) && e->when_ns <= machine_time_ns(m)) {
+        machine_event_cancel(m, e);
+        e->fire(m, e->ctx);
+    }
+}
+
+/* The instruction count at which the next event falls due. */
+static uint64_t event_limit(const vax_machine *m)
+{
+    const vax_event *e = next_event(m);
+    if (!e)
+        return UINT64_MAX;
+    uint64_t now = machine_time_ns(m);
+    if (e->when_ns <= now)
+        return m->icount;
+    uint64_t dt = e->when_ns - now;
+    return m->icount + (dt + m->ns_per_instruction - 1) / m->ns_per_instruction;
 }
 
 /* Deliver the highest pending interrupt above the current IPL, if any.
@@ -119,9 +183,15 @@ vax_stop_reason vax_run(vax_machine *m, uint64_t max_instructions)
             return m->stop_reason;
         if (m->icount >= m->budget_end)
             return VAX_STOP_BUDGET;
+        fire_due_events(m);
+        if (m->stop_requested)
+            return m->stop_reason;
         if (service_interrupts(m) < 0)
             return m->stop_reason;
-        m->run_limit = m->budget_end;
+        uint64_t limit = event_limit(m);
+        if (limit <= m->icount)
+            limit = m->icount + 1;   /* an event firing now: still make progress */
+        m->run_limit = limit < m->budget_end ? limit : m->budget_end;
         cpu_execute(m);
     }
 }

@@ -14,6 +14,19 @@
 #include "mmu/tlb.h"
 #include "vax.h"
 
+/* A device's timed event (a clock tick, a seek finishing, a character
+ * leaving a UART).  The device owns the struct; the machine keeps a list
+ * of the pending ones.  Time is virtual: nanoseconds of modelled VAX
+ * time, advanced by instructions executed, never by the host clock. */
+typedef struct vax_event {
+    uint64_t when_ns;
+    void (*fire)(vax_machine *m, void *ctx);
+    void *ctx;
+    int pending;
+} vax_event;
+
+#define MAX_EVENTS 32
+
 struct vax_machine {
     vax_cpu cpu;
     vax_tlb tlb;
@@ -37,6 +50,13 @@ struct vax_machine {
     int (*ipr_write_ext)(vax_machine *m, int ipr, uint32_t value);
     void *system;   /* the system model's own state (devices), if any */
 
+    /* Virtual time: time_ns at instruction count time_icount, then
+     * ns_per_instruction for each instruction executed. */
+    uint64_t time_ns, time_icount;
+    uint32_t ns_per_instruction;
+    int nevents;
+    vax_event *events[MAX_EVENTS];
+
     /* Run control.  The instruction loop runs while icount < run_limit;
      * anything that needs the outer loop's attention (an interrupt that
      * may now be deliverable, trace, a stop request) sets run_limit to 0. */
@@ -54,6 +74,14 @@ void machine_set_stop(vax_machine *m, vax_stop_reason r, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/* Virtual time now, in nanoseconds. */
+uint64_t machine_time_ns(const vax_machine *m);
+
+/* Schedule e to fire delay_ns from now (rescheduling it if pending);
+ * cancel it.  Events fire between instructions, in time order. */
+void machine_event_schedule(vax_machine *m, vax_event *e, uint64_t delay_ns);
+void machine_event_cancel(vax_machine *m, vax_event *e);
 
 /* Request/clear a hardware interrupt from source `source` (0..31) at
  * level ipl with the given SCB offset. */
