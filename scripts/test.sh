@@ -57,9 +57,14 @@ printf '\n===== summary\n'
 for i in "${!names[@]}"; do
   printf '  %-42s %-16s %s\n' "${names[$i]}" "${results[$i]}" "${times[$i]}"
 done
+npass=0; nfail=0
+for r in "${results[@]}"; do
+  case "$r" in PASS) npass=$((npass + 1)) ;; SKIPPED) ;; *) nfail=$((nfail + 1)) ;; esac
+done
 if [ $failed -eq 0 ]; then
   printf '\nALL PASSED\n'
 else
   printf '\nFAILED\n'
 fi
+printf 'steps: %d passed, %d failed\n' "$npass" "$nfail"
 exit $failed
