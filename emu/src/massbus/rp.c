@@ -1,0 +1,619 @@
+/*
+ * rp.c — MASSBUS moving-head disks: registers, commands, timing.
+ *
+ * What 4.3BSD relies on (sys/vaxmba/hp.c, stand/hp.c, sys/vax/autoconf.c):
+ *   - DS reads DPR|MOL|DRY (+VV once a pack acknowledge or read-in preset
+ *     has been done); mbafind skips slots whose DS lacks DPR and whose DT
+ *     reads 0; the drive type code in DT bits 8:0 selects hpst[];
+ *   - CS1 reads DVA (hpustart returns MBU_BUSY without it);
+ *   - DCLR, PRESET, PACK, RELEASE, NOP complete at once and raise no
+ *     attention (hpustart prints "DCLR attn" if DCLR did);
+ *   - SEEK, SEARCH, RECAL, OFFSET, RTC take time (DRY clear, PIP while the
+ *     arm moves) and end with ATA, i.e. an attention interrupt;
+ *   - LA>>6 is the sector under the heads (hpustart's search decision);
+ *   - data transfers advance DA/DC past the last sector moved, and errors
+ *     show in ER1 (WLE, IAE, AOE ...) with ERR and ATA set.
+ *
+ * Timing model (all in virtual nanoseconds from machine_time_ns, so a run
+ * is the same on every host):
+ *   - Rotation: every type spins at 3600 rpm (16.67 ms per revolution); the
+ *     angular position at virtual time t is (t + phase) mod revolution,
+ *     with a fixed per-slot phase (unit * rev/8) so drives are not in
+ *     lock step.  A track is divided into nsect equal slots; sector s
+ *     starts at angle s * (rev / nsect).  Rotational latency is the wait
+ *     from the current angle to the start of the target sector.
+ *   - Seek time over d >= 1 cylinders: with u = (d-1)/(ncyl-2) in [0,1],
+ *     t = min + B*sqrt(u) + C*u, where B and C make t(1/3) the average
+ *     seek and t(1) the full-stroke seek (B is held >= 0; when the figures
+ *     are those of a straight line B = 0).  A seek of 0 cylinders is free.
+ *   - Transfer: one sector slot per sector (RP06: 757.6 us, 676 KB/s);
+ *     track changes inside a cylinder cost only the wait for sector 0 to
+ *     come round; a cylinder change costs a one-cylinder seek plus that
+ *     wait.  A partial last sector takes a whole slot (the drive reads or
+ *     writes the whole sector).
+ *   - A data transfer: implied seek to DC, latency to the sector in DA,
+ *     then the sectors; the data move (and DA/DC/BCR advance) when it
+ *     completes.  SEARCH: seek, then latency to the sector in DA; ATA
+ *     when it arrives.  OFFSET and RTC take one one-cylinder seek time;
+ *     RECAL a seek to cylinder 0 (at least a one-cylinder seek).
+ *   - Fast mode: every timed command completes after RP_FAST_NS.
+ * Figures: RP04/05/06 one-cylinder 10 ms and full stroke 55 ms from
+ * /work/shared/notes/vax-timing.md (a straight line: average seek 25 ms,
+ * average access 33 ms against the notes' "~30 ms"); RM03/RM05 average
+ * 30 ms from the same notes; every other figure is an estimate, marked.
+ *
+ * Not modelled: header and track-descriptor I/O and DIAGNOSE (ILF), ECC
+ * errors and bad sectors (none ever happen), dual porting (DVA always
+ * set, RELEASE does nothing), the 18-bit (576-byte sector) format: a
+ * sector is always 512 bytes whatever OF.FMT22 says.
+ */
+#include "rp.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "mba.h"
+
+#define MS(x) ((uint32_t)(x) * 1000000u)
+#define REV_3600RPM 16666667u
+
+static const rp_type rp_types[] = {
+    /* name   dt      nsect ntrak ncyl  rev          min     avg     max */
+    {"RP04", 0x2010, 22, 19, 411, REV_3600RPM, MS(10), MS(25), MS(55)}, /* seek: as RP06 (estimate) */
+    {"RP05", 0x2011, 22, 19, 411, REV_3600RPM, MS(10), MS(25), MS(55)}, /* seek: as RP06 (estimate) */
+    {"RP06", 0x2012, 22, 19, 815, REV_3600RPM, MS(10), MS(25), MS(55)}, /* notes */
+    {"RM03", 0x2014, 32, 5, 823, REV_3600RPM, MS(6), MS(30), MS(55)},   /* avg: notes; min/max estimate */
+    {"RM05", 0x2017, 32, 19, 823, REV_3600RPM, MS(6), MS(30), MS(55)},  /* as RM03 (estimate) */
+    {"RM80", 0x2016, 31, 14, 559, REV_3600RPM, MS(6), MS(25), MS(50)},  /* estimate */
+    {"RP07", 0x2022, 50, 32, 630, REV_3600RPM, MS(5), MS(23), MS(40)},  /* estimate */
+};
+
+static int upcase(int c) { return c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c; }
+
+const rp_type *rp_type_find(const char *name)
+{
+    if (!name)
+        return NULL;
+    for (size_t i = 0; i < sizeof rp_types / sizeof rp_types[0]; i++) {
+        const char *a = rp_types[i].name, *b = name;
+        while (*a && upcase((unsigned char)*b) == *a)
+            a++, b++;
+        if (!*a && !*b)
+            return &rp_types[i];
+    }
+    return NULL;
+}
+
+uint64_t rp_type_bytes(const rp_type *t)
+{
+    return (uint64_t)t->nsect * (uint64_t)t->ntrak * (uint64_t)t->ncyl * 512u;
+}
+
+static uint32_t nspc(const rp_type *t) { return (uint32_t)(t->nsect * t->ntrak); }
+static uint32_t total_sectors(const rp_type *t) { return nspc(t) * (uint32_t)t->ncyl; }
+static uint32_t sector_ns(const rp_type *t) { return t->rev_ns / (uint32_t)t->nsect; }
+
+/* ------------------------------------------------------------- timing */
+
+static uint32_t isqrt64(uint64_t x)
+{
+    uint64_t r = 0, bit = (uint64_t)1 << 62;
+    while (bit > x)
+        bit >>= 2;
+    while (bit) {
+        if (x >= r + bit) {
+            x -= r + bit;
+            r = (r >> 1) + bit;
+        } else {
+            r >>= 1;
+        }
+        bit >>= 2;
+    }
+    return (uint32_t)r;
+}
+
+/* Seek time between two cylinders (see the model above). */
+static uint64_t seek_ns(const rp_type *t, int from, int to)
+{
+    int d = from > to ? from - to : to - from;
+    if (d == 0)
+        return 0;
+    uint64_t span = (uint64_t)(t->seek_max_ns - t->seek_min_ns);
+    /* 3*(1/sqrt(3) - 1/3) = sqrt(3) - 1 = 0.7320508 */
+    int64_t b = ((int64_t)3 * ((int64_t)t->seek_avg_ns - t->seek_min_ns) - (int64_t)span) * 10000000 /
+                7320508;
+    if (b < 0)
+        b = 0;
+    if ((uint64_t)b > span)
+        b = (int64_t)span;
+    uint64_t c = span - (uint64_t)b;
+    uint64_t x = (uint64_t)(d - 1), X = (uint64_t)(t->ncyl > 2 ? t->ncyl - 2 : 1);
+    if (x > X)
+        x = X;
+    uint64_t s = isqrt64((x << 32) / X); /* sqrt(u) * 2^16 */
+    return t->seek_min_ns + (((uint64_t)b * s) >> 16) + c * x / X;
+}
+
+static uint64_t phase_ns(const rp_drive *d) { return (uint64_t)d->unit * (d->type->rev_ns / 8u); }
+
+/* Angle (as time into the revolution) at virtual time t. */
+static uint64_t angle_at(const rp_drive *d, uint64_t t) { return (t + phase_ns(d)) % d->type->rev_ns; }
+
+/* Wait from time t until sector s starts under the heads. */
+static uint64_t rot_wait(const rp_drive *d, uint64_t t, int s)
+{
+    uint64_t rev = d->type->rev_ns, want = (uint64_t)s * sector_ns(d->type);
+    uint64_t a = angle_at(d, t);
+    return (want + rev - a) % rev;
+}
+
+/* Time from t for a transfer of nsec sectors from (c,h,s), heads now at
+ * cylinder d->cyl.  The caller has limited nsec to what the pack holds. */
+static uint64_t transfer_time(rp_drive *d, uint64_t t0, int c, int h, int s, uint32_t nsec)
+{
+    const rp_type *ty = d->type;
+    uint64_t t = t0 + seek_ns(ty, d->cyl, c);
+    while (nsec > 0) {
+        t += rot_wait(d, t, s);
+        uint32_t k = (uint32_t)(ty->nsect - s);
+        if (k > nsec)
+            k = nsec;
+        t += (uint64_t)k * sector_ns(ty);
+        nsec -= k;
+        s = 0;
+        if (++h == ty->ntrak) {
+            h = 0;
+            if (nsec > 0)
+                t += seek_ns(ty, c, c + 1);
+            c++;
+        }
+    }
+    return t - t0;
+}
+
+/* ------------------------------------------------------------- state */
+
+static int has_error(const rp_drive *d) { return (d->er1 | d->er2 | d->er3) != 0; }
+
+static void raise_attention(rp_drive *d)
+{
+    if (d->ata)
+        return;
+    d->ata = 1;
+    mba_attention(d->mba);
+}
+
+static void set_error(rp_drive *d, uint16_t er1_bits)
+{
+    d->er1 |= er1_bits;
+    raise_attention(d);
+}
+
+void rp_clear_attention(rp_drive *d)
+{
+    d->ata = 0;
+}
+
+uint16_t rp_status(const rp_drive *d)
+{
+    if (!d->type)
+        return 0;
+    uint16_t ds = RPDS_DPR | RPDS_MOL;
+    if (d->ata)
+        ds |= RPDS_ATA;
+    if (has_error(d))
+        ds |= RPDS_ERR;
+    if (d->state != RP_IDLE && machine_time_ns(d->m) < d->pip_end_ns)
+        ds |= RPDS_PIP;
+    if (d->bd->read_only)
+        ds |= RPDS_WRL;
+    if (d->lst)
+        ds |= RPDS_LST;
+    if (d->state == RP_IDLE)
+        ds |= RPDS_DRY;
+    if (d->vv)
+        ds |= RPDS_VV;
+    if (d->om)
+        ds |= RPDS_OM;
+    return ds;
+}
+
+static uint16_t look_ahead(const rp_drive *d)
+{
+    const rp_type *t = d->type;
+    uint64_t a = angle_at(d, machine_time_ns(d->m)), sn = sector_ns(t);
+    uint64_t sec = a / sn;
+    if (sec >= (uint64_t)t->nsect)
+        sec = (uint64_t)t->nsect - 1; /* the gap after the last sector */
+    uint64_t frac = (a - sec * sn) * 4 / sn;
+    if (frac > 3)
+        frac = 3;
+    return (uint16_t)((sec << 6) | (frac << 4));
+}
+
+static void finish_op(rp_drive *d)
+{
+    uint64_t now = machine_time_ns(d->m);
+    if (now > d->op_start_ns)
+        d->st_busy_ns += now - d->op_start_ns;
+    d->state = RP_IDLE;
+}
+
+/* Start a timed command taking `delay` ns. */
+static void start_timed(rp_drive *d, rp_state st, int op, uint64_t delay, uint64_t pip)
+{
+    uint64_t now = machine_time_ns(d->m);
+    if (d->fast) {
+        delay = RP_FAST_NS;
+        pip = pip ? RP_FAST_NS : 0;
+    }
+    d->state = st;
+    d->op = op;
+    d->op_start_ns = now;
+    d->pip_end_ns = now + pip;
+    machine_event_schedule(d->m, &d->ev, delay);
+}
+
+/* ------------------------------------------------------------- transfers */
+
+static void finish_transfer(rp_drive *d)
+{
+    const rp_type *t = d->type;
+    mba *a = d->mba;
+    uint32_t lba = ((uint32_t)d->dc * (uint32_t)t->ntrak + ((d->da >> 8) & 0xFFu)) * (uint32_t)t->nsect +
+                   (d->da & 0xFFu);
+    uint32_t total = total_sectors(t);
+    uint8_t buf[512];
+    int exc = 0;
+    uint64_t moved = 0;
+
+    d->cyl = d->dc;
+    while (mba_xfer_remaining(a) > 0) {
+        if (lba >= total) {
+            d->er1 |= RPER1_AOE;
+            exc = 1;
+            break;
+        }
+        uint32_t want = mba_xfer_remaining(a);
+        if (want > 512)
+            want = 512;
+        uint64_t off = (uint64_t)lba * 512u;
+        uint32_t got;
+        d->cyl = (int)(lba / nspc(t));
+        if (d->op == RPF_WRITE) {
+            memset(buf, 0, sizeof buf);
+            got = mba_xfer_from_memory(a, buf, want);
+            if (got < want)
+                break; /* the adapter stopped: this sector is not written */
+            if (d->bd->write(d->bd, off, buf, 512) != 0) {
+                d->er1 |= RPER1_DCK | RPER1_ECH;
+                exc = 1;
+                break;
+            }
+        } else {
+            if (d->bd->read(d->bd, off, buf, 512) != 0) {
+                d->er1 |= RPER1_DCK | RPER1_ECH;
+                exc = 1;
+                break;
+            }
+            got = d->op == RPF_READ ? mba_xfer_to_memory(a, buf, want) : mba_xfer_compare(a, buf, want);
+        }
+        moved++;
+        lba++;
+        if (got < want || mba_xfer_aborted(a))
+            break;
+    }
+    if (lba >= total && moved > 0)
+        d->lst = 1;
+    /* DA/DC name the sector after the last one moved. */
+    d->dc = (uint16_t)(lba / nspc(t));
+    d->da = (uint16_t)((((lba % nspc(t)) / (uint32_t)t->nsect) << 8) | (lba % (uint32_t)t->nsect));
+    d->st_sectors += moved;
+    finish_op(d);
+    if (exc)
+        raise_attention(d); /* no interrupt of its own: the adapter is still busy */
+    mba_xfer_end(a, exc);
+}
+
+/* A data transfer command (read, write, write check; header I/O refused). */
+static void start_transfer(rp_drive *d, int f)
+{
+    const rp_type *t = d->type;
+    if (mba_xfer_begin(d->mba, d->unit) != 0)
+        return; /* adapter busy: PGE, the command is not sent */
+    if (f != RPF_READ && f != RPF_WRITE && f != RPF_WCDATA) {
+        set_error(d, RPER1_ILF);
+        mba_xfer_end(d->mba, 1);
+        return;
+    }
+    int c = d->dc, h = (d->da >> 8) & 0xFF, s = d->da & 0xFF;
+    if (c >= t->ncyl || h >= t->ntrak || s >= t->nsect) {
+        set_error(d, RPER1_IAE);
+        mba_xfer_end(d->mba, 1);
+        return;
+    }
+    if (f == RPF_WRITE && d->bd->read_only) {
+        set_error(d, RPER1_WLE);
+        mba_xfer_end(d->mba, 1);
+        return;
+    }
+    d->st_transfers++;
+    uint32_t bytes = mba_xfer_remaining(d->mba);
+    uint32_t nsec = (bytes + 511u) / 512u;
+    uint32_t lba = ((uint32_t)c * (uint32_t)t->ntrak + (uint32_t)h) * (uint32_t)t->nsect + (uint32_t)s;
+    if (nsec > total_sectors(t) - lba)
+        nsec = total_sectors(t) - lba;
+    uint64_t now = machine_time_ns(d->m);
+    uint64_t sk = seek_ns(t, d->cyl, c);
+    if (c != d->cyl)
+        d->st_seeks++;
+    d->target_cyl = c;
+    start_timed(d, RP_BUSY_TRANSFER, f, transfer_time(d, now, c, h, s, nsec), sk);
+}
+
+/* ------------------------------------------------------------- positioning */
+
+static void finish_position(rp_drive *d)
+{
+    d->cyl = d->target_cyl;
+    switch (d->op) {
+    case RPF_OFFSET:
+        d->om = (d->of & RPOF_OFFSET_MASK) != 0;
+        break;
+    case RPF_RTC:
+        d->om = 0;
+        break;
+    case RPF_UNLOAD:
+        /* The heads retracted; the emulated operator spins the pack up
+         * again at once, so the drive is back on line without VV. */
+        d->vv = 0;
+        d->om = 0;
+        break;
+    default:
+        break;
+    }
+    finish_op(d);
+    raise_attention(d);
+}
+
+static void start_position(rp_drive *d, int f, int to_cyl, uint64_t seek, uint64_t extra)
+{
+    if (to_cyl != d->cyl)
+        d->st_seeks++;
+    d->target_cyl = to_cyl;
+    start_timed(d, RP_BUSY_POSITION, f, seek + extra, seek);
+}
+
+static void command(rp_drive *d, int f)
+{
+    const rp_type *t = d->type;
+    int data = f >= RPF_WCDATA;
+
+    d->lst = 0;
+    if (has_error(d) && f != RPF_DCLR && f != RPF_NOP) {
+        /* A drive with an error executes nothing but drive clear; the
+         * adapter sees a data transfer end at once with an exception. */
+        if (data && mba_xfer_begin(d->mba, d->unit) == 0)
+            mba_xfer_end(d->mba, 1);
+        return;
+    }
+    if (data) {
+        start_transfer(d, f);
+        return;
+    }
+    uint64_t now = machine_time_ns(d->m);
+    switch (f) {
+    case RPF_NOP:
+    case RPF_RELEASE:
+        break;
+    case RPF_DCLR:
+        d->er1 = d->er2 = d->er3 = 0;
+        d->ata = 0;
+        mba_attention_cleared(d->mba);
+        break;
+    case RPF_PRESET:
+        d->vv = 1;
+        d->da = 0;
+        d->dc = 0;
+        d->of = 0;
+        d->om = 0;
+        break;
+    case RPF_PACK:
+        d->vv = 1;
+        break;
+    case RPF_SEEK:
+        if (d->dc >= t->ncyl) {
+            set_error(d, RPER1_IAE);
+            break;
+        }
+        start_position(d, f, d->dc, seek_ns(t, d->cyl, d->dc), 0);
+        break;
+    case RPF_SEARCH: {
+        int h = (d->da >> 8) & 0xFF, s = d->da & 0xFF;
+        if (d->dc >= t->ncyl || h >= t->ntrak || s >= t->nsect) {
+            set_error(d, RPER1_IAE);
+            break;
+        }
+        uint64_t sk = seek_ns(t, d->cyl, d->dc);
+        start_position(d, f, d->dc, sk, rot_wait(d, now + sk, s));
+        break;
+    }
+    case RPF_RECAL: {
+        uint64_t sk = seek_ns(t, d->cyl, 0);
+        if (sk < t->seek_min_ns)
+            sk = t->seek_min_ns;
+        start_position(d, f, 0, sk, 0);
+        break;
+    }
+    case RPF_OFFSET:
+    case RPF_RTC:
+        start_position(d, f, d->cyl, t->seek_min_ns, 0);
+        break;
+    case RPF_UNLOAD:
+        d->vv = 0;
+        start_position(d, f, 0, seek_ns(t, d->cyl, 0) + t->rev_ns, 0);
+        break;
+    default: /* DIAGNOSE and the undefined codes */
+        set_error(d, RPER1_ILF);
+        break;
+    }
+}
+
+static void rp_event(vax_machine *m, void *ctx)
+{
+    (void)m;
+    rp_drive *d = ctx;
+    if (d->state == RP_BUSY_TRANSFER)
+        finish_transfer(d);
+    else if (d->state == RP_BUSY_POSITION)
+        finish_position(d);
+}
+
+/* ------------------------------------------------------------- registers */
+
+uint16_t rp_read_reg(rp_drive *d, int reg)
+{
+    switch (reg) {
+    case RP_CS1:
+        return (uint16_t)(d->func | (d->state != RP_IDLE ? RPCS1_GO : 0) | RPCS1_DVA);
+    case RP_DS:
+        return rp_status(d);
+    case RP_ER1:
+        return d->er1;
+    case RP_MR1:
+        return d->mr1;
+    case RP_DA:
+        return d->da;
+    case RP_DT:
+        return d->type->dt;
+    case RP_LA:
+        return look_ahead(d);
+    case RP_SN:
+        return d->serial;
+    case RP_OF:
+        return d->of;
+    case RP_DC:
+        return d->dc;
+    case RP_CC:
+        return (uint16_t)d->cyl;
+    case RP_ER2:
+        return d->er2;
+    case RP_ER3:
+        return d->er3;
+    case RP_EC1:
+    case RP_EC2:
+        return 0;
+    default:
+        set_error(d, RPER1_ILR);
+        return 0;
+    }
+}
+
+void rp_write_reg(rp_drive *d, int reg, uint16_t v)
+{
+    if (reg >= RP_NREGS) {
+        set_error(d, RPER1_ILR);
+        return;
+    }
+    if (d->state != RP_IDLE) {
+        /* Registers are locked while a command runs. */
+        set_error(d, RPER1_RMR);
+        return;
+    }
+    switch (reg) {
+    case RP_CS1:
+        d->func = v & RPCS1_FUNC;
+        if (v & RPCS1_GO)
+            command(d, v & RPCS1_FUNC);
+        break;
+    case RP_ER1:
+        d->er1 = v;
+        break;
+    case RP_MR1:
+        d->mr1 = v;
+        break;
+    case RP_DA:
+        d->da = v;
+        break;
+    case RP_OF:
+        d->of = v;
+        break;
+    case RP_DC:
+        d->dc = v;
+        break;
+    case RP_ER2:
+        d->er2 = v;
+        break;
+    case RP_ER3:
+        d->er3 = v;
+        break;
+    default: /* DS, DT, LA, SN, CC, EC1, EC2: read-only */
+        break;
+    }
+}
+
+void rp_abort_transfer(rp_drive *d)
+{
+    if (d->state != RP_BUSY_TRANSFER)
+        return;
+    machine_event_cancel(d->m, &d->ev);
+    d->cyl = d->target_cyl;
+    finish_op(d);
+}
+
+void rp_massbus_init(rp_drive *d)
+{
+    if (!d->type)
+        return;
+    if (d->state != RP_IDLE) {
+        machine_event_cancel(d->m, &d->ev);
+        d->cyl = d->target_cyl;
+        finish_op(d);
+    }
+    d->er1 = d->er2 = d->er3 = 0;
+    d->ata = 0;
+    d->lst = 0;
+}
+
+int rp_attach(rp_drive *d, mba *a, vax_machine *m, int mba_number, int unit, const char *type,
+              vax_blockdev *bd, char *err, size_t errlen)
+{
+    const rp_type *t = rp_type_find(type);
+    if (!t) {
+        snprintf(err, errlen, "unknown MASSBUS disk type \"%s\" (known: RP04 RP05 RP06 RP07 RM03 RM05 RM80)",
+                 type ? type : "(null)");
+        return -1;
+    }
+    if (!bd || !bd->read || !bd->write) {
+        snprintf(err, errlen, "%s on drive %d: no disk image", t->name, unit);
+        return -1;
+    }
+    uint64_t want = rp_type_bytes(t);
+    if (bd->size != want) {
+        snprintf(err, errlen,
+                 "%s on drive %d: the image is %llu bytes but an %s pack holds exactly %llu bytes "
+                 "(%d cylinders x %d tracks x %d sectors x 512); the image must be exactly that size",
+                 t->name, unit, (unsigned long long)bd->size, t->name, (unsigned long long)want, t->ncyl,
+                 t->ntrak, t->nsect);
+        return -1;
+    }
+    memset(d, 0, sizeof *d);
+    d->mba = a;
+    d->m = m;
+    d->unit = unit;
+    d->type = t;
+    d->bd = bd;
+    /* BCD-looking "12<mba><unit>": its high byte matches none of the
+     * Systems Industries model bytes hpmaptype() looks for. */
+    d->serial = (uint16_t)(0x1200u | ((unsigned)(mba_number & 0xF) << 4) | (unsigned)unit);
+    d->ev.fire = rp_event;
+    d->ev.ctx = d;
+    return 0;
+}
+
+void rp_detach(rp_drive *d)
+{
+    if (d->type && d->m)
+        machine_event_cancel(d->m, &d->ev);
+    d->type = NULL;
+}
