@@ -151,7 +151,7 @@ static void test_attach_errors(vax_machine *m, mba *a)
     blockdev_memory(&big, tiny, RP06_BYTES + 512, 0); /* never accessed */
     err[0] = 0;
     CHECK(mba_attach_disk(a, 3, "rp06", &big, err, sizeof err) == -1, "oversized RP06 image accepted");
-    CHECK(strstr(err, "exactly") != NULL, "oversize error unclear: %s", err);
+    CHECK(strstr(err, "wrong size") != NULL, "oversize error unclear: %s", err);
     err[0] = 0;
     CHECK(mba_attach_disk(a, 3, "RX50", &small, err, sizeof err) == -1 && strstr(err, "RX50"),
           "unknown type not refused clearly: %s", err);

@@ -291,7 +291,9 @@ static void finish_transfer(rp_drive *d)
                 break;
             }
         } else {
-            if (d->bd->read(d->bd, off, buf, 512) != 0) {
+            if (off + 512 > d->bd->size) {
+                memset(buf, 0, 512);   /* past a short image's end: never written, reads as zeros */
+            } else if (d->bd->read(d->bd, off, buf, 512) != 0) {
                 d->er1 |= RPER1_DCK | RPER1_ECH;
                 exc = 1;
                 break;
@@ -588,11 +590,16 @@ int rp_attach(rp_drive *d, mba *a, vax_machine *m, int mba_number, int unit, con
         snprintf(err, errlen, "%s on drive %d: no disk image", t->name, unit);
         return -1;
     }
+    /* Images made by other emulators are sometimes a little short of the
+     * full pack (4.3BSD's reference RP06 image lacks the last 12 sectors),
+     * so up to one cylinder less is accepted: the missing sectors read as
+     * zeros, and writing them is a data-check error. */
     uint64_t want = rp_type_bytes(t);
-    if (bd->size != want) {
+    uint64_t slack = (uint64_t)t->ntrak * (uint64_t)t->nsect * 512u;
+    if (bd->size > want || bd->size + slack < want || bd->size % 512 != 0) {
         snprintf(err, errlen,
-                 "%s on drive %d: the image is %llu bytes but an %s pack holds exactly %llu bytes "
-                 "(%d cylinders x %d tracks x %d sectors x 512); the image must be exactly that size",
+                 "%s on drive %d: the image is %llu bytes but an %s pack holds %llu bytes "
+                 "(%d cylinders x %d tracks x %d sectors x 512); wrong size for this drive type",
                  t->name, unit, (unsigned long long)bd->size, t->name, (unsigned long long)want, t->ncyl,
                  t->ntrak, t->nsect);
         return -1;
