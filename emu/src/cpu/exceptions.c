@@ -127,11 +127,16 @@ int cpu_take_exception(vax_machine *m, uint32_t scb_offset, int nparam, const ui
     return enter(m, scb_offset, newpsl, old, pc, nparam, params, vec);
 }
 
+/* Interrupts, like exceptions, use the interrupt stack only when the
+ * vector's bit 0 asks for it (or when already on it): 4.3BSD services its
+ * software interrupts (ASTs at IPL 2, for one) on the kernel stack.  The
+ * previous mode of an interrupt's PSL is kernel. */
 int cpu_take_interrupt(vax_machine *m, uint32_t scb_offset, int ipl)
 {
     uint32_t vec;
     TRY(read_vector(m, scb_offset, &vec));
-    uint32_t newpsl = PSL_IS | ((uint32_t)ipl << PSL_IPL_SHIFT);
+    uint32_t on_is = (vec & 1) ? PSL_IS : (m->cpu.psl & PSL_IS);
+    uint32_t newpsl = on_is | ((uint32_t)ipl << PSL_IPL_SHIFT);
     return enter(m, scb_offset, newpsl, m->cpu.psl, m->cpu.r[15], 0, NULL, vec);
 }
 

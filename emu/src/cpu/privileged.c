@@ -35,7 +35,11 @@ int cpu_mtpr(vax_machine *m, uint32_t ipr, uint32_t v)
         c->psl = (c->psl & ~PSL_IPL) | ((v & 31) << PSL_IPL_SHIFT);
         cpu_interrupts_changed(m);
         return 0;
-    case IPR_ASTLVL: c->astlvl = v & 7; return 0;
+    case IPR_ASTLVL:
+        if (v > 4)   /* 0..3 a mode, 4 none; the rest is reserved (simh agrees) */
+            return VAX_EXC_RESERVED_OPERAND;
+        c->astlvl = v;
+        return 0;
     case IPR_SIRR:
         if (v & 15) {
             c->sisr |= 1u << (v & 15);
@@ -46,7 +50,7 @@ int cpu_mtpr(vax_machine *m, uint32_t ipr, uint32_t v)
     case IPR_MAPEN: c->mapen = v & 1; mmu_flush_all(m); return 0;
     case IPR_TBIA: mmu_flush_all(m); return 0;
     case IPR_TBIS: mmu_flush_single(m, v); return 0;
-    case IPR_SID: return 0;   /* read-only */
+    case IPR_SID: return VAX_EXC_RESERVED_OPERAND;   /* read-only */
     default:
         if (m->ipr_write_ext && m->ipr_write_ext(m, (int)ipr, v))
             return 0;
@@ -74,10 +78,10 @@ int cpu_mfpr(vax_machine *m, uint32_t ipr, uint32_t *v)
     case IPR_SCBB: *v = c->scbb; return 0;
     case IPR_IPL: *v = PSL_GET_IPL(c->psl); return 0;
     case IPR_ASTLVL: *v = c->astlvl; return 0;
-    case IPR_SIRR: *v = 0; return 0;
+    case IPR_SIRR: case IPR_TBIA: case IPR_TBIS:
+        return VAX_EXC_RESERVED_OPERAND;   /* write-only */
     case IPR_SISR: *v = c->sisr; return 0;
     case IPR_MAPEN: *v = c->mapen; return 0;
-    case IPR_TBIA: case IPR_TBIS: *v = 0; return 0;
     case IPR_SID: *v = VAX780_SID; return 0;
     default:
         if (m->ipr_read_ext && m->ipr_read_ext(m, (int)ipr, v))
@@ -122,11 +126,12 @@ static int op_rei(vax_machine *m)
         (psl & PSL_CM))   /* compatibility mode is not provided: 4.3BSD never enters it */
         return VAX_EXC_RESERVED_OPERAND;
     c->r[14] += 8;
-    cpu_set_psl(m, psl);
+    /* A trace pending for the REI itself survives into the new PSL, so the
+     * REI is traced like any other instruction. */
+    cpu_set_psl(m, psl | (old & PSL_TP));
     c->r[15] = pc;
-    if ((uint32_t)newcur >= c->astlvl && c->astlvl < 4) {
+    if (!(psl & PSL_IS) && (uint32_t)newcur >= c->astlvl)
         c->sisr |= 1u << 2;   /* deliver the AST through IPL 2 */
-    }
     ib_invalidate(m);
     cpu_interrupts_changed(m);
     return 0;
@@ -138,20 +143,20 @@ enum {
     PCB_P0BR = 80, PCB_P0LR = 84, PCB_P1BR = 88, PCB_P1LR = 92, PCB_LONGS = 24
 };
 
+/* LDPCTX switches to the kernel stack (saving the ISP when called on the
+ * interrupt stack, as 4.3BSD does) and pushes the PCB's PC and PSL there
+ * after the new process map is loaded: the kernel stack may be in P1
+ * space (the u area). */
 static int op_ldpctx(vax_machine *m)
 {
     vax_cpu *c = &m->cpu;
     uint32_t pcb[PCB_LONGS];
     for (int i = 0; i < PCB_LONGS; i++)
         TRY(phys_read_l(m, c->pcbb + 4u * (uint32_t)i, &pcb[i]));
-    /* Push the new PC and PSL on the new kernel stack (or the interrupt
-     * stack, if that is where we are) before changing anything. */
-    uint32_t sp = (c->psl & PSL_IS) ? c->r[14] : pcb[PCB_KSP / 4];
-    TRY(mem_write_mode(m, sp - 4, 4, MODE_KERNEL, pcb[PCB_PSL / 4]));
-    TRY(mem_write_mode(m, sp - 8, 4, MODE_KERNEL, pcb[PCB_PC / 4]));
-    for (int i = 0; i < 4; i++)
+    if (c->psl & PSL_IS)
+        cpu_set_psl(m, c->psl & ~PSL_IS);
+    for (int i = 1; i < 4; i++)
         c->sp_save[i] = pcb[i];
-    c->r[14] = sp - 8;
     for (int i = 0; i < 14; i++)
         c->r[i] = pcb[PCB_R0 / 4 + i];
     c->p0br = pcb[PCB_P0BR / 4] & ~3u;
@@ -160,6 +165,11 @@ static int op_ldpctx(vax_machine *m)
     c->p1br = pcb[PCB_P1BR / 4] & ~3u;
     c->p1lr = pcb[PCB_P1LR / 4] & 0x3FFFFFu;
     mmu_flush_process(m);
+    uint32_t sp = pcb[PCB_KSP / 4];
+    c->r[14] = sp;
+    TRY(mem_write_mode(m, sp - 4, 4, MODE_KERNEL, pcb[PCB_PSL / 4]));
+    TRY(mem_write_mode(m, sp - 8, 4, MODE_KERNEL, pcb[PCB_PC / 4]));
+    c->r[14] = sp - 8;
     return 0;
 }
 
@@ -199,7 +209,7 @@ static int op_probe(vax_machine *m, int write)
         pmode = prv;
     int ok1, ok2 = 1;
     TRY(mmu_probe(m, base, pmode, write, &ok1));
-    if (len > 1)
+    if (len != 1)   /* the last byte is base + len - 1, so base - 1 for a length of 0 */
         TRY(mmu_probe(m, base + len - 1, pmode, write, &ok2));
     cc_set(m, (ok1 && ok2 ? 0 : PSL_Z) | (m->cpu.psl & PSL_C));
     return 0;

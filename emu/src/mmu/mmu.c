@@ -49,7 +49,7 @@ static int process_pte_address(vax_machine *m, uint32_t pteva, uint32_t va, int 
 {
     uint32_t wbit = write ? MM_WRITE : 0;
     const tlb_entry *e = &m->tlb.e[tlb_index(pteva)];
-    if (e->tag == (pteva >> 9)) {   /* the page-table page's translation is cached */
+    if (e->tag == (pteva >> 9) && (e->access & 1)) {   /* the page-table page is cached */
         *pte_pa = e->pa | (pteva & 511u);
         return 0;
     }
@@ -60,6 +60,10 @@ static int process_pte_address(vax_machine *m, uint32_t pteva, uint32_t va, int 
     int st = phys_read_l(m, m->cpu.sbr + svpn * 4, &spte);
     if (st)
         return st;
+    /* The PTE fetch is a kernel-mode read of system space, so the system
+     * PTE's protection is checked for kernel read (simh does the same). */
+    if (!(prot_read[(spte >> PTE_PROT_SHIFT) & 15] & 1))
+        return mm_fault(m, VAX_EXC_ACCESS_VIOLATION, MM_PTE_REF | wbit, va);
     if (!(spte & PTE_V))
         return mm_fault(m, VAX_EXC_TRANSLATION_NOT_VALID, MM_PTE_REF | wbit, va);
     *pte_pa = ((spte & PTE_PFN) << 9) | (pteva & 511u);
@@ -145,7 +149,7 @@ int mmu_probe(vax_machine *m, uint32_t va, int mode, int write, int *ok)
     if (!m->cpu.mapen)
         return 0;
     uint32_t pte_pa, pte;
-    int st = find_pte(m, va, 0, &pte_pa, &pte);
+    int st = find_pte(m, va, write, &pte_pa, &pte);   /* a PROBEW's TNV has write intent */
     if (st == VAX_EXC_ACCESS_VIOLATION) {   /* length violation: not accessible */
         *ok = 0;
         return 0;
@@ -197,16 +201,21 @@ static int phys_access(vax_machine *m, const tlb_entry *e, uint32_t va, int size
 }
 
 /* An access that crosses a page boundary: translate both pages first (so a
- * fault leaves nothing half-done), then move the bytes one at a time. */
-static int crossing_access(vax_machine *m, uint32_t va, int size, int mode, int write, uint32_t *value)
+ * fault leaves nothing half-done), then move the bytes one at a time.
+ * `intent` is the write intent of the translation (a modify operand's read
+ * has it), `write` whether bytes are stored. */
+static int crossing_access(vax_machine *m, uint32_t va, int size, int mode, int intent, int write,
+                           uint32_t *value)
 {
     tlb_entry *e1, *e2;
     tlb_entry copy1;
-    int st = mmu_translate(m, va, mode, write, &e1);
+    int st = mmu_translate(m, va, mode, intent, &e1);
     if (st)
         return st;
     copy1 = *e1;   /* the second translation may evict the first from the TB */
-    st = mmu_translate(m, va + (uint32_t)size - 1, mode, write, &e2);
+    /* Translate the second page by its first byte: a fault there reports
+     * that address, as the 780's aligned second reference would. */
+    st = mmu_translate(m, (va + (uint32_t)size - 1) & ~511u, mode, intent, &e2);
     if (st)
         return st;
     uint32_t result = 0;
@@ -227,9 +236,20 @@ static int crossing_access(vax_machine *m, uint32_t va, int size, int mode, int 
 int mem_read_slow(vax_machine *m, uint32_t va, int size, int mode, uint32_t *value)
 {
     if ((va & 511u) > 512u - (uint32_t)size)
-        return crossing_access(m, va, size, mode, 0, value);
+        return crossing_access(m, va, size, mode, 0, 0, value);
     tlb_entry *e;
     int st = mmu_translate(m, va, mode, 0, &e);
+    if (st)
+        return st;
+    return phys_access(m, e, va, size, 0, value);
+}
+
+int mem_read_modify_slow(vax_machine *m, uint32_t va, int size, int mode, uint32_t *value)
+{
+    if ((va & 511u) > 512u - (uint32_t)size)
+        return crossing_access(m, va, size, mode, 1, 0, value);
+    tlb_entry *e;
+    int st = mmu_translate(m, va, mode, 1, &e);
     if (st)
         return st;
     return phys_access(m, e, va, size, 0, value);
@@ -238,7 +258,7 @@ int mem_read_slow(vax_machine *m, uint32_t va, int size, int mode, uint32_t *val
 int mem_write_slow(vax_machine *m, uint32_t va, int size, int mode, uint32_t value)
 {
     if ((va & 511u) > 512u - (uint32_t)size)
-        return crossing_access(m, va, size, mode, 1, &value);
+        return crossing_access(m, va, size, mode, 1, 1, &value);
     tlb_entry *e;
     int st = mmu_translate(m, va, mode, 1, &e);
     if (st)
@@ -254,7 +274,7 @@ int mem_write_q(vax_machine *m, uint32_t va, const uint32_t v[2])
     int st = mmu_translate(m, va, mode, 1, &e);
     if (st)
         return st;
-    st = mmu_translate(m, va + 7, mode, 1, &e);
+    st = mmu_translate(m, (va + 7) & ~511u, mode, 1, &e);   /* the page of the last byte */
     if (st)
         return st;
     st = mem_write_l(m, va, v[0]);

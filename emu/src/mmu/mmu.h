@@ -39,6 +39,7 @@ void mmu_flush_single(vax_machine *m, uint32_t va);
 /* Slow paths of the accessors below. */
 int mem_read_slow(vax_machine *m, uint32_t va, int size, int mode, uint32_t *value);
 int mem_write_slow(vax_machine *m, uint32_t va, int size, int mode, uint32_t value);
+int mem_read_modify_slow(vax_machine *m, uint32_t va, int size, int mode, uint32_t *value);
 
 /* Physical longword access (page-table entries, SCB, PCB). */
 int phys_read_l(vax_machine *m, uint32_t pa, uint32_t *value);
@@ -96,6 +97,20 @@ static inline int mem_write_mode(vax_machine *m, uint32_t va, int size, int mode
     return mem_write_slow(m, va, size, mode, value);
 }
 
+/* The read half of a modify operand: the access is checked for write, so
+ * a fault reports write intent (ACV/TNV parameter bit 2), as the
+ * architecture specifies for modify operands. */
+static inline int mem_read_modify(vax_machine *m, uint32_t va, int size, uint32_t *value)
+{
+    int mode = (int)PSL_GET_CUR(m->cpu.psl);
+    const tlb_entry *e = &m->tlb.e[tlb_index(va)];
+    if (e->tag == (va >> 9) && (e->access & (16u << mode)) && e->host && (va & 511u) <= 512u - (uint32_t)size) {
+        *value = load_le(e->host + (va & 511u), size);
+        return 0;
+    }
+    return mem_read_modify_slow(m, va, size, mode, value);
+}
+
 /* In the current mode. */
 static inline int mem_read(vax_machine *m, uint32_t va, int size, uint32_t *value)
 {
@@ -139,5 +154,17 @@ static inline int ifetch(vax_machine *m, int n, uint32_t *value)
 }
 
 static inline void ib_invalidate(vax_machine *m) { m->ib_tag = TLB_INVALID; }
+
+/* Host address of the size bytes at va if the TB maps them, within one
+ * page of RAM, with the access bits `access` (tlb_entry.access: 1 << mode
+ * to read, 16 << mode to write) allowed; NULL otherwise.  For operands
+ * that are read and then written back in place. */
+static inline uint8_t *tlb_host(vax_machine *m, uint32_t va, int size, uint32_t access)
+{
+    const tlb_entry *e = &m->tlb.e[tlb_index(va)];
+    if (e->tag == (va >> 9) && (e->access & access) && e->host && (va & 511u) <= 512u - (uint32_t)size)
+        return e->host + (va & 511u);
+    return NULL;
+}
 
 #endif
