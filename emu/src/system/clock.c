@@ -1,0 +1,135 @@
+/*
+ * clock.c — interval timer and time-of-year clock.
+ */
+#include "clock.h"
+
+#include "../cpu/cpu.h"
+
+#define ICCS_RUN 0x00000001u
+#define ICCS_TRANS 0x00000010u
+#define ICCS_SS 0x00000020u
+#define ICCS_IE 0x00000040u
+#define ICCS_INT 0x00000080u
+#define ICCS_ERR 0x80000000u
+#define CLOCK_IPL 0x18
+#define CLOCK_SCB 0xC0
+
+/* Microseconds from a count to overflow: ICR counts up to 0xFFFFFFFF. */
+static uint64_t us_to_overflow(uint32_t icr)
+{
+    return (uint64_t)(0xFFFFFFFFu - icr) + 1;
+}
+
+static uint32_t current_icr(const vax_machine *m, const vax_clock *k)
+{
+    if (!(k->iccs & ICCS_RUN))
+        return k->icr_at_reload;
+    uint64_t us = (machine_time_ns(m) - k->reload_ns) / 1000;
+    return k->icr_at_reload + (uint32_t)us;
+}
+
+static void schedule(vax_machine *m, vax_clock *k)
+{
+    if (k->iccs & ICCS_RUN)
+        machine_event_schedule(m, &k->tick, us_to_overflow(current_icr(m, k)) * 1000);
+    else
+        machine_event_cancel(m, &k->tick);
+}
+
+static void reload(vax_machine *m, vax_clock *k)
+{
+    k->icr_at_reload = k->nicr;
+    k->reload_ns = machine_time_ns(m);
+}
+
+static void overflow(vax_machine *m, void *ctx)
+{
+    vax_clock *k = ctx;
+    if (k->iccs & ICCS_INT)
+        k->iccs |= ICCS_ERR;   /* missed: the previous interrupt was not yet cleared */
+    k->iccs |= ICCS_INT;
+    reload(m, k);
+    if (k->iccs & ICCS_IE) {
+        k->ticks++;
+        machine_irq_raise(m, CLOCK_IPL, 0, CLOCK_SCB);
+    }
+    schedule(m, k);
+}
+
+void clock_init(vax_clock *k, uint32_t todr_initial)
+{
+    *k = (vax_clock){0};
+    k->tick.fire = overflow;
+    k->tick.ctx = k;
+    k->todr_base = todr_initial;
+}
+
+int clock_ipr_read(vax_machine *m, vax_clock *k, int ipr, uint32_t *value)
+{
+    switch (ipr) {
+    case IPR_ICCS: *value = k->iccs; return 1;
+    case IPR_NICR: *value = k->nicr; return 1;
+    case IPR_ICR: *value = current_icr(m, k); return 1;
+    case IPR_TODR:
+        *value = k->todr_base + (uint32_t)((machine_time_ns(m) - k->todr_set_ns) / 10000000u);
+        return 1;
+    }
+    return 0;
+}
+
+int clock_ipr_write(vax_machine *m, vax_clock *k, int ipr, uint32_t v)
+{
+    switch (ipr) {
+    case IPR_ICCS: {
+        uint32_t icr = current_icr(m, k);
+        k->iccs &= ~(v & (ICCS_INT | ICCS_ERR));   /* write 1 to clear */
+        if (!(k->iccs & ICCS_INT))
+            machine_irq_clear(m, CLOCK_IPL, 0);
+        k->iccs = (k->iccs & ~(ICCS_RUN | ICCS_IE)) | (v & (ICCS_RUN | ICCS_IE));
+        k->icr_at_reload = icr;
+        k->reload_ns = machine_time_ns(m);
+        if (v & ICCS_TRANS)
+            reload(m, k);
+        if ((v & ICCS_SS) && !(v & ICCS_RUN))
+            k->icr_at_reload++;
+        schedule(m, k);
+        return 1;
+    }
+    case IPR_NICR: k->nicr = v; return 1;
+    case IPR_ICR: return 1;   /* read-only */
+    case IPR_TODR:
+        k->todr_base = v;
+        k->todr_set_ns = machine_time_ns(m);
+        return 1;
+    }
+    return 0;
+}
+
+/* Seconds from 1 January 00:00 UTC of t's year to t. */
+static int64_t seconds_into_year(int64_t t)
+{
+    int64_t days = t / 86400, secs = t % 86400;
+    if (secs < 0) {
+        secs += 86400;
+        days--;
+    }
+    int64_t year = 1970;
+    for (;;) {
+        int64_t len = ((year % 4 == 0 && year % 100 != 0) || year % 400 == 0) ? 366 : 365;
+        if (days < 0) {
+            year--;
+            days += ((year % 4 == 0 && year % 100 != 0) || year % 400 == 0) ? 366 : 365;
+        } else if (days >= len) {
+            days -= len;
+            year++;
+        } else {
+            break;
+        }
+    }
+    return days * 86400 + secs;
+}
+
+uint32_t clock_todr_for_unix_time(int64_t t)
+{
+    return (1u << 28) + (uint32_t)seconds_into_year(t) * 100u;
+}

@@ -1,0 +1,32 @@
+/*
+ * clock.h — the 780's interval timer (ICCS, NICR, ICR: a microsecond
+ * counter that interrupts at IPL 0x18 through SCB 0xC0 when it overflows)
+ * and the time-of-year register (TODR, in 10 ms units).  Both run on
+ * virtual time, so a boot or a benchmark sees the same clock on any host.
+ */
+#ifndef VAX_CLOCK_H
+#define VAX_CLOCK_H
+
+#include <stdint.h>
+
+#include "../machine.h"
+
+typedef struct vax_clock {
+    uint32_t iccs, nicr;
+    uint64_t reload_ns;     /* virtual time ICR was last loaded from NICR */
+    uint32_t icr_at_reload;
+    vax_event tick;
+    uint32_t todr_base;     /* TODR at virtual time 0 */
+    uint64_t todr_set_ns;   /* virtual time TODR was last written */
+    uint64_t ticks;         /* interval-timer interrupts requested */
+} vax_clock;
+
+void clock_init(vax_clock *k, uint32_t todr_initial);
+
+/* The TODR value for a UNIX time: 10 ms units since the start of that
+ * year, above 1<<28 (TODRZERO in 4.3BSD's /sys/vax/clock.h). */
+uint32_t clock_todr_for_unix_time(int64_t t);
+int clock_ipr_read(vax_machine *m, vax_clock *k, int ipr, uint32_t *value);
+int clock_ipr_write(vax_machine *m, vax_clock *k, int ipr, uint32_t value);
+
+#endif

@@ -1,0 +1,120 @@
+/*
+ * console.c — the console terminal registers and their interrupts
+ * (IPL 0x14; receive vector 0xF8, transmit vector 0xFC).
+ */
+#include "console.h"
+
+#include "../cpu/cpu.h"
+
+#define CSR_IE 0x40u
+#define CSR_DONE 0x80u   /* RXCS done / TXCS ready */
+#define CONSOLE_IPL 0x14
+#define SRC_RX 16        /* interrupt sources beyond the nexus TRs */
+#define SRC_TX 17
+
+static void update_rx_irq(vax_machine *m, vax_console *c)
+{
+    if ((c->rxcs & (CSR_IE | CSR_DONE)) == (CSR_IE | CSR_DONE))
+        machine_irq_raise(m, CONSOLE_IPL, SRC_RX, 0xF8);
+    else
+        machine_irq_clear(m, CONSOLE_IPL, SRC_RX);
+}
+
+static void update_tx_irq(vax_machine *m, vax_console *c)
+{
+    if ((c->txcs & (CSR_IE | CSR_DONE)) == (CSR_IE | CSR_DONE))
+        machine_irq_raise(m, CONSOLE_IPL, SRC_TX, 0xFC);
+    else
+        machine_irq_clear(m, CONSOLE_IPL, SRC_TX);
+}
+
+/* The next typed character reaches the receiver buffer. */
+static void rx_arrive(vax_machine *m, void *ctx)
+{
+    vax_console *c = ctx;
+    if (c->in_count == 0 || (c->rxcs & CSR_DONE))
+        return;
+    c->rxdb = c->input[c->in_head];
+    c->in_head = (c->in_head + 1) % CONSOLE_INPUT_MAX;
+    c->in_count--;
+    c->rxcs |= CSR_DONE;
+    update_rx_irq(m, c);
+}
+
+static void tx_done(vax_machine *m, void *ctx)
+{
+    vax_console *c = ctx;
+    if (c->output)
+        c->output(c->output_ctx, (uint8_t)(c->pending_tx & 0x7F));   /* the kernel sets the parity bit */
+    c->txcs |= CSR_DONE;
+    update_tx_irq(m, c);
+}
+
+void console_init(vax_console *c, uint32_t baud)
+{
+    *c = (vax_console){0};
+    c->txcs = CSR_DONE;
+    c->char_ns = (uint32_t)(10ull * 1000000000ull / (baud ? baud : 9600));
+    c->rx_event.fire = rx_arrive;
+    c->rx_event.ctx = c;
+    c->tx_event.fire = tx_done;
+    c->tx_event.ctx = c;
+}
+
+uint32_t console_type(vax_machine *m, vax_console *c, const char *text, uint32_t len)
+{
+    uint32_t n = 0;
+    while (n < len && c->in_count < CONSOLE_INPUT_MAX) {
+        c->input[(c->in_head + c->in_count) % CONSOLE_INPUT_MAX] = (uint8_t)text[n++];
+        c->in_count++;
+    }
+    if (n && !(c->rxcs & CSR_DONE) && !c->rx_event.pending)
+        machine_event_schedule(m, &c->rx_event, c->char_ns);
+    return n;
+}
+
+int console_ipr_read(vax_machine *m, vax_console *c, int ipr, uint32_t *value)
+{
+    switch (ipr) {
+    case IPR_RXCS: *value = c->rxcs; return 1;
+    case IPR_RXDB:
+        *value = c->rxdb & 0xFF;
+        if (c->rxcs & CSR_DONE) {
+            c->rxcs &= ~CSR_DONE;
+            update_rx_irq(m, c);
+            if (c->in_count)
+                machine_event_schedule(m, &c->rx_event, c->char_ns);
+        }
+        return 1;
+    case IPR_TXCS: *value = c->txcs; return 1;
+    case IPR_TXDB: *value = 0; return 1;
+    }
+    return 0;
+}
+
+int console_ipr_write(vax_machine *m, vax_console *c, int ipr, uint32_t value)
+{
+    switch (ipr) {
+    case IPR_RXCS:
+        c->rxcs = (c->rxcs & ~CSR_IE) | (value & CSR_IE);
+        update_rx_irq(m, c);
+        return 1;
+    case IPR_RXDB: return 1;
+    case IPR_TXCS:
+        c->txcs = (c->txcs & ~CSR_IE) | (value & CSR_IE);
+        update_tx_irq(m, c);
+        return 1;
+    case IPR_TXDB:
+        if (((value >> 8) & 0xF) == 0xF) {   /* a console-subsystem command, not a character */
+            if (c->command)
+                c->command(c->command_ctx, value & 0xFF);
+            return 1;
+        }
+        c->pending_tx = (uint8_t)value;
+        c->txcs &= ~CSR_DONE;
+        update_tx_irq(m, c);
+        machine_event_schedule(m, &c->tx_event, c->char_ns);
+        return 1;
+    }
+    return 0;
+}

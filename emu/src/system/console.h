@@ -1,0 +1,37 @@
+/*
+ * console.h — the 780's console terminal, seen by the processor through
+ * four internal registers (RXCS, RXDB, TXCS, TXDB).  Characters move at a
+ * modelled baud rate in virtual time; the kernel sends console commands
+ * (reboot, clear warm-start inhibit...) with channel id 0xF in TXDB.
+ */
+#ifndef VAX_CONSOLE_H
+#define VAX_CONSOLE_H
+
+#include <stdint.h>
+
+#include "../machine.h"
+
+#define CONSOLE_INPUT_MAX 8192
+
+typedef struct vax_console {
+    uint32_t rxcs, rxdb, txcs;
+    vax_event rx_event, tx_event;
+    uint8_t pending_tx;          /* the character being transmitted */
+    uint8_t input[CONSOLE_INPUT_MAX];
+    uint32_t in_head, in_count;
+    uint32_t char_ns;            /* time per character (baud rate) */
+    /* Where transmitted characters go (parity bit stripped), and console
+     * commands (TXDB channel 0xF: 2 = reboot, 3/4 clear inhibits). */
+    void (*output)(void *ctx, uint8_t ch);
+    void *output_ctx;
+    void (*command)(void *ctx, uint32_t code);
+    void *command_ctx;
+} vax_console;
+
+void console_init(vax_console *c, uint32_t baud);
+/* Queue typed characters; returns how many fitted. */
+uint32_t console_type(vax_machine *m, vax_console *c, const char *text, uint32_t len);
+int console_ipr_read(vax_machine *m, vax_console *c, int ipr, uint32_t *value);
+int console_ipr_write(vax_machine *m, vax_console *c, int ipr, uint32_t value);
+
+#endif

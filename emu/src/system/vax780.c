@@ -1,0 +1,163 @@
+/*
+ * vax780.c — assembling the 780: memory controller at TR 1, UBA0 at TR 3,
+ * MBA0 at TR 8 (the layout of a typical 780 and of 4.3BSD's GENERIC
+ * configuration), console and clock registers, and SBI error registers.
+ */
+#include "vax780.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../massbus/mba.h"
+#include "../unibus/dz11.h"
+#include "../unibus/ts11.h"
+#include "../unibus/uba.h"
+#include "sbi.h"
+
+#define TR_MEMCTL 1
+#define TR_UBA0 3
+#define TR_MBA0 8
+
+/* Default TODR: the 780 keeps time since the start of the year in 10 ms
+ * units above 1<<28 (TODRZERO in /sys/vax/clock.h); start at 1 July
+ * noon, so the date the kernel derives from its root file system's time
+ * lands in that file system's year. */
+#define TODR_ZERO (1u << 28)
+#define TODR_DEFAULT (TODR_ZERO + (181u * 86400u + 43200u) * 100u)
+
+/* MS780 memory controller: register A holds the nexus type in its low
+ * byte; the kernel sizes memory by probing, and only enables and reads
+ * the error-logging bits of register C. */
+static int memctl_read(void *dev, vax_machine *m, uint32_t pa, int size, uint32_t *value)
+{
+    (void)m;
+    (void)size;
+    vax780 *s = dev;
+    uint32_t reg = (pa - sbi_nexus_address(TR_MEMCTL)) / 4;
+    if (reg >= 8)
+        return VAX_EXC_MACHINE_CHECK;
+    *value = reg == 0 ? (s->memctl[0] & ~0xFFu) | NEX_MEM16 : s->memctl[reg];
+    return 0;
+}
+
+static int memctl_write(void *dev, vax_machine *m, uint32_t pa, int size, uint32_t value)
+{
+    (void)m;
+    (void)size;
+    vax780 *s = dev;
+    uint32_t reg = (pa - sbi_nexus_address(TR_MEMCTL)) / 4;
+    if (reg >= 8)
+        return VAX_EXC_MACHINE_CHECK;
+    s->memctl[reg] = value;
+    return 0;
+}
+
+static int ipr_read(vax_machine *m, int ipr, uint32_t *value)
+{
+    vax780 *s = m->system;
+    return console_ipr_read(m, &s->console, ipr, value) || clock_ipr_read(m, &s->clock, ipr, value);
+}
+
+static int ipr_write(vax_machine *m, int ipr, uint32_t value)
+{
+    vax780 *s = m->system;
+    return console_ipr_write(m, &s->console, ipr, value) || clock_ipr_write(m, &s->clock, ipr, value);
+}
+
+static void console_command(void *ctx, uint32_t code)
+{
+    vax780 *s = ctx;
+    if (code == 2) {   /* TXDB_BOOT: the kernel asks the console to reboot */
+        s->reboot_requested = 1;
+        machine_set_stop(s->m, VAX_STOP_HOST_REQUEST, "the kernel asked the console to reboot");
+    }
+}
+
+vax780 *vax780_create(const vax780_config *cfg, char *err, size_t errlen)
+{
+    uint32_t mb = cfg->memory_mb ? cfg->memory_mb : 8;
+    if (mb > 64) {
+        snprintf(err, errlen, "memory size %u MB: a 780 here takes 1 to 64 MB", mb);
+        return NULL;
+    }
+    vax780 *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, errlen, "out of host memory");
+        return NULL;
+    }
+    vax_config vc = {mb << 20};
+    s->m = vax_create(&vc);
+    if (!s->m) {
+        snprintf(err, errlen, "cannot allocate %u MB of guest memory", mb);
+        free(s);
+        return NULL;
+    }
+    vax_machine *m = s->m;
+    if (cfg->ns_per_instruction)
+        m->ns_per_instruction = cfg->ns_per_instruction;
+    m->system = s;
+    m->ipr_read_ext = ipr_read;
+    m->ipr_write_ext = ipr_write;
+    console_init(&s->console, 9600);
+    s->console.command = console_command;
+    s->console.command_ctx = s;
+    clock_init(&s->clock, cfg->todr_initial ? cfg->todr_initial : TODR_DEFAULT);
+
+    if (bus_add_region(m, sbi_nexus_address(TR_MEMCTL), SBI_NEXUS_SIZE, s, memctl_read, memctl_write) < 0)
+        goto fail_msg;
+    s->uba0 = uba_create(m, TR_UBA0, 0);
+    s->mba0 = mba_create(m, TR_MBA0, 0);
+    if (!s->uba0 || !s->mba0)
+        goto fail_msg;
+    for (int u = 0; u < VAX780_MAX_DISKS; u++) {
+        if (!cfg->disk[u].type)
+            continue;
+        if (mba_attach_disk(s->mba0, u, cfg->disk[u].type, cfg->disk[u].image, err, errlen) < 0)
+            goto fail;
+    }
+    s->dz = dz11_create(s->uba0, 0760100, 0300);
+    s->ts = ts11_create(s->uba0, 0772520, 0224);
+    if (!s->dz || !s->ts)
+        goto fail_msg;
+    if (cfg->tape && ts11_attach(s->ts, cfg->tape, err, errlen) < 0)
+        goto fail;
+    return s;
+fail_msg:
+    snprintf(err, errlen, "cannot build the system's adapters");
+fail:
+    vax780_destroy(s);
+    return NULL;
+}
+
+void vax780_destroy(vax780 *s)
+{
+    if (!s)
+        return;
+    if (s->mba0)
+        mba_destroy(s->mba0);
+    if (s->uba0)
+        uba_destroy(s->uba0);
+    vax_destroy(s->m);
+    free(s);
+}
+
+void vax780_init(vax780 *s)
+{
+    if (s->mba0)
+        mba_reset(s->mba0);
+    if (s->uba0)
+        uba_reset(s->uba0);
+    s->reboot_requested = 0;
+}
+
+void vax780_set_console_output(vax780 *s, void (*out)(void *ctx, uint8_t ch), void *ctx)
+{
+    s->console.output = out;
+    s->console.output_ctx = ctx;
+}
+
+uint32_t vax780_console_type(vax780 *s, const char *text, uint32_t len)
+{
+    return console_type(s->m, &s->console, text, len);
+}

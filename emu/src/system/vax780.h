@@ -1,0 +1,64 @@
+/*
+ * vax780.h — a whole VAX-11/780 system: processor and memory (vax.h), the
+ * SBI with its memory controller, MASSBUS and UNIBUS adapters, the console
+ * terminal and clocks, and the peripherals 4.3BSD's GENERIC kernel expects:
+ * RP06-class disks on MBA0, a DZ11 and a TS11 on UBA0.
+ *
+ * Only what exists answers: the kernel probes every configured controller,
+ * and a nexus that answers for an absent device would send it into
+ * machine checks.
+ */
+#ifndef VAX_VAX780_H
+#define VAX_VAX780_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../machine.h"
+#include "blockdev.h"
+#include "clock.h"
+#include "console.h"
+
+struct mba;
+struct uba;
+struct dz11;
+struct ts11;
+
+#define VAX780_MAX_DISKS 4
+
+typedef struct {
+    uint32_t memory_mb;        /* 1..64 (default 8) */
+    uint32_t ns_per_instruction; /* CPU model (default: 780, 2000 ns) */
+    uint32_t todr_initial;     /* TODR at power-on (default: 1 July; see clock_todr_for_unix_time) */
+    struct {
+        const char *type;      /* "RP06", "RM03", ... ; NULL = no drive */
+        vax_blockdev *image;
+    } disk[VAX780_MAX_DISKS];  /* units 0.. on MBA0 */
+    vax_blockdev *tape;        /* TS11 image (SIMH .tap), or NULL */
+} vax780_config;
+
+typedef struct vax780 {
+    vax_machine *m;
+    vax_console console;
+    vax_clock clock;
+    uint32_t memctl[8];        /* MS780 registers A, B, C ... */
+    struct mba *mba0;
+    struct uba *uba0;
+    struct dz11 *dz;
+    struct ts11 *ts;
+    int reboot_requested;      /* the kernel asked the console to reboot */
+} vax780;
+
+/* Build the system; NULL with a message in err on failure (bad memory
+ * size, a disk image whose size does not fit its drive type...). */
+vax780 *vax780_create(const vax780_config *cfg, char *err, size_t errlen);
+void vax780_destroy(vax780 *s);
+
+/* Console INIT: processor and adapters reset, memory kept. */
+void vax780_init(vax780 *s);
+
+/* Console terminal: where its output goes; typed input. */
+void vax780_set_console_output(vax780 *s, void (*out)(void *ctx, uint8_t ch), void *ctx);
+uint32_t vax780_console_type(vax780 *s, const char *text, uint32_t len);
+
+#endif

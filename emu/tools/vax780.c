@@ -1,0 +1,412 @@
+/*
+ * vax780 — the headless VAX-11/780: boots 4.3BSD from a disk image and
+ * drives its console from a script.  Used by the tests, the benchmarks and
+ * the installer.
+ *
+ *   vax780 --disk hp0=IMAGE[:TYPE] [--disk hp1=...] [--tape ts0=TAPE] [--mem MB]
+ *          [--boot single|multi|askname] [--direct] [--kernel PATH]
+ *          [--script FILE] [--quiet]
+ *
+ * The console transcript goes to stdout.  Script lines:
+ *   expect TEXT     wait until the console output since the previous match contains TEXT
+ *                   (TEXT may use the escapes of `type`, e.g. `expect \n# ` for a shell prompt)
+ *   send TEXT       type TEXT and a carriage return
+ *   type TEXT       type TEXT without a carriage return (C escapes: \r \n \t \\ \xHH)
+ *   timeout N       limit, in virtual seconds, for each following expect (default 60)
+ *   wait-halt       wait until the guest halts (a clean shutdown), within the timeout
+ *   # ...           comment
+ * Exit status: 0 when the script is done (or, without a script, when the
+ * guest halts); otherwise non-zero with a one-line reason on stderr:
+ *   1 an expect or wait-halt timed out       4 the guest halted unexpectedly
+ *   2 bad command line or script             5 the kernel panicked
+ *   3 a missing or malformed image           6 the processor stopped (double fault...)
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "boot/boot.h"
+#include "boot/ffs.h"
+#include "boot/partitions.h"
+#include "machine.h"
+#include "system/vax780.h"
+#include "vax.h"
+
+#define EXIT_TIMEOUT 1
+#define EXIT_USAGE 2
+#define EXIT_IMAGE 3
+#define EXIT_HALT 4
+#define EXIT_PANIC 5
+#define EXIT_STOPPED 6
+
+#define SLICE 200000u   /* instructions between checks of the console output */
+
+typedef struct {
+    int fd;
+    const char *path;
+} file_ctx;
+
+static int file_read(const vax_blockdev *bd, uint64_t off, void *buf, size_t len)
+{
+    const file_ctx *f = bd->ctx;
+    if (off > bd->size || len > bd->size - off)
+        return -1;
+    return pread(f->fd, buf, len, (off_t)off) == (ssize_t)len ? 0 : -1;
+}
+
+static int file_write(const vax_blockdev *bd, uint64_t off, const void *buf, size_t len)
+{
+    const file_ctx *f = bd->ctx;
+    if (bd->read_only || off > bd->size || len > bd->size - off)
+        return -1;
+    return pwrite(f->fd, buf, len, (off_t)off) == (ssize_t)len ? 0 : -1;
+}
+
+static void die(int code, const char *fmt, ...)
+{
+    va_list ap;
+    fflush(stdout);
+    fprintf(stderr, "vax780: ");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\n");
+    exit(code);
+}
+
+static void open_image(const char *path, int read_only, vax_blockdev *bd, file_ctx *f)
+{
+    int fd = open(path, read_only ? O_RDONLY : O_RDWR);
+    if (fd < 0 && !read_only && errno == EACCES) {
+        fd = open(path, O_RDONLY);
+        read_only = 1;
+    }
+    if (fd < 0)
+        die(EXIT_IMAGE, "cannot open image %s: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+        die(EXIT_IMAGE, "image %s is not a regular file", path);
+    f->fd = fd;
+    f->path = path;
+    bd->ctx = f;
+    bd->size = (uint64_t)st.st_size;
+    bd->read_only = read_only;
+    bd->read = file_read;
+    bd->write = file_write;
+}
+
+/* The console transcript, kept for expect. */
+typedef struct {
+    char *buf;
+    size_t len, cap, mark;   /* mark: where the next expect starts looking */
+    int quiet;
+} transcript;
+
+static void console_out(void *ctx, uint8_t ch)
+{
+    transcript *t = ctx;
+    if (ch == 0)
+        return;
+    if (!t->quiet)
+        putchar(ch);
+    if (t->len + 1 >= t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 65536;
+        char *b = realloc(t->buf, cap);
+        if (!b)
+            die(EXIT_STOPPED, "out of host memory");
+        t->buf = b;
+        t->cap = cap;
+    }
+    t->buf[t->len++] = (char)ch;
+    t->buf[t->len] = 0;
+}
+
+/* Find text in the transcript since the mark; move the mark past it. */
+static int transcript_match(transcript *t, const char *text)
+{
+    if (!t->buf)
+        return 0;
+    char *p = strstr(t->buf + t->mark, text);
+    if (!p)
+        return 0;
+    t->mark = (size_t)(p - t->buf) + strlen(text);
+    return 1;
+}
+
+typedef struct {
+    vax780 *sys;
+    const vax_blockdev *boot_disk;
+    const char *boot_type;
+    boot_method method;
+    uint32_t howto;
+    const char *kernel;
+    transcript out;
+    size_t panic_scan;
+} session;
+
+static void boot(session *s, uint32_t howto)
+{
+    char err[256];
+    if (vax_boot(s->sys->m, s->boot_disk, s->boot_type, s->method, howto, 0, s->kernel, err, sizeof err) < 0)
+        die(EXIT_IMAGE, "%s", err);
+}
+
+/* Run one slice; handle reboots, panics and stops.  Returns 1 if the guest
+ * halted (and halting is acceptable), 0 otherwise. */
+static int run_slice(session *s, int halt_ok)
+{
+    vax_stop_reason r = vax_run(s->sys->m, SLICE);
+    fflush(stdout);
+    if (s->out.buf) {
+        const char *p = strstr(s->out.buf + s->panic_scan, "panic:");
+        if (p) {
+            const char *e = strchr(p, '\n');
+            int n = e ? (int)(e - p) : (int)strlen(p);
+            die(EXIT_PANIC, "kernel %.*s", n > 0 && p[n - 1] == '\r' ? n - 1 : n, p);
+        }
+        s->panic_scan = s->out.len > 8 ? s->out.len - 8 : 0;
+    }
+    switch (r) {
+    case VAX_STOP_BUDGET: return 0;
+    case VAX_STOP_HALT:
+        if (halt_ok)
+            return 1;
+        die(EXIT_HALT, "guest halted: %s", vax_stop_detail(s->sys->m));
+        return 1;
+    case VAX_STOP_HOST_REQUEST:
+        if (s->sys->reboot_requested) {
+            vax780_init(s->sys);
+            boot(s, 0);   /* the console restarts the system multi-user */
+            return 0;
+        }
+        die(EXIT_STOPPED, "stopped: %s", vax_stop_detail(s->sys->m));
+        return 1;
+    default:
+        die(EXIT_STOPPED, "processor stopped (%s): %s", vax_stop_reason_name(r), vax_stop_detail(s->sys->m));
+        return 1;
+    }
+}
+
+static double vseconds(session *s) { return (double)machine_time_ns(s->sys->m) / 1e9; }
+
+/* Decode \r \n \t \\ \xHH escapes in place. */
+static size_t unescape(char *p)
+{
+    char *o = p, *i = p;
+    while (*i) {
+        if (*i == '\\' && i[1]) {
+            i++;
+            switch (*i) {
+            case 'r': *o++ = '\r'; i++; break;
+            case 'n': *o++ = '\n'; i++; break;
+            case 't': *o++ = '\t'; i++; break;
+            case 'x': {
+                unsigned v = 0;
+                int n = 0;
+                i++;
+                while (n < 2 && ((*i >= '0' && *i <= '9') || (*i >= 'a' && *i <= 'f') || (*i >= 'A' && *i <= 'F'))) {
+                    v = v * 16 + (unsigned)(*i <= '9' ? *i - '0' : (*i | 32) - 'a' + 10);
+                    i++, n++;
+                }
+                *o++ = (char)v;
+                break;
+            }
+            default: *o++ = *i++; break;
+            }
+        } else {
+            *o++ = *i++;
+        }
+    }
+    *o = 0;
+    return (size_t)(o - p);
+}
+
+static void type_text(session *s, const char *text, size_t len)
+{
+    if (vax780_console_type(s->sys, text, (uint32_t)len) < len)
+        die(EXIT_USAGE, "console input overflow (more than %d characters pending)", CONSOLE_INPUT_MAX);
+}
+
+static void run_script(session *s, const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        die(EXIT_USAGE, "cannot open script %s: %s", path, strerror(errno));
+    char line[4096];
+    double limit = 60;
+    int lineno = 0;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        size_t n = strlen(line);
+        while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+            line[--n] = 0;
+        char *p = line;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p == 0 || *p == '#')
+            continue;
+        char *arg = strchr(p, ' ');
+        if (arg)
+            *arg++ = 0;
+        else
+            arg = p + strlen(p);
+        if (!strcmp(p, "expect")) {
+            unescape(arg);
+            double deadline = vseconds(s) + limit;
+            while (!transcript_match(&s->out, arg)) {
+                if (vseconds(s) > deadline)
+                    die(EXIT_TIMEOUT, "%s:%d: expect \"%s\" timed out after %g virtual seconds", path, lineno,
+                        arg, limit);
+                run_slice(s, 0);
+            }
+        } else if (!strcmp(p, "send")) {
+            type_text(s, arg, strlen(arg));
+            type_text(s, "\r", 1);
+        } else if (!strcmp(p, "type")) {
+            size_t len = unescape(arg);
+            type_text(s, arg, len);
+        } else if (!strcmp(p, "timeout")) {
+            char *end;
+            limit = strtod(arg, &end);
+            if (end == arg || limit <= 0)
+                die(EXIT_USAGE, "%s:%d: timeout needs a positive number of seconds", path, lineno);
+        } else if (!strcmp(p, "wait-halt")) {
+            double deadline = vseconds(s) + limit;
+            while (!run_slice(s, 1))
+                if (vseconds(s) > deadline)
+                    die(EXIT_TIMEOUT, "%s:%d: the guest did not halt within %g virtual seconds", path, lineno,
+                        limit);
+        } else {
+            die(EXIT_USAGE, "%s:%d: unknown script command \"%s\"", path, lineno, p);
+        }
+    }
+    fclose(f);
+}
+
+static void usage(const char *msg)
+{
+    if (msg)
+        fprintf(stderr, "vax780: %s\n", msg);
+    fprintf(stderr,
+            "usage: vax780 --disk hp0=IMAGE[:TYPE] [--disk hpN=...] [--tape ts0=TAPE] [--mem MB]\n"
+            "              [--boot single|multi|askname] [--direct] [--kernel PATH] [--script FILE] [--quiet]\n");
+    exit(EXIT_USAGE);
+}
+
+int main(int argc, char **argv)
+{
+    vax780_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    static vax_blockdev disks[VAX780_MAX_DISKS], tape;
+    static file_ctx disk_files[VAX780_MAX_DISKS], tape_file;
+    const char *script = NULL;
+    session s;
+    memset(&s, 0, sizeof s);
+    s.method = BOOT_VIA_BOOT_PROGRAM;
+    s.howto = 2;   /* single-user, as the paper's benchmarks ran */
+    s.kernel = "/vmunix";
+    int have_disk = 0;
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--disk") && v) {
+            i++;
+            unsigned unit;
+            char path[4096];
+            char type[16] = "RP06";
+            if (sscanf(v, "hp%u=%4095s", &unit, path) != 2 || unit >= VAX780_MAX_DISKS)
+                usage("--disk takes hpN=IMAGE[:TYPE] with N from 0 to 3");
+            char *colon = strrchr(path, ':');
+            if (colon) {
+                snprintf(type, sizeof type, "%s", colon + 1);
+                *colon = 0;
+            }
+            char *keep = strdup(path), *tkeep = strdup(type);
+            if (!keep || !tkeep)
+                die(EXIT_STOPPED, "out of host memory");
+            open_image(keep, 0, &disks[unit], &disk_files[unit]);
+            cfg.disk[unit].type = tkeep;
+            cfg.disk[unit].image = &disks[unit];
+            if (unit == 0)
+                have_disk = 1;
+        } else if (!strcmp(a, "--tape") && v) {
+            i++;
+            if (strncmp(v, "ts0=", 4) != 0)
+                usage("--tape takes ts0=TAPE");
+            open_image(v + 4, 1, &tape, &tape_file);
+            cfg.tape = &tape;
+        } else if (!strcmp(a, "--mem") && v) {
+            i++;
+            char *end;
+            long mb = strtol(v, &end, 10);
+            if (*end || mb < 1 || mb > 64)
+                usage("--mem takes a size in MB from 1 to 64");
+            cfg.memory_mb = (uint32_t)mb;
+        } else if (!strcmp(a, "--boot") && v) {
+            i++;
+            if (!strcmp(v, "single"))
+                s.howto = 2;
+            else if (!strcmp(v, "multi"))
+                s.howto = 0;
+            else if (!strcmp(v, "askname"))
+                s.howto = 3;
+            else
+                usage("--boot takes single, multi or askname");
+        } else if (!strcmp(a, "--direct")) {
+            s.method = BOOT_DIRECT_KERNEL;
+        } else if (!strcmp(a, "--kernel") && v) {
+            i++;
+            s.kernel = v;
+        } else if (!strcmp(a, "--script") && v) {
+            i++;
+            script = v;
+        } else if (!strcmp(a, "--quiet")) {
+            s.out.quiet = 1;
+        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(NULL);
+        } else {
+            char msg[256];
+            snprintf(msg, sizeof msg, "unknown option %s", a);
+            usage(msg);
+        }
+    }
+    if (!have_disk)
+        usage("a boot disk is needed: --disk hp0=IMAGE");
+
+    char err[256];
+    /* The battery-backed TODR of a real 780 would hold the date; ours is
+     * set from the time the root file system was last written, so the
+     * kernel's clock check agrees and every run starts at the same time. */
+    {
+        ffs *fs = ffs_open(&disks[0], 0, err, sizeof err);
+        if (!fs)
+            die(EXIT_IMAGE, "%s: %s", disk_files[0].path, err);
+        ffs_info info;
+        ffs_get_info(fs, &info);
+        cfg.todr_initial = clock_todr_for_unix_time(info.time + 60);
+        ffs_close(fs);
+    }
+    s.sys = vax780_create(&cfg, err, sizeof err);
+    if (!s.sys)
+        die(EXIT_IMAGE, "%s", err);
+    vax780_set_console_output(s.sys, console_out, &s.out);
+    s.boot_disk = &disks[0];
+    s.boot_type = cfg.disk[0].type;
+    boot(&s, s.howto);
+
+    if (script) {
+        run_script(&s, script);
+    } else {
+        while (!run_slice(&s, 1))
+            ;
+    }
+    fflush(stdout);
+    vax780_destroy(s.sys);
+    return 0;
+}
