@@ -288,6 +288,31 @@ static int op_emod(vax_machine *m, int dbl)
     return 0;
 }
 
+/* Evaluate POLY of the given degree on cf/cd (F or D coefficients). */
+static vf_status poly_eval(int dbl, uint64_t arg, uint32_t degree, const uint32_t *cf, const uint64_t *cd,
+                           uint64_t *r)
+{
+    if (dbl)
+        return vf_polyd(arg, degree, cd, r);
+    uint32_t f = 0;
+    vf_status s = vf_polyf((uint32_t)arg, degree, cf, &f);
+    *r = f;
+    return s;
+}
+
+/*
+ * POLYF/POLYD.  The coefficients are read from the table, then vaxfloat
+ * evaluates the polynomial.  Two orderings of the 780 are kept:
+ * - With PSL<FU> set, an underflow faults at the iteration that underflows,
+ *   so a later overflow or reserved coefficient is never reached (vf_poly
+ *   would continue past the underflow and report the later condition).
+ *   The intermediate result after iteration k is exactly POLY of degree k
+ *   on the first k+1 coefficients (Horner), so the first failing iteration
+ *   is found by evaluating the prefixes in turn (degree <= 31; only with
+ *   FU set).
+ * - A coefficient the processor cannot read only matters if the iterations
+ *   before it completed: an exception in those comes first.
+ */
 static int op_poly(vax_machine *m, int dbl)
 {
     uint64_t arg, r = 0;
@@ -297,39 +322,43 @@ static int op_poly(vax_machine *m, int dbl)
     TRY(op_addr(m, 1, &table));
     if (degree > 31)
         return VAX_EXC_RESERVED_OPERAND;
-    int step = dbl ? 8 : 4;
+    uint32_t step = dbl ? 8 : 4;
     uint32_t cf[32];
     uint64_t cd[32];
+    uint32_t nread = 0;
+    int read_status = 0;
     for (uint32_t i = 0; i <= degree; i++) {
         uint32_t w[2] = {0, 0};
-        TRY(mem_read_l(m, table + i * (uint32_t)step, &w[0]));
-        if (dbl)
-            TRY(mem_read_l(m, table + i * (uint32_t)step + 4, &w[1]));
+        read_status = mem_read_l(m, table + i * step, &w[0]);
+        if (!read_status && dbl)
+            read_status = mem_read_l(m, table + i * step + 4, &w[1]);
+        if (read_status)
+            break;
         cf[i] = w[0];
         cd[i] = ((uint64_t)w[1] << 32) | w[0];
+        nread++;
     }
-    vf_status s;
-    if (dbl) {
-        s = vf_polyd(arg, degree, cd, &r);
+    if (nread == 0)
+        return read_status;
+    uint32_t last = nread - 1;   /* highest degree whose coefficients we have */
+    vf_status s = VF_OK;
+    if (m->cpu.psl & PSL_FU) {
+        for (uint32_t k = last ? 1 : 0; k <= last && s == VF_OK; k++)
+            s = poly_eval(dbl, arg, k, cf, cd, &r);
     } else {
-        uint32_t f = 0;
-        s = vf_polyf((uint32_t)arg, degree, cf, &f);
-        r = f;
+        s = poly_eval(dbl, arg, last, cf, cd, &r);
     }
     TRY(check(m, s));
+    if (read_status)
+        return read_status;
     uint32_t *R = m->cpu.r;
-    uint32_t end = table + (degree + 1) * (uint32_t)step;
     R[0] = (uint32_t)r;
+    R[1] = dbl ? (uint32_t)(r >> 32) : 0;
+    R[2] = 0;
+    R[3] = table + (degree + 1) * step;
     if (dbl) {
-        R[1] = (uint32_t)(r >> 32);
-        R[2] = 0;
-        R[3] = end;
         R[4] = 0;
         R[5] = 0;
-    } else {
-        R[1] = 0;
-        R[2] = 0;
-        R[3] = end;
     }
     cc_set(m, fp_cc(r));
     return 0;

@@ -726,20 +726,18 @@ vf_status vf_emodd(uint64_t mulr, uint8_t mulrx, uint64_t muld,
  *     before normalization": the exact product fraction (in [1/4, 1)) is
  *     truncated to 31 / 63 bits after the binary point, then normalised
  *     (exactly).  No overflow/underflow check on the product alone.
- *   - the extended product is added to the next coefficient; the sum is
- *     truncated (toward zero in magnitude) to 31 / 63 fraction bits
- *     relative to the larger exponent of the two addends (i.e. before
- *     normalisation -- this matters only after cancellation), then
- *     normalised and ROUNDED to 24 / 56 bits, and only then checked for
- *     overflow and underflow.
+ *   - the extended product is added to the next coefficient exactly; the
+ *     sum is normalised and ROUNDED to 24 / 56 bits, and only then checked
+ *     for overflow and underflow.  (The manual truncates only the product.
+ *     Truncating the sum to 31 / 63 bits relative to the larger addend
+ *     changes the last bit after cancellation, e.g. POLYF with arg
+ *     0xFFFFC07D, coefficients 0xFFFF42FF 0x4300 gives 0x00803F80 on simh's
+ *     vax780 and with this exact sum, 0x007F3F80 with the truncated one.)
  *   - overflow stops the instruction (VF_OVERFLOW).  Underflow replaces the
  *     intermediate result by 0, is remembered, and the loop continues; the
  *     function then returns VF_UNDERFLOW with the final result in *r.
  * The exact sum in the second step is of the truncated product (not of the
- * exact product) with the coefficient; which addend is "larger" for the
- * truncation grid is decided on normalised exponents.  Both are readings
- * of a terse description; the 780 microcode may differ in the last bit
- * after heavy cancellation.
+ * exact product) with the coefficient.
  * Reserved operands: arg and coef[0] are checked first, coef[i] when step i
  * reads it (a step that overflows before a later reserved coefficient is
  * read reports VF_OVERFLOW).
@@ -773,7 +771,7 @@ static vf_status poly_core(int is_d, uint64_t argbits, unsigned degree,
             prod.m = P.hi & ~((UINT64_C(1) << (64 - t)) - 1);
             normalise(&prod);
         }
-        r = add_core(prod, c, t);
+        r = add_core(prod, c, 0);
         st = round_to(&r, p);
         if (st == VF_OVERFLOW) return VF_OVERFLOW;
         if (st == VF_UNDERFLOW) uf = 1; /* r is now 0 */

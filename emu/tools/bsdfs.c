@@ -1,0 +1,86 @@
+/*
+ * bsdfs — look inside a 4.3BSD disk image from the host, with the same
+ * file-system reader the boot code uses.  Tests use it to compute on the
+ * host what the guest should print (e.g. `sum /vmunix`).
+ *
+ *   bsdfs IMAGE ls PATH        list a directory
+ *   bsdfs IMAGE cat PATH       copy a file to stdout
+ *   bsdfs IMAGE sum PATH       4.3BSD /bin/sum's output line for a file
+ *   bsdfs IMAGE stat PATH      inode, mode, size, uid, gid, mtime
+ * Partition a (offset 0) of the image is read.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "boot/ffs.h"
+#include "system/blockdev.h"
+
+static void print_name(void *ctx, const char *name, uint32_t ino)
+{
+    (void)ctx;
+    printf("%u\t%s\n", ino, name);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 4) {
+        fprintf(stderr, "usage: bsdfs IMAGE ls|cat|sum|stat PATH\n");
+        return 2;
+    }
+    FILE *f = fopen(argv[1], "rb");
+    if (!f) {
+        fprintf(stderr, "bsdfs: cannot open %s\n", argv[1]);
+        return 3;
+    }
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *bytes = size > 0 ? malloc((size_t)size) : NULL;
+    if (!bytes || fread(bytes, 1, (size_t)size, f) != (size_t)size) {
+        fprintf(stderr, "bsdfs: cannot read %s\n", argv[1]);
+        return 3;
+    }
+    fclose(f);
+    vax_blockdev bd;
+    blockdev_memory(&bd, bytes, (uint64_t)size, 1);
+    char err[256];
+    ffs *fs = ffs_open(&bd, 0, err, sizeof err);
+    if (!fs) {
+        fprintf(stderr, "bsdfs: %s: %s\n", argv[1], err);
+        return 3;
+    }
+    int rc = 0;
+    const char *cmd = argv[2], *path = argv[3];
+    if (!strcmp(cmd, "ls")) {
+        rc = ffs_list_dir(fs, path, print_name, NULL, err, sizeof err);
+    } else if (!strcmp(cmd, "stat")) {
+        ffs_stat st;
+        rc = ffs_stat_path(fs, path, &st, err, sizeof err);
+        if (rc == 0)
+            printf("ino %u mode %o nlink %u uid %u gid %u size %llu mtime %d\n", st.ino, st.mode, st.nlink, st.uid,
+                   st.gid, (unsigned long long)st.size, st.mtime);
+    } else if (!strcmp(cmd, "cat") || !strcmp(cmd, "sum")) {
+        uint8_t *data;
+        size_t len;
+        rc = ffs_read_file(fs, path, &data, &len, err, sizeof err);
+        if (rc == 0) {
+            if (!strcmp(cmd, "cat")) {
+                fwrite(data, 1, len, stdout);
+            } else {
+                char line[64];
+                ffs_bsd_sum_line(data, len, line, sizeof line);
+                printf("%s\n", line);
+            }
+            free(data);
+        }
+    } else {
+        fprintf(stderr, "bsdfs: unknown command %s\n", cmd);
+        rc = -2;
+    }
+    if (rc == -1)
+        fprintf(stderr, "bsdfs: %s: %s\n", path, err);
+    ffs_close(fs);
+    free(bytes);
+    return rc == 0 ? 0 : rc == -2 ? 2 : 1;
+}
