@@ -5,7 +5,7 @@
  *
  *   vax780 --disk hp0=IMAGE[:TYPE] [--disk hp1=...] [--tape ts0=TAPE] [--mem MB]
  *          [--boot single|multi|askname] [--direct] [--kernel PATH]
- *          [--script FILE] [--quiet]
+ *          [--script FILE] [--quiet] [--stats]
  *
  * The console transcript goes to stdout.  Script lines:
  *   expect TEXT     wait until the console output since the previous match contains TEXT
@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "boot/boot.h"
@@ -294,7 +295,8 @@ static void usage(const char *msg)
         fprintf(stderr, "vax780: %s\n", msg);
     fprintf(stderr,
             "usage: vax780 --disk hp0=IMAGE[:TYPE] [--disk hpN=...] [--tape ts0=TAPE] [--mem MB]\n"
-            "              [--boot single|multi|askname] [--direct] [--kernel PATH] [--script FILE] [--quiet]\n");
+            "              [--boot single|multi|askname] [--direct] [--kernel PATH] [--script FILE] [--quiet]\n"
+            "              [--stats]\n");
     exit(EXIT_USAGE);
 }
 
@@ -305,6 +307,7 @@ int main(int argc, char **argv)
     static vax_blockdev disks[VAX780_MAX_DISKS], tape;
     static file_ctx disk_files[VAX780_MAX_DISKS], tape_file;
     const char *script = NULL;
+    int stats = 0;
     session s;
     memset(&s, 0, sizeof s);
     s.method = BOOT_VIA_BOOT_PROGRAM;
@@ -368,6 +371,8 @@ int main(int argc, char **argv)
             script = v;
         } else if (!strcmp(a, "--quiet")) {
             s.out.quiet = 1;
+        } else if (!strcmp(a, "--stats")) {
+            stats = 1;
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(NULL);
         } else {
@@ -398,6 +403,8 @@ int main(int argc, char **argv)
     vax780_set_console_output(s.sys, console_out, &s.out);
     s.boot_disk = &disks[0];
     s.boot_type = cfg.disk[0].type;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     boot(&s, s.howto);
 
     if (script) {
@@ -407,6 +414,15 @@ int main(int argc, char **argv)
             ;
     }
     fflush(stdout);
+    if (stats) {
+        /* Host time is measured here only to report speed; it never
+         * influences the guest, whose time is virtual. */
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double host = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+        uint64_t n = vax_instruction_count(s.sys->m);
+        fprintf(stderr, "vax780: %llu instructions, %.3f virtual s, %.3f host s, %.1f million instructions/s\n",
+                (unsigned long long)n, vseconds(&s), host, host > 0 ? (double)n / host / 1e6 : 0.0);
+    }
     vax780_destroy(s.sys);
     return 0;
 }
