@@ -1,6 +1,16 @@
 /*
- * decode.c — the general operand-specifier decoder (all sixteen modes,
- * index mode, PC-relative and immediate forms).
+ * decode.c — the operand-specifier decoder (all sixteen modes, index
+ * mode, PC-relative and immediate forms) behind the inline paths of
+ * decode.h.
+ *
+ * Two layers:
+ * - decode_at: the specifier lies in the page the instruction-fetch
+ *   shortcut maps, so its bytes are read from host memory directly.  It
+ *   takes the modes compiled code uses; anything else it hands on.
+ * - decode_spec_general: every specifier, fetched byte by byte through
+ *   ifetch (page crossings, deferred modes, the PC's odd uses).
+ * The exported decoders are decode_at plus the access, instantiated per
+ * access type and size so that the size is a constant in each.
  *
  * UNPREDICTABLE uses of the PC (register mode, autodecrement, quadword in
  * R14/R15, PC as an index register) take a reserved addressing mode fault,
@@ -10,7 +20,7 @@
 
 #include <string.h>
 
-enum { K_LITERAL, K_REGISTER, K_MEMORY };
+enum { K_LITERAL, K_REGISTER, K_MEMORY };   /* what a specifier decodes to */
 
 static int decode_spec_general(vax_machine *m, int size, int in_index, int *kind, uint32_t *val);
 
@@ -102,177 +112,349 @@ static int decode_spec_general(vax_machine *m, int size, int in_index, int *kind
 }
 
 
-/* The common case: the whole specifier lies in the page the fetch shortcut
- * maps, so its bytes are read straight from host memory.  Anything else
- * (page crossings, index mode, deferred modes, UNPREDICTABLE PC uses)
- * goes to decode_spec_general, which fetches byte by byte. */
-static inline int decode_spec(vax_machine *m, int size, int *kind, uint32_t *val)
+/* ---- The general path's accesses: decode_spec_general and then the
+ * access, out of line (size is not constant here; this path is rare). */
+
+static int read_general(vax_machine *m, int size, uint32_t *v)
+{
+    int kind;
+    uint32_t x;
+    TRY(decode_spec_general(m, size, 0, &kind, &x));
+    if (kind == K_MEMORY)
+        return mem_read(m, x, size, v);
+    *v = kind == K_LITERAL ? x : m->cpu.r[x] & size_mask(size);
+    return 0;
+}
+
+static int write_general(vax_machine *m, int size, uint32_t v)
+{
+    int kind;
+    uint32_t x;
+    TRY(decode_spec_general(m, size, 0, &kind, &x));
+    if (kind == K_MEMORY)
+        return mem_write(m, x, size, v);
+    if (kind == K_LITERAL)
+        return VAX_EXC_RESERVED_ADDRESSING_MODE;
+    reg_store(m, (int)x, size, v);
+    return 0;
+}
+
+static int loc_general(vax_machine *m, int size, oploc *loc)
+{
+    int kind;
+    uint32_t x;
+    TRY(decode_spec_general(m, size, 0, &kind, &x));
+    if (kind == K_LITERAL)
+        return VAX_EXC_RESERVED_ADDRESSING_MODE;
+    loc->reg = kind == K_REGISTER ? (int)x : -1;
+    loc->addr = kind == K_REGISTER ? 0 : x;
+    return 0;
+}
+
+/* A modify operand's memory is read with write intent; see modloc. */
+ALWAYS_INLINE int modify_memory(vax_machine *m, uint32_t va, int size, modloc *ml, uint32_t *v)
+{
+    int mode = (int)PSL_GET_CUR(m->cpu.psl);
+    uint8_t *h = tlb_host(m, va, size, 16u << mode);   /* write allowed, so read is too */
+    ml->host = h;
+    if (LIKELY(h != NULL)) {
+        *v = load_le(h, size);
+        return 0;
+    }
+    ml->loc.reg = -1;
+    ml->loc.addr = va;
+    return mem_read_modify_slow(m, va, size, mode, v);
+}
+
+static int modify_general(vax_machine *m, int size, modloc *ml, uint32_t *v)
+{
+    int kind;
+    uint32_t x;
+    TRY(decode_spec_general(m, size, 0, &kind, &x));
+    if (kind == K_MEMORY)
+        return modify_memory(m, x, size, ml, v);
+    if (kind == K_LITERAL)
+        return VAX_EXC_RESERVED_ADDRESSING_MODE;
+    ml->host = (uint8_t *)&m->cpu.r[x];
+    *v = m->cpu.r[x] & size_mask(size);
+    return 0;
+}
+
+static int addr_general(vax_machine *m, int size, uint32_t *addr)
+{
+    int kind;
+    TRY(decode_spec_general(m, size, 0, &kind, addr));
+    return kind == K_MEMORY ? 0 : VAX_EXC_RESERVED_ADDRESSING_MODE;
+}
+
+/* ---- The common case: the whole specifier lies in the page the fetch
+ * shortcut maps, with at least 10 bytes from ip to the end of the page,
+ * so its bytes are read straight from host memory (ip is its host
+ * address, pc its virtual address).  Sets r[15] to the PC after the
+ * specifier and returns its kind, with *val the literal, register number
+ * or address; or returns K_GENERAL, without side effects, for what
+ * decode_spec_general must do (deferred modes, UNPREDICTABLE PC uses,
+ * index mode with a PC-based base).  Inlined into every sized decoder
+ * below, where size is a constant. */
+enum { K_GENERAL = 3 };
+
+ALWAYS_INLINE int decode_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int size, uint32_t *val)
 {
     uint32_t *r = m->cpu.r;
-    uint32_t pc = r[15];
-    if ((pc >> 9) == m->ib_tag && (pc & 511u) <= 512u - 9u) {
-        const uint8_t *ip = m->ib_host + (pc & 511u);
-        uint32_t spec = ip[0];
-        int rn = (int)(spec & 15);
-        switch (spec >> 4) {
-        case 0: case 1: case 2: case 3:
-            r[15] = pc + 1;
-            *kind = K_LITERAL;
-            *val = spec;
-            return 0;
-        case 5:
-            if (rn == 15 || (size == 8 && rn >= 14))
-                break;
-            r[15] = pc + 1;
-            *kind = K_REGISTER;
-            *val = (uint32_t)rn;
-            return 0;
-        case 6:
-            r[15] = pc + 1;
-            *kind = K_MEMORY;
-            *val = r[rn];
-            return 0;
-        case 7:
-            if (rn == 15)
-                break;
-            r[15] = pc + 1;
-            r[rn] -= (uint32_t)size;
-            rlog_add(m, rn, -size);
-            *kind = K_MEMORY;
-            *val = r[rn];
-            return 0;
-        case 8:
-            r[15] = pc + 1;
-            *kind = K_MEMORY;
-            *val = r[rn];   /* for (PC)+ this is pc + 1: the immediate data */
-            r[rn] += (uint32_t)size;
-            if (rn != 15)
-                rlog_add(m, rn, size);
-            return 0;
-        case 10:
+    uint32_t spec = ip[0];
+    int rn = (int)(spec & 15);
+    /* Where r[rn] is read below, r[15] is already the PC after the
+     * specifier, as PC-relative and immediate modes need. */
+    switch (spec >> 4) {
+    case 0: case 1: case 2: case 3:
+        r[15] = pc + 1;
+        *val = spec;
+        return K_LITERAL;
+    case 5:
+        if (rn == 15 || (size == 8 && rn >= 14))
+            return K_GENERAL;
+        r[15] = pc + 1;
+        *val = (uint32_t)rn;
+        return K_REGISTER;
+    case 6:
+        r[15] = pc + 1;
+        *val = r[rn];
+        return K_MEMORY;
+    case 7:
+        if (rn == 15)
+            return K_GENERAL;
+        r[15] = pc + 1;
+        r[rn] -= (uint32_t)size;
+        rlog_add(m, rn, -size);
+        *val = r[rn];
+        return K_MEMORY;
+    case 8:
+        r[15] = pc + 1;
+        *val = r[rn];   /* for (PC)+ this is pc + 1: the immediate data */
+        r[rn] += (uint32_t)size;
+        if (rn != 15)
+            rlog_add(m, rn, size);
+        return K_MEMORY;
+    case 10:
+        r[15] = pc + 2;
+        *val = r[rn] + (uint32_t)(int32_t)(int8_t)ip[1];
+        return K_MEMORY;
+    case 12: {
+        int16_t d;
+        memcpy(&d, ip + 1, 2);
+        r[15] = pc + 3;
+        *val = r[rn] + (uint32_t)(int32_t)d;
+        return K_MEMORY;
+    }
+    case 14: {
+        uint32_t d;
+        memcpy(&d, ip + 1, 4);
+        r[15] = pc + 5;
+        *val = r[rn] + d;
+        return K_MEMORY;
+    }
+    case 4: {   /* index mode with a simple base: (Rb), (Rb)+, -(Rb), or a displacement */
+        uint32_t base_spec = ip[1];
+        int rb = (int)(base_spec & 15);
+        uint32_t base;
+        if (rn == 15 || rb == 15)
+            return K_GENERAL;   /* PC as index, PC-relative and absolute bases */
+        if ((base_spec >> 4) == 6) {   /* (Rb)[Rx], the most frequent: ahead of the switch */
             r[15] = pc + 2;
-            *kind = K_MEMORY;
-            *val = r[rn] + (uint32_t)(int32_t)(int8_t)ip[1];
-            return 0;
+            *val = r[rb] + r[rn] * (uint32_t)size;
+            return K_MEMORY;
+        }
+        switch (base_spec >> 4) {
+        case 7:
+            r[rb] -= (uint32_t)size;
+            rlog_add(m, rb, -size);
+            base = r[rb];
+            r[15] = pc + 2;
+            break;
+        case 8:
+            base = r[rb];
+            r[rb] += (uint32_t)size;
+            rlog_add(m, rb, size);
+            r[15] = pc + 2;
+            break;
+        case 10:
+            base = r[rb] + (uint32_t)(int32_t)(int8_t)ip[2];
+            r[15] = pc + 3;
+            break;
         case 12: {
             int16_t d;
-            memcpy(&d, ip + 1, 2);
-            r[15] = pc + 3;
-            *kind = K_MEMORY;
-            *val = r[rn] + (uint32_t)(int32_t)d;
-            return 0;
+            memcpy(&d, ip + 2, 2);
+            base = r[rb] + (uint32_t)(int32_t)d;
+            r[15] = pc + 4;
+            break;
         }
         case 14: {
             uint32_t d;
-            memcpy(&d, ip + 1, 4);
-            r[15] = pc + 5;
-            *kind = K_MEMORY;
-            *val = r[rn] + d;
-            return 0;
-        }
-        case 4: {   /* index mode with a simple base: (Rb), (Rb)+, -(Rb), or a displacement */
-            if (rn == 15)
-                break;
-            uint32_t base_spec = ip[1];
-            int rb = (int)(base_spec & 15);
-            uint32_t base;
-            if (rb == 15)
-                break;   /* PC-relative and absolute bases: the general path */
-            switch (base_spec >> 4) {
-            case 6:
-                base = r[rb];
-                r[15] = pc + 2;
-                break;
-            case 7:
-                r[rb] -= (uint32_t)size;
-                rlog_add(m, rb, -size);
-                base = r[rb];
-                r[15] = pc + 2;
-                break;
-            case 8:
-                base = r[rb];
-                r[rb] += (uint32_t)size;
-                rlog_add(m, rb, size);
-                r[15] = pc + 2;
-                break;
-            case 10:
-                base = r[rb] + (uint32_t)(int32_t)(int8_t)ip[2];
-                r[15] = pc + 3;
-                break;
-            case 12: {
-                int16_t d;
-                memcpy(&d, ip + 2, 2);
-                base = r[rb] + (uint32_t)(int32_t)d;
-                r[15] = pc + 4;
-                break;
-            }
-            case 14: {
-                uint32_t d;
-                memcpy(&d, ip + 2, 4);
-                base = r[rb] + d;
-                r[15] = pc + 6;
-                break;
-            }
-            default:
-                goto general;
-            }
-            *kind = K_MEMORY;
-            *val = base + r[rn] * (uint32_t)size;
-            return 0;
-        }
-        default:
+            memcpy(&d, ip + 2, 4);
+            base = r[rb] + d;
+            r[15] = pc + 6;
             break;
         }
+        default:   /* every other base mode: reserved, deferred, or absolute */
+            return K_GENERAL;
+        }
+        *val = base + r[rn] * (uint32_t)size;
+        return K_MEMORY;
     }
-general:
-    return decode_spec_general(m, size, 0, kind, val);
+    default:   /* deferred modes */
+        return K_GENERAL;
+    }
 }
 
-int op_read_slow(vax_machine *m, int size, uint32_t *v)
+/* decode_at plus the access, for each access type.  When decode_at hands
+ * the specifier on, the general path starts over from pc, which is put in
+ * r[15] first: a dctx in the fast form has not stored it there. */
+
+ALWAYS_INLINE int read_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int size, uint32_t *v)
 {
-    int kind;
     uint32_t x;
-    TRY(decode_spec(m, size, &kind, &x));
-    if (kind == K_LITERAL) {
-        *v = x;
-        return 0;
+    switch (decode_at(m, ip, pc, size, &x)) {
+    case K_MEMORY: return mem_read(m, x, size, v);
+    case K_LITERAL: *v = x; return 0;
+    case K_REGISTER: *v = m->cpu.r[x] & size_mask(size); return 0;
+    default: m->cpu.r[15] = pc; return read_general(m, size, v);
     }
-    if (kind == K_REGISTER) {
+}
+
+ALWAYS_INLINE int write_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int size, uint32_t v)
+{
+    uint32_t x;
+    switch (decode_at(m, ip, pc, size, &x)) {
+    case K_MEMORY: return mem_write(m, x, size, v);
+    case K_LITERAL: return VAX_EXC_RESERVED_ADDRESSING_MODE;
+    case K_REGISTER: reg_store(m, (int)x, size, v); return 0;
+    default: m->cpu.r[15] = pc; return write_general(m, size, v);
+    }
+}
+
+ALWAYS_INLINE int loc_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int size, oploc *loc)
+{
+    uint32_t x;
+    switch (decode_at(m, ip, pc, size, &x)) {
+    case K_MEMORY: loc->reg = -1; loc->addr = x; return 0;
+    case K_LITERAL: return VAX_EXC_RESERVED_ADDRESSING_MODE;
+    case K_REGISTER: loc->reg = (int)x; loc->addr = 0; return 0;
+    default: m->cpu.r[15] = pc; return loc_general(m, size, loc);
+    }
+}
+
+ALWAYS_INLINE int modify_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int size, modloc *ml, uint32_t *v)
+{
+    uint32_t x;
+    switch (decode_at(m, ip, pc, size, &x)) {
+    case K_MEMORY: return modify_memory(m, x, size, ml, v);
+    case K_LITERAL: return VAX_EXC_RESERVED_ADDRESSING_MODE;
+    case K_REGISTER:
+        ml->host = (uint8_t *)&m->cpu.r[x];
         *v = m->cpu.r[x] & size_mask(size);
         return 0;
+    default: m->cpu.r[15] = pc; return modify_general(m, size, ml, v);
     }
-    return mem_read(m, x, size, v);
 }
 
-int op_write_slow(vax_machine *m, int size, uint32_t v)
+ALWAYS_INLINE int addr_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int size, uint32_t *addr)
 {
-    int kind;
-    uint32_t x;
-    TRY(decode_spec(m, size, &kind, &x));
-    if (kind == K_LITERAL)
-        return VAX_EXC_RESERVED_ADDRESSING_MODE;
-    if (kind == K_REGISTER) {
-        reg_store(m, (int)x, size, v);
-        return 0;
+    switch (decode_at(m, ip, pc, size, addr)) {
+    case K_MEMORY: return 0;
+    case K_GENERAL: m->cpu.r[15] = pc; return addr_general(m, size, addr);
+    default: return VAX_EXC_RESERVED_ADDRESSING_MODE;
     }
-    return mem_write(m, x, size, v);
 }
 
-int op_loc_slow(vax_machine *m, int size, oploc *loc)
+/* Does the fetch shortcut hold the specifier at PC with 10 bytes to
+ * spare?  Then *ip is its host address. */
+ALWAYS_INLINE int spec_mapped(vax_machine *m, uint32_t pc, const uint8_t **ip)
 {
-    int kind;
-    uint32_t x;
-    TRY(decode_spec(m, size, &kind, &x));
-    if (kind == K_LITERAL)
-        return VAX_EXC_RESERVED_ADDRESSING_MODE;
-    if (kind == K_REGISTER) {
-        loc->reg = (int)x;
-        loc->addr = 0;
-    } else {
-        loc->reg = -1;
-        loc->addr = x;
+    if (LIKELY((pc >> 9) == m->ib_tag && (pc & 511u) <= 512u - 10u)) {
+        *ip = m->ib_host + (pc & 511u);
+        return 1;
     }
     return 0;
+}
+
+/* The _at decoders, one per access type and size. */
+int op_read_at_b(vax_machine *m, const uint8_t *ip, uint32_t pc, uint32_t *v) { return read_at(m, ip, pc, 1, v); }
+int op_read_at_w(vax_machine *m, const uint8_t *ip, uint32_t pc, uint32_t *v) { return read_at(m, ip, pc, 2, v); }
+int op_read_at_l(vax_machine *m, const uint8_t *ip, uint32_t pc, uint32_t *v) { return read_at(m, ip, pc, 4, v); }
+int op_write_at_b(vax_machine *m, const uint8_t *ip, uint32_t pc, uint32_t v) { return write_at(m, ip, pc, 1, v); }
+int op_write_at_w(vax_machine *m, const uint8_t *ip, uint32_t pc, uint32_t v) { return write_at(m, ip, pc, 2, v); }
+int op_write_at_l(vax_machine *m, const uint8_t *ip, uint32_t pc, uint32_t v) { return write_at(m, ip, pc, 4, v); }
+int op_modify_at_b(vax_machine *m, const uint8_t *ip, uint32_t pc, modloc *ml, uint32_t *v)
+{
+    return modify_at(m, ip, pc, 1, ml, v);
+}
+int op_modify_at_w(vax_machine *m, const uint8_t *ip, uint32_t pc, modloc *ml, uint32_t *v)
+{
+    return modify_at(m, ip, pc, 2, ml, v);
+}
+int op_modify_at_l(vax_machine *m, const uint8_t *ip, uint32_t pc, modloc *ml, uint32_t *v)
+{
+    return modify_at(m, ip, pc, 4, ml, v);
+}
+int op_addr_at_b(vax_machine *m, const uint8_t *ip, uint32_t pc, uint32_t *a) { return addr_at(m, ip, pc, 1, a); }
+int op_addr_at_w(vax_machine *m, const uint8_t *ip, uint32_t pc, uint32_t *a) { return addr_at(m, ip, pc, 2, a); }
+int op_addr_at_l(vax_machine *m, const uint8_t *ip, uint32_t pc, uint32_t *a) { return addr_at(m, ip, pc, 4, a); }
+int op_addr_at_q(vax_machine *m, const uint8_t *ip, uint32_t pc, uint32_t *a) { return addr_at(m, ip, pc, 8, a); }
+
+/* The m-based decoders: the _at decoder when the fetch shortcut maps the
+ * specifier (a tail call), else the general path. */
+#define AT_OR_GENERAL(at_call, general_call)                  \
+    do {                                                      \
+        const uint8_t *ip;                                    \
+        uint32_t pc = m->cpu.r[15];                           \
+        return spec_mapped(m, pc, &ip) ? at_call : general_call; \
+    } while (0)
+
+int op_read_b(vax_machine *m, uint32_t *v) { AT_OR_GENERAL(op_read_at_b(m, ip, pc, v), read_general(m, 1, v)); }
+int op_read_w(vax_machine *m, uint32_t *v) { AT_OR_GENERAL(op_read_at_w(m, ip, pc, v), read_general(m, 2, v)); }
+int op_read_l(vax_machine *m, uint32_t *v) { AT_OR_GENERAL(op_read_at_l(m, ip, pc, v), read_general(m, 4, v)); }
+int op_write_b(vax_machine *m, uint32_t v) { AT_OR_GENERAL(op_write_at_b(m, ip, pc, v), write_general(m, 1, v)); }
+int op_write_w(vax_machine *m, uint32_t v) { AT_OR_GENERAL(op_write_at_w(m, ip, pc, v), write_general(m, 2, v)); }
+int op_write_l(vax_machine *m, uint32_t v) { AT_OR_GENERAL(op_write_at_l(m, ip, pc, v), write_general(m, 4, v)); }
+int op_loc_b(vax_machine *m, oploc *loc) { AT_OR_GENERAL(loc_at(m, ip, pc, 1, loc), loc_general(m, 1, loc)); }
+int op_loc_w(vax_machine *m, oploc *loc) { AT_OR_GENERAL(loc_at(m, ip, pc, 2, loc), loc_general(m, 2, loc)); }
+int op_loc_l(vax_machine *m, oploc *loc) { AT_OR_GENERAL(loc_at(m, ip, pc, 4, loc), loc_general(m, 4, loc)); }
+int op_loc_q(vax_machine *m, oploc *loc) { AT_OR_GENERAL(loc_at(m, ip, pc, 8, loc), loc_general(m, 8, loc)); }
+int op_modify_b(vax_machine *m, modloc *ml, uint32_t *v)
+{
+    AT_OR_GENERAL(op_modify_at_b(m, ip, pc, ml, v), modify_general(m, 1, ml, v));
+}
+int op_modify_w(vax_machine *m, modloc *ml, uint32_t *v)
+{
+    AT_OR_GENERAL(op_modify_at_w(m, ip, pc, ml, v), modify_general(m, 2, ml, v));
+}
+int op_modify_l(vax_machine *m, modloc *ml, uint32_t *v)
+{
+    AT_OR_GENERAL(op_modify_at_l(m, ip, pc, ml, v), modify_general(m, 4, ml, v));
+}
+int op_addr_b(vax_machine *m, uint32_t *a) { AT_OR_GENERAL(op_addr_at_b(m, ip, pc, a), addr_general(m, 1, a)); }
+int op_addr_w(vax_machine *m, uint32_t *a) { AT_OR_GENERAL(op_addr_at_w(m, ip, pc, a), addr_general(m, 2, a)); }
+int op_addr_l(vax_machine *m, uint32_t *a) { AT_OR_GENERAL(op_addr_at_l(m, ip, pc, a), addr_general(m, 4, a)); }
+int op_addr_q(vax_machine *m, uint32_t *a) { AT_OR_GENERAL(op_addr_at_q(m, ip, pc, a), addr_general(m, 8, a)); }
+
+/* Other sizes (octaword address operands): not specialised. */
+int op_addr_sized(vax_machine *m, int size, uint32_t *addr)
+{
+    return addr_general(m, size, addr);
+}
+
+/* The less frequent decoders below share this: the fast path when the
+ * specifier is mapped, else the general one. */
+ALWAYS_INLINE int decode_spec(vax_machine *m, int size, int *kind, uint32_t *val)
+{
+    const uint8_t *ip;
+    uint32_t pc = m->cpu.r[15];
+    if (spec_mapped(m, pc, &ip)) {
+        *kind = decode_at(m, ip, pc, size, val);
+        if (*kind != K_GENERAL)
+            return 0;
+    }
+    return decode_spec_general(m, size, 0, kind, val);
 }
 
 int op_read_q(vax_machine *m, uint32_t v[2])
@@ -293,11 +475,6 @@ int op_read_q(vax_machine *m, uint32_t v[2])
     return mem_read_q(m, x, v);
 }
 
-int op_loc_q(vax_machine *m, oploc *loc)
-{
-    return op_loc_slow(m, 8, loc);
-}
-
 int loc_read_q(vax_machine *m, const oploc *l, uint32_t v[2])
 {
     if (l->reg >= 0) {
@@ -305,7 +482,8 @@ int loc_read_q(vax_machine *m, const oploc *l, uint32_t v[2])
         v[1] = m->cpu.r[l->reg + 1];
         return 0;
     }
-    return mem_read_q(m, l->addr, v);
+    TRY(mem_read_modify(m, l->addr, 4, &v[0]));   /* modify operands read with write intent */
+    return mem_read_modify(m, l->addr + 4, 4, &v[1]);
 }
 
 int loc_write_q(vax_machine *m, const oploc *l, const uint32_t v[2])
@@ -363,15 +541,6 @@ int op_read_d(vax_machine *m, uint32_t v[2])
         return 0;
     }
     return mem_read_q(m, x, v);
-}
-
-int op_addr(vax_machine *m, int size, uint32_t *addr)
-{
-    int kind;
-    TRY(decode_spec(m, size, &kind, addr));
-    if (kind != K_MEMORY)
-        return VAX_EXC_RESERVED_ADDRESSING_MODE;
-    return 0;
 }
 
 int op_vfield(vax_machine *m, oploc *loc)

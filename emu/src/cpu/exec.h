@@ -1,7 +1,9 @@
 /*
  * exec.h — the instruction groups.  execute.c fetches the opcode and
- * dispatches; each group function decodes its own operands (decode.h)
- * and returns VAX_OK or an exception status.
+ * dispatches: the frequent opcodes are expanded inline in its switch
+ * (bodies in exec_integer.h and exec_branch.h), every other opcode goes
+ * through a table to its group function, which decodes its own operands
+ * (decode.h) and returns VAX_OK or an exception status.
  *
  * Rules every group follows:
  * - Decode operand specifiers strictly in the order of the opcode table.
@@ -20,30 +22,25 @@
 #include "../machine.h"
 #include "decode.h"
 
-/* Force inlining of small workers that take constant size/operation
- * arguments, so each opcode gets its own specialised body. */
-#if defined(__GNUC__) || defined(__clang__)
-#define ALWAYS_INLINE static inline __attribute__((always_inline))
-#else
-#define ALWAYS_INLINE static inline
-#endif
-
 /* Set NZVC. */
 static inline void cc_set(vax_machine *m, uint32_t cc)
 {
     m->cpu.psl = (m->cpu.psl & ~PSL_CC) | cc;
 }
 
-/* N and Z from a result of `size` bytes, V from `v`, C kept. */
+/* N and Z from a result of `size` bytes (bits above size ignored). */
 static inline uint32_t cc_nz(uint32_t result, int size)
 {
-    uint32_t sign = size == 1 ? 0x80u : size == 2 ? 0x8000u : 0x80000000u;
-    uint32_t cc = 0;
-    if (result & sign)
-        cc |= PSL_N;
-    if ((result & size_mask(size)) == 0)
-        cc |= PSL_Z;
-    return cc;
+    uint32_t n = (result >> (8 * size - 4)) & PSL_N;   /* the sign bit moved to bit 3 */
+    uint32_t z = (result & size_mask(size)) == 0 ? PSL_Z : 0;
+    return n | z;
+}
+
+/* Set N and Z from a result, clear V, keep C: the moves and logical
+ * instructions. */
+static inline void cc_nz_keep_c(vax_machine *m, uint32_t result, int size)
+{
+    m->cpu.psl = (m->cpu.psl & ~(PSL_N | PSL_Z | PSL_V)) | cc_nz(result, size);
 }
 
 /* Request an arithmetic trap after the current instruction completes.
@@ -56,14 +53,24 @@ static inline void cpu_set_trap(vax_machine *m, int code)
     m->cpu.trap_pending = (uint8_t)code;
 }
 
+/* Push a longword on the current stack. */
+static inline int push_l(vax_machine *m, uint32_t v)
+{
+    TRY(mem_write_l(m, m->cpu.r[14] - 4, v));
+    m->cpu.r[14] -= 4;
+    return 0;
+}
+
 /* Groups.  Each returns VAX_OK or an exception status. */
-int exec_integer(vax_machine *m, int opcode);     /* exec_integer.c: arithmetic/logical, converts, moves */
-int exec_branch(vax_machine *m, int opcode);      /* exec_branch.c: branches, loops, CASE, JSB/RSB */
-int exec_field(vax_machine *m, int opcode);       /* exec_field.c: BB*, BLBx, FFS/FFC, EXTV, INSV, CMPV */
-int exec_call(vax_machine *m, int opcode);        /* exec_call.c: CALLS, CALLG, RET, PUSHR, POPR */
-int exec_queue(vax_machine *m, int opcode);       /* exec_queue.c: INSQUE, REMQUE, INSQHI ... */
-int exec_string(vax_machine *m, int opcode);      /* exec_string.c: MOVC*, CMPC*, LOCC ..., CRC */
-int exec_float(vax_machine *m, int opcode);       /* exec_float.c: F and D floating */
-int exec_privileged(vax_machine *m, int opcode);  /* privileged.c: MTPR, MFPR, CHMx, REI, LDPCTX, ... */
+typedef int exec_group_fn(vax_machine *m, int opcode);
+exec_group_fn exec_integer;     /* exec_integer.c: arithmetic/logical, converts, moves */
+exec_group_fn exec_branch;      /* exec_branch.c: branches, loops, CASE, JSB/RSB */
+exec_group_fn exec_field;       /* exec_field.c: BB*, BLBx, FFS/FFC, EXTV, INSV, CMPV */
+exec_group_fn exec_call;        /* exec_call.c: CALLS, CALLG, RET, PUSHR, POPR */
+exec_group_fn exec_queue;       /* exec_queue.c: INSQUE, REMQUE, INSQHI ... */
+exec_group_fn exec_string;      /* exec_string.c: MOVC*, CMPC*, LOCC ..., CRC */
+exec_group_fn exec_float;       /* exec_float.c: F and D floating */
+exec_group_fn exec_decimal;     /* exec_decimal.c: packed decimal strings, EDITPC */
+exec_group_fn exec_privileged;  /* privileged.c: MTPR, MFPR, CHMx, REI, LDPCTX, ... */
 
 #endif

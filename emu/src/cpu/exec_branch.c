@@ -2,45 +2,12 @@
  * exec_branch.c — conditional and unconditional branches, subroutine
  * linkage (BSBB/BSBW/JSB/RSB, JMP), the loop instructions (ACBx, AOBxxx,
  * SOBxxx) and CASEx.
+ *
+ * The bodies of the frequent ones are in exec_branch.h (execute.c expands
+ * those opcodes inline); this file has ACBx and CASEx, and the group
+ * function that runs any branch opcode.
  */
-#include "exec.h"
-
-/* Is the branch condition of opcode 0x12..0x1F true for these CCs? */
-ALWAYS_INLINE int condition(int opcode, uint32_t psl)
-{
-    uint32_t n = (psl >> 3) & 1, z = (psl >> 2) & 1, v = (psl >> 1) & 1, c = psl & 1;
-    switch (opcode) {
-    case 0x12: return !z;
-    case 0x13: return z;
-    case 0x14: return !(n | z);
-    case 0x15: return n | z;
-    case 0x18: return !n;
-    case 0x19: return n;
-    case 0x1A: return !(c | z);
-    case 0x1B: return c | z;
-    case 0x1C: return !v;
-    case 0x1D: return v;
-    case 0x1E: return !c;
-    default: return c;   /* 0x1F BLSSU */
-    }
-}
-
-static inline int push_l(vax_machine *m, uint32_t v)
-{
-    TRY(mem_write_l(m, m->cpu.r[14] - 4, v));
-    m->cpu.r[14] -= 4;
-    return 0;
-}
-
-static int op_bsb(vax_machine *m, int size)
-{
-    uint32_t d = 0;
-    TRY(size == 1 ? op_branch_b(m, &d) : op_branch_w(m, &d));
-    uint32_t ret = m->cpu.r[15];
-    TRY(push_l(m, ret));
-    m->cpu.r[15] = ret + d;
-    return 0;
-}
+#include "exec_branch.h"
 
 /* ACBx limit, add, index, displacement (word). */
 static int op_acb(vax_machine *m, int size)
@@ -64,49 +31,6 @@ static int op_acb(vax_machine *m, int size)
     int32_t sr = (int32_t)sign_extend(r, size), sl = (int32_t)sign_extend(limit, size);
     int take = (add & sb) ? sr >= sl : sr <= sl;
     if (take)
-        m->cpu.r[15] += d;
-    return 0;
-}
-
-/* AOBLSS/AOBLEQ limit, index, displacement (byte). */
-static int op_aob(vax_machine *m, int le)
-{
-    uint32_t limit, idx, d;
-    oploc l;
-    TRY(op_read(m, 4, &limit));
-    TRY(op_loc(m, 4, &l));
-    TRY(loc_read(m, &l, 4, &idx));
-    TRY(op_branch_b(m, &d));
-    uint32_t r = idx + 1;
-    TRY(loc_write(m, &l, 4, r));
-    uint32_t cc = cc_nz(r, 4) | (m->cpu.psl & PSL_C);
-    if (r == 0x80000000u)
-        cc |= PSL_V;
-    cc_set(m, cc);
-    if (cc & PSL_V)
-        cpu_set_trap(m, ARITH_INT_OVERFLOW);
-    if (le ? (int32_t)r <= (int32_t)limit : (int32_t)r < (int32_t)limit)
-        m->cpu.r[15] += d;
-    return 0;
-}
-
-/* SOBGEQ/SOBGTR index, displacement (byte). */
-static int op_sob(vax_machine *m, int gtr)
-{
-    uint32_t idx, d;
-    oploc l;
-    TRY(op_loc(m, 4, &l));
-    TRY(loc_read(m, &l, 4, &idx));
-    TRY(op_branch_b(m, &d));
-    uint32_t r = idx - 1;
-    TRY(loc_write(m, &l, 4, r));
-    uint32_t cc = cc_nz(r, 4) | (m->cpu.psl & PSL_C);
-    if (r == 0x7FFFFFFFu)
-        cc |= PSL_V;
-    cc_set(m, cc);
-    if (cc & PSL_V)
-        cpu_set_trap(m, ARITH_INT_OVERFLOW);
-    if (gtr ? (int32_t)r > 0 : (int32_t)r >= 0)
         m->cpu.r[15] += d;
     return 0;
 }
@@ -139,47 +63,29 @@ static int op_case(vax_machine *m, int size)
     return 0;
 }
 
+/* Any branch opcode.  The bodies from exec_branch.h run here in the
+ * checked form of the decoding context (see decode.h). */
 int exec_branch(vax_machine *m, int opcode)
 {
-    uint32_t d, a;
+    dctx d = dc_checked(m);
     switch (opcode) {
-    case 0x11:   /* BRB */
-        TRY(op_branch_b(m, &d));
-        m->cpu.r[15] += d;
-        return 0;
-    case 0x31:   /* BRW */
-        TRY(op_branch_w(m, &d));
-        m->cpu.r[15] += d;
-        return 0;
+    case 0x11: return branch_b(&d, 1);   /* BRB */
+    case 0x31: return branch_w(&d, 1);   /* BRW */
     case 0x12: case 0x13: case 0x14: case 0x15: case 0x18: case 0x19: case 0x1A: case 0x1B:
     case 0x1C: case 0x1D: case 0x1E: case 0x1F:
-        TRY(op_branch_b(m, &d));
-        if (condition(opcode, m->cpu.psl))
-            m->cpu.r[15] += d;
-        return 0;
-    case 0x10: return op_bsb(m, 1);
-    case 0x30: return op_bsb(m, 2);
-    case 0x16:   /* JSB */
-        TRY(op_addr(m, 1, &a));
-        TRY(push_l(m, m->cpu.r[15]));
-        m->cpu.r[15] = a;
-        return 0;
-    case 0x17:   /* JMP */
-        TRY(op_addr(m, 1, &a));
-        m->cpu.r[15] = a;
-        return 0;
-    case 0x05:   /* RSB */
-        TRY(mem_read_l(m, m->cpu.r[14], &a));
-        m->cpu.r[14] += 4;
-        m->cpu.r[15] = a;
-        return 0;
+        return op_bcond(&d, opcode);
+    case 0x10: return op_bsb(&d, 1);
+    case 0x30: return op_bsb(&d, 2);
+    case 0x16: return op_jsb(&d);
+    case 0x17: return op_jmp(&d);
+    case 0x05: return op_rsb(&d);
     case 0x9D: return op_acb(m, 1);
     case 0x3D: return op_acb(m, 2);
     case 0xF1: return op_acb(m, 4);
-    case 0xF2: return op_aob(m, 0);
-    case 0xF3: return op_aob(m, 1);
-    case 0xF4: return op_sob(m, 0);
-    case 0xF5: return op_sob(m, 1);
+    case 0xF2: return op_aob(&d, 0);
+    case 0xF3: return op_aob(&d, 1);
+    case 0xF4: return op_sob(&d, 0);
+    case 0xF5: return op_sob(&d, 1);
     case 0x8F: return op_case(m, 1);
     case 0xAF: return op_case(m, 2);
     case 0xCF: return op_case(m, 4);

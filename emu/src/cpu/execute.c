@@ -1,16 +1,30 @@
 /*
- * execute.c — the instruction loop: trace, opcode fetch, dispatch to the
- * instruction groups, and delivery of faults and traps.
+ * execute.c — the instruction loop: trace, opcode fetch, dispatch, and
+ * delivery of faults and traps.
  *
  * The loop's only per-instruction bookkeeping is the fault-undo log, the
  * trace check and the instruction count; everything else (interrupts,
  * stop requests) is handled by the caller (machine.c) when something sets
  * run_limit to 0.
+ *
+ * Dispatch is one switch on the opcode.  The instructions compiled code
+ * executes most (moves, compares, integer arithmetic, branches, loops,
+ * subroutine linkage) are expanded right in it from the inline bodies in
+ * exec_integer.h and exec_branch.h, in the fast form of the decoding
+ * context (decode.h, dctx): PC in a register, instruction bytes read from
+ * the page without checks.  That needs the opcode at least DC_WINDOW bytes
+ * before the end of the page the instruction-fetch shortcut maps; other
+ * instructions, and every opcode the switch does not expand, go to their
+ * group's function (dispatch_group).  Which opcodes are expanded is only a
+ * matter of speed: the group functions handle all of their opcodes.
  */
 #include "../mmu/mmu.h"
-#include "exec.h"
+#include "exec_branch.h"
+#include "exec_integer.h"
 
-static int dispatch(vax_machine *m, int opcode)
+/* Every opcode to its group: the path of the opcodes cpu_execute's switch
+ * does not expand itself. */
+static int dispatch_group(vax_machine *m, int opcode)
 {
     switch (opcode) {
     case 0x01: case 0x0A: case 0x32: case 0x33: case 0x3C: case 0x3E: case 0x3F: case 0x58:
@@ -53,9 +67,13 @@ static int dispatch(vax_machine *m, int opcode)
     case 0x00: case 0x02: case 0x03: case 0x06: case 0x07: case 0x0C: case 0x0D: case 0xBC:
     case 0xBD: case 0xBE: case 0xBF: case 0xDA: case 0xDB: case 0xFC:
         return exec_privileged(m, opcode);
+    case 0x08: case 0x09: case 0x20: case 0x21: case 0x22: case 0x23: case 0x24: case 0x25:
+    case 0x26: case 0x27: case 0x34: case 0x35: case 0x36: case 0x37: case 0x38: case 0xF8:
+    case 0xF9:
+        return exec_decimal(m, opcode);
     default:
-        /* Reserved opcodes, the FD/FE/FF escapes (G/H floating, absent on
-         * this 780) and packed decimal/EDITPC, which we do not implement. */
+        /* Reserved opcodes and the FD/FE/FF escapes (G/H floating, absent
+         * on this 780). */
         return VAX_EXC_RESERVED_INSTRUCTION;
     }
 }
@@ -65,9 +83,10 @@ void cpu_execute(vax_machine *m)
     vax_cpu *c = &m->cpu;
     while (m->icount < m->run_limit) {
         int st;
-        c->instr_pc = c->r[15];
+        uint32_t pc = c->r[15];
+        c->instr_pc = pc;
         c->rlog_n = 0;
-        if (c->psl & (PSL_T | PSL_TP)) {
+        if (UNLIKELY(c->psl & (PSL_T | PSL_TP))) {
             if (c->psl & PSL_TP) {
                 if (cpu_take_trace(m) == VAX_EXC_FATAL)
                     return;
@@ -75,21 +94,128 @@ void cpu_execute(vax_machine *m)
             }
             c->psl |= PSL_TP;
         }
-        uint32_t opcode;
-        st = ifetch(m, 1, &opcode);
-        if (st == 0) {
-            c->opcode = (uint8_t)opcode;
-            st = dispatch(m, (int)opcode);
+        if (LIKELY((pc >> 9) == m->ib_tag && (pc & 511u) <= 512u - DC_WINDOW)) {
+            /* The fast form: the instruction lies in the mapped page. */
+            dctx d = {m, pc + 1, m->ib_host, 1};
+            uint8_t opcode = m->ib_host[pc & 511u];
+            c->opcode = opcode;
+            switch (opcode) {
+            /* Moves, tests and compares. */
+            case 0x90: st = op_mov(&d, 1); break;       /* MOVB */
+            case 0xB0: st = op_mov(&d, 2); break;       /* MOVW */
+            case 0xD0: st = op_mov(&d, 4); break;       /* MOVL */
+            case 0x91: st = op_cmp(&d, 1); break;       /* CMPB */
+            case 0xB1: st = op_cmp(&d, 2); break;       /* CMPW */
+            case 0xD1: st = op_cmp(&d, 4); break;       /* CMPL */
+            case 0x93: st = op_bit(&d, 1); break;       /* BITB */
+            case 0xB3: st = op_bit(&d, 2); break;       /* BITW */
+            case 0xD3: st = op_bit(&d, 4); break;       /* BITL */
+            case 0x94: st = op_clr(&d, 1); break;       /* CLRB */
+            case 0xB4: st = op_clr(&d, 2); break;       /* CLRW */
+            case 0xD4: st = op_clr(&d, 4); break;       /* CLRL */
+            case 0x95: st = op_tst(&d, 1); break;       /* TSTB */
+            case 0xB5: st = op_tst(&d, 2); break;       /* TSTW */
+            case 0xD5: st = op_tst(&d, 4); break;       /* TSTL */
+            case 0xD2: st = op_mcom(&d, 4); break;      /* MCOML */
+            case 0xCE: st = op_mneg(&d, 4); break;      /* MNEGL */
+            case 0x9A: st = op_movz(&d, 1, 4); break;   /* MOVZBL */
+            case 0x9B: st = op_movz(&d, 1, 2); break;   /* MOVZBW */
+            case 0x3C: st = op_movz(&d, 2, 4); break;   /* MOVZWL */
+            case 0x98: st = op_cvt(&d, 1, 4); break;    /* CVTBL */
+            case 0x32: st = op_cvt(&d, 2, 4); break;    /* CVTWL */
+            case 0xF6: st = op_cvt(&d, 4, 1); break;    /* CVTLB */
+            case 0xF7: st = op_cvt(&d, 4, 2); break;    /* CVTLW */
+            case 0x9E: st = op_mova(&d, 1); break;      /* MOVAB */
+            case 0x3E: st = op_mova(&d, 2); break;      /* MOVAW */
+            case 0xDE: st = op_mova(&d, 4); break;      /* MOVAL */
+            case 0x7E: st = op_mova(&d, 8); break;      /* MOVAQ */
+            case 0x9F: st = op_pusha(&d, 1); break;     /* PUSHAB */
+            case 0xDF: st = op_pusha(&d, 4); break;     /* PUSHAL */
+            case 0xDD: st = op_pushl(&d); break;        /* PUSHL */
+            /* Arithmetic and logic. */
+            case 0x80: st = op2(&d, ALU_ADD, 1); break;   /* ADDB2 */
+            case 0x81: st = op3(&d, ALU_ADD, 1); break;   /* ADDB3 */
+            case 0x82: st = op2(&d, ALU_SUB, 1); break;   /* SUBB2 */
+            case 0x83: st = op3(&d, ALU_SUB, 1); break;   /* SUBB3 */
+            case 0x88: st = op2(&d, ALU_BIS, 1); break;   /* BISB2 */
+            case 0x89: st = op3(&d, ALU_BIS, 1); break;   /* BISB3 */
+            case 0x8A: st = op2(&d, ALU_BIC, 1); break;   /* BICB2 */
+            case 0x8B: st = op3(&d, ALU_BIC, 1); break;   /* BICB3 */
+            case 0x8C: st = op2(&d, ALU_XOR, 1); break;   /* XORB2 */
+            case 0x8D: st = op3(&d, ALU_XOR, 1); break;   /* XORB3 */
+            case 0xA0: st = op2(&d, ALU_ADD, 2); break;   /* ADDW2 */
+            case 0xA1: st = op3(&d, ALU_ADD, 2); break;   /* ADDW3 */
+            case 0xA2: st = op2(&d, ALU_SUB, 2); break;   /* SUBW2 */
+            case 0xA3: st = op3(&d, ALU_SUB, 2); break;   /* SUBW3 */
+            case 0xC0: st = op2(&d, ALU_ADD, 4); break;   /* ADDL2 */
+            case 0xC1: st = op3(&d, ALU_ADD, 4); break;   /* ADDL3 */
+            case 0xC2: st = op2(&d, ALU_SUB, 4); break;   /* SUBL2 */
+            case 0xC3: st = op3(&d, ALU_SUB, 4); break;   /* SUBL3 */
+            case 0xC8: st = op2(&d, ALU_BIS, 4); break;   /* BISL2 */
+            case 0xC9: st = op3(&d, ALU_BIS, 4); break;   /* BISL3 */
+            case 0xCA: st = op2(&d, ALU_BIC, 4); break;   /* BICL2 */
+            case 0xCB: st = op3(&d, ALU_BIC, 4); break;   /* BICL3 */
+            case 0xCC: st = op2(&d, ALU_XOR, 4); break;   /* XORL2 */
+            case 0xCD: st = op3(&d, ALU_XOR, 4); break;   /* XORL3 */
+            case 0xC4: st = op2(&d, ALU_MUL, 4); break;   /* MULL2 */
+            case 0xC5: st = op3(&d, ALU_MUL, 4); break;   /* MULL3 */
+            case 0xC6: st = op2(&d, ALU_DIV, 4); break;   /* DIVL2 */
+            case 0xC7: st = op3(&d, ALU_DIV, 4); break;   /* DIVL3 */
+            case 0x78: st = op_ashl(&d); break;           /* ASHL */
+            case 0x96: st = op_incdec(&d, ALU_ADD, 1); break;   /* INCB */
+            case 0x97: st = op_incdec(&d, ALU_SUB, 1); break;   /* DECB */
+            case 0xB6: st = op_incdec(&d, ALU_ADD, 2); break;   /* INCW */
+            case 0xB7: st = op_incdec(&d, ALU_SUB, 2); break;   /* DECW */
+            case 0xD6: st = op_incdec(&d, ALU_ADD, 4); break;   /* INCL */
+            case 0xD7: st = op_incdec(&d, ALU_SUB, 4); break;   /* DECL */
+            /* Branches, loops and subroutines. */
+            case 0x11: st = branch_b(&d, 1); break;     /* BRB */
+            case 0x31: st = branch_w(&d, 1); break;     /* BRW */
+            case 0x12: st = op_bcond(&d, 0x12); break;  /* BNEQ */
+            case 0x13: st = op_bcond(&d, 0x13); break;  /* BEQL */
+            case 0x14: st = op_bcond(&d, 0x14); break;  /* BGTR */
+            case 0x15: st = op_bcond(&d, 0x15); break;  /* BLEQ */
+            case 0x18: st = op_bcond(&d, 0x18); break;  /* BGEQ */
+            case 0x19: st = op_bcond(&d, 0x19); break;  /* BLSS */
+            case 0x1A: st = op_bcond(&d, 0x1A); break;  /* BGTRU */
+            case 0x1B: st = op_bcond(&d, 0x1B); break;  /* BLEQU */
+            case 0x1C: st = op_bcond(&d, 0x1C); break;  /* BVC */
+            case 0x1D: st = op_bcond(&d, 0x1D); break;  /* BVS */
+            case 0x1E: st = op_bcond(&d, 0x1E); break;  /* BCC */
+            case 0x1F: st = op_bcond(&d, 0x1F); break;  /* BCS */
+            case 0x10: st = op_bsb(&d, 1); break;       /* BSBB */
+            case 0x30: st = op_bsb(&d, 2); break;       /* BSBW */
+            case 0x16: st = op_jsb(&d); break;          /* JSB */
+            case 0x17: st = op_jmp(&d); break;          /* JMP */
+            case 0x05: st = op_rsb(&d); break;          /* RSB */
+            case 0xF2: st = op_aob(&d, 0); break;       /* AOBLSS */
+            case 0xF3: st = op_aob(&d, 1); break;       /* AOBLEQ */
+            case 0xF4: st = op_sob(&d, 0); break;       /* SOBGEQ */
+            case 0xF5: st = op_sob(&d, 1); break;       /* SOBGTR */
+            default:
+                c->r[15] = pc + 1;
+                st = dispatch_group(m, (int)opcode);
+                break;
+            }
+        } else {
+            /* Near the end of the page, or the shortcut does not map it:
+             * everything the checked way, through the groups. */
+            uint32_t opcode;
+            st = ifetch(m, 1, &opcode);
+            if (LIKELY(st == 0)) {
+                c->opcode = (uint8_t)opcode;
+                st = dispatch_group(m, (int)opcode);
+            }
         }
         m->icount++;
-        if (st) {
+        if (UNLIKELY(st)) {
             if (st == VAX_EXC_HALT)
                 m->run_limit = 0;
             if (cpu_deliver(m, st) == VAX_EXC_FATAL) {
                 m->run_limit = 0;
                 return;
             }
-        } else if (c->trap_pending) {
+        } else if (UNLIKELY(c->trap_pending)) {
             if (cpu_take_trap(m) == VAX_EXC_FATAL) {
                 m->run_limit = 0;
                 return;

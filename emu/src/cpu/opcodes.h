@@ -39,7 +39,7 @@ enum {
     OPF_CASE = 1,       /* followed by a table of (limit+1) word displacements */
     OPF_RESERVED = 2,   /* reserved opcode: reserved-instruction fault */
     OPF_PRIV = 4,       /* privileged */
-    OPF_PACKED = 8,     /* packed decimal / EDITPC: not implemented, faults */
+    OPF_PACKED = 8,     /* packed decimal / EDITPC (exec_decimal.c) */
     OPF_ESCAPE = 16     /* FD/FE/FF escape (two-byte opcodes, G/H floating) */
 };
 

@@ -1,0 +1,137 @@
+/*
+ * exec_branch.h — bodies of the frequent control-transfer instructions:
+ * conditional branches, BRB/BRW, BSBx/JSB/RSB, JMP and the AOB/SOB loop
+ * instructions.  Inline so that execute.c's dispatch switch expands them
+ * in place (PC in a register: see dctx in decode.h); exec_branch.c builds
+ * every branch opcode from the same bodies for the group path, and has
+ * the rest (ACBx, CASEx).
+ */
+#ifndef VAX_EXEC_BRANCH_H
+#define VAX_EXEC_BRANCH_H
+
+#include "exec.h"
+
+/* Is the branch condition of opcode 0x12..0x1F true for these CCs? */
+ALWAYS_INLINE int condition(int opcode, uint32_t psl)
+{
+    uint32_t n = (psl >> 3) & 1, z = (psl >> 2) & 1, v = (psl >> 1) & 1, c = psl & 1;
+    switch (opcode) {
+    case 0x12: return !z;
+    case 0x13: return z;
+    case 0x14: return !(n | z);
+    case 0x15: return n | z;
+    case 0x18: return !n;
+    case 0x19: return n;
+    case 0x1A: return !(c | z);
+    case 0x1B: return c | z;
+    case 0x1C: return !v;
+    case 0x1D: return v;
+    case 0x1E: return !c;
+    default: return c;   /* 0x1F BLSSU */
+    }
+}
+
+/* Fetch a displacement and branch by it if `taken`.  The displacement is
+ * fetched either way: its fetch can fault. */
+ALWAYS_INLINE int branch_b(dctx *d, int taken)
+{
+    uint32_t disp;
+    TRY(dc_branch_b(d, &disp));
+    if (taken)
+        d->pc += disp;
+    return dc_done(d);
+}
+
+ALWAYS_INLINE int branch_w(dctx *d, int taken)
+{
+    uint32_t disp;
+    TRY(dc_branch_w(d, &disp));
+    if (taken)
+        d->pc += disp;
+    return dc_done(d);
+}
+
+/* Bxx: the condition of the opcode on the current CCs. */
+ALWAYS_INLINE int op_bcond(dctx *d, int opcode)
+{
+    return branch_b(d, condition(opcode, d->m->cpu.psl));
+}
+
+ALWAYS_INLINE int op_bsb(dctx *d, int size)
+{
+    uint32_t disp;
+    TRY(size == 1 ? dc_branch_b(d, &disp) : dc_branch_w(d, &disp));
+    TRY(push_l(d->m, d->pc));
+    d->pc += disp;
+    return dc_done(d);
+}
+
+ALWAYS_INLINE int op_jsb(dctx *d)
+{
+    uint32_t a;
+    TRY(dc_addr(d, 1, &a));
+    TRY(push_l(d->m, d->pc));
+    d->pc = a;
+    return dc_done(d);
+}
+
+ALWAYS_INLINE int op_jmp(dctx *d)
+{
+    uint32_t a;
+    TRY(dc_addr(d, 1, &a));
+    d->pc = a;
+    return dc_done(d);
+}
+
+ALWAYS_INLINE int op_rsb(dctx *d)
+{
+    vax_machine *m = d->m;
+    uint32_t a;
+    TRY(mem_read_l(m, m->cpu.r[14], &a));
+    m->cpu.r[14] += 4;
+    d->pc = a;
+    return dc_done(d);
+}
+
+/* AOBLSS/AOBLEQ limit, index, displacement (byte). */
+ALWAYS_INLINE int op_aob(dctx *d, int le)
+{
+    uint32_t limit, idx, disp;
+    modloc l;
+    TRY(dc_read(d, 4, &limit));
+    TRY(dc_modify(d, 4, &l, &idx));
+    TRY(dc_branch_b(d, &disp));
+    uint32_t r = idx + 1;
+    TRY(mod_write(d->m, &l, 4, r));
+    uint32_t cc = cc_nz(r, 4) | (d->m->cpu.psl & PSL_C);
+    if (UNLIKELY(r == 0x80000000u)) {
+        cc |= PSL_V;
+        cpu_set_trap(d->m, ARITH_INT_OVERFLOW);
+    }
+    cc_set(d->m, cc);
+    if (le ? (int32_t)r <= (int32_t)limit : (int32_t)r < (int32_t)limit)
+        d->pc += disp;
+    return dc_done(d);
+}
+
+/* SOBGEQ/SOBGTR index, displacement (byte). */
+ALWAYS_INLINE int op_sob(dctx *d, int gtr)
+{
+    uint32_t idx, disp;
+    modloc l;
+    TRY(dc_modify(d, 4, &l, &idx));
+    TRY(dc_branch_b(d, &disp));
+    uint32_t r = idx - 1;
+    TRY(mod_write(d->m, &l, 4, r));
+    uint32_t cc = cc_nz(r, 4) | (d->m->cpu.psl & PSL_C);
+    if (UNLIKELY(r == 0x7FFFFFFFu)) {
+        cc |= PSL_V;
+        cpu_set_trap(d->m, ARITH_INT_OVERFLOW);
+    }
+    cc_set(d->m, cc);
+    if (gtr ? (int32_t)r > 0 : (int32_t)r >= 0)
+        d->pc += disp;
+    return dc_done(d);
+}
+
+#endif

@@ -1,0 +1,274 @@
+/*
+ * exec_integer.h — bodies of the integer instructions that compiled code
+ * uses most: moves, compares, tests, the two- and three-operand
+ * arithmetic and logical instructions, INC/DEC, converts, ASHL, address
+ * moves and pushes.  They are inline so that execute.c's dispatch switch can
+ * expand the frequent opcodes in place (no second dispatch, no call, PC
+ * in a register: see dctx in decode.h); exec_integer.c builds every
+ * integer opcode from the same bodies for the group path.
+ *
+ * Each worker takes a constant size (and operation), so every opcode gets
+ * its own specialised code.  Condition codes and traps are committed only
+ * after the last store that can fault: a faulting instruction leaves the
+ * PSL and the pending trap as they were.
+ */
+#ifndef VAX_EXEC_INTEGER_H
+#define VAX_EXEC_INTEGER_H
+
+#include "exec.h"
+
+enum { ALU_ADD, ALU_SUB, ALU_MUL, ALU_DIV, ALU_BIS, ALU_BIC, ALU_XOR };
+
+static inline uint32_t sign_bit(int size)
+{
+    return size == 1 ? 0x80u : size == 2 ? 0x8000u : 0x80000000u;
+}
+
+/* dst OP src, both of `size` bytes: returns the result and sets *cc to
+ * the new NZVC (the logical operations keep the PSL's C). */
+ALWAYS_INLINE uint32_t alu(const vax_machine *m, int op, int size, uint32_t src, uint32_t dst, uint32_t *cc)
+{
+    uint32_t mask = size_mask(size), sb = sign_bit(size);
+    int vshift = 8 * size - 2;   /* moves the sign bit to PSL<V> */
+    uint32_t r, c;
+    src &= mask;
+    dst &= mask;
+    switch (op) {
+    case ALU_ADD:
+        r = (dst + src) & mask;
+        c = cc_nz(r, size) | (((~(src ^ dst) & (src ^ r)) >> vshift) & PSL_V) | (r < src ? PSL_C : 0);
+        break;
+    case ALU_SUB:   /* dst - src */
+        r = (dst - src) & mask;
+        c = cc_nz(r, size) | ((((src ^ dst) & (dst ^ r)) >> vshift) & PSL_V) | (dst < src ? PSL_C : 0);
+        break;
+    case ALU_MUL: {
+        int64_t p = (int64_t)(int32_t)sign_extend(dst, size) * (int64_t)(int32_t)sign_extend(src, size);
+        r = (uint32_t)p & mask;
+        c = cc_nz(r, size);
+        if (p != (int64_t)(int32_t)sign_extend(r, size))
+            c |= PSL_V;
+        break;
+    }
+    case ALU_DIV: {   /* dst / src */
+        int32_t dv = (int32_t)sign_extend(src, size), dd = (int32_t)sign_extend(dst, size);
+        if (dv == 0 || (dv == -1 && (uint32_t)dd == sign_extend(sb, size))) {
+            r = dst;   /* divide by zero, or most negative / -1: the dividend, V set */
+            c = cc_nz(r, size) | PSL_V;
+        } else {
+            r = (uint32_t)(dd / dv) & mask;
+            c = cc_nz(r, size);
+        }
+        break;
+    }
+    case ALU_BIS:
+        r = dst | src;
+        c = cc_nz(r, size) | (m->cpu.psl & PSL_C);
+        break;
+    case ALU_BIC:
+        r = dst & ~src;
+        c = cc_nz(r, size) | (m->cpu.psl & PSL_C);
+        break;
+    default:
+        r = dst ^ src;
+        c = cc_nz(r, size) | (m->cpu.psl & PSL_C);
+        break;
+    }
+    *cc = c;
+    return r;
+}
+
+/* Commit an alu() result's condition codes and, with V set, its trap:
+ * divide by zero always traps, overflow only with PSL<IV>. */
+ALWAYS_INLINE void alu_commit(vax_machine *m, int op, int size, uint32_t src, uint32_t cc)
+{
+    cc_set(m, cc);
+    if (UNLIKELY(cc & PSL_V))
+        cpu_set_trap(m, op == ALU_DIV && (src & size_mask(size)) == 0 ? ARITH_INT_DIVIDE : ARITH_INT_OVERFLOW);
+}
+
+/* OPx2 src, dst (dst modified). */
+ALWAYS_INLINE int op2(dctx *d, int op, int size)
+{
+    uint32_t src, dst, cc;
+    modloc l;
+    TRY(dc_read(d, size, &src));
+    TRY(dc_modify(d, size, &l, &dst));
+    uint32_t r = alu(d->m, op, size, src, dst, &cc);
+    TRY(mod_write(d->m, &l, size, r));
+    alu_commit(d->m, op, size, src, cc);
+    return dc_done(d);
+}
+
+/* OPx3 src1, src2, dst: dst = src2 OP src1. */
+ALWAYS_INLINE int op3(dctx *d, int op, int size)
+{
+    uint32_t a, b, cc;
+    TRY(dc_read(d, size, &a));
+    TRY(dc_read(d, size, &b));
+    uint32_t r = alu(d->m, op, size, a, b, &cc);
+    TRY(dc_write(d, size, r));
+    alu_commit(d->m, op, size, a, cc);
+    return dc_done(d);
+}
+
+ALWAYS_INLINE int op_mov(dctx *d, int size)
+{
+    uint32_t v;
+    TRY(dc_read(d, size, &v));
+    TRY(dc_write(d, size, v));
+    cc_nz_keep_c(d->m, v, size);
+    return dc_done(d);
+}
+
+ALWAYS_INLINE int op_cmp(dctx *d, int size)
+{
+    uint32_t a, b;
+    TRY(dc_read(d, size, &a));
+    TRY(dc_read(d, size, &b));
+    int32_t sa = (int32_t)sign_extend(a, size), sb = (int32_t)sign_extend(b, size);
+    cc_set(d->m, (sa < sb ? PSL_N : 0) | (a == b ? PSL_Z : 0) | (a < b ? PSL_C : 0));
+    return dc_done(d);
+}
+
+ALWAYS_INLINE int op_mcom(dctx *d, int size)
+{
+    uint32_t v;
+    TRY(dc_read(d, size, &v));
+    v = ~v & size_mask(size);
+    TRY(dc_write(d, size, v));
+    cc_nz_keep_c(d->m, v, size);
+    return dc_done(d);
+}
+
+ALWAYS_INLINE int op_bit(dctx *d, int size)
+{
+    uint32_t a, b;
+    TRY(dc_read(d, size, &a));
+    TRY(dc_read(d, size, &b));
+    cc_nz_keep_c(d->m, a & b, size);
+    return dc_done(d);
+}
+
+ALWAYS_INLINE int op_clr(dctx *d, int size)
+{
+    TRY(dc_write(d, size, 0));
+    d->m->cpu.psl = (d->m->cpu.psl & ~(PSL_N | PSL_Z | PSL_V)) | PSL_Z;
+    return dc_done(d);
+}
+
+ALWAYS_INLINE int op_tst(dctx *d, int size)
+{
+    uint32_t v;
+    TRY(dc_read(d, size, &v));
+    cc_set(d->m, cc_nz(v, size));
+    return dc_done(d);
+}
+
+/* INCx/DECx: ADD/SUB of 1 to a modify operand. */
+ALWAYS_INLINE int op_incdec(dctx *d, int op, int size)
+{
+    uint32_t v, cc;
+    modloc l;
+    TRY(dc_modify(d, size, &l, &v));
+    uint32_t r = alu(d->m, op, size, 1, v, &cc);
+    TRY(mod_write(d->m, &l, size, r));
+    alu_commit(d->m, op, size, 1, cc);
+    return dc_done(d);
+}
+
+ALWAYS_INLINE int op_mneg(dctx *d, int size)
+{
+    uint32_t v, cc;
+    TRY(dc_read(d, size, &v));
+    uint32_t r = alu(d->m, ALU_SUB, size, v, 0, &cc);
+    TRY(dc_write(d, size, r));
+    alu_commit(d->m, ALU_SUB, size, v, cc);
+    return dc_done(d);
+}
+
+/* Integer conversions: sign-extending ones never overflow; truncating
+ * ones set V (and trap if IV) when the value does not fit. */
+ALWAYS_INLINE int op_cvt(dctx *d, int from, int to)
+{
+    uint32_t v;
+    TRY(dc_read(d, from, &v));
+    uint32_t wide = sign_extend(v, from);
+    uint32_t r = wide & size_mask(to);
+    TRY(dc_write(d, to, r));
+    uint32_t cc = cc_nz(r, to);
+    if (to < from && sign_extend(r, to) != wide) {
+        cc |= PSL_V;
+        cpu_set_trap(d->m, ARITH_INT_OVERFLOW);
+    }
+    cc_set(d->m, cc);
+    return dc_done(d);
+}
+
+/* MOVZxy: the result is never negative. */
+ALWAYS_INLINE int op_movz(dctx *d, int from, int to)
+{
+    uint32_t v;
+    TRY(dc_read(d, from, &v));
+    TRY(dc_write(d, to, v));
+    cc_nz_keep_c(d->m, v, to);
+    return dc_done(d);
+}
+
+ALWAYS_INLINE int op_mova(dctx *d, int size)
+{
+    uint32_t a;
+    TRY(dc_addr(d, size, &a));
+    TRY(dc_write(d, 4, a));
+    cc_nz_keep_c(d->m, a, 4);
+    return dc_done(d);
+}
+
+ALWAYS_INLINE int op_pusha(dctx *d, int size)
+{
+    uint32_t a;
+    TRY(dc_addr(d, size, &a));
+    TRY(push_l(d->m, a));
+    cc_nz_keep_c(d->m, a, 4);
+    return dc_done(d);
+}
+
+/* ASHL count.rb, src.rl, dst.wl: arithmetic shift, left for a positive
+ * count; V when a left shift loses significant bits. */
+ALWAYS_INLINE int op_ashl(dctx *d)
+{
+    uint32_t cnt, src;
+    TRY(dc_read(d, 1, &cnt));
+    TRY(dc_read(d, 4, &src));
+    int n = (int8_t)cnt;
+    int32_t s = (int32_t)src;
+    uint32_t r;
+    int v = 0;
+    if (n >= 32) {
+        r = 0;
+        v = src != 0;
+    } else if (n >= 0) {
+        r = src << n;
+        v = ((int32_t)r >> n) != s;
+    } else if (n > -32) {
+        r = (uint32_t)(s >> -n);
+    } else {
+        r = s < 0 ? 0xFFFFFFFFu : 0;
+    }
+    TRY(dc_write(d, 4, r));
+    cc_set(d->m, cc_nz(r, 4) | (v ? PSL_V : 0));
+    if (v)
+        cpu_set_trap(d->m, ARITH_INT_OVERFLOW);
+    return dc_done(d);
+}
+
+ALWAYS_INLINE int op_pushl(dctx *d)
+{
+    uint32_t v;
+    TRY(dc_read(d, 4, &v));
+    TRY(push_l(d->m, v));
+    cc_nz_keep_c(d->m, v, 4);
+    return dc_done(d);
+}
+
+#endif
