@@ -34,6 +34,15 @@ static void reset_processor(vax_machine *m)
     mmu_flush_all(m);
 }
 
+void vax_reset(vax_machine *m)
+{
+    while (m->nevents > 0)
+        machine_event_cancel(m, m->events[m->nevents - 1]);
+    memset(m->irq_pending, 0, sizeof m->irq_pending);
+    reset_processor(m);
+    ib_invalidate(m);
+}
+
 vax_machine *vax_create(const vax_config *cfg)
 {
     uint32_t bytes = cfg ? cfg->memory_bytes : 8u << 20;

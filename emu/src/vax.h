@@ -40,6 +40,11 @@ typedef struct {
 vax_machine *vax_create(const vax_config *cfg);
 void vax_destroy(vax_machine *m);
 
+/* Console INIT: the processor returns to its power-up state, pending
+ * interrupt requests and device events are dropped; memory and virtual
+ * time are kept.  Devices are reset by their owners (vax780_init). */
+void vax_reset(vax_machine *m);
+
 /* Execute at most max_instructions instructions (exceptions and interrupts
  * taken do not count).  Returns the reason it stopped. */
 vax_stop_reason vax_run(vax_machine *m, uint64_t max_instructions);

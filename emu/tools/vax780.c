@@ -13,7 +13,8 @@
  *   send TEXT       type TEXT and a carriage return
  *   type TEXT       type TEXT without a carriage return (C escapes: \r \n \t \\ \xHH)
  *   timeout N       limit, in virtual seconds, for each following expect (default 60)
- *   wait-halt       wait until the guest halts (a clean shutdown), within the timeout
+ *   wait-halt       wait until the guest halts (a clean shutdown), within the timeout;
+ *                   a typed ^P (type \x10) is the operator's ^P HALT at the 780's console
  *   # ...           comment
  * Exit status: 0 when the script is done (or, without a script, when the
  * guest halts); otherwise non-zero with a one-line reason on stderr:

@@ -34,9 +34,19 @@ static void rx_arrive(vax_machine *m, void *ctx)
     vax_console *c = ctx;
     if (c->in_count == 0 || (c->rxcs & CSR_DONE))
         return;
-    c->rxdb = c->input[c->in_head];
+    uint8_t ch = c->input[c->in_head];
     c->in_head = (c->in_head + 1) % CONSOLE_INPUT_MAX;
     c->in_count--;
+    if (ch == 0x10) {
+        /* ^P gets the console processor's attention, as on the 780; we
+         * take it as the operator's ^P and HALT, which is what 4.3BSD's
+         * "halting (in tight loop); hit ^P HALT" asks for. */
+        machine_set_stop(m, VAX_STOP_HALT, "operator halt (^P at the console)");
+        if (c->in_count)
+            machine_event_schedule(m, &c->rx_event, c->char_ns);
+        return;
+    }
+    c->rxdb = ch;
     c->rxcs |= CSR_DONE;
     update_rx_irq(m, c);
 }

@@ -3,6 +3,7 @@
  * four internal registers (RXCS, RXDB, TXCS, TXDB).  Characters move at a
  * modelled baud rate in virtual time; the kernel sends console commands
  * (reboot, clear warm-start inhibit...) with channel id 0xF in TXDB.
+ * A typed ^P halts the processor, like the operator's ^P and HALT.
  */
 #ifndef VAX_CONSOLE_H
 #define VAX_CONSOLE_H

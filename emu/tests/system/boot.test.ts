@@ -1,0 +1,169 @@
+// Booting 4.3BSD on the emulated 780 (issue: "Boot 4.3BSD ... headless").
+//
+// Runs emu/build/vax780 on a private copy of the reference RP06 image
+// (emu/build/images/43bsd-rp06.dsk, unpacked by `make -C emu images` from
+// ../shared) with expect/send scripts, and checks what the real 4.3BSD
+// userland prints.  Without the image the tests are skipped, saying why.
+
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+
+import { REPO_ROOT } from '../../../web/src/emulator/vaxNode';
+
+const VAX780 = join(REPO_ROOT, 'emu/build/native/vax780');
+const BSDFS = join(REPO_ROOT, 'emu/build/native/bsdfs');
+const REF = process.env.VAXLAB_REF_IMAGE ?? join(REPO_ROOT, 'emu/build/images/43bsd-rp06.dsk');
+const GUEST = join(REPO_ROOT, 'emu/tests/system/guest');
+const haveImage = existsSync(REF);
+const skip = haveImage ? false : `reference image ${REF} absent (make -C emu images needs ../shared)`;
+
+const work = mkdtempSync(join(tmpdir(), 'vaxlab-boot-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+
+interface Run { status: number | null; stdout: string; stderr: string }
+
+function vax780(args: string[], script?: string): Run {
+  const full = [...args];
+  if (script !== undefined) {
+    const path = join(work, `script-${Math.random().toString(36).slice(2)}.txt`);
+    writeFileSync(path, script);
+    full.push('--script', path);
+  }
+  const r = spawnSync(VAX780, full, { encoding: 'utf8', timeout: 10 * 60_000, maxBuffer: 64 << 20 });
+  if (r.error) throw r.error;
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+// Type a guest source file into the single-user shell with a quoted
+// here-document, one line at a time: the Bourne shell reads a terminal a
+// character per system call, and a 780 cannot keep up with a whole file
+// pasted at 9600 baud (the tty drops input beyond TTYHOG), so each line
+// waits for the shell's "> " prompt, as a careful typist would.
+function typeFile(guestPath: string, hostFile: string): string {
+  const lines = readFileSync(join(GUEST, hostFile), 'utf8').replace(/\n$/, '').split('\n');
+  return [`send cat > ${guestPath} <<'EOF'`, 'expect \\n> ', ...lines.flatMap((l) => [`send ${l}`, 'expect \\n> ']),
+    'send EOF', 'expect \\n# '].join('\n');
+}
+
+// The text between a command's echo and the next prompt.
+function outputOf(transcript: string, command: string): string {
+  const start = transcript.indexOf(`# ${command}\r\n`);
+  assert.ok(start >= 0, `no "${command}" in the transcript`);
+  const from = start + command.length + 4;
+  const end = transcript.indexOf('\n# ', from);
+  return transcript.slice(from, end < 0 ? undefined : end + 1).replace(/\r/g, '');
+}
+
+test('single-user: ls, df, ps, date, sum /vmunix, a C program compiled by the guest cc', { skip }, () => {
+  const disk = join(work, 'single.dsk');
+  copyFileSync(REF, disk);
+  const script = [
+    'timeout 600',
+    'expect \\n# ',
+    'send ls -l /', 'expect \\n# ',
+    'send df', 'expect \\n# ',
+    'send ps ax', 'expect \\n# ',
+    'send date', 'expect \\n# ',
+    typeFile('/tmp/sum.c', 'sum.c'),
+    'send cc -o /tmp/sum /tmp/sum.c', 'expect \\n# ',
+    'send /tmp/sum /vmunix', 'expect \\n# ',
+    typeFile('/tmp/arith.c', 'arith.c'),
+    'send cc -o /tmp/arith /tmp/arith.c', 'expect \\n# ',
+    'send /tmp/arith', 'expect \\n# ',
+    'send sync', 'expect \\n# ',
+  ].join('\n');
+  const r = vax780(['--disk', `hp0=${disk}`, '--boot', 'single'], script);
+  assert.equal(r.status, 0, `vax780 failed: ${r.stderr}\n${r.stdout.slice(-3000)}`);
+  const t = r.stdout;
+  assert.match(t, /4\.3 BSD UNIX #1: Fri Jun {2}6 19:55:29 PDT 1986/);
+
+  const ls = outputOf(t, 'ls -l /');
+  assert.match(ls, /^-rwxr-xr-x +\d+ root +407552 .* vmunix$/m, ls);
+  assert.match(ls, /^drwxr-xr-x +\d+ root +\d+ .* bin$/m, ls);
+
+  const df = outputOf(t, 'df');
+  assert.match(df, /^\/dev\/hp0a +\d+ +\d+ +\d+ +\d+% +\/$/m, df);
+
+  const ps = outputOf(t, 'ps ax');
+  assert.match(ps, /PID TT STAT +TIME COMMAND/, ps);
+  assert.ok(ps.trim().split('\n').length >= 4, `too few processes:\n${ps}`);
+
+  assert.match(outputOf(t, 'date'), /^\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d \w{3} \d{4}$/m);
+
+  const hostSum = spawnSync(BSDFS, [disk, 'sum', '/vmunix'], { encoding: 'utf8' });
+  assert.equal(hostSum.status, 0, hostSum.stderr);
+  assert.equal(outputOf(t, '/tmp/sum /vmunix').trim(), hostSum.stdout.trim());
+
+  assert.equal(outputOf(t, '/tmp/arith').trim(), [
+    'squares 338350 quotient -3 remainder -1',
+    'string vaxlab-4.3 length 10',
+    'double 57.6650 9.500000e+00 0.666667',
+    'float 0.333333 int 5766',
+  ].join('\n'));
+});
+
+test('multi-user: reboot to login:, log in as root, halt; the file systems check clean on the next boot', { skip }, () => {
+  const disk = join(work, 'multi.dsk');
+  copyFileSync(REF, disk);
+  const first = vax780(['--disk', `hp0=${disk}`, '--boot', 'single'], [
+    'timeout 600',
+    'expect \\n# ',
+    'send sync', 'expect \\n# ',
+    'send reboot',
+    'expect login: ',
+    'send root',
+    'expect myname# ',   // root's csh prompt, set by /.cshrc
+    'send sync', 'expect myname# ',
+    'send /etc/halt',
+    'expect halting (in tight loop)',   // then the operator's ^P and HALT
+    'expect HALT',
+    'type \\x10',
+    'wait-halt',
+  ].join('\n'));
+  assert.equal(first.status, 0, `vax780 failed: ${first.stderr}\n${first.stdout.slice(-3000)}`);
+  const second = vax780(['--disk', `hp0=${disk}`, '--boot', 'multi'], ['timeout 600', 'expect login: '].join('\n'));
+  assert.equal(second.status, 0, `vax780 failed: ${second.stderr}\n${second.stdout.slice(-3000)}`);
+  assert.match(second.stdout, /\/dev\/hp0a: \d+ files, \d+ used, \d+ free/);
+  assert.match(second.stdout, /\/dev\/rhp0g: \d+ files, \d+ used, \d+ free/);
+  assert.doesNotMatch(second.stdout, /UNEXPECTED INCONSISTENCY|FILE SYSTEM WAS MODIFIED|unclean/);
+});
+
+test('a disk image of the wrong size is refused with a clear message', { skip }, () => {
+  const disk = join(work, 'short.dsk');
+  writeFileSync(disk, Buffer.alloc(1 << 20));
+  const r = vax780(['--disk', `hp0=${disk}`]);
+  assert.equal(r.status, 3);
+  assert.match(r.stderr, /^vax780: .*(wrong size|not a 4\.3BSD file system|too small)/m);
+  assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+});
+
+test('a truncated image is refused with a clear message', { skip }, () => {
+  const disk = join(work, 'truncated.dsk');
+  copyFileSync(REF, disk);
+  truncateSync(disk, 100 * 1024 * 1024);
+  const r = vax780(['--disk', `hp0=${disk}`]);
+  assert.equal(r.status, 3);
+  assert.match(r.stderr, /^vax780: .*wrong size/m);
+});
+
+test('an image that is not a 4.3BSD file system is refused', () => {
+  const disk = join(work, 'zeros.dsk');
+  writeFileSync(disk, Buffer.alloc(0));
+  truncateSync(disk, 174_416_896);
+  const r = vax780(['--disk', `hp0=${disk}`]);
+  assert.equal(r.status, 3);
+  assert.match(r.stderr, /^vax780: .*not a 4\.3BSD file system/m);
+});
+
+test('a missing image and an unknown option are refused', () => {
+  const missing = vax780(['--disk', `hp0=${join(work, 'nonexistent.dsk')}`]);
+  assert.equal(missing.status, 3);
+  assert.match(missing.stderr, /cannot open image/);
+  const unknown = vax780(['--frobnicate']);
+  assert.equal(unknown.status, 2);
+  assert.match(unknown.stderr, /unknown option --frobnicate/);
+});
