@@ -132,6 +132,26 @@ test('multi-user: reboot to login:, log in as root, halt; the file systems check
   assert.doesNotMatch(second.stdout, /UNEXPECTED INCONSISTENCY|FILE SYSTEM WAS MODIFIED|unclean/);
 });
 
+test('--boot askname: /boot asks for the program, the kernel for its root device', { skip }, () => {
+  const disk = join(work, 'askname.dsk');
+  copyFileSync(REF, disk);
+  const r = vax780(['--disk', `hp0=${disk}`, '--boot', 'askname'], [
+    'timeout 120', 'expect Boot', 'expect : ', 'send hp(0,0)vmunix', 'expect root device? ', 'send hp0', 'expect \\n# ',
+  ].join('\n'));
+  assert.equal(r.status, 0, `vax780 failed: ${r.stderr}\n${r.stdout.slice(-2000)}`);
+  assert.match(r.stdout, /279844\+80872\+100324 start 0x12f8/);
+});
+
+test('--direct loads /vmunix without /boot and reaches the same shell', { skip }, () => {
+  const disk = join(work, 'direct.dsk');
+  copyFileSync(REF, disk);
+  const r = vax780(['--disk', `hp0=${disk}`, '--direct'], ['timeout 120', 'expect \\n# ', 'send date', 'expect \\n# '].join('\n'));
+  assert.equal(r.status, 0, `vax780 failed: ${r.stderr}\n${r.stdout.slice(-2000)}`);
+  assert.doesNotMatch(r.stdout, /: hp\(0,0\)vmunix/);   // /boot never ran
+  assert.match(r.stdout, /4\.3 BSD UNIX #1/);
+  assert.match(outputOf(r.stdout, 'date'), /19\d\d$/m);
+});
+
 test('a disk image of the wrong size is refused with a clear message', { skip }, () => {
   const disk = join(work, 'short.dsk');
   writeFileSync(disk, Buffer.alloc(1 << 20));
