@@ -152,6 +152,22 @@ test('--direct loads /vmunix without /boot and reaches the same shell', { skip }
   assert.match(outputOf(r.stdout, 'date'), /19\d\d$/m);
 });
 
+test('a guest halt the script did not wait for ends the run with its reason', { skip }, () => {
+  const disk = join(work, 'halt.dsk');
+  copyFileSync(REF, disk);
+  const r = vax780(['--disk', `hp0=${disk}`, '--direct'], ['timeout 120', 'expect \\n# ', 'type \\x10', 'expect never printed'].join('\n'));
+  assert.equal(r.status, 4, r.stderr);
+  assert.match(r.stderr, /^vax780: guest halted: operator halt/m);
+});
+
+test('an expect that never matches fails after its virtual time limit', { skip }, () => {
+  const disk = join(work, 'timeout.dsk');
+  copyFileSync(REF, disk);
+  const r = vax780(['--disk', `hp0=${disk}`, '--direct'], ['timeout 5', 'expect never printed'].join('\n'));
+  assert.equal(r.status, 1, r.stderr);
+  assert.match(r.stderr, /expect "never printed" timed out after 5 virtual seconds/);
+});
+
 test('a disk image of the wrong size is refused with a clear message', { skip }, () => {
   const disk = join(work, 'short.dsk');
   writeFileSync(disk, Buffer.alloc(1 << 20));
