@@ -28,19 +28,7 @@
 #include "system/blockdev.h"
 #include "vax.h"
 
-static int passed, failed;
-
-#define CHECK(cond, ...)                                \
-    do {                                                \
-        if (cond) {                                     \
-            passed++;                                   \
-        } else {                                        \
-            failed++;                                   \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-            printf(__VA_ARGS__);                        \
-            printf("\n");                               \
-        }                                               \
-    } while (0)
+#include "check.h"
 
 /* An error message contains the expected words. */
 #define CHECK_ERR(rc, err, words)                                                            \
@@ -1105,6 +1093,5 @@ int main(void)
     }
     const char *ref = getenv("VAXLAB_REF_IMAGE");
     test_reference(ref && *ref ? ref : "build/images/43bsd-rp06.dsk");
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return check_summary();
 }

@@ -60,6 +60,8 @@
 #include "cpu/cpu.h"
 #include "cpu/opcodes.h"
 #include "machine.h"
+#include "system/blockdev.h"
+#include "system/vax780.h"
 #include "vax.h"
 
 #define DEFAULT_ITERATIONS 5000
@@ -192,6 +194,16 @@ typedef struct {
     uint32_t hot_va;         /* a page many registers point into */
     uint32_t proc_va[3];     /* procedures: entry mask, code, RET */
     uint32_t sub_va[3];      /* subroutines: code, RSB */
+    uint32_t pat_va, pat_pa; /* page of EDITPC patterns, 8 slots of 64 bytes */
+    uint8_t pat_digits[8];   /* source digits each pattern consumes */
+    int npat;
+    /* Whole-system cases: the 780 with its adapters and devices. */
+    vax780 *sys;
+    uint32_t io_pa[12];      /* physical I/O pages that answer */
+    uint32_t io_s0vpn;       /* S0 page mapping io_pa[0] (MAPEN cases) */
+    uint64_t seed;
+    vax_blockdev disk_bd, tape_bd;
+    uint8_t *tape;
 } fcase;
 
 /* Handler stubs, at these offsets in the stub page. */
@@ -299,6 +311,14 @@ static uint32_t pick_value(fcase *c)
                                        0x40000000, 0x7FFFFFFC, 0xBFFFFFFC, 0xC0000000, 0xFFFFFE00, 31,
                                        32,         33,         64,         0xFFFFFFE0};
     uint32_t k = below(r, 100);
+    if (c->sys && chance(r, 8)) { /* a device register */
+        uint32_t i = below(r, 12), off = below(r, 128) * 4;
+        if (chance(r, 30))
+            off = below(r, 512);
+        if (c->mapen && chance(r, 90))
+            return 0x80000000u + (c->io_s0vpn + i) * 512 + off;
+        return c->io_pa[i] + off;
+    }
     if (k < 32)
         return pick_va(c);
     if (k < 40) /* quadword aligned: queue headers and entries */
@@ -468,11 +488,72 @@ static int pick_opcode(fcase *c)
     }
 }
 
+/* An EDITPC pattern in a free slot of the pattern page (or an old one
+ * reused) that consumes *digits source digits; returns its address. */
+static uint32_t make_pattern(fcase *c, uint32_t *digits)
+{
+    rng_t *r = &c->rng;
+    if (c->npat >= 8) {
+        int k = (int)below(r, 8);
+        *digits = c->pat_digits[k];
+        return c->pat_va + 64u * (uint32_t)k;
+    }
+    int k = c->npat++;
+    uint8_t *p = c->img + c->pat_pa + 64u * (uint32_t)k;
+    uint32_t left = below(r, 32), n = 0;
+    c->pat_digits[k] = (uint8_t)left;
+    *digits = left;
+    int longout = chance(r, 10); /* many fill bytes: a long output */
+    while (n < 60) {
+        uint32_t q = longout ? 75 : below(r, 100);
+        if (longout && left && chance(r, 10))
+            q = 0;
+        if (left && q < 45) { /* EO$MOVE / EO$FLOAT */
+            uint32_t d = 1 + below(r, 15);
+            if (d > left)
+                d = left;
+            p[n++] = (uint8_t)((chance(r, 60) ? 0x90 : 0xA0) | d);
+            left -= d;
+        } else if (q < 70) { /* one-byte-operand operators */
+            uint32_t o = 0x40 + below(r, chance(r, 80) ? 7 : 8);
+            p[n++] = (uint8_t)o;
+            p[n++] = (uint8_t)(o == 0x45 || o == 0x46 ? below(r, 6) : 0x20 + below(r, 64));
+        } else if (q < 80) {
+            p[n++] = (uint8_t)(0x80 | (longout ? 15 : 1 + below(r, 15))); /* EO$FILL */
+        } else if (q < 90) {
+            p[n++] = (uint8_t)(1 + below(r, 4)); /* END_FLOAT .. STORE_SIGN */
+        } else if (!left || chance(r, 10)) {
+            break;
+        }
+    }
+    p[n < 64 ? n : 63] = chance(r, 95) ? 0x00 : (uint8_t)below(r, 256); /* EO$END */
+    return c->pat_va + 64u * (uint32_t)k;
+}
+
 /* Emit one instruction at *va. */
 static void emit_instruction(fcase *c, uint32_t *va)
 {
     rng_t *r = &c->rng;
     int op = pick_opcode(c);
+    if (op == 0x38 && c->pat_va && chance(r, 80)) {
+        /* EDITPC srclen, srcaddr, pattern, dstaddr with a pattern that
+         * fits the source's length. */
+        uint32_t digits;
+        uint32_t pat = make_pattern(c, &digits);
+        eb(c, va, 0x38);
+        eb(c, va, digits);
+        eb(c, va, 0x9F);
+        emit_n(c, va, c->hot_va + below(r, 480), 4);
+        eb(c, va, 0x9F);
+        emit_n(c, va, pat, 4);
+        if (chance(r, 70)) {
+            eb(c, va, 0x9F);
+            emit_n(c, va, c->hot_va + below(r, 400), 4);
+        } else {
+            emit_spec(c, va, ACC_A, DT_B, 0);
+        }
+        return;
+    }
     const vax_opinfo *oi = &vax_opcodes[op];
     eb(c, va, (uint32_t)op);
     if (oi->flags & OPF_ESCAPE) {
@@ -594,6 +675,8 @@ static void build_page_tables(fcase *c)
     int chaos = chance(r, 8); /* leave even the vital pages to chance */
     uint32_t k = below(r, 10);
     c->slr = k < 7 ? c->npages : k < 9 ? c->npages + below(r, 64) : 1 + below(r, c->npages);
+    if (c->sys && k < 9)
+        c->slr = c->npages + 12 + below(r, 8);
     uint32_t spt_pages = (c->slr * 4 + 511) / 512;
     uint32_t spt_page = below(r, c->npages > spt_pages ? c->npages - spt_pages : 1);
     c->sbr = spt_page * 512;
@@ -610,6 +693,14 @@ static void build_page_tables(fcase *c)
     }
     for (uint32_t i = 0; i < spt_pages; i++)
         fix_s0_page(c, spt_page + i, chaos);
+    if (c->sys) {
+        /* S0 pages after memory map the device pages. */
+        c->io_s0vpn = c->npages;
+        for (uint32_t i = 0; i < 12; i++)
+            if (c->io_s0vpn + i < c->slr)
+                img_wr32(c, c->sbr + (c->io_s0vpn + i) * 4,
+                         make_pte(c->io_pa[i] >> 9, chance(r, 90) ? 4 : random_prot(c), chance(r, 95), 1));
+    }
 
     /* P0 and P1 page tables, in S0 space (identity pages). */
     uint32_t p0pg = free_page(c), p1pg = free_page(c);
@@ -733,24 +824,137 @@ static uint32_t pick_sp(fcase *c)
 
 /* --------------------------------------------------------- build a case */
 
+/* ---------------------------------------------------- the whole system */
+
+static void console_sink(void *ctx, uint8_t ch)
+{
+    (void)ctx;
+    (void)ch;
+}
+
+/* A synthetic disk pack: every sector reads as bytes derived from the
+ * case's seed and its offset (so a case stays deterministic); writes are
+ * accepted and dropped, except that a few sectors fail. */
+static int disk_read(const vax_blockdev *bd, uint64_t offset, void *buf, size_t len)
+{
+    const fcase *c = bd->ctx;
+    if (offset > bd->size || len > bd->size - offset)
+        return -1;
+    uint8_t *b = buf;
+    for (size_t i = 0; i < len; i += 8) {
+        rng_t t = {c->seed ^ ((offset + i) * 0x9E3779B97F4A7C15ull)};
+        uint64_t v = (offset + i) % 4096 < 2048 ? 0 : rnext(&t);
+        for (size_t j = 0; j < 8 && i + j < len; j++)
+            b[i + j] = (uint8_t)(v >> (8 * j));
+    }
+    return ((offset / 512) % 997 == 13) ? -1 : 0;
+}
+
+static int disk_write(const vax_blockdev *bd, uint64_t offset, const void *buf, size_t len)
+{
+    (void)buf;
+    if (offset > bd->size || len > bd->size - offset)
+        return -1;
+    return ((offset / 512) % 991 == 7) ? -1 : 0;
+}
+
+/* A SIMH .tap image with a few records and tape marks, some damaged. */
+static void make_tape(fcase *c, uint8_t *t, uint32_t size)
+{
+    rng_t *r = &c->rng;
+    uint32_t p = 0;
+    memset(t, 0, size);
+    while (p + 16 < size && !chance(r, 3)) {
+        uint32_t k = below(r, 10);
+        if (k < 2) { /* tape mark */
+            memset(t + p, 0, 4);
+            p += 4;
+            continue;
+        }
+        uint32_t len = chance(r, 50) ? 512 : 1 + below(r, 2048);
+        if (p + 8 + len + 1 > size)
+            break;
+        uint32_t hdr = len | (chance(r, 5) ? 0x80000000u : 0);
+        memcpy(t + p, &hdr, 4);
+        for (uint32_t i = 0; i < len; i++)
+            t[p + 4 + i] = (uint8_t)rnext(r);
+        uint32_t q = p + 4 + len + (len & 1);
+        uint32_t trl = chance(r, 3) ? hdr + 1 : hdr; /* a corrupt trailer */
+        memcpy(t + q, &trl, 4);
+        p = q + 4;
+    }
+    if (p + 4 <= size && chance(r, 50)) {
+        uint32_t eom = 0xFFFFFFFFu;
+        memcpy(t + p, &eom, 4);
+    }
+}
+
+static vax_machine *build_system(fcase *c)
+{
+    rng_t *r = &c->rng;
+    vax780_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.memory_mb = 1;
+    if (chance(r, 60)) {
+        c->disk_bd.ctx = c;
+        c->disk_bd.size = 32ull * 5 * 823 * 512; /* an RM03 */
+        c->disk_bd.read_only = chance(r, 20);
+        c->disk_bd.read = disk_read;
+        c->disk_bd.write = disk_write;
+        cfg.disk[0].type = "RM03";
+        cfg.disk[0].image = &c->disk_bd;
+    }
+    if (chance(r, 50)) {
+        uint32_t size = 16384;
+        c->tape = malloc(size);
+        if (c->tape) {
+            make_tape(c, c->tape, size);
+            blockdev_memory(&c->tape_bd, c->tape, size, chance(r, 30));
+            cfg.tape = &c->tape_bd;
+        }
+    }
+    char err[200];
+    c->sys = vax780_create(&cfg, err, sizeof err);
+    if (!c->sys) {
+        fprintf(stderr, "vax780_create: %s\n", err);
+        return NULL;
+    }
+    vax780_set_console_output(c->sys, console_sink, NULL);
+    if (chance(r, 30))
+        vax780_console_type(c->sys, "boot\r", 5);
+    /* Device pages: memory controller (TR1), UBA0 (TR3), MBA0 (TR8) and
+     * its drive registers, the UNIBUS pages of the DZ11 and the TS11, and
+     * two pages of nothing. */
+    static const uint32_t io[12] = {0x20002000u, 0x20006000u, 0x20006200u, 0x20006400u,
+                                    0x20006600u, 0x20010000u, 0x20010200u, 0x20010400u,
+                                    0x20100000u + 0x3E000u, 0x20100000u + 0x3F400u, 0x20004000u,
+                                    0x20100000u + 0x3E800u};
+    memcpy(c->io_pa, io, sizeof io);
+    return c->sys->m;
+}
+
 static vax_machine *build_case(uint64_t seed, fcase *c)
 {
     memset(c, 0, sizeof *c);
     c->rng.s = seed;
+    c->seed = seed;
     rng_t *r = &c->rng;
-    static const uint32_t sizes[] = {64u << 10, 128u << 10, 256u << 10, 256u << 10, 256u << 10, 512u << 10};
-    c->memsize = sizes[below(r, sizeof sizes / sizeof sizes[0])];
-    c->npages = c->memsize / 512;
-    vax_config cfg = {c->memsize};
-    vax_machine *m = vax_create(&cfg);
+    vax_machine *m;
+    if (chance(r, 15)) {
+        m = build_system(c);
+    } else {
+        static const uint32_t sizes[] = {64u << 10, 128u << 10, 256u << 10, 256u << 10, 256u << 10, 512u << 10};
+        vax_config cfg = {sizes[below(r, sizeof sizes / sizeof sizes[0])]};
+        m = vax_create(&cfg);
+    }
     if (!m)
         return NULL;
+    c->memsize = vax_memory_bytes(m);
+    c->npages = c->memsize / 512;
     c->img = malloc(c->memsize);
     c->reserved = calloc(c->npages, 1);
-    if (!c->img || !c->reserved) {
-        vax_destroy(m);
-        return NULL;
-    }
+    if (!c->img || !c->reserved)
+        return m;   /* the caller frees */
 
     /* Background: random bytes, zeros, or a mix per page. */
     uint32_t fill = below(r, 10);
@@ -834,6 +1038,14 @@ static vax_machine *build_case(uint64_t seed, fcase *c)
         c->queue_va = va0;
     }
     c->hot_va = pick_va(c) & ~511u;
+    {
+        uint32_t pg = free_page(c);
+        reserve_page(c, pg);
+        if (c->mapen)
+            fix_s0_page(c, pg, chance(r, 10));
+        c->pat_pa = pg * 512;
+        c->pat_va = (c->mapen ? 0x80000000u : 0) + pg * 512;
+    }
     {
         /* Its contents: bytes as they are, decimal digit characters, or
          * valid packed decimal digits with plausible signs. */
@@ -969,6 +1181,8 @@ static vax_machine *build_case(uint64_t seed, fcase *c)
 
 static void free_case(fcase *c)
 {
+    free(c->tape);
+    c->tape = NULL;
     free(c->img);
     free(c->reserved);
     c->img = NULL;
@@ -1111,8 +1325,12 @@ static int run_case(uint64_t seed, case_result *res, int split)
     fcase c;
     memset(res, 0, sizeof *res);
     vax_machine *m = build_case(seed, &c);
-    if (!m) {
+    if (!m || !c.img || !c.reserved) {
         snprintf(g_msg, sizeof g_msg, "cannot create the machine");
+        if (c.sys)
+            vax780_destroy(c.sys);
+        else
+            vax_destroy(m);
         free_case(&c);
         return -1;
     }
@@ -1139,7 +1357,7 @@ static int run_case(uint64_t seed, case_result *res, int split)
             printf("  run %d: budget %llu, ran %llu, stop %s (%s), PC %08X PSL %08X SP %08X\n", run,
                    (unsigned long long)budget, (unsigned long long)done, vax_stop_reason_name(st), detail,
                    vax_get_reg(m, 15), psl, vax_get_reg(m, 14));
-        if ((int)st < 0 || st > VAX_STOP_SCB_HALT || st == VAX_STOP_HOST_REQUEST) {
+        if ((int)st < 0 || st > VAX_STOP_SCB_HALT || (st == VAX_STOP_HOST_REQUEST && !c.sys)) {
             snprintf(g_msg, sizeof g_msg, "run %d: invalid stop reason %d", run, (int)st);
             rc = -1;
         } else if (done > budget) {
@@ -1183,7 +1401,10 @@ static int run_case(uint64_t seed, case_result *res, int split)
     for (int i = 0; i < 16; i++)
         res->digest = res->digest * 31 + vax_get_reg(m, i);
     res->digest = res->digest * 31 + vax_get_psl(m);
-    vax_destroy(m);
+    if (c.sys)
+        vax780_destroy(c.sys);
+    else
+        vax_destroy(m);
     free_case(&c);
     return rc;
 }
@@ -1268,8 +1489,9 @@ int main(int argc, char **argv)
            done_cases, (unsigned long long)base_seed, (unsigned long long)(base_seed + (uint64_t)done_cases - 1),
            (unsigned long long)total_instr, dt, dt > 0 ? (double)done_cases / dt : 0.0,
            dt > 0 ? (double)total_instr / dt : 0.0);
-    printf("fuzz: stops: budget %d, halt %d, double-fault %d, scb-halt %d\n", stops[VAX_STOP_BUDGET],
-           stops[VAX_STOP_HALT], stops[VAX_STOP_DOUBLE_FAULT], stops[VAX_STOP_SCB_HALT]);
+    printf("fuzz: stops: budget %d, halt %d, double-fault %d, scb-halt %d, host-request %d\n",
+           stops[VAX_STOP_BUDGET], stops[VAX_STOP_HALT], stops[VAX_STOP_DOUBLE_FAULT], stops[VAX_STOP_SCB_HALT],
+           stops[VAX_STOP_HOST_REQUEST]);
     if (timed_out)
         printf("fuzz: safety stop: the %.0f s limit ended the run after %ld of %ld cases\n", seconds, done_cases,
                iterations);

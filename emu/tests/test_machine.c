@@ -10,19 +10,7 @@
 
 #include "vax.h"
 
-static int passed, failed;
-
-#define CHECK(cond, ...)                                   \
-    do {                                                   \
-        if (cond) {                                        \
-            passed++;                                      \
-        } else {                                           \
-            failed++;                                      \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);    \
-            printf(__VA_ARGS__);                           \
-            printf("\n");                                  \
-        }                                                  \
-    } while (0)
+#include "check.h"
 
 /* Counts R0 to 100000 then HALTs (300,002 instructions): at 0x200
  *   CLRL R0; 1: INCL R0; CMPL R0, #100000; BLSS 1b; HALT */
@@ -120,6 +108,5 @@ int main(void)
 {
     test_two_machines_interleaved();
     test_host_arguments();
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return check_summary();
 }

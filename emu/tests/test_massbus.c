@@ -14,19 +14,7 @@
 #include "system/blockdev.h"
 #include "system/sbi.h"
 
-static int passed, failed;
-
-#define CHECK(cond, ...)                                   \
-    do {                                                   \
-        if (cond) {                                        \
-            passed++;                                      \
-        } else {                                           \
-            failed++;                                      \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);    \
-            printf(__VA_ARGS__);                           \
-            printf("\n");                                  \
-        }                                                  \
-    } while (0)
+#include "check.h"
 
 #define TR 8
 #define BASE sbi_nexus_address(TR)
@@ -567,6 +555,5 @@ int main(void)
     vax_destroy(m);
     free(img);
     free(rm);
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return check_summary();
 }

@@ -17,19 +17,7 @@
 #include "unibus/ts11.h"
 #include "unibus/uba.h"
 
-static int passed, failed;
-
-#define CHECK(cond, ...)                                   \
-    do {                                                   \
-        if (cond) {                                        \
-            passed++;                                      \
-        } else {                                           \
-            failed++;                                      \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);    \
-            printf(__VA_ARGS__);                           \
-            printf("\n");                                  \
-        }                                                  \
-    } while (0)
+#include "check.h"
 
 #define TR 3
 #define NEX (sbi_nexus_address(TR))
@@ -1009,6 +997,5 @@ int main(void)
     test_dz11();
     test_ts11();
     test_ts11_bad_images();
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return check_summary();
 }

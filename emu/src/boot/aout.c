@@ -2,32 +2,14 @@
  * aout.c — the VAX a.out header and the /boot-style loader (see aout.h).
  */
 #include "aout.h"
+#include "util.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
 
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
 
 const char *aout_magic_name(uint32_t magic)
 {
@@ -48,26 +30,26 @@ int aout_parse(const uint8_t *file, size_t len, aout_header *h, char *err, size_
 {
     memset(h, 0, sizeof *h);
     if (!file || len < AOUT_HEADER_SIZE) {
-        seterr(err, errlen, "not a VAX a.out file: only %zu bytes (the header is %u)", len,
+        boot_seterr(err, errlen, "not a VAX a.out file: only %zu bytes (the header is %u)", len,
                AOUT_HEADER_SIZE);
         return -1;
     }
-    h->magic = le32(file + 0);
-    h->text = le32(file + 4);
-    h->data = le32(file + 8);
-    h->bss = le32(file + 12);
-    h->syms = le32(file + 16);
-    h->entry = le32(file + 20);
-    h->trsize = le32(file + 24);
-    h->drsize = le32(file + 28);
+    h->magic = boot_le32(file + 0);
+    h->text = boot_le32(file + 4);
+    h->data = boot_le32(file + 8);
+    h->bss = boot_le32(file + 12);
+    h->syms = boot_le32(file + 16);
+    h->entry = boot_le32(file + 20);
+    h->trsize = boot_le32(file + 24);
+    h->drsize = boot_le32(file + 28);
     if (h->magic != AOUT_OMAGIC && h->magic != AOUT_NMAGIC && h->magic != AOUT_ZMAGIC) {
-        seterr(err, errlen, "not a VAX a.out file: bad magic 0%o (expected 0407, 0410 or 0413)",
+        boot_seterr(err, errlen, "not a VAX a.out file: bad magic 0%o (expected 0407, 0410 or 0413)",
                h->magic);
         return -1;
     }
     uint64_t need = (uint64_t)aout_text_offset(h) + h->text + h->data;
     if (need > len) {
-        seterr(err, errlen,
+        boot_seterr(err, errlen,
                "truncated a.out (%s): text %u + data %u bytes from byte %u need %llu bytes, the "
                "file has %zu",
                aout_magic_name(h->magic), h->text, h->data, aout_text_offset(h),
@@ -84,7 +66,7 @@ int aout_load(vax_machine *m, const uint8_t *file, size_t len, const aout_header
     uint64_t mem = vax_memory_bytes(m);
     uint64_t toff = aout_text_offset(h);
     if (toff + (uint64_t)h->text + h->data > len) {
-        seterr(err, errlen, "truncated a.out");
+        boot_seterr(err, errlen, "truncated a.out");
         return -1;
     }
     uint64_t text_addr = load_addr;
@@ -95,7 +77,7 @@ int aout_load(vax_machine *m, const uint8_t *file, size_t len, const aout_header
     uint64_t bss_addr = data_addr + h->data;
     uint64_t bss_end = bss_addr + h->bss;
     if (bss_end > mem) {
-        seterr(err, errlen,
+        boot_seterr(err, errlen,
                "a.out too large for memory: text %u, data %u and bss %u bytes loaded at 0x%x end "
                "at 0x%llx, memory is %llu bytes",
                h->text, h->data, h->bss, load_addr, (unsigned long long)bss_end,
@@ -108,7 +90,7 @@ int aout_load(vax_machine *m, const uint8_t *file, size_t len, const aout_header
 
     if (vax_phys_write(m, (uint32_t)text_addr, file + toff, h->text) != 0 ||
         vax_phys_write(m, (uint32_t)data_addr, file + toff + h->text, h->data) != 0) {
-        seterr(err, errlen, "a.out does not fit in memory");
+        boot_seterr(err, errlen, "a.out does not fit in memory");
         return -1;
     }
     /* Zeros between text and data (0410/0413) and over bss + slop, in
@@ -121,7 +103,7 @@ int aout_load(vax_machine *m, const uint8_t *file, size_t len, const aout_header
             if (n > sizeof zeros)
                 n = sizeof zeros;
             if (vax_phys_write(m, (uint32_t)a, zeros, (size_t)n) != 0) {
-                seterr(err, errlen, "a.out does not fit in memory");
+                boot_seterr(err, errlen, "a.out does not fit in memory");
                 return -1;
             }
             a += n;

@@ -27,6 +27,7 @@
  *     IPL 31, kernel mode, R10/R11, its image at physical 0; not SP.
  */
 #include "boot.h"
+#include "util.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -38,21 +39,6 @@
 #include "ffs.h"
 #include "partitions.h"
 
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 /* Read path from the file system on partition part of the disk and check
  * its a.out header. */
@@ -62,24 +48,24 @@ static int read_program(const vax_blockdev *disk, const bsd_disktype *dt, int pa
 {
     uint64_t off, plen;
     if (bsd_partition_range(dt, part, &off, &plen) != 0) {
-        seterr(err, errlen, "%s has no partition %c", dt->name, 'a' + part);
+        boot_seterr(err, errlen, "%s has no partition %c", dt->name, 'a' + part);
         return -1;
     }
     *part_off = off;
     char why[320];
     ffs *fs = ffs_open(disk, off, why, sizeof why);
     if (!fs) {
-        seterr(err, errlen, "partition %c of the %s: %s", 'a' + part, dt->name, why);
+        boot_seterr(err, errlen, "partition %c of the %s: %s", 'a' + part, dt->name, why);
         return -1;
     }
     int rc = ffs_read_file(fs, path, data, len, why, sizeof why);
     ffs_close(fs);
     if (rc != 0) {
-        seterr(err, errlen, "partition %c of the %s: %s", 'a' + part, dt->name, why);
+        boot_seterr(err, errlen, "partition %c of the %s: %s", 'a' + part, dt->name, why);
         return -1;
     }
     if (aout_parse(*data, *len, h, why, sizeof why) != 0) {
-        seterr(err, errlen, "%s: %s", path, why);
+        boot_seterr(err, errlen, "%s: %s", path, why);
         free(*data);
         *data = NULL;
         return -1;
@@ -114,12 +100,12 @@ int vax_boot_ex(vax_machine *m, const vax_blockdev *disk, const char *disk_type,
     if (info)
         memset(info, 0, sizeof *info);
     if (!m || !disk) {
-        seterr(err, errlen, "no machine or no disk");
+        boot_seterr(err, errlen, "no machine or no disk");
         return -1;
     }
     const bsd_disktype *dt = bsd_disktype_find(disk_type);
     if (!dt) {
-        seterr(err, errlen, "unknown disk type \"%s\" (known: RP06, RM03, RM05, RM80, RP07, RP04, RP05)",
+        boot_seterr(err, errlen, "unknown disk type \"%s\" (known: RP06, RM03, RM05, RM80, RP07, RP04, RP05)",
                disk_type ? disk_type : "(null)");
         return -1;
     }
@@ -135,7 +121,7 @@ int vax_boot_ex(vax_machine *m, const vax_blockdev *disk, const char *disk_type,
         if (read_program(disk, dt, 0, "/boot", &file, &len, &h, &part_off, err, errlen) != 0)
             return -1;
         if (aout_load(m, file, len, &h, 0, 0, &lay, why, sizeof why) != 0) {
-            seterr(err, errlen, "/boot: %s", why);
+            boot_seterr(err, errlen, "/boot: %s", why);
             free(file);
             return -1;
         }
@@ -152,21 +138,21 @@ int vax_boot_ex(vax_machine *m, const vax_blockdev *disk, const char *disk_type,
     } else if (how == BOOT_DIRECT_KERNEL) {
         const char *path = kernel_path && *kernel_path ? kernel_path : "/vmunix";
         if ((boot_device & B_MAGICMASK) != 0 && (boot_device & B_MAGICMASK) != B_DEVMAGIC) {
-            seterr(err, errlen, "boot device 0x%08x has a bad magic number (bits 31:28 must be 0 or 0xa)",
+            boot_seterr(err, errlen, "boot device 0x%08x has a bad magic number (bits 31:28 must be 0 or 0xa)",
                    boot_device);
             return -1;
         }
         int part = (int)((boot_device >> B_PARTITIONSHIFT) & B_PARTITIONMASK);
         if (part >= BSD_NPARTITIONS || !(dt->standalone_mask & (1u << part))) {
             /* /boot's standalone driver refuses these too ("bad partition"). */
-            seterr(err, errlen, "boot device 0x%08x names partition %d, which /boot cannot read on a %s",
+            boot_seterr(err, errlen, "boot device 0x%08x names partition %d, which /boot cannot read on a %s",
                    boot_device, part, dt->name);
             return -1;
         }
         if (read_program(disk, dt, part, path, &file, &len, &h, &part_off, err, errlen) != 0)
             return -1;
         if (aout_load(m, file, len, &h, 0, AOUT_BOOT_BSS_SLOP, &lay, why, sizeof why) != 0) {
-            seterr(err, errlen, "%s: %s", path, why);
+            boot_seterr(err, errlen, "%s: %s", path, why);
             free(file);
             return -1;
         }
@@ -174,12 +160,12 @@ int vax_boot_ex(vax_machine *m, const vax_blockdev *disk, const char *disk_type,
         /* The entry mask: CALLS reads it at the entry and starts 2 bytes on. */
         uint8_t mw[2];
         if ((uint64_t)lay.entry + 2 > mem || vax_phys_read(m, lay.entry, mw, 2) != 0) {
-            seterr(err, errlen, "%s: entry point 0x%x is outside memory", path, lay.entry);
+            boot_seterr(err, errlen, "%s: entry point 0x%x is outside memory", path, lay.entry);
             return -1;
         }
         uint32_t mask = (uint32_t)mw[0] | (uint32_t)mw[1] << 8;
         if (mask & 0x3000u) {
-            seterr(err, errlen, "%s: bad entry mask 0x%04x at 0x%x (bits 13:12 must be zero; CALLS "
+            boot_seterr(err, errlen, "%s: bad entry mask 0x%04x at 0x%x (bits 13:12 must be zero; CALLS "
                    "would take a reserved operand fault)", path, mask, lay.entry);
             return -1;
         }
@@ -192,7 +178,7 @@ int vax_boot_ex(vax_machine *m, const vax_blockdev *disk, const char *disk_type,
             top = mem & ~(uint64_t)511u;
             page = top - 512u;
             if (top < 512u || page < (uint64_t)lay.bss_addr + h.bss) {
-                seterr(err, errlen, "%s: no memory left above the kernel's bss (ends at 0x%llx) for "
+                boot_seterr(err, errlen, "%s: no memory left above the kernel's bss (ends at 0x%llx) for "
                        "the boot stack; memory is %u bytes", path,
                        (unsigned long long)((uint64_t)lay.bss_addr + h.bss), mem);
                 return -1;
@@ -241,7 +227,7 @@ int vax_boot_ex(vax_machine *m, const vax_blockdev *disk, const char *disk_type,
         if (info)
             info->pc = pc;
     } else {
-        seterr(err, errlen, "unknown boot method %d", (int)how);
+        boot_seterr(err, errlen, "unknown boot method %d", (int)how);
         return -1;
     }
     if (info) {

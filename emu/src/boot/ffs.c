@@ -14,6 +14,7 @@
  *   - symbolic links are followed at most 8 times (MAXSYMLINKS).
  */
 #include "ffs.h"
+#include "util.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -60,28 +61,9 @@ typedef struct {
     int32_t ib[NIADDR];
 } dinode;
 
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
 
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
-static uint32_t le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static int32_t sle32(const uint8_t *p) { return (int32_t)le32(p); }
+static int32_t sle32(const uint8_t *p) { return (int32_t)boot_le32(p); }
 
 static uint16_t le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
 
@@ -101,12 +83,12 @@ static int dev_read(ffs *fs, uint64_t off, void *buf, size_t len, char *err, siz
 {
     uint64_t abs = fs->base + off;
     if (abs < fs->base || abs > fs->disk->size || len > fs->disk->size - abs) {
-        seterr(err, errlen, "read of %zu bytes at byte %llu is past the end of the image (%llu bytes)",
+        boot_seterr(err, errlen, "read of %zu bytes at byte %llu is past the end of the image (%llu bytes)",
                len, (unsigned long long)abs, (unsigned long long)fs->disk->size);
         return -1;
     }
     if (fs->disk->read(fs->disk, abs, buf, len) != 0) {
-        seterr(err, errlen, "I/O error reading %zu bytes at byte %llu of the image", len,
+        boot_seterr(err, errlen, "I/O error reading %zu bytes at byte %llu of the image", len,
                (unsigned long long)abs);
         return -1;
     }
@@ -118,11 +100,11 @@ static int dev_read(ffs *fs, uint64_t off, void *buf, size_t len, char *err, siz
 ffs *ffs_open(const vax_blockdev *disk, uint64_t partition_offset, char *err, size_t errlen)
 {
     if (!disk || !disk->read) {
-        seterr(err, errlen, "no disk");
+        boot_seterr(err, errlen, "no disk");
         return NULL;
     }
     if (partition_offset > disk->size || disk->size - partition_offset < SBOFF + SBREAD) {
-        seterr(err, errlen,
+        boot_seterr(err, errlen,
                "image too small: %llu bytes, but the superblock is at byte %u of the partition "
                "starting at byte %llu",
                (unsigned long long)disk->size, SBOFF, (unsigned long long)partition_offset);
@@ -130,13 +112,13 @@ ffs *ffs_open(const vax_blockdev *disk, uint64_t partition_offset, char *err, si
     }
     uint8_t sb[SBREAD];
     if (disk->read(disk, partition_offset + SBOFF, sb, sizeof sb) != 0) {
-        seterr(err, errlen, "I/O error reading the superblock at byte %llu",
+        boot_seterr(err, errlen, "I/O error reading the superblock at byte %llu",
                (unsigned long long)(partition_offset + SBOFF));
         return NULL;
     }
-    uint32_t magic = le32(sb + 1372);
+    uint32_t magic = boot_le32(sb + 1372);
     if (magic != FS_MAGIC) {
-        seterr(err, errlen,
+        boot_seterr(err, errlen,
                "not a 4.3BSD file system: bad superblock magic 0x%x at byte %u (expected 0x%x)",
                magic, SBOFF, FS_MAGIC);
         return NULL;
@@ -144,7 +126,7 @@ ffs *ffs_open(const vax_blockdev *disk, uint64_t partition_offset, char *err, si
 
     ffs *fs = calloc(1, sizeof *fs);
     if (!fs) {
-        seterr(err, errlen, "out of memory");
+        boot_seterr(err, errlen, "out of memory");
         return NULL;
     }
     fs->disk = disk;
@@ -220,14 +202,14 @@ ffs *ffs_open(const vax_blockdev *disk, uint64_t partition_offset, char *err, si
         snprintf(why, sizeof why, "bad %s in the superblock (bsize %lld, fsize %lld, frag %lld, ncg %lld, ipg %lld, fpg %lld, size %lld)",
                  bad, (long long)fs->bsize, (long long)fs->fsize, (long long)fs->frag,
                  (long long)fs->ncg, (long long)fs->ipg, (long long)fs->fpg, (long long)fs->size);
-        seterr(err, errlen, "not a usable 4.3BSD file system: %s", why);
+        boot_seterr(err, errlen, "not a usable 4.3BSD file system: %s", why);
         free(fs);
         return NULL;
     }
     uint64_t need = (uint64_t)fs->size * (uint64_t)fs->fsize;
     uint64_t have = disk->size - partition_offset;
     if (need > have) {
-        seterr(err, errlen,
+        boot_seterr(err, errlen,
                "image too small: the file system needs %llu bytes from byte %llu, the image has "
                "only %llu there",
                (unsigned long long)need, (unsigned long long)partition_offset,
@@ -239,7 +221,7 @@ ffs *ffs_open(const vax_blockdev *disk, uint64_t partition_offset, char *err, si
         fs->ind[i] = malloc((size_t)fs->bsize);
         fs->ind_blk[i] = -1;
         if (!fs->ind[i]) {
-            seterr(err, errlen, "out of memory");
+            boot_seterr(err, errlen, "out of memory");
             ffs_close(fs);
             return NULL;
         }
@@ -280,7 +262,7 @@ void ffs_get_info(const ffs *fs, ffs_info *info)
 static int inode_offset(const ffs *fs, uint32_t ino, uint64_t *off, char *err, size_t errlen)
 {
     if (ino == 0 || (int64_t)ino >= fs->ncg * fs->ipg) {
-        seterr(err, errlen, "inode number %u out of range (the file system has %lld inodes)", ino,
+        boot_seterr(err, errlen, "inode number %u out of range (the file system has %lld inodes)", ino,
                (long long)(fs->ncg * fs->ipg));
         return -1;
     }
@@ -288,7 +270,7 @@ static int inode_offset(const ffs *fs, uint32_t ino, uint64_t *off, char *err, s
     int64_t cgstart = fs->fpg * cg + fs->cgoffset * (cg & ~fs->cgmask);
     int64_t frag = cgstart + fs->iblkno + ((int64_t)(ino % fs->ipg) / fs->inopb) * fs->frag;
     if (frag < 0 || frag + fs->frag > fs->size) {
-        seterr(err, errlen, "inode %u lies outside the file system (fragment %lld)", ino,
+        boot_seterr(err, errlen, "inode %u lies outside the file system (fragment %lld)", ino,
                (long long)frag);
         return -1;
     }
@@ -325,7 +307,7 @@ static int read_inode(ffs *fs, uint32_t ino, dinode *di, char *err, size_t errle
     for (int i = 0; i < NIADDR; i++)
         di->ib[i] = sle32(b + 88 + 4 * i);
     if (di->size < 0) {
-        seterr(err, errlen, "inode %u has an impossible size %lld", ino, (long long)di->size);
+        boot_seterr(err, errlen, "inode %u has an impossible size %lld", ino, (long long)di->size);
         return -1;
     }
     return 0;
@@ -336,12 +318,12 @@ static int read_inode(ffs *fs, uint32_t ino, dinode *di, char *err, size_t errle
 static int check_frags(ffs *fs, const dinode *di, int64_t bn, int64_t nfrags, char *err, size_t errlen)
 {
     if (bn < 0 || bn >= fs->size || nfrags > fs->size - bn) {
-        seterr(err, errlen, "inode %u: block address %lld is outside the file system (%lld fragments)",
+        boot_seterr(err, errlen, "inode %u: block address %lld is outside the file system (%lld fragments)",
                di->ino, (long long)bn, (long long)fs->size);
         return -1;
     }
     if ((bn & (fs->frag - 1)) + nfrags > fs->frag) {
-        seterr(err, errlen, "inode %u: block address %lld is not aligned for a %lld-fragment run",
+        boot_seterr(err, errlen, "inode %u: block address %lld is not aligned for a %lld-fragment run",
                di->ino, (long long)bn, (long long)nfrags);
         return -1;
     }
@@ -353,7 +335,7 @@ static int check_frags(ffs *fs, const dinode *di, int64_t bn, int64_t nfrags, ch
 static int bmap(ffs *fs, const dinode *di, int64_t lbn, int64_t *out, char *err, size_t errlen)
 {
     if (lbn < 0) {
-        seterr(err, errlen, "inode %u: negative block number", di->ino);
+        boot_seterr(err, errlen, "inode %u: negative block number", di->ino);
         return -1;
     }
     if (lbn < NDADDR) {
@@ -369,7 +351,7 @@ static int bmap(ffs *fs, const dinode *di, int64_t lbn, int64_t *out, char *err,
         bn -= sh;
     }
     if (j == 0) {
-        seterr(err, errlen, "inode %u: block %lld is beyond triple indirection", di->ino,
+        boot_seterr(err, errlen, "inode %u: block %lld is beyond triple indirection", di->ino,
                (long long)lbn);
         return -1;
     }
@@ -419,7 +401,7 @@ static int read_data(ffs *fs, const dinode *di, uint8_t *buf, size_t len, char *
                 bsz = (rem + fs->fsize - 1) & ~(fs->fsize - 1);
             }
             if ((int64_t)want > bsz) {
-                seterr(err, errlen, "inode %u: block %lld is shorter than the file size", di->ino,
+                boot_seterr(err, errlen, "inode %u: block %lld is shorter than the file size", di->ino,
                        (long long)lbn);
                 return -1;
             }
@@ -443,22 +425,22 @@ static int walk_dir(ffs *fs, const dinode *di, dir_fn fn, void *ctx, const char 
                     size_t errlen)
 {
     if ((di->mode & FFS_IFMT) != FFS_IFDIR) {
-        seterr(err, errlen, "%s: not a directory", path);
+        boot_seterr(err, errlen, "%s: not a directory", path);
         return -1;
     }
     if (di->size == 0) {
-        seterr(err, errlen, "%s: zero-length directory (inode %u)", path, di->ino);
+        boot_seterr(err, errlen, "%s: zero-length directory (inode %u)", path, di->ino);
         return -1;
     }
     if (di->size > (int64_t)MAX_DIR_BYTES) {
-        seterr(err, errlen, "%s: directory inode %u has an absurd size %lld", path, di->ino,
+        boot_seterr(err, errlen, "%s: directory inode %u has an absurd size %lld", path, di->ino,
                (long long)di->size);
         return -1;
     }
     size_t len = (size_t)di->size;
     uint8_t *buf = malloc(len);
     if (!buf) {
-        seterr(err, errlen, "out of memory");
+        boot_seterr(err, errlen, "out of memory");
         return -1;
     }
     if (read_data(fs, di, buf, len, err, errlen) != 0) {
@@ -474,23 +456,23 @@ static int walk_dir(ffs *fs, const dinode *di, dir_fn fn, void *ctx, const char 
         size_t off = chunk;
         while (off < end) {
             if (end - off < DIRHDR) {
-                seterr(err, errlen, "%s: damaged directory (inode %u): entry header cut off at offset %zu",
+                boot_seterr(err, errlen, "%s: damaged directory (inode %u): entry header cut off at offset %zu",
                        path, di->ino, off);
                 rc = -1;
                 break;
             }
-            uint32_t ino = le32(buf + off);
+            uint32_t ino = boot_le32(buf + off);
             uint16_t reclen = le16(buf + off + 4);
             uint16_t namlen = le16(buf + off + 6);
             if (reclen < DIRHDR + 4 || (reclen & 3) != 0 || reclen > end - off) {
-                seterr(err, errlen, "%s: damaged directory (inode %u): bad record length %u at offset %zu",
+                boot_seterr(err, errlen, "%s: damaged directory (inode %u): bad record length %u at offset %zu",
                        path, di->ino, reclen, off);
                 rc = -1;
                 break;
             }
             if (ino != 0) {
                 if (namlen == 0 || namlen > MAXNAMLEN || DIRHDR + namlen + 1u > reclen) {
-                    seterr(err, errlen, "%s: damaged directory (inode %u): bad name length %u at offset %zu",
+                    boot_seterr(err, errlen, "%s: damaged directory (inode %u): bad name length %u at offset %zu",
                            path, di->ino, namlen, off);
                     rc = -1;
                     break;
@@ -531,19 +513,19 @@ static int namei(ffs *fs, const char *path, int follow_last, dinode *out, int *l
                  size_t errlen)
 {
     if (!path || !*path) {
-        seterr(err, errlen, "empty path");
+        boot_seterr(err, errlen, "empty path");
         return -1;
     }
     size_t plen = strlen(path);
     if (plen >= MAXPATHLEN) {
-        seterr(err, errlen, "path too long (%zu bytes)", plen);
+        boot_seterr(err, errlen, "path too long (%zu bytes)", plen);
         return -1;
     }
     dinode dir;
     if (read_inode(fs, FFS_ROOTINO, &dir, err, errlen) != 0)
         return -1;
     if ((dir.mode & FFS_IFMT) != FFS_IFDIR) {
-        seterr(err, errlen, "the root inode is not a directory (mode 0%o)", dir.mode);
+        boot_seterr(err, errlen, "the root inode is not a directory (mode 0%o)", dir.mode);
         return -1;
     }
     dinode cur = dir;
@@ -562,12 +544,12 @@ static int namei(ffs *fs, const char *path, int follow_last, dinode *out, int *l
             q++;
         size_t n = (size_t)(q - p);
         if (n > MAXNAMLEN) {
-            seterr(err, errlen, "file name too long (%zu bytes, the limit is %u) after %s", n,
+            boot_seterr(err, errlen, "file name too long (%zu bytes, the limit is %u) after %s", n,
                    MAXNAMLEN, wlen ? walked : "/");
             return -1;
         }
         if (wlen + 1 + n >= sizeof walked) {   /* cannot happen: plen < MAXPATHLEN */
-            seterr(err, errlen, "%s: path too long", path);
+            boot_seterr(err, errlen, "%s: path too long", path);
             return -1;
         }
         walked[wlen++] = '/';
@@ -575,7 +557,7 @@ static int namei(ffs *fs, const char *path, int follow_last, dinode *out, int *l
         wlen += n;
         walked[wlen] = 0;
         if ((cur.mode & FFS_IFMT) != FFS_IFDIR) {
-            seterr(err, errlen, "%s: not a directory", walked);
+            boot_seterr(err, errlen, "%s: not a directory", walked);
             return -1;
         }
         dir = cur;
@@ -584,7 +566,7 @@ static int namei(ffs *fs, const char *path, int follow_last, dinode *out, int *l
         if (rc < 0)
             return -1;
         if (l.found == 0) {
-            seterr(err, errlen, "%s: no such file or directory", walked);
+            boot_seterr(err, errlen, "%s: no such file or directory", walked);
             return -1;
         }
         if (read_inode(fs, l.found, &cur, err, errlen) != 0)
@@ -597,11 +579,11 @@ static int namei(ffs *fs, const char *path, int follow_last, dinode *out, int *l
             }
         if ((cur.mode & FFS_IFMT) == FFS_IFLNK && (!last || follow_last)) {
             if (++*links > MAXSYMLINKS) {
-                seterr(err, errlen, "%s: too many levels of symbolic links", walked);
+                boot_seterr(err, errlen, "%s: too many levels of symbolic links", walked);
                 return -1;
             }
             if (cur.size <= 0 || cur.size >= (int64_t)MAXPATHLEN) {
-                seterr(err, errlen, "%s: symbolic link of bad length %lld", walked,
+                boot_seterr(err, errlen, "%s: symbolic link of bad length %lld", walked,
                        (long long)cur.size);
                 return -1;
             }
@@ -611,7 +593,7 @@ static int namei(ffs *fs, const char *path, int follow_last, dinode *out, int *l
                 return -1;
             target[tlen] = 0;
             if (strlen(target) != tlen) {
-                seterr(err, errlen, "%s: symbolic link contains a NUL byte", walked);
+                boot_seterr(err, errlen, "%s: symbolic link contains a NUL byte", walked);
                 return -1;
             }
             /* New path: the target (relative to the directory holding the
@@ -624,7 +606,7 @@ static int namei(ffs *fs, const char *path, int follow_last, dinode *out, int *l
             else
                 k = snprintf(newpath, sizeof newpath, "%.*s/%s%s", (int)dlen, walked, target, q);
             if (k < 0 || (size_t)k >= MAXPATHLEN) {
-                seterr(err, errlen, "%s: path too long after following a symbolic link", walked);
+                boot_seterr(err, errlen, "%s: path too long after following a symbolic link", walked);
                 return -1;
             }
             return namei(fs, newpath, follow_last, out, links, err, errlen);
@@ -647,27 +629,27 @@ int ffs_read_file(ffs *fs, const char *path, uint8_t **data, size_t *len, char *
         return -1;
     uint16_t type = di.mode & FFS_IFMT;
     if (type == FFS_IFDIR) {
-        seterr(err, errlen, "%s: is a directory", path);
+        boot_seterr(err, errlen, "%s: is a directory", path);
         return -1;
     }
     if (type != FFS_IFREG) {
-        seterr(err, errlen, "%s: not a regular file (mode 0%o)", path, di.mode);
+        boot_seterr(err, errlen, "%s: not a regular file (mode 0%o)", path, di.mode);
         return -1;
     }
     if (di.size > (int64_t)FFS_MAX_READ) {
-        seterr(err, errlen, "%s: file too large to read (%lld bytes, limit %u)", path,
+        boot_seterr(err, errlen, "%s: file too large to read (%lld bytes, limit %u)", path,
                (long long)di.size, FFS_MAX_READ);
         return -1;
     }
     size_t n = (size_t)di.size;
     uint8_t *buf = malloc(n ? n : 1);
     if (!buf) {
-        seterr(err, errlen, "out of memory (%zu bytes for %s)", n, path);
+        boot_seterr(err, errlen, "out of memory (%zu bytes for %s)", n, path);
         return -1;
     }
     char why[256];
     if (read_data(fs, &di, buf, n, why, sizeof why) != 0) {
-        seterr(err, errlen, "%s: %s", path, why);
+        boot_seterr(err, errlen, "%s: %s", path, why);
         free(buf);
         return -1;
     }

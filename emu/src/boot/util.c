@@ -1,0 +1,17 @@
+/*
+ * util.c — see util.h.
+ */
+#include "util.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+void boot_seterr(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || errlen == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
