@@ -325,7 +325,7 @@ int main(int argc, char **argv)
             char path[4096];
             char type[16] = "RP06";
             if (sscanf(v, "hp%u=%4095s", &unit, path) != 2 || unit >= VAX780_MAX_DISKS)
-                usage("--disk takes hpN=IMAGE[:TYPE] with N from 0 to 3");
+                usage("--disk takes hpN=IMAGE[:TYPE] with N from 0 to 7 (4-7 are on the second MASSBUS)");
             char *colon = strrchr(path, ':');
             if (colon) {
                 snprintf(type, sizeof type, "%s", colon + 1);

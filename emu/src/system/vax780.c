@@ -18,6 +18,7 @@
 #define TR_MEMCTL 1
 #define TR_UBA0 3
 #define TR_MBA0 8
+#define TR_MBA1 9
 
 /* Default TODR: the 780 keeps time since the start of the year in 10 ms
  * units above 1<<28 (TODRZERO in /sys/vax/clock.h); start at 1 July
@@ -108,12 +109,15 @@ vax780 *vax780_create(const vax780_config *cfg, char *err, size_t errlen)
         goto fail_msg;
     s->uba0 = uba_create(m, TR_UBA0, 0);
     s->mba0 = mba_create(m, TR_MBA0, 0);
-    if (!s->uba0 || !s->mba0)
+    s->mba1 = mba_create(m, TR_MBA1, 1);   /* the second MASSBUS, drives optional */
+    if (!s->uba0 || !s->mba0 || !s->mba1)
         goto fail_msg;
     for (int u = 0; u < VAX780_MAX_DISKS; u++) {
         if (!cfg->disk[u].type)
             continue;
-        if (mba_attach_disk(s->mba0, u, cfg->disk[u].type, cfg->disk[u].image, err, errlen) < 0)
+        /* hp0..hp3 are drives 0..3 of MBA0, hp4..hp7 drives 0..3 of MBA1 */
+        if (mba_attach_disk(u < 4 ? s->mba0 : s->mba1, u % 4, cfg->disk[u].type, cfg->disk[u].image, err, errlen) <
+            0)
             goto fail;
     }
     s->dz = dz11_create(s->uba0, 0760100, 0300);
@@ -136,6 +140,8 @@ void vax780_destroy(vax780 *s)
         return;
     if (s->mba0)
         mba_destroy(s->mba0);
+    if (s->mba1)
+        mba_destroy(s->mba1);
     if (s->uba0)
         uba_destroy(s->uba0);
     vax_destroy(s->m);
@@ -158,6 +164,8 @@ void vax780_init(vax780 *s)
     memset(s->memctl, 0, sizeof s->memctl);
     if (s->mba0)
         mba_reset(s->mba0);
+    if (s->mba1)
+        mba_reset(s->mba1);
     if (s->uba0)
         uba_reset(s->uba0);
     s->reboot_requested = 0;

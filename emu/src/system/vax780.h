@@ -2,7 +2,7 @@
  * vax780.h — a whole VAX-11/780 system: processor and memory (vax.h), the
  * SBI with its memory controller, MASSBUS and UNIBUS adapters, the console
  * terminal and clocks, and the peripherals 4.3BSD's GENERIC kernel expects:
- * RP06-class disks on MBA0, a DZ11 and a TS11 on UBA0.
+ * RP06-class disks on MBA0 (and MBA1), a DZ11 and a TS11 on UBA0.
  *
  * Only what exists answers: the kernel probes every configured controller,
  * and a nexus that answers for an absent device would send it into
@@ -24,7 +24,7 @@ struct uba;
 struct dz11;
 struct ts11;
 
-#define VAX780_MAX_DISKS 4
+#define VAX780_MAX_DISKS 8   /* hp0-hp3 on MBA0 (TR 8), hp4-hp7 on MBA1 (TR 9) */
 
 typedef struct {
     uint32_t memory_mb;        /* 1..64 (default 8) */
@@ -33,7 +33,7 @@ typedef struct {
     struct {
         const char *type;      /* "RP06", "RM03", ... ; NULL = no drive */
         vax_blockdev *image;
-    } disk[VAX780_MAX_DISKS];  /* units 0.. on MBA0 */
+    } disk[VAX780_MAX_DISKS];
     vax_blockdev *tape;        /* TS11 image (SIMH .tap), or NULL */
 } vax780_config;
 
@@ -42,7 +42,7 @@ typedef struct vax780 {
     vax_console console;
     vax_clock clock;
     uint32_t memctl[8];        /* MS780 registers A, B, C ... */
-    struct mba *mba0;
+    struct mba *mba0, *mba1;
     struct uba *uba0;
     struct dz11 *dz;
     struct ts11 *ts;
