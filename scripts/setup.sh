@@ -9,7 +9,7 @@
 #   if emcc is missing, chromium (for the end-to-end tests) if missing.
 # - npm dependencies via `npm ci` when node_modules is missing or older than
 #   package.json / package-lock.json.
-# - make -C emu native wasm.
+# - make -C emu native wasm, and the 4.3BSD image (installer/install.ts; cached).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -96,5 +96,9 @@ if [ $build -eq 1 ]; then
   jobs=$(nproc 2>/dev/null || echo 4)
   log "make -C emu -j$jobs native wasm"
   make -C emu -j"$jobs" native wasm
+  # The lab's 4.3BSD disk, built by our installer from the distribution
+  # tapes (cached by the inputs' hashes: costs nothing when unchanged).
+  log "installer: web/public/images/43bsd.dsk.gz"
+  node --import tsx installer/install.ts
 fi
 log "done"

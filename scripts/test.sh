@@ -33,7 +33,7 @@ skip_step() { names+=("$1"); results+=("SKIPPED"); times+=("-"); }
 node_tests() {
   local files=()
   while IFS= read -r f; do files+=("$f"); done < <(
-    find web/src emu/wasm emu/tests \( -name node_modules -o -name dist \) -prune -o \
+    find web/src emu/wasm emu/tests installer \( -name node_modules -o -name dist \) -prune -o \
       -type f \( -name '*.test.ts' -o -name '*.test.mjs' \) -print 2>/dev/null | sort)
   if [ ${#files[@]} -eq 0 ]; then echo "no Node test files found"; return 0; fi
   printf '  %s\n' "${files[@]}"

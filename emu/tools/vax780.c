@@ -5,7 +5,17 @@
  *
  *   vax780 --disk hp0=IMAGE[:TYPE] [--disk hp1=...] [--tape ts0=TAPE] [--mem MB]
  *          [--boot single|multi|askname] [--direct] [--kernel PATH]
- *          [--script FILE] [--quiet] [--stats]
+ *          [--standalone tape|tape:NAME|FILE] [--script FILE] [--quiet] [--stats]
+ *
+ * --standalone starts a standalone program instead of booting the disk:
+ * tape is the --tape's boot block (its first record, tsboot), started as
+ * the operator's toggle-in program tstoggle leaves it; it prompts "=" for
+ * a program of the tape's tp archive.  tape:NAME is that program NAME
+ * (boot, copy, format), entered as tsboot enters it (R10 = UBA0, R11 = the
+ * TS11's CSR); FILE is a host file (an a.out or a headerless image; write
+ * ./tape for a file called tape) entered with R10 = 0 and R11 = the --boot
+ * flags.  See src/boot/standalone.h.  The disk may then be blank (no file
+ * system: the TODR keeps its default).
  *
  * The console transcript goes to stdout.  Script lines:
  *   expect TEXT     wait until the console output since the previous match contains TEXT
@@ -35,6 +45,7 @@
 #include "boot/boot.h"
 #include "boot/ffs.h"
 #include "boot/partitions.h"
+#include "boot/standalone.h"
 #include "machine.h"
 #include "system/vax780.h"
 #include "vax.h"
@@ -147,13 +158,31 @@ typedef struct {
     boot_method method;
     uint32_t howto;
     const char *kernel;
+    const uint8_t *standalone;   /* a standalone program to start, or NULL */
+    size_t standalone_len;
+    uint32_t standalone_r10, standalone_r11;
+    const vax_blockdev *tape_boot;   /* or the tape's boot block */
     transcript out;
     size_t panic_scan;
+    int halted;   /* the guest has halted (a script's expect may still match what it printed) */
 } session;
 
 static void boot(session *s, uint32_t howto)
 {
     char err[256];
+    if (s->tape_boot) {
+        if (vax_boot_tape_block(s->sys->m, s->tape_boot, err, sizeof err) < 0)
+            die(EXIT_IMAGE, "tape boot block: %s", err);
+        s->tape_boot = NULL;   /* a later reboot boots the disk */
+        return;
+    }
+    if (s->standalone) {
+        if (vax_boot_standalone(s->sys->m, s->standalone, s->standalone_len, s->standalone_r10,
+                                s->standalone_r11, NULL, err, sizeof err) < 0)
+            die(EXIT_IMAGE, "standalone program: %s", err);
+        s->standalone = NULL;   /* a later reboot boots the disk, as the console would */
+        return;
+    }
     if (vax_boot(s->sys->m, s->boot_disk, s->boot_type, s->method, howto, 0, s->kernel, err, sizeof err) < 0)
         die(EXIT_IMAGE, "%s", err);
 }
@@ -261,10 +290,16 @@ static void run_script(session *s, const char *path)
             unescape(arg);
             double deadline = vseconds(s) + limit;
             while (!transcript_match(&s->out, arg)) {
+                /* A guest that prints the text and halts within one slice
+                 * (standalone copy returning when done) still matches. */
+                if (s->halted)
+                    die(EXIT_HALT, "guest halted: %s (%s:%d was waiting for \"%s\")", vax_stop_detail(s->sys->m),
+                        path, lineno, arg);
                 if (vseconds(s) > deadline)
                     die(EXIT_TIMEOUT, "%s:%d: expect \"%s\" timed out after %g virtual seconds", path, lineno,
                         arg, limit);
-                run_slice(s, 0);
+                if (run_slice(s, 1))
+                    s->halted = 1;
             }
         } else if (!strcmp(p, "send")) {
             type_text(s, arg, strlen(arg));
@@ -279,10 +314,11 @@ static void run_script(session *s, const char *path)
                 die(EXIT_USAGE, "%s:%d: timeout needs a positive number of seconds", path, lineno);
         } else if (!strcmp(p, "wait-halt")) {
             double deadline = vseconds(s) + limit;
-            while (!run_slice(s, 1))
+            while (!s->halted && !run_slice(s, 1))
                 if (vseconds(s) > deadline)
                     die(EXIT_TIMEOUT, "%s:%d: the guest did not halt within %g virtual seconds", path, lineno,
                         limit);
+            s->halted = 1;
         } else {
             die(EXIT_USAGE, "%s:%d: unknown script command \"%s\"", path, lineno, p);
         }
@@ -296,8 +332,8 @@ static void usage(const char *msg)
         fprintf(stderr, "vax780: %s\n", msg);
     fprintf(stderr,
             "usage: vax780 --disk hp0=IMAGE[:TYPE] [--disk hpN=...] [--tape ts0=TAPE] [--mem MB]\n"
-            "              [--boot single|multi|askname] [--direct] [--kernel PATH] [--script FILE] [--quiet]\n"
-            "              [--stats]\n");
+            "              [--boot single|multi|askname] [--direct] [--kernel PATH]\n"
+            "              [--standalone tape|tape:NAME|FILE] [--script FILE] [--quiet] [--stats]\n");
     exit(EXIT_USAGE);
 }
 
@@ -308,6 +344,7 @@ int main(int argc, char **argv)
     static vax_blockdev disks[VAX780_MAX_DISKS], tape;
     static file_ctx disk_files[VAX780_MAX_DISKS], tape_file;
     const char *script = NULL;
+    const char *standalone = NULL;
     int stats = 0;
     session s;
     memset(&s, 0, sizeof s);
@@ -367,6 +404,9 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--kernel") && v) {
             i++;
             s.kernel = v;
+        } else if (!strcmp(a, "--standalone") && v) {
+            i++;
+            standalone = v;
         } else if (!strcmp(a, "--script") && v) {
             i++;
             script = v;
@@ -388,15 +428,49 @@ int main(int argc, char **argv)
     char err[256];
     /* The battery-backed TODR of a real 780 would hold the date; ours is
      * set from the time the root file system was last written, so the
-     * kernel's clock check agrees and every run starts at the same time. */
+     * kernel's clock check agrees and every run starts at the same time.
+     * A standalone program may run on a blank disk: the TODR keeps its
+     * default then. */
     {
         ffs *fs = ffs_open(&disks[0], 0, err, sizeof err);
-        if (!fs)
+        if (fs) {
+            ffs_info info;
+            ffs_get_info(fs, &info);
+            cfg.todr_initial = clock_todr_for_unix_time(info.time + 60);
+            ffs_close(fs);
+        } else if (!standalone) {
             die(EXIT_IMAGE, "%s: %s", disk_files[0].path, err);
-        ffs_info info;
-        ffs_get_info(fs, &info);
-        cfg.todr_initial = clock_todr_for_unix_time(info.time + 60);
-        ffs_close(fs);
+        }
+    }
+    uint8_t *standalone_prog = NULL;
+    if (standalone) {
+        if (!strcmp(standalone, "tape")) {
+            if (!cfg.tape)
+                usage("--standalone tape needs --tape ts0=TAPE");
+            s.tape_boot = cfg.tape;
+        } else if (!strncmp(standalone, "tape:", 5)) {
+            if (!cfg.tape)
+                usage("--standalone tape:NAME needs --tape ts0=TAPE");
+            if (standalone_from_tape(cfg.tape, standalone + 5, &standalone_prog, &s.standalone_len, NULL, err,
+                                     sizeof err) != 0)
+                die(EXIT_IMAGE, "%s: %s", tape_file.path, err);
+            s.standalone_r10 = TSBOOT_R10_UBA0;
+            s.standalone_r11 = TSBOOT_R11_TSCSR;
+        } else {
+            vax_blockdev bd;
+            file_ctx f;
+            open_image(standalone, 1, &bd, &f);
+            s.standalone_len = (size_t)bd.size;
+            standalone_prog = malloc(s.standalone_len ? s.standalone_len : 1);
+            if (!standalone_prog)
+                die(EXIT_STOPPED, "out of host memory");
+            if (bd.size == 0 || bd.read(&bd, 0, standalone_prog, s.standalone_len) != 0)
+                die(EXIT_IMAGE, "cannot read %s", standalone);
+            close(f.fd);
+            s.standalone_r10 = 0;
+            s.standalone_r11 = s.howto;
+        }
+        s.standalone = standalone_prog;
     }
     s.sys = vax780_create(&cfg, err, sizeof err);
     if (!s.sys)
@@ -425,5 +499,6 @@ int main(int argc, char **argv)
                 (unsigned long long)n, vseconds(&s), host, host > 0 ? (double)n / host / 1e6 : 0.0);
     }
     vax780_destroy(s.sys);
+    free(standalone_prog);
     return 0;
 }

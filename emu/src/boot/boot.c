@@ -73,8 +73,8 @@ static int read_program(const vax_blockdev *disk, const bsd_disktype *dt, int pa
     return 0;
 }
 
-/* Processor state common to both methods: as after the console's INIT. */
-static void init_processor(vax_machine *m)
+/* Processor state common to all methods: as after the console's INIT. */
+void vax_boot_init_processor(vax_machine *m)
 {
     vax_set_ipr(m, IPR_MAPEN, 0);
     vax_set_psl(m, BOOT_PSL);
@@ -126,7 +126,7 @@ int vax_boot_ex(vax_machine *m, const vax_blockdev *disk, const char *disk_type,
             return -1;
         }
         free(file);
-        init_processor(m);
+        vax_boot_init_processor(m);
         vax_set_reg(m, 10, boot_device);
         vax_set_reg(m, 11, boot_flags);
         vax_set_reg(m, 14, mem & ~3u);   /* the interrupt stack (PSL<IS> is set) */
@@ -187,7 +187,7 @@ int vax_boot_ex(vax_machine *m, const vax_blockdev *disk, const char *disk_type,
         static const uint8_t zeros[512];
         (void)vax_phys_write(m, (uint32_t)page, zeros, sizeof zeros);
 
-        init_processor(m);
+        vax_boot_init_processor(m);
         uint32_t r[16] = { 0 };
         r[9] = 3;
         r[10] = boot_device | B_DEVMAGIC;

@@ -128,4 +128,9 @@ int vax_boot_ex(vax_machine *m, const vax_blockdev *disk, const char *disk_type,
                 uint32_t boot_flags, uint32_t boot_device, const char *kernel_path,
                 vax_boot_info *info, char *err, size_t errlen);
 
+/* The processor as after the console's INIT (PSL = BOOT_PSL, MAPEN, SCBB,
+ * ICCS, SISR 0, ASTLVL 4, the translation buffer flushed, R0..R13 = 0);
+ * used by vax_boot_ex and by standalone.c. */
+void vax_boot_init_processor(vax_machine *m);
+
 #endif

@@ -1,0 +1,82 @@
+// The installer's outputs: the gzipped disk image, its manifest, and the
+// cache check that makes a re-run with unchanged inputs do nothing.
+
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream, existsSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
+
+import { sha256File } from './dist';
+
+export interface GzipResult {
+  sha256: string;
+  bytes: number;
+  uncompressedSha256: string;
+  uncompressedBytes: number;
+}
+
+function hashing(h: ReturnType<typeof createHash>, count: { n: number }): Transform {
+  return new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      h.update(chunk);
+      count.n += chunk.length;
+      cb(null, chunk);
+    },
+  });
+}
+
+/** gzip -9 src into dest (through dest.partial, renamed when complete). */
+export async function gzipFile(src: string, dest: string): Promise<GzipResult> {
+  const tmp = `${dest}.partial`;
+  const hin = createHash('sha256');
+  const hout = createHash('sha256');
+  const nin = { n: 0 };
+  const nout = { n: 0 };
+  await pipeline(createReadStream(src, { highWaterMark: 1 << 20 }), hashing(hin, nin), createGzip({ level: 9 }),
+    hashing(hout, nout), createWriteStream(tmp));
+  renameSync(tmp, dest);
+  return { sha256: hout.digest('hex'), bytes: nout.n, uncompressedSha256: hin.digest('hex'), uncompressedBytes: nin.n };
+}
+
+/** A digest of the installer's console scripts: changing one invalidates the cache. */
+export function scriptsDigest(dir: string): string {
+  const h = createHash('sha256');
+  for (const name of readdirSync(dir).filter((n) => n.endsWith('.vax')).sort()) {
+    h.update(name + '\0');
+    h.update(readFileSync(join(dir, name)));
+    h.update('\0');
+  }
+  return h.digest('hex');
+}
+
+export function cacheKey(inputs: { name: string; sha256: string }[], installerVersion: string, scripts: string): string {
+  const key = {
+    inputs: [...inputs].sort((a, b) => a.name.localeCompare(b.name)).map((f) => [f.name, f.sha256]),
+    installerVersion,
+    scripts,
+  };
+  return createHash('sha256').update(JSON.stringify(key)).digest('hex');
+}
+
+/** The manifest already there, if it describes an image built from the same
+ * inputs by the same installer and the image is present and intact. */
+export async function upToDate(manifestPath: string, imagePath: string, key: string): Promise<Record<string, unknown> | null> {
+  if (!existsSync(manifestPath) || !existsSync(imagePath)) return null;
+  let m: { cacheKey?: unknown; image?: { sha256?: unknown; bytes?: unknown } };
+  try {
+    m = JSON.parse(readFileSync(manifestPath, 'utf8')) as typeof m;
+  } catch {
+    return null;
+  }
+  if (m.cacheKey !== key || !m.image || statSync(imagePath).size !== m.image.bytes) return null;
+  if ((await sha256File(imagePath)) !== m.image.sha256) return null;
+  return m as Record<string, unknown>;
+}
+
+export function writeJsonAtomic(path: string, value: unknown): void {
+  const tmp = `${path}.partial`;
+  writeFileSync(tmp, JSON.stringify(value, null, 2) + '\n');
+  renameSync(tmp, path);
+}
