@@ -5,8 +5,10 @@
  *
  *   vax780 --disk hp0=IMAGE[:TYPE] [--disk hp1=...] [--tape ts0=TAPE] [--mem MB]
  *          [--boot single|multi|askname] [--direct] [--kernel PATH]
- *          [--standalone tape|tape:NAME|FILE] [--script FILE] [--quiet] [--stats]
+ *          [--standalone tape|tape:NAME|FILE] [--set NAME=VALUE] [--script FILE] [--quiet] [--stats]
  *
+ * --set NAME=VALUE (with --direct) sets the kernel's longword variable _NAME
+ * after loading /vmunix and before it runs, e.g. --set nchsize=0.
  * --standalone starts a standalone program instead of booting the disk:
  * tape is the --tape's boot block (its first record, tsboot), started as
  * the operator's toggle-in program tstoggle leaves it; it prompts "=" for
@@ -42,6 +44,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "boot/aout.h"
 #include "boot/boot.h"
 #include "boot/ffs.h"
 #include "boot/partitions.h"
@@ -158,6 +161,9 @@ typedef struct {
     boot_method method;
     uint32_t howto;
     const char *kernel;
+    int nset;                    /* --set NAME=VALUE: kernel variables patched before the kernel runs */
+    char set_name[32][64];
+    uint32_t set_value[32];
     const uint8_t *standalone;   /* a standalone program to start, or NULL */
     size_t standalone_len;
     uint32_t standalone_r10, standalone_r11;
@@ -166,6 +172,43 @@ typedef struct {
     size_t panic_scan;
     int halted;   /* the guest has halted (a script's expect may still match what it printed) */
 } session;
+
+/* Patch kernel variables by name, after the kernel is in memory and before
+ * it runs (the kernel is linked at 0x80000000 and loaded at physical 0). */
+static void apply_settings(session *s)
+{
+    char err[256];
+    if (s->nset == 0)
+        return;
+    ffs *fs = ffs_open(s->boot_disk, 0, err, sizeof err);
+    if (!fs)
+        die(EXIT_IMAGE, "--set: %s", err);
+    uint8_t *file;
+    size_t len;
+    if (ffs_read_file(fs, s->kernel, &file, &len, err, sizeof err) < 0)
+        die(EXIT_IMAGE, "--set: %s: %s", s->kernel, err);
+    ffs_close(fs);
+    aout_header h;
+    if (aout_parse(file, len, &h, err, sizeof err) < 0)
+        die(EXIT_IMAGE, "--set: %s: %s", s->kernel, err);
+    for (int i = 0; i < s->nset; i++) {
+        char sym[72];
+        snprintf(sym, sizeof sym, "_%s", s->set_name[i]);
+        uint32_t va;
+        if (aout_find_symbol(file, len, &h, sym, &va) < 0)
+            die(EXIT_USAGE, "--set %s: the kernel %s has no symbol %s", s->set_name[i], s->kernel, sym);
+        uint32_t pa = va & 0x7FFFFFFFu;
+        uint32_t data_start = (h.text + AOUT_DATA_ALIGN - 1) & ~(AOUT_DATA_ALIGN - 1);
+        if (pa < data_start || pa + 4 > data_start + h.data + h.bss)
+            die(EXIT_USAGE, "--set %s: %s at 0x%08X is not a kernel variable (not in data or bss)", s->set_name[i],
+                sym, va);
+        uint32_t old = 0;
+        vax_phys_read(s->sys->m, pa, &old, 4);
+        vax_phys_write(s->sys->m, pa, &s->set_value[i], 4);
+        fprintf(stderr, "vax780: %s = %u (was %u)\n", sym, s->set_value[i], old);
+    }
+    free(file);
+}
 
 static void boot(session *s, uint32_t howto)
 {
@@ -185,6 +228,8 @@ static void boot(session *s, uint32_t howto)
     }
     if (vax_boot(s->sys->m, s->boot_disk, s->boot_type, s->method, howto, 0, s->kernel, err, sizeof err) < 0)
         die(EXIT_IMAGE, "%s", err);
+    if (s->method == BOOT_DIRECT_KERNEL)
+        apply_settings(s);
 }
 
 /* Run one slice; handle reboots, panics and stops.  Returns 1 if the guest
@@ -333,7 +378,7 @@ static void usage(const char *msg)
     fprintf(stderr,
             "usage: vax780 --disk hp0=IMAGE[:TYPE] [--disk hpN=...] [--tape ts0=TAPE] [--mem MB]\n"
             "              [--boot single|multi|askname] [--direct] [--kernel PATH]\n"
-            "              [--standalone tape|tape:NAME|FILE] [--script FILE] [--quiet] [--stats]\n");
+            "              [--standalone tape|tape:NAME|FILE] [--set NAME=VALUE] [--script FILE] [--quiet] [--stats]\n");
     exit(EXIT_USAGE);
 }
 
@@ -412,6 +457,18 @@ int main(int argc, char **argv)
             script = v;
         } else if (!strcmp(a, "--quiet")) {
             s.out.quiet = 1;
+        } else if (!strcmp(a, "--set") && v) {
+            i++;
+            const char *eq = strchr(v, '=');
+            char *end;
+            if (!eq || eq == v || eq - v >= 64 || s.nset >= 32)
+                usage("--set takes NAME=VALUE (at most 32 of them)");
+            unsigned long val = strtoul(eq + 1, &end, 0);
+            if (*end || eq[1] == 0 || eq[1] == '-' || val > 0xFFFFFFFFul)
+                usage("--set NAME=VALUE: VALUE must be a number from 0 to 4294967295");
+            memcpy(s.set_name[s.nset], v, (size_t)(eq - v));
+            s.set_name[s.nset][eq - v] = 0;
+            s.set_value[s.nset++] = (uint32_t)val;
         } else if (!strcmp(a, "--stats")) {
             stats = 1;
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -422,6 +479,8 @@ int main(int argc, char **argv)
             usage(msg);
         }
     }
+    if (s.nset && s.method != BOOT_DIRECT_KERNEL)
+        usage("--set needs --direct: only then does the host load the kernel and can patch it before it runs");
     if (!have_disk)
         usage("a boot disk is needed: --disk hp0=IMAGE");
 

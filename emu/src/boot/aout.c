@@ -119,3 +119,30 @@ int aout_load(vax_machine *m, const uint8_t *file, size_t len, const aout_header
     lay->entry = h->entry & 0x7fffffffu;
     return 0;
 }
+
+int aout_find_symbol(const uint8_t *file, size_t len, const aout_header *h, const char *name, uint32_t *value)
+{
+    /* The symbol table follows text, data and the relocation entries; the
+     * string table (a longword size, then the strings) follows it.  Each
+     * entry (struct nlist) is n_strx(4) n_type(1) n_other(1) n_desc(2)
+     * n_value(4). */
+    uint64_t symoff = (uint64_t)aout_text_offset(h) + h->text + h->data + h->trsize + h->drsize;
+    uint64_t stroff = symoff + h->syms;
+    if (stroff + 4 > len || h->syms % 12 != 0)
+        return -1;
+    uint64_t strsize = boot_le32(file + stroff);
+    if (strsize < 4 || stroff + strsize > len)
+        return -1;
+    size_t namelen = strlen(name);
+    for (uint64_t p = symoff; p + 12 <= stroff; p += 12) {
+        uint32_t strx = boot_le32(file + p);
+        if (strx < 4 || strx >= strsize || strsize - strx <= namelen)
+            continue;
+        const char *s = (const char *)file + stroff + strx;
+        if (memcmp(s, name, namelen) == 0 && s[namelen] == 0) {
+            *value = boot_le32(file + p + 8);
+            return 0;
+        }
+    }
+    return -1;
+}

@@ -65,6 +65,10 @@ typedef struct {
 int aout_load(vax_machine *m, const uint8_t *file, size_t len, const aout_header *h,
               uint32_t load_addr, uint32_t bss_slop, aout_layout *lay, char *err, size_t errlen);
 
+/* The value of symbol `name` (as the linker spells it, e.g. "_nchsize")
+ * in the file's symbol table; 0, or -1 if absent or the table is bad. */
+int aout_find_symbol(const uint8_t *file, size_t len, const aout_header *h, const char *name, uint32_t *value);
+
 /* "0407"/"0410"/"0413" names for messages. */
 const char *aout_magic_name(uint32_t magic);
 

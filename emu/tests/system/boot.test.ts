@@ -168,6 +168,25 @@ test('an expect that never matches fails after its virtual time limit', { skip }
   assert.match(r.stderr, /expect "never printed" timed out after 5 virtual seconds/);
 });
 
+test('--set patches a kernel variable before the kernel runs: adb reads it back', { skip }, () => {
+  const disk = join(work, 'set.dsk');
+  copyFileSync(REF, disk);
+  const script = ['timeout 120', 'expect \\n# ', 'send adb /vmunix /dev/kmem', 'send _nchsize/D', 'send $q', 'expect \\n# '].join('\n');
+  const plain = vax780(['--disk', `hp0=${disk}`, '--direct'], script);
+  assert.equal(plain.status, 0, plain.stderr);
+  assert.match(plain.stdout, /_nchsize:\s+154\b/);   // GENERIC's name cache size
+  const patched = vax780(['--disk', `hp0=${disk}`, '--direct', '--set', 'nchsize=0'], script);
+  assert.equal(patched.status, 0, patched.stderr);
+  assert.match(patched.stderr, /_nchsize = 0 \(was 154\)/);
+  assert.match(patched.stdout, /_nchsize:\s+0\b/);
+  const unknown = vax780(['--disk', `hp0=${disk}`, '--direct', '--set', 'nosuchvariable=1']);
+  assert.equal(unknown.status, 2);
+  assert.match(unknown.stderr, /has no symbol _nosuchvariable/);
+  const viaBoot = vax780(['--disk', `hp0=${disk}`, '--set', 'nchsize=0']);
+  assert.equal(viaBoot.status, 2);
+  assert.match(viaBoot.stderr, /--set needs --direct/);
+});
+
 test('a disk image of the wrong size is refused with a clear message', { skip }, () => {
   const disk = join(work, 'short.dsk');
   writeFileSync(disk, Buffer.alloc(1 << 20));
