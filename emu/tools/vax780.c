@@ -4,7 +4,7 @@
  * the installer.
  *
  *   vax780 --disk hp0=IMAGE[:TYPE] [--disk hp1=...] [--tape ts0=TAPE] [--mem MB]
- *          [--boot single|multi|askname] [--direct] [--kernel PATH]
+ *          [--boot single|multi|askname] [--direct] [--kernel PATH] [--cpu 780|750]
  *          [--standalone tape|tape:NAME|FILE] [--set NAME=VALUE] [--script FILE] [--quiet] [--stats]
  *
  * --set NAME=VALUE (with --direct) sets the kernel's longword variable _NAME
@@ -377,7 +377,7 @@ static void usage(const char *msg)
         fprintf(stderr, "vax780: %s\n", msg);
     fprintf(stderr,
             "usage: vax780 --disk hp0=IMAGE[:TYPE] [--disk hpN=...] [--tape ts0=TAPE] [--mem MB]\n"
-            "              [--boot single|multi|askname] [--direct] [--kernel PATH]\n"
+            "              [--boot single|multi|askname] [--direct] [--kernel PATH] [--cpu 780|750]\n"
             "              [--standalone tape|tape:NAME|FILE] [--set NAME=VALUE] [--script FILE] [--quiet] [--stats]\n");
     exit(EXIT_USAGE);
 }
@@ -457,6 +457,16 @@ int main(int argc, char **argv)
             script = v;
         } else if (!strcmp(a, "--quiet")) {
             s.out.quiet = 1;
+        } else if (!strcmp(a, "--cpu") && v) {
+            i++;
+            /* The timing model's presets: a 780 averages about 0.5 million
+             * instructions a second; the paper takes a 750 as 0.6 of a 780. */
+            if (!strcmp(v, "780"))
+                cfg.ns_per_instruction = 2000;
+            else if (!strcmp(v, "750"))
+                cfg.ns_per_instruction = 3333;
+            else
+                usage("--cpu takes 780 or 750");
         } else if (!strcmp(a, "--set") && v) {
             i++;
             const char *eq = strchr(v, '=');
