@@ -1,14 +1,17 @@
 // Unit tests of the installer's pieces that need no emulator: the
-// distribution check, the tape assembly, script templates, the cache key.
-// (The whole installation is run by emu/tests/system/install.test.ts.)
+// distribution check, the tape assembly (4.3BSD's and 4.2BSD's orders), the
+// tar writer, the lab's sources and their console script blocks, the
+// versions and the "4.2BSD not found" message, script templates, the cache
+// key.  (The whole installation is run by emu/tests/system/install.test.ts.)
 //
 //   node --import tsx --test installer/installer.test.ts
 
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { after, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 
@@ -16,7 +19,13 @@ import { DIST_FILES, DistError, loadDistribution, parseSums, unpack } from './li
 import type { FetchLike } from './lib/dist';
 import { RP06_BYTES, RP06_PARTITIONS, RP06_SECTORS, createBlankRp06 } from './lib/disk';
 import { cacheKey, gzipFile, upToDate, writeJsonAtomic } from './lib/output';
+import {
+  DEFAULT_BUILD, buildLines, checkLines, checkRun, commandFromTemplate, extractLines, findLabSources, namesLoop,
+  parseBinListing, readmeBuildTemplate, sourceDirective,
+} from './lib/lab';
 import { TAPE_LAYOUT, buildTape, readTapeLayout } from './lib/tape';
+import { makeTar, readTar } from './lib/tar';
+import { BSD42, BSD43, TAPE_LAYOUT_42, absentMessage, findDistribution, versionById, versionDistDir } from './lib/versions';
 import { renderScript } from './lib/vax780';
 
 const work = mkdtempSync(join(tmpdir(), 'vaxlab-installer-test-'));
@@ -144,4 +153,226 @@ test('the cache key follows the inputs and the installer; upToDate checks the im
   assert.equal(await upToDate(man, gzPath, 'other'), null);
   writeFileSync(gzPath, Buffer.alloc(gz.bytes, 1));
   assert.equal(await upToDate(man, gzPath, k), null);
+});
+
+test('the cache key follows the extra inputs (the lab\'s sources); none leaves the key as it was', () => {
+  const a = [{ name: 'x.gz', sha256: 'a' }];
+  assert.equal(cacheKey(a, '1', 's', undefined), cacheKey(a, '1', 's'));
+  const k = cacheKey(a, '1', 's', { lab: [['syscall.c', 'aa']] });
+  assert.notEqual(k, cacheKey(a, '1', 's'));
+  assert.notEqual(k, cacheKey(a, '1', 's', { lab: [['syscall.c', 'ab']] }));
+  assert.equal(k, cacheKey(a, '1', 's', { lab: [['syscall.c', 'aa']] }));
+});
+
+// ------------------------------------------------------------------ tar
+
+test('tar: old V7 headers as 4.3BSD\'s tar writes them, 512-byte blocks, padded to 20-block records', () => {
+  const data = Buffer.from('main() { exit(0); }\n');
+  const t = makeTar([{ name: 'nulljob.c', data, mode: 0o644, mtime: 518443200 },
+    { name: 'big.c', data: Buffer.alloc(1000, 0x61), mode: 0o600, mtime: 1 }]);
+  assert.equal(t.length, 10240);
+  const h = t.subarray(0, 512);
+  assert.equal(h.subarray(0, 10).toString('latin1'), 'nulljob.c\0');
+  assert.equal(h.subarray(100, 108).toString('latin1'), '000644 \0');
+  assert.equal(h.subarray(108, 116).toString('latin1'), '000000 \0');
+  assert.equal(h.subarray(124, 136).toString('latin1'), `${data.length.toString(8).padStart(11, '0')} `);
+  assert.equal(h.subarray(136, 148).toString('latin1'), `${(518443200).toString(8).padStart(11, '0')} `);
+  assert.equal(h[156], 0, 'linkflag NUL: a regular file');
+  assert.equal(h.subarray(257, 263).toString('latin1'), '\0'.repeat(6), 'no ustar magic');
+  let sum = 0;
+  for (let i = 0; i < 512; i++) sum += i >= 148 && i < 156 ? 0x20 : h[i]!;
+  assert.equal(h.subarray(148, 156).toString('latin1'), `${sum.toString(8).padStart(6, '0')}\0 `);
+  assert.deepEqual(t.subarray(512, 512 + data.length), data);
+  const back = readTar(t);
+  assert.deepEqual(back.map((m) => [m.name, m.mode, m.mtime, m.data.length]), [['nulljob.c', 0o644, 518443200, data.length],
+    ['big.c', 0o600, 1, 1000]]);
+  // 3 files of 4 KB + headers + end blocks go over one record: two records.
+  assert.equal(makeTar(['a', 'b', 'c'].map((n) => ({ name: n, data: Buffer.alloc(4096), mode: 0o644, mtime: 0 }))).length, 20480);
+  assert.throws(() => makeTar([{ name: 'x'.repeat(100), data, mode: 0o644, mtime: 0 }]), /1 to 99 bytes/);
+  assert.throws(() => makeTar([{ name: 'a b', data, mode: 0o644, mtime: 0 }]), /printable/);
+  assert.throws(() => makeTar([{ name: 'a', data, mode: 0o644, mtime: 0 }, { name: 'a', data, mode: 0o644, mtime: 0 }]), /twice/);
+  const bad = Buffer.from(t);
+  bad[0] = 0x4d;
+  assert.throws(() => readTar(bad), /checksum error/);
+});
+
+test('tar: the host\'s tar reads the archive back', { skip: spawnSync('tar', ['--version']).status === 0 ? false : 'no tar on the host' }, () => {
+  const dir = mkdtempSync(join(work, 'tar-'));
+  const files = { 'syscall.c': 'main() { getpid(); }\n', 'empty.h': '' };
+  writeFileSync(join(dir, 'a.tar'), makeTar(Object.entries(files).map(([name, d]) => ({ name, data: Buffer.from(d), mode: 0o644, mtime: 518443200 }))));
+  const out = join(dir, 'x');
+  mkdirSync(out);
+  const r = spawnSync('tar', ['xf', join(dir, 'a.tar'), '-C', out], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  for (const [name, d] of Object.entries(files)) assert.equal(readFileSync(join(out, name), 'utf8'), d);
+  assert.equal(statSync(join(out, 'syscall.c')).mtimeMs, 518443200 * 1000);
+});
+
+// ------------------------------------------------------------------ the lab's sources
+
+test('lab: every NAME.c is a program; the README\'s build line, a source\'s own, or the default', () => {
+  const dir = mkdtempSync(join(work, 'guest-'));
+  writeFileSync(join(dir, 'README.md'), '# x\n\nprose cc -O -o NAME NAME.c\n\n```sh\ncc  -O -I/sys/h -o NAME NAME.c\n```\n');
+  writeFileSync(join(dir, 'syscall.c'), 'main() {}\n');
+  writeFileSync(join(dir, 'nulljob.c'), '/*\n * nulljob\n */\n/* check: */\nmain() { exit(0); }\n');
+  writeFileSync(join(dir, 'own.c'), '/* build: cc -o /usr/lab/bin/own own.c -lm */\nmain() {}\n');
+  writeFileSync(join(dir, 'part.c'), '/* build: none */\nint x;\n');
+  writeFileSync(join(dir, 'defs.h'), '#define N 1\n');
+  writeFileSync(join(dir, 'bad name.c'), 'main() {}\n');
+  writeFileSync(join(dir, 'verify.ts'), '');
+  const lab = findLabSources(dir);
+  assert.equal(lab.readmeBuild, 'cc -O -I/sys/h -o NAME NAME.c');
+  assert.deepEqual(lab.files.map((f) => f.name), ['defs.h', 'nulljob.c', 'own.c', 'part.c', 'syscall.c']);
+  assert.deepEqual(lab.programs.map((p) => [p.name, p.build, p.buildFrom, p.role]), [
+    ['nulljob', 'cc -O -I/sys/h -o /usr/lab/bin/nulljob nulljob.c', 'README', 'null job'],
+    ['own', 'cc -o /usr/lab/bin/own own.c -lm', 'source comment', null],
+    ['syscall', 'cc -O -I/sys/h -o /usr/lab/bin/syscall syscall.c', 'README', null],
+  ]);
+  assert.ok(lab.notes.some((n) => n.includes('bad name.c')));
+  assert.equal(lab.files[1]!.sha256, sha(readFileSync(join(dir, 'nulljob.c'))));
+  // A check comment wins over the built-in preferences.
+  assert.deepEqual(checkRun(lab), { program: 'nulljob', args: '' });
+  assert.deepEqual(buildLines(lab), [
+    'send cc -O -I/sys/h -o /usr/lab/bin/nulljob nulljob.c && echo "nulljob: built" || echo "nulljob: FAILED"', 'expect \\n# ',
+    'send (cc -o /usr/lab/bin/own own.c -lm) && echo "own: built" || echo "own: FAILED"', 'expect \\n# ',
+    'send cc -O -I/sys/h -o /usr/lab/bin/syscall syscall.c && echo "syscall: built" || echo "syscall: FAILED"', 'expect \\n# ',
+  ]);
+  assert.ok(checkLines(lab).includes('send /bin/time /usr/lab/bin/nulljob && echo "check nulljob: ran" || echo "check nulljob: FAILED"'));
+
+  // Without a README: the default rule; syscall is the preferred check.
+  rmSync(join(dir, 'README.md'));
+  writeFileSync(join(dir, 'nulljob.c'), 'main() { exit(0); }\n');
+  const plain = findLabSources(dir);
+  assert.equal(plain.readmeBuild, null);
+  assert.equal(plain.programs.find((p) => p.name === 'syscall')!.build, DEFAULT_BUILD.replace(/NAME/g, 'syscall'));
+  assert.equal(DEFAULT_BUILD, 'cc -O -o /usr/lab/bin/NAME NAME.c');
+  assert.deepEqual(checkRun(plain), { program: 'syscall', args: '1000' });
+});
+
+test('lab: an empty or missing folder installs nothing and says so', () => {
+  const empty = mkdtempSync(join(work, 'guest-empty-'));
+  const lab = findLabSources(empty);
+  assert.equal(lab.programs.length, 0);
+  assert.equal(lab.files.length, 0);
+  assert.ok(lab.notes.some((n) => n.includes('no .c files')));
+  assert.equal(checkRun(lab), null);
+  assert.deepEqual(buildLines(lab), ['# no programs to build']);
+  assert.deepEqual(extractLines(null), ['# no sources: nothing on the tape for /usr/lab/src']);
+  assert.equal(checkLines(lab).filter((l) => l.startsWith('send ')).length, 2);
+  assert.ok(findLabSources(join(work, 'nowhere')).notes[0]!.includes('does not exist'));
+  // A build line too long for the terminal's input queue is left out, with a note.
+  writeFileSync(join(empty, 'long.c'), `/* build: cc ${'-DX=1 '.repeat(40)}-o /usr/lab/bin/long long.c */\nmain() {}\n`);
+  const long = findLabSources(empty);
+  assert.deepEqual(long.programs, []);
+  assert.deepEqual(long.files.map((f) => f.name), ['long.c']);
+  assert.ok(long.notes.some((n) => n.startsWith('long.c: its build command line would be longer than 250')), long.notes.join('\n'));
+});
+
+test('lab: the README\'s line, build and check comments, the names loop, the listing', () => {
+  assert.equal(readmeBuildTemplate('```\nls\ncc -O -o NAME NAME.c\n```\n'), 'cc -O -o NAME NAME.c');
+  assert.equal(readmeBuildTemplate('cc -O -o NAME NAME.c\n'), null, 'outside a code block');
+  assert.equal(commandFromTemplate('cc -O -I/sys/h -o NAME NAME.c', 'csw'), 'cc -O -I/sys/h -o /usr/lab/bin/csw csw.c');
+  assert.equal(commandFromTemplate('cc -o /usr/lab/bin/NAME NAME.c', 'x'), 'cc -o /usr/lab/bin/x x.c');
+  assert.throws(() => commandFromTemplate('cc NAME.c', 'x'), /no "-o NAME"/);
+  assert.equal(sourceDirective('/* build: cc -o x x.c */\n', 'build'), 'cc -o x x.c');
+  assert.equal(sourceDirective(' * build: cc\n', 'build'), null);
+  assert.equal(sourceDirective(`${'\n'.repeat(25)}/* build: late */\n`, 'build'), null);
+  const loop = namesLoop(600);
+  assert.equal(loop, 'for a in 0 1 2 3 4 5; do for b in 0 1 2 3 4 5 6 7 8 9; do for c in 0 1 2 3 4 5 6 7 8 9; do ' +
+    'echo $a$b$c > f$a$b$c; done; done; done');
+  assert.ok(loop.length < 200, 'one terminal line');
+  assert.throws(() => namesLoop(650), /multiple of 100/);
+  assert.deepEqual(extractLines(4).filter((l) => l.startsWith('send')), ['send mt -f /dev/rmt12 rew',
+    'send mt -f /dev/rmt12 fsf 4', 'send tar xpbf 20 /dev/rmt12', 'send mt -f /dev/rmt12 rew']);
+  const t = '# ls -l /usr/lab/bin\r\ntotal 362\r\n-rwxr-xr-x  1 root       265216 Jul  1 05:16 bigjob\r\n' +
+    '-rw-r--r--  1 root         4096 Jul  1 05:17 csw\r\n# ';
+  assert.deepEqual(parseBinListing(t), [{ mode: '-rwxr-xr-x', bytes: 265216, name: 'bigjob' },
+    { mode: '-rw-r--r--', bytes: 4096, name: 'csw' }]);
+});
+
+// ------------------------------------------------------------------ versions: 4.2BSD
+
+test('4.2BSD: the tape puts srcsys.tar before usr.tar; 4.3BSD the other way round', () => {
+  const dir = mkdtempSync(join(work, 'tape42-'));
+  const src = new Map<string, string>();
+  for (const name of ['stand', 'miniroot', 'rootdump', 'srcsys.tar', 'usr.tar', 'lab.tar']) {
+    const p = join(dir, name);
+    writeFileSync(p, Buffer.alloc(name === 'stand' ? 512 : 10240, name.charCodeAt(0)));
+    src.set(name, p);
+  }
+  const lab = { name: 'lab.tar', recordSize: 10240, what: 'lab' };
+  const t42 = buildTape(join(dir, '42.tap'), src, [...TAPE_LAYOUT_42, lab]);
+  assert.deepEqual(t42.files.map((f) => [f.file, f.name]),
+    [[0, 'stand'], [1, 'miniroot'], [2, 'rootdump'], [3, 'srcsys.tar'], [4, 'usr.tar'], [5, 'lab.tar']]);
+  const t43 = buildTape(join(dir, '43.tap'), src, [...TAPE_LAYOUT, lab]);
+  assert.deepEqual(t43.files.map((f) => f.name), ['stand', 'miniroot', 'rootdump', 'usr.tar', 'srcsys.tar', 'lab.tar']);
+  src.delete('usr.tar');
+  const no = buildTape(join(dir, '42b.tap'), src, [...TAPE_LAYOUT_42, lab]);
+  assert.deepEqual(no.skipped, ['usr.tar']);
+  assert.deepEqual(no.files.map((f) => [f.file, f.name]).slice(3), [[3, 'srcsys.tar'], [4, 'lab.tar']]);
+  assert.equal(BSD42.sysDir, '/usr/sys');
+  assert.equal(BSD43.sysDir, '/usr/src/sys');
+  assert.equal(versionById('4.2'), BSD42);
+  assert.equal(versionById('4.3BSD'), BSD43);
+  assert.throws(() => versionById('4.1'), /unknown distribution version/);
+  assert.equal(versionDistDir(BSD42, '/r/main', {}), resolve('/r/shared/bsd/4.2BSD'));
+  assert.equal(versionDistDir(BSD42, '/r/main', { VAXLAB_DIST42: '/x/42' }), '/x/42');
+});
+
+test('4.2BSD: its files are found and verified against a SHA256SUMS, or used unverified without one', async () => {
+  const dir = mkdtempSync(join(work, 'dist42-'));
+  let sums = '';
+  for (const f of BSD42.files) {
+    const gz = gzipSync(Buffer.from(`4.2 ${f.unpacked}`));
+    writeFileSync(join(dir, f.name), gz);
+    sums += `${sha(gz)}  ${f.name}\n`;
+  }
+  const p = findDistribution(BSD42, dir);
+  assert.equal(p.complete, true);
+  assert.deepEqual(p.optionalPresent, ['usr.tar.gz']);
+  const opts = { download: false, baseUrl: '', log: quiet, files: BSD42.files, known: BSD42.known };
+  let d = await loadDistribution(dir, opts);
+  assert.deepEqual(d.files.map((f) => f.name), ['stand.gz', 'miniroot.gz', 'rootdump.gz', 'srcsys.tar.gz', 'usr.tar.gz']);
+  assert.ok(d.notes.some((n) => n.startsWith('not verified: stand.gz, miniroot.gz')), d.notes.join('\n'));
+  writeFileSync(join(dir, 'SHA256SUMS'), sums);
+  d = await loadDistribution(dir, opts);
+  assert.equal(d.sumsFrom, join(dir, 'SHA256SUMS'));
+  assert.deepEqual(d.notes, []);
+  writeFileSync(join(dir, 'usr.tar.gz'), gzipSync(Buffer.from('other')));
+  await assert.rejects(loadDistribution(dir, opts), /usr\.tar\.gz: SHA-256 .* does not match/);
+  rmSync(join(dir, 'usr.tar.gz'));
+  d = await loadDistribution(dir, opts);
+  assert.equal(d.files.length, 4, 'usr.tar.gz is optional');
+});
+
+test('4.2BSD absent: "not found ... skipping 4.2BSD, building 4.3BSD only"', () => {
+  const dir = join(work, 'no-42');
+  const p = findDistribution(BSD42, dir);
+  assert.equal(p.complete, false);
+  assert.equal(absentMessage(p, ['4.3BSD']), `4.2BSD distribution not found in ${dir} (looked for stand.gz, miniroot.gz, ` +
+    'rootdump.gz, srcsys.tar.gz): skipping 4.2BSD, building 4.3BSD only');
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'stand.gz'), '');
+  assert.equal(absentMessage(findDistribution(BSD42, dir), ['4.3BSD']), `4.2BSD distribution incomplete in ${dir} (missing ` +
+    'miniroot.gz, rootdump.gz, srcsys.tar.gz of stand.gz, miniroot.gz, rootdump.gz, srcsys.tar.gz): skipping 4.2BSD, building 4.3BSD only');
+});
+
+test('4.2BSD absent: the installer says so and goes on with 4.3BSD; asked for 4.2BSD alone, it stops', () => {
+  const missing = join(work, 'no-42-cli');
+  const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'install.ts'),
+    '--check', '--dist42', missing, '--guest', join(work, 'no-guest'), ...args],
+  { encoding: 'utf8', cwd: resolve(import.meta.dirname, '..'), env: { ...process.env, VAXLAB_DIST_VERSION: '' } });
+  let r = run();
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, new RegExp(`4\\.2BSD distribution not found in ${missing.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} ` +
+    '\\(looked for stand\\.gz, miniroot\\.gz, rootdump\\.gz, srcsys\\.tar\\.gz\\): skipping 4\\.2BSD, building 4\\.3BSD only'));
+  assert.match(r.stdout, /4\.3BSD: /);
+  assert.doesNotMatch(r.stdout, /4\.2BSD: .* verified/);
+  r = run('--dist-version', '4.2');
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /ERROR: 4\.2BSD distribution not found in .* \(looked for stand\.gz, .*\)\n/);
+  assert.doesNotMatch(r.stderr, /skipping/);
+  r = run('--dist-version', '4.1');
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /--dist-version takes all, 4\.3 or 4\.2/);
 });

@@ -4,7 +4,10 @@
 // The files are those of the TUHS archive's 4.3BSD directory: the tape
 // files of the June 1986 distribution, each gzipped.  We use four of them:
 // stand (tape file 0), miniroot (1), rootdump (2) and srcsys.tar (file 4 on
-// the real tape).  usr.tar (file 3) is not among the files we have.
+// the real tape).  usr.tar (file 3) is not among the files we have; it is
+// used when present (lib/versions.ts lists it as optional).  The same
+// functions serve 4.2BSD's files (lib/versions.ts), for which the installer
+// knows no sums: they are checked against a SHA256SUMS beside them, if any.
 
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
@@ -16,6 +19,8 @@ export interface DistFile {
   name: string;
   /** the tape file once unpacked, e.g. "stand" */
   unpacked: string;
+  /** not needed: used when present (e.g. usr.tar.gz, which we do not have) */
+  optional?: boolean;
 }
 
 export const DIST_FILES: readonly DistFile[] = [
@@ -114,13 +119,28 @@ export async function downloadMissing(dir: string, missing: string[], baseUrl: s
   }
 }
 
+export interface LoadOptions {
+  download: boolean;
+  baseUrl: string;
+  log: (s: string) => void;
+  fetchFn?: FetchLike;
+  /** the files to look for (default: 4.3BSD's DIST_FILES) */
+  files?: readonly DistFile[];
+  /** sums known to the installer, used without a SHA256SUMS (default: 4.3BSD's KNOWN_SHA256) */
+  known?: Readonly<Record<string, string>>;
+}
+
 /** Find and verify the distribution in dir.  Missing files are downloaded
  * from baseUrl when download is true; otherwise (or when that fails) the
- * error names what is missing and where the installer looked. */
-export async function loadDistribution(dir: string, opts: { download: boolean; baseUrl: string; log: (s: string) => void;
-  fetchFn?: FetchLike }): Promise<Distribution> {
+ * error names what is missing and where the installer looked.  Optional
+ * files are used when present and never downloaded.  Each file is checked
+ * against dir/SHA256SUMS, or, without one, against the installer's own
+ * sums; a file neither knows is used unverified, with a note. */
+export async function loadDistribution(dir: string, opts: LoadOptions): Promise<Distribution> {
+  const wanted = opts.files ?? DIST_FILES;
+  const known = opts.known ?? KNOWN_SHA256;
   const notes: string[] = [];
-  const missing = DIST_FILES.map((f) => f.name).filter((n) => !existsSync(join(dir, n)));
+  const missing = wanted.filter((f) => !f.optional).map((f) => f.name).filter((n) => !existsSync(join(dir, n)));
   if (missing.length > 0) {
     const where = `${dir}${process.env.VAXLAB_DIST ? ' (from VAXLAB_DIST)' : ''}`;
     if (!opts.download)
@@ -135,21 +155,30 @@ export async function loadDistribution(dir: string, opts: { download: boolean; b
     sums = parseSums(readFileSync(sumsPath, 'utf8'));
     sumsFrom = sumsPath;
   } else {
-    sums = new Map(Object.entries(KNOWN_SHA256));
+    sums = new Map(Object.entries(known));
     sumsFrom = 'built-in';
-    notes.push(`no SHA256SUMS in ${dir}: checked against the installer's own sums`);
+    if (sums.size > 0) notes.push(`no SHA256SUMS in ${dir}: checked against the installer's own sums`);
   }
   const files: VerifiedFile[] = [];
-  for (const f of DIST_FILES) {
+  const unverified: string[] = [];
+  for (const f of wanted) {
     const path = join(dir, f.name);
+    if (f.optional && !existsSync(path)) continue;
     const want = sums.get(f.name);
-    if (!want) throw new DistError(`${sumsFrom} has no line for ${f.name}`);
     const got = await sha256File(path);
-    if (got !== want) throw new DistError(`${path}: SHA-256 ${got} does not match ${sumsFrom} (${want})`);
-    if (KNOWN_SHA256[f.name] !== want)
-      notes.push(`${f.name} is not the file this installer was tested with (sha256 ${want})`);
+    if (!want) {
+      if (sumsFrom !== 'built-in') throw new DistError(`${sumsFrom} has no line for ${f.name}`);
+      unverified.push(f.name);
+    } else {
+      if (got !== want) throw new DistError(`${path}: SHA-256 ${got} does not match ${sumsFrom} (${want})`);
+      if (known[f.name] !== undefined && known[f.name] !== want)
+        notes.push(`${f.name} is not the file this installer was tested with (sha256 ${want})`);
+    }
     files.push({ ...f, path, sha256: got, bytes: statSync(path).size });
   }
+  if (unverified.length)
+    notes.push(`not verified: ${unverified.join(', ')} (no SHA256SUMS in ${dir}, and the installer knows no sum for ` +
+      `${unverified.length === 1 ? 'it' : 'them'}; their sums are in the manifest)`);
   return { dir, sumsFrom, files, notes };
 }
 

@@ -51,11 +51,16 @@ export function scriptsDigest(dir: string): string {
   return h.digest('hex');
 }
 
-export function cacheKey(inputs: { name: string; sha256: string }[], installerVersion: string, scripts: string): string {
+/** The cache key: the inputs' sums, the installer version, the console
+ * scripts and anything else the image depends on (extra: e.g. the lab's
+ * guest sources and their build commands; left out when undefined). */
+export function cacheKey(inputs: { name: string; sha256: string }[], installerVersion: string, scripts: string,
+  extra?: unknown): string {
   const key = {
     inputs: [...inputs].sort((a, b) => a.name.localeCompare(b.name)).map((f) => [f.name, f.sha256]),
     installerVersion,
     scripts,
+    extra,
   };
   return createHash('sha256').update(JSON.stringify(key)).digest('hex');
 }

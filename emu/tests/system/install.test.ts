@@ -1,20 +1,23 @@
 // Installing 4.3BSD from the distribution tape on the emulated 780: the
 // standalone programs of the tape's tp archive (vax780 --standalone
-// tape:NAME) and the whole installer (installer/install.ts), end to end.
+// tape:NAME) and the whole installer (installer/install.ts), end to end,
+// with the lab's additions (experiments/guest's programs compiled in the
+// guest, /usr/lab/names) read back from the image's /usr on the host.
 //
 // Needs the distribution files (../shared/bsd/4.3BSD, or VAXLAB_DIST);
 // without them the tests are skipped, saying why.
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 
 import { defaultDistDir, loadDistribution, unpack } from '../../../installer/lib/dist';
-import { RP06_BYTES, createBlankRp06 } from '../../../installer/lib/disk';
+import { RP06_BYTES, RP06_PARTITIONS, createBlankRp06 } from '../../../installer/lib/disk';
 import { buildTape } from '../../../installer/lib/tape';
 import { REPO_ROOT } from '../../../web/src/emulator/vaxNode';
 
@@ -90,17 +93,25 @@ test('--standalone tape runs the tape\'s own bootstrap (tsboot): copy, then boot
   assert.equal(noTape.status, 2);
 });
 
-test('the installer builds a 4.3BSD RP06 that boots, and a re-run does nothing', { skip, timeout: 20 * 60_000 }, () => {
+test('the installer builds a 4.3BSD RP06 with the lab\'s additions that boots, and a re-run does nothing',
+  { skip, timeout: 20 * 60_000 }, () => {
   const out = join(work, 'out');
-  const env = { ...process.env, VAXLAB_WORK: work };
-  const run = () => spawnSync(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'installer/install.ts'), '--out', out, '--dist', DIST],
-    { encoding: 'utf8', env, cwd: REPO_ROOT, timeout: 15 * 60_000, maxBuffer: 64 << 20 });
+  // The lab's sources as they are now, copied so that they stay the same through the test.
+  const guest = join(work, 'guest');
+  cpSync(join(REPO_ROOT, 'experiments/guest'), guest, { recursive: true });
+  const env = { ...process.env, VAXLAB_WORK: work, VAXLAB_DIST_VERSION: '' };
+  const run = (...extra: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'installer/install.ts'),
+    '--out', out, '--dist', DIST, '--dist42', join(work, 'no-4.2'), '--guest', guest, ...extra],
+  { encoding: 'utf8', env, cwd: REPO_ROOT, timeout: 15 * 60_000, maxBuffer: 64 << 20 });
   let r = run();
   assert.equal(r.status, 0, `${r.stderr}\n${r.stdout}`);
   assert.match(r.stdout, /usr\.tar .* skipped/);
+  assert.match(r.stdout, /4\.2BSD distribution not found in .*no-4\.2 \(looked for stand\.gz, .*\): skipping 4\.2BSD, building 4\.3BSD only/);
   const m = JSON.parse(readFileSync(join(out, '43bsd.json'), 'utf8')) as {
     image: { sha256: string; bytes: number; uncompressedBytes: number }; disk: { model: string };
-    distribution: { notInDistribution: string[] }; steps: { step: string }[];
+    distribution: { notInDistribution: string[] }; steps: { step: string }[]; tape: { files: { name: string }[] };
+    lab: { sources: { name: string; sha256: string }[]; programs: { name: string; bytes: number | null }[];
+      names: { dir: string; files: number } };
   };
   assert.equal(m.disk.model, 'RP06');
   assert.equal(m.image.uncompressedBytes, RP06_BYTES);
@@ -108,16 +119,55 @@ test('the installer builds a 4.3BSD RP06 that boots, and a re-run does nothing',
   assert.ok(m.steps.some((s) => s.step.includes('multi-user')));
   const gz = readFileSync(join(out, '43bsd.dsk.gz'));
   assert.equal(gz.length, m.image.bytes);
+  const raw = gunzipSync(gz);
   const img = join(work, 'installed.dsk');
-  writeFileSync(img, gunzipSync(gz));
-  const bsdfs = (...a: string[]) => spawnSync(BSDFS, [img, ...a], { encoding: 'latin1' }).stdout;
-  assert.equal(bsdfs('cat', '/etc/fstab'), '/dev/hp0a:/:rw:1:1\n/dev/hp0g:/usr:rw:1:2\n');
-  assert.match(bsdfs('ls', '/dev'), /\trmt12\n[^]*\ttty00\n/);
-  assert.match(bsdfs('stat', '/vmunix'), /size 407552/);
-  assert.match(readFileSync(join(out, '43bsd.log'), 'latin1'), /login: root/);
+  writeFileSync(img, raw);
+  const bsdfs = (image: string, ...a: string[]) => spawnSync(BSDFS, [image, ...a], { encoding: 'latin1' }).stdout;
+  assert.equal(bsdfs(img, 'cat', '/etc/fstab'), '/dev/hp0a:/:rw:1:1\n/dev/hp0g:/usr:rw:1:2\n');
+  assert.match(bsdfs(img, 'ls', '/dev'), /\trmt12\n[^]*\ttty00\n/);
+  assert.match(bsdfs(img, 'stat', '/vmunix'), /size 407552/);
+  const log = readFileSync(join(out, '43bsd.log'), 'latin1');
+  assert.match(log, /login: root/);
+
+  // /usr (hp0g) as a file of its own, for bsdfs (which reads a file system at offset 0).
+  const g = RP06_PARTITIONS.find((p) => p.name === 'g')!;
+  const usr = join(work, 'usr.fs');
+  writeFileSync(usr, raw.subarray(g.offset * 512, (g.offset + g.sectors) * 512));
+  const names = (dir: string) => bsdfs(usr, 'ls', dir).split('\n').filter(Boolean).map((l) => l.split('\t')[1]!)
+    .filter((n) => n !== '.' && n !== '..').sort();
+  assert.equal(names('/lab/names').length, 600);
+  assert.match(bsdfs(usr, 'cat', '/lab/names/f599'), /^599\n$/);
+  const sources = m.lab.sources.map((f) => f.name).sort();
+  assert.deepEqual(names('/lab/src'), sources);
+  for (const f of m.lab.sources) {
+    const sum = createHash('sha256').update(Buffer.from(bsdfs(usr, 'cat', `/lab/src/${f.name}`), 'latin1')).digest('hex');
+    assert.equal(sum, f.sha256, `/usr/lab/src/${f.name} is the source`);
+  }
+  assert.deepEqual(names('/lab/bin'), m.lab.programs.map((p) => p.name).sort());
+  for (const p of m.lab.programs) {
+    const st = bsdfs(usr, 'stat', `/lab/bin/${p.name}`);
+    assert.match(st, /mode 0?100755/, `${p.name}: ${st}`);
+    assert.match(st, new RegExp(`size ${p.bytes}\\b`));
+  }
+  if (m.lab.programs.length > 0) {
+    assert.ok(m.tape.files.some((f) => f.name === 'lab.tar'));
+    assert.match(log, /^check \S+: ran\r?$/m);
+  }
+  assert.match(log, /^names: 600\r?$/m);
+  const big = m.lab.programs.find((p) => p.name === 'bigjob');
+  if (big) assert.ok(big.bytes! >= 256 * 1024, `bigjob is ${big.bytes} bytes: its 256 KB of data are in the a.out`);
 
   r = run();
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /up to date/);
   assert.doesNotMatch(r.stdout, /standalone copy/);
+
+  // A changed benchmark source makes the image out of date.
+  const first = m.lab.sources.find((f) => f.name.endsWith('.c'));
+  if (first) {
+    writeFileSync(join(guest, first.name), readFileSync(join(guest, first.name), 'latin1') + '/* changed */\n');
+    r = run('--check');
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /43bsd\.dsk\.gz would be built/);
+  }
 });
