@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, test } from 'node:test';
@@ -375,4 +375,19 @@ test('4.2BSD absent: the installer says so and goes on with 4.3BSD; asked for 4.
   r = run('--dist-version', '4.1');
   assert.equal(r.status, 1);
   assert.match(r.stderr, /--dist-version takes all, 4\.3 or 4\.2/);
+});
+
+test('the installer with no distribution and no network: one clear message, non-zero exit, nothing written', () => {
+  const out = join(work, 'out-absent');
+  mkdirSync(out);
+  const r = spawnSync(process.execPath, ['--import', 'tsx', resolve('installer/install.ts'),
+    '--dist', join(work, 'no-such-dist'), '--out', out, '--dist-version', '4.3'], {
+    encoding: 'utf8',
+    // An address that cannot resolve: no traffic leaves the machine.
+    env: { ...process.env, VAXLAB_DIST_URL: 'https://archive.invalid/4.3BSD/' },
+    timeout: 120_000,
+  });
+  assert.notEqual(r.status, 0, r.stdout);
+  assert.match(r.stderr + r.stdout, /cannot reach https:\/\/archive\.invalid\/4\.3BSD\/\S+/);
+  assert.deepEqual(readdirSync(out), [], 'nothing may be left in the output directory');
 });
