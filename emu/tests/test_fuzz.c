@@ -17,7 +17,16 @@
  *     real processor could have), random registers and stack pointers,
  *     pending software and hardware interrupts;
  *   - an SCB whose vectors point to HALT stubs, handlers that pop the
- *     exception parameters and REI, random code, or random longwords.
+ *     exception parameters and REI, random code, or random longwords;
+ *   - well-formed material for the complex instructions: absolute and
+ *     self-relative queues, EDITPC patterns, packed decimal strings,
+ *     procedures (CALLS/CALLG ... RET) and subroutines (JSB ... RSB);
+ *   - in some cases the whole 780 (vax780_create: memory controller,
+ *     UBA0 and MBA0/1 with their map registers, an RM03 pack that reads
+ *     synthetic data, a TS11 with a small .tap image, the DZ11, console
+ *     and clock), with device registers mapped in S0 space and
+ *     driver-like instruction sequences that start disk and tape
+ *     operations.
  * The case then runs several vax_run() slices with random budgets, with
  * random poking through the host API in between, and checks:
  *   - vax_run() returns a valid stop reason and never runs more than its
@@ -31,9 +40,11 @@
  *     in two calls, ends in the same state (digest, registers, PSL): the
  *     host's slicing must not change what the guest sees.
  * A hang inside one instruction is caught by an alarm() watchdog around
- * each vax_run() call (30 s, generous for ASan), which prints the seed; crashes and undefined behaviour by the
- * sanitizers in the asan build (a death callback prints the seed), or by
- * signal handlers in the plain build.
+ * each vax_run() call (30 s, generous for ASan), which prints the seed;
+ * crashes and undefined behaviour by the sanitizers in the asan build (a
+ * death callback prints the seed), or by signal handlers in the plain
+ * build.  Host memory outside the machine: ASan (guest memory is one heap
+ * block; UBSan's bounds checks cover the register arrays).
  *
  *   test_fuzz [--iterations N] [--seed S] [--seconds T] [--verbose] [--trace]
  *
@@ -66,7 +77,9 @@
 
 #define DEFAULT_ITERATIONS 5000
 #define DEFAULT_SECONDS 60.0
+#ifndef SLICE_TIMEOUT_S
 #define SLICE_TIMEOUT_S 30u  /* wall-clock watchdog per vax_run() call (ASan is slow) */
+#endif
 
 /* ------------------------------------------------------------------ PRNG */
 
@@ -98,9 +111,9 @@ static int g_passed, g_failed;
 static int g_verbose;
 static int g_trace;   /* --trace: step one instruction at a time, report slow ones */
 
-static void put_str(const char *s) { (void)!write(2, s, strlen(s)); }
+static void put_str(int fd, const char *s) { (void)!write(fd, s, strlen(s)); }
 
-static void put_u64(uint64_t v)
+static void put_u64(int fd, uint64_t v)
 {
     char b[24];
     int i = 23;
@@ -109,24 +122,24 @@ static void put_u64(uint64_t v)
         b[--i] = (char)('0' + v % 10);
         v /= 10;
     } while (v && i > 0);
-    put_str(b + i);
+    put_str(fd, b + i);
 }
 
 /* Async-signal-safe: name the case that died, and close with the summary
- * line so that a runner reading it counts the failure. */
+ * line on stdout so that a runner reading it counts the failure. */
 static void report_death(const char *why)
 {
-    put_str("\nFAIL seed=");
-    put_u64(g_seed);
-    put_str(": ");
-    put_str(why);
-    put_str("\nreproduce: test_fuzz --seed ");
-    put_u64(g_seed);
-    put_str(" --verbose\n");
-    char line[64];
-    int n = snprintf(line, sizeof line, "%d passed, %d failed\n", g_passed, g_failed + 1);
-    if (n > 0)
-        (void)!write(1, line, (size_t)n);
+    put_str(2, "\nFAIL seed=");
+    put_u64(2, g_seed);
+    put_str(2, ": ");
+    put_str(2, why);
+    put_str(2, "\nreproduce: test_fuzz --seed ");
+    put_u64(2, g_seed);
+    put_str(2, " --verbose\n");
+    put_u64(1, (uint64_t)g_passed);
+    put_str(1, " passed, ");
+    put_u64(1, (uint64_t)g_failed + 1);
+    put_str(1, " failed\n");
 }
 
 static void on_alarm(int sig)
@@ -311,7 +324,7 @@ static uint32_t pick_value(fcase *c)
                                        0x40000000, 0x7FFFFFFC, 0xBFFFFFFC, 0xC0000000, 0xFFFFFE00, 31,
                                        32,         33,         64,         0xFFFFFFE0};
     uint32_t k = below(r, 100);
-    if (c->sys && chance(r, 8)) { /* a device register */
+    if (c->sys && chance(r, 25)) { /* a device register */
         uint32_t i = below(r, 12), off = below(r, 128) * 4;
         if (chance(r, 30))
             off = below(r, 512);
@@ -530,10 +543,66 @@ static uint32_t make_pattern(fcase *c, uint32_t *digits)
     return c->pat_va + 64u * (uint32_t)k;
 }
 
+/* Address of byte `off` of device page io_pa[idx] as the code sees it. */
+static uint32_t io_addr(const fcase *c, int idx, uint32_t off)
+{
+    return c->mapen ? 0x80000000u + (c->io_s0vpn + (uint32_t)idx) * 512 + off : c->io_pa[idx] + off;
+}
+
+/* MOVL #v, @#a  /  MOVW #v, @#a */
+static void emit_move_abs(fcase *c, uint32_t *va, int size, uint32_t v, uint32_t a)
+{
+    eb(c, va, size == 4 ? 0xD0 : 0xB0);
+    eb(c, va, 0x8F);
+    emit_n(c, va, v, size);
+    eb(c, va, 0x9F);
+    emit_n(c, va, a, 4);
+}
+
+/* A short driver-like sequence that starts a device operation: an RM03
+ * transfer through MBA0, a TS11 command packet, or DZ11 register writes. */
+static void emit_device_snippet(fcase *c, uint32_t *va)
+{
+    rng_t *r = &c->rng;
+    uint32_t k = below(r, 3);
+    if (k == 0) {
+        static const uint32_t rp_func[] = {001, 005, 007, 011, 013, 015, 017, 021, 023, 031, 051, 061, 071, 071, 061};
+        uint32_t unit = chance(r, 85) ? 0 : below(r, 8), drv = 0x80 * unit;
+        emit_move_abs(c, va, 4, below(r, 256 * 512), io_addr(c, 4, 0x0C));           /* MBA VAR */
+        emit_move_abs(c, va, 4, 0u - (1 + below(r, chance(r, 80) ? 4096 : 65536)),   /* MBA BCR */
+                      io_addr(c, 4, 0x10));
+        emit_move_abs(c, va, 4, chance(r, 80) ? below(r, 5) << 8 | below(r, 32) : r32(r),
+                      io_addr(c, 5, drv + 5 * 4));                                     /* RPDA */
+        emit_move_abs(c, va, 4, chance(r, 80) ? below(r, 823) : r32(r) & 0xFFFF,
+                      io_addr(c, 5, drv + 10 * 4));                                    /* RPDC */
+        if (chance(r, 30))
+            emit_move_abs(c, va, 4, r32(r) & 0xFFFF, io_addr(c, 5, drv + 4 * below(r, 32)));
+        emit_move_abs(c, va, 4, rp_func[below(r, sizeof rp_func / sizeof rp_func[0])] | (chance(r, 30) ? 0100 : 0),
+                      io_addr(c, 5, drv));                                             /* RPCS1 */
+    } else if (k == 1) {
+        /* TS11 packet at UNIBUS address off (UBA map 0/1 -> the hot page). */
+        uint32_t off = below(r, 120) * 4;
+        uint32_t cmd = 0x8000u | (chance(r, 50) ? 0x4000u : 0) | (below(r, 16) << 8) | below(r, 32);
+        emit_move_abs(c, va, 4, cmd | ((off + 16) << 16), c->hot_va + off);
+        emit_move_abs(c, va, 4, (chance(r, 70) ? 2 + below(r, 1024) : r32(r)) << 16, c->hot_va + off + 4);
+        emit_move_abs(c, va, 2, off, io_addr(c, 9, 0x150));                            /* TSDB */
+        if (chance(r, 20))
+            emit_move_abs(c, va, 2, 0, io_addr(c, 9, 0x152));                          /* TSSR: init */
+    } else {
+        int n = 1 + (int)below(r, 4);
+        for (int i = 0; i < n; i++)
+            emit_move_abs(c, va, 2, r32(r) & 0xFFFF, io_addr(c, 8, 0x40 + 2 * below(r, 4)));
+    }
+}
+
 /* Emit one instruction at *va. */
 static void emit_instruction(fcase *c, uint32_t *va)
 {
     rng_t *r = &c->rng;
+    if (c->sys && chance(r, 4)) {
+        emit_device_snippet(c, va);
+        return;
+    }
     int op = pick_opcode(c);
     if (op == 0x38 && c->pat_va && chance(r, 80)) {
         /* EDITPC srclen, srcaddr, pattern, dstaddr with a pattern that
@@ -922,15 +991,24 @@ static vax_machine *build_system(fcase *c)
     vax780_set_console_output(c->sys, console_sink, NULL);
     if (chance(r, 30))
         vax780_console_type(c->sys, "boot\r", 5);
-    /* Device pages: memory controller (TR1), UBA0 (TR3), MBA0 (TR8) and
-     * its drive registers, the UNIBUS pages of the DZ11 and the TS11, and
-     * two pages of nothing. */
-    static const uint32_t io[12] = {0x20002000u, 0x20006000u, 0x20006200u, 0x20006400u,
-                                    0x20006600u, 0x20010000u, 0x20010200u, 0x20010400u,
+    /* Device pages: memory controller (TR1); UBA0 (TR3) registers and map;
+     * MBA0 (TR8) registers, drive registers and map; MBA1 (TR9); the
+     * UNIBUS pages of the DZ11 and the TS11; a nexus with nothing. */
+    static const uint32_t io[12] = {0x20002000u, 0x20006000u, 0x20006800u, 0x20006A00u,
+                                    0x20010000u, 0x20010400u, 0x20010800u, 0x20012000u,
                                     0x20100000u + 0x3E000u, 0x20100000u + 0x3F400u, 0x20004000u,
                                     0x20100000u + 0x3E800u};
     memcpy(c->io_pa, io, sizeof io);
-    return c->sys->m;
+    /* Map registers mostly valid, so DMA reaches memory. */
+    vax_machine *m = c->sys->m;
+    uint32_t npages = vax_memory_bytes(m) / 512;
+    for (uint32_t i = 0; i < 496; i++)
+        if (chance(r, 70))
+            bus_write(m, 0x20006800u + 4 * i, 4, 0x80000000u | below(r, npages + 8));
+    for (uint32_t i = 0; i < 256; i++)
+        if (chance(r, 70))
+            bus_write(m, 0x20010800u + 4 * i, 4, 0x80000000u | below(r, npages + 8));
+    return m;
 }
 
 static vax_machine *build_case(uint64_t seed, fcase *c)
@@ -1045,6 +1123,14 @@ static vax_machine *build_case(uint64_t seed, fcase *c)
             fix_s0_page(c, pg, chance(r, 10));
         c->pat_pa = pg * 512;
         c->pat_va = (c->mapen ? 0x80000000u : 0) + pg * 512;
+    }
+    if (c->sys) {
+        /* UNIBUS pages 0 and 1 -> the hot page (TS11 command packets). */
+        uint32_t pa;
+        if (host_translate(c, c->hot_va, &pa)) {
+            bus_write(m, 0x20006800u, 4, 0x80000000u | (pa >> 9));
+            bus_write(m, 0x20006804u, 4, 0x80000000u | ((pa >> 9) + 1));
+        }
     }
     {
         /* Its contents: bytes as they are, decimal digit characters, or
@@ -1343,6 +1429,8 @@ static int run_case(uint64_t seed, case_result *res, int split)
     int nruns = 1 + (int)below(r, 6);
     for (int run = 0; run < nruns && rc == 0; run++) {
         uint64_t budget = chance(r, 10) ? below(r, 4) : 1 + below(r, chance(r, 50) ? 400 : 5000);
+        if (c.sys && chance(r, 50))
+            budget = 1 + below(r, 30000); /* give device events time to fire */
         uint64_t before = vax_instruction_count(m);
         alarm(SLICE_TIMEOUT_S);
         vax_stop_reason st = g_trace  ? run_stepping(m, &c, budget)
@@ -1401,6 +1489,9 @@ static int run_case(uint64_t seed, case_result *res, int split)
     for (int i = 0; i < 16; i++)
         res->digest = res->digest * 31 + vax_get_reg(m, i);
     res->digest = res->digest * 31 + vax_get_psl(m);
+    if (g_verbose)
+        printf("  end: %llu instructions, state digest %016llX\n", (unsigned long long)res->instructions,
+               (unsigned long long)res->digest);
     if (c.sys)
         vax780_destroy(c.sys);
     else

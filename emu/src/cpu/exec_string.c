@@ -84,6 +84,17 @@ static int suspend(vax_machine *m, int status)
     return status;
 }
 
+/* Stop a long instruction part way and let the machine go on: the state is
+ * already in the registers, FPD is set, and the PC stays on the opcode,
+ * so the next execution resumes it (interrupts may come in between, as the
+ * architecture allows for these interruptible instructions). */
+static int yield_part_done(vax_machine *m)
+{
+    suspend(m, 0);
+    m->cpu.r[15] = m->cpu.instr_pc;
+    return 0;
+}
+
 /* The instruction is complete: continue after it. */
 static void complete(vax_machine *m, uint32_t dpc)
 {
@@ -624,8 +635,21 @@ static int do_matchc(vax_machine *m)
         dpc = decoded_length(m);
     }
 
+    /* MATCHC is quadratic (object length x source length, up to 2^32 byte
+     * comparisons): it yields after MATCHC_WORK comparisons so that one
+     * instruction can never hold the host for seconds. */
+    enum { MATCHC_WORK = 1 << 16 };
+    uint32_t work = 0;
     int found = on == 0;
     while (!found && sn >= on) {
+        if (work >= MATCHC_WORK) {
+            r[0] = on | (dpc << 24);
+            r[1] = op;
+            r[2] = sn;
+            r[3] = sp;
+            return yield_part_done(m);
+        }
+        work += on;
         uint32_t i;
         int st = 0;
         for (i = 0; i < on; i++) {

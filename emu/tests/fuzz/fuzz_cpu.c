@@ -9,19 +9,26 @@
  * Not built by the Makefile (it is not tests/test_*.c).  Build and run from
  * the repository root:
  *
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iemu/src \
+ *   clang -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 \
+ *       -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iemu/src \
  *       emu/tests/fuzz/fuzz_cpu.c $(find emu/src -name '*.c') -o /tmp/fuzz_cpu
  *   mkdir -p /tmp/fuzz_corpus && /tmp/fuzz_cpu -timeout=10 -max_total_time=300 /tmp/fuzz_corpus
  *
  * (On Debian the compiler may be called clang-14; libFuzzer comes with
- * libclang-rt-14-dev.)  A crash leaves crash-<sha1> behind; replay it with
+ * libclang-rt-14-dev.  -std=c11 -D_POSIX_C_SOURCE as in the Makefile:
+ * in clang's default gnu mode <string.h> declares ffs(), which clashes
+ * with the typedef in src/boot/ffs.h.  -fno-sanitize-recover=all makes
+ * undefined behaviour a crash instead of a message.)  A crash leaves
+ * crash-<sha1> (a hang: timeout-<sha1>) behind; replay it with
  * /tmp/fuzz_cpu crash-<sha1>.
  *
  * Input layout (little-endian longwords; missing bytes read as zero):
  *   0..63    R0..R15
  *   64       PSL selector (turned into a PSL the processor could have)
- *   68       flags: bit 0 MAPEN, bit 1 raise a device interrupt,
- *            bits 8..15 memory-size selector
+ *   68       flags: bit 0 MAPEN, bit 1 raise an interrupt request,
+ *            bit 2 the whole 780 system (adapters, console, clock,
+ *            DZ11, TS11; 1 MB) instead of a bare processor,
+ *            bits 8..9 memory-size selector (bare processor)
  *   72..99   SCBB, SBR, SLR, P0BR, P0LR, P1BR, P1LR
  *   100..119 KSP, ESP, SSP, USP, ISP
  *   120      SISR (pending software interrupts)
@@ -35,6 +42,7 @@
 
 #include "cpu/cpu.h"
 #include "machine.h"
+#include "system/vax780.h"
 #include "vax.h"
 
 #define HDR 128
@@ -66,6 +74,12 @@ static uint32_t make_psl(uint32_t sel)
     return psl;
 }
 
+static void sink(void *ctx, uint8_t ch)
+{
+    (void)ctx;
+    (void)ch;
+}
+
 static void check(vax_machine *m, int st)
 {
     uint32_t psl = vax_get_psl(m);
@@ -94,10 +108,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     uint32_t flags = rd32(data, size, 68);
     static const uint32_t sizes[4] = {64u << 10, 128u << 10, 256u << 10, 64u << 10};
-    vax_config cfg = {sizes[(flags >> 8) & 3]};
-    vax_machine *m = vax_create(&cfg);
-    if (!m)
-        return 0;
+    vax780 *sys = NULL;
+    vax_machine *m;
+    if (flags & 4) {
+        vax780_config scfg;
+        char err[160];
+        memset(&scfg, 0, sizeof scfg);
+        scfg.memory_mb = 1;
+        sys = vax780_create(&scfg, err, sizeof err);
+        if (!sys)
+            return 0;
+        vax780_set_console_output(sys, sink, NULL);
+        m = sys->m;
+    } else {
+        vax_config cfg = {sizes[(flags >> 8) & 3]};
+        m = vax_create(&cfg);
+        if (!m)
+            return 0;
+    }
     uint32_t memsize = vax_memory_bytes(m);
 
     /* Memory: the image tiled over all of it. */
@@ -141,11 +169,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     (unsigned long long)done, (unsigned long long)budget, st);
             abort();
         }
+        if (st == VAX_STOP_HOST_REQUEST && sys)
+            st = VAX_STOP_HALT;   /* the console's reboot request */
         check(m, st);
         if (st == VAX_STOP_BUDGET)
             break;
         /* Carry on after a HALT or a double fault, as a console would. */
     }
-    vax_destroy(m);
+    if (sys)
+        vax780_destroy(sys);
+    else
+        vax_destroy(m);
     return 0;
 }
