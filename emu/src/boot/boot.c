@@ -93,6 +93,42 @@ static void put_l(vax_machine *m, uint32_t pa, uint32_t v)
     (void)vax_phys_write(m, pa, b, 4);
 }
 
+void boot_enter_with_calls(vax_machine *m, uint32_t top, uint32_t entry, uint32_t mask, const uint32_t r[12])
+{
+    /* The frame exec_call.c builds for CALLS $0: numarg, the registers the
+     * entry mask saves, then PC, FP, AP, the mask/PSW longword and the
+     * condition handler.  The return PC is the zero longword at top-4, a
+     * HALT, so a program that returns stops the machine. */
+    uint32_t ret_pc = top - 4;
+    uint32_t sp = ret_pc - 4;
+    put_l(m, sp, 0);   /* numarg */
+    uint32_t ap = sp;
+    for (int i = 11; i >= 0; i--)
+        if (mask & (1u << i)) {
+            sp -= 4;
+            put_l(m, sp, r[i]);
+        }
+    uint32_t psw_save = 0x20000000u | ((mask & 0x0FFFu) << 16) | (BOOT_PSL & 0xFFE0u);
+    put_l(m, sp - 4, ret_pc);
+    put_l(m, sp - 8, 0);    /* the caller's FP */
+    put_l(m, sp - 12, 0);   /* the caller's AP */
+    put_l(m, sp - 16, psw_save);
+    put_l(m, sp - 20, 0);   /* condition handler */
+    sp -= 20;
+    for (int i = 0; i < 12; i++)
+        vax_set_reg(m, i, r[i]);
+    vax_set_reg(m, 12, ap);
+    vax_set_reg(m, 13, sp);
+    vax_set_reg(m, 14, sp);
+    vax_set_reg(m, 15, (entry & 0x7FFFFFFFu) + 2);
+    uint32_t psl = BOOT_PSL & ~0xFu;   /* CALLS clears N Z V C */
+    if (mask & 0x4000u)
+        psl |= 0x20u;   /* IV */
+    if (mask & 0x8000u)
+        psl |= 0x80u;   /* DV */
+    vax_set_psl(m, psl);
+}
+
 int vax_boot_ex(vax_machine *m, const vax_blockdev *disk, const char *disk_type, boot_method how,
                 uint32_t boot_flags, uint32_t boot_device, const char *kernel_path,
                 vax_boot_info *info, char *err, size_t errlen)
@@ -188,42 +224,12 @@ int vax_boot_ex(vax_machine *m, const vax_blockdev *disk, const char *disk_type,
         (void)vax_phys_write(m, (uint32_t)page, zeros, sizeof zeros);
 
         vax_boot_init_processor(m);
-        uint32_t r[16] = { 0 };
-        r[9] = 3;
+        uint32_t r[12] = { 0 };
+        r[9] = 3;   /* /boot's file descriptor of the kernel */
         r[10] = boot_device | B_DEVMAGIC;
         r[11] = boot_flags;
-        /* CALLS $0, entry — as exec_call.c builds it.  The return PC is the
-         * zero longword at top-4 (a HALT). */
-        uint32_t ret_pc = (uint32_t)top - 4;
-        uint32_t sp = ret_pc;
-        sp -= 4;
-        put_l(m, sp, 0);   /* numarg */
-        uint32_t ap = sp;
-        for (int i = 11; i >= 0; i--)
-            if (mask & (1u << i)) {
-                sp -= 4;
-                put_l(m, sp, r[i]);
-            }
-        uint32_t psw_save = 0x20000000u | ((mask & 0x0FFFu) << 16) | (BOOT_PSL & 0xFFE0u);
-        put_l(m, sp - 4, ret_pc);
-        put_l(m, sp - 8, 0);    /* /boot's FP */
-        put_l(m, sp - 12, 0);   /* /boot's AP */
-        put_l(m, sp - 16, psw_save);
-        put_l(m, sp - 20, 0);   /* condition handler */
-        sp -= 20;
-        for (int i = 0; i < 12; i++)
-            vax_set_reg(m, i, r[i]);
-        vax_set_reg(m, 12, ap);
-        vax_set_reg(m, 13, sp);
-        vax_set_reg(m, 14, sp);
         uint32_t pc = lay.entry + 2;
-        vax_set_reg(m, 15, pc);
-        uint32_t psl = BOOT_PSL & ~0xFu;   /* CALLS clears N Z V C */
-        if (mask & 0x4000u)
-            psl |= 0x20u;   /* IV */
-        if (mask & 0x8000u)
-            psl |= 0x80u;   /* DV */
-        vax_set_psl(m, psl);
+        boot_enter_with_calls(m, (uint32_t)top, lay.entry, mask, r);
         if (info)
             info->pc = pc;
     } else {

@@ -133,4 +133,12 @@ int vax_boot_ex(vax_machine *m, const vax_blockdev *disk, const char *disk_type,
  * used by vax_boot_ex and by standalone.c. */
 void vax_boot_init_processor(vax_machine *m);
 
+/* Enter a program the way CALLS $0 would call it from nowhere: build the
+ * call frame on a stack ending at top (its last longword, zero, is the
+ * return PC: a HALT), load R0-R11 from r, AP, FP, SP, PC = entry + 2 (past
+ * the entry mask) and the PSL (kernel, interrupt stack, IPL 31; IV and DV
+ * from the mask).  Used for /boot's entry into the kernel and for
+ * standalone programs. */
+void boot_enter_with_calls(vax_machine *m, uint32_t top, uint32_t entry, uint32_t mask, const uint32_t r[12]);
+
 #endif

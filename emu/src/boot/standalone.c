@@ -118,12 +118,6 @@ int standalone_from_tape(const vax_blockdev *tape, const char *name, uint8_t **p
     return 0;
 }
 
-static void put_l(vax_machine *m, uint32_t pa, uint32_t v)
-{
-    uint8_t b[4] = { (uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24) };
-    (void)vax_phys_write(m, pa, b, 4);
-}
-
 int vax_boot_standalone(vax_machine *m, const uint8_t *prog, size_t len, uint32_t r10, uint32_t r11,
                         vax_boot_info *info, char *err, size_t errlen)
 {
@@ -189,37 +183,7 @@ int vax_boot_standalone(vax_machine *m, const uint8_t *prog, size_t len, uint32_
     uint32_t r[12] = { 0 };
     r[10] = r10;
     r[11] = r11;
-    /* CALLS $0,0 — as tsboot does it (exec_call.c's frame); the return PC
-     * is the zero longword at top-4, a HALT. */
-    uint32_t ret_pc = top - 4;
-    uint32_t sp = ret_pc;
-    sp -= 4;
-    put_l(m, sp, 0);   /* numarg */
-    uint32_t ap = sp;
-    for (int i = 11; i >= 0; i--)
-        if (mask & (1u << i)) {
-            sp -= 4;
-            put_l(m, sp, r[i]);
-        }
-    uint32_t psw_save = 0x20000000u | ((mask & 0x0FFFu) << 16) | (BOOT_PSL & 0xFFE0u);
-    put_l(m, sp - 4, ret_pc);
-    put_l(m, sp - 8, 0);    /* the caller's FP */
-    put_l(m, sp - 12, 0);   /* the caller's AP */
-    put_l(m, sp - 16, psw_save);
-    put_l(m, sp - 20, 0);   /* condition handler */
-    sp -= 20;
-    for (int i = 0; i < 12; i++)
-        vax_set_reg(m, i, r[i]);
-    vax_set_reg(m, 12, ap);
-    vax_set_reg(m, 13, sp);
-    vax_set_reg(m, 14, sp);
-    vax_set_reg(m, 15, 2);
-    uint32_t psl = BOOT_PSL & ~0xFu;   /* CALLS clears N Z V C */
-    if (mask & 0x4000u)
-        psl |= 0x20u;   /* IV */
-    if (mask & 0x8000u)
-        psl |= 0x80u;   /* DV */
-    vax_set_psl(m, psl);
+    boot_enter_with_calls(m, top, 0, mask, r);   /* CALLS $0,0, as tsboot does it */
     if (info) {
         info->magic = h.magic;
         info->text = h.text;
