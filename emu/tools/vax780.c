@@ -47,6 +47,7 @@
 #include "boot/aout.h"
 #include "boot/boot.h"
 #include "boot/ffs.h"
+#include "boot/kernelvars.h"
 #include "boot/partitions.h"
 #include "boot/standalone.h"
 #include "machine.h"
@@ -174,40 +175,25 @@ typedef struct {
 } session;
 
 /* Patch kernel variables by name, after the kernel is in memory and before
- * it runs (the kernel is linked at 0x80000000 and loaded at physical 0). */
+ * it runs (see boot/kernelvars.h). */
 static void apply_settings(session *s)
 {
     char err[256];
     if (s->nset == 0)
         return;
-    ffs *fs = ffs_open(s->boot_disk, 0, err, sizeof err);
-    if (!fs)
-        die(EXIT_IMAGE, "--set: %s", err);
-    uint8_t *file;
-    size_t len;
-    if (ffs_read_file(fs, s->kernel, &file, &len, err, sizeof err) < 0)
-        die(EXIT_IMAGE, "--set: %s: %s", s->kernel, err);
-    ffs_close(fs);
-    aout_header h;
-    if (aout_parse(file, len, &h, err, sizeof err) < 0)
-        die(EXIT_IMAGE, "--set: %s: %s", s->kernel, err);
+    boot_kernel_setting set[32];
     for (int i = 0; i < s->nset; i++) {
-        char sym[72];
-        snprintf(sym, sizeof sym, "_%s", s->set_name[i]);
-        uint32_t va;
-        if (aout_find_symbol(file, len, &h, sym, &va) < 0)
-            die(EXIT_USAGE, "--set %s: the kernel %s has no symbol %s", s->set_name[i], s->kernel, sym);
-        uint32_t pa = va & 0x7FFFFFFFu;
-        uint32_t data_start = (h.text + AOUT_DATA_ALIGN - 1) & ~(AOUT_DATA_ALIGN - 1);
-        if (pa < data_start || pa + 4 > data_start + h.data + h.bss)
-            die(EXIT_USAGE, "--set %s: %s at 0x%08X is not a kernel variable (not in data or bss)", s->set_name[i],
-                sym, va);
-        uint32_t old = 0;
-        vax_phys_read(s->sys->m, pa, &old, 4);
-        vax_phys_write(s->sys->m, pa, &s->set_value[i], 4);
-        fprintf(stderr, "vax780: %s = %u (was %u)\n", sym, s->set_value[i], old);
+        set[i].name = s->set_name[i];
+        set[i].value = s->set_value[i];
+        set[i].old = 0;
     }
-    free(file);
+    int rc = boot_set_kernel_variables(s->sys->m, s->boot_disk, s->kernel, set, s->nset, err, sizeof err);
+    if (rc == BOOT_SET_IMAGE_ERROR)
+        die(EXIT_IMAGE, "--set: %s", err);
+    if (rc < 0)
+        die(EXIT_USAGE, "--set %s", err);
+    for (int i = 0; i < s->nset; i++)
+        fprintf(stderr, "vax780: _%s = %u (was %u)\n", set[i].name, set[i].value, set[i].old);
 }
 
 static void boot(session *s, uint32_t howto)
@@ -500,16 +486,10 @@ int main(int argc, char **argv)
      * kernel's clock check agrees and every run starts at the same time.
      * A standalone program may run on a blank disk: the TODR keeps its
      * default then. */
-    {
-        ffs *fs = ffs_open(&disks[0], 0, err, sizeof err);
-        if (fs) {
-            ffs_info info;
-            ffs_get_info(fs, &info);
-            cfg.todr_initial = clock_todr_for_unix_time(info.time + 60);
-            ffs_close(fs);
-        } else if (!standalone) {
+    if (boot_todr_from_disk(&disks[0], &cfg.todr_initial, err, sizeof err) < 0) {
+        cfg.todr_initial = 0;
+        if (!standalone)
             die(EXIT_IMAGE, "%s: %s", disk_files[0].path, err);
-        }
     }
     uint8_t *standalone_prog = NULL;
     if (standalone) {

@@ -18,6 +18,31 @@ declare module '*/emu/build/wasm/vax.mjs' {
     _vaxw_create(memoryBytes: number): number;
     _vaxw_abi_version(): number;
 
+    // emu/wasm/vax780_wasm.c (the whole 780 system)
+    _vax780w_create(
+      memoryMB: number,
+      diskPtr: number,
+      diskLen: number,
+      method: number,
+      howto: number,
+      errPtr: number,
+      errLen: number,
+    ): number;
+    _vax780w_destroy(w: number): void;
+    _vax780w_error(w: number): number;
+    _vax780w_add_setting(w: number, namePtr: number, value: number): number;
+    _vax780w_boot(w: number): number;
+    _vax780w_run(w: number, maxInstructions: bigint): number;
+    _vax780w_stop_detail(w: number): number;
+    _vax780w_type(w: number, textPtr: number, len: number): number;
+    _vax780w_console_read(w: number, bufPtr: number, max: number): number;
+    _vax780w_console_pending(w: number): number;
+    _vax780w_console_dropped(w: number): bigint;
+    _vax780w_time_ns(w: number): bigint;
+    _vax780w_instruction_count(w: number): bigint;
+    _vax780w_reboots(w: number): number;
+    _vax780w_machine(w: number): number;
+
     // emu/src/vax.h
     _vax_create(cfgPtr: number): number;
     _vax_destroy(m: number): void;

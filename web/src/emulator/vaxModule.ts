@@ -2,8 +2,10 @@
 // worker (vax.worker.ts) and by Node (tests, benchmark; see vaxNode.ts,
 // which only adds reading the .wasm file from disk).
 //
-// Mirrors emu/src/vax.h.  Registers, PSL and addresses are unsigned 32-bit
-// numbers; instruction counts and the state digest are bigint.
+// Mirrors emu/src/vax.h (a bare machine: VaxMachine) and
+// emu/wasm/vax780_wasm.c (the whole VAX-11/780 system with a 4.3BSD disk:
+// Vax780).  Registers, PSL and addresses are unsigned 32-bit numbers;
+// instruction counts, virtual time and the state digest are bigint.
 
 import type { VaxWasmModule, VaxWasmModuleOptions } from '../../../emu/build/wasm/vax.mjs';
 
@@ -69,15 +71,70 @@ export interface VaxMachine {
   stateDigest(): bigint;
 }
 
+/** What Vax780.run() reports: a vax_stop_reason, or Rebooted when the
+ *  kernel asked the console to reboot and the system was booted again
+ *  (multi-user, as the console does; not a stop, keep running). */
+export const Vax780Stop = { ...StopReason, Rebooted: 100 } as const;
+export type Vax780Stop = (typeof Vax780Stop)[keyof typeof Vax780Stop];
+
+export interface Vax780Options {
+  /** Physical memory in MB, 1..64 (the CLI's --mem; 8 is the 780 the paper measured). */
+  memoryMB: number;
+  /** The RP06 pack (hp0).  Copied into wasm memory; the guest writes the
+   *  copy, never this array. */
+  disk: Uint8Array;
+  /** Single-user (RB_SINGLE) or multi-user; a reboot is always multi-user. */
+  boot: 'single' | 'multi';
+  /** Load /vmunix from the host instead of running /boot (the CLI's --direct). */
+  direct?: boolean;
+  /** Kernel longword variables to patch before the kernel runs, by name
+   *  without the underscore (the CLI's --set NAME=VALUE); needs direct. */
+  set?: Record<string, number>;
+}
+
+/** A whole VAX-11/780 (a vax780w * in the wasm heap), already booted. */
+export interface Vax780System {
+  /** Frees the system and its disk; any later call throws. */
+  destroy(): void;
+  /** One vax_run() of at most `instructions` instructions (the CLI uses
+   *  slices of 200,000 between looks at the console output). */
+  run(instructions: number | bigint): Vax780Stop;
+  /** Types text on the console terminal (characters as bytes, code & 0xff;
+   *  use "\r" for Return).  Throws if the input queue (8192) overflows. */
+  type(text: string): void;
+  /** Console output since the last call (7-bit ASCII, NULs dropped). */
+  readConsole(): string;
+  /** Console output bytes lost because readConsole() was not called in
+   *  time (the C side keeps 64 KB). */
+  consoleDropped(): bigint;
+  /** Virtual time since power-on, in ns. */
+  timeNs(): bigint;
+  instructionCount(): bigint;
+  /** How many times the guest rebooted itself. */
+  reboots(): number;
+  /** Why the last run stopped, in words. */
+  stopDetail(): string;
+  /** The vax_machine * underneath (for the bare-machine functions of the raw module). */
+  readonly machinePtr: number;
+}
+
+export interface Vax780Api {
+  /** Creates the system, loads the disk and boots it (ready to run()). */
+  create(options: Vax780Options): Vax780System;
+  stopName(reason: Vax780Stop | number): string;
+}
+
 export interface VaxMachineApi {
   create(options: VaxCreateOptions): VaxMachine;
+  /** The whole VAX-11/780 system booting 4.3BSD. */
+  readonly vax780: Vax780Api;
   stopReasonName(reason: StopReason | number): string;
   /** The raw Emscripten module, for whatever the typed API does not cover. */
   readonly module: VaxWasmModule;
 }
 
 export const DEFAULT_SLICE = 4_000_000n;
-const ABI_VERSION = 1;
+const ABI_VERSION = 2;
 
 /** A 64-bit digest as 16 lowercase hex digits (the format vaxrun prints). */
 export function digestHex(digest: bigint): string {
@@ -222,5 +279,150 @@ export async function loadVax(options: VaxLoadOptions = {}): Promise<VaxMachineA
     return machine;
   }
 
-  return { create, stopReasonName, module: mod };
+  // ------------------------------------------------------------ Vax780
+  const ERR_LEN = 256;
+
+  function createVax780(options: Vax780Options): Vax780System {
+    const { memoryMB, disk, boot, direct = false, set = {} } = options;
+    if (!Number.isInteger(memoryMB) || memoryMB < 1 || memoryMB > 64) {
+      throw new RangeError(`memoryMB must be an integer from 1 to 64, got ${memoryMB}`);
+    }
+    if (!(disk instanceof Uint8Array) || disk.length === 0 || disk.length > 0xffff_ffff) {
+      throw new RangeError('disk must be a non-empty Uint8Array under 4 GB');
+    }
+    if (boot !== 'single' && boot !== 'multi') throw new RangeError(`boot must be 'single' or 'multi', got ${boot}`);
+    const settings = Object.entries(set);
+    if (settings.length > 0 && !direct) {
+      throw new Error('set needs direct: only then does the host load the kernel and can patch it before it runs');
+    }
+    for (const [name, value] of settings) {
+      if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(name)) throw new RangeError(`set: bad variable name "${name}"`);
+      if (!Number.isInteger(value) || value < 0 || value > 0xffff_ffff) {
+        throw new RangeError(`set ${name}: value must be an integer from 0 to 4294967295, got ${value}`);
+      }
+    }
+
+    const diskPtr = mod._malloc(disk.length);
+    if (diskPtr === 0) throw new Error(`cannot allocate ${disk.length} bytes of wasm memory for the disk`);
+    mod.HEAPU8.set(disk, diskPtr); // HEAPU8 read after malloc: memory may have grown
+    const errPtr = mod._malloc(ERR_LEN);
+    let handle = 0;
+    try {
+      if (errPtr === 0) {
+        mod._free(diskPtr);
+        throw new Error('malloc failed');
+      }
+      // vax780w_create owns the disk buffer from here on, even when it fails.
+      const howto = boot === 'single' ? 2 : 0;
+      handle = mod._vax780w_create(memoryMB, diskPtr, disk.length, direct ? 1 : 0, howto, errPtr, ERR_LEN);
+      if (handle === 0) throw new Error(`vax780 create: ${mod.UTF8ToString(errPtr)}`);
+    } finally {
+      if (errPtr !== 0) mod._free(errPtr);
+    }
+    const lastError = (): string => mod.UTF8ToString(mod._vax780w_error(handle));
+    try {
+      for (const [name, value] of settings) {
+        withString(name, (p) => {
+          if (mod._vax780w_add_setting(handle, p, value >>> 0) !== 0) throw new Error(`set ${name}: ${lastError()}`);
+        });
+      }
+      if (mod._vax780w_boot(handle) !== 0) throw new Error(`boot: ${lastError()}`);
+    } catch (e) {
+      mod._vax780w_destroy(handle);
+      throw e;
+    }
+
+    const h = (): number => {
+      if (handle === 0) throw new Error('Vax780System used after destroy()');
+      return handle;
+    };
+    const READ_CHUNK = 65536;
+
+    return {
+      machinePtr: mod._vax780w_machine(handle),
+      destroy() {
+        if (handle !== 0) mod._vax780w_destroy(handle);
+        handle = 0;
+      },
+      run(instructions) {
+        const r = mod._vax780w_run(h(), toU64(instructions, 'instructions'));
+        if (r < 0) throw new Error(`reboot failed: ${lastError()}`);
+        return r as Vax780Stop;
+      },
+      type(text) {
+        const w = h();
+        if (text.length === 0) return;
+        const p = mod._malloc(text.length);
+        if (p === 0) throw new Error('malloc failed');
+        try {
+          const heap = mod.HEAPU8;
+          for (let i = 0; i < text.length; i++) heap[p + i] = text.charCodeAt(i) & 0xff;
+          const n = mod._vax780w_type(w, p, text.length) >>> 0;
+          if (n < text.length) {
+            throw new RangeError(`console input overflow: ${text.length - n} of ${text.length} characters not queued`);
+          }
+        } finally {
+          mod._free(p);
+        }
+      },
+      readConsole() {
+        const w = h();
+        const pending = mod._vax780w_console_pending(w) >>> 0;
+        if (pending === 0) return '';
+        const p = mod._malloc(READ_CHUNK);
+        if (p === 0) throw new Error('malloc failed');
+        let out = '';
+        try {
+          for (;;) {
+            const n = mod._vax780w_console_read(w, p, READ_CHUNK) >>> 0;
+            if (n === 0) break;
+            const bytes = mod.HEAPU8.subarray(p, p + n);
+            for (let i = 0; i < n; i += 8192) {
+              out += String.fromCharCode(...bytes.subarray(i, Math.min(n, i + 8192)));
+            }
+          }
+        } finally {
+          mod._free(p);
+        }
+        return out;
+      },
+      consoleDropped() {
+        return BigInt.asUintN(64, mod._vax780w_console_dropped(h()));
+      },
+      timeNs() {
+        return BigInt.asUintN(64, mod._vax780w_time_ns(h()));
+      },
+      instructionCount() {
+        return BigInt.asUintN(64, mod._vax780w_instruction_count(h()));
+      },
+      reboots() {
+        return mod._vax780w_reboots(h()) >>> 0;
+      },
+      stopDetail() {
+        const p = mod._vax780w_stop_detail(h());
+        return p ? mod.UTF8ToString(p) : '';
+      },
+    };
+  }
+
+  /** Calls f with a NUL-terminated copy of an ASCII string in wasm memory. */
+  function withString<T>(text: string, f: (ptr: number) => T): T {
+    const p = mod._malloc(text.length + 1);
+    if (p === 0) throw new Error('malloc failed');
+    try {
+      const heap = mod.HEAPU8;
+      for (let i = 0; i < text.length; i++) heap[p + i] = text.charCodeAt(i) & 0xff;
+      heap[p + text.length] = 0;
+      return f(p);
+    } finally {
+      mod._free(p);
+    }
+  }
+
+  const vax780: Vax780Api = {
+    create: createVax780,
+    stopName: (reason) => (reason === Vax780Stop.Rebooted ? 'rebooted' : stopReasonName(reason)),
+  };
+
+  return { create, stopReasonName, vax780, module: mod };
 }

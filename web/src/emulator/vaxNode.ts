@@ -27,3 +27,32 @@ export async function loadVaxNode(
   const wasmBinary = await readFile(wasmPath);
   return loadVax({ ...options, wasmBinary });
 }
+
+/** The 4.3BSD image built by `npm run image` (gzip'd RP06 pack). */
+export const WEB_IMAGE_GZ_PATH = fileURLToPath(new URL('../../../web/public/images/43bsd.dsk.gz', import.meta.url));
+/** The reference image unpacked by `make -C emu images` (from ../shared). */
+export const REFERENCE_IMAGE_PATH = fileURLToPath(new URL('../../../emu/build/images/43bsd-rp06.dsk', import.meta.url));
+
+/** Which 4.3BSD image the tests use: $VAXLAB_IMAGE if set (a .dsk, or a
+ *  .dsk.gz), else the one `npm run image` built, else the reference image;
+ *  null when there is none. */
+export function findBsdImage(): string | null {
+  const env = process.env.VAXLAB_IMAGE;
+  if (env) return existsSync(env) ? env : null;
+  for (const f of [WEB_IMAGE_GZ_PATH, REFERENCE_IMAGE_PATH]) if (existsSync(f)) return f;
+  return null;
+}
+
+/** The bytes of a disk image (gunzipped if the name ends in .gz). */
+export async function loadDiskImage(path: string): Promise<Uint8Array> {
+  const bytes = await readFile(path);
+  if (!path.endsWith('.gz')) return bytes;
+  const { gunzipSync } = await import('node:zlib');
+  return gunzipSync(bytes);
+}
+
+/** findBsdImage() and its bytes, or null with no image. */
+export async function loadBsdImage(): Promise<{ path: string; bytes: Uint8Array } | null> {
+  const path = findBsdImage();
+  return path ? { path, bytes: await loadDiskImage(path) } : null;
+}

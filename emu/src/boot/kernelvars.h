@@ -1,0 +1,41 @@
+/*
+ * kernelvars.h — host-side set-up shared by the headless CLI
+ * (tools/vax780.c) and the WebAssembly glue (wasm/vax780_wasm.c):
+ * patching kernel variables before the kernel runs, and the TODR a boot
+ * from a given disk starts with.
+ */
+#ifndef VAX_BOOT_KERNELVARS_H
+#define VAX_BOOT_KERNELVARS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "system/blockdev.h"
+#include "vax.h"
+
+typedef struct {
+    const char *name;   /* without the leading underscore: "nchsize" sets _nchsize */
+    uint32_t value;
+    uint32_t old;       /* filled in: the value the loaded kernel had */
+} boot_kernel_setting;
+
+#define BOOT_SET_IMAGE_ERROR (-1)   /* the kernel could not be read from the disk */
+#define BOOT_SET_BAD_NAME (-2)      /* no such symbol, or not a variable in data or bss */
+
+/* Set the longword kernel variables _NAME in physical memory, after
+ * vax_boot(BOOT_DIRECT_KERNEL) has loaded kernel_path (NULL = "/vmunix")
+ * from partition a of disk and before it runs (the kernel is linked at
+ * 0x80000000 and loaded at physical 0).  The symbols are looked up in the
+ * kernel file's symbol table.  Returns 0, or BOOT_SET_IMAGE_ERROR /
+ * BOOT_SET_BAD_NAME with a message in err; the settings before the failing
+ * one have been applied then. */
+int boot_set_kernel_variables(vax_machine *m, const vax_blockdev *disk, const char *kernel_path,
+                              boot_kernel_setting *set, int n, char *err, size_t errlen);
+
+/* The battery-backed TODR of a real 780 would hold the date; ours is set
+ * from the time the root file system (partition a) was last written, plus
+ * a minute, so the kernel's clock check agrees and every run starts at
+ * the same time.  Returns 0, or -1 with a message (not a file system). */
+int boot_todr_from_disk(const vax_blockdev *disk, uint32_t *todr, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,204 @@
+// The whole VAX-11/780 in the WebAssembly build (node --test, TypeScript via tsx).
+//
+// Boots 4.3BSD from the installed image through web/src/emulator/vaxModule.ts
+// (Vax780: emu/wasm/vax780_wasm.c) to the single-user "# ", directly and
+// through /boot, and types `date`.  Then the identity check: the same boot
+// and the same script run natively by emu/build/vax780 (on a private copy of
+// the image) and in wasm must reach each prompt at the same instruction
+// count, at the same virtual time, with the same console transcript.
+//
+// The stopping rule is the CLI's: run in vax_run() slices of 200,000
+// instructions and, for `expect TEXT`, stop at the first slice boundary
+// where the console output since the previous match contains TEXT.
+//
+// The image: $VAXLAB_IMAGE, else web/public/images/43bsd.dsk.gz (npm run
+// image), else emu/build/images/43bsd-rp06.dsk (make -C emu images).
+// Without one the tests are skipped, saying so.
+
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+
+import { Vax780Stop, type Vax780Options, type Vax780System, type VaxMachineApi } from '../../web/src/emulator/vaxModule';
+import { findBsdImage, loadDiskImage, loadVaxNode, REPO_ROOT } from '../../web/src/emulator/vaxNode';
+
+const VAX780 = join(REPO_ROOT, 'emu/build/native/vax780');
+const SLICE = 200_000; // tools/vax780.c SLICE
+const PROMPT = '\n# ';
+
+const imagePath = findBsdImage();
+const skip = imagePath
+  ? false
+  : 'no 4.3BSD image: build web/public/images/43bsd.dsk.gz with `npm run image` ' +
+    '(or unpack emu/build/images/43bsd-rp06.dsk with `make -C emu images`, or set VAXLAB_IMAGE)';
+const skipNative = skip || (existsSync(VAX780) ? false : `${VAX780} not built (make -C emu native)`);
+
+let api: VaxMachineApi;
+let disk: Uint8Array;
+const work = mkdtempSync(join(tmpdir(), 'vaxlab-system-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+
+before(async () => {
+  if (!imagePath) return;
+  api = await loadVaxNode();
+  disk = await loadDiskImage(imagePath);
+});
+
+// A script as the CLI takes it: expect TEXT / send TEXT (TEXT + "\r").
+type Step = { expect: string } | { send: string };
+
+interface Outcome {
+  reboots?: number;
+  createSeconds?: number; // host time to create and boot (copies the disk into wasm memory)
+  transcript: string;
+  /** Instruction count and virtual time at each expect's match. */
+  marks: { instructions: bigint; timeNs: bigint }[];
+  hostSeconds: number[]; // host time to each match
+}
+
+// The CLI's expect loop, on the wasm system.
+function runScriptWasm(sys: Vax780System, steps: Step[], limitVirtualSeconds = 60): Outcome {
+  let transcript = '';
+  let mark = 0;
+  const marks: Outcome['marks'] = [];
+  const hostSeconds: number[] = [];
+  const t0 = performance.now();
+  for (const step of steps) {
+    if ('send' in step) {
+      sys.type(`${step.send}\r`);
+      continue;
+    }
+    const deadline = sys.timeNs() + BigInt(limitVirtualSeconds * 1e9);
+    for (;;) {
+      const at = transcript.indexOf(step.expect, mark);
+      if (at >= 0) {
+        mark = at + step.expect.length;
+        break;
+      }
+      assert.ok(sys.timeNs() <= deadline, `expect ${JSON.stringify(step.expect)} timed out; transcript:\n${transcript}`);
+      const r = sys.run(SLICE);
+      transcript += sys.readConsole();
+      assert.ok(
+        r === Vax780Stop.Budget || r === Vax780Stop.Rebooted,
+        `stopped: ${api.vax780.stopName(r)}: ${sys.stopDetail()}\n${transcript}`,
+      );
+      assert.ok(!/panic:/.test(transcript), `kernel panic:\n${transcript}`);
+    }
+    marks.push({ instructions: sys.instructionCount(), timeNs: sys.timeNs() });
+    hostSeconds.push((performance.now() - t0) / 1000);
+  }
+  assert.equal(sys.consoleDropped(), 0n);
+  return { transcript, marks, hostSeconds };
+}
+
+function wasmBoot(options: Omit<Vax780Options, 'disk' | 'memoryMB'>, steps: Step[], limit = 60): Outcome {
+  const t0 = performance.now();
+  const sys = api.vax780.create({ memoryMB: 8, disk, ...options });
+  const createSeconds = (performance.now() - t0) / 1000;
+  try {
+    return { ...runScriptWasm(sys, steps, limit), createSeconds, reboots: sys.reboots() };
+  } finally {
+    sys.destroy();
+  }
+}
+
+// The same on emu/build/vax780: one run per prefix of the script that ends
+// in an expect, each on a fresh copy of the image, so that --stats gives
+// the instruction count and virtual time at every match.
+function nativeBoot(args: string[], steps: Step[], limit = 60): Outcome {
+  const marks: Outcome['marks'] = [];
+  let transcript = '';
+  const copy = join(work, 'native.dsk');
+  steps.forEach((step, i) => {
+    if (!('expect' in step)) return;
+    writeFileSync(copy, disk); // a fresh copy: the guest writes its disk
+    const script = join(work, 'script.txt');
+    const esc = (s: string) => s.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
+    writeFileSync(
+      script,
+      [`timeout ${limit}`, ...steps
+        .slice(0, i + 1)
+        .map((s) => ('expect' in s ? `expect ${esc(s.expect)}` : `send ${s.send}`))].join('\n') + '\n',
+    );
+    const r = spawnSync(VAX780, ['--disk', `hp0=${copy}`, '--mem', '8', ...args, '--script', script, '--stats'], {
+      encoding: 'latin1',
+      timeout: 120_000,
+      maxBuffer: 16 << 20,
+    });
+    if (r.error) throw r.error;
+    assert.equal(r.status, 0, `vax780 failed: ${r.stderr}\n${r.stdout}`);
+    const m = /vax780: (\d+) instructions, ([\d.]+) virtual s/.exec(r.stderr);
+    assert.ok(m, `no --stats line in: ${r.stderr}`);
+    marks.push({ instructions: BigInt(m[1]), timeNs: BigInt(Math.round(Number(m[2]) * 1e6)) * 1000n });
+    transcript = r.stdout;
+  });
+  return { transcript, marks, hostSeconds: [] };
+}
+
+const DATE_SCRIPT: Step[] = [{ expect: PROMPT }, { send: 'date' }, { expect: PROMPT }];
+
+function checkDate(transcript: string): void {
+  const m = /# date\r\n([^\r\n]*)\r\n# $/.exec(transcript);
+  assert.ok(m, `no date output at the end of:\n${transcript.slice(-500)}`);
+  assert.match(m[1], /^(Sun|Mon|Tue|Wed|Thu|Fri|Sat) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d\d:\d\d:\d\d [A-Z]{3} 19\d\d$/);
+}
+
+for (const direct of [true, false]) {
+  const how = direct ? 'direct kernel load' : 'through /boot';
+  test(`wasm: 4.3BSD boots single-user (${how}) to "# " and runs date`, { skip }, (t) => {
+    const out = wasmBoot({ boot: 'single', direct }, DATE_SCRIPT);
+    assert.match(out.transcript, /4\.3 BSD UNIX/);
+    assert.match(out.transcript, /real mem += 8388608/);
+    checkDate(out.transcript);
+    t.diagnostic(
+      `image ${imagePath}; "# " after ${out.marks[0].instructions} instructions, ` +
+        `${Number(out.marks[0].timeNs) / 1e9} virtual s, ${out.hostSeconds[0].toFixed(3)} host s ` +
+        `(+ ${out.createSeconds?.toFixed(3)} s to create: copying the ${disk.length}-byte disk into wasm memory)`,
+    );
+  });
+}
+
+// The CLI reboots the way the console does when the kernel asks it to
+// (INIT, then a multi-user boot); Vax780 must do the same.
+const REBOOT_SCRIPT: Step[] = [{ expect: PROMPT }, { send: 'reboot' }, { expect: 'login: ' }];
+
+for (const [name, options, args, steps] of [
+  ['direct', { boot: 'single', direct: true }, ['--boot', 'single', '--direct'], DATE_SCRIPT],
+  ['through /boot', { boot: 'single', direct: false }, ['--boot', 'single'], DATE_SCRIPT],
+  // nbuf=100 shows in the transcript ("using 100 buffers"), so the setting is seen to take.
+  ['direct with set nbuf=100', { boot: 'single', direct: true, set: { nbuf: 100 } },
+    ['--boot', 'single', '--direct', '--set', 'nbuf=100'], DATE_SCRIPT],
+  ['through /boot, then reboot to multi-user', { boot: 'single', direct: false }, ['--boot', 'single'], REBOOT_SCRIPT],
+] as const) {
+  test(`identity: native vax780 and wasm alike: ${name}`, { skip: skipNative }, (t) => {
+    const wasm = wasmBoot(options, [...steps], 300);
+    const native = nativeBoot([...args], [...steps], 300);
+    // --stats prints virtual seconds to the millisecond: compare at that.
+    const at = (o: Outcome) => o.marks.map((m) => [m.instructions, (Number(m.timeNs) / 1e9).toFixed(3)]);
+    assert.deepEqual(at(wasm), at(native), 'instruction count and virtual time at each match');
+    assert.equal(wasm.transcript, native.transcript, 'console transcript');
+    if (steps === DATE_SCRIPT) checkDate(wasm.transcript);
+    else {
+      assert.equal(wasm.reboots, 1);
+      assert.match(wasm.transcript, /Automatic reboot in progress[^]*\n4\.3 BSD UNIX \(.*\) \(console\)[\r\n]+login: $/);
+    }
+    if ('set' in options) assert.match(wasm.transcript, /using 100 buffers/);
+    t.diagnostic(
+      `matches at ${wasm.marks.map((m) => m.instructions).join(', ')} instructions in both; ` +
+        `wasm ${wasm.hostSeconds.at(-1)?.toFixed(3)} host s to the last`,
+    );
+  });
+}
+
+test('wasm: a kernel setting that names no variable is refused', { skip }, () => {
+  assert.throws(
+    () => api.vax780.create({ memoryMB: 8, disk, boot: 'single', direct: true, set: { no_such_variable: 1 } }),
+    /no symbol _no_such_variable/,
+  );
+  assert.throws(() => api.vax780.create({ memoryMB: 8, disk, boot: 'single', set: { nbuf: 100 } }), /set needs direct/);
+  assert.throws(() => api.vax780.create({ memoryMB: 65, disk, boot: 'single' }), RangeError);
+  assert.throws(() => api.vax780.create({ memoryMB: 8, disk: new Uint8Array(4096), boot: 'single' }), /vax780 create/);
+});

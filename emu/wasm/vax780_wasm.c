@@ -1,0 +1,225 @@
+/*
+ * vax780_wasm.c — the whole VAX-11/780 (system/vax780.h) for the
+ * WebAssembly build: create a system with one disk held in wasm memory,
+ * boot 4.3BSD from it, run, type on the console and collect its output.
+ *
+ * No globals: everything lives in a heap-allocated vax780w context whose
+ * pointer JavaScript holds (web/src/emulator/vaxModule.ts, Vax780).
+ *
+ * The disk image is a buffer JavaScript allocated with _malloc and filled;
+ * the context takes ownership of it (vax780w_destroy frees it).  Guest
+ * writes go to that buffer.
+ *
+ * Reboot: when the kernel asks the console to reboot (reboot(8)), the run
+ * stops with VAX_STOP_HOST_REQUEST; vax780w_run then does what the CLI
+ * (tools/vax780.c) does — console INIT and a multi-user boot the same way
+ * as the first one, settings included — and reports VAX780W_REBOOTED.
+ */
+#include <emscripten/emscripten.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "boot/boot.h"
+#include "boot/kernelvars.h"
+#include "machine.h"
+#include "system/vax780.h"
+#include "vax.h"
+
+#define VAX780W_MAX_SETTINGS 32
+#define VAX780W_NAME_MAX 64
+#define VAX780W_OUT_RING 65536u   /* console output kept until JavaScript drains it */
+
+/* vax780w_run's result: a vax_stop_reason, or this when the guest rebooted
+ * itself (not a stop: keep running). */
+#define VAX780W_REBOOTED 100
+
+typedef struct {
+    vax780 *sys;
+    vax_blockdev disk;
+    uint8_t *disk_bytes;
+    boot_method method;
+    uint32_t howto;
+    int nset;
+    char set_name[VAX780W_MAX_SETTINGS][VAX780W_NAME_MAX];
+    uint32_t set_value[VAX780W_MAX_SETTINGS];
+    uint8_t out[VAX780W_OUT_RING];
+    uint32_t out_head, out_count;   /* ring buffer of console output */
+    uint64_t out_dropped;           /* bytes lost because JavaScript did not drain in time */
+    uint64_t out_total;             /* bytes ever written by the console */
+    uint32_t reboots;
+    char err[256];
+} vax780w;
+
+static void console_out(void *ctx, uint8_t ch)
+{
+    vax780w *w = ctx;
+    if (ch == 0)   /* the CLI drops NULs (the kernel's fill characters) too */
+        return;
+    w->out_total++;
+    if (w->out_count == VAX780W_OUT_RING) {   /* full: drop the oldest */
+        w->out_head = (w->out_head + 1) % VAX780W_OUT_RING;
+        w->out_count--;
+        w->out_dropped++;
+    }
+    w->out[(w->out_head + w->out_count) % VAX780W_OUT_RING] = ch;
+    w->out_count++;
+}
+
+/* The last error message (boot, settings); "" if none. */
+EMSCRIPTEN_KEEPALIVE const char *vax780w_error(vax780w *w)
+{
+    return w ? w->err : "";
+}
+
+/* Create a 780 with memory_mb MB and an RP06 hp0 over disk_bytes (taken
+ * over: freed by vax780w_destroy, or here on failure).  method: 0 = via
+ * /boot, 1 = direct kernel; howto: the boot flags (RB_SINGLE 2, 0 multi).
+ * The system is not booted yet: add settings, then vax780w_boot.
+ * Returns NULL on failure, with a message in err (errlen bytes, a buffer
+ * of the caller's). */
+EMSCRIPTEN_KEEPALIVE vax780w *vax780w_create(uint32_t memory_mb, uint8_t *disk_bytes, uint32_t disk_len,
+                                             uint32_t method, uint32_t howto, char *err, uint32_t errlen)
+{
+    if (errlen)
+        err[0] = 0;
+    if (method > 1) {
+        snprintf(err, errlen, "boot method %u: 0 (via /boot) or 1 (direct)", method);
+        free(disk_bytes);
+        return NULL;
+    }
+    vax780w *w = calloc(1, sizeof *w);
+    if (!w) {
+        snprintf(err, errlen, "out of memory");
+        free(disk_bytes);
+        return NULL;
+    }
+    w->disk_bytes = disk_bytes;
+    blockdev_memory(&w->disk, disk_bytes, disk_len, 0);
+    w->method = method ? BOOT_DIRECT_KERNEL : BOOT_VIA_BOOT_PROGRAM;
+    w->howto = howto;
+    vax780_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.memory_mb = memory_mb;
+    cfg.disk[0].type = "RP06";
+    cfg.disk[0].image = &w->disk;
+    if (boot_todr_from_disk(&w->disk, &cfg.todr_initial, err, errlen) < 0) {
+        free(disk_bytes);
+        free(w);
+        return NULL;
+    }
+    w->sys = vax780_create(&cfg, err, errlen);
+    if (!w->sys) {
+        free(disk_bytes);
+        free(w);
+        return NULL;
+    }
+    vax780_set_console_output(w->sys, console_out, w);
+    return w;
+}
+
+EMSCRIPTEN_KEEPALIVE void vax780w_destroy(vax780w *w)
+{
+    if (!w)
+        return;
+    vax780_destroy(w->sys);
+    free(w->disk_bytes);
+    free(w);
+}
+
+/* Patch the kernel variable _name to value at every (direct) boot.
+ * Returns 0, or -1 (too many, name too long, not a direct boot). */
+EMSCRIPTEN_KEEPALIVE int vax780w_add_setting(vax780w *w, const char *name, uint32_t value)
+{
+    size_t n = strlen(name);
+    if (w->method != BOOT_DIRECT_KERNEL) {
+        snprintf(w->err, sizeof w->err, "kernel settings need a direct boot (the host loads the kernel)");
+        return -1;
+    }
+    if (n == 0 || n >= VAX780W_NAME_MAX || w->nset >= VAX780W_MAX_SETTINGS) {
+        snprintf(w->err, sizeof w->err, "setting \"%.64s\": names of 1 to %d characters, at most %d settings",
+                 name, VAX780W_NAME_MAX - 1, VAX780W_MAX_SETTINGS);
+        return -1;
+    }
+    memcpy(w->set_name[w->nset], name, n + 1);
+    w->set_value[w->nset++] = value;
+    return 0;
+}
+
+static int do_boot(vax780w *w, uint32_t howto)
+{
+    if (vax_boot(w->sys->m, &w->disk, "RP06", w->method, howto, 0, "/vmunix", w->err, sizeof w->err) < 0)
+        return -1;
+    if (w->method == BOOT_DIRECT_KERNEL && w->nset) {
+        boot_kernel_setting set[VAX780W_MAX_SETTINGS];
+        for (int i = 0; i < w->nset; i++) {
+            set[i].name = w->set_name[i];
+            set[i].value = w->set_value[i];
+            set[i].old = 0;
+        }
+        if (boot_set_kernel_variables(w->sys->m, &w->disk, "/vmunix", set, w->nset, w->err, sizeof w->err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Boot with the flags given to vax780w_create.  Returns 0 or -1 (message:
+ * vax780w_error). */
+EMSCRIPTEN_KEEPALIVE int vax780w_boot(vax780w *w)
+{
+    w->err[0] = 0;
+    return do_boot(w, w->howto);
+}
+
+/* vax_run for at most n instructions; a reboot request is handled as the
+ * CLI handles it (INIT, then a multi-user boot) and reported as
+ * VAX780W_REBOOTED (or -1 if that boot failed: vax780w_error). */
+EMSCRIPTEN_KEEPALIVE int vax780w_run(vax780w *w, uint64_t n)
+{
+    vax_stop_reason r = vax_run(w->sys->m, n);
+    if (r == VAX_STOP_HOST_REQUEST && w->sys->reboot_requested) {
+        vax780_init(w->sys);
+        w->reboots++;
+        if (do_boot(w, 0) < 0)   /* the console restarts the system multi-user */
+            return -1;
+        return VAX780W_REBOOTED;
+    }
+    return (int)r;
+}
+
+EMSCRIPTEN_KEEPALIVE const char *vax780w_stop_detail(vax780w *w)
+{
+    return vax_stop_detail(w->sys->m);
+}
+
+/* Queue typed characters; returns how many fitted (CONSOLE_INPUT_MAX pending at most). */
+EMSCRIPTEN_KEEPALIVE uint32_t vax780w_type(vax780w *w, const char *text, uint32_t len)
+{
+    return vax780_console_type(w->sys, text, len);
+}
+
+/* Move up to max bytes of console output (oldest first) to buf; returns how many. */
+EMSCRIPTEN_KEEPALIVE uint32_t vax780w_console_read(vax780w *w, uint8_t *buf, uint32_t max)
+{
+    uint32_t n = 0;
+    while (n < max && w->out_count) {
+        uint32_t chunk = VAX780W_OUT_RING - w->out_head;
+        if (chunk > w->out_count)
+            chunk = w->out_count;
+        if (chunk > max - n)
+            chunk = max - n;
+        memcpy(buf + n, w->out + w->out_head, chunk);
+        n += chunk;
+        w->out_head = (w->out_head + chunk) % VAX780W_OUT_RING;
+        w->out_count -= chunk;
+    }
+    return n;
+}
+
+EMSCRIPTEN_KEEPALIVE uint32_t vax780w_console_pending(vax780w *w) { return w->out_count; }
+EMSCRIPTEN_KEEPALIVE uint64_t vax780w_console_dropped(vax780w *w) { return w->out_dropped; }
+EMSCRIPTEN_KEEPALIVE uint64_t vax780w_time_ns(vax780w *w) { return machine_time_ns(w->sys->m); }
+EMSCRIPTEN_KEEPALIVE uint64_t vax780w_instruction_count(vax780w *w) { return vax_instruction_count(w->sys->m); }
+EMSCRIPTEN_KEEPALIVE uint32_t vax780w_reboots(vax780w *w) { return w->reboots; }
+/* The underlying vax_machine, for the bare-machine functions of vax.h. */
+EMSCRIPTEN_KEEPALIVE vax_machine *vax780w_machine(vax780w *w) { return w->sys->m; }
