@@ -5,8 +5,8 @@
 #   1. setup       scripts/setup.sh --no-build: missing packages, npm ci
 #   2. build       make -C emu native wasm
 #   3. emu         make -C emu test: C tests, native and ASan/UBSan builds
-#   4. node        node --test (TypeScript via tsx): web/src/**/*.test.ts,
-#                  emu/wasm/*.test.{ts,mjs} (incl. the wasm-vs-native identity test)
+#   4. node        node --test (TypeScript via tsx): every *.test.{ts,mjs} under
+#                  web/src, emu/wasm, emu/tests and installer
 #   5. typecheck   tsc --noEmit
 #   6. web build   vite build
 set -uo pipefail
