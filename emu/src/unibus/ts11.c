@@ -421,8 +421,10 @@ static void do_position(ts11 *ts, int mode, uint32_t n, ts_result *r)
         r->xs3 |= XS3_REV;
     switch (mode) {
     case 0:   /* space records forward */
+    case 1: { /* space records reverse */
+        int reverse = mode == 1;
         while (n) {
-            tape_status st = tape_forward(&ts->tape, &rec);
+            tape_status st = reverse ? tape_reverse(&ts->tape, &rec) : tape_forward(&ts->tape, &rec);
             if (st == TAPE_OK) {
                 r->ns += rec_ns(rec.length);
                 n--;
@@ -432,28 +434,10 @@ static void do_position(ts11 *ts, int mode, uint32_t n, ts_result *r)
                 r->ns += TS11_GAP_NS;
                 r->xs0 |= XS0_TMK;
                 r->tc = 2;
-            } else if (st == TAPE_EOM) {
+            } else if (!reverse && st == TAPE_EOM) {
                 r->xs0 |= XS0_EOT;
                 r->tc = 2;
-            } else {
-                image_error(r);
-            }
-            break;
-        }
-        break;
-    case 1:   /* space records reverse */
-        while (n) {
-            tape_status st = tape_reverse(&ts->tape, &rec);
-            if (st == TAPE_OK) {
-                r->ns += rec_ns(rec.length);
-                n--;
-                continue;
-            }
-            if (st == TAPE_MARK) {
-                r->ns += TS11_GAP_NS;
-                r->xs0 |= XS0_TMK;
-                r->tc = 2;
-            } else if (st == TAPE_BOT) {
+            } else if (reverse && st == TAPE_BOT) {
                 r->xs3 |= XS3_RIB;
                 r->tc = 2;
             } else {
@@ -462,6 +446,7 @@ static void do_position(ts11 *ts, int mode, uint32_t n, ts_result *r)
             break;
         }
         break;
+    }
     case 2:   /* skip tape marks forward */
         while (n) {
             tape_status st = tape_forward(&ts->tape, &rec);
