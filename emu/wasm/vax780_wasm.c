@@ -66,6 +66,24 @@ static void console_out(void *ctx, uint8_t ch)
     w->out_count++;
 }
 
+/* The timing model: virtual ns per instruction (the CLI's --cpu: 2000 for a
+ * 780, 3333 for a 750).  Only before the first instruction (before or just
+ * after vax780w_boot, which runs none): changing it later would rescale the
+ * time already elapsed.  Returns 0, or -1 with a message (vax780w_error). */
+EMSCRIPTEN_KEEPALIVE int vax780w_set_ns_per_instruction(vax780w *w, uint32_t ns)
+{
+    if (ns == 0 || ns > 1000000) {
+        snprintf(w->err, sizeof w->err, "ns per instruction %u: 1 to 1000000", ns);
+        return -1;
+    }
+    if (vax_instruction_count(w->sys->m) != 0) {
+        snprintf(w->err, sizeof w->err, "ns per instruction: only before the first instruction");
+        return -1;
+    }
+    w->sys->m->ns_per_instruction = ns;
+    return 0;
+}
+
 /* The last error message (boot, settings); "" if none. */
 EMSCRIPTEN_KEEPALIVE const char *vax780w_error(vax780w *w)
 {

@@ -90,7 +90,15 @@ export interface Vax780Options {
   /** Kernel longword variables to patch before the kernel runs, by name
    *  without the underscore (the CLI's --set NAME=VALUE); needs direct. */
   set?: Record<string, number>;
+  /** The timing model: virtual ns per instruction (the CLI's --cpu; see
+   *  CPU_NS_PER_INSTRUCTION).  Default 2000, a 780. */
+  nsPerInstruction?: number;
 }
+
+/** The CLI's --cpu presets (emu/tools/vax780.c): a 780 at about 0.5 MIPS, a
+ *  750 at 0.6 of that, as the paper assumes. */
+export const CPU_NS_PER_INSTRUCTION = { '780': 2000, '750': 3333 } as const;
+export type CpuModel = keyof typeof CPU_NS_PER_INSTRUCTION;
 
 /** A whole VAX-11/780 (a vax780w * in the wasm heap), already booted. */
 export interface Vax780System {
@@ -134,7 +142,7 @@ export interface VaxMachineApi {
 }
 
 export const DEFAULT_SLICE = 4_000_000n;
-const ABI_VERSION = 2;
+const ABI_VERSION = 3;
 
 /** A 64-bit digest as 16 lowercase hex digits (the format vaxrun prints). */
 export function digestHex(digest: bigint): string {
@@ -283,7 +291,10 @@ export async function loadVax(options: VaxLoadOptions = {}): Promise<VaxMachineA
   const ERR_LEN = 256;
 
   function createVax780(options: Vax780Options): Vax780System {
-    const { memoryMB, disk, boot, direct = false, set = {} } = options;
+    const { memoryMB, disk, boot, direct = false, set = {}, nsPerInstruction } = options;
+    if (nsPerInstruction !== undefined && (!Number.isInteger(nsPerInstruction) || nsPerInstruction < 1 || nsPerInstruction > 1_000_000)) {
+      throw new RangeError(`nsPerInstruction must be an integer from 1 to 1000000, got ${nsPerInstruction}`);
+    }
     if (!Number.isInteger(memoryMB) || memoryMB < 1 || memoryMB > 64) {
       throw new RangeError(`memoryMB must be an integer from 1 to 64, got ${memoryMB}`);
     }
@@ -321,6 +332,9 @@ export async function loadVax(options: VaxLoadOptions = {}): Promise<VaxMachineA
     }
     const lastError = (): string => mod.UTF8ToString(mod._vax780w_error(handle));
     try {
+      if (nsPerInstruction !== undefined && mod._vax780w_set_ns_per_instruction(handle, nsPerInstruction) !== 0) {
+        throw new Error(`nsPerInstruction: ${lastError()}`);
+      }
       for (const [name, value] of settings) {
         withString(name, (p) => {
           if (mod._vax780w_add_setting(handle, p, value >>> 0) !== 0) throw new Error(`set ${name}: ${lastError()}`);
