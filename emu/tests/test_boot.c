@@ -355,7 +355,7 @@ static int try_damaged(const uint8_t *img, size_t size, void (*damage)(uint8_t *
     blockdev_memory(&bd, copy, size, 1);
     err[0] = 0;
     int rc = -1;
-    ffs *fs = ffs_open(&bd, 0, err, errlen);
+    ffs_fs *fs = ffs_open(&bd, 0, err, errlen);
     if (fs) {
         rc = 0;
         if (path) {
@@ -505,7 +505,7 @@ static void test_synthetic_fs(const uint8_t *img)
     char err[256];
     vax_blockdev bd;
     blockdev_memory(&bd, (uint8_t *)img, MK_BYTES, 1);
-    ffs *fs = ffs_open(&bd, 0, err, sizeof err);
+    ffs_fs *fs = ffs_open(&bd, 0, err, sizeof err);
     CHECK(fs != NULL, "open the synthetic file system: %s", err);
     if (!fs)
         return;
@@ -702,7 +702,7 @@ static void test_damaged_fs(const uint8_t *img)
     /* A partition offset past the end. */
     vax_blockdev bd;
     blockdev_memory(&bd, (uint8_t *)img, MK_BYTES, 1);
-    ffs *fs = ffs_open(&bd, (uint64_t)MK_BYTES * 4, err, sizeof err);
+    ffs_fs *fs = ffs_open(&bd, (uint64_t)MK_BYTES * 4, err, sizeof err);
     CHECK(fs == NULL && strstr(err, "image too small"), "partition past the end: %s", err);
     ffs_close(fs);
 }
@@ -735,7 +735,7 @@ static void test_fuzz_fs(const uint8_t *img)
         vax_blockdev bd;
         blockdev_memory(&bd, copy, MK_BYTES, 1);
         char err[256];
-        ffs *fs = ffs_open(&bd, 0, err, sizeof err);
+        ffs_fs *fs = ffs_open(&bd, 0, err, sizeof err);
         if (fs) {
             opened++;
             int n = 0;
@@ -891,7 +891,7 @@ static void test_reference(const char *path)
     CHECK(disk.size == 174416896ull, "reference image size %llu", (unsigned long long)disk.size);
 
     char err[256];
-    ffs *fs = ffs_open(&disk, 0, err, sizeof err);
+    ffs_fs *fs = ffs_open(&disk, 0, err, sizeof err);
     CHECK(fs != NULL, "open hp0a: %s", err);
     if (!fs) {
         close(f.fd);

@@ -45,7 +45,7 @@ int main(int argc, char **argv)
     vax_blockdev bd;
     blockdev_memory(&bd, bytes, (uint64_t)size, 1);
     char err[256];
-    ffs *fs = ffs_open(&bd, 0, err, sizeof err);
+    ffs_fs *fs = ffs_open(&bd, 0, err, sizeof err);
     if (!fs) {
         fprintf(stderr, "bsdfs: %s: %s\n", argv[1], err);
         return 3;

@@ -53,7 +53,7 @@ static int read_program(const vax_blockdev *disk, const bsd_disktype *dt, int pa
     }
     *part_off = off;
     char why[320];
-    ffs *fs = ffs_open(disk, off, why, sizeof why);
+    ffs_fs *fs = ffs_open(disk, off, why, sizeof why);
     if (!fs) {
         boot_seterr(err, errlen, "partition %c of the %s: %s", 'a' + part, dt->name, why);
         return -1;

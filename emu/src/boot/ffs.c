@@ -34,7 +34,7 @@
 #define MAXPATHLEN 1024u
 #define MAX_DIR_BYTES (16u << 20)   /* sanity bound on one directory */
 
-struct ffs {
+struct ffs_fs {
     const vax_blockdev *disk;
     uint64_t base;            /* partition offset in the image, bytes */
     /* Superblock, as checked int64s. */
@@ -79,7 +79,7 @@ static int ilog2(int64_t v)
 }
 
 /* Read len bytes at byte offset off of the partition. */
-static int dev_read(ffs *fs, uint64_t off, void *buf, size_t len, char *err, size_t errlen)
+static int dev_read(ffs_fs *fs, uint64_t off, void *buf, size_t len, char *err, size_t errlen)
 {
     uint64_t abs = fs->base + off;
     if (abs < fs->base || abs > fs->disk->size || len > fs->disk->size - abs) {
@@ -97,7 +97,7 @@ static int dev_read(ffs *fs, uint64_t off, void *buf, size_t len, char *err, siz
 
 /* ------------------------------------------------------------ superblock */
 
-ffs *ffs_open(const vax_blockdev *disk, uint64_t partition_offset, char *err, size_t errlen)
+ffs_fs *ffs_open(const vax_blockdev *disk, uint64_t partition_offset, char *err, size_t errlen)
 {
     if (!disk || !disk->read) {
         boot_seterr(err, errlen, "no disk");
@@ -124,7 +124,7 @@ ffs *ffs_open(const vax_blockdev *disk, uint64_t partition_offset, char *err, si
         return NULL;
     }
 
-    ffs *fs = calloc(1, sizeof *fs);
+    ffs_fs *fs = calloc(1, sizeof *fs);
     if (!fs) {
         boot_seterr(err, errlen, "out of memory");
         return NULL;
@@ -229,7 +229,7 @@ ffs *ffs_open(const vax_blockdev *disk, uint64_t partition_offset, char *err, si
     return fs;
 }
 
-void ffs_close(ffs *fs)
+void ffs_close(ffs_fs *fs)
 {
     if (!fs)
         return;
@@ -238,7 +238,7 @@ void ffs_close(ffs *fs)
     free(fs);
 }
 
-void ffs_get_info(const ffs *fs, ffs_info *info)
+void ffs_get_info(const ffs_fs *fs, ffs_info *info)
 {
     memset(info, 0, sizeof *info);
     info->bsize = (uint32_t)fs->bsize;
@@ -259,7 +259,7 @@ void ffs_get_info(const ffs *fs, ffs_info *info)
 /* ----------------------------------------------------------------- inodes */
 
 /* Byte offset of inode ino in the partition (itod/itoo of fs.h). */
-static int inode_offset(const ffs *fs, uint32_t ino, uint64_t *off, char *err, size_t errlen)
+static int inode_offset(const ffs_fs *fs, uint32_t ino, uint64_t *off, char *err, size_t errlen)
 {
     if (ino == 0 || (int64_t)ino >= fs->ncg * fs->ipg) {
         boot_seterr(err, errlen, "inode number %u out of range (the file system has %lld inodes)", ino,
@@ -278,7 +278,7 @@ static int inode_offset(const ffs *fs, uint32_t ino, uint64_t *off, char *err, s
     return 0;
 }
 
-int ffs_inode_location(const ffs *fs, uint32_t ino, uint64_t *byte_offset, char *err, size_t errlen)
+int ffs_inode_location(const ffs_fs *fs, uint32_t ino, uint64_t *byte_offset, char *err, size_t errlen)
 {
     uint64_t off;
     if (inode_offset(fs, ino, &off, err, errlen) != 0)
@@ -287,7 +287,7 @@ int ffs_inode_location(const ffs *fs, uint32_t ino, uint64_t *byte_offset, char 
     return 0;
 }
 
-static int read_inode(ffs *fs, uint32_t ino, dinode *di, char *err, size_t errlen)
+static int read_inode(ffs_fs *fs, uint32_t ino, dinode *di, char *err, size_t errlen)
 {
     uint64_t off;
     if (inode_offset(fs, ino, &off, err, errlen) != 0)
@@ -315,7 +315,7 @@ static int read_inode(ffs *fs, uint32_t ino, dinode *di, char *err, size_t errle
 
 /* Check that nfrags fragments from address bn lie inside the file system
  * and inside one block. */
-static int check_frags(ffs *fs, const dinode *di, int64_t bn, int64_t nfrags, char *err, size_t errlen)
+static int check_frags(ffs_fs *fs, const dinode *di, int64_t bn, int64_t nfrags, char *err, size_t errlen)
 {
     if (bn < 0 || bn >= fs->size || nfrags > fs->size - bn) {
         boot_seterr(err, errlen, "inode %u: block address %lld is outside the file system (%lld fragments)",
@@ -332,7 +332,7 @@ static int check_frags(ffs *fs, const dinode *di, int64_t bn, int64_t nfrags, ch
 
 /* File system address of logical block lbn of the inode (0: a hole), as
  * sys.c's sbmap(), with the indirect blocks cached one per level. */
-static int bmap(ffs *fs, const dinode *di, int64_t lbn, int64_t *out, char *err, size_t errlen)
+static int bmap(ffs_fs *fs, const dinode *di, int64_t lbn, int64_t *out, char *err, size_t errlen)
 {
     if (lbn < 0) {
         boot_seterr(err, errlen, "inode %u: negative block number", di->ino);
@@ -379,7 +379,7 @@ static int bmap(ffs *fs, const dinode *di, int64_t lbn, int64_t *out, char *err,
 }
 
 /* Read the inode's contents: len bytes from byte 0 (len <= size). */
-static int read_data(ffs *fs, const dinode *di, uint8_t *buf, size_t len, char *err, size_t errlen)
+static int read_data(ffs_fs *fs, const dinode *di, uint8_t *buf, size_t len, char *err, size_t errlen)
 {
     size_t done = 0;
     for (int64_t lbn = 0; done < len; lbn++) {
@@ -421,7 +421,7 @@ typedef int (*dir_fn)(void *ctx, const char *name, size_t namlen, uint32_t ino);
 
 /* Walk the entries of directory inode di; fn returns nonzero to stop
  * (that value is returned).  -1 on a damaged directory. */
-static int walk_dir(ffs *fs, const dinode *di, dir_fn fn, void *ctx, const char *path, char *err,
+static int walk_dir(ffs_fs *fs, const dinode *di, dir_fn fn, void *ctx, const char *path, char *err,
                     size_t errlen)
 {
     if ((di->mode & FFS_IFMT) != FFS_IFDIR) {
@@ -509,7 +509,7 @@ static int lookup_fn(void *ctx, const char *name, size_t namlen, uint32_t ino)
 
 /* Resolve path to an inode.  follow_last: follow a symbolic link that is
  * the last component.  *links counts symbolic links followed so far. */
-static int namei(ffs *fs, const char *path, int follow_last, dinode *out, int *links, char *err,
+static int namei(ffs_fs *fs, const char *path, int follow_last, dinode *out, int *links, char *err,
                  size_t errlen)
 {
     if (!path || !*path) {
@@ -619,7 +619,7 @@ static int namei(ffs *fs, const char *path, int follow_last, dinode *out, int *l
 
 /* ------------------------------------------------------------- public API */
 
-int ffs_read_file(ffs *fs, const char *path, uint8_t **data, size_t *len, char *err, size_t errlen)
+int ffs_read_file(ffs_fs *fs, const char *path, uint8_t **data, size_t *len, char *err, size_t errlen)
 {
     *data = NULL;
     *len = 0;
@@ -658,7 +658,7 @@ int ffs_read_file(ffs *fs, const char *path, uint8_t **data, size_t *len, char *
     return 0;
 }
 
-int ffs_stat_path(ffs *fs, const char *path, ffs_stat *st, char *err, size_t errlen)
+int ffs_stat_path(ffs_fs *fs, const char *path, ffs_stat *st, char *err, size_t errlen)
 {
     dinode di;
     int links = 0;
@@ -688,7 +688,7 @@ static int list_fn(void *ctx, const char *name, size_t namlen, uint32_t ino)
     return 0;
 }
 
-int ffs_list_dir(ffs *fs, const char *path, void (*each)(void *ctx, const char *name, uint32_t ino),
+int ffs_list_dir(ffs_fs *fs, const char *path, void (*each)(void *ctx, const char *name, uint32_t ino),
                  void *ctx, char *err, size_t errlen)
 {
     dinode di;

@@ -31,7 +31,7 @@
 
 #include "system/blockdev.h"
 
-typedef struct ffs ffs;
+typedef struct ffs_fs ffs_fs;
 
 /* File types (the IFMT bits of the mode). */
 #define FFS_IFMT 0170000u
@@ -53,13 +53,13 @@ typedef struct ffs ffs;
  * disk.  NULL and a message in err (e.g. "not a 4.3BSD file system: bad
  * superblock magic 0x... at byte 8192", "image too small: ...") on error.
  * The disk must outlive the ffs. */
-ffs *ffs_open(const vax_blockdev *disk, uint64_t partition_offset, char *err, size_t errlen);
-void ffs_close(ffs *fs);
+ffs_fs *ffs_open(const vax_blockdev *disk, uint64_t partition_offset, char *err, size_t errlen);
+void ffs_close(ffs_fs *fs);
 
 /* Read the whole file at path (absolute; symbolic links are followed) into
  * a malloc'd buffer (*data, *len; free() it).  Returns 0, or -1 with a
  * message.  A zero-length file gives a non-NULL *data and *len 0. */
-int ffs_read_file(ffs *fs, const char *path, uint8_t **data, size_t *len, char *err, size_t errlen);
+int ffs_read_file(ffs_fs *fs, const char *path, uint8_t **data, size_t *len, char *err, size_t errlen);
 
 typedef struct {
     uint32_t ino;
@@ -72,13 +72,13 @@ typedef struct {
 
 /* Status of the inode path names.  Like lstat(2): a symbolic link as the
  * last component is described itself (intermediate ones are followed). */
-int ffs_stat_path(ffs *fs, const char *path, ffs_stat *st, char *err, size_t errlen);
+int ffs_stat_path(ffs_fs *fs, const char *path, ffs_stat *st, char *err, size_t errlen);
 
 /* Call each(ctx, name, ino) for every entry of the directory at path, in
  * directory order, "." and ".." included (entries with d_ino 0 are free
  * space and are skipped).  Returns 0, or -1 with a message (on an error in
  * the middle, the entries before it have been reported). */
-int ffs_list_dir(ffs *fs, const char *path, void (*each)(void *ctx, const char *name, uint32_t ino),
+int ffs_list_dir(ffs_fs *fs, const char *path, void (*each)(void *ctx, const char *name, uint32_t ino),
                  void *ctx, char *err, size_t errlen);
 
 /* Summary of the superblock (for tools and tests). */
@@ -90,11 +90,11 @@ typedef struct {
     int32_t time;                  /* last time written */
     char fsmnt[64];                /* where it was last mounted (often "/" or empty) */
 } ffs_info;
-void ffs_get_info(const ffs *fs, ffs_info *info);
+void ffs_get_info(const ffs_fs *fs, ffs_info *info);
 
 /* Byte offset, from the start of the image, of inode ino's 128 bytes
  * (for tools and tests that patch an image).  0, or -1 with a message. */
-int ffs_inode_location(const ffs *fs, uint32_t ino, uint64_t *byte_offset, char *err, size_t errlen);
+int ffs_inode_location(const ffs_fs *fs, uint32_t ino, uint64_t *byte_offset, char *err, size_t errlen);
 
 /* The 16-bit checksum of 4.3BSD's /bin/sum (sum.c): for each byte c,
  * rotate the 16-bit sum right by one (sum = (sum >> 1) + ((sum & 1) << 15))

@@ -18,7 +18,7 @@ int boot_set_kernel_variables(vax_machine *m, const vax_blockdev *disk, const ch
     if (!kernel_path)
         kernel_path = "/vmunix";
     char e[200];
-    ffs *fs = ffs_open(disk, 0, e, sizeof e);
+    ffs_fs *fs = ffs_open(disk, 0, e, sizeof e);
     if (!fs) {
         snprintf(err, errlen, "%s", e);
         return BOOT_SET_IMAGE_ERROR;
@@ -68,7 +68,7 @@ int boot_set_kernel_variables(vax_machine *m, const vax_blockdev *disk, const ch
 
 int boot_todr_from_disk(const vax_blockdev *disk, uint32_t *todr, char *err, size_t errlen)
 {
-    ffs *fs = ffs_open(disk, 0, err, errlen);
+    ffs_fs *fs = ffs_open(disk, 0, err, errlen);
     if (!fs)
         return -1;
     ffs_info info;
