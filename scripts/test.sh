@@ -3,7 +3,7 @@
 # setup fails), then prints a summary; exits non-zero if any step failed.
 #
 #   1. setup       scripts/setup.sh --no-build: missing packages, npm ci
-#   2. build       make -C emu native wasm
+#   2. build       make -C emu native wasm; the 4.3BSD image (installer, cached)
 #   3. emu         make -C emu test: C tests, native and ASan/UBSan builds
 #   4. node        node --test (TypeScript via tsx): every *.test.{ts,mjs} under
 #                  web/src, emu/wasm, emu/tests, installer and experiments
@@ -42,12 +42,21 @@ node_tests() {
 
 if run_step "setup (packages, npm ci)" bash scripts/setup.sh --no-build; then
   run_step "build: make -C emu native wasm" make -C emu -j"$jobs" native wasm
+  # The lab's 4.3BSD image (the experiment runner's tests need its
+  # programs); cached by the inputs' hashes, so usually instant.
+  dist="${VAXLAB_DIST:-../shared/bsd/4.3BSD}"
+  if [ -f "$dist/SHA256SUMS" ]; then
+    run_step "build: the 4.3BSD image (installer)" node --import tsx installer/install.ts
+  else
+    echo "no 4.3BSD distribution in $dist: the image is not built; tests that need it say they are skipped"
+    skip_step "build: the 4.3BSD image (installer)"
+  fi
   run_step "emu: make -C emu test (native + asan)" make -C emu -j"$jobs" test
   run_step "node tests (incl. wasm == native)" node_tests
   run_step "typecheck: tsc --noEmit" node_modules/.bin/tsc --noEmit -p tsconfig.json
   run_step "web build: vite build" node_modules/.bin/vite build --logLevel warn
 else
-  for s in "build: make -C emu native wasm" "emu: make -C emu test (native + asan)" \
+  for s in "build: make -C emu native wasm" "build: the 4.3BSD image (installer)" "emu: make -C emu test (native + asan)" \
            "node tests (incl. wasm == native)" "typecheck: tsc --noEmit" "web build: vite build"; do
     skip_step "$s"
   done

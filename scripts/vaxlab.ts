@@ -5,8 +5,8 @@
 //                             [--limit SECONDS] [--json FILE] [--image FILE]
 //
 // Runs the experiment on the WebAssembly emulator (web/src/emulator/vaxModule.ts)
-// with the 4.3BSD image (findBsdImage: $VAXLAB_IMAGE, web/public/images/43bsd.dsk.gz,
-// or the reference image), prints "test | ours (s) | paper 4.3BSD (s) | difference"
+// with the lab's 4.3BSD image (findLabImage: $VAXLAB_IMAGE or
+// web/public/images/43bsd.dsk.gz, made by `npm run image`), prints "test | ours (s) | paper 4.3BSD (s) | difference"
 // and writes the result JSON to FILE.  --set NAME=VALUE sets a parameter of the
 // experiment when it has one by that name (see `list`), else the kernel
 // variable _NAME.  Exit 0 when every row ran, 1 when a row failed, 2 on a bad
@@ -18,7 +18,7 @@ import { basename } from 'node:path';
 
 import { EXPERIMENTS, findExperiment } from '../experiments/runner/experiments';
 import { formatTable, resultJson, runExperiment, type RunOptions } from '../experiments/runner/runner';
-import { findBsdImage, loadDiskImage, loadVaxNode, wasmBuildExists } from '../web/src/emulator/vaxNode';
+import { findLabImage, loadDiskImage, loadVaxNode, wasmBuildExists } from '../web/src/emulator/vaxNode';
 
 const USAGE = `usage: vaxlab list
        vaxlab run EXPERIMENT [--cpu 750|780] [--mem MB] [--set NAME=VALUE ...] [--limit SECONDS]
@@ -71,7 +71,7 @@ async function run(args: string[]): Promise<number> {
   options.set = set;
 
   if (!wasmBuildExists()) die('the WebAssembly emulator is not built: make -C emu wasm (or npm run setup)', 3);
-  const imagePath = imageFile ?? findBsdImage();
+  const imagePath = imageFile ?? findLabImage();
   if (!imagePath) die('no 4.3BSD image: build web/public/images/43bsd.dsk.gz with `npm run image` (or set VAXLAB_IMAGE)', 3);
   const api = await loadVaxNode();
   const disk = await loadDiskImage(imagePath);

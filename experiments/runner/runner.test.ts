@@ -8,13 +8,13 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 
 import { type VaxMachineApi } from '../../web/src/emulator/vaxModule';
-import { findBsdImage, loadDiskImage, loadVaxNode, wasmBuildExists } from '../../web/src/emulator/vaxNode';
+import { findLabImage, loadDiskImage, loadVaxNode, wasmBuildExists } from '../../web/src/emulator/vaxNode';
 import { EXPERIMENTS, findExperiment, TABLE2_ROWS } from './experiments';
 import { formatTable, resultJson, runExperiment, splitSettings } from './runner';
 import { ConsoleSession, SessionFailure, type ConsoleMachine } from './session';
 import { parseTimedOutput, parseTimeLine } from './timeparse';
 
-const imagePath = findBsdImage();
+const imagePath = findLabImage();
 const skip = !wasmBuildExists()
   ? 'the WebAssembly emulator is not built (make -C emu wasm)'
   : imagePath ? false : 'no 4.3BSD image: build web/public/images/43bsd.dsk.gz with `npm run image` (or set VAXLAB_IMAGE)';

@@ -43,6 +43,15 @@ export function findBsdImage(): string | null {
   return null;
 }
 
+/** The lab's own image, with the benchmark programs the experiments run:
+ *  $VAXLAB_IMAGE, else the installer's web/public/images/43bsd.dsk.gz (never
+ *  the reference image, which lacks them); null if absent. */
+export function findLabImage(): string | null {
+  const env = process.env.VAXLAB_IMAGE;
+  if (env) return existsSync(env) ? env : null;
+  return existsSync(WEB_IMAGE_GZ_PATH) ? WEB_IMAGE_GZ_PATH : null;
+}
+
 /** The bytes of a disk image (gunzipped if the name ends in .gz). */
 export async function loadDiskImage(path: string): Promise<Uint8Array> {
   const bytes = await readFile(path);
