@@ -16,50 +16,12 @@
  * usage: gausspage [ -p npages ] [ -s sd ] niter
  */
 
-extern int atoi(), getpagesize(), getrlimit(), setrlimit(), strcmp(), strlen(), write();
+#include "paging.h"
+
 extern long random();
 extern double atof();
-extern char *sbrk();
 
 #define LN2	0.69314718055994530942
-
-/*
- * From <sys/resource.h>, which needs <sys/time.h>; that one cannot be
- * included with -I/sys/h (it includes <time.h>, itself there).
- */
-#define RLIMIT_DATA	2
-struct rlimit {
-	int	rlim_cur;
-	int	rlim_max;
-};
-
-die(msg)
-	char *msg;
-{
-	write(2, msg, strlen(msg));
-	exit(1);
-}
-
-/*
- * npages zero-filled pages, page aligned.  7500 pages is more than the
- * default data size limit (6 megabytes), so first raise the limit to
- * its maximum (16 megabytes), as csh's "limit datasize" would.
- */
-char *
-pages(npages, pagesize)
-	int npages, pagesize;
-{
-	struct rlimit rl;
-	char *p;
-
-	getrlimit(RLIMIT_DATA, &rl);
-	rl.rlim_cur = rl.rlim_max;
-	setrlimit(RLIMIT_DATA, &rl);
-	p = sbrk(npages * pagesize + pagesize);
-	if (p == (char *)-1)
-		die("gausspage: cannot allocate the pages\n");
-	return (p + pagesize - 1 - ((int)p + pagesize - 1) % pagesize);
-}
 
 /* uniform on (0, 1): random()'s 31 bits, never 0 or 1 */
 double
@@ -165,7 +127,7 @@ main(argc, argv)
 		die("usage: gausspage [ -p npages ] [ -s sd ] niter\n");
 	niter = atoi(*argv);
 	pagesize = getpagesize();
-	base = pages(npages, pagesize);
+	base = pages("gausspage", npages, pagesize);
 	srandom(1);
 	pn = 0;
 	while (niter-- > 0) {

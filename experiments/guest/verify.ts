@@ -31,8 +31,8 @@ export const PROGRAMS = [
   'syscall', 'csw', 'signocsw', 'pipeself', 'pipediscard', 'pipeback', 'forks', 'vforks', 'execs', 'vexecs',
   'nulljob', 'bigjob', 'seqpage', 'randpage', 'gausspage', 'countenv',
 ] as const;
-/** Sources that are included by others, typed in but not compiled on their own. */
-const SOURCES = [...PROGRAMS.map((p) => `${p}.c`)];
+/** Every source typed into the guest: the programs, and paging.h, which the paging programs include. */
+const SOURCES = [...PROGRAMS.map((p) => `${p}.c`), 'paging.h'];
 
 export const compileCommand = (p: string): string => `cc -O -I/sys/h -o ${p} ${p}.c`;
 
