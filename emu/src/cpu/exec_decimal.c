@@ -282,16 +282,21 @@ static int dec_cmp(const dnum *a, const dnum *b)
  * is b; the result b op a goes to operand 2 (4-operand forms) or 3. */
 enum { OP_ADD, OP_SUB, OP_MUL, OP_DIV };
 
+/* A decimal string operand pair: its length (rw) then its address (ab). */
+static int op_string(vax_machine *m, uint32_t *len, uint32_t *addr)
+{
+    TRY(op_read(m, 2, len));
+    return op_addr(m, 1, addr);
+}
+
+
 static int do_arith(vax_machine *m, int op, int six)
 {
     uint32_t alen, aaddr, blen, baddr, rlen, raddr;
-    TRY(op_read(m, 2, &alen));
-    TRY(op_addr(m, 1, &aaddr));
-    TRY(op_read(m, 2, &blen));
-    TRY(op_addr(m, 1, &baddr));
+    TRY(op_string(m, &alen, &aaddr));
+    TRY(op_string(m, &blen, &baddr));
     if (six) {
-        TRY(op_read(m, 2, &rlen));
-        TRY(op_addr(m, 1, &raddr));
+        TRY(op_string(m, &rlen, &raddr));
     } else {
         rlen = blen;
         raddr = baddr;
@@ -369,8 +374,7 @@ static int do_arith(vax_machine *m, int op, int six)
 static int do_cmpp(vax_machine *m, int four)
 {
     uint32_t len1, a1, len2, a2;
-    TRY(op_read(m, 2, &len1));
-    TRY(op_addr(m, 1, &a1));
+    TRY(op_string(m, &len1, &a1));
     if (four)
         TRY(op_read(m, 2, &len2));
     else
@@ -395,8 +399,7 @@ static int do_cmpp(vax_machine *m, int four)
 static int do_movp(vax_machine *m)
 {
     uint32_t len, src, dst;
-    TRY(op_read(m, 2, &len));
-    TRY(op_addr(m, 1, &src));
+    TRY(op_string(m, &len, &src));
     TRY(op_addr(m, 1, &dst));
     if (len > MAXLEN)
         return VAX_EXC_RESERVED_OPERAND;
@@ -420,11 +423,9 @@ static int do_ashp(vax_machine *m)
 {
     uint32_t cnt, srclen, src, round, dstlen, dst;
     TRY(op_read(m, 1, &cnt));
-    TRY(op_read(m, 2, &srclen));
-    TRY(op_addr(m, 1, &src));
+    TRY(op_string(m, &srclen, &src));
     TRY(op_read(m, 1, &round));
-    TRY(op_read(m, 2, &dstlen));
-    TRY(op_addr(m, 1, &dst));
+    TRY(op_string(m, &dstlen, &dst));
     if (srclen > MAXLEN || dstlen > MAXLEN)
         return VAX_EXC_RESERVED_OPERAND;
     dnum x, r;
@@ -462,8 +463,7 @@ static int do_cvtlp(vax_machine *m)
 {
     uint32_t src, dstlen, dst;
     TRY(op_read(m, 4, &src));
-    TRY(op_read(m, 2, &dstlen));
-    TRY(op_addr(m, 1, &dst));
+    TRY(op_string(m, &dstlen, &dst));
     if (dstlen > MAXLEN)
         return VAX_EXC_RESERVED_OPERAND;
     dnum x;
@@ -488,8 +488,7 @@ static int do_cvtpl(vax_machine *m)
 {
     uint32_t srclen, src;
     oploc loc;
-    TRY(op_read(m, 2, &srclen));
-    TRY(op_addr(m, 1, &src));
+    TRY(op_string(m, &srclen, &src));
     TRY(op_loc(m, 4, &loc));
     if (srclen > MAXLEN)
         return VAX_EXC_RESERVED_OPERAND;
@@ -522,10 +521,8 @@ static int do_cvtpl(vax_machine *m)
 static int do_cvtps(vax_machine *m)
 {
     uint32_t srclen, src, dstlen, dst;
-    TRY(op_read(m, 2, &srclen));
-    TRY(op_addr(m, 1, &src));
-    TRY(op_read(m, 2, &dstlen));
-    TRY(op_addr(m, 1, &dst));
+    TRY(op_string(m, &srclen, &src));
+    TRY(op_string(m, &dstlen, &dst));
     if (srclen > MAXLEN || dstlen > MAXLEN)
         return VAX_EXC_RESERVED_OPERAND;
     dnum x;
@@ -548,10 +545,8 @@ static int do_cvtps(vax_machine *m)
 static int do_cvtsp(vax_machine *m)
 {
     uint32_t srclen, src, dstlen, dst;
-    TRY(op_read(m, 2, &srclen));
-    TRY(op_addr(m, 1, &src));
-    TRY(op_read(m, 2, &dstlen));
-    TRY(op_addr(m, 1, &dst));
+    TRY(op_string(m, &srclen, &src));
+    TRY(op_string(m, &dstlen, &dst));
     if (srclen > MAXLEN || dstlen > MAXLEN)
         return VAX_EXC_RESERVED_OPERAND;
     dnum x;
@@ -585,11 +580,9 @@ static int do_cvtsp(vax_machine *m)
 static int do_cvtpt(vax_machine *m)
 {
     uint32_t srclen, src, tbl, dstlen, dst, last, t = 0;
-    TRY(op_read(m, 2, &srclen));
-    TRY(op_addr(m, 1, &src));
+    TRY(op_string(m, &srclen, &src));
     TRY(op_addr(m, 1, &tbl));
-    TRY(op_read(m, 2, &dstlen));
-    TRY(op_addr(m, 1, &dst));
+    TRY(op_string(m, &dstlen, &dst));
     if (srclen > MAXLEN || dstlen > MAXLEN)
         return VAX_EXC_RESERVED_OPERAND;
     dnum x;
@@ -617,11 +610,9 @@ static int do_cvtpt(vax_machine *m)
 static int do_cvttp(vax_machine *m)
 {
     uint32_t srclen, src, tbl, dstlen, dst;
-    TRY(op_read(m, 2, &srclen));
-    TRY(op_addr(m, 1, &src));
+    TRY(op_string(m, &srclen, &src));
     TRY(op_addr(m, 1, &tbl));
-    TRY(op_read(m, 2, &dstlen));
-    TRY(op_addr(m, 1, &dst));
+    TRY(op_string(m, &dstlen, &dst));
     if (srclen > MAXLEN || dstlen > MAXLEN)
         return VAX_EXC_RESERVED_OPERAND;
     dnum x;
@@ -861,8 +852,7 @@ static int edit_run(vax_machine *m, edit_src *s, uint32_t pat, uint32_t dst, edi
 static int do_editpc(vax_machine *m)
 {
     uint32_t srclen, src, pat, dst;
-    TRY(op_read(m, 2, &srclen));
-    TRY(op_addr(m, 1, &src));
+    TRY(op_string(m, &srclen, &src));
     TRY(op_addr(m, 1, &pat));
     TRY(op_addr(m, 1, &dst));
     if (srclen > MAXLEN)
