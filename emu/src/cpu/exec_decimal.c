@@ -272,6 +272,13 @@ static int dec_cmp(const dnum *a, const dnum *b)
 /* ------------------------------------------------------------------ */
 /* The instructions */
 
+/* A decimal string operand pair: its length (rw) then its address (ab). */
+static int op_string(vax_machine *m, uint32_t *len, uint32_t *addr)
+{
+    TRY(op_read(m, 2, len));
+    return op_addr(m, 1, addr);
+}
+
 /* ADDP4 addlen.rw, addaddr.ab, sumlen.rw, sumaddr.ab
  * SUBP4 sublen.rw, subaddr.ab, diflen.rw, difaddr.ab
  * ADDP6 add1len.rw, add1addr.ab, add2len.rw, add2addr.ab, sumlen.rw, sumaddr.ab
@@ -281,14 +288,6 @@ static int dec_cmp(const dnum *a, const dnum *b)
  * Operand 1 is a (the addend, subtrahend, multiplier, divisor), operand 2
  * is b; the result b op a goes to operand 2 (4-operand forms) or 3. */
 enum { OP_ADD, OP_SUB, OP_MUL, OP_DIV };
-
-/* A decimal string operand pair: its length (rw) then its address (ab). */
-static int op_string(vax_machine *m, uint32_t *len, uint32_t *addr)
-{
-    TRY(op_read(m, 2, len));
-    return op_addr(m, 1, addr);
-}
-
 
 static int do_arith(vax_machine *m, int op, int six)
 {
