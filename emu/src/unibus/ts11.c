@@ -421,20 +421,37 @@ static void do_position(ts11 *ts, int mode, uint32_t n, ts_result *r)
         r->xs3 |= XS3_REV;
     switch (mode) {
     case 0:   /* space records forward */
-    case 1: { /* space records reverse */
-        int reverse = mode == 1;
+    case 1:   /* space records reverse */
+    case 2:   /* skip tape marks forward */
+    case 3: { /* skip tape marks reverse */
+        int reverse = mode & 1, marks = mode >= 2;
         while (n) {
             tape_status st = reverse ? tape_reverse(&ts->tape, &rec) : tape_forward(&ts->tape, &rec);
             if (st == TAPE_OK) {
                 r->ns += rec_ns(rec.length);
-                n--;
+                if (marks)
+                    prev_mark = 0;
+                else
+                    n--;
                 continue;
             }
             if (st == TAPE_MARK) {
                 r->ns += TS11_GAP_NS;
-                r->xs0 |= XS0_TMK;
-                r->tc = 2;
-            } else if (!reverse && st == TAPE_EOM) {
+                if (!marks) {   /* spacing records stops at a tape mark */
+                    r->xs0 |= XS0_TMK;
+                    r->tc = 2;
+                    break;
+                }
+                if (ess && prev_mark) {   /* two in a row: logical end of tape */
+                    r->xs0 |= XS0_LET | XS0_TMK;
+                    r->tc = 2;
+                    break;
+                }
+                prev_mark = 1;
+                n--;
+                continue;
+            }
+            if (!reverse && st == TAPE_EOM) {
                 r->xs0 |= XS0_EOT;
                 r->tc = 2;
             } else if (reverse && st == TAPE_BOT) {
@@ -447,62 +464,6 @@ static void do_position(ts11 *ts, int mode, uint32_t n, ts_result *r)
         }
         break;
     }
-    case 2:   /* skip tape marks forward */
-        while (n) {
-            tape_status st = tape_forward(&ts->tape, &rec);
-            if (st == TAPE_OK) {
-                r->ns += rec_ns(rec.length);
-                prev_mark = 0;
-                continue;
-            }
-            if (st == TAPE_MARK) {
-                r->ns += TS11_GAP_NS;
-                if (ess && prev_mark) {   /* two in a row: logical end of tape */
-                    r->xs0 |= XS0_LET | XS0_TMK;
-                    r->tc = 2;
-                    break;
-                }
-                prev_mark = 1;
-                n--;
-                continue;
-            }
-            if (st == TAPE_EOM) {
-                r->xs0 |= XS0_EOT;
-                r->tc = 2;
-            } else {
-                image_error(r);
-            }
-            break;
-        }
-        break;
-    case 3:   /* skip tape marks reverse */
-        while (n) {
-            tape_status st = tape_reverse(&ts->tape, &rec);
-            if (st == TAPE_OK) {
-                r->ns += rec_ns(rec.length);
-                prev_mark = 0;
-                continue;
-            }
-            if (st == TAPE_MARK) {
-                r->ns += TS11_GAP_NS;
-                if (ess && prev_mark) {
-                    r->xs0 |= XS0_LET | XS0_TMK;
-                    r->tc = 2;
-                    break;
-                }
-                prev_mark = 1;
-                n--;
-                continue;
-            }
-            if (st == TAPE_BOT) {
-                r->xs3 |= XS3_RIB;
-                r->tc = 2;
-            } else {
-                image_error(r);
-            }
-            break;
-        }
-        break;
     case 4:   /* rewind */
         r->ns += rewind_ns(ts);
         tape_rewind(&ts->tape);
