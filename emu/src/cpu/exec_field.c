@@ -181,14 +181,21 @@ static int op_blb(vax_machine *m, int on_set)
     return 0;
 }
 
+/* The position, size and base that FFS/FFC, CMPV/CMPZV and EXTV/EXTZV
+ * begin with: pos.rl, size.rb, base.vb. */
+static int op_field(vax_machine *m, uint32_t *pos, uint32_t *size, oploc *base)
+{
+    TRY(op_read(m, 4, pos));
+    TRY(op_read(m, 1, size));
+    return op_vfield(m, base);
+}
+
 /* FFS, FFC: startpos.rl, size.rb, base.vb, findpos.wl */
 static int op_ff(vax_machine *m, int find_clear)
 {
     uint32_t pos, size, v;
     oploc base, dst;
-    TRY(op_read(m, 4, &pos));
-    TRY(op_read(m, 1, &size));
-    TRY(op_vfield(m, &base));
+    TRY(op_field(m, &pos, &size, &base));
     TRY(op_loc(m, 4, &dst));
     if (size > 32)
         return VAX_EXC_RESERVED_OPERAND;
@@ -208,9 +215,7 @@ static int op_cmpv(vax_machine *m, int sign)
 {
     uint32_t pos, size, src, v;
     oploc base;
-    TRY(op_read(m, 4, &pos));
-    TRY(op_read(m, 1, &size));
-    TRY(op_vfield(m, &base));
+    TRY(op_field(m, &pos, &size, &base));
     TRY(op_read(m, 4, &src));
     if (size > 32)
         return VAX_EXC_RESERVED_OPERAND;
@@ -233,9 +238,7 @@ static int op_ext(vax_machine *m, int sign)
 {
     uint32_t pos, size, v;
     oploc base, dst;
-    TRY(op_read(m, 4, &pos));
-    TRY(op_read(m, 1, &size));
-    TRY(op_vfield(m, &base));
+    TRY(op_field(m, &pos, &size, &base));
     TRY(op_loc(m, 4, &dst));
     if (size > 32)
         return VAX_EXC_RESERVED_OPERAND;
@@ -253,9 +256,7 @@ static int op_insv(vax_machine *m)
     uint32_t src, pos, size;
     oploc base;
     TRY(op_read(m, 4, &src));
-    TRY(op_read(m, 4, &pos));
-    TRY(op_read(m, 1, &size));
-    TRY(op_vfield(m, &base));
+    TRY(op_field(m, &pos, &size, &base));
     if (size > 32)
         return VAX_EXC_RESERVED_OPERAND;
     if (size == 0)
