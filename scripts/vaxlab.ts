@@ -90,7 +90,7 @@ async function run(args: string[]): Promise<number> {
         : `FAILED: ${result?.failure?.message}\n`);
     }
   };
-  const result = runExperiment(api.vax780, disk, spec, options);
+  const result = await runExperiment(api.vax780, disk, spec, options);
   console.log(formatTable(result, host));
   for (const r of result.rows) {
     if (r.failure) console.log(`\n${r.test}: ${r.failure.message}\n--- output of the failing step ---\n${r.failure.output}`);

@@ -59,7 +59,7 @@ test('a canned transcript without a /bin/time line is a parse failure', () => {
   assert.throws(() => parseTimedOutput('x\r\n 1.0 real 0.0 user 0.0 sys\r\n# ', 'x'), /parse failure: no "exit N"/);
 });
 
-test('the session driver: panic and time limit on a scripted console', () => {
+test('the session driver: panic and time limit on a scripted console', async () => {
   // A fake machine whose console prints a fixed text after some slices.
   const fake = (text: string, afterSlices: number): ConsoleMachine => {
     let slices = 0;
@@ -74,11 +74,27 @@ test('the session driver: panic and time limit on a scripted console', () => {
       stopDetail: () => '',
     };
   };
-  assert.equal(new ConsoleSession(fake('ok\r\n# ', 3)).expect('\n# ', 10).output, 'ok\r\n# ');
-  assert.throws(() => new ConsoleSession(fake('panic: ifree: freeing free inode\r\n', 2)).expect('\n# ', 10),
+  assert.equal((await new ConsoleSession(fake('ok\r\n# ', 3)).expect('\n# ', 10)).output, 'ok\r\n# ');
+  await assert.rejects(new ConsoleSession(fake('panic: ifree: freeing free inode\r\n', 2)).expect('\n# ', 10),
     /^SessionFailure: panic: the kernel said "panic: ifree: freeing free inode"|panic: the kernel said/);
-  assert.throws(() => new ConsoleSession(fake('', 1)).expect('\n# ', 2), (e: unknown) =>
+  await assert.rejects(new ConsoleSession(fake('', 1)).expect('\n# ', 2), (e: unknown) =>
     e instanceof SessionFailure && e.kind === 'time limit' && /within 2 virtual seconds/.test(e.message));
+  // Stop (an aborted signal) ends the wait at the next slice boundary; the hooks see every slice and the output.
+  const stop = new AbortController();
+  const seen: string[] = [];
+  let slices = 0;
+  let pauses = 0;
+  const session = new ConsoleSession(fake('booting\r\n', 2), undefined, {
+    signal: stop.signal,
+    onConsole: (t) => seen.push(t),
+    onSlice: () => { if (++slices === 5) stop.abort(); },
+    pause: async () => { pauses++; },
+  });
+  await assert.rejects(session.expect('\n# ', 100), (e: unknown) =>
+    e instanceof SessionFailure && e.kind === 'stopped' && /stopped by the user/.test(e.message));
+  assert.deepEqual(seen, ['booting\r\n']);
+  assert.equal(slices, 5);
+  assert.equal(pauses, 0); // fewer than PAUSE_EVERY slices
 });
 
 test('experiments: every Table 2 row is defined, with the run script\'s commands', () => {
@@ -96,11 +112,11 @@ test('experiments: every Table 2 row is defined, with the run script\'s commands
 
 // ------------------------------------------------------------ on the emulator
 
-test('syscall with a reduced count, twice: byte-identical JSON', { skip }, () => {
+test('syscall with a reduced count, twice: byte-identical JSON', { skip }, async () => {
   const spec = findExperiment('syscall')!;
   const options = { set: { iterations: 5000 }, image: { name: 'test' } };
-  const a = resultJson(runExperiment(api.vax780, disk, spec, options));
-  const b = resultJson(runExperiment(api.vax780, disk, spec, options));
+  const a = resultJson(await runExperiment(api.vax780, disk, spec, options));
+  const b = resultJson(await runExperiment(api.vax780, disk, spec, options));
   assert.equal(a, b);
   const r = JSON.parse(a);
   assert.equal(r.format, 'vaxlab-experiment-result');
@@ -112,15 +128,44 @@ test('syscall with a reduced count, twice: byte-identical JSON', { skip }, () =>
   assert.match(formatTable(r), /syscall \|/);
   assert.equal(r.machine.nsPerInstruction, 3333);
   // The 780 preset (2000 ns per instruction) runs the same work in less virtual time.
-  const fast = runExperiment(api.vax780, disk, spec, { ...options, cpu: '780' });
+  const fast = await runExperiment(api.vax780, disk, spec, { ...options, cpu: '780' });
   assert.equal(fast.machine.nsPerInstruction, 2000);
   assert.ok(fast.rows[0]!.guest!.real < r.rows[0].guest.real, resultJson(fast));
 });
 
-test('a tiny virtual-time limit fails the row with "time limit"', { skip }, () => {
+test('a tiny virtual-time limit fails the row with "time limit"', { skip }, async () => {
   const spec = findExperiment('syscall')!;
-  const r = runExperiment(api.vax780, disk, spec, { limitSeconds: 0.5 });
+  const r = await runExperiment(api.vax780, disk, spec, { limitSeconds: 0.5 });
   assert.equal(r.status, 'failed');
   assert.equal(r.rows[0]!.failure?.kind, 'time limit');
   assert.match(r.rows[0]!.failure!.message, /^time limit: no "\\n# " within 0\.5 virtual seconds/);
+});
+
+test('counters are sampled each virtual second of the timed command; Stop ends a run', { skip }, async () => {
+  const spec = findExperiment('syscall')!;
+  const samples: number[] = [];
+  const progress: number[] = [];
+  let consoleText = '';
+  const r = await runExperiment(api.vax780, disk, spec, {
+    set: { iterations: 20000 },
+    onSample: (s) => samples.push(s.t),
+    onProgress: (p) => progress.push(p.virtualSeconds),
+    onConsole: (t) => { consoleText += t; },
+  });
+  assert.equal(r.status, 'ok', resultJson(r));
+  const series = r.rows[0]!.counters!;
+  assert.deepEqual(series.t, samples);
+  assert.ok(series.t.length >= Math.floor(r.rows[0]!.emulator!.virtualSeconds), JSON.stringify(series.t));
+  assert.ok(series.values['hw.mips']!.every((v) => v > 0));
+  assert.ok(progress.length > 2 && progress.every((v, i) => i === 0 || v >= progress[i - 1]!));
+  assert.match(consoleText, /\/bin\/time \.\/syscall 20000/);
+
+  const stop = new AbortController();
+  const stopped = await runExperiment(api.vax780, disk, findExperiment('table2')!, {
+    signal: stop.signal,
+    onProgress: (p) => { if (p.virtualSeconds > 5) stop.abort(); },
+  });
+  assert.equal(stopped.status, 'failed');
+  assert.equal(stopped.rows.length, 1);
+  assert.equal(stopped.rows[0]!.failure?.kind, 'stopped');
 });

@@ -4,11 +4,12 @@
 // guest's /bin/time.  No host clock and no Node APIs here, so the browser can
 // use it too; the result is a JSON value that two runs give byte for byte.
 
-import { CPU_NS_PER_INSTRUCTION, type Vax780Api, type Vax780System } from '../../web/src/emulator/vaxModule';
+import { CPU_NS_PER_INSTRUCTION, type Vax780Api, type Vax780Options, type Vax780System } from '../../web/src/emulator/vaxModule';
+import { CounterSampler, type CounterSample, type CounterSeries } from './counters';
 import {
   LAB_BIN, LARGE_ENVIRONMENT_LINES, type ExperimentSpec, type MachineSpec, type RowSpec,
 } from './experiments';
-import { ConsoleSession, SessionFailure, type FailureKind } from './session';
+import { ConsoleSession, SessionFailure, type FailureKind, type SessionHooks } from './session';
 import { parseTimedOutput, type GuestTimes } from './timeparse';
 
 export const RESULT_FORMAT = 'vaxlab-experiment-result';
@@ -31,6 +32,26 @@ export interface RunOptions {
   image?: { name: string; sha256?: string };
   /** Called as rows start and end (host-side progress; not part of the result). */
   onRow?: (event: { row: RowSpec; phase: 'start' | 'end'; result?: RowResult }) => void;
+  /** Stop: the current row fails with kind 'stopped', the rest are not run. */
+  signal?: AbortSignal;
+  /** Awaited between emulator slices every few tens of ms (see session.ts
+   *  PAUSE_EVERY); a browser worker yields to its message queue here. */
+  pause?: () => Promise<void>;
+  /** All console output as it comes (boot, set-up and the timed commands). */
+  onConsole?: (text: string) => void;
+  /** Counters, once per virtual second of each timed command. */
+  onSample?: (sample: CounterSample) => void;
+  onProgress?: (progress: RunProgress) => void;
+}
+
+/** Where a run is: row `step` (1-based) of `steps`, and the machine's clocks. */
+export interface RunProgress {
+  step: number;
+  steps: number;
+  label: string;
+  /** Virtual seconds since this row's machine was powered on. */
+  virtualSeconds: number;
+  instructions: number;
 }
 
 export interface RowResult {
@@ -45,6 +66,8 @@ export interface RowResult {
   /** The emulator's view of the timed command: from typing it to the prompt after it. */
   emulator?: { instructions: string; virtualSeconds: number };
   limitSeconds: number;
+  /** The counters over the timed command, one sample per virtual second. */
+  counters?: CounterSeries;
   /** Table 2's 4.3BSD columns, scaled by iterations / the paper's count. */
   paper: { elapsed: number; user: number; system: number; scale: number; iterations: number };
 }
@@ -94,7 +117,9 @@ export function rowLimit(paperElapsed: number): number {
 
 const round = (x: number, digits: number): number => Number(x.toFixed(digits));
 
-export function runExperiment(api: Vax780Api, disk: Uint8Array, spec: ExperimentSpec, options: RunOptions = {}): ExperimentResult {
+export async function runExperiment(
+  api: Vax780Api, disk: Vax780Options['disk'], spec: ExperimentSpec, options: RunOptions = {},
+): Promise<ExperimentResult> {
   const cpu = options.cpu ?? spec.machine.cpu;
   const nsPerInstruction = CPU_NS_PER_INSTRUCTION[cpu];
   const memoryMB = options.memoryMB ?? spec.machine.memoryMB;
@@ -102,7 +127,8 @@ export function runExperiment(api: Vax780Api, disk: Uint8Array, spec: Experiment
   const { parameters, kernel } = splitSettings(spec, options.set);
 
   const rows: RowResult[] = [];
-  for (const row of spec.rows) {
+  for (const [index, row] of spec.rows.entries()) {
+    if (options.signal?.aborted) break;
     options.onRow?.({ row, phase: 'start' });
     const iterations = rowIterations(spec, row, parameters);
     const scale = iterations / row.iterations;
@@ -120,16 +146,39 @@ export function runExperiment(api: Vax780Api, disk: Uint8Array, spec: Experiment
     let sys: Vax780System | null = null;
     try {
       sys = api.create({ memoryMB, disk, boot: 'single', direct: true, set: kernel, nsPerInstruction });
-      const session = new ConsoleSession(sys, (r) => api.stopName(r));
-      session.expect(PROMPT, BOOT_LIMIT_S);
+      const machine = sys;
+      let sampler: CounterSampler | null = null;
+      let slices = 0;
+      const progress = (): void => options.onProgress?.({
+        step: index + 1, steps: spec.rows.length, label: row.test,
+        virtualSeconds: round(Number(machine.timeNs()) / 1e9, 3), instructions: Number(machine.instructionCount()),
+      });
+      const hooks: SessionHooks = {
+        signal: options.signal,
+        pause: options.pause,
+        onConsole: options.onConsole,
+        onSlice: () => {
+          const sample = sampler?.poll();
+          if (sample) options.onSample?.(sample);
+          if (++slices % 10 === 0) progress();
+        },
+      };
+      const session = new ConsoleSession(sys, (r) => api.stopName(r), hooks);
+      progress();
+      await session.expect(PROMPT, BOOT_LIMIT_S);
       for (const line of ['mount /dev/hp0g /usr', `cd ${LAB_BIN}`, ...(row.largeEnvironment ? LARGE_ENVIRONMENT_LINES : [])]) {
         session.send(line);
-        session.expect(PROMPT, SETUP_LIMIT_S);
+        await session.expect(PROMPT, SETUP_LIMIT_S);
       }
       const i0 = sys.instructionCount();
       const t0 = sys.timeNs();
+      sampler = new CounterSampler(sys, index);
       session.send(`${command}; echo exit $?`);
-      const done = session.expect(PROMPT, limitSeconds);
+      const done = await session.expect(PROMPT, limitSeconds);
+      const last = sampler.finish();
+      if (last) options.onSample?.(last);
+      result.counters = sampler.series();
+      progress();
       result.emulator = {
         instructions: (done.instructions - i0).toString(),
         virtualSeconds: round(Number(done.timeNs - t0) / 1e9, 6),
@@ -163,7 +212,7 @@ export function runExperiment(api: Vax780Api, disk: Uint8Array, spec: Experiment
     parameters,
     kernelSettings: kernel,
     compare: COMPARE_NOTE,
-    status: rows.every((r) => r.status === 'ok') ? 'ok' : 'failed',
+    status: rows.length === spec.rows.length && rows.every((r) => r.status === 'ok') ? 'ok' : 'failed',
     rows,
   };
 }

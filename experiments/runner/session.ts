@@ -48,14 +48,33 @@ export interface ExpectResult {
   timeNs: bigint;
 }
 
+/** What a session calls back while it runs (all optional).  None of them
+ *  can change what the guest sees, so results stay deterministic. */
+export interface SessionHooks {
+  /** Stop: the next slice boundary ends the wait with a 'stopped' failure. */
+  signal?: AbortSignal;
+  /** Awaited every PAUSE_EVERY slices: a browser worker passes a
+   *  setTimeout(0) promise here so that its message queue (Stop) is served. */
+  pause?: () => Promise<void>;
+  /** Every piece of console output as it arrives. */
+  onConsole?: (text: string) => void;
+  /** After every slice (the counter sampler looks at virtual time here). */
+  onSlice?: () => void;
+}
+
+/** Slices between pause() calls: 10 x 200,000 instructions, ~20-30 ms of host time in wasm. */
+export const PAUSE_EVERY = 10;
+
 export class ConsoleSession {
   /** Everything the console printed. */
   transcript = '';
   private mark = 0;
+  private slices = 0;
 
   constructor(
     private readonly machine: ConsoleMachine,
     private readonly stopName: (reason: number) => string = (r) => `stop ${r}`,
+    private readonly hooks: SessionHooks = {},
   ) {}
 
   /** Types text and a carriage return (the CLI's `send`). */
@@ -64,9 +83,10 @@ export class ConsoleSession {
   }
 
   /** Waits for text (the CLI's `expect`), at most limitSeconds of virtual time. */
-  expect(text: string, limitSeconds: number): ExpectResult {
+  async expect(text: string, limitSeconds: number): Promise<ExpectResult> {
     const start = this.mark;
     const deadline = this.machine.timeNs() + BigInt(Math.round(limitSeconds * 1e9));
+    const { signal, pause, onConsole, onSlice } = this.hooks;
     for (;;) {
       const at = this.transcript.indexOf(text, this.mark);
       if (at >= 0) {
@@ -78,12 +98,18 @@ export class ConsoleSession {
         };
       }
       const output = this.transcript.slice(start);
+      if (signal?.aborted) throw new SessionFailure('stopped', 'stopped by the user', output);
       if (this.machine.timeNs() > deadline) {
         throw new SessionFailure('time limit',
           `no ${JSON.stringify(text)} within ${limitSeconds} virtual seconds`, output);
       }
       const r = this.machine.run(SLICE);
-      this.transcript += this.machine.readConsole();
+      const got = this.machine.readConsole();
+      if (got) {
+        this.transcript += got;
+        onConsole?.(got);
+      }
+      onSlice?.();
       const now = this.transcript.slice(start);
       const panic = /panic:[^\r\n]*/.exec(now);
       if (panic) throw new SessionFailure('panic', `the kernel said "${panic[0]}"`, now);
@@ -93,6 +119,7 @@ export class ConsoleSession {
       if (this.machine.consoleDropped() !== 0n) {
         throw new SessionFailure('console overflow', 'console output was lost', now);
       }
+      if (pause && ++this.slices % PAUSE_EVERY === 0) await pause();
     }
   }
 }
