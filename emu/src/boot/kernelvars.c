@@ -10,6 +10,52 @@
 #include "ffs.h"
 #include "system/clock.h"
 
+/* Read kernel_path from partition a and parse its header; *file is the
+ * caller's to free.  Returns 0 or BOOT_SET_IMAGE_ERROR with a message. */
+static int read_kernel(const vax_blockdev *disk, const char *kernel_path, uint8_t **file, size_t *len,
+                       aout_header *h, char *err, size_t errlen)
+{
+    char e[200];
+    ffs_fs *fs = ffs_open(disk, 0, e, sizeof e);
+    if (!fs) {
+        snprintf(err, errlen, "%s", e);
+        return BOOT_SET_IMAGE_ERROR;
+    }
+    int rc = ffs_read_file(fs, kernel_path, file, len, e, sizeof e);
+    ffs_close(fs);
+    if (rc < 0) {
+        snprintf(err, errlen, "%s: %s", kernel_path, e);
+        return BOOT_SET_IMAGE_ERROR;
+    }
+    if (aout_parse(*file, *len, h, e, sizeof e) < 0) {
+        snprintf(err, errlen, "%s: %s", kernel_path, e);
+        free(*file);
+        return BOOT_SET_IMAGE_ERROR;
+    }
+    return 0;
+}
+
+int boot_lookup_kernel_symbols(const vax_blockdev *disk, const char *kernel_path, const char *const *names,
+                               uint32_t *values, int n, char *err, size_t errlen)
+{
+    uint8_t *file;
+    size_t len;
+    aout_header h;
+    int rc = read_kernel(disk, kernel_path ? kernel_path : "/vmunix", &file, &len, &h, err, errlen);
+    if (rc < 0)
+        return rc;
+    int found = 0;
+    for (int i = 0; i < n; i++) {
+        values[i] = 0;
+        if (aout_find_symbol(file, len, &h, names[i], &values[i]) == 0)
+            found++;
+        else
+            values[i] = 0;
+    }
+    free(file);
+    return found;
+}
+
 int boot_set_kernel_variables(vax_machine *m, const vax_blockdev *disk, const char *kernel_path,
                               boot_kernel_setting *set, int n, char *err, size_t errlen)
 {
@@ -17,26 +63,12 @@ int boot_set_kernel_variables(vax_machine *m, const vax_blockdev *disk, const ch
         return 0;
     if (!kernel_path)
         kernel_path = "/vmunix";
-    char e[200];
-    ffs_fs *fs = ffs_open(disk, 0, e, sizeof e);
-    if (!fs) {
-        snprintf(err, errlen, "%s", e);
-        return BOOT_SET_IMAGE_ERROR;
-    }
     uint8_t *file;
     size_t len;
-    int rc = ffs_read_file(fs, kernel_path, &file, &len, e, sizeof e);
-    ffs_close(fs);
-    if (rc < 0) {
-        snprintf(err, errlen, "%s: %s", kernel_path, e);
-        return BOOT_SET_IMAGE_ERROR;
-    }
     aout_header h;
-    if (aout_parse(file, len, &h, e, sizeof e) < 0) {
-        snprintf(err, errlen, "%s: %s", kernel_path, e);
-        free(file);
-        return BOOT_SET_IMAGE_ERROR;
-    }
+    int rc = read_kernel(disk, kernel_path, &file, &len, &h, err, errlen);
+    if (rc < 0)
+        return rc;
     uint32_t data_start = (h.text + AOUT_DATA_ALIGN - 1) & ~(AOUT_DATA_ALIGN - 1);
     for (int i = 0; i < n; i++) {
         char sym[80];

@@ -32,6 +32,13 @@ typedef struct {
 int boot_set_kernel_variables(vax_machine *m, const vax_blockdev *disk, const char *kernel_path,
                               boot_kernel_setting *set, int n, char *err, size_t errlen);
 
+/* Look up symbols (with their underscore: "_cnt") in the symbol table of
+ * kernel_path (NULL = "/vmunix") on partition a of disk: values[i] gets
+ * the address, or 0 when the kernel has no such symbol.  Returns how many
+ * were found, or BOOT_SET_IMAGE_ERROR with a message. */
+int boot_lookup_kernel_symbols(const vax_blockdev *disk, const char *kernel_path, const char *const *names,
+                               uint32_t *values, int n, char *err, size_t errlen);
+
 /* The battery-backed TODR of a real 780 would hold the date; ours is set
  * from the time the root file system (partition a) was last written, plus
  * a minute, so the kernel's clock check agrees and every run starts at
