@@ -1,19 +1,67 @@
 // Counters sampled while an experiment runs, named the way vmstat(1) and
-// iostat(1) name them, from two sources: the hardware model (the emulator's
-// own counts) and the kernel's statistics read by symbol from its memory.
+// iostat(1) name them, from two sources: the kernel's own statistics, read
+// by symbol from its memory (kstats.ts), and the hardware model's counts
+// (Vax780System.hardwareStats(), when the emulator has it).
 //
 // A sampler is polled after every emulator slice; once at least
 // `intervalSeconds` of virtual time has passed since its last sample it
 // takes one.  Rates are per virtual second over the real interval between
 // samples (a slice can end a little past the second), so they stay right
-// whatever the slice length.
+// whatever the slice length.  Nothing here looks at the host clock: the
+// same run gives the same numbers, natively and in WebAssembly.
+//
+// Where each kernel counter comes from (4.3BSD vmstat.c 5.4 / iostat.c
+// 4.13, the versions on the distribution; "pgtok" is vmstat's pages-to-KB,
+// a * NBPG / 1024 with NBPG = 512, so 2 pages = 1 KB, one page cluster):
+//
+//   procs.r   total.t_rq                      runnable, in core
+//   procs.b   total.t_dw + total.t_pw         blocked: disk wait + page wait
+//   procs.w   total.t_sw                      runnable or short sleepers, swapped out
+//   memory.avm pgtok(total.t_avm)  KB         active virtual memory
+//   memory.fre pgtok(total.t_free) KB         free memory (avefree at the last vmtotal())
+//   memory.freemem pgtok(freemem)  KB         free memory now (not a vmstat column)
+//   paging.re  v_pgrec - (v_xsfrec + v_xifrec)   reclaims        /s
+//   paging.at  v_xsfrec + v_xifrec                "attaches": text pages found in the free list  /s
+//   paging.pi  pgtok(v_pgpgin)   KB/s         paged in
+//   paging.po  pgtok(v_pgpgout)  KB/s         paged out
+//   paging.fr  pgtok(v_dfree)    KB/s         freed by the page daemon
+//   paging.de  pgtok(deficit)    KB           anticipated short-term memory shortfall
+//   paging.sr  v_scan            /s           pages scanned by the clock algorithm
+//   faults.in  v_intr - clock interrupts /s   device interrupts (vmstat subtracts hz; we
+//                                             subtract the clock's own count, intrcnt[clock])
+//   faults.sy  v_syscall /s                   system calls (counted when syscall() returns)
+//   faults.cs  v_swtch /s                     context switches (calls of Swtch)
+//   faults.tr  v_trap /s, faults.pf v_faults /s   traps, address-translation faults (not vmstat columns)
+//   cpu.us/sy/id  cp_time ticks, % of the interval's ticks; us = CP_USER + CP_NICE
+//   disk.NAME.tps   dk_xfer /s                transfers (iostat tps, vmstat's disk columns)
+//   disk.NAME.kbps  dk_wds * 64 / 1024 /s     KB transferred (dk_wds counts 64-byte units:
+//                                             mba.c adds b_bcount >> 6; iostat's "bps" is
+//                                             dk_wds * 32 words / 512 = the same KB)
+//   disk.NAME.sps   dk_seek /s                seeks
+//   disk.NAME.msps  iostat's: (dk_time/hz - dk_mspw * words) * 1000 / dk_seek   ms per seek
+//   disk.NAME.util  dk_time / hz / seconds, %   busy
+//   namei.*         nchstats, counted the way `vmstat -s` counts them (kstats.ts nameCacheFigures)
+//
+// Counts since boot are sum + cnt (vmmeter() moves cnt into sum every
+// second, kstats.ts); a read that lands inside vmmeter()'s loop can see a
+// count in both, so the sampler never lets a running count go down.
 
 import type { Vax780System } from '../../web/src/emulator/vaxModule';
+import {
+  DK_NDRIVE, KernelStatsReader, nameCacheFigures, type KernelDrive, type KernelMemory, type KernelStats,
+  type Vmmeter, type VmmeterField,
+} from './kstats';
+
+/** The groups of COUNTERS, in display order. */
+export const COUNTER_GROUPS = ['procs', 'memory', 'paging', 'faults', 'cpu', 'disk', 'namecache', 'hardware'] as const;
+export type CounterGroup = (typeof COUNTER_GROUPS)[number];
 
 export interface CounterDef {
   id: string;
   label: string;
   unit: string;
+  /** One of COUNTER_GROUPS (a plain string, so that a page can show ids it
+   *  does not know under a group of its own). */
   group: string;
   description: string;
   source: 'kernel' | 'hardware';
@@ -34,62 +82,485 @@ export interface CounterSeries {
   values: Record<string, number[]>;
 }
 
+/** Cumulative figures over a whole row (see CounterSampler.totals). */
+export type CounterTotals = Record<string, number>;
+
+/** The disks the static list describes: the iostat slots of GENERIC's
+ *  mbdinit (hp0-hp3; DK_NDRIVE is 4).  Samples carry only the drives the
+ *  kernel found. */
+export const COUNTER_DRIVES = ['hp0', 'hp1', 'hp2', 'hp3'] as const;
+
+const k = (group: CounterGroup, id: string, label: string, unit: string, description: string): CounterDef =>
+  ({ id, label, unit, group, description, source: 'kernel' });
+const hw = (id: string, label: string, unit: string, description: string): CounterDef =>
+  ({ id, label, unit, group: 'hardware', description, source: 'hardware' });
+
 export const COUNTERS: CounterDef[] = [
-  { id: 'hw.mips', label: 'MIPS', unit: 'million instructions/s', group: 'hardware', source: 'hardware',
-    description: 'VAX instructions executed per virtual second, in millions' },
+  k('procs', 'procs.r', 'r', 'processes', 'runnable processes in core (vmtotal t_rq; recomputed every 5 s)'),
+  k('procs', 'procs.b', 'b', 'processes', 'processes blocked for disk or paging (t_dw + t_pw)'),
+  k('procs', 'procs.w', 'w', 'processes', 'runnable or short-sleeping processes swapped out (t_sw)'),
+  k('memory', 'memory.avm', 'avm', 'KB', 'active virtual memory, pgtok(t_avm): pages of processes run or sleeping < 20 s'),
+  k('memory', 'memory.fre', 'fre', 'KB', 'free memory, pgtok(t_free) (the 5 s average avefree at the last vmtotal)'),
+  k('memory', 'memory.freemem', 'free now', 'KB', 'free memory at the sample, pgtok(freemem) (not a vmstat column)'),
+  k('paging', 'paging.re', 're', 'pages/s', 'page reclaims, v_pgrec - (v_xsfrec + v_xifrec)'),
+  k('paging', 'paging.at', 'at', 'pages/s', 'text pages found in the free list ("attaches"), v_xsfrec + v_xifrec'),
+  k('paging', 'paging.pi', 'pi', 'KB/s', 'paged in, pgtok(v_pgpgin)'),
+  k('paging', 'paging.po', 'po', 'KB/s', 'paged out, pgtok(v_pgpgout)'),
+  k('paging', 'paging.fr', 'fr', 'KB/s', 'freed by the page daemon, pgtok(v_dfree)'),
+  k('paging', 'paging.de', 'de', 'KB', 'anticipated short-term memory shortfall, pgtok(deficit)'),
+  k('paging', 'paging.sr', 'sr', 'pages/s', 'pages scanned by the clock algorithm, v_scan'),
+  k('faults', 'faults.in', 'in', '/s', 'device interrupts other than the clock, v_intr minus intrcnt\'s clock count'),
+  k('faults', 'faults.sy', 'sy', '/s', 'system calls, v_syscall (counted as syscall() returns)'),
+  k('faults', 'faults.cs', 'cs', '/s', 'context switches, v_swtch (calls of Swtch)'),
+  k('faults', 'faults.tr', 'traps', '/s', 'traps, v_trap (page faults, arithmetic traps ...; not a vmstat column)'),
+  k('faults', 'faults.pf', 'faults', '/s', 'address translation faults taken, v_faults (not a vmstat column)'),
+  k('cpu', 'cpu.us', 'us', '%', 'user time, cp_time CP_USER + CP_NICE, % of the interval\'s clock ticks'),
+  k('cpu', 'cpu.sy', 'sy', '%', 'system time, cp_time CP_SYS, % of ticks'),
+  k('cpu', 'cpu.id', 'id', '%', 'idle time, cp_time CP_IDLE, % of ticks'),
+  ...COUNTER_DRIVES.flatMap((d) => [
+    k('disk', `disk.${d}.tps`, `${d} tps`, 'transfers/s', `${d}: transfers, dk_xfer`),
+    k('disk', `disk.${d}.kbps`, `${d} KB/s`, 'KB/s', `${d}: KB transferred, dk_wds (64-byte units) / 16`),
+    k('disk', `disk.${d}.sps`, `${d} seeks`, 'seeks/s', `${d}: seeks, dk_seek`),
+    k('disk', `disk.${d}.msps`, `${d} msps`, 'ms', `${d}: ms per seek as iostat computes it, (busy - transfer time) / seeks`),
+    k('disk', `disk.${d}.util`, `${d} busy`, '%', `${d}: % of the interval the drive was busy, dk_time / hz`),
+  ]),
+  k('namecache', 'namei.lookups', 'lookups', '/s', 'name lookups (path components): goodhits + badhits + falsehits + miss + long, as vmstat -s'),
+  k('namecache', 'namei.hits', 'hits', '/s', 'system-wide name cache hits, ncs_goodhits'),
+  k('namecache', 'namei.misses', 'misses', '/s', 'lookups the name cache did not satisfy: lookups - goodhits'),
+  k('namecache', 'namei.hitRate', 'hit %', '%', 'name cache hit rate over the interval, goodhits / lookups (vmstat -s "cache hits")'),
+  k('namecache', 'namei.hitRateCum', 'hit % (row)', '%', 'name cache hit rate since the row\'s command started'),
+  k('namecache', 'namei.offsetHitRate', 'offset hit %', '%', 'per-process directory offset cache: ncs_pass2 / lookups (vmstat -s "per-process")'),
+  hw('hw.mips', 'MIPS', 'million instructions/s', 'VAX instructions executed per virtual second, in millions'),
+  hw('hw.user', 'user instr', '%', 'instructions executed in user mode, % of all'),
+  hw('hw.kernel', 'kernel instr', '%', 'instructions executed in kernel mode and on the interrupt stack, % of all'),
+  hw('hw.idle', 'idle', '%', 'instructions of the kernel\'s idle loop the model skipped over, % of all (= % of time)'),
+  hw('hw.syscalls', 'CHMK', '/s', 'CHMK instructions (system calls) executed'),
+  hw('hw.intr', 'interrupts', '/s', 'hardware interrupts taken (IPL 16-31), the clock included'),
+  hw('hw.softintr', 'soft interrupts', '/s', 'software interrupts taken (IPL 1-15)'),
+  hw('hw.cs', 'LDPCTX', '/s', 'LDPCTX instructions (process context loads)'),
+  hw('hw.pf', 'TNV faults', '/s', 'translation-not-valid faults (page faults), process and system space'),
+  ...COUNTER_DRIVES.flatMap((d) => [
+    hw(`hw.disk.${d}.tps`, `${d} tps (model)`, 'transfers/s', `${d}: data transfers done by the drive model`),
+    hw(`hw.disk.${d}.kbps`, `${d} KB/s (model)`, 'KB/s', `${d}: KB read and written by the drive model`),
+    hw(`hw.disk.${d}.sps`, `${d} seeks (model)`, 'seeks/s', `${d}: seeks done by the drive model`),
+    hw(`hw.disk.${d}.util`, `${d} busy (model)`, '%', `${d}: % of the interval the drive model was busy`),
+  ]),
 ];
 
+const COUNTER_IDS = new Set(COUNTERS.map((c) => c.id));
+
+/** The definition of a counter id, or undefined. */
+export function counterDef(id: string): CounterDef | undefined {
+  return COUNTERS.find((c) => c.id === id);
+}
+
+/** What a sampler needs of a system: the clocks, kernel memory and, when
+ *  the emulator has them, the hardware model's counters. */
+export type SamplerSystem = Pick<Vax780System, 'timeNs' | 'instructionCount'> & KernelMemory & {
+  hardwareStats?: () => Record<string, number | bigint>;
+};
+
+// ------------------------------------------------------------ snapshots
+
+interface Snapshot {
+  ns: bigint;
+  instr: bigint;
+  k: KernelStats;
+  /** sum + cnt, never below the previous snapshot's (see the top). */
+  since: Vmmeter | null;
+  hw: Record<string, number> | null;
+}
+
+/** The readers of systems already seen: the symbols are resolved once per
+ *  machine (kernelSymbols reads /vmunix from the disk). */
+const readers = new WeakMap<object, KernelStatsReader>();
+
+/** The (shared) kernel statistics reader of a system. */
+export function kernelStatsReader(sys: KernelMemory): KernelStatsReader {
+  let r = readers.get(sys);
+  if (!r) {
+    r = new KernelStatsReader(sys);
+    readers.set(sys, r);
+  }
+  return r;
+}
+
+/** The model's counters, or null when the emulator has none (an older
+ *  build: the call is missing or throws). */
+function hardwareStatsOf(sys: SamplerSystem): Record<string, number> | null {
+  if (typeof sys.hardwareStats !== 'function') return null;
+  let raw: Record<string, number | bigint>;
+  try {
+    raw = sys.hardwareStats();
+  } catch {
+    return null;
+  }
+  const out: Record<string, number> = {};
+  for (const [key, v] of Object.entries(raw)) out[key] = Number(v);
+  return out;
+}
+
+const round = (x: number, digits: number): number => {
+  if (!Number.isFinite(x)) return 0;
+  const r = Number(x.toFixed(digits));
+  return Object.is(r, -0) ? 0 : r;
+};
+/** Rates: 3 decimals; percentages: 2; KB sizes: whole. */
+const rate3 = (x: number): number => round(x, 3);
+const pct = (part: number, whole: number): number => (whole > 0 ? round((100 * part) / whole, 2) : 0);
+const pgtok = (pages: number): number => (pages * 512) / 1024;
+
+/** Sum of the hardware counters whose names match. */
+function hwSum(h: Record<string, number>, test: (key: string) => boolean): number | null {
+  let found = false;
+  let s = 0;
+  for (const [key, v] of Object.entries(h)) {
+    if (test(key)) {
+      found = true;
+      s += v;
+    }
+  }
+  return found ? s : null;
+}
+
+/** The model's counters under the lab's names.  Tolerant of naming: each
+ *  quantity is taken from the first form present. */
+function hwFigures(h: Record<string, number>): Record<string, number | null> {
+  const one = (...keys: string[]): number | null => {
+    for (const key of keys) if (key in h) return h[key]!;
+    return null;
+  };
+  const vec = (lo: number, hi: number) => hwSum(h, (key) => {
+    const m = /^intr\.vec\.(0x[0-9a-f]+)$/i.exec(key);
+    if (!m) return false;
+    const v = parseInt(m[1]!, 16);
+    return v >= lo && v <= hi;
+  });
+  const out: Record<string, number | null> = {
+    user: one('instr.user'),
+    kernel: hwSum(h, (key) => ['instr.kernel', 'instr.interrupt', 'instr.exec', 'instr.super'].includes(key)),
+    idle: one('instr.idle'),
+    idleNs: one('ns.idle'),
+    syscalls: one('chmk', 'chmk.total') ?? hwSum(h, (key) => /^chmk\.(\d+|other)$/.test(key)),
+    // Hardware interrupts: SCB 0xC0 (interval clock) .. 0x1FC (nexus);
+    // software interrupts: SCB 0x84 .. 0xBC (SIRR levels 1-15).
+    intr: one('intr.hw') ?? vec(0xc0, 0x1fc),
+    softintr: one('intr.soft') ?? vec(0x84, 0xbc),
+    cs: one('ctx.ldpctx', 'ldpctx'),
+    pf: one('fault.tnv') ?? hwSum(h, (key) => key.startsWith('fault.tnv.')),
+  };
+  for (const key of Object.keys(h)) {
+    const m = /^disk\.([a-z]+\d+)\.(xfers|seeks|bytes_read|bytes_written|busy_ns)$/.exec(key);
+    if (m) out[`disk.${m[1]}.${m[2]}`] = h[key]!;
+  }
+  return out;
+}
+
+/** Counts since boot, not allowed below prev (vmmeter()'s race, see the top). */
+function monotone(now: Vmmeter | null, prev: Vmmeter | null): Vmmeter | null {
+  if (!now || !prev) return now;
+  const out = { ...now };
+  for (const f of Object.keys(out) as VmmeterField[]) if (out[f] < prev[f]) out[f] = prev[f];
+  return out;
+}
+
+// ------------------------------------------------------------ the sampler
+
 export class CounterSampler {
-  private lastNs: bigint;
-  private lastInstr: bigint;
-  private readonly t0: bigint;
+  private readonly reader: KernelStatsReader;
+  private readonly first: Snapshot;
+  private last: Snapshot;
   private readonly samples: CounterSample[] = [];
+  private readonly hz: number;
 
   constructor(
-    private readonly sys: Vax780System,
+    private readonly sys: SamplerSystem,
     private readonly row: number,
     private readonly intervalSeconds = 1,
   ) {
-    this.t0 = this.lastNs = sys.timeNs();
-    this.lastInstr = sys.instructionCount();
+    this.reader = kernelStatsReader(sys);
+    this.first = this.last = this.snapshot(null);
+    this.hz = this.first.k.params.hz ?? 100;
   }
 
   /** A sample if a whole interval has passed since the last one, else null. */
   poll(): CounterSample | null {
     const now = this.sys.timeNs();
-    if (Number(now - this.lastNs) < this.intervalSeconds * 1e9) return null;
-    return this.take(now);
+    if (Number(now - this.last.ns) < this.intervalSeconds * 1e9) return null;
+    return this.take();
   }
 
   /** The last, partial interval (null if nothing ran since the last sample). */
   finish(): CounterSample | null {
-    const now = this.sys.timeNs();
-    return now > this.lastNs ? this.take(now) : null;
+    return this.sys.timeNs() > this.last.ns ? this.take() : null;
   }
 
   series(): CounterSeries {
     const out: CounterSeries = { t: [], values: {} };
     for (const s of this.samples) {
       out.t.push(s.t);
-      for (const [k, v] of Object.entries(s.values)) (out.values[k] ??= []).push(v);
+      for (const [key, v] of Object.entries(s.values)) (out.values[key] ??= []).push(v);
     }
     return out;
   }
 
-  private take(now: bigint): CounterSample {
-    const dt = Number(now - this.lastNs) / 1e9;
-    const instr = this.sys.instructionCount();
-    const values: Record<string, number> = {
-      'hw.mips': round(Number(instr - this.lastInstr) / dt / 1e6, 4),
+  /** The samples taken so far. */
+  allSamples(): readonly CounterSample[] {
+    return this.samples;
+  }
+
+  /** The kernel statistics reader (symbols resolved once per machine). */
+  kernel(): KernelStatsReader {
+    return this.reader;
+  }
+
+  /**
+   * Cumulative counts over the whole row: from the sampler's creation to the
+   * last sample (or to now, if the machine ran on since).  Flat names:
+   * seconds, instructions; kernel: syscalls, cs, intr, traps, faults, pgin,
+   * pgout, pgpgin, pgpgout, pgrec, zfod, exfod, swpin, swpout,
+   * cp_time.user/nice/sys/idle (ticks), cpu.us/sy/id (%), namei.lookups,
+   * namei.hits, namei.misses, namei.hitRate (%), namei.badhits,
+   * namei.falsehits, namei.miss (ncs_miss itself), namei.long, namei.pass2,
+   * namei.offsetHitRate (%), disk.NAME.xfers/seeks/kb/busyTicks; hardware
+   * (if the model counts): hw.instructions.user/kernel/idle, hw.syscalls,
+   * hw.intr, hw.softintr, hw.cs, hw.pf, hw.disk.NAME.xfers/seeks/kb/busyMs.
+   */
+  totals(): CounterTotals {
+    const end = this.sys.timeNs() === this.last.ns ? this.last : this.snapshot(this.last);
+    const a = this.first;
+    const out: CounterTotals = {
+      seconds: round(Number(end.ns - a.ns) / 1e9, 6),
+      instructions: Number(end.instr - a.instr),
     };
-    this.lastNs = now;
-    this.lastInstr = instr;
-    const sample = { row: this.row, t: round(Number(now - this.t0) / 1e9, 6), values };
+    if (a.since && end.since) {
+      const d = (f: VmmeterField) => end.since![f] - a.since![f];
+      Object.assign(out, {
+        syscalls: d('v_syscall'), cs: d('v_swtch'), intr: d('v_intr'), traps: d('v_trap'), faults: d('v_faults'),
+        pgin: d('v_pgin'), pgout: d('v_pgout'), pgpgin: d('v_pgpgin'), pgpgout: d('v_pgpgout'), pgrec: d('v_pgrec'),
+        zfod: d('v_zfod'), exfod: d('v_exfod'), swpin: d('v_swpin'), swpout: d('v_swpout'),
+      });
+    }
+    const cp0 = a.k.cpTime;
+    const cp1 = end.k.cpTime;
+    if (cp0 && cp1) {
+      const user = cp1.user - cp0.user;
+      const nice = cp1.nice - cp0.nice;
+      const sys = cp1.sys - cp0.sys;
+      const idle = cp1.idle - cp0.idle;
+      const all = user + nice + sys + idle;
+      Object.assign(out, {
+        'cp_time.user': user, 'cp_time.nice': nice, 'cp_time.sys': sys, 'cp_time.idle': idle,
+        'cpu.us': pct(user + nice, all), 'cpu.sy': pct(sys, all), 'cpu.id': pct(idle, all),
+      });
+    }
+    const n0 = a.k.nchstats;
+    const n1 = end.k.nchstats;
+    if (n0 && n1) {
+      const f0 = nameCacheFigures(n0);
+      const f1 = nameCacheFigures(n1);
+      const lookups = f1.lookups - f0.lookups;
+      const hits = f1.hits - f0.hits;
+      Object.assign(out, {
+        'namei.lookups': lookups, 'namei.hits': hits, 'namei.misses': lookups - hits, 'namei.hitRate': pct(hits, lookups),
+        'namei.badhits': n1.ncs_badhits - n0.ncs_badhits, 'namei.falsehits': n1.ncs_falsehits - n0.ncs_falsehits,
+        'namei.miss': n1.ncs_miss - n0.ncs_miss, 'namei.long': n1.ncs_long - n0.ncs_long,
+        'namei.pass2': n1.ncs_pass2 - n0.ncs_pass2, 'namei.offsetHitRate': pct(n1.ncs_pass2 - n0.ncs_pass2, lookups),
+      });
+    }
+    const d0 = a.k.disk;
+    const d1 = end.k.disk;
+    if (d0 && d1) {
+      for (const { dk, name } of this.reader.drives()) {
+        out[`disk.${name}.xfers`] = d1.xfer[dk]! - d0.xfer[dk]!;
+        out[`disk.${name}.seeks`] = d1.seek[dk]! - d0.seek[dk]!;
+        out[`disk.${name}.kb`] = round(((d1.wds[dk]! - d0.wds[dk]!) * 64) / 1024, 3);
+        out[`disk.${name}.busyTicks`] = d1.time[dk]! - d0.time[dk]!;
+      }
+    }
+    if (a.hw && end.hw) {
+      const h0 = hwFigures(a.hw);
+      const h1 = hwFigures(end.hw);
+      const d = (key: string): number | null => (h0[key] != null && h1[key] != null ? h1[key]! - h0[key]! : null);
+      const put = (name: string, v: number | null) => { if (v !== null) out[name] = v; };
+      put('hw.instructions.user', d('user'));
+      put('hw.instructions.kernel', d('kernel'));
+      put('hw.instructions.idle', d('idle'));
+      put('hw.syscalls', d('syscalls'));
+      put('hw.intr', d('intr'));
+      put('hw.softintr', d('softintr'));
+      put('hw.cs', d('cs'));
+      put('hw.pf', d('pf'));
+      for (const name of hwDrives(h1, this.reader.drives())) {
+        put(`hw.disk.${name}.xfers`, d(`disk.${name}.xfers`));
+        put(`hw.disk.${name}.seeks`, d(`disk.${name}.seeks`));
+        const r = d(`disk.${name}.bytes_read`);
+        const w = d(`disk.${name}.bytes_written`);
+        if (r !== null || w !== null) out[`hw.disk.${name}.kb`] = round(((r ?? 0) + (w ?? 0)) / 1024, 3);
+        const busy = d(`disk.${name}.busy_ns`);
+        if (busy !== null) out[`hw.disk.${name}.busyMs`] = round(busy / 1e6, 3);
+      }
+    }
+    return out;
+  }
+
+  private snapshot(prev: Snapshot | null): Snapshot {
+    const k = this.reader.read();
+    return {
+      ns: this.sys.timeNs(),
+      instr: this.sys.instructionCount(),
+      k,
+      since: monotone(k.since, prev?.since ?? null),
+      hw: hardwareStatsOf(this.sys),
+    };
+  }
+
+  private take(): CounterSample {
+    const prev = this.last;
+    const cur = this.snapshot(prev);
+    const values = this.values(prev, cur, this.first);
+    this.last = cur;
+    const sample = { row: this.row, t: round(Number(cur.ns - this.first.ns) / 1e9, 6), values };
     this.samples.push(sample);
     return sample;
   }
+
+  /** The values of one interval, prev -> cur; first: the row's start (for the cumulative rates). */
+  private values(prev: Snapshot, cur: Snapshot, first: Snapshot): Record<string, number> {
+    const dt = Number(cur.ns - prev.ns) / 1e9;
+    const per = (x: number): number => rate3(dt > 0 ? x / dt : 0);
+    const v: Record<string, number> = {};
+    const dInstr = Number(cur.instr - prev.instr);
+    v['hw.mips'] = round(dt > 0 ? dInstr / dt / 1e6 : 0, 4);
+
+    const t = cur.k.total;
+    if (t) {
+      v['procs.r'] = t.t_rq;
+      v['procs.b'] = t.t_dw + t.t_pw;
+      v['procs.w'] = t.t_sw;
+      v['memory.avm'] = Math.trunc(pgtok(t.t_avm));
+      v['memory.fre'] = Math.trunc(pgtok(t.t_free));
+    }
+    if (cur.k.freemem !== null) v['memory.freemem'] = Math.trunc(pgtok(cur.k.freemem));
+    if (cur.k.deficit !== null) v['paging.de'] = Math.trunc(pgtok(cur.k.deficit));
+
+    if (prev.since && cur.since) {
+      const d = (f: VmmeterField) => cur.since![f] - prev.since![f];
+      const attach = d('v_xsfrec') + d('v_xifrec');
+      v['paging.re'] = per(d('v_pgrec') - attach);
+      v['paging.at'] = per(attach);
+      v['paging.pi'] = per(pgtok(d('v_pgpgin')));
+      v['paging.po'] = per(pgtok(d('v_pgpgout')));
+      v['paging.fr'] = per(pgtok(d('v_dfree')));
+      v['paging.sr'] = per(d('v_scan'));
+      const c0 = prev.k.intr?.clock;
+      const c1 = cur.k.intr?.clock;
+      const clock = c0 !== undefined && c1 !== undefined ? c1 - c0 : this.hz * dt;
+      v['faults.in'] = per(Math.max(0, d('v_intr') - clock));
+      v['faults.sy'] = per(d('v_syscall'));
+      v['faults.cs'] = per(d('v_swtch'));
+      v['faults.tr'] = per(d('v_trap'));
+      v['faults.pf'] = per(d('v_faults'));
+    }
+
+    const cp0 = prev.k.cpTime;
+    const cp1 = cur.k.cpTime;
+    if (cp0 && cp1) {
+      const us = cp1.user - cp0.user + cp1.nice - cp0.nice;
+      const sy = cp1.sys - cp0.sys;
+      const id = cp1.idle - cp0.idle;
+      const all = us + sy + id;
+      v['cpu.us'] = pct(us, all);
+      v['cpu.sy'] = pct(sy, all);
+      v['cpu.id'] = pct(id, all);
+    }
+
+    const d0 = prev.k.disk;
+    const d1 = cur.k.disk;
+    if (d0 && d1) {
+      for (const { dk, name } of this.reader.drives()) {
+        if (dk >= DK_NDRIVE) continue;
+        const xfer = d1.xfer[dk]! - d0.xfer[dk]!;
+        const seek = d1.seek[dk]! - d0.seek[dk]!;
+        const wds = d1.wds[dk]! - d0.wds[dk]!;
+        const busyS = (d1.time[dk]! - d0.time[dk]!) / this.hz;
+        v[`disk.${name}.tps`] = per(xfer);
+        v[`disk.${name}.kbps`] = per((wds * 64) / 1024);
+        v[`disk.${name}.sps`] = per(seek);
+        // iostat: words = dk_wds * 32; transfer time = dk_mspw * words; the rest of the busy time is seeking.
+        let xtime = d1.mspw[dk]! * wds * 32;
+        let itime = busyS - xtime;
+        if (xtime < 0) { itime += xtime; xtime = 0; }
+        if (itime < 0) { xtime += itime; itime = 0; }
+        v[`disk.${name}.msps`] = seek > 0 ? round((itime * 1000) / seek, 3) : 0;
+        v[`disk.${name}.util`] = dt > 0 ? round((100 * busyS) / dt, 2) : 0;
+      }
+    }
+
+    const n0 = prev.k.nchstats;
+    const n1 = cur.k.nchstats;
+    const nf = first.k.nchstats;
+    if (n0 && n1 && nf) {
+      const f0 = nameCacheFigures(n0);
+      const f1 = nameCacheFigures(n1);
+      const ff = nameCacheFigures(nf);
+      const lookups = f1.lookups - f0.lookups;
+      const hits = f1.hits - f0.hits;
+      v['namei.lookups'] = per(lookups);
+      v['namei.hits'] = per(hits);
+      v['namei.misses'] = per(lookups - hits);
+      v['namei.hitRate'] = pct(hits, lookups);
+      v['namei.hitRateCum'] = pct(f1.hits - ff.hits, f1.lookups - ff.lookups);
+      v['namei.offsetHitRate'] = pct(f1.offsetHits - f0.offsetHits, lookups);
+    }
+
+    if (prev.hw && cur.hw) {
+      const h0 = hwFigures(prev.hw);
+      const h1 = hwFigures(cur.hw);
+      const d = (key: string): number | null => (h0[key] != null && h1[key] != null ? h1[key]! - h0[key]! : null);
+      const user = d('user');
+      const kernel = d('kernel');
+      const idle = d('idle');
+      const modes = (user ?? 0) + (kernel ?? 0) + (idle ?? 0);
+      const all = modes > 0 ? modes : dInstr;
+      if (user !== null) v['hw.user'] = pct(user, all);
+      if (kernel !== null) v['hw.kernel'] = pct(kernel, all);
+      if (idle !== null) v['hw.idle'] = pct(idle, all);
+      else {
+        const idleNs = d('idleNs');
+        if (idleNs !== null && dt > 0) v['hw.idle'] = round(idleNs / 1e9 / dt * 100, 2);
+      }
+      for (const [id, key] of [['hw.syscalls', 'syscalls'], ['hw.intr', 'intr'], ['hw.softintr', 'softintr'],
+        ['hw.cs', 'cs'], ['hw.pf', 'pf']] as const) {
+        const x = d(key);
+        if (x !== null) v[id] = per(x);
+      }
+      for (const name of hwDrives(h1, this.reader.drives())) {
+        const x = d(`disk.${name}.xfers`);
+        if (x !== null) v[`hw.disk.${name}.tps`] = per(x);
+        const r = d(`disk.${name}.bytes_read`);
+        const w = d(`disk.${name}.bytes_written`);
+        if (r !== null || w !== null) v[`hw.disk.${name}.kbps`] = per(((r ?? 0) + (w ?? 0)) / 1024);
+        const s = d(`disk.${name}.seeks`);
+        if (s !== null) v[`hw.disk.${name}.sps`] = per(s);
+        const busy = d(`disk.${name}.busy_ns`);
+        if (busy !== null && dt > 0) v[`hw.disk.${name}.util`] = round((100 * busy) / 1e9 / dt, 2);
+      }
+    }
+    // Only the listed ids (a drive beyond hp3, say, is left out rather than undocumented).
+    for (const key of Object.keys(v)) if (!COUNTER_IDS.has(key)) delete v[key];
+    return v;
+  }
 }
 
-function round(x: number, digits: number): number {
-  return Number(x.toFixed(digits));
+/** The drives of the model worth reporting: those the kernel found (its
+ *  iostat drives) and any other that has done something.  The model lists
+ *  hp0-hp7 whether or not a pack is mounted. */
+function hwDrives(f: Record<string, number | null>, kernelDrives: readonly KernelDrive[]): string[] {
+  const names = new Set<string>(kernelDrives.map((d) => d.name));
+  for (const [key, v] of Object.entries(f)) {
+    const m = /^disk\.([a-z]+\d+)\./.exec(key);
+    if (m && v) names.add(m[1]!);
+  }
+  return [...names].filter((n) => Object.keys(f).some((key) => key.startsWith(`disk.${n}.`))).sort();
 }

@@ -1,0 +1,215 @@
+// The toggles (toggles.ts): their checks, and on the emulator (skipped,
+// saying why, without the wasm build or the lab image) that the kernel
+// boots with them and has them: read back from kernel memory after the
+// single-user prompt.  And the issue's toggle test: with nchsize=0 the name
+// cache is off — visible in the kernel's nchsize and in its nchstats, where
+// `ls -l /usr/lab/names` makes only misses; with the cache on it makes hits.
+
+import assert from 'node:assert/strict';
+import { before, test } from 'node:test';
+
+import type { VaxMachineApi } from '../../web/src/emulator/vaxModule';
+import { findLabImage, loadDiskImage, loadVaxNode, wasmBuildExists } from '../../web/src/emulator/vaxNode';
+import { KernelStatsReader, nameCacheFigures, type NchStats } from './kstats';
+import { ConsoleSession } from './session';
+import {
+  closeToggles, completeSettings, maxBufpages, resolveSettings, TOGGLES, tickFor, validateSetting, validateSettings,
+} from './toggles';
+
+const imagePath = findLabImage();
+const skip = !wasmBuildExists()
+  ? 'the WebAssembly emulator is not built (make -C emu wasm)'
+  : imagePath ? false : 'no 4.3BSD image: build web/public/images/43bsd.dsk.gz with `npm run image` (or set VAXLAB_IMAGE)';
+
+let api: VaxMachineApi;
+let disk: Parameters<VaxMachineApi['vax780']['create']>[0]['disk'];
+before(async () => {
+  if (skip) {
+    console.log(`toggles.test.ts: emulator tests skipped: ${skip}`);
+    return;
+  }
+  api = await loadVaxNode();
+  const bytes = await loadDiskImage(imagePath!);
+  const v = api.vax780 as { loadImage?: (b: Uint8Array) => typeof disk };
+  disk = typeof v.loadImage === 'function' ? v.loadImage(bytes) : bytes;
+});
+
+const PROMPT = '\n# ';
+
+// ------------------------------------------------------------ pure parts
+
+test('every toggle is described, with a range that holds its default', () => {
+  const names = TOGGLES.map((t) => t.name);
+  assert.equal(new Set(names).size, names.length);
+  for (const n of ['nchsize', 'nbuf', 'bufpages', 'unpst_sendspace', 'unpst_recvspace', 'hz', 'tick', 'nproc',
+    'dzhighrate', 'dzlowrate', 'memoryMB', 'cpu']) {
+    assert.ok(names.includes(n), n);
+  }
+  for (const t of TOGGLES) {
+    assert.ok(t.description && !t.description.includes('\n'), t.name);
+    assert.match(t.section, /^\d+(\.\d+)+ \S/, t.name);
+    assert.ok(t.min <= t.max && t.defaultNote, t.name);
+  }
+  const defaults: Record<string, number> = { nchsize: 154, nproc: 84, hz: 100, tick: 10000, unpst_sendspace: 4096,
+    unpst_recvspace: 4096, dzhighrate: 100, dzlowrate: 75, memoryMB: 5, cpu: 750, nbuf: 140, bufpages: 512 };
+  for (const [n, v] of Object.entries(defaults)) assert.equal(validateSetting(n, v), null, n);
+});
+
+test('settings are checked with clear messages', () => {
+  assert.match(validateSetting('nchsiz', 10)!, /unknown setting "nchsiz" \(did you mean "nchsize"\?\)/);
+  assert.deepEqual(closeToggles('unpst_sendspc'), ['unpst_sendspace', 'unpst_recvspace']);
+  assert.match(validateSetting('frobnicate', 1)!, /^unknown setting "frobnicate"; the settings are nchsize, nbuf/);
+  assert.match(validateSetting('nchsize', 5000)!, /^nchsize: 5000 is out of range 0\.\.4096/);
+  assert.match(validateSetting('hz', 10)!, /^hz: 10 is out of range 50\.\.1000/);
+  assert.match(validateSetting('unpst_sendspace', 65536)!, /out of range 1024\.\.32768 \(sbreserve\(\) refuses/);
+  assert.match(validateSetting('nbuf', 1.5)!, /^nbuf: a whole number/);
+  assert.match(validateSetting('cpu', 760)!, /^cpu: one of 750, 780/);
+  assert.equal(validateSetting('nchsize', 0), null);
+
+  assert.deepEqual(validateSettings({ nchsize: 0, nbuf: 100 }), []);
+  // hz alone is fine: tick is set from it.  A tick that does not match is not.
+  assert.deepEqual(validateSettings({ hz: 60 }), []);
+  assert.deepEqual(completeSettings({ hz: 60 }), { hz: 60, tick: 16666 });
+  assert.deepEqual(completeSettings({ hz: 60, tick: 16666 }), { hz: 60, tick: 16666 });
+  assert.equal(tickFor(1000), 1000);
+  assert.match(validateSettings({ hz: 60, tick: 10000 })[0]!, /^tick: 10000 does not match hz 60: tick must be 1000000 \/ hz = 16666/);
+  assert.match(validateSettings({ tick: 5000 })[0]!, /does not match hz 100 \(the kernel's\)/);
+  assert.match(validateSettings({ dzlowrate: 200 })[0]!, /dzlowrate 200 is above dzhighrate 100/);
+  assert.deepEqual(validateSettings({ dzlowrate: 200, dzhighrate: 300 }), []);
+  // bufpages against memory: from the set, or from the context.
+  assert.equal(maxBufpages(1), 256);
+  assert.match(validateSettings({ bufpages: 512, memoryMB: 1 })[0]!, /bufpages: 512 KB .* does not fit beside the kernel in 1 MB \(at most 256/);
+  assert.equal(validateSettings({ bufpages: 512 }, undefined, { memoryMB: 1 }).length, 1);
+  assert.deepEqual(validateSettings({ bufpages: 512 }, undefined, { memoryMB: 8 }), []);
+  // Against a kernel's symbols (keys with or without the underscore).
+  assert.deepEqual(validateSettings({ nchsize: 0 }, { _nchsize: 0x80001000 }), []);
+  assert.deepEqual(validateSettings({ nchsize: 0 }, { nchsize: 0x80001000 }), []);
+  assert.deepEqual(validateSettings({ nchsize: 0 }, { _nchsize: null }), ['nchsize: this kernel has no variable _nchsize']);
+  assert.deepEqual(validateSettings({ memoryMB: 4 }, {}), []); // machine toggles need no symbol
+  // Several problems, all reported.
+  assert.equal(validateSettings({ nchsiz: 1, hz: 5, nproc: 10 }).length, 3);
+
+  const r = resolveSettings({ hz: 60, nbuf: 500, memoryMB: 4, cpu: 780, nchsize: 0 });
+  assert.deepEqual(r.kernel, { hz: 60, nbuf: 500, nchsize: 0, tick: 16666 });
+  assert.deepEqual(r.machine, { memoryMB: 4, cpu: '780' });
+  assert.deepEqual(r.errors, []);
+  assert.ok(r.notes.some((n) => /tick set to 16666/.test(n)));
+  assert.ok(r.notes.some((n) => /nbuf 500: startup\(\) caps/.test(n)));
+});
+
+// ------------------------------------------------------------ on the emulator
+
+/** Boots single-user with the (completed) settings; the kernel's view of them. */
+async function bootWith(set: Record<string, number>, memoryMB = 8) {
+  const sys = api.vax780.create({ memoryMB, disk, boot: 'single', direct: true, set: completeSettings(set) });
+  const session = new ConsoleSession(sys, (r) => api.vax780.stopName(r));
+  await session.expect(PROMPT, 300);
+  const reader = new KernelStatsReader(sys);
+  const run = async (line: string, limit = 300) => {
+    session.send(line);
+    return (await session.expect(PROMPT, limit)).output;
+  };
+  return { sys, session, reader, run };
+}
+
+test('the kernel boots with each toggle and has the value patched', { skip }, async () => {
+  const cases: [Record<string, number>, Record<string, number>][] = [
+    [{ nchsize: 0 }, { nchsize: 0 }],
+    [{ nchsize: 1000 }, { nchsize: 1000 }],
+    [{ nbuf: 100 }, { nbuf: 100, bufpages: 512 }],
+    [{ hz: 60 }, { hz: 60, tick: 16666 }],
+    [{ unpst_sendspace: 8192 }, { unpst_sendspace: 8192, unpst_recvspace: 4096 }],
+    [{ nproc: 20 }, { nproc: 20 }],
+    [{ dzhighrate: 200, dzlowrate: 150 }, { dzhighrate: 200, dzlowrate: 150 }],
+    // Clamped by startup(): nbuf to the SYSPTSIZE limit, bufpages to nbuf * 8.
+    [{ nbuf: 1024 }, { nbuf: 140 }],
+    [{ nbuf: 16, bufpages: 4096 }, { nbuf: 16, bufpages: 128 }],
+  ];
+  for (const [set, expected] of cases) {
+    assert.deepEqual(validateSettings(set), [], JSON.stringify(set));
+    const { sys, reader, session } = await bootWith(set);
+    try {
+      assert.deepEqual(validateSettings(set, reader.symbols), [], 'every toggle is a symbol of this kernel');
+      const got = Object.fromEntries(Object.keys(expected).map((k) => [k, reader.long(k)]));
+      assert.deepEqual(got, expected, `${JSON.stringify(set)}:\n${session.transcript}`);
+      if (set.nbuf === 1024) assert.match(session.transcript, /SYSPTSIZE limits number of buffers to 140/);
+    } finally {
+      sys.destroy();
+    }
+  }
+});
+
+test('hz=60 with its tick keeps the time of day right; pipes work with other buffer sizes', { skip }, async () => {
+  const sets: Record<string, number>[] = [
+    { hz: 60 }, { hz: 1000 }, { unpst_sendspace: 1024, unpst_recvspace: 1024 }, { unpst_sendspace: 32768, unpst_recvspace: 32768 },
+  ];
+  for (const set of sets) {
+    const { sys, reader, run } = await bootWith(set);
+    try {
+      const hz = reader.long('hz')!;
+      const t0 = reader.read();
+      const v0 = Number(sys.timeNs()) / 1e9;
+      await run('mount /dev/hp0g /usr');
+      const out = await run('cd /usr/lab/bin; ./pipeself 200 512; ./pipeback 100 512; echo status $?');
+      assert.match(out, /status 0/, `${JSON.stringify(set)}: ${out}`);
+      const t1 = reader.read();
+      const v1 = Number(sys.timeNs()) / 1e9;
+      const tod = t1.time!.sec + t1.time!.usec / 1e6 - (t0.time!.sec + t0.time!.usec / 1e6);
+      assert.ok(Math.abs(tod - (v1 - v0)) < 0.05, `${JSON.stringify(set)}: time of day moved ${tod} s in ${v1 - v0} virtual s`);
+      const ticks = (k: typeof t0) => k.cpTime!.user + k.cpTime!.nice + k.cpTime!.sys + k.cpTime!.idle;
+      assert.ok(Math.abs(ticks(t1) - ticks(t0) - hz * (v1 - v0)) <= 2, `${ticks(t1) - ticks(t0)} ticks at hz ${hz}`);
+    } finally {
+      sys.destroy();
+    }
+  }
+});
+
+/** Name-cache figures of `ls -l /usr/lab/names`, run twice, with a setting. */
+async function lsTwice(set: Record<string, number>) {
+  const { sys, reader, run } = await bootWith(set);
+  try {
+    await run('mount /dev/hp0g /usr');
+    const n0 = reader.read().nchstats!;
+    await run('ls -l /usr/lab/names > /dev/null');
+    const n1 = reader.read().nchstats!;
+    await run('ls -l /usr/lab/names > /dev/null');
+    const n2 = reader.read().nchstats!;
+    const diff = (a: NchStats, b: NchStats) => ({
+      ...nameCacheFigures(Object.fromEntries(Object.keys(a).map((k) => [k, b[k as keyof NchStats] - a[k as keyof NchStats]])) as NchStats),
+      falsehits: b.ncs_falsehits - a.ncs_falsehits,
+    });
+    return { nchsize: reader.long('nchsize'), first: diff(n0, n1), second: diff(n1, n2) };
+  } finally {
+    sys.destroy();
+  }
+}
+
+test('toggle test: nchsize=0 turns the name cache off, in the kernel and in nchstats', { skip }, async () => {
+  const off = await lsTwice({ nchsize: 0 });
+  const on = await lsTwice({});
+  const big = await lsTwice({ nchsize: 1000 });
+  // The kernel has the value.
+  assert.equal(off.nchsize, 0);
+  assert.equal(on.nchsize, 154);
+  assert.equal(big.nchsize, 1000);
+  // Off: every lookup misses, both times.
+  for (const r of [off.first, off.second]) {
+    assert.equal(r.hits, 0);
+    assert.ok(r.misses > 1800, JSON.stringify(r));
+    assert.equal(r.misses, r.lookups);
+  }
+  // On: the same lookups, and hits — the directories of "/usr/lab/names/..." on
+  // every stat; the 600 names themselves miss (the paper's §4.1.1: ls -l on a
+  // directory of 600 files gained nothing from the system-wide cache).
+  for (const r of [on.first, on.second]) {
+    assert.equal(r.lookups, off.first.lookups, JSON.stringify(r));
+    assert.ok(r.hits > 1500 && r.hitRate > 70 && r.hitRate < 80, JSON.stringify(r));
+  }
+  // The per-process directory offset cache works either way (the paper: 5-15%, here the best case, ~25%).
+  assert.ok(off.first.offsetHitRate > 20 && on.first.offsetHitRate > 20);
+  // 1000 entries hold all 600 names, but the second ls still cannot use them: the
+  // inode table (ninode 140) has reused their inodes, so the capabilities no longer
+  // match — false hits, the soft references of §4.1.1 at work.
+  assert.ok(big.second.falsehits > 500, JSON.stringify(big.second));
+  assert.ok(Math.abs(big.second.hitRate - on.second.hitRate) < 1, JSON.stringify(big.second));
+});

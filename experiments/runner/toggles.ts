@@ -1,0 +1,292 @@
+// The knobs an experiment can turn: kernel variables patched into /vmunix's
+// data before the kernel runs (Vax780Options.set, the CLI's --set; needs a
+// direct boot), and the machine's own settings.  Each is described with the
+// paper section it belongs to, a range in which the kernel still boots, and
+// what the kernel does with it — several of 4.3BSD's sizes are computed at
+// boot, and what matters is whether a value patched beforehand is used or
+// overwritten (checked in the 4.3BSD sources, srcsys.tar):
+//
+//  - Statically initialised in param.c (GENERIC: MAXUSERS 8, HZ 100), read
+//    as they are by startup()/main(): hz, tick, nproc (20 + 8 * MAXUSERS =
+//    84), nchsize (NINODE * 11 / 10 = 154).  A patch is used.  But param.c's
+//    other formulas (ninode, nfile, ntext, ncallout) were evaluated at
+//    compile time from the original NPROC and do not follow nproc.
+//  - nbuf and bufpages are 0 in the image (BUFPAGES undefined) and
+//    startup() (vax/machdep.c) computes them only when they are 0: bufpages
+//    = 10% of the first 2 MB + 5% of the rest, in 1 KB clusters; nbuf =
+//    bufpages / 2, at least 16.  A patched value is used, then clamped:
+//    nbuf to what SYSPTSIZE leaves room for ("SYSPTSIZE limits number of
+//    buffers to N": 140 at 8 MB, so GENERIC's own nbuf is that limit), and
+//    bufpages to nbuf * 8 (MAXBSIZE / CLBYTES).  Read the kernel's value
+//    back (kstats.ts, params) to see what it used.
+//  - unpst_sendspace/unpst_recvspace (sys/uipc_usrreq.c, PIPSIZ 4096) are
+//    read by every socketpair, so by every pipe().
+//  - dzhighrate/dzlowrate (vaxuba/dz.c) steer the DZ11's auto-siloing.
+//
+// hz and tick go together: hardclock adds tick microseconds to the time of
+// day at each of the hz interrupts, so hz without a matching tick makes the
+// guest's clock (and /bin/time's "real") run fast or slow.  We set tick
+// ourselves: completeSettings() adds tick = 1000000 / hz (param.c's formula)
+// when hz is set and tick is not; validateSettings() refuses a tick that
+// does not match hz (or 100).  Callers pass the completed set to the
+// machine — resolveSettings() does both.
+
+/** A knob. */
+export interface ToggleDef {
+  name: string;
+  kind: 'kernel' | 'machine';
+  /** One line. */
+  description: string;
+  /** Paper section, e.g. '4.1.1 Name cacheing'. */
+  section: string;
+  min: number;
+  max: number;
+  /** The value when not set, and where it comes from. */
+  defaultNote: string;
+  /** Other toggles it interacts with, and how. */
+  related?: string[];
+  /** Only these values (within min..max) are allowed: cpu's 750 and 780. */
+  values?: number[];
+  /** What a value outside the range would break, or the kernel's own limits. */
+  notes?: string;
+}
+
+export const TOGGLES: ToggleDef[] = [
+  {
+    name: 'nchsize', kind: 'kernel', section: '4.1.1 Name Cacheing',
+    description: 'Entries in the system-wide name cache (namei); 0 turns the cache off.',
+    min: 0, max: 4096,
+    defaultNote: 'GENERIC: 154 (param.c: ninode * 11 / 10, ninode = 140 for maxusers 8); used as patched',
+    notes: '48 bytes of kernel memory per entry, allocated by startup(); with 0 no entry is ever made, so every lookup misses',
+  },
+  {
+    name: 'nbuf', kind: 'kernel', section: '3.2.6 File system buffer cache',
+    description: 'Buffer headers of the file system buffer cache.',
+    min: 16, max: 1024,
+    defaultNote: 'computed at boot (0 in the image): bufpages / 2, at least 16, capped by SYSPTSIZE — 147 at 5 MB, 140 at 8 MB, 30 at 64 MB',
+    related: ['bufpages: capped at nbuf * 8 clusters'],
+    notes: 'startup() caps it to what the system page table has room for (147 at 5 MB, 140 at 8 MB, 30 at 64 MB, fewer with a larger nproc or nchsize), printing "SYSPTSIZE limits number of buffers to N"',
+  },
+  {
+    name: 'bufpages', kind: 'kernel', section: '3.2.6 File system buffer cache',
+    description: 'Memory of the buffer cache, in 1 KB page clusters.',
+    min: 16, max: 16384,
+    defaultNote: 'computed at boot (0 in the image): 10% of the first 2 MB + 5% of the rest — 358 (KB) at 5 MB, 512 at 8 MB',
+    related: ['nbuf: bufpages is capped at nbuf * 8', 'memoryMB: at most memoryMB * 512 - 256'],
+    notes: 'more than the kernel leaves free stops the boot with a machine check (1 MB with bufpages 512 does); memoryMB * 512 - 256 boots (256 at 1 MB, 768 at 2 MB)',
+  },
+  {
+    name: 'unpst_sendspace', kind: 'kernel', section: '3.2.1 Micro-operation benchmarks (pipes)',
+    description: 'Send buffer of UNIX-domain stream sockets, so of every pipe, in bytes.',
+    min: 1024, max: 32768,
+    defaultNote: 'PIPSIZ: 4096 (sys/uipc_usrreq.c)',
+    related: ['unpst_recvspace'],
+    notes: 'sbreserve() refuses more than 52428 bytes (every pipe() would fail with ENOBUFS) and the socket buffer counts are 16-bit, so 32768 is the top',
+  },
+  {
+    name: 'unpst_recvspace', kind: 'kernel', section: '3.2.1 Micro-operation benchmarks (pipes)',
+    description: 'Receive buffer of UNIX-domain stream sockets (pipes), in bytes.',
+    min: 1024, max: 32768,
+    defaultNote: 'PIPSIZ: 4096 (sys/uipc_usrreq.c)',
+    related: ['unpst_sendspace'],
+  },
+  {
+    name: 'hz', kind: 'kernel', section: '4.1.5 Clock Handling',
+    description: 'Clock interrupts per second (the interval timer is loaded with -1000000 / hz µs).',
+    min: 50, max: 1000,
+    defaultNote: 'GENERIC: 100 (param.c HZ)',
+    related: ['tick = 1000000 / hz µs: added automatically when only hz is set'],
+    notes: 'below 50 the kernel\'s hz/30 and hz/10 timers degenerate; the time of day stays right only with tick = 1000000 / hz',
+  },
+  {
+    name: 'tick', kind: 'kernel', section: '4.1.5 Clock Handling',
+    description: 'Microseconds added to the time of day at each clock interrupt; must be 1000000 / hz.',
+    min: 1000, max: 20000,
+    defaultNote: 'GENERIC: 10000 (param.c: 1000000 / HZ); set from hz when hz is set alone',
+    related: ['hz'],
+  },
+  {
+    name: 'nproc', kind: 'kernel', section: '4.1.3 Process Table Management',
+    description: 'Slots in the process table.',
+    min: 20, max: 1000,
+    defaultNote: 'GENERIC: 84 (param.c: 20 + 8 * maxusers); used as patched',
+    notes: 'ninode, nfile, ntext and ncallout were computed from the original 84 at compile time and do not follow',
+  },
+  {
+    name: 'dzhighrate', kind: 'kernel', section: '4.1.2 Intelligent Auto Siloing',
+    description: 'DZ11 input characters per second above which the silo is turned on.',
+    min: 0, max: 10000,
+    defaultNote: '100 (vaxuba/dz.c)',
+    related: ['dzlowrate: must not be above dzhighrate'],
+    notes: 'acts only on input to DZ11 lines; the lab types on the console terminal, so no experiment exercises it yet',
+  },
+  {
+    name: 'dzlowrate', kind: 'kernel', section: '4.1.2 Intelligent Auto Siloing',
+    description: 'Smoothed DZ11 input rate (chars/s) below which the silo is turned off again.',
+    min: 0, max: 10000,
+    defaultNote: '75 (vaxuba/dz.c)',
+    related: ['dzhighrate'],
+  },
+  {
+    name: 'memoryMB', kind: 'machine', section: '3.2.1 Micro-operation benchmarks',
+    description: 'Physical memory of the machine, in whole megabytes.',
+    min: 1, max: 64,
+    defaultNote: 'the experiment\'s machine: 5 MB for Table 2 (the paper\'s 750 had 4.5 MB)',
+  },
+  {
+    name: 'cpu', kind: 'machine', section: '3.2.1 Micro-operation benchmarks',
+    description: 'Processor timing preset: 780 (2000 ns per instruction) or 750 (3333 ns, 0.6 of a 780).',
+    min: 750, max: 780, values: [750, 780],
+    defaultNote: 'the experiment\'s machine: a 750 for Table 2, as the paper',
+  },
+];
+
+/** Kernel defaults of GENERIC that cross-checks use when a toggle is not set. */
+const KERNEL_DEFAULTS: Record<string, number> = { hz: 100, tick: 10000, dzhighrate: 100, dzlowrate: 75 };
+
+export function findToggle(name: string): ToggleDef | undefined {
+  return TOGGLES.find((t) => t.name === name);
+}
+
+/** param.c's tick for a clock rate. */
+export function tickFor(hz: number): number {
+  return Math.floor(1000000 / hz);
+}
+
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/** The toggles whose names are close to name (for "did you mean"). */
+export function closeToggles(name: string): string[] {
+  const n = name.toLowerCase().replace(/^_/, '');
+  return TOGGLES.map((t) => ({ t: t.name, d: editDistance(n, t.name.toLowerCase()) }))
+    .filter(({ t, d }) => d <= Math.max(2, Math.floor(t.length / 3)) || t.includes(n) || (n.length >= 3 && n.includes(t)))
+    .sort((a, b) => a.d - b.d || a.t.localeCompare(b.t))
+    .map(({ t }) => t);
+}
+
+/** What the settings are checked against besides each other. */
+export interface SettingsContext {
+  /** The machine's memory when the set has no memoryMB (for bufpages). */
+  memoryMB?: number;
+}
+
+/** The largest bufpages that still boots with memoryMB of memory. */
+export function maxBufpages(memoryMB: number): number {
+  return memoryMB * 512 - 256;
+}
+
+/** One value on its own: null if fine, else why not (unknown name, not a
+ *  whole number, out of range, not one of the allowed values). */
+export function validateSetting(name: string, value: number): string | null {
+  const t = findToggle(name);
+  if (!t) {
+    const close = closeToggles(name);
+    return `unknown setting "${name}"${close.length ? ` (did you mean ${close.map((c) => `"${c}"`).join(' or ')}?)` : ''}; ` +
+      `the settings are ${TOGGLES.map((x) => x.name).join(', ')}`;
+  }
+  if (typeof value !== 'number' || !Number.isInteger(value)) return `${name}: a whole number, got ${String(value)}`;
+  if (t.values && !t.values.includes(value)) return `${name}: one of ${t.values.join(', ')}, got ${value}`;
+  if (value < t.min || value > t.max) {
+    return `${name}: ${value} is out of range ${t.min}..${t.max}${t.notes ? ` (${t.notes})` : ''}`;
+  }
+  return null;
+}
+
+/**
+ * Every problem with a set of settings (kernel and machine toggles in one
+ * record), as clear messages; [] when it can be used.  With symbols (from
+ * Vax780System.kernelSymbols, keys with or without the underscore), a
+ * kernel toggle whose variable this kernel lacks is an error too.
+ */
+export function validateSettings(
+  set: Record<string, number>, symbols?: Record<string, number | null>, options: SettingsContext = {},
+): string[] {
+  const errors: string[] = [];
+  for (const [name, value] of Object.entries(set)) {
+    const e = validateSetting(name, value);
+    if (e) {
+      errors.push(e);
+      continue;
+    }
+    const t = findToggle(name)!;
+    if (t.kind === 'kernel' && symbols) {
+      const addr = symbols[`_${name}`] !== undefined ? symbols[`_${name}`] : symbols[name];
+      if (addr === null || addr === undefined) errors.push(`${name}: this kernel has no variable _${name}`);
+    }
+  }
+  const has = (n: string) => set[n] !== undefined && validateSetting(n, set[n]!) === null;
+  const val = (n: string) => (has(n) ? set[n]! : KERNEL_DEFAULTS[n]!);
+  if (has('tick')) {
+    const hz = val('hz');
+    if (set.tick !== tickFor(hz)) {
+      errors.push(`tick: ${set.tick} does not match hz ${hz}${has('hz') ? '' : ' (the kernel\'s)'}: ` +
+        `tick must be 1000000 / hz = ${tickFor(hz)} µs, or leave tick out and it is set from hz`);
+    }
+  }
+  if ((has('dzhighrate') || has('dzlowrate')) && val('dzlowrate') > val('dzhighrate')) {
+    errors.push(`dzlowrate ${val('dzlowrate')} is above dzhighrate ${val('dzhighrate')}: the silo would be turned off as soon as it is turned on`);
+  }
+  if (has('bufpages')) {
+    const mb = has('memoryMB') ? set.memoryMB! : (options.memoryMB ?? null);
+    if (mb !== null && set.bufpages! > maxBufpages(mb)) {
+      errors.push(`bufpages: ${set.bufpages} KB of buffer cache does not fit beside the kernel in ${mb} MB ` +
+        `(at most ${maxBufpages(mb)}: memoryMB * 512 - 256)`);
+    }
+  }
+  return errors;
+}
+
+/** The set with what goes with it: tick = 1000000 / hz when hz is set and
+ *  tick is not.  Does not validate. */
+export function completeSettings(set: Record<string, number>): Record<string, number> {
+  const out = { ...set };
+  if (out.hz !== undefined && out.tick === undefined && Number.isInteger(out.hz) && out.hz > 0) out.tick = tickFor(out.hz);
+  return out;
+}
+
+/** What a caller hands to the machine. */
+export interface ResolvedSettings {
+  /** Kernel variables to patch (Vax780Options.set), completed (tick). */
+  kernel: Record<string, number>;
+  /** Machine settings that were given. */
+  machine: { memoryMB?: number; cpu?: '750' | '780' };
+  errors: string[];
+  /** What the kernel will do differently from what was asked (clamping). */
+  notes: string[];
+}
+
+/** validateSettings + completeSettings, split by kind, with notes on
+ *  values the kernel will clamp. */
+export function resolveSettings(
+  set: Record<string, number>, symbols?: Record<string, number | null>, options: SettingsContext = {},
+): ResolvedSettings {
+  const errors = validateSettings(set, symbols, options);
+  const completed = completeSettings(set);
+  const kernel: Record<string, number> = {};
+  const machine: ResolvedSettings['machine'] = {};
+  const notes: string[] = [];
+  for (const [name, value] of Object.entries(completed)) {
+    const t = findToggle(name);
+    if (!t) continue;
+    if (t.kind === 'kernel') kernel[name] = value;
+    else if (name === 'memoryMB') machine.memoryMB = value;
+    else if (name === 'cpu' && (value === 750 || value === 780)) machine.cpu = value === 750 ? '750' : '780';
+  }
+  if (completed.tick !== undefined && set.tick === undefined) notes.push(`tick set to ${completed.tick} (1000000 / hz)`);
+  if (kernel.nbuf !== undefined && kernel.nbuf > 140) {
+    notes.push(`nbuf ${kernel.nbuf}: startup() caps nbuf to what SYSPTSIZE has room for (140 at 8 MB with GENERIC) and says so on the console`);
+  }
+  if (kernel.bufpages !== undefined && kernel.nbuf !== undefined && kernel.bufpages > kernel.nbuf * 8) {
+    notes.push(`bufpages ${kernel.bufpages}: startup() caps it at nbuf * 8 = ${kernel.nbuf * 8}`);
+  }
+  return { kernel, machine, errors, notes };
+}
