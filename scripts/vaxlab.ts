@@ -1,28 +1,39 @@
 // The experiment runner's command line (experiments/runner):
 //
 //   npx vaxlab list
-//   npx vaxlab run EXPERIMENT [--cpu 750|780] [--mem MB] [--set NAME=VALUE ...]
-//                             [--limit SECONDS] [--json FILE] [--image FILE]
+//   npx vaxlab run EXPERIMENT|all [--cpu 750|780] [--mem MB] [--param NAME=VALUE ...]
+//                                 [--set NAME=VALUE ...] [--limit SECONDS] [--json FILE]
+//                                 [--image FILE] [--counters all]
 //
-// Runs the experiment on the WebAssembly emulator (web/src/emulator/vaxModule.ts)
-// with the lab's 4.3BSD image (findLabImage: $VAXLAB_IMAGE or
-// web/public/images/43bsd.dsk.gz, made by `npm run image`), prints "test | ours (s) | paper 4.3BSD (s) | difference"
-// and writes the result JSON to FILE.  --set NAME=VALUE sets a parameter of the
-// experiment when it has one by that name (see `list`), else the kernel
-// variable _NAME.  Exit 0 when every row ran, 1 when a row failed, 2 on a bad
-// command line, 3 without an image or wasm build.
+// Runs the experiment (or `all`: table2, table7 and namecache, one after the
+// other) on the WebAssembly emulator (web/src/emulator/vaxModule.ts) with the
+// lab's 4.3BSD image (findLabImage: $VAXLAB_IMAGE or
+// web/public/images/43bsd.dsk.gz, made by `npm run image`), prints each
+// result as a table and writes the result JSON to FILE.  --param sets a
+// parameter of the experiment (see `list`); --set a kernel variable or a
+// machine setting (experiments/runner/toggles.ts).  Every setting is checked
+// before a machine runs.  Exit 0 when every step ran, 1 when a step failed,
+// 2 on a bad command line or setting, 3 without an image or wasm build.
 
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 
-import { EXPERIMENTS, findExperiment } from '../experiments/runner/experiments';
-import { formatTable, resultJson, runExperiment, type RunOptions } from '../experiments/runner/runner';
+import { ALL_EXPERIMENTS, experimentGroups, findExperiment, type ExperimentSpec } from '../experiments/runner/experiments';
+import {
+  RESULT_VERSION, SettingsError, formatTable, resolveRun, resultJson, runExperiment, virtualSeconds,
+  type ExperimentResult, type RunOptions,
+} from '../experiments/runner/runner';
+import { TOGGLES } from '../experiments/runner/toggles';
 import { findLabImage, loadDiskImage, loadVaxNode, wasmBuildExists } from '../web/src/emulator/vaxNode';
 
 const USAGE = `usage: vaxlab list
-       vaxlab run EXPERIMENT [--cpu 750|780] [--mem MB] [--set NAME=VALUE ...] [--limit SECONDS]
-                             [--json FILE] [--image FILE]`;
+       vaxlab run EXPERIMENT|all [--cpu 750|780] [--mem MB] [--param NAME=VALUE ...] [--set NAME=VALUE ...]
+                                 [--limit SECONDS] [--json FILE] [--image FILE] [--counters all]
+  --param NAME=VALUE  a parameter of the experiment (vaxlab list shows them: iterations, divisor)
+  --set NAME=VALUE    a kernel variable or machine setting: ${TOGGLES.map((t) => t.name).join(', ')}
+  --limit SECONDS     virtual-second limit of each timed command (default: 5 x the paper's time, at least 120)
+  all                 runs ${ALL_EXPERIMENTS.join(', ')}`;
 
 function die(message: string, code = 2): never {
   process.stderr.write(`vaxlab: ${message}\n`);
@@ -30,19 +41,35 @@ function die(message: string, code = 2): never {
 }
 
 function list(): void {
-  for (const e of EXPERIMENTS) {
-    const params = Object.entries(e.parameters).map(([k, v]) => `${k}=${v}`).join(' ');
-    console.log(`${e.id.padEnd(16)} ${e.title}  [${params}; ${e.machine.cpu}, ${e.machine.memoryMB} MB]`);
+  for (const { group, experiments } of experimentGroups()) {
+    console.log(`${group}`);
+    for (const e of experiments) {
+      const params = Object.entries(e.parameters).map(([k, v]) => `${k}=${v}`).join(' ');
+      const steps = e.steps.length === 1 ? '' : `${e.steps.length} steps; `;
+      console.log(`  ${e.id.padEnd(16)} ${e.title}  [${steps}${params ? `${params}; ` : ''}${e.machine.cpu}, ${e.machine.memoryMB} MB]`);
+    }
+    console.log('');
   }
+  console.log(`all: ${ALL_EXPERIMENTS.join(', ')} (${ALL_EXPERIMENTS.map((id) => findExperiment(id)!.steps.length)
+    .reduce((a, b) => a + b, 0)} steps)`);
+  console.log(`--set takes: ${TOGGLES.map((t) => `${t.name} (${t.min}..${t.max})`).join(', ')}`);
+}
+
+function pair(flag: string, v: string): [string, number] {
+  const m = /^([A-Za-z_][A-Za-z0-9_]*)=(\d+)$/.exec(v);
+  if (!m) die(`${flag} takes NAME=VALUE (a non-negative whole number), got "${v}"`);
+  return [m[1]!, Number(m[2])];
 }
 
 async function run(args: string[]): Promise<number> {
   const id = args.shift();
   if (!id || id.startsWith('-')) die(`run needs an experiment id\n${USAGE}`);
-  const spec = findExperiment(id);
-  if (!spec) die(`no experiment "${id}" (vaxlab list shows them)`);
+  const specs: ExperimentSpec[] = id === 'all'
+    ? ALL_EXPERIMENTS.map((e) => findExperiment(e)!)
+    : [findExperiment(id) ?? die(`no experiment "${id}" (vaxlab list shows them)`)];
   const options: RunOptions = {};
   const set: Record<string, number> = {};
+  const params: Record<string, number> = {};
   let jsonFile: string | null = null;
   let imageFile: string | null = null;
   while (args.length > 0) {
@@ -57,46 +84,99 @@ async function run(args: string[]): Promise<number> {
       if (!Number.isInteger(n) || n < 1 || n > 64) die('--mem takes whole megabytes, 1 to 64');
       options.memoryMB = n;
     } else if (a === '--set') {
-      const m = /^([A-Za-z_][A-Za-z0-9_]*)=(\d+)$/.exec(v);
-      if (!m) die(`--set takes NAME=VALUE (a non-negative integer), got "${v}"`);
-      set[m[1]!] = Number(m[2]);
+      const [k, n] = pair(a, v);
+      set[k] = n;
+    } else if (a === '--param') {
+      const [k, n] = pair(a, v);
+      params[k] = n;
     } else if (a === '--limit') {
       const n = Number(v);
       if (!(n > 0)) die('--limit takes a positive number of virtual seconds');
       options.limitSeconds = n;
+    } else if (a === '--counters') {
+      if (v !== 'all' && v !== 'experiment') die('--counters takes all or experiment');
+      options.counters = v;
     } else if (a === '--json') jsonFile = v;
     else if (a === '--image') imageFile = v;
     else die(`unknown option ${a}\n${USAGE}`);
   }
-  options.set = set;
+
+  // Every setting is checked before anything is loaded or run.
+  const perSpec = new Map<ExperimentSpec, RunOptions>();
+  const problems: string[] = [];
+  for (const name of Object.keys(params)) {
+    if (!specs.some((s) => name in s.parameters)) {
+      problems.push(`--param ${name}: ${specs.length === 1 ? `${specs[0]!.id} has ${Object.keys(specs[0]!.parameters).join(', ') || 'no parameters'}`
+        : `none of ${specs.map((s) => s.id).join(', ')} has it`}`);
+    }
+  }
+  for (const spec of specs) {
+    const own = Object.fromEntries(Object.entries(params).filter(([k]) => k in spec.parameters));
+    const o: RunOptions = { ...options, set: { ...set }, parameters: own };
+    perSpec.set(spec, o);
+    try {
+      const r = resolveRun(spec, o);
+      for (const n of r.notes) process.stderr.write(`vaxlab: ${spec.id}: ${n}\n`);
+    } catch (e) {
+      if (!(e instanceof SettingsError)) throw e;
+      problems.push(...e.problems.map((p) => (specs.length > 1 ? `${spec.id}: ${p}` : p)));
+    }
+  }
+  if (problems.length > 0) die(`refused, nothing was run:\n  ${[...new Set(problems)].join('\n  ')}`);
 
   if (!wasmBuildExists()) die('the WebAssembly emulator is not built: make -C emu wasm (or npm run setup)', 3);
   const imagePath = imageFile ?? findLabImage();
   if (!imagePath) die('no 4.3BSD image: build web/public/images/43bsd.dsk.gz with `npm run image` (or set VAXLAB_IMAGE)', 3);
   const api = await loadVaxNode();
-  const disk = await loadDiskImage(imagePath);
-  options.image = { name: basename(imagePath), sha256: createHash('sha256').update(disk).digest('hex') };
+  const bytes = await loadDiskImage(imagePath);
+  const image = { name: basename(imagePath), sha256: createHash('sha256').update(bytes).digest('hex') };
+  const disk = api.vax780.loadImage(bytes);
 
-  const host: number[] = [];
-  let t0 = 0;
-  options.onRow = ({ row, phase, result }) => {
-    if (phase === 'start') {
-      t0 = performance.now();
-      process.stderr.write(`${row.test} ... `);
-    } else {
-      host.push((performance.now() - t0) / 1000);
-      process.stderr.write(result?.status === 'ok'
-        ? `${result.guest?.line} (${host[host.length - 1]!.toFixed(1)} s host)\n`
-        : `FAILED: ${result?.failure?.message}\n`);
+  const results: ExperimentResult[] = [];
+  const summaries: string[] = [];
+  for (const spec of specs) {
+    const o = perSpec.get(spec)!;
+    o.image = image;
+    const host: number[] = [];
+    let t0 = 0;
+    const start = performance.now();
+    o.onStep = ({ step, index, phase, result }) => {
+      if (phase === 'start') {
+        t0 = performance.now();
+        process.stderr.write(`${spec.id} ${index + 1}/${spec.steps.length} ${step.label} ... `);
+      } else {
+        host.push((performance.now() - t0) / 1000);
+        const took = `${host[host.length - 1]!.toFixed(1)} s host, ${result?.emulator?.virtualSeconds.toFixed(1) ?? '?'} s virtual`;
+        process.stderr.write(result?.status === 'ok' ? `${result.guest?.line} (${took})\n` : `FAILED: ${result?.failure?.message}\n`);
+      }
+    };
+    let result: ExperimentResult;
+    try {
+      result = await runExperiment(api.vax780, disk, spec, o);
+    } catch (e) {
+      if (e instanceof SettingsError) die(`${spec.id}: refused, nothing was run:\n  ${e.problems.join('\n  ')}`);
+      throw e;
     }
-  };
-  const result = await runExperiment(api.vax780, disk, spec, options);
-  console.log(formatTable(result, host));
-  for (const r of result.rows) {
-    if (r.failure) console.log(`\n${r.test}: ${r.failure.message}\n--- output of the failing step ---\n${r.failure.output}`);
+    const hostTotal = (performance.now() - start) / 1000;
+    results.push(result);
+    console.log(formatTable(result, host));
+    for (const r of result.rows) {
+      if (r.failure) console.log(`\n${r.test}: ${r.failure.message}\n--- output of the failing step ---\n${r.failure.output}`);
+    }
+    const v = virtualSeconds(result);
+    const ok = result.rows.filter((r) => r.status === 'ok').length;
+    const summary = `${spec.id}: ${ok} of ${spec.steps.length} steps ok; ${v.commands.toFixed(1)} virtual s in the timed ` +
+      `commands, ${v.machines.toFixed(1)} virtual s of machine time (boot and set-up included); ${hostTotal.toFixed(1)} s of host time`;
+    summaries.push(summary);
+    console.log(`\n${summary}\n`);
   }
-  if (jsonFile) writeFileSync(jsonFile, resultJson(result));
-  return result.status === 'ok' ? 0 : 1;
+  if (specs.length > 1) console.log(summaries.join('\n'));
+  disk.dispose();
+  if (jsonFile) {
+    writeFileSync(jsonFile, results.length === 1 ? resultJson(results[0]!)
+      : `${JSON.stringify({ format: 'vaxlab-experiment-results', version: RESULT_VERSION, results }, null, 2)}\n`);
+  }
+  return results.every((r) => r.status === 'ok') ? 0 : 1;
 }
 
 const argv = process.argv.slice(2);

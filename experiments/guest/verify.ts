@@ -29,7 +29,7 @@ export const BENCH = '/usr/bench';
 /** The programs, each built as `cc -O -I/sys/h -o NAME NAME.c` (vforks.c and vexecs.c include forks.c and execs.c). */
 export const PROGRAMS = [
   'syscall', 'csw', 'signocsw', 'pipeself', 'pipediscard', 'pipeback', 'forks', 'vforks', 'execs', 'vexecs',
-  'nulljob', 'bigjob', 'seqpage', 'randpage', 'gausspage', 'countenv',
+  'nulljob', 'bigjob', 'seqpage', 'randpage', 'gausspage', 'countenv', 'namework',
 ] as const;
 /** Every source typed into the guest: the programs, and paging.h, which the paging programs include. */
 const SOURCES = [...PROGRAMS.map((p) => `${p}.c`), 'paging.h'];
@@ -56,6 +56,8 @@ export function runCommands(full: boolean): string[] {
     `./randpage -p 7500 ${k(30000, 2000)}`,
     `./randpage -v -p 7500 ${k(30000, 2000)}`,
     ...['1', '10', '30', '40', '50', '60', '80', '10000'].map((sd) => `./gausspage -p 7500 -s ${sd} ${k(30000, 2000)}`),
+    // Not the paper's: the name cache experiment's loop (experiments/runner, namecache), here with paths of the root.
+    `./namework -x ./nulljob ${k(200, 5)} /etc/passwd /bin/sh /usr/bench/namework.c`,
   ];
   return cmds;
 }

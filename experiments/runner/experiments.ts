@@ -1,42 +1,117 @@
-// The experiments the runner knows, as data: for now the rows of the paper's
-// Table 2 (kernel benchmarks, section 3.2.1) whose programs the installer puts
-// in /usr/lab/bin, each alone and all together as `table2`.
+// The experiments the runner knows, as data.  An experiment is a list of
+// steps on one machine configuration; each step boots a fresh machine (with
+// the step's own kernel settings), types its set-up lines at the
+// single-user shell and times one command with the guest's /bin/time.
+//
+//   Micro-operations (3.2.1, Table 2): every row of Table 2 alone, and
+//     `table2`, all 29;
+//   Paging (3.2.8, Tables 6-8): every program of Table 6 alone, `table7`
+//     (all 12) and `table8` (the three rows of Table 8);
+//   Name translation (4.1.1): `namecache` (ls -l of 600 files, and a loop
+//     over a small set of names, each with the name cache off, at GENERIC's
+//     size and larger), `namecache-ls` and `namecache-work` (either half).
 
-import { ENVIRONMENT, KERNEL_BENCHMARK_MACHINE, TABLE_1, table2, type KernelResult, type KernelTest } from '../paper/kernel';
+import {
+  ENVIRONMENT, KERNEL_BENCHMARK_MACHINE, LS_L_600_FILES, PAGING_SETUP, TABLE_1, TABLE_6, TABLE_8, table2, table7,
+  type KernelResult, type KernelTest, type PagingTest,
+} from '../paper';
 
 /** How the machine is set up for an experiment. */
 export interface MachineSpec {
   cpu: '750' | '780';
   /** Whole MB: the emulator's memory comes in whole megabytes. */
   memoryMB: number;
-  /** Why this much memory. */
+  /** Why this much memory (and this processor). */
   memoryNote: string;
   boot: 'single';
 }
 
-/** One timed command: a Table 2 row. */
-export interface RowSpec {
-  test: KernelTest;
-  /** The program in /usr/lab/bin. */
-  program: string;
-  /** The run script's iteration count and the other arguments after it. */
-  iterations: number;
-  rest: string[];
-  /** Run after the run script's 15 setenvs (the "(1K env)" rows). */
-  largeEnvironment: boolean;
-  paper: KernelResult;
+/** What a step's output is parsed for.  'time': the guest's /bin/time line
+ *  (real, user and sys seconds) and the exit status. */
+export type ParseKind = 'time';
+
+/** The paper's figures for one step (any of them may be missing). */
+export interface StepReference {
+  /** Where they come from, e.g. "Table 2". */
+  source: string;
+  /** Which column, e.g. "4.3BSD"; "4.2BSD" for Table 7, which has no 4.3 column. */
+  column: string;
+  /** Seconds (Table 2's "Elapsed Time", Table 7's "Real"). */
+  elapsed?: number;
+  user?: number;
+  system?: number;
+  /** Table 7's "Page Faults". */
+  pageFaults?: number;
+  /** Table 8's "PFST" as printed (see experiments/paper/paging.ts: in units of 10 microseconds). */
+  pfst?: number;
+  /** The count (the command's {n}) the figures are for. */
+  count: number;
+  /** True when the figures scale in proportion to the count (Table 2's
+   *  loops); false when a smaller count is not comparable (paging: the first
+   *  pass fills memory). */
+  scales: boolean;
 }
+
+/** One timed command. */
+export interface StepSpec {
+  /** Unique within the experiment, e.g. "syscall", "seqpage-v", "ls.nch0". */
+  id: string;
+  /** As shown: the paper's test name, or what the step varies. */
+  label: string;
+  /** Shell lines typed, each waited for, after `mount /dev/hp0g /usr` and `cd /usr/lab/bin`. */
+  setup: string[];
+  /** The timed command line, run as `/bin/time COMMAND; echo exit $?`; "{n}" stands for the count. */
+  command: string;
+  /** The paper's count ({n}); null when the command has none. */
+  count: number | null;
+  parse: ParseKind;
+  /** Kernel variables (_NAME) patched before this step's kernel runs. */
+  kernel: Record<string, number>;
+  /** Kernel variables read back from the running kernel after boot (e.g. nchsize). */
+  readback: string[];
+  /** The paper's figures for this step; null when it has none. */
+  paper: StepReference | null;
+  /** Virtual-second limit of the timed command at the paper's count (default: rowLimit). */
+  limitSeconds?: number;
+}
+
+/** How the CLI (and the page) lays out the result. */
+export type ExperimentView = 'table2' | 'paging' | 'namecache';
 
 export interface ExperimentSpec {
   id: string;
   title: string;
+  /** The paper section, e.g. "Micro-operations (3.2.1, Table 2)". */
+  group: string;
+  /** Two lines (separated by "\n"): what runs, and what it is compared with. */
+  description: string;
+  /** Where in the paper, e.g. "§3.2.1 Micro-operation benchmarks, Table 2". */
+  paperRef: string;
   machine: MachineSpec;
-  rows: RowSpec[];
-  /** The parameters --set can change, with their defaults. */
+  steps: StepSpec[];
+  /** The parameters (--param NAME=VALUE) with their defaults. */
   parameters: Record<string, number>;
   /** What a parameter means. */
   parameterHelp: Record<string, string>;
+  /** Counter ids (counters.ts) worth charting for this experiment. */
+  counters: string[];
+  /** What "ours" is compared with, in words. */
+  compare: string;
+  view: ExperimentView;
 }
+
+// ------------------------------------------------------------ groups
+
+export const GROUPS = {
+  table2: 'Micro-operations (3.2.1, Table 2)',
+  paging: 'Paging (3.2.8, Tables 6–8)',
+  namei: 'Name translation (4.1.1)',
+} as const;
+
+/** The experiments `vaxlab run all` runs, one per group. */
+export const ALL_EXPERIMENTS = ['table2', 'table7', 'namecache'] as const;
+
+// ------------------------------------------------------------ Table 2
 
 /** The paper's machine for Table 2: a VAX-11/750 with 4.5 MB, single-user. */
 export const TABLE2_MACHINE: MachineSpec = {
@@ -50,9 +125,23 @@ export const TABLE2_MACHINE: MachineSpec = {
 /** The programs the installer builds into /usr/lab/bin (experiments/guest). */
 export const LAB_PROGRAMS = [
   'syscall', 'csw', 'signocsw', 'pipeself', 'pipediscard', 'pipeback', 'forks', 'vforks', 'execs', 'vexecs',
-  'nulljob', 'bigjob',
+  'nulljob', 'bigjob', 'seqpage', 'randpage', 'gausspage', 'countenv', 'namework',
 ] as const;
 export const LAB_BIN = '/usr/lab/bin';
+export const LAB_NAMES = '/usr/lab/names';
+
+/** One Table 2 row, as the run script runs it (the first slice's shape, kept for the page's tests). */
+export interface RowSpec {
+  test: KernelTest;
+  /** The program in /usr/lab/bin. */
+  program: string;
+  /** The run script's iteration count and the other arguments after it. */
+  iterations: number;
+  rest: string[];
+  /** Run after the run script's 15 setenvs (the "(1K env)" rows). */
+  largeEnvironment: boolean;
+  paper: KernelResult;
+}
 
 function rowFor(test: KernelTest): RowSpec | null {
   const t1 = TABLE_1.find((p) => p.test === test);
@@ -68,38 +157,330 @@ function rowFor(test: KernelTest): RowSpec | null {
 /** Every Table 2 row we can run, in the paper's order. */
 export const TABLE2_ROWS: RowSpec[] = TABLE_1.map((p) => rowFor(p.test)).filter((r): r is RowSpec => r !== null);
 
-const ITER_HELP = 'iterations (the run script\'s count; fewer for a quick run — the paper\'s numbers are then scaled)';
-const DIV_HELP = 'divide every row\'s iteration count by this (1 = the paper\'s counts)';
-
 /** Experiment ids are the test names, with "(1K env)" as "-1kenv". */
 export function rowId(test: KernelTest): string {
   return test.replace(' (1K env)', '-1kenv');
-}
-
-export const EXPERIMENTS: ExperimentSpec[] = [
-  ...TABLE2_ROWS.map((row): ExperimentSpec => ({
-    id: rowId(row.test),
-    title: `Table 2, ${row.test}: ${TABLE_1.find((p) => p.test === row.test)!.description}`,
-    machine: TABLE2_MACHINE,
-    rows: [row],
-    parameters: { iterations: row.iterations },
-    parameterHelp: { iterations: ITER_HELP },
-  })),
-  {
-    id: 'table2',
-    title: `Table 2, every row we can run (${TABLE2_ROWS.length} of 29)`,
-    machine: TABLE2_MACHINE,
-    rows: TABLE2_ROWS,
-    parameters: { divisor: 1 },
-    parameterHelp: { divisor: DIV_HELP },
-  },
-];
-
-export function findExperiment(id: string): ExperimentSpec | undefined {
-  return EXPERIMENTS.find((e) => e.id === id);
 }
 
 /** The run script's 15 setenvs, as Bourne-shell lines (the single-user shell is sh). */
 export const LARGE_ENVIRONMENT_LINES: string[] = 'abcdefghijklmno'.split('').map(
   (name) => `${name}=${ENVIRONMENT.runScriptValue}; export ${name}`,
 );
+
+function table2Step(row: RowSpec): StepSpec {
+  return {
+    id: rowId(row.test),
+    label: row.test,
+    setup: row.largeEnvironment ? LARGE_ENVIRONMENT_LINES : [],
+    command: [`./${row.program}`, '{n}', ...row.rest].join(' '),
+    count: row.iterations,
+    parse: 'time',
+    kernel: {},
+    readback: [],
+    paper: {
+      source: 'Table 2', column: '4.3BSD', count: row.iterations, scales: true,
+      elapsed: row.paper.elapsed.bsd43.value, user: row.paper.user.bsd43.value, system: row.paper.system.bsd43.value,
+    },
+  };
+}
+
+export const TABLE2_COMPARE =
+  'ours = elapsed (real) seconds from the guest\'s /bin/time; compared with Table 2\'s "Elapsed Time" 4.3 column ' +
+  '(the paper reports elapsed, user and system time; for csw, pipediscard and pipeback user+system covers the ' +
+  'parent only, so elapsed is the comparable figure)';
+
+const ITER_HELP = 'iterations (the run script\'s count; fewer for a quick run — the paper\'s numbers are then scaled)';
+const DIV_HELP = 'divide every step\'s count by this (1 = the paper\'s counts)';
+const TABLE2_COUNTERS = ['faults.sy', 'faults.cs', 'cpu.sy', 'hw.mips'];
+
+const TABLE2_EXPERIMENTS: ExperimentSpec[] = [
+  ...TABLE2_ROWS.map((row): ExperimentSpec => ({
+    id: rowId(row.test),
+    title: `Table 2, ${row.test}: ${TABLE_1.find((p) => p.test === row.test)!.description}`,
+    group: GROUPS.table2,
+    description: `Times \`${['./' + row.program, row.iterations, ...row.rest].join(' ')}\` with /bin/time on a fresh ` +
+      `single-user 4.3BSD${row.largeEnvironment ? ', after the run script\'s 15 setenvs (1 KB of environment)' : ''}.\n` +
+      'Compared with the 4.3BSD "Elapsed Time" column of the paper\'s Table 2.',
+    paperRef: '§3.2.1 Micro-operation benchmarks, Tables 1 and 2',
+    machine: TABLE2_MACHINE,
+    steps: [table2Step(row)],
+    parameters: { iterations: row.iterations },
+    parameterHelp: { iterations: ITER_HELP },
+    counters: TABLE2_COUNTERS,
+    compare: TABLE2_COMPARE,
+    view: 'table2',
+  })),
+  {
+    id: 'table2',
+    title: `Table 2, every row we can run (${TABLE2_ROWS.length} of 29)`,
+    group: GROUPS.table2,
+    description: 'All 29 kernel benchmarks of the paper\'s run script (system calls, signals, pipes, forks, execs), ' +
+      'each on a fresh single-user machine.\nCompared with the 4.3BSD "Elapsed Time" column of Table 2.',
+    paperRef: '§3.2.1 Micro-operation benchmarks, Tables 1, 2 and 3',
+    machine: TABLE2_MACHINE,
+    steps: TABLE2_ROWS.map(table2Step),
+    parameters: { divisor: 1 },
+    parameterHelp: { divisor: DIV_HELP },
+    counters: TABLE2_COUNTERS,
+    compare: TABLE2_COMPARE,
+    view: 'table2',
+  },
+];
+
+// ------------------------------------------------------------ Tables 6-8
+
+/** Table 7's machine: "the test machine" with 4.5 MB (section 3.2.8), taken to be the 750 of section 3.2.1. */
+export const PAGING_MACHINE: MachineSpec = {
+  cpu: '750',
+  memoryMB: 5,
+  memoryNote: `section 3.2.8's "test machine" had ${PAGING_SETUP.memoryMegabytes} MB (presumably the VAX-11/750 of ` +
+    'section 3.2.1); the emulator takes whole megabytes, so 5 MB (0.5 MB more)',
+  boot: 'single',
+};
+
+/** The command's count: the run script's last argument. */
+function pagingStep(test: PagingTest): StepSpec {
+  const program = TABLE_6.find((p) => p.test === test)!;
+  const words = program.run.command.split(' ');
+  const count = Number(words.pop());
+  const t7 = table7(test);
+  const t8 = TABLE_8.find((r) => r.test === test);
+  const paper: StepReference = {
+    source: t8 ? 'Tables 7 and 8' : 'Table 7', column: '4.2BSD', count, scales: false,
+    elapsed: t7.real.bsd42.value, user: t7.user.bsd42.value, system: t7.system.bsd42.value,
+    pageFaults: t7.pageFaults.bsd42.value,
+  };
+  if (t8) paper.pfst = t8.pfst.bsd42.value;
+  return {
+    id: test,
+    label: test,
+    setup: [],
+    command: [`./${words[0]}`, ...words.slice(1), '{n}'].join(' '),
+    count,
+    parse: 'time',
+    kernel: {},
+    readback: [],
+    paper,
+  };
+}
+
+export const PAGING_COMPARE =
+  'ours = the guest\'s /bin/time (real, user, sys) and page-ins (the kernel\'s cnt.v_pgin over the command, which ' +
+  'counts exactly the faults that read from disk, as ru_majflt does); compared with Table 7\'s 4.2BSD columns — the ' +
+  'paper has no 4.3BSD column for Tables 7 and 8 (4.1 and 4.2 only), and we run 4.3BSD. PFST (Table 8) = system ' +
+  'time / page faults; the paper prints it in units of 10 µs although its caption says µs, so both are shown in ms';
+
+const PAGING_COUNTERS = ['paging.pi', 'paging.po', 'faults.pf', 'memory.freemem', 'paging.sr'];
+const PAGING_HELP = 'the count (passes for seqpage, page references for the others; the run script\'s is the default) — ' +
+  'a smaller count is a quick check, not comparable with the paper';
+
+const PAGING_EXPERIMENTS: ExperimentSpec[] = [
+  ...TABLE_6.map((p): ExperimentSpec => {
+    const step = pagingStep(p.test);
+    return {
+      id: p.test,
+      title: `Table 7, ${p.test}: ${p.description}`,
+      group: GROUPS.paging,
+      description: `Times \`${step.command.replace('{n}', String(step.count))}\` (the run script's arguments: a ` +
+        '7.3 MB array, 7500 pages of 1 KB) on a fresh single-user 4.3BSD with 5 MB of memory.\n' +
+        'Compared with Table 7\'s 4.2BSD columns (real, user, system, page faults)' +
+        `${step.paper?.pfst !== undefined ? ' and Table 8\'s page fault service time' : ''}.`,
+      paperRef: '§3.2.8 Virtual memory subsystem, Tables 6, 7 and 8',
+      machine: PAGING_MACHINE,
+      steps: [step],
+      parameters: { iterations: step.count! },
+      parameterHelp: { iterations: PAGING_HELP },
+      counters: PAGING_COUNTERS,
+      compare: PAGING_COMPARE,
+      view: 'paging',
+    };
+  }),
+  {
+    id: 'table7',
+    title: 'Table 7, all 12 paging benchmarks (Table 6\'s programs)',
+    group: GROUPS.paging,
+    description: 'Sequential, random and Gaussian page references to a 7.3 MB array on a 5 MB machine, each program ' +
+      'of Table 6 on a fresh single-user 4.3BSD.\nCompared with Table 7\'s 4.2BSD columns, and page fault service ' +
+      'times with Table 8\'s.',
+    paperRef: '§3.2.8 Virtual memory subsystem, Tables 6, 7 and 8',
+    machine: PAGING_MACHINE,
+    steps: TABLE_6.map((p) => pagingStep(p.test)),
+    parameters: { divisor: 1 },
+    parameterHelp: { divisor: `${DIV_HELP}; a reduced run is a quick check, not comparable with the paper` },
+    counters: PAGING_COUNTERS,
+    compare: PAGING_COMPARE,
+    view: 'paging',
+  },
+  {
+    id: 'table8',
+    title: 'Table 8, page fault service times (randpage, randpage-v, gausspage.inf)',
+    group: GROUPS.paging,
+    description: 'The three paging runs with many random page faults; system time divided by page-ins.\n' +
+      'Compared with Table 8\'s 4.2BSD column.',
+    paperRef: '§3.2.8 Virtual memory subsystem, Table 8',
+    machine: PAGING_MACHINE,
+    steps: TABLE_8.map((r) => pagingStep(r.test)),
+    parameters: { divisor: 1 },
+    parameterHelp: { divisor: `${DIV_HELP}; a reduced run is a quick check, not comparable with the paper` },
+    counters: PAGING_COUNTERS,
+    compare: PAGING_COMPARE,
+    view: 'paging',
+  },
+];
+
+// ------------------------------------------------------------ section 4.1.1
+
+/** Section 4.1.1 does not say on which machine `ls -l` was timed; we use the benchmark machine of 3.2.1. */
+export const NAMEI_MACHINE: MachineSpec = {
+  cpu: '750',
+  memoryMB: 5,
+  memoryNote: 'section 4.1.1 does not name the machine of its `ls -l` benchmark; we use the one the paper names for ' +
+    `its benchmarks (3.2.1), a ${KERNEL_BENCHMARK_MACHINE.cpu} with ${KERNEL_BENCHMARK_MACHINE.memoryMegabytes} MB, ` +
+    'as 5 MB',
+  boot: 'single',
+};
+
+/** GENERIC's name cache: nchsize = NINODE * 11 / 10 with maxusers 8 (conf/param.c), 154 entries. */
+export const GENERIC_NCHSIZE = 154;
+/** "Depending on the size of the system, about 200 to 1000 entries will normally be configured." */
+export const LARGE_NCHSIZE = 1000;
+/** The sizes the name cache steps use: off, GENERIC's own (not set: read back), larger. */
+export const NCH_SIZES: readonly (number | null)[] = [0, null, LARGE_NCHSIZE];
+
+/** The deep paths namework opens: 5 components each, all in the image (/usr/src/sys from srcsys.tar). */
+export const NAMEWORK_PATHS = [
+  '/usr/src/sys/h/namei.h', '/usr/src/sys/sys/ufs_namei.c', '/usr/src/sys/vax/machdep.c', '/usr/src/sys/vaxmba/hp.c',
+];
+/** A PATH like a user's: the command (nulljob) is in the last directory; /usr/ucb and /usr/bin do not exist here. */
+export const NAMEWORK_PATH_VARIABLE = '/usr/ucb:/bin:/usr/bin:/usr/lab/bin';
+export const NAMEWORK_COUNT = 200;
+
+function nchTag(size: number | null): string {
+  return size === null ? `nch${GENERIC_NCHSIZE}` : `nch${size}`;
+}
+function nchLabel(size: number | null): string {
+  return size === null ? `nchsize=${GENERIC_NCHSIZE} (GENERIC)` : size === 0 ? 'nchsize=0 (off)' : `nchsize=${size}`;
+}
+
+function lsStep(size: number | null): StepSpec {
+  const off = size === 0;
+  return {
+    id: `ls.${nchTag(size)}`,
+    label: `ls -l, ${nchLabel(size)}`,
+    setup: [`cd ${LAB_NAMES}`],
+    command: 'ls -l > /dev/null',
+    count: null,
+    parse: 'time',
+    kernel: size === null ? {} : { nchsize: size },
+    readback: ['nchsize'],
+    paper: {
+      source: '§4.1.1',
+      column: off ? 'per-process cache only' : 'both caches',
+      system: (off ? LS_L_600_FILES.systemSeconds.perProcessCache : LS_L_600_FILES.systemSeconds.bothCaches).value,
+      count: 1,
+      scales: false,
+    },
+    limitSeconds: 300,
+  };
+}
+
+function nameworkStep(size: number | null): StepSpec {
+  return {
+    id: `namework.${nchTag(size)}`,
+    label: `namework, ${nchLabel(size)}`,
+    setup: [`PATH=${NAMEWORK_PATH_VARIABLE}; export PATH`],
+    command: `namework -x nulljob {n} ${NAMEWORK_PATHS.join(' ')}`,
+    count: NAMEWORK_COUNT,
+    parse: 'time',
+    kernel: size === null ? {} : { nchsize: size },
+    readback: ['nchsize'],
+    paper: null,
+    limitSeconds: 600,
+  };
+}
+
+const NAMEI_COMPARE =
+  'ours = the guest\'s /bin/time (sys, user, real) and the kernel\'s nchstats over the command (hits = ncs_goodhits; ' +
+  'misses = the other lookups: misses, bad and false hits, long names; offset = names found by the per-process ' +
+  'directory offset cache, ncs_pass2); the paper gives only `ls -l`\'s system time: 22.3 s with no cache, 3.3 s ' +
+  'with the per-process cache, 3.7 s with both (section 4.1.1) — the per-process cache is always on in 4.3BSD';
+const NAMEI_COUNTERS = ['namei.lookups', 'namei.hits', 'namei.hitRate', 'namei.offsetHitRate', 'cpu.sy'];
+const LS_DESC = '`ls -l` of /usr/lab/names (600 files), the paper\'s benchmark';
+const WORK_DESC = `\`namework\`: ${NAMEWORK_COUNT} times, open ${NAMEWORK_PATHS.length} deep paths and run a command ` +
+  `found through a 4-directory PATH`;
+
+const NAMEI_EXPERIMENTS: ExperimentSpec[] = [
+  {
+    id: 'namecache',
+    title: 'Name cache: ls -l of 600 files, and a small set of names over and over, at three cache sizes',
+    group: GROUPS.namei,
+    description: `${LS_DESC}, and ${WORK_DESC}, each with the name cache off (nchsize=0), at GENERIC's ` +
+      `${GENERIC_NCHSIZE} entries and at ${LARGE_NCHSIZE}.\nShows system time and the name cache's hits, misses and ` +
+      'hit rate (nchstats); the paper: `ls -l` 3.3 s with the per-process cache alone, 3.7 s with both.',
+    paperRef: '§4.1.1 Name Cacheing',
+    machine: NAMEI_MACHINE,
+    steps: [...NCH_SIZES.map(lsStep), ...NCH_SIZES.map(nameworkStep)],
+    parameters: { divisor: 1 },
+    parameterHelp: { divisor: 'divide namework\'s count by this (1 = 200); ls -l always lists all 600 files' },
+    counters: NAMEI_COUNTERS,
+    compare: NAMEI_COMPARE,
+    view: 'namecache',
+  },
+  {
+    id: 'namecache-ls',
+    title: 'Name cache: ls -l of 600 files at three cache sizes',
+    group: GROUPS.namei,
+    description: `${LS_DESC}, with the name cache off, at GENERIC's ${GENERIC_NCHSIZE} entries and at ` +
+      `${LARGE_NCHSIZE}.\nThe paper: 3.3 s of system time with the per-process cache alone, 3.7 s with both caches.`,
+    paperRef: '§4.1.1 Name Cacheing',
+    machine: NAMEI_MACHINE,
+    steps: NCH_SIZES.map(lsStep),
+    parameters: {},
+    parameterHelp: {},
+    counters: NAMEI_COUNTERS,
+    compare: NAMEI_COMPARE,
+    view: 'namecache',
+  },
+  {
+    id: 'namecache-work',
+    title: 'Name cache: a small set of names over and over at three cache sizes',
+    group: GROUPS.namei,
+    description: `${WORK_DESC}, with the name cache off, at GENERIC's ${GENERIC_NCHSIZE} entries and at ` +
+      `${LARGE_NCHSIZE}.\nThe paper expects a high hit rate (70-80% on its timesharing systems) and less system time.`,
+    paperRef: '§4.1.1 Name Cacheing',
+    machine: NAMEI_MACHINE,
+    steps: NCH_SIZES.map(nameworkStep),
+    parameters: { divisor: 1 },
+    parameterHelp: { divisor: 'divide namework\'s count by this (1 = 200)' },
+    counters: NAMEI_COUNTERS,
+    compare: NAMEI_COMPARE,
+    view: 'namecache',
+  },
+];
+
+// ------------------------------------------------------------ all
+
+export const EXPERIMENTS: ExperimentSpec[] = [...TABLE2_EXPERIMENTS, ...PAGING_EXPERIMENTS, ...NAMEI_EXPERIMENTS];
+
+export function findExperiment(id: string): ExperimentSpec | undefined {
+  return EXPERIMENTS.find((e) => e.id === id);
+}
+
+/** The groups in order, with their experiments. */
+export function experimentGroups(): { group: string; experiments: ExperimentSpec[] }[] {
+  const out = new Map<string, ExperimentSpec[]>();
+  for (const e of EXPERIMENTS) out.set(e.group, [...(out.get(e.group) ?? []), e]);
+  return [...out].map(([group, experiments]) => ({ group, experiments }));
+}
+
+/** The count a step runs with: `iterations` for a one-step experiment, else the paper's count / `divisor`. */
+export function stepCount(spec: ExperimentSpec, step: StepSpec, parameters: Record<string, number>): number | null {
+  if (step.count === null) return null;
+  if (spec.steps.length === 1 && parameters.iterations !== undefined) return parameters.iterations;
+  return Math.max(1, Math.round(step.count / (parameters.divisor ?? 1)));
+}
+
+/** The command line a step types (without /bin/time). */
+export function stepCommand(step: StepSpec, count: number | null): string {
+  return count === null ? step.command : step.command.replace('{n}', String(count));
+}

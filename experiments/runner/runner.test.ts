@@ -1,16 +1,26 @@
-// The experiment runner (node --test, TypeScript via tsx): `syscall` with a
-// reduced count, twice, gives byte-identical result JSON; a canned transcript
-// without a /bin/time line is a parse failure; a tiny virtual-time limit is a
-// time-limit failure.  The emulator tests need the wasm build and a 4.3BSD
-// image (npm run image) and are skipped, saying so, without them.
+// The experiment runner (node --test, TypeScript via tsx).  Pure parts: the
+// /bin/time parser, the session driver on a scripted console, the experiment
+// specs against the paper's data (Tables 2, 3, 7, 8 and section 4.1.1 — the
+// transcription itself is checked against the paper's text by
+// emu/tests/system/experiments.test.ts), settings refused before any machine
+// exists, the tables.  On the emulator (skipped, saying why, without the wasm
+// build or the lab image): reduced runs of syscall (twice: identical JSON),
+// the name cache off and on (hits 0 and > 0; twice: identical JSON), a
+// paging run (parses, counts page faults), a time limit, Stop.
 
 import assert from 'node:assert/strict';
-import { before, test } from 'node:test';
+import { after, before, test } from 'node:test';
 
-import { type VaxMachineApi } from '../../web/src/emulator/vaxModule';
+import { type DiskImage, type Vax780Api, type VaxMachineApi } from '../../web/src/emulator/vaxModule';
 import { findLabImage, loadDiskImage, loadVaxNode, wasmBuildExists } from '../../web/src/emulator/vaxNode';
-import { EXPERIMENTS, findExperiment, TABLE2_ROWS } from './experiments';
-import { formatTable, resultJson, runExperiment, splitSettings } from './runner';
+import { LS_L_600_FILES, TABLE_3, TABLE_6, TABLE_7, TABLE_8 } from '../paper';
+import { COUNTERS } from './counters';
+import {
+  ALL_EXPERIMENTS, EXPERIMENTS, GENERIC_NCHSIZE, TABLE2_ROWS, experimentGroups, findExperiment, stepCommand, stepCount,
+} from './experiments';
+import {
+  RESULT_VERSION, SettingsError, formatTable, resolveRun, resultJson, runExperiment, type ExperimentResult,
+} from './runner';
 import { ConsoleSession, SessionFailure, type ConsoleMachine } from './session';
 import { parseTimedOutput, parseTimeLine } from './timeparse';
 
@@ -20,15 +30,18 @@ const skip = !wasmBuildExists()
   : imagePath ? false : 'no 4.3BSD image: build web/public/images/43bsd.dsk.gz with `npm run image` (or set VAXLAB_IMAGE)';
 
 let api: VaxMachineApi;
-let disk: Uint8Array;
+let disk: DiskImage;
 before(async () => {
   if (skip) {
     console.log(`runner.test.ts: emulator tests skipped: ${skip}`);
     return;
   }
   api = await loadVaxNode();
-  disk = await loadDiskImage(imagePath!);
+  disk = api.vax780.loadImage(await loadDiskImage(imagePath!));
 });
+after(() => disk?.dispose());
+
+const spec = (id: string) => findExperiment(id) ?? assert.fail(`no experiment ${id}`);
 
 // ------------------------------------------------------------ pure parts
 
@@ -97,57 +110,224 @@ test('the session driver: panic and time limit on a scripted console', async () 
   assert.equal(pauses, 0); // fewer than PAUSE_EVERY slices
 });
 
-test('experiments: every Table 2 row is defined, with the run script\'s commands', () => {
+test('experiments: groups, ids, descriptions, steps and chart counters', () => {
+  const ids = EXPERIMENTS.map((e) => e.id);
+  assert.equal(new Set(ids).size, ids.length, 'experiment ids are unique');
+  assert.deepEqual(experimentGroups().map((g) => g.group),
+    ['Micro-operations (3.2.1, Table 2)', 'Paging (3.2.8, Tables 6–8)', 'Name translation (4.1.1)']);
+  assert.deepEqual([...ALL_EXPERIMENTS], ['table2', 'table7', 'namecache']);
+  const counterIds = new Set(COUNTERS.map((c) => c.id));
+  for (const e of EXPERIMENTS) {
+    assert.equal(e.description.split('\n').length, 2, `${e.id}: a two-line description`);
+    assert.ok(e.paperRef.startsWith('§'), e.id);
+    assert.ok(e.steps.length > 0, e.id);
+    const stepIds = e.steps.map((s) => s.id);
+    assert.equal(new Set(stepIds).size, stepIds.length, `${e.id}: step ids are unique`);
+    for (const c of e.counters) assert.ok(counterIds.has(c), `${e.id}: counter ${c} is in counters.ts`);
+    for (const s of e.steps) {
+      assert.equal(s.count === null, !s.command.includes('{n}'), `${e.id}/${s.id}: a count exactly when {n}`);
+      assert.ok(s.setup.every((l) => l.length < 250), 'set-up lines fit the terminal\'s input queue');
+    }
+  }
+  // Table 2: all 29 rows, alone and together, with the run script's commands.
   assert.equal(TABLE2_ROWS.length, 29);
-  const syscall = findExperiment('syscall')!;
-  assert.equal(syscall.rows[0]!.iterations, 100000);
+  assert.equal(spec('table2').steps.length, 29);
+  const syscall = spec('syscall');
   assert.equal(syscall.machine.cpu, '750');
   assert.equal(syscall.machine.memoryMB, 5);
-  assert.deepEqual(findExperiment('execs0big')!.rows[0]!.rest, ['0', './bigjob']);
-  assert.ok(findExperiment('execs0null-1kenv')!.rows[0]!.largeEnvironment);
-  assert.equal(EXPERIMENTS.length, 30);
-  assert.deepEqual(splitSettings(syscall, { iterations: 10, nbuf: 100 }),
-    { parameters: { iterations: 10 }, kernel: { nbuf: 100 } });
+  assert.equal(stepCommand(syscall.steps[0]!, stepCount(syscall, syscall.steps[0]!, syscall.parameters)), './syscall 100000');
+  assert.equal(stepCommand(spec('execs0big').steps[0]!, 1000), './execs 1000 0 ./bigjob');
+  assert.equal(spec('execs0null-1kenv').steps[0]!.setup.length, 15);
+  // Paging: Table 6's programs with the run script's arguments; table7 has all 12, table8 Table 8's three.
+  const t7 = spec('table7');
+  assert.deepEqual(t7.steps.map((s) => s.id), TABLE_6.map((p) => p.test));
+  for (const s of t7.steps) {
+    const run = TABLE_6.find((p) => p.test === s.id)!.run.command;
+    assert.equal(stepCommand(s, s.count), `./${run}`);
+  }
+  assert.deepEqual(spec('table8').steps.map((s) => s.id), TABLE_8.map((r) => r.test));
+  // The name cache: ls -l and namework, each off / GENERIC's (not set, read back) / larger.
+  const nc = spec('namecache');
+  assert.deepEqual(nc.steps.map((s) => s.id),
+    ['ls.nch0', `ls.nch${GENERIC_NCHSIZE}`, 'ls.nch1000', 'namework.nch0', `namework.nch${GENERIC_NCHSIZE}`, 'namework.nch1000']);
+  assert.deepEqual(nc.steps.map((s) => s.kernel.nchsize), [0, undefined, 1000, 0, undefined, 1000]);
+  assert.ok(nc.steps.every((s) => s.readback.includes('nchsize')));
+  assert.equal(nc.steps[0]!.command, 'ls -l > /dev/null');
+  assert.deepEqual(nc.steps[0]!.setup, ['cd /usr/lab/names']);
+});
+
+test('the paper\'s figures the experiments compare with (Tables 2, 3, 7, 8 and section 4.1.1)', () => {
+  // Table 2, 4.3BSD columns.
+  assert.deepEqual(spec('syscall').steps[0]!.paper,
+    { source: 'Table 2', column: '4.3BSD', count: 100000, scales: true, elapsed: 23.0, user: 3.5, system: 20.4 });
+  assert.equal(spec('vexecs100kbig').steps[0]!.paper!.elapsed, 101.0);
+  // Table 3 repeats Table 2's (1K env) rows for 4.1 and 4.2; our steps are those rows, compared in the 4.3 column.
+  for (const r of TABLE_3) {
+    const step = spec('table2').steps.find((s) => s.label === r.table2Test)!;
+    assert.ok(step.setup.length === 15 && step.command.startsWith(`./execs {n} ${r.test === 'execs0null' ? '0' : '1024'} ./nulljob`));
+    assert.equal(step.paper!.elapsed, 75.0);
+  }
+  // Table 7, 4.2BSD columns (there is no 4.3 column); Table 8's PFST with the three rows it has.
+  assert.deepEqual(spec('seqpage').steps[0]!.paper,
+    { source: 'Table 7', column: '4.2BSD', count: 10, scales: false, elapsed: 1126, user: 12.8, system: 213.0, pageFaults: 17113 });
+  assert.equal(spec('gausspage.40').steps[0]!.paper!.pageFaults, 260);
+  assert.equal(spec('gausspage.inf').steps[0]!.command, './gausspage -p 7500 -s 10000 {n}');
+  for (const r of TABLE_8) {
+    const p = spec(r.test).steps[0]!.paper!;
+    assert.equal(p.pfst, r.pfst.bsd42.value);
+    assert.equal(p.source, 'Tables 7 and 8');
+    // The printed PFST is Table 7's system time / page faults in units of 10 µs (paging.ts).
+    assert.ok(Math.abs((p.system! * 1e5) / p.pageFaults! - p.pfst!) < 1.5, `${r.test}: ${p.system} / ${p.pageFaults} vs ${p.pfst}`);
+  }
+  assert.equal(TABLE_7.filter((r) => spec(r.test).steps[0]!.paper!.pfst !== undefined).length, 3);
+  // Section 4.1.1: ls -l of 600 files, 3.3 s with the per-process cache alone, 3.7 s with both.
+  const ls = spec('namecache-ls').steps;
+  assert.equal(LS_L_600_FILES.files, 600);
+  assert.deepEqual(ls.map((s) => s.paper!.system), [3.3, 3.7, 3.7]);
+  assert.equal(spec('namecache-work').steps[0]!.paper, null);
+});
+
+test('settings: parameters apart from kernel variables, all refused before a machine exists', async () => {
+  const syscall = spec('syscall');
+  // --param; and --set iterations, deprecated, still taken as the parameter.
+  assert.equal(resolveRun(syscall, { parameters: { iterations: 10 } }).steps[0]!.count, 10);
+  const old = resolveRun(syscall, { set: { iterations: 10, nbuf: 100 } });
+  assert.deepEqual([old.parameters, old.kernel, old.steps[0]!.count], [{ iterations: 10 }, { nbuf: 100 }, 10]);
+  assert.match(old.notes.join('\n'), /deprecated/);
+  // Machine toggles through --set; hz brings its tick.
+  const m = resolveRun(syscall, { set: { memoryMB: 8, cpu: 780, hz: 50 } });
+  assert.deepEqual([m.memoryMB, m.cpu, m.kernel], [8, '780', { hz: 50, tick: 20000 }]);
+  // Every step has its own kernel: the experiment's settings over --set's.
+  const nc = resolveRun(spec('namecache'), { set: { nbuf: 100 }, parameters: { divisor: 10 } });
+  assert.deepEqual(nc.steps.map((s) => s.kernel), [
+    { nbuf: 100, nchsize: 0 }, { nbuf: 100 }, { nbuf: 100, nchsize: 1000 },
+    { nbuf: 100, nchsize: 0 }, { nbuf: 100 }, { nbuf: 100, nchsize: 1000 },
+  ]);
+  assert.deepEqual(nc.steps.map((s) => s.count), [null, null, null, 20, 20, 20]);
+
+  const refused = (s: ReturnType<typeof spec>, o: Parameters<typeof resolveRun>[1], re: RegExp) =>
+    assert.throws(() => resolveRun(s, o), (e: unknown) => e instanceof SettingsError && re.test(e.message));
+  refused(syscall, { set: { nchsiz: 10 } }, /unknown setting "nchsiz" \(did you mean "nchsize"\?\)/);
+  refused(syscall, { set: { nchsize: 99999 } }, /nchsize: 99999 is out of range 0\.\.4096/);
+  refused(syscall, { parameters: { divisor: 2 } }, /parameter divisor: syscall has only iterations/);
+  refused(syscall, { parameters: { iterations: 0 } }, /parameter iterations: a whole number, 1 or more/);
+  refused(syscall, { cpu: '750', set: { cpu: 780 } }, /cpu: given twice/);
+  refused(spec('namecache'), { set: { nchsize: 10 } }, /--set nchsize: namecache sets nchsize itself, step by step \(0, 1000 and the kernel's own\)/);
+
+  // runExperiment refuses them before creating any machine.
+  const noMachines = { create() { throw new Error('a machine was created'); }, loadImage() { throw new Error('loadImage'); } } as unknown as Vax780Api;
+  await assert.rejects(runExperiment(noMachines, new Uint8Array(1), syscall, { set: { nchsiz: 1 } }), SettingsError);
+});
+
+test('tables: each view lays out its rows, failures say why', () => {
+  const base = (id: string): ExperimentResult => ({
+    format: 'vaxlab-experiment-result', version: RESULT_VERSION, experiment: id, title: spec(id).title,
+    machine: { cpu: '750', nsPerInstruction: 3333, memoryMB: 5, memoryNote: 'n', boot: 'single', direct: true },
+    image: null, parameters: {}, kernelSettings: {}, compare: spec(id).compare, status: 'ok', rows: [],
+    group: spec(id).group, paperRef: spec(id).paperRef, view: spec(id).view,
+  });
+  const row = { status: 'ok' as const, limitSeconds: 120, kernelSettings: {}, iterations: 1, command: 'x' };
+  const paging = base('table8');
+  paging.rows = [{
+    ...row, test: 'randpage', step: 'randpage', paper: { elapsed: 569, user: 7.6, system: 77.2, pageFaults: 9776, pfst: 789,
+      scale: 1, iterations: 30000, source: 'Tables 7 and 8', column: '4.2BSD', scaled: false },
+    guest: { real: 369.4, user: 2.8, sys: 50.0, line: '' }, totals: { pgin: 7892 },
+    derived: { pageFaults: 7892, pfstMs: 6.336, paperPfstMs: 7.89 },
+  }, {
+    ...row, test: 'randpage-v', step: 'randpage-v', status: 'failed', paper: null,
+    failure: { kind: 'time limit', message: 'time limit: no "\\n# " within 2 virtual seconds', output: '' },
+  }];
+  const p = formatTable(paging);
+  assert.match(p, /randpage\s+\|\s+369\.4 \|\s+2\.8 \|\s+50\.0 \|\s+7892 \|\s+6\.34 \|\s+569 \|\s+7\.6 \|\s+77\.2 \|\s+9776 \|\s+7\.89/);
+  assert.match(p, /randpage-v\s+\|\s+FAILED \| time limit/);
+  const nc = base('namecache');
+  nc.rows = [{
+    ...row, test: 'ls -l, nchsize=0 (off)', step: 'ls.nch0', readback: { nchsize: 0 },
+    paper: { system: 3.3, scale: 1, iterations: 1, source: '§4.1.1', column: 'per-process cache only', scaled: false },
+    guest: { real: 14.0, user: 10.1, sys: 3.3, line: '' }, totals: { 'namei.hits': 0, 'namei.misses': 622, 'namei.hitRate': 0, 'namei.pass2': 602 },
+  }];
+  assert.match(formatTable(nc), /ls -l, nchsize=0 \(off\) \|\s+0 \|\s+3\.3 \|\s+10\.1 \|\s+14\.0 \|\s+0 \|\s+622 \|\s+0\.0% \|\s+602 \| 3\.3 \(per-process cache only\)/);
 });
 
 // ------------------------------------------------------------ on the emulator
 
 test('syscall with a reduced count, twice: byte-identical JSON', { skip }, async () => {
-  const spec = findExperiment('syscall')!;
-  const options = { set: { iterations: 5000 }, image: { name: 'test' } };
-  const a = resultJson(await runExperiment(api.vax780, disk, spec, options));
-  const b = resultJson(await runExperiment(api.vax780, disk, spec, options));
+  const syscall = spec('syscall');
+  const options = { parameters: { iterations: 5000 }, image: { name: 'test' } };
+  const a = resultJson(await runExperiment(api.vax780, disk, syscall, options));
+  const b = resultJson(await runExperiment(api.vax780, disk, syscall, options));
   assert.equal(a, b);
   const r = JSON.parse(a);
   assert.equal(r.format, 'vaxlab-experiment-result');
-  assert.equal(r.version, 1);
+  assert.equal(r.version, 2);
   assert.equal(r.status, 'ok', a);
   assert.equal(r.rows[0].command, '/bin/time ./syscall 5000');
+  assert.equal(r.rows[0].step, 'syscall');
   assert.ok(r.rows[0].guest.real > 0 && r.rows[0].guest.real < 10, a);
   assert.equal(r.rows[0].paper.elapsed, 1.15); // 23.0 s scaled by 5000 / 100000
+  assert.ok(r.rows[0].totals.syscalls >= 5000, a);
+  assert.deepEqual(Object.keys(r.rows[0].counters.values).sort(), [...syscall.counters].sort());
   assert.match(formatTable(r), /syscall \|/);
   assert.equal(r.machine.nsPerInstruction, 3333);
   // The 780 preset (2000 ns per instruction) runs the same work in less virtual time.
-  const fast = await runExperiment(api.vax780, disk, spec, { ...options, cpu: '780' });
+  const fast = await runExperiment(api.vax780, disk, syscall, { ...options, cpu: '780' });
   assert.equal(fast.machine.nsPerInstruction, 2000);
   assert.ok(fast.rows[0]!.guest!.real < r.rows[0].guest.real, resultJson(fast));
 });
 
-test('a tiny virtual-time limit fails the row with "time limit"', { skip }, async () => {
-  const spec = findExperiment('syscall')!;
-  const r = await runExperiment(api.vax780, disk, spec, { limitSeconds: 0.5 });
+test('the name cache off and on: hits 0 and > 0, nchsize read back; twice: identical JSON', { skip }, async () => {
+  const work = spec('namecache-work');
+  const options = { parameters: { divisor: 40 }, image: { name: 'test' } }; // namework's 200 / 40 = 5 iterations
+  const a = await runExperiment(api.vax780, disk, work, options);
+  assert.equal(a.status, 'ok', resultJson(a));
+  assert.deepEqual(a.rows.map((r) => r.readback?.nchsize), [0, GENERIC_NCHSIZE, 1000]);
+  assert.deepEqual(a.rows.map((r) => r.kernelSettings), [{ nchsize: 0 }, {}, { nchsize: 1000 }]);
+  const [off, generic, large] = a.rows.map((r) => r.totals!);
+  assert.equal(off!['namei.hits'], 0);
+  assert.ok(off!['namei.misses']! > 100, JSON.stringify(off));
+  for (const on of [generic!, large!]) {
+    assert.ok(on['namei.hits']! > 0 && on['namei.hitRate']! > 50, JSON.stringify(on));
+    assert.equal(on['namei.lookups'], off!['namei.lookups']); // the same lookups, only the cache differs
+  }
+  assert.match(formatTable(a), /namework, nchsize=0 \(off\)\s+\|\s+0 \|/);
+  assert.equal(resultJson(await runExperiment(api.vax780, disk, work, options)), resultJson(a));
+});
+
+test('a reduced paging run completes, parses and counts page faults', { skip }, async () => {
+  const r = await runExperiment(api.vax780, disk, spec('seqpage'), { parameters: { iterations: 2 } });
+  assert.equal(r.status, 'ok', resultJson(r));
+  const row = r.rows[0]!;
+  assert.equal(row.command, '/bin/time ./seqpage -p 7500 2');
+  assert.ok(row.guest!.sys > 0);
+  // The second pass pages back in what the first pushed out of 5 MB.
+  assert.ok(row.derived!.pageFaults! > 1000, JSON.stringify(row.derived));
+  assert.ok(row.derived!.pfstMs! > 0);
+  assert.equal(row.paper!.elapsed, 1126); // the paper's, for its count of 10: not scaled
+  assert.equal(row.paper!.scale, 0.2);
+  assert.match(formatTable(r), /not comparable/);
+});
+
+test('a tiny virtual-time limit fails the step with "time limit"', { skip }, async () => {
+  const r = await runExperiment(api.vax780, disk, spec('syscall'), { limitSeconds: 0.5 });
   assert.equal(r.status, 'failed');
   assert.equal(r.rows[0]!.failure?.kind, 'time limit');
-  assert.match(r.rows[0]!.failure!.message, /^time limit: no "\\n# " within 0\.5 virtual seconds/);
+  assert.match(r.rows[0]!.failure!.message, /^time limit: no "\\n# " within 0\.5 virtual seconds .*--limit/);
+});
+
+test('settings the kernel lacks are refused before a machine runs', { skip }, async () => {
+  await assert.rejects(runExperiment(api.vax780, disk, spec('syscall'), { set: { nchsize: 5000 } }),
+    (e: unknown) => e instanceof SettingsError && /out of range/.test(e.message));
+  await assert.rejects(runExperiment(api.vax780, disk, spec('namecache'), { set: { nchsize: 5 } }),
+    (e: unknown) => e instanceof SettingsError && /namecache sets nchsize itself/.test(e.message));
 });
 
 test('counters are sampled each virtual second of the timed command; Stop ends a run', { skip }, async () => {
-  const spec = findExperiment('syscall')!;
+  const syscall = spec('syscall');
   const samples: number[] = [];
   const progress: number[] = [];
   let consoleText = '';
-  const r = await runExperiment(api.vax780, disk, spec, {
-    set: { iterations: 20000 },
+  const r = await runExperiment(api.vax780, disk, syscall, {
+    parameters: { iterations: 20000 },
     onSample: (s) => samples.push(s.t),
     onProgress: (p) => progress.push(p.virtualSeconds),
     onConsole: (t) => { consoleText += t; },
@@ -161,7 +341,7 @@ test('counters are sampled each virtual second of the timed command; Stop ends a
   assert.match(consoleText, /\/bin\/time \.\/syscall 20000/);
 
   const stop = new AbortController();
-  const stopped = await runExperiment(api.vax780, disk, findExperiment('table2')!, {
+  const stopped = await runExperiment(api.vax780, disk, spec('table2'), {
     signal: stop.signal,
     onProgress: (p) => { if (p.virtualSeconds > 5) stop.abort(); },
   });

@@ -1,75 +1,131 @@
 // Runs an experiment (experiments.ts) on the WebAssembly VAX-11/780 through
-// web/src/emulator/vaxModule.ts: one fresh machine per row, booted
-// single-user as the paper ran, /usr mounted, the row's command timed by the
-// guest's /bin/time.  No host clock and no Node APIs here, so the browser can
-// use it too; the result is a JSON value that two runs give byte for byte.
+// web/src/emulator/vaxModule.ts: one fresh machine per step, booted
+// single-user as the paper ran, with the step's kernel settings, /usr
+// mounted, the step's set-up lines typed and its command timed by the
+// guest's /bin/time.  Every setting is checked before the first machine
+// runs.  No host clock and no Node APIs here, so the browser can use it
+// too; the result is a JSON value that two runs give byte for byte.
 
-import { CPU_NS_PER_INSTRUCTION, type Vax780Api, type Vax780Options, type Vax780System } from '../../web/src/emulator/vaxModule';
-import { CounterSampler, type CounterSample, type CounterSeries } from './counters';
 import {
-  LAB_BIN, LARGE_ENVIRONMENT_LINES, type ExperimentSpec, type MachineSpec, type RowSpec,
+  CPU_NS_PER_INSTRUCTION, type DiskImage, type Vax780Api, type Vax780Options, type Vax780System,
+} from '../../web/src/emulator/vaxModule';
+import { CounterSampler, type CounterSample, type CounterSeries, type CounterTotals } from './counters';
+import {
+  LAB_BIN, TABLE2_COMPARE, stepCommand, stepCount, type ExperimentSpec, type ExperimentView, type MachineSpec,
+  type StepSpec,
 } from './experiments';
+import { i32 } from './kstats';
 import { ConsoleSession, SessionFailure, type FailureKind, type SessionHooks } from './session';
-import { parseTimedOutput, type GuestTimes } from './timeparse';
+import { parseTimedOutput } from './timeparse';
+import { resolveSettings, validateSettings } from './toggles';
 
 export const RESULT_FORMAT = 'vaxlab-experiment-result';
-export const RESULT_VERSION = 1;
+/** 2: rows are steps (step id, kernel settings, read-back values, counter
+ *  totals), `paper` may be null and its figures are optional; version 1
+ *  results (Table 2 only) are version 2 results without the additions. */
+export const RESULT_VERSION = 2;
 
 export const PROMPT = '\n# ';
 /** Virtual-second limits of the steps around the timed command. */
 export const BOOT_LIMIT_S = 300;
 export const SETUP_LIMIT_S = 60;
+/** The lines every step types first. */
+export const COMMON_SETUP = ['mount /dev/hp0g /usr', `cd ${LAB_BIN}`];
 
 export interface RunOptions {
   cpu?: MachineSpec['cpu'];
   memoryMB?: number;
-  /** --set NAME=VALUE: a parameter of the experiment if it has one by that
-   *  name, else a kernel variable (_NAME, patched before the kernel runs). */
+  /** Experiment parameters (the CLI's --param NAME=VALUE; see spec.parameters). */
+  parameters?: Record<string, number>;
+  /** Kernel variables (_NAME, patched before each step's kernel runs; the
+   *  CLI's --set).  Deprecated: a name that is one of the experiment's
+   *  parameters (iterations, divisor) is taken as that parameter, as in
+   *  version 1, unless `parameters` has it too. */
   set?: Record<string, number>;
-  /** Virtual-second limit of each timed command (default: per row, see rowLimit). */
+  /** Virtual-second limit of each timed command (default: per step, see stepLimit). */
   limitSeconds?: number;
   /** Identifies the disk image in the result (e.g. its SHA-256). */
   image?: { name: string; sha256?: string };
-  /** Called as rows start and end (host-side progress; not part of the result). */
-  onRow?: (event: { row: RowSpec; phase: 'start' | 'end'; result?: RowResult }) => void;
-  /** Stop: the current row fails with kind 'stopped', the rest are not run. */
+  /** Which counter series the result keeps: the experiment's (default) or all. */
+  counters?: 'experiment' | 'all';
+  /** Called as steps start and end (host-side progress; not part of the result). */
+  onStep?: (event: { step: StepSpec; index: number; phase: 'start' | 'end'; result?: RowResult }) => void;
+  /** Stop: the current step fails with kind 'stopped', the rest are not run. */
   signal?: AbortSignal;
   /** Awaited between emulator slices every few tens of ms (see session.ts
    *  PAUSE_EVERY); a browser worker yields to its message queue here. */
   pause?: () => Promise<void>;
   /** All console output as it comes (boot, set-up and the timed commands). */
   onConsole?: (text: string) => void;
-  /** Counters, once per virtual second of each timed command. */
+  /** Counters (all of them), once per virtual second of each timed command. */
   onSample?: (sample: CounterSample) => void;
   onProgress?: (progress: RunProgress) => void;
 }
 
-/** Where a run is: row `step` (1-based) of `steps`, and the machine's clocks. */
+/** Where a run is: step `step` (1-based) of `steps`, and the machine's clocks. */
 export interface RunProgress {
   step: number;
   steps: number;
   label: string;
-  /** Virtual seconds since this row's machine was powered on. */
+  /** Virtual seconds since this step's machine was powered on. */
   virtualSeconds: number;
   instructions: number;
 }
 
+/** The paper's figures for a row (StepReference, scaled when it scales). */
+export interface RowPaper {
+  elapsed?: number;
+  user?: number;
+  system?: number;
+  /** Our count / the paper's: the figures above are multiplied by it when `scaled`. */
+  scale: number;
+  /** The paper's count. */
+  iterations: number;
+  pageFaults?: number;
+  /** Table 8's PFST as printed (units of 10 µs, see experiments/paper/paging.ts). */
+  pfst?: number;
+  source: string;
+  column: string;
+  scaled: boolean;
+}
+
+/** Figures computed from the others (paging rows). */
+export interface RowDerived {
+  /** Page-ins over the command (totals.pgin): the faults that read the disk. */
+  pageFaults?: number;
+  /** guest sys / pageFaults, in ms (Table 8's PFST). */
+  pfstMs?: number;
+  /** The paper's PFST in ms: its printed figure / 100 (see experiments/paper/paging.ts). */
+  paperPfstMs?: number;
+}
+
 export interface RowResult {
+  /** The step's label (the paper's test name for Tables 2 and 7). */
   test: string;
-  /** What was typed (after `cd /usr/lab/bin`). */
+  /** What was typed after the set-up, with /bin/time. */
   command: string;
+  /** The count the command ran with (1 for a command without one). */
   iterations: number;
   status: 'ok' | 'failed';
   failure?: { kind: FailureKind; message: string; output: string };
   /** What /bin/time printed, seconds of guest time. */
   guest?: { real: number; user: number; sys: number; line: string };
-  /** The emulator's view of the timed command: from typing it to the prompt after it. */
-  emulator?: { instructions: string; virtualSeconds: number };
+  /** The emulator's view: the timed command (typing it to the prompt after it), and the whole step's machine. */
+  emulator?: { instructions: string; virtualSeconds: number; machineInstructions: string; machineVirtualSeconds: number };
   limitSeconds: number;
-  /** The counters over the timed command, one sample per virtual second. */
+  /** Counters over the timed command, one sample per virtual second (the experiment's chart counters). */
   counters?: CounterSeries;
-  /** Table 2's 4.3BSD columns, scaled by iterations / the paper's count. */
-  paper: { elapsed: number; user: number; system: number; scale: number; iterations: number };
+  /** The paper's figures, or null when it has none for this step. */
+  paper: RowPaper | null;
+  /** The step's id within the experiment. */
+  step: string;
+  /** The kernel variables this step's kernel was patched with. */
+  kernelSettings: Record<string, number>;
+  /** Kernel variables read back after boot (step.readback), null when the kernel lacks one. */
+  readback?: Record<string, number | null>;
+  /** Cumulative counts over the timed command (CounterSampler.totals()). */
+  totals?: CounterTotals;
+  derived?: RowDerived;
 }
 
 export interface ExperimentResult {
@@ -80,126 +136,224 @@ export interface ExperimentResult {
   machine: { cpu: string; nsPerInstruction: number; memoryMB: number; memoryNote: string; boot: string; direct: true };
   image: { name: string; sha256?: string } | null;
   parameters: Record<string, number>;
+  /** Kernel variables set for every step (each row has its own, with the step's). */
   kernelSettings: Record<string, number>;
-  /** Which column of Table 2 "ours" is compared with. */
+  /** What "ours" is compared with. */
   compare: string;
   status: 'ok' | 'failed';
   rows: RowResult[];
+  group: string;
+  paperRef: string;
+  view: ExperimentView;
 }
 
-export const COMPARE_NOTE =
-  'ours = elapsed (real) seconds from the guest\'s /bin/time; compared with Table 2\'s "Elapsed Time" 4.3 column ' +
-  '(the paper reports elapsed, user and system time; for csw, pipediscard and pipeback user+system covers the ' +
-  'parent only, so elapsed is the comparable figure)';
+/** Table 2's comparison note (version 1's name). */
+export const COMPARE_NOTE = TABLE2_COMPARE;
 
-/** Splits --set into the experiment's parameters and kernel variables. */
-export function splitSettings(spec: ExperimentSpec, set: Record<string, number> = {}) {
-  const parameters = { ...spec.parameters };
-  const kernel: Record<string, number> = {};
-  for (const [k, v] of Object.entries(set)) {
-    if (k in parameters) {
-      if (!Number.isInteger(v) || v < 1) throw new RangeError(`--set ${k}: a positive integer, got ${v}`);
-      parameters[k] = v;
-    } else kernel[k] = v;
+// ------------------------------------------------------------ settings
+
+/** Settings refused before anything ran; `problems` has one line each. */
+export class SettingsError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join('\n'));
+    this.name = 'SettingsError';
   }
-  return { parameters, kernel };
 }
 
-function rowIterations(spec: ExperimentSpec, row: RowSpec, parameters: Record<string, number>): number {
-  if (spec.rows.length === 1 && parameters.iterations !== undefined) return parameters.iterations;
-  return Math.max(1, Math.round(row.iterations / (parameters.divisor ?? 1)));
+export interface ResolvedRun {
+  cpu: MachineSpec['cpu'];
+  memoryMB: number;
+  parameters: Record<string, number>;
+  /** Kernel variables for every step. */
+  kernel: Record<string, number>;
+  steps: { step: StepSpec; count: number | null; kernel: Record<string, number> }[];
+  /** Deprecation notes (a parameter given through `set`). */
+  notes: string[];
 }
+
+/**
+ * Checks and resolves a run's settings without a machine: the processor
+ * and memory, parameters (known to the experiment, whole numbers >= 1),
+ * --set (toggles.ts: known names, ranges, hz with tick; machine toggles
+ * memoryMB and cpu go to the machine), and that no --set overrides what
+ * the experiment varies from step to step.  Throws SettingsError listing
+ * every problem.
+ */
+export function resolveRun(spec: ExperimentSpec, options: RunOptions = {}): ResolvedRun {
+  const problems: string[] = [];
+  const notes: string[] = [];
+
+  const parameters = { ...spec.parameters };
+  const known = Object.keys(spec.parameters);
+  const given: Record<string, number> = { ...(options.parameters ?? {}) };
+  const toggles: Record<string, number> = {};
+  for (const [name, value] of Object.entries(options.set ?? {})) {
+    if (name in spec.parameters) {
+      if (!(name in given)) {
+        given[name] = value;
+        notes.push(`--set ${name}=${value}: ${name} is a parameter of ${spec.id}, taken as --param ${name}=${value} ` +
+          '(deprecated: --set is for kernel and machine settings)');
+      }
+      continue;
+    }
+    toggles[name] = value;
+  }
+  for (const [name, value] of Object.entries(given)) {
+    if (!(name in spec.parameters)) {
+      problems.push(`parameter ${name}: ${spec.id} has ${known.length ? `only ${known.join(', ')}` : 'no parameters'}`);
+    } else if (!Number.isSafeInteger(value) || value < 1) {
+      problems.push(`parameter ${name}: a whole number, 1 or more, got ${value}`);
+    } else parameters[name] = value;
+  }
+
+  const settings = resolveSettings(toggles, undefined, { memoryMB: options.memoryMB ?? spec.machine.memoryMB });
+  problems.push(...settings.errors.map((e) => `--set: ${e}`));
+  notes.push(...settings.notes);
+  const pick = <T>(what: string, option: T | undefined, fromSet: T | undefined, dflt: T): T => {
+    if (option !== undefined && fromSet !== undefined && option !== fromSet) {
+      problems.push(`${what}: given twice, as ${String(option)} and as --set ${what}=${String(fromSet)}`);
+    }
+    return option ?? fromSet ?? dflt;
+  };
+  const cpu = pick('cpu', options.cpu, settings.machine.cpu, spec.machine.cpu);
+  if (!(cpu in CPU_NS_PER_INSTRUCTION)) problems.push(`cpu: ${JSON.stringify(cpu)} is not one of ${Object.keys(CPU_NS_PER_INSTRUCTION).join(', ')}`);
+  const memoryMB = pick('memoryMB', options.memoryMB, settings.machine.memoryMB, spec.machine.memoryMB);
+  if (!Number.isInteger(memoryMB) || memoryMB < 1 || memoryMB > 64) problems.push(`memoryMB: whole megabytes from 1 to 64, got ${memoryMB}`);
+
+  const kernel = settings.kernel;
+  const varied = new Map<string, number[]>();
+  for (const step of spec.steps) {
+    for (const [name, value] of Object.entries(step.kernel)) varied.set(name, [...(varied.get(name) ?? []), value]);
+  }
+  for (const name of Object.keys(kernel)) {
+    const values = varied.get(name);
+    if (values) {
+      problems.push(`--set ${name}: ${spec.id} sets ${name} itself, step by step (${[...new Set(values)].join(', ')}` +
+        `${values.length < spec.steps.length ? ' and the kernel\'s own' : ''}); a --set would override the comparison`);
+    }
+  }
+  for (const step of spec.steps) {
+    problems.push(...validateSettings(step.kernel, undefined, { memoryMB }).map((p) => `step ${step.id}: ${p}`));
+  }
+  if (problems.length > 0) throw new SettingsError(problems);
+  return {
+    cpu, memoryMB, parameters, kernel, notes,
+    steps: spec.steps.map((step) => ({ step, count: stepCount(spec, step, parameters), kernel: { ...kernel, ...step.kernel } })),
+  };
+}
+
+/**
+ * The checks that need the kernel: every variable a step sets or reads
+ * back is in /vmunix's symbol table, and the emulator accepts each step's
+ * settings (create() refuses symbols outside the kernel's data).  Creates
+ * machines but runs none.  Throws SettingsError.
+ */
+export function checkKernelSettings(api: Vax780Api, disk: DiskImage, run: ResolvedRun): void {
+  const problems: string[] = [];
+  const base: Vax780Options = { memoryMB: run.memoryMB, disk, boot: 'single', direct: true,
+    nsPerInstruction: CPU_NS_PER_INSTRUCTION[run.cpu] };
+  const names = new Set<string>();
+  for (const s of run.steps) {
+    Object.keys(s.kernel).forEach((n) => names.add(n));
+    s.step.readback.forEach((n) => names.add(n));
+  }
+  if (names.size > 0) {
+    const probe = api.create(base);
+    try {
+      const symbols = probe.kernelSymbols([...names].map((n) => `_${n}`));
+      for (const s of run.steps) problems.push(...validateSettings(s.kernel, symbols, { memoryMB: run.memoryMB }));
+      for (const n of names) if (symbols[`_${n}`] == null) problems.push(`${n}: this kernel has no variable _${n}`);
+    } finally {
+      probe.destroy();
+    }
+  }
+  if (problems.length === 0) {
+    const seen = new Set<string>();
+    for (const s of run.steps) {
+      const key = JSON.stringify(s.kernel);
+      if (Object.keys(s.kernel).length === 0 || seen.has(key)) continue;
+      seen.add(key);
+      try {
+        api.create({ ...base, set: s.kernel }).destroy();
+      } catch (e) {
+        problems.push(`step ${s.step.id}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+  }
+  if (problems.length > 0) throw new SettingsError([...new Set(problems)]);
+}
+
+// ------------------------------------------------------------ limits
+
+const round = (x: number, digits: number): number => Number(x.toFixed(digits));
 
 /** Default limit: five times the paper's (scaled) elapsed time, at least 120 virtual seconds. */
 export function rowLimit(paperElapsed: number): number {
   return Math.max(120, Math.ceil(5 * paperElapsed));
 }
 
-const round = (x: number, digits: number): number => Number(x.toFixed(digits));
+/** A step's limit: rowLimit of the paper's elapsed time when it has one
+ *  (scaled to our count when the figures scale), else the step's own
+ *  (scaled to our count), else 600 s. */
+export function stepLimit(step: StepSpec, count: number | null): number {
+  const scale = count !== null && step.count ? count / step.count : 1;
+  const elapsed = step.paper?.elapsed;
+  if (elapsed !== undefined) return rowLimit(step.paper!.scales ? round(elapsed * scale, 3) : elapsed);
+  return Math.max(120, Math.ceil((step.limitSeconds ?? 600) * Math.min(1, scale)));
+}
+
+function rowPaper(step: StepSpec, count: number | null): RowPaper | null {
+  const p = step.paper;
+  if (!p) return null;
+  const scale = count !== null && p.count > 0 ? count / p.count : 1;
+  const f = (x: number | undefined) => (x === undefined ? undefined : round(p.scales ? x * scale : x, 3));
+  const out: RowPaper = {
+    elapsed: f(p.elapsed), user: f(p.user), system: f(p.system),
+    scale: round(scale, 6), iterations: p.count,
+    pageFaults: p.pageFaults === undefined ? undefined : p.scales ? Math.round(p.pageFaults * scale) : p.pageFaults,
+    pfst: p.pfst, source: p.source, column: p.column, scaled: p.scales,
+  };
+  for (const k of Object.keys(out) as (keyof RowPaper)[]) if (out[k] === undefined) delete out[k];
+  return out;
+}
+
+function readKernelLongs(sys: Vax780System, names: string[]): Record<string, number | null> {
+  if (names.length === 0) return {};
+  const symbols = sys.kernelSymbols(names.map((n) => `_${n}`));
+  const out: Record<string, number | null> = {};
+  for (const n of names) {
+    const a = symbols[`_${n}`];
+    out[n] = a == null ? null : i32(sys.readKernel(a, 4), 0);
+  }
+  return out;
+}
+
+// ------------------------------------------------------------ running
 
 export async function runExperiment(
   api: Vax780Api, disk: Vax780Options['disk'], spec: ExperimentSpec, options: RunOptions = {},
 ): Promise<ExperimentResult> {
-  const cpu = options.cpu ?? spec.machine.cpu;
-  const nsPerInstruction = CPU_NS_PER_INSTRUCTION[cpu];
-  const memoryMB = options.memoryMB ?? spec.machine.memoryMB;
-  const memoryNote = memoryMB === spec.machine.memoryMB ? spec.machine.memoryNote : `${memoryMB} MB, set on the command line`;
-  const { parameters, kernel } = splitSettings(spec, options.set);
-
+  const run = resolveRun(spec, options);
+  const nsPerInstruction = CPU_NS_PER_INSTRUCTION[run.cpu];
+  const memoryNote = run.memoryMB === spec.machine.memoryMB && run.cpu === spec.machine.cpu
+    ? spec.machine.memoryNote
+    : `${run.memoryMB} MB${run.cpu !== spec.machine.cpu ? ` on a ${run.cpu} preset` : ''}, set for this run ` +
+      `(the experiment's machine: a ${spec.machine.cpu} with ${spec.machine.memoryMB} MB)`;
+  // One shared image for every step (a Uint8Array would be copied per machine).
+  const image = disk instanceof Uint8Array ? api.loadImage(disk) : disk;
   const rows: RowResult[] = [];
-  for (const [index, row] of spec.rows.entries()) {
-    if (options.signal?.aborted) break;
-    options.onRow?.({ row, phase: 'start' });
-    const iterations = rowIterations(spec, row, parameters);
-    const scale = iterations / row.iterations;
-    const paper = {
-      elapsed: round(row.paper.elapsed.bsd43.value * scale, 3),
-      user: round(row.paper.user.bsd43.value * scale, 3),
-      system: round(row.paper.system.bsd43.value * scale, 3),
-      scale: round(scale, 6),
-      iterations: row.iterations,
-    };
-    const limitSeconds = options.limitSeconds ?? rowLimit(paper.elapsed);
-    const command = ['/bin/time', `./${row.program}`, String(iterations), ...row.rest].join(' ');
-    const result: RowResult = { test: row.test, command, iterations, status: 'ok', limitSeconds, paper };
-
-    let sys: Vax780System | null = null;
-    try {
-      sys = api.create({ memoryMB, disk, boot: 'single', direct: true, set: kernel, nsPerInstruction });
-      const machine = sys;
-      let sampler: CounterSampler | null = null;
-      let slices = 0;
-      const progress = (): void => options.onProgress?.({
-        step: index + 1, steps: spec.rows.length, label: row.test,
-        virtualSeconds: round(Number(machine.timeNs()) / 1e9, 3), instructions: Number(machine.instructionCount()),
-      });
-      const hooks: SessionHooks = {
-        signal: options.signal,
-        pause: options.pause,
-        onConsole: options.onConsole,
-        onSlice: () => {
-          const sample = sampler?.poll();
-          if (sample) options.onSample?.(sample);
-          if (++slices % 10 === 0) progress();
-        },
-      };
-      const session = new ConsoleSession(sys, (r) => api.stopName(r), hooks);
-      progress();
-      await session.expect(PROMPT, BOOT_LIMIT_S);
-      for (const line of ['mount /dev/hp0g /usr', `cd ${LAB_BIN}`, ...(row.largeEnvironment ? LARGE_ENVIRONMENT_LINES : [])]) {
-        session.send(line);
-        await session.expect(PROMPT, SETUP_LIMIT_S);
-      }
-      const i0 = sys.instructionCount();
-      const t0 = sys.timeNs();
-      sampler = new CounterSampler(sys, index);
-      session.send(`${command}; echo exit $?`);
-      const done = await session.expect(PROMPT, limitSeconds);
-      const last = sampler.finish();
-      if (last) options.onSample?.(last);
-      result.counters = sampler.series();
-      progress();
-      result.emulator = {
-        instructions: (done.instructions - i0).toString(),
-        virtualSeconds: round(Number(done.timeNs - t0) / 1e9, 6),
-      };
-      const timed = parseTimedOutput(done.output, command);
-      const times: GuestTimes = timed.times;
-      result.guest = { real: times.real, user: times.user, sys: times.sys, line: times.line };
-      if (timed.exitStatus !== 0 || timed.other.length > 0) {
-        throw new SessionFailure('program error',
-          `\`${command}\` exited ${timed.exitStatus}${timed.other.length ? `, printing ${JSON.stringify(timed.other.join('\n'))}` : ''}`,
-          done.output);
-      }
-    } catch (e) {
-      if (!(e instanceof SessionFailure)) throw e;
-      result.status = 'failed';
-      result.failure = { kind: e.kind, message: e.message, output: e.output };
-    } finally {
-      sys?.destroy();
+  try {
+    checkKernelSettings(api, image, run);
+    const keep = options.counters === 'all' ? null : new Set(spec.counters);
+    for (const [index, { step, count, kernel }] of run.steps.entries()) {
+      if (options.signal?.aborted) break;
+      options.onStep?.({ step, index, phase: 'start' });
+      const result = await runStep(api, image, spec, index, step, count, kernel, run, nsPerInstruction, options, keep);
+      rows.push(result);
+      options.onStep?.({ step, index, phase: 'end', result });
     }
-    rows.push(result);
-    options.onRow?.({ row, phase: 'end', result });
+  } finally {
+    if (image !== disk) image.dispose();
   }
 
   return {
@@ -207,14 +361,123 @@ export async function runExperiment(
     version: RESULT_VERSION,
     experiment: spec.id,
     title: spec.title,
-    machine: { cpu, nsPerInstruction, memoryMB, memoryNote, boot: spec.machine.boot, direct: true },
+    machine: { cpu: run.cpu, nsPerInstruction, memoryMB: run.memoryMB, memoryNote, boot: spec.machine.boot, direct: true },
     image: options.image ?? null,
-    parameters,
-    kernelSettings: kernel,
-    compare: COMPARE_NOTE,
-    status: rows.length === spec.rows.length && rows.every((r) => r.status === 'ok') ? 'ok' : 'failed',
+    parameters: run.parameters,
+    kernelSettings: run.kernel,
+    compare: spec.compare,
+    status: rows.length === spec.steps.length && rows.every((r) => r.status === 'ok') ? 'ok' : 'failed',
     rows,
+    group: spec.group,
+    paperRef: spec.paperRef,
+    view: spec.view,
   };
+}
+
+async function runStep(
+  api: Vax780Api, image: DiskImage, spec: ExperimentSpec, index: number, step: StepSpec, count: number | null,
+  kernel: Record<string, number>, run: ResolvedRun, nsPerInstruction: number, options: RunOptions,
+  keep: Set<string> | null,
+): Promise<RowResult> {
+  const limitSeconds = options.limitSeconds ?? stepLimit(step, count);
+  const command = `/bin/time ${stepCommand(step, count)}`;
+  const result: RowResult = {
+    test: step.label, command, iterations: count ?? 1, status: 'ok', limitSeconds, paper: rowPaper(step, count),
+    step: step.id, kernelSettings: kernel,
+  };
+  let sys: Vax780System | null = null;
+  try {
+    sys = api.create({ memoryMB: run.memoryMB, disk: image, boot: 'single', direct: true, set: kernel, nsPerInstruction });
+    const machine = sys;
+    let sampler: CounterSampler | null = null;
+    let slices = 0;
+    const progress = (): void => options.onProgress?.({
+      step: index + 1, steps: spec.steps.length, label: step.label,
+      virtualSeconds: round(Number(machine.timeNs()) / 1e9, 3), instructions: Number(machine.instructionCount()),
+    });
+    const hooks: SessionHooks = {
+      signal: options.signal,
+      pause: options.pause,
+      onConsole: options.onConsole,
+      onSlice: () => {
+        const sample = sampler?.poll();
+        if (sample) options.onSample?.(sample);
+        if (++slices % 10 === 0) progress();
+      },
+    };
+    const session = new ConsoleSession(sys, (r) => api.stopName(r), hooks);
+    progress();
+    await session.expect(PROMPT, BOOT_LIMIT_S);
+    for (const line of [...COMMON_SETUP, ...step.setup]) {
+      session.send(line);
+      const out = await session.expect(PROMPT, SETUP_LIMIT_S);
+      const said = out.output.split(/\r?\n/).slice(1, -1).filter((l) => l.trim() !== '');
+      if (said.length > 0) {
+        throw new SessionFailure('program error', `set-up line \`${line}\` printed ${JSON.stringify(said.join('\n'))}`, out.output);
+      }
+    }
+    if (step.readback.length > 0) result.readback = readKernelLongs(sys, step.readback);
+    const i0 = sys.instructionCount();
+    const t0 = sys.timeNs();
+    sampler = new CounterSampler(sys, index);
+    session.send(`${command}; echo exit $?`);
+    const done = await session.expect(PROMPT, limitSeconds);
+    const last = sampler.finish();
+    if (last) options.onSample?.(last);
+    result.counters = keepSeries(sampler.series(), keep);
+    result.totals = sampler.totals();
+    progress();
+    result.emulator = {
+      instructions: (done.instructions - i0).toString(),
+      virtualSeconds: round(Number(done.timeNs - t0) / 1e9, 6),
+      machineInstructions: done.instructions.toString(),
+      machineVirtualSeconds: round(Number(done.timeNs) / 1e9, 6),
+    };
+    const timed = parseTimedOutput(done.output, command);
+    const times = timed.times;
+    result.guest = { real: times.real, user: times.user, sys: times.sys, line: times.line };
+    if (spec.view === 'paging') result.derived = pagingFigures(result);
+    if (timed.exitStatus !== 0 || timed.other.length > 0) {
+      throw new SessionFailure('program error',
+        `\`${command}\` exited ${timed.exitStatus}${timed.other.length ? `, printing ${JSON.stringify(timed.other.join('\n'))}` : ''}`,
+        done.output);
+    }
+  } catch (e) {
+    if (!(e instanceof SessionFailure)) throw e;
+    result.status = 'failed';
+    result.failure = { kind: e.kind, message: limitMessage(e, limitSeconds, options), output: e.output };
+  } finally {
+    sys?.destroy();
+  }
+  return result;
+}
+
+/** A time-limit failure says which limit and how to change it. */
+function limitMessage(e: SessionFailure, limitSeconds: number, options: RunOptions): string {
+  if (e.kind !== 'time limit') return e.message;
+  const which = e.message.includes(`within ${limitSeconds} virtual`)
+    ? `the timed command's limit${options.limitSeconds === undefined ? ' (5 x the paper\'s time, at least 120 s; --limit changes it)' : ' (--limit)'}`
+    : 'the boot or set-up limit';
+  return `${e.message} — ${which}`;
+}
+
+function keepSeries(series: CounterSeries, keep: Set<string> | null): CounterSeries {
+  if (!keep) return series;
+  const values: Record<string, number[]> = {};
+  for (const [k, v] of Object.entries(series.values)) if (keep.has(k)) values[k] = v;
+  return { t: series.t, values };
+}
+
+/** Page faults (page-ins) and the page fault service time of a paging row. */
+export function pagingFigures(row: RowResult): RowDerived {
+  const out: RowDerived = {};
+  const pgin = row.totals?.pgin;
+  if (pgin !== undefined) {
+    out.pageFaults = pgin;
+    if (pgin > 0 && row.guest) out.pfstMs = round((row.guest.sys * 1000) / pgin, 3);
+  }
+  if (row.paper?.pfst !== undefined) out.paperPfstMs = round(row.paper.pfst / 100, 3);
+  return out;
 }
 
 /** The result as the JSON file holds it (2-space indent, final newline). */
@@ -222,25 +485,104 @@ export function resultJson(result: ExperimentResult): string {
   return `${JSON.stringify(result, null, 2)}\n`;
 }
 
-/** "test | ours (s) | paper 4.3BSD (s) | difference" for each row. */
+// ------------------------------------------------------------ tables
+
+type Cells = string[];
+
+function layout(head: Cells, body: Cells[]): string[] {
+  const widths = head.map((h, c) => Math.max(h.length, ...body.map((b) => (b[c] ?? '').length)));
+  const line = (cells: Cells) => cells.map((s, c) => (c === 0 ? s.padEnd(widths[c]!) : s.padStart(widths[c]!))).join(' | ');
+  return [line(head), widths.map((w) => '-'.repeat(w)).join('-|-'), ...body.map(line)];
+}
+
+/** PFST is shown for rows with at least this many page faults (the paper:
+ *  "test runs that had a statistically significant number of random page faults"). */
+export const PFST_MIN_FAULTS = 1000;
+
+const fx = (x: number | undefined, d = 1): string => (x === undefined ? '' : x.toFixed(d));
+
+function machineLine(result: ExperimentResult): string {
+  return `machine: VAX-11/${result.machine.cpu} model (${result.machine.nsPerInstruction} ns/instruction), ` +
+    `${result.machine.memoryMB} MB (${result.machine.memoryNote}), single-user`;
+}
+
+function failedCells(r: RowResult, width: number): Cells {
+  const cells: Cells = ['FAILED', r.failure ? r.failure.message.slice(0, 70) : ''];
+  while (cells.length < width) cells.push('');
+  return cells.slice(0, width);
+}
+
+/** The result as a text table, laid out by its view; hostSeconds per row if given. */
 export function formatTable(result: ExperimentResult, hostSeconds?: number[]): string {
-  const head = ['test', 'ours (s)', 'paper 4.3BSD (s)', 'difference', ...(hostSeconds ? ['host (s)'] : [])];
-  const body = result.rows.map((r, i) => {
-    const paper = `${r.paper.elapsed.toFixed(1)}${r.paper.scale !== 1 ? '*' : ''}`;
-    const host = hostSeconds ? [hostSeconds[i] !== undefined ? hostSeconds[i]!.toFixed(1) : ''] : [];
-    if (r.status !== 'ok' || !r.guest) return [r.test, 'FAILED', paper, r.failure ? r.failure.message.slice(0, 60) : '', ...host];
-    const d = r.guest.real - r.paper.elapsed;
-    const pct = r.paper.elapsed > 0 ? ` (${d >= 0 ? '+' : ''}${((100 * d) / r.paper.elapsed).toFixed(0)}%)` : '';
-    return [r.test, r.guest.real.toFixed(1), paper, `${d >= 0 ? '+' : ''}${d.toFixed(1)}${pct}`, ...host];
-  });
-  const widths = head.map((h, c) => Math.max(h.length, ...body.map((b) => b[c]!.length)));
-  const line = (cells: string[]) => cells.map((s, c) => (c === 0 ? s.padEnd(widths[c]!) : s.padStart(widths[c]!))).join(' | ');
-  const notes = [
-    `${result.experiment}: ${result.title}`,
-    `machine: VAX-11/${result.machine.cpu} model (${result.machine.nsPerInstruction} ns/instruction), ` +
-      `${result.machine.memoryMB} MB (${result.machine.memoryNote}), single-user`,
-    COMPARE_NOTE,
-  ];
-  if (result.rows.some((r) => r.paper.scale !== 1)) notes.push('* the paper\'s time scaled to our iteration count');
-  return [...notes, '', line(head), widths.map((w) => '-'.repeat(w)).join('-|-'), ...body.map(line)].join('\n');
+  const host = (i: number): Cells => (hostSeconds ? [hostSeconds[i] !== undefined ? hostSeconds[i]!.toFixed(1) : ''] : []);
+  const hostHead = hostSeconds ? ['host (s)'] : [];
+  const notes = [`${result.experiment}: ${result.title}`, machineLine(result), result.compare];
+  if (Object.keys(result.parameters).length > 0) {
+    notes.push(`parameters: ${Object.entries(result.parameters).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+  }
+  if (Object.keys(result.kernelSettings).length > 0) {
+    notes.push(`kernel settings (every step): ${Object.entries(result.kernelSettings).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+  }
+  let table: string[];
+  if (result.view === 'paging') {
+    const head = ['test', 'real', 'user', 'sys', 'faults', 'PFST ms', '4.2 real', '4.2 user', '4.2 sys', '4.2 faults',
+      '4.2 PFST ms', ...hostHead];
+    const body = result.rows.map((r, i): Cells => {
+      const p = r.paper;
+      const paper = [fx(p?.elapsed, 0), fx(p?.user), fx(p?.system), p?.pageFaults === undefined ? '' : String(p.pageFaults),
+        fx(r.derived?.paperPfstMs, 2)];
+      if (r.status !== 'ok' || !r.guest) return [r.test, ...failedCells(r, 5), ...paper, ...host(i)];
+      const faults = r.derived?.pageFaults;
+      const pfst = faults !== undefined && faults >= PFST_MIN_FAULTS ? fx(r.derived?.pfstMs, 2) : '';
+      return [r.test, fx(r.guest.real), fx(r.guest.user), fx(r.guest.sys), faults === undefined ? '' : String(faults),
+        pfst, ...paper, ...host(i)];
+    });
+    table = layout(head, body);
+    notes.push('faults: ours = page-ins (cnt.v_pgin); PFST = sys / faults, shown with at least ' +
+      `${PFST_MIN_FAULTS} faults. "4.2": Table 7's 4.2BSD columns, Table 8's PFST (its printed figure / 100, in ms)`);
+    if (result.rows.some((r) => r.paper && r.paper.scale !== 1)) {
+      notes.push('our counts are reduced (--param): the paper\'s figures are for its own counts and are not comparable');
+    }
+  } else if (result.view === 'namecache') {
+    const head = ['step', 'nchsize', 'sys (s)', 'user (s)', 'real (s)', 'hits', 'misses', 'hit rate', 'offset hits',
+      'paper sys', ...hostHead];
+    const body = result.rows.map((r, i): Cells => {
+      const nch = r.readback?.nchsize;
+      const paper = r.paper?.system !== undefined ? `${r.paper.system.toFixed(1)} (${r.paper.column})` : '';
+      if (r.status !== 'ok' || !r.guest) return [r.test, nch == null ? '' : String(nch), ...failedCells(r, 7), paper, ...host(i)];
+      const t = r.totals ?? {};
+      return [r.test, nch == null ? '?' : String(nch), fx(r.guest.sys), fx(r.guest.user), fx(r.guest.real),
+        String(t['namei.hits'] ?? ''), String(t['namei.misses'] ?? ''),
+        t['namei.hitRate'] === undefined ? '' : `${t['namei.hitRate'].toFixed(1)}%`,
+        String(t['namei.pass2'] ?? ''), paper, ...host(i)];
+    });
+    table = layout(head, body);
+    notes.push('nchsize: read back from the running kernel; hits, misses: nchstats over the command (lookups of ' +
+      'path components); offset hits: found by the per-process directory offset cache (ncs_pass2)');
+  } else {
+    const head = ['test', 'ours (s)', 'paper 4.3BSD (s)', 'difference', ...hostHead];
+    const body = result.rows.map((r, i): Cells => {
+      const e = r.paper?.elapsed;
+      const paper = e === undefined ? '' : `${e.toFixed(1)}${r.paper!.scale !== 1 ? '*' : ''}`;
+      if (r.status !== 'ok' || !r.guest) return [r.test, 'FAILED', paper, r.failure ? r.failure.message.slice(0, 60) : '', ...host(i)];
+      if (e === undefined) return [r.test, r.guest.real.toFixed(1), paper, '', ...host(i)];
+      const d = r.guest.real - e;
+      const pct = e > 0 ? ` (${d >= 0 ? '+' : ''}${((100 * d) / e).toFixed(0)}%)` : '';
+      return [r.test, r.guest.real.toFixed(1), paper, `${d >= 0 ? '+' : ''}${d.toFixed(1)}${pct}`, ...host(i)];
+    });
+    table = layout(head, body);
+    if (result.rows.some((r) => r.paper && r.paper.scale !== 1)) notes.push('* the paper\'s time scaled to our iteration count');
+  }
+  return [...notes, '', ...table].join('\n');
+}
+
+/** Virtual seconds of a result: the timed commands, and the steps' machines from power-on. */
+export function virtualSeconds(result: ExperimentResult): { commands: number; machines: number } {
+  let commands = 0;
+  let machines = 0;
+  for (const r of result.rows) {
+    commands += r.emulator?.virtualSeconds ?? 0;
+    machines += r.emulator?.machineVirtualSeconds ?? 0;
+  }
+  return { commands: round(commands, 3), machines: round(machines, 3) };
 }
