@@ -15,7 +15,7 @@ import {
   type StepSpec,
 } from './experiments';
 import { i32 } from './kstats';
-import { ConsoleSession, SessionFailure, type FailureKind, type SessionHooks } from './session';
+import { ConsoleSession, SessionFailure, SLICE, type FailureKind, type SessionHooks } from './session';
 import { parseTimedOutput } from './timeparse';
 import { resolveSettings, validateSettings } from './toggles';
 
@@ -60,6 +60,8 @@ export interface RunOptions {
   /** Counters (all of them), once per virtual second of each timed command. */
   onSample?: (sample: CounterSample) => void;
   onProgress?: (progress: RunProgress) => void;
+  /** Virtual seconds between counter samples (default: samplingFor). */
+  sampleSeconds?: number;
 }
 
 /** Where a run is: step `step` (1-based) of `steps`, and the machine's clocks. */
@@ -374,6 +376,21 @@ export async function runExperiment(
   };
 }
 
+/** How often the counters are sampled during a timed command, and the
+ *  slice that makes that possible (samples fall on slice boundaries; a
+ *  200,000-instruction slice is 0.4 virtual s on a 780, 0.67 on a 750).
+ *  By default about 60 samples over the paper's time for the step, between
+ *  0.1 and 1 virtual second apart, so a short run still draws a curve and a
+ *  long one keeps its JSON small.  Deterministic: it depends only on the
+ *  experiment, never on the host. */
+export function samplingFor(expectedSeconds: number | undefined, requested?: number): { seconds: number; slice: number } {
+  let seconds = requested ?? (expectedSeconds !== undefined && expectedSeconds > 0
+    ? Math.min(1, Math.max(0.1, Math.round((expectedSeconds / 60) * 10) / 10))
+    : 1);
+  if (!(seconds > 0)) seconds = 1;
+  return { seconds, slice: seconds < 0.5 ? 25_000 : SLICE };
+}
+
 async function runStep(
   api: Vax780Api, image: DiskImage, spec: ExperimentSpec, index: number, step: StepSpec, count: number | null,
   kernel: Record<string, number>, run: ResolvedRun, nsPerInstruction: number, options: RunOptions,
@@ -419,9 +436,10 @@ async function runStep(
     if (step.readback.length > 0) result.readback = readKernelLongs(sys, step.readback);
     const i0 = sys.instructionCount();
     const t0 = sys.timeNs();
-    sampler = new CounterSampler(sys, index);
+    const sampling = samplingFor(result.paper?.elapsed, options.sampleSeconds);
+    sampler = new CounterSampler(sys, index, sampling.seconds);
     session.send(`${command}; echo exit $?`);
-    const done = await session.expect(PROMPT, limitSeconds);
+    const done = await session.expect(PROMPT, limitSeconds, sampling.slice);
     const last = sampler.finish();
     if (last) options.onSample?.(last);
     result.counters = keepSeries(sampler.series(), keep);

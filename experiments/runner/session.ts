@@ -82,8 +82,9 @@ export class ConsoleSession {
     this.machine.type(`${text}\r`);
   }
 
-  /** Waits for text (the CLI's `expect`), at most limitSeconds of virtual time. */
-  async expect(text: string, limitSeconds: number): Promise<ExpectResult> {
+  /** Waits for text (the CLI's `expect`), at most limitSeconds of virtual
+   *  time, running the machine in slices of `slice` instructions. */
+  async expect(text: string, limitSeconds: number, slice: number = SLICE): Promise<ExpectResult> {
     const start = this.mark;
     const deadline = this.machine.timeNs() + BigInt(Math.round(limitSeconds * 1e9));
     const { signal, pause, onConsole, onSlice } = this.hooks;
@@ -103,7 +104,7 @@ export class ConsoleSession {
         throw new SessionFailure('time limit',
           `no ${JSON.stringify(text)} within ${limitSeconds} virtual seconds`, output);
       }
-      const r = this.machine.run(SLICE);
+      const r = this.machine.run(slice);
       const got = this.machine.readConsole();
       if (got) {
         this.transcript += got;
