@@ -29,6 +29,7 @@ static void reset_processor(vax_machine *m)
     memset(c, 0, sizeof *c);
     /* As after a console INIT: kernel mode on the interrupt stack, IPL 31. */
     c->psl = PSL_IS | (31u << PSL_IPL_SHIFT);
+    machine_account_mode(m, VAX_STATS_INTERRUPT, m->icount);
     c->astlvl = 4;   /* no AST pending */
     c->ipr_misc[IPR_SID] = VAX780_SID;
     mmu_flush_all(m);
@@ -201,6 +202,11 @@ vax_stop_reason vax_run(vax_machine *m, uint64_t max_instructions)
         if (limit <= m->icount)
             limit = m->icount + 1;   /* an event firing now: still make progress */
         m->run_limit = limit < m->budget_end ? limit : m->budget_end;
+        /* Between instructions, with the events and interrupts due now
+         * taken: an idle loop may be skipped up to run_limit (idle.c
+         * checks the rest).  Only kernel mode idles. */
+        if (m->idle_skip && (m->cpu.psl & PSL_CUR) == 0)
+            cpu_idle_skip(m);
         cpu_execute(m);
     }
 }
@@ -218,6 +224,8 @@ const char *vax_stop_reason_name(vax_stop_reason r)
 }
 
 const char *vax_stop_detail(const vax_machine *m) { return m->stop_detail; }
+
+void vax_set_idle_skip(vax_machine *m, int on) { m->idle_skip = on != 0; }
 
 void vax_request_stop(vax_machine *m)
 {

@@ -12,6 +12,7 @@
 #include "bus/bus.h"
 #include "cpu/cpu.h"
 #include "mmu/tlb.h"
+#include "stats.h"
 #include "vax.h"
 
 /* A device's timed event (a clock tick, a seek finishing, a character
@@ -66,6 +67,19 @@ struct vax_machine {
     int stop_requested;
     vax_stop_reason stop_reason;
     char stop_detail[160];
+
+    /* Statistics (stats.h).  Instructions and time go to the accounting
+     * slot acct_slot (VAX_STATS_KERNEL ... VAX_STATS_INTERRUPT) from
+     * instruction count acct_icount / virtual time acct_ns on; the slot
+     * changes only with the PSL's mode or IS bit (cpu_set_psl). */
+    vax_stats stats;
+    int acct_slot;
+    uint64_t acct_icount, acct_ns;
+
+    /* Skip over idle loops (cpu/idle.c); off unless the host turns it on.
+     * idle_retry_pc: where the last look that could not decide was. */
+    int idle_skip;
+    uint32_t idle_retry_pc;
 };
 
 /* Record why the machine stopped (printf-style detail). */
@@ -87,5 +101,13 @@ void machine_event_cancel(vax_machine *m, vax_event *e);
  * level ipl with the given SCB offset. */
 void machine_irq_raise(vax_machine *m, int ipl, int source, uint32_t scb_offset);
 void machine_irq_clear(vax_machine *m, int ipl, int source);
+
+/* Statistics bookkeeping (stats.c).  machine_account_mode: the
+ * instructions before instruction count `boundary` belong to the current
+ * slot, those from it on to `slot`.  machine_account_idle: n instructions
+ * (and their time) were skipped in an idle loop (cpu/idle.c): they count
+ * as executed but belong to no mode. */
+void machine_account_mode(vax_machine *m, int slot, uint64_t boundary);
+void machine_account_idle(vax_machine *m, uint64_t n);
 
 #endif

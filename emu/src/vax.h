@@ -81,6 +81,19 @@ uint64_t vax_state_digest(const vax_machine *m);
 /* Ask a running vax_run() to return soon (safe from a callback). */
 void vax_request_stop(vax_machine *m);
 
+/* Idle skipping (off after vax_create; the 780 system model turns it on).
+ * When the processor, in kernel mode, is in a loop that provably cannot
+ * leave before the next device event (it only reads memory, sets condition
+ * codes, branches, and writes IPL with the value it already has, with no
+ * interrupt deliverable), or in a counted delay loop (SOBGTR, SOBGEQ,
+ * AOBLSS, AOBLEQ on a register, branching to itself), vax_run() advances
+ * the instruction count by whole iterations of the loop, up to the next
+ * device event or the end of the budget, instead of running them
+ * (cpu/idle.c).  The skipped iterations count as executed, so the guest,
+ * the instruction count and virtual time are exactly as without skipping;
+ * only host time is saved.  The statistics (stats.h) book them as idle. */
+void vax_set_idle_skip(vax_machine *m, int on);
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,6 +6,7 @@
  *   vax780 --disk hp0=IMAGE[:TYPE] [--disk hp1=...] [--tape ts0=TAPE] [--mem MB]
  *          [--boot single|multi|askname] [--direct] [--kernel PATH] [--cpu 780|750]
  *          [--standalone tape|tape:NAME|FILE] [--set NAME=VALUE] [--script FILE] [--quiet] [--stats]
+ *          [--no-idle-skip]
  *
  * --set NAME=VALUE (with --direct) sets the kernel's longword variable _NAME
  * after loading /vmunix and before it runs, e.g. --set nchsize=0.
@@ -18,6 +19,11 @@
  * ./tape for a file called tape) entered with R10 = 0 and R11 = the --boot
  * flags.  See src/boot/standalone.h.  The disk may then be blank (no file
  * system: the TODR keeps its default).
+ * --stats prints, at exit, the hardware model's counters that are not zero
+ * (src/system/vax780_stats.h), then one line with the instruction count,
+ * virtual and host time.  --no-idle-skip runs the kernel's idle loop
+ * instruction by instruction instead of skipping it (vax_set_idle_skip):
+ * the guest runs the same either way, only host time differs.
  *
  * The console transcript goes to stdout.  Script lines:
  *   expect TEXT     wait until the console output since the previous match contains TEXT
@@ -52,6 +58,7 @@
 #include "boot/standalone.h"
 #include "machine.h"
 #include "system/vax780.h"
+#include "system/vax780_stats.h"
 #include "vax.h"
 
 #define EXIT_TIMEOUT 1
@@ -357,6 +364,38 @@ static void run_script(session *s, const char *path)
     fclose(f);
 }
 
+/* The hardware model's counters that are not zero, "name=value" packed
+ * into lines of about 100 characters on stderr. */
+static void print_counters(const vax780 *sys)
+{
+    size_t n = vax780_stats_count();
+    uint64_t *v = calloc(n, sizeof *v);
+    if (!v)
+        return;
+    vax780_stats_flat(sys, v, n);
+    const char *name = vax780_stats_names();
+    int col = 0;
+    for (size_t i = 0; i < n && *name; i++) {
+        size_t len = strcspn(name, ",");
+        if (v[i]) {
+            char item[96];
+            int w = snprintf(item, sizeof item, " %.*s=%llu", (int)len, name, (unsigned long long)v[i]);
+            if (col > 0 && col + w > 100) {
+                fputc('\n', stderr);
+                col = 0;
+            }
+            if (col == 0)
+                col = fprintf(stderr, "vax780: stats:");
+            fputs(item, stderr);
+            col += w;
+        }
+        name += len + (name[len] == ',');
+    }
+    if (col > 0)
+        fputc('\n', stderr);
+    free(v);
+}
+
 static void usage(const char *msg)
 {
     if (msg)
@@ -364,7 +403,8 @@ static void usage(const char *msg)
     fprintf(stderr,
             "usage: vax780 --disk hp0=IMAGE[:TYPE] [--disk hpN=...] [--tape ts0=TAPE] [--mem MB]\n"
             "              [--boot single|multi|askname] [--direct] [--kernel PATH] [--cpu 780|750]\n"
-            "              [--standalone tape|tape:NAME|FILE] [--set NAME=VALUE] [--script FILE] [--quiet] [--stats]\n");
+            "              [--standalone tape|tape:NAME|FILE] [--set NAME=VALUE] [--script FILE] [--quiet] [--stats]\n"
+            "              [--no-idle-skip]\n");
     exit(EXIT_USAGE);
 }
 
@@ -467,6 +507,8 @@ int main(int argc, char **argv)
             s.set_value[s.nset++] = (uint32_t)val;
         } else if (!strcmp(a, "--stats")) {
             stats = 1;
+        } else if (!strcmp(a, "--no-idle-skip")) {
+            cfg.no_idle_skip = 1;
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(NULL);
         } else {
@@ -543,6 +585,7 @@ int main(int argc, char **argv)
          * influences the guest, whose time is virtual. */
         clock_gettime(CLOCK_MONOTONIC, &t1);
         double host = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+        print_counters(s.sys);
         uint64_t n = vax_instruction_count(s.sys->m);
         fprintf(stderr, "vax780: %llu instructions, %.3f virtual s, %.3f host s, %.1f million instructions/s\n",
                 (unsigned long long)n, vseconds(&s), host, host > 0 ? (double)n / host / 1e6 : 0.0);

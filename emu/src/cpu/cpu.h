@@ -145,10 +145,20 @@ int cpu_deliver(vax_machine *m, int status);
 /* Change the PSL, switching the stack pointer between the saved slots
  * when the mode or the interrupt-stack bit changes. */
 void cpu_set_psl(vax_machine *m, uint32_t newpsl);
+/* The same, called by an instruction that changes mode part-way through
+ * (CHMx, REI, LDPCTX, SVPCTX): for the statistics, that instruction still
+ * belongs to the mode it started in. */
+void cpu_set_psl_in_instruction(vax_machine *m, uint32_t newpsl);
 
 /* Software interrupts and other interrupt conditions changed: make the
  * run loop look at them before the next instruction. */
 void cpu_interrupts_changed(vax_machine *m);
+
+/* Idle skipping (idle.c): if the processor is in a loop that cannot end
+ * before the next device event, advance the instruction count (and with it
+ * virtual time) over as many whole iterations as fit before
+ * m->run_limit.  Returns the number of instructions skipped. */
+uint64_t cpu_idle_skip(vax_machine *m);
 
 /* Internal processor registers (privileged.c). */
 int cpu_mtpr(vax_machine *m, uint32_t ipr, uint32_t value);

@@ -31,7 +31,9 @@ void cpu_interrupts_changed(vax_machine *m)
     m->run_limit = 0;
 }
 
-void cpu_set_psl(vax_machine *m, uint32_t newpsl)
+/* The PSL change, with the instruction count from which the statistics
+ * charge the new mode (its stack slot is also its accounting slot). */
+static void set_psl_at(vax_machine *m, uint32_t newpsl, uint64_t boundary)
 {
     vax_cpu *c = &m->cpu;
     uint32_t old = c->psl;
@@ -40,11 +42,23 @@ void cpu_set_psl(vax_machine *m, uint32_t newpsl)
         c->sp_save[old_slot] = c->r[14];
         c->r[14] = c->sp_save[new_slot];
     }
+    if (new_slot != m->acct_slot)
+        machine_account_mode(m, new_slot, boundary);
     c->psl = newpsl;
     if ((old ^ newpsl) & PSL_CUR)
         ib_invalidate(m);   /* the fetch shortcut was checked for the old mode */
     if ((old ^ newpsl) & (PSL_IPL | PSL_T | PSL_TP))
         cpu_interrupts_changed(m);
+}
+
+void cpu_set_psl(vax_machine *m, uint32_t newpsl)
+{
+    set_psl_at(m, newpsl, m->icount);
+}
+
+void cpu_set_psl_in_instruction(vax_machine *m, uint32_t newpsl)
+{
+    set_psl_at(m, newpsl, m->icount + 1);
 }
 
 /* Push the frame: params[0] ends up on top of the stack, then PC, PSL. */
@@ -97,6 +111,7 @@ static int enter(vax_machine *m, uint32_t scb_offset, uint32_t newpsl, uint32_t 
             return VAX_EXC_FATAL;
         }
         uint32_t ksnv;
+        m->stats.exc_other++;   /* the kernel-stack-not-valid abort */
         memcpy(c->sp_save, saved_sp, sizeof saved_sp);
         c->r[14] = saved_r14;
         c->psl = old_psl & ~PSL_TP;
@@ -111,10 +126,27 @@ static int enter(vax_machine *m, uint32_t scb_offset, uint32_t newpsl, uint32_t 
     return 0;
 }
 
+static void count_exception(vax_machine *m, uint32_t scb_offset)
+{
+    vax_stats *st = &m->stats;
+    switch (scb_offset) {
+    case SCB_MACHINE_CHECK: st->mchk++; break;
+    case SCB_ACCESS_VIOLATION: st->acv++; break;
+    case SCB_TRANSLATION_NOT_VALID:
+        if ((m->cpu.fault_va >> 30) == 2)
+            st->tnv_system++;
+        else
+            st->tnv_process++;
+        break;
+    default: st->exc_other++; break;
+    }
+}
+
 int cpu_take_exception(vax_machine *m, uint32_t scb_offset, int nparam, const uint32_t *params, uint32_t pc)
 {
     vax_cpu *c = &m->cpu;
     uint32_t vec;
+    count_exception(m, scb_offset);
     TRY(read_vector(m, scb_offset, &vec));
     uint32_t old = c->psl;
     uint32_t ipl = PSL_GET_IPL(old);
@@ -134,6 +166,11 @@ int cpu_take_exception(vax_machine *m, uint32_t scb_offset, int nparam, const ui
 int cpu_take_interrupt(vax_machine *m, uint32_t scb_offset, int ipl)
 {
     uint32_t vec;
+    if (ipl >= 16)
+        m->stats.intr_hw++;
+    else
+        m->stats.intr_soft++;
+    m->stats.intr_vec[(scb_offset >> 2) & (VAX_STATS_NVEC - 1)]++;
     TRY(read_vector(m, scb_offset, &vec));
     uint32_t on_is = (vec & 1) ? PSL_IS : (m->cpu.psl & PSL_IS);
     uint32_t newpsl = on_is | ((uint32_t)ipl << PSL_IPL_SHIFT);
@@ -241,9 +278,21 @@ int cpu_change_mode(vax_machine *m, int target, uint32_t code)
     TRY(mem_write_mode(m, sp - 8, 4, newmode, c->r[15]));
     TRY(mem_write_mode(m, sp - 12, 4, newmode, code));
     uint32_t newpsl = ((uint32_t)newmode << PSL_CUR_SHIFT) | ((uint32_t)cur << PSL_PRV_SHIFT) | (old & PSL_IPL);
-    cpu_set_psl(m, newpsl);
+    cpu_set_psl_in_instruction(m, newpsl);
     c->r[14] = sp - 12;
     c->r[15] = vec & ~3u;
     ib_invalidate(m);
+    switch (target) {
+    case MODE_KERNEL:
+        m->stats.chmk++;
+        if (code < VAX_STATS_NCHMK)
+            m->stats.chmk_code[code]++;
+        else
+            m->stats.chmk_other++;
+        break;
+    case MODE_EXEC: m->stats.chme++; break;
+    case MODE_SUPER: m->stats.chms++; break;
+    default: m->stats.chmu++; break;
+    }
     return 0;
 }

@@ -48,8 +48,8 @@ int cpu_mtpr(vax_machine *m, uint32_t ipr, uint32_t v)
         return 0;
     case IPR_SISR: c->sisr = v & 0xFFFEu; cpu_interrupts_changed(m); return 0;
     case IPR_MAPEN: c->mapen = v & 1; mmu_flush_all(m); return 0;
-    case IPR_TBIA: mmu_flush_all(m); return 0;
-    case IPR_TBIS: mmu_flush_single(m, v); return 0;
+    case IPR_TBIA: m->stats.tbia++; mmu_flush_all(m); return 0;
+    case IPR_TBIS: m->stats.tbis++; mmu_flush_single(m, v); return 0;
     case IPR_SID: return VAX_EXC_RESERVED_OPERAND;   /* read-only */
     default:
         if (m->ipr_write_ext && m->ipr_write_ext(m, (int)ipr, v))
@@ -126,9 +126,10 @@ static int op_rei(vax_machine *m)
         (psl & PSL_CM))   /* compatibility mode is not provided: 4.3BSD never enters it */
         return VAX_EXC_RESERVED_OPERAND;
     c->r[14] += 8;
+    m->stats.rei++;
     /* A trace pending for the REI itself survives into the new PSL, so the
      * REI is traced like any other instruction. */
-    cpu_set_psl(m, psl | (old & PSL_TP));
+    cpu_set_psl_in_instruction(m, psl | (old & PSL_TP));
     c->r[15] = pc;
     if (!(psl & PSL_IS) && (uint32_t)newcur >= c->astlvl)
         c->sisr |= 1u << 2;   /* deliver the AST through IPL 2 */
@@ -154,7 +155,7 @@ static int op_ldpctx(vax_machine *m)
     for (int i = 0; i < PCB_LONGS; i++)
         TRY(phys_read_l(m, c->pcbb + 4u * (uint32_t)i, &pcb[i]));
     if (c->psl & PSL_IS)
-        cpu_set_psl(m, c->psl & ~PSL_IS);
+        cpu_set_psl_in_instruction(m, c->psl & ~PSL_IS);
     for (int i = 1; i < 4; i++)
         c->sp_save[i] = pcb[i];
     for (int i = 0; i < 14; i++)
@@ -170,6 +171,7 @@ static int op_ldpctx(vax_machine *m)
     TRY(mem_write_mode(m, sp - 4, 4, MODE_KERNEL, pcb[PCB_PSL / 4]));
     TRY(mem_write_mode(m, sp - 8, 4, MODE_KERNEL, pcb[PCB_PC / 4]));
     c->r[14] = sp - 8;
+    m->stats.ldpctx++;
     return 0;
 }
 
@@ -193,8 +195,9 @@ static int op_svpctx(vax_machine *m)
     if (!(c->psl & PSL_IS)) {
         uint32_t ipl = PSL_GET_IPL(c->psl);
         uint32_t np = (c->psl & ~PSL_IPL) | PSL_IS | ((ipl < 1 ? 1 : ipl) << PSL_IPL_SHIFT);
-        cpu_set_psl(m, np);
+        cpu_set_psl_in_instruction(m, np);
     }
+    m->stats.svpctx++;
     return 0;
 }
 

@@ -459,6 +459,11 @@ int mba_disk_stats_get(const mba *a, int unit, mba_disk_stats *out)
     out->sectors = d->st_sectors;
     out->seeks = d->st_seeks;
     out->busy_ns = d->st_busy_ns;
+    out->reads = d->st_reads;
+    out->writes = d->st_writes;
+    out->bytes_read = d->st_bytes_read;
+    out->bytes_written = d->st_bytes_written;
+    out->cylinders = d->st_cylinders;
     /* A command in progress counts up to now. */
     if (d->state != RP_IDLE) {
         uint64_t now = machine_time_ns(d->m);

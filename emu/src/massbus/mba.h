@@ -55,12 +55,17 @@ void mba_reset(mba *a);
 void mba_set_fast_timing(mba *a, int on);
 
 /* Statistics for the lab's iostat-like counters (read by the host):
- * transfers: data transfer commands executed (read, write, write check);
- * sectors: sectors moved by them; seeks: arm movements to another cylinder
- * (explicit seek/search/recalibrate and the implied seek of a transfer);
- * busy_ns: virtual time the drive spent executing commands. */
+ * transfers: data transfer commands executed (read, write, write check),
+ * of which reads (read and write check: data off the pack) and writes;
+ * sectors: sectors moved by them; bytes_read/bytes_written: bytes they
+ * moved between the pack and memory; seeks: arm movements to another
+ * cylinder (explicit seek/search/recalibrate and the implied seek of a
+ * transfer); cylinders: cylinders the heads travelled (seeks and the steps
+ * of transfers running on to the next cylinder); busy_ns: virtual time the
+ * drive spent executing commands. */
 typedef struct {
     uint64_t transfers, sectors, seeks, busy_ns;
+    uint64_t reads, writes, bytes_read, bytes_written, cylinders;
 } mba_disk_stats;
 /* 0, or -1 if there is no drive in that slot. */
 int mba_disk_stats_get(const mba *a, int unit, mba_disk_stats *out);

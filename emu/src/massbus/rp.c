@@ -265,9 +265,10 @@ static void finish_transfer(rp_drive *d)
     uint32_t total = total_sectors(t);
     uint8_t buf[512];
     int exc = 0;
-    uint64_t moved = 0;
+    uint64_t moved = 0, bytes = 0;
 
     d->cyl = d->dc;
+    int start_cyl = d->cyl;
     while (mba_xfer_remaining(a) > 0) {
         if (lba >= total) {
             d->er1 |= RPER1_AOE;
@@ -301,6 +302,7 @@ static void finish_transfer(rp_drive *d)
             got = d->op == RPF_READ ? mba_xfer_to_memory(a, buf, want) : mba_xfer_compare(a, buf, want);
         }
         moved++;
+        bytes += got;
         lba++;
         if (got < want || mba_xfer_aborted(a))
             break;
@@ -311,6 +313,11 @@ static void finish_transfer(rp_drive *d)
     d->dc = (uint16_t)(lba / nspc(t));
     d->da = (uint16_t)((((lba % nspc(t)) / (uint32_t)t->nsect) << 8) | (lba % (uint32_t)t->nsect));
     d->st_sectors += moved;
+    if (d->op == RPF_WRITE)
+        d->st_bytes_written += bytes;
+    else
+        d->st_bytes_read += bytes;   /* read and write check: data off the pack */
+    d->st_cylinders += (uint64_t)(d->cyl - start_cyl);   /* the heads stepped along */
     finish_op(d);
     if (exc)
         raise_attention(d); /* no interrupt of its own: the adapter is still busy */
@@ -340,6 +347,10 @@ static void start_transfer(rp_drive *d, int f)
         return;
     }
     d->st_transfers++;
+    if (f == RPF_WRITE)
+        d->st_writes++;
+    else
+        d->st_reads++;
     uint32_t bytes = mba_xfer_remaining(d->mba);
     uint32_t nsec = (bytes + 511u) / 512u;
     uint32_t lba = ((uint32_t)c * (uint32_t)t->ntrak + (uint32_t)h) * (uint32_t)t->nsect + (uint32_t)s;
@@ -347,8 +358,10 @@ static void start_transfer(rp_drive *d, int f)
         nsec = total_sectors(t) - lba;
     uint64_t now = machine_time_ns(d->m);
     uint64_t sk = seek_ns(t, d->cyl, c);
-    if (c != d->cyl)
+    if (c != d->cyl) {
         d->st_seeks++;
+        d->st_cylinders += (uint64_t)(c > d->cyl ? c - d->cyl : d->cyl - c);
+    }
     d->target_cyl = c;
     start_timed(d, RP_BUSY_TRANSFER, f, transfer_time(d, now, c, h, s, nsec), sk);
 }
@@ -380,8 +393,10 @@ static void finish_position(rp_drive *d)
 
 static void start_position(rp_drive *d, int f, int to_cyl, uint64_t seek, uint64_t extra)
 {
-    if (to_cyl != d->cyl)
+    if (to_cyl != d->cyl) {
         d->st_seeks++;
+        d->st_cylinders += (uint64_t)(to_cyl > d->cyl ? to_cyl - d->cyl : d->cyl - to_cyl);
+    }
     d->target_cyl = to_cyl;
     start_timed(d, RP_BUSY_POSITION, f, seek + extra, seek);
 }

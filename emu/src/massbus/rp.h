@@ -144,8 +144,9 @@ typedef struct rp_drive {
 
     int fast;                    /* complete everything after RP_FAST_NS */
 
-    /* iostat-like counters */
+    /* iostat-like counters (mba.h, mba_disk_stats) */
     uint64_t st_transfers, st_sectors, st_seeks, st_busy_ns;
+    uint64_t st_reads, st_writes, st_bytes_read, st_bytes_written, st_cylinders;
 } rp_drive;
 
 /* Delay of every timed operation in fast mode. */

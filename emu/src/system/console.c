@@ -48,12 +48,14 @@ static void rx_arrive(vax_machine *m, void *ctx)
     }
     c->rxdb = ch;
     c->rxcs |= CSR_DONE;
+    c->chars_in++;
     update_rx_irq(m, c);
 }
 
 static void tx_done(vax_machine *m, void *ctx)
 {
     vax_console *c = ctx;
+    c->chars_out++;
     if (c->output)
         c->output(c->output_ctx, (uint8_t)(c->pending_tx & 0x7F));   /* the kernel sets the parity bit */
     c->txcs |= CSR_DONE;

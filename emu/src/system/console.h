@@ -27,6 +27,8 @@ typedef struct vax_console {
     void *output_ctx;
     void (*command)(void *ctx, uint32_t code);
     void *command_ctx;
+    /* Statistics: characters received (reaching RXDB) and transmitted. */
+    uint64_t chars_in, chars_out;
 } vax_console;
 
 void console_init(vax_console *c, uint32_t baud);

@@ -98,6 +98,7 @@ vax780 *vax780_create(const vax780_config *cfg, char *err, size_t errlen)
     if (cfg->ns_per_instruction)
         m->ns_per_instruction = cfg->ns_per_instruction;
     m->system = s;
+    vax_set_idle_skip(m, !cfg->no_idle_skip);
     m->ipr_read_ext = ipr_read;
     m->ipr_write_ext = ipr_write;
     console_init(&s->console, 9600);
@@ -169,6 +170,21 @@ void vax780_init(vax780 *s)
     if (s->uba0)
         uba_reset(s->uba0);
     s->reboot_requested = 0;
+}
+
+int vax780_disk_stats(const vax780 *s, int unit, mba_disk_stats *out)
+{
+    if (unit < 0 || unit >= VAX780_MAX_DISKS)
+        return -1;
+    return mba_disk_stats_get(unit < 4 ? s->mba0 : s->mba1, unit % 4, out);
+}
+
+void vax780_io_stats_get(const vax780 *s, vax780_io_stats *out)
+{
+    out->console_in = s->console.chars_in;
+    out->console_out = s->console.chars_out;
+    dz11_stats(s->dz, &out->dz_in, &out->dz_out);
+    ts11_stats(s->ts, &out->ts_records_read, &out->ts_records_written);
 }
 
 void vax780_set_console_output(vax780 *s, void (*out)(void *ctx, uint8_t ch), void *ctx)

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "../machine.h"
+#include "../massbus/mba.h"
 #include "blockdev.h"
 #include "clock.h"
 #include "console.h"
@@ -35,6 +36,8 @@ typedef struct {
         vax_blockdev *image;
     } disk[VAX780_MAX_DISKS];
     vax_blockdev *tape;        /* TS11 image (SIMH .tap), or NULL */
+    int no_idle_skip;          /* run idle loops instruction by instruction
+                                  (default: skip them, see vax_set_idle_skip) */
 } vax780_config;
 
 typedef struct vax780 {
@@ -56,6 +59,18 @@ void vax780_destroy(vax780 *s);
 
 /* Console INIT: processor and adapters reset, memory kept. */
 void vax780_init(vax780 *s);
+
+/* Disk statistics of drive hpN (0..7), iostat-like (mba.h,
+ * mba_disk_stats).  0, or -1 if there is no such drive. */
+int vax780_disk_stats(const vax780 *s, int unit, mba_disk_stats *out);
+
+/* Character and record counts of the other devices. */
+typedef struct {
+    uint64_t console_in, console_out;    /* console terminal */
+    uint64_t dz_in, dz_out;              /* DZ11, all lines */
+    uint64_t ts_records_read, ts_records_written;   /* TS11 */
+} vax780_io_stats;
+void vax780_io_stats_get(const vax780 *s, vax780_io_stats *out);
 
 /* Console terminal: where its output goes; typed input. */
 void vax780_set_console_output(vax780 *s, void (*out)(void *ctx, uint8_t ch), void *ctx);

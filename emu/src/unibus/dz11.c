@@ -64,6 +64,7 @@ struct dz11 {
     vax_event ev;
     void (*out)(void *ctx, int line, uint8_t ch);
     void *out_ctx;
+    uint64_t chars_in, chars_out;   /* statistics, all lines */
 };
 
 /* -------------------------------------------------------------- timing */
@@ -210,6 +211,7 @@ static void fire(vax_machine *m, void *ctx)
             break;
         dz_line *l = &dz->line[which];
         if (is_rx) {
+            dz->chars_in++;
             uint8_t ch = l->q[l->qhead];
             l->qhead = (l->qhead + 1) % l->qcap;
             l->qlen--;
@@ -217,6 +219,7 @@ static void fire(vax_machine *m, void *ctx)
             if (l->qlen)
                 l->rx_next += char_time_ns(l, 1);
         } else {
+            dz->chars_out++;
             l->tx_busy = 0;
             uint8_t ch = (uint8_t)(l->tx_char & char_mask(l));
             if (dz->csr & CSR_MAINT)
@@ -381,6 +384,12 @@ uint32_t dz11_input_pending(const dz11 *dz, int line)
     if (!dz || line < 0 || line >= DZ_LINES)
         return 0;
     return dz->line[line].qlen;
+}
+
+void dz11_stats(const dz11 *dz, uint64_t *chars_in, uint64_t *chars_out)
+{
+    *chars_in = dz ? dz->chars_in : 0;
+    *chars_out = dz ? dz->chars_out : 0;
 }
 
 void dz11_set_output(dz11 *dz, void (*out)(void *ctx, int line, uint8_t ch), void *ctx)

@@ -62,6 +62,10 @@ void dz11_input(dz11 *dz, int line, uint8_t ch);
 /* How many characters given to dz11_input() have not yet arrived. */
 uint32_t dz11_input_pending(const dz11 *dz, int line);
 
+/* Statistics, all lines together: characters that arrived on a line
+ * (whether or not the silo took them) and characters transmitted. */
+void dz11_stats(const dz11 *dz, uint64_t *chars_in, uint64_t *chars_out);
+
 /* Where transmitted characters go. */
 void dz11_set_output(dz11 *dz, void (*out)(void *ctx, int line, uint8_t ch), void *ctx);
 

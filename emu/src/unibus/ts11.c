@@ -99,6 +99,7 @@ struct ts11 {
     ts_result res;
     vax_event ev;
     uint8_t buf[TS_MAXBUF];
+    uint64_t records_read, records_written;   /* statistics: data records moved */
 };
 
 /* ------------------------------------------------------------- helpers */
@@ -182,6 +183,7 @@ static void read_forward(ts11 *ts, uint32_t ba, uint32_t count, int swb, ts_resu
     case TAPE_OK: {
         uint32_t n = rec.length < count ? rec.length : count;
         r->ns += rec_ns(rec.length);
+        ts->records_read++;
         if (tape_read_data(&ts->tape, &rec, 0, ts->buf, n) != 0) {
             image_error(r);
             r->rbpcr = (uint16_t)count;
@@ -232,6 +234,7 @@ static void read_reverse(ts11 *ts, uint32_t ba, uint32_t count, int swb, ts_resu
     case TAPE_OK: {
         uint32_t n = rec.length < count ? rec.length : count;
         r->ns += rec_ns(rec.length);
+        ts->records_read++;
         if (tape_read_data(&ts->tape, &rec, rec.length - n, ts->buf, n) != 0) {
             image_error(r);
             r->rbpcr = (uint16_t)count;
@@ -369,8 +372,10 @@ static void do_write(ts11 *ts, int mode, uint32_t ba, uint32_t count, int swb, t
     if (mode == 2 && back_one(ts, r) != 0)
         return;
     tape_status st = tape_write_record(&ts->tape, ts->buf, count);
-    if (st == TAPE_OK)
+    if (st == TAPE_OK) {
         r->ns += rec_ns(count);
+        ts->records_written++;
+    }
     written(st, r, count);
 }
 
@@ -762,4 +767,10 @@ void ts11_detach(ts11 *ts)
     ts->online = 0;
     ts->bd = NULL;
     ts->tape.bd = NULL;
+}
+
+void ts11_stats(const ts11 *ts, uint64_t *records_read, uint64_t *records_written)
+{
+    *records_read = ts ? ts->records_read : 0;
+    *records_written = ts ? ts->records_written : 0;
 }

@@ -75,4 +75,7 @@ int ts11_attach(ts11 *ts, vax_blockdev *tape, char *err, size_t errlen);
 /* Take the tape away (the drive goes offline). */
 void ts11_detach(ts11 *ts);
 
+/* Statistics: data records read (either direction) and written. */
+void ts11_stats(const ts11 *ts, uint64_t *records_read, uint64_t *records_written);
+
 #endif

@@ -126,6 +126,9 @@ static uint32_t read_brrvr(uba *u, int level)
         if (u->req[i].pending && u->req[i].br == level + 4) {
             u->req[i].pending = 0;
             v |= u->req[i].vector;
+            /* Statistics: the device's own vector, where 4.3BSD's UNIBUS
+             * vector page (after the SCB) would send it. */
+            u->m->stats.intr_vec[((VAX_STATS_UNIBUS_BASE + u->req[i].vector) >> 2) & (VAX_STATS_NVEC - 1)]++;
             break;
         }
     update_irq(u);

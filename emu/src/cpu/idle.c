@@ -1,0 +1,328 @@
+/*
+ * idle.c — skipping idle loops.
+ *
+ * An idle kernel spins until an interrupt gives it work; 4.3BSD's is, in
+ * swtch (sys/vax/locore.s),
+ *
+ *     idle: mtpr $0,$IPL        # must allow interrupts here
+ *           tstl _whichqs       # look for non-empty queue
+ *           bneq sw1
+ *           brb  idle
+ *
+ * Run instruction by instruction, such a loop spends host time on nothing
+ * while the guest waits for its disk.  So, between runs of the instruction
+ * loop (machine.c, vax_run), we look at the code at the PC and work out,
+ * from guest state only, whether the processor is in a loop that cannot
+ * leave before the next device event:
+ *
+ *   - every instruction of the loop is one this file evaluates without
+ *     side effects: NOP, TST, CMP, BIT, the byte and word branches and
+ *     BLBS/BLBC, and MTPR to IPL of the IPL the processor already has;
+ *   - their operands are literals, registers, or memory reached without
+ *     changing a register (no autoincrement/decrement, no index mode) that
+ *     is RAM, not I/O space, readable in kernel mode through the TB as it
+ *     is (so looking has no side effect at all);
+ *   - following the branches as they go now, the path comes back to the
+ *     PC within IDLE_MAX_INSNS instructions with the same condition codes.
+ *
+ * Then one iteration leaves the machine exactly as it found it — registers,
+ * memory, PSL — and so does every later one, until something outside the
+ * processor changes memory or requests an interrupt.  Only device events
+ * do that (a disk transfer completing, a clock tick, a typed character),
+ * and nothing is deliverable now, so the iterations up to the next event
+ * are all alike.  We advance the instruction count over as many whole
+ * iterations as fit before it (run_limit: the next event, or the end of the
+ * caller's budget) and let the processor run the few instructions left.
+ *
+ * The other way a processor waits is a counted delay loop, the kernel's
+ * DELAY(n) (sys/vax/machparam.h: while (--N > 0);) and the boot program's
+ * waits: a SOBGTR, SOBGEQ, AOBLSS or AOBLEQ on a register that branches
+ * to itself.  Its iterations differ only in the register, and how many
+ * remain is known, so the same skip applies: we run the count down (or
+ * up) by as many iterations as fit before run_limit and before the last,
+ * and set the register and condition codes as the last skipped iteration
+ * would have left them.
+ *
+ * The skipped iterations count as executed instructions, so virtual time,
+ * the instruction count and everything the guest can see are exactly what
+ * running them would give, natively and in WebAssembly alike; the only
+ * difference is host time.  The statistics book them as idle (stats.h).
+ */
+#include "../mmu/mmu.h"
+#include "cpu.h"
+#include "decode.h"
+
+#define IDLE_MAX_INSNS 8   /* the longest loop recognised */
+
+/* The path being followed: the PC and condition codes as the loop would
+ * leave them, and the IPL every MTPR in it must write. */
+typedef struct {
+    vax_machine *m;
+    uint32_t pc;
+    uint32_t cc;
+    uint32_t ipl;
+    int tb_miss;   /* a look failed only because the TB lacked the page */
+} walk;
+
+/* size bytes (1, 2 or 4) of RAM at va, readable in kernel mode through
+ * the translation buffer; -1 for anything else (a TB miss, I/O space, an
+ * access crossing a page).  Looking changes nothing, not even the TB: on a
+ * miss the loop runs once for real, which fills it, and the next look
+ * succeeds (cpu_idle_skip arranges for a next look soon). */
+static int read_ram(walk *w, uint32_t va, int size, uint32_t *v)
+{
+    const uint8_t *p = tlb_host(w->m, va, size, 1u << MODE_KERNEL);
+    if (!p) {
+        if (w->m->tlb.e[tlb_index(va)].tag != (va >> 9))
+            w->tb_miss = 1;
+        return -1;
+    }
+    *v = load_le(p, size);
+    return 0;
+}
+
+/* Instruction-stream bytes at the walk's PC, a byte at a time so that an
+ * instruction crossing a page is no special case. */
+static int fetch(walk *w, int n, uint32_t *v)
+{
+    uint32_t r = 0;
+    for (int i = 0; i < n; i++) {
+        uint32_t b;
+        if (read_ram(w, w->pc, 1, &b) != 0)
+            return -1;
+        r |= b << (8 * i);
+        w->pc++;
+    }
+    *v = r;
+    return 0;
+}
+
+/* A read operand of size bytes whose evaluation changes nothing. */
+static int operand(walk *w, int size, uint32_t *v)
+{
+    const vax_cpu *c = &w->m->cpu;
+    uint32_t spec, disp, addr;
+    if (fetch(w, 1, &spec) != 0)
+        return -1;
+    int reg = (int)(spec & 15);
+    switch (spec >> 4) {
+    case 0: case 1: case 2: case 3:   /* short literal */
+        *v = spec & 63;
+        return 0;
+    case 5:   /* register */
+        if (reg == 15)
+            return -1;
+        *v = c->r[reg] & size_mask(size);
+        return 0;
+    case 6:   /* register deferred */
+        if (reg == 15)
+            return -1;
+        addr = c->r[reg];
+        break;
+    case 8:   /* (PC)+: immediate */
+        if (reg != 15)
+            return -1;
+        return fetch(w, size, v);
+    case 9:   /* @(PC)+: absolute */
+        if (reg != 15 || fetch(w, 4, &addr) != 0)
+            return -1;
+        break;
+    case 0xA: case 0xB: case 0xC: case 0xD: case 0xE: case 0xF: {   /* displacement [deferred] */
+        int dsize = spec >> 4 >= 0xE ? 4 : spec >> 4 >= 0xC ? 2 : 1;
+        if (fetch(w, dsize, &disp) != 0)
+            return -1;
+        /* PC-relative: from the PC after the displacement. */
+        addr = (reg == 15 ? w->pc : c->r[reg]) + sign_extend(disp, dsize);
+        if ((spec >> 4) & 1 && read_ram(w, addr, 4, &addr) != 0)
+            return -1;
+        break;
+    }
+    default:   /* index, autodecrement, autoincrement (deferred): they change registers */
+        return -1;
+    }
+    return read_ram(w, addr, size, v);
+}
+
+static uint32_t nz(uint32_t v, int size)
+{
+    uint32_t n = (v >> (8 * size - 1)) & 1 ? PSL_N : 0;
+    return n | ((v & size_mask(size)) == 0 ? PSL_Z : 0);
+}
+
+/* Does the branch with opcode op (0x12..0x1F) go, given the codes cc? */
+static int condition(int op, uint32_t cc)
+{
+    int n = (cc & PSL_N) != 0, z = (cc & PSL_Z) != 0, v = (cc & PSL_V) != 0, c = (cc & PSL_C) != 0;
+    int t;
+    switch (op & ~1) {
+    case 0x12: t = !z; break;         /* BNEQ / BEQL */
+    case 0x14: t = !(n | z); break;   /* BGTR / BLEQ */
+    case 0x18: t = !n; break;         /* BGEQ / BLSS */
+    case 0x1A: t = !(c | z); break;   /* BGTRU / BLEQU */
+    case 0x1C: t = !v; break;         /* BVC / BVS */
+    default: t = !c; break;           /* 0x1E: BCC / BCS */
+    }
+    return (op & 1) ? !t : t;
+}
+
+static int branch(walk *w, int dsize, int taken)
+{
+    uint32_t disp;
+    if (fetch(w, dsize, &disp) != 0)
+        return -1;
+    if (taken)
+        w->pc += sign_extend(disp, dsize);
+    return 0;
+}
+
+/* Evaluate the instruction at the walk's PC; -1 if it is not one of those
+ * this file can prove harmless. */
+static int step(walk *w)
+{
+    uint32_t op, a, b;
+    if (fetch(w, 1, &op) != 0)
+        return -1;
+    int size = (op & 0xF0) == 0x90 ? 1 : (op & 0xF0) == 0xB0 ? 2 : 4;
+    switch (op) {
+    case 0x01:   /* NOP */
+        return 0;
+    case 0x95: case 0xB5: case 0xD5:   /* TSTx */
+        if (operand(w, size, &a) != 0)
+            return -1;
+        w->cc = nz(a, size);
+        return 0;
+    case 0x91: case 0xB1: case 0xD1: {   /* CMPx */
+        if (operand(w, size, &a) != 0 || operand(w, size, &b) != 0)
+            return -1;
+        int32_t sa = (int32_t)sign_extend(a, size), sb = (int32_t)sign_extend(b, size);
+        w->cc = (sa < sb ? PSL_N : 0) | (a == b ? PSL_Z : 0) | (a < b ? PSL_C : 0);
+        return 0;
+    }
+    case 0x93: case 0xB3: case 0xD3:   /* BITx */
+        if (operand(w, size, &a) != 0 || operand(w, size, &b) != 0)
+            return -1;
+        w->cc = nz(a & b, size) | (w->cc & PSL_C);
+        return 0;
+    case 0xDA:   /* MTPR: only to IPL, only the IPL it already is */
+        if (operand(w, 4, &a) != 0 || operand(w, 4, &b) != 0)
+            return -1;
+        if (b != IPR_IPL || (a & 31) != w->ipl)
+            return -1;
+        w->cc = nz(a, 4) | (w->cc & PSL_C);
+        return 0;
+    case 0x11:   /* BRB */
+        return branch(w, 1, 1);
+    case 0x31:   /* BRW */
+        return branch(w, 2, 1);
+    case 0x12: case 0x13: case 0x14: case 0x15: case 0x18: case 0x19: case 0x1A: case 0x1B:
+    case 0x1C: case 0x1D: case 0x1E: case 0x1F:
+        return branch(w, 1, condition((int)op, w->cc));
+    case 0xE8: case 0xE9:   /* BLBS, BLBC */
+        if (operand(w, 4, &a) != 0)
+            return -1;
+        return branch(w, 1, (int)(a & 1) == (op == 0xE8));
+    default:
+        return -1;
+    }
+}
+
+/* Could an interrupt be taken at this IPL now? */
+static int interrupt_deliverable(const vax_machine *m, uint32_t ipl)
+{
+    for (uint32_t level = 31; level > ipl && level >= 16; level--)
+        if (m->irq_pending[level])
+            return 1;
+    uint32_t above = ipl >= 15 ? 0 : 0xFFFEu & ~((2u << ipl) - 1);
+    return (m->cpu.sisr & above) != 0;
+}
+
+/* Is the instruction at the walk's PC a SOBGTR/SOBGEQ/AOBLSS/AOBLEQ with
+ * its index in a register that branches to itself?  Then *op, *reg and
+ * *left: how many more executions of it branch back (at least one). */
+static int counted_loop(walk *w, uint32_t pc, uint32_t *op, int *reg, int64_t *left)
+{
+    const vax_cpu *c = &w->m->cpu;
+    uint32_t spec, disp, limit = 0;
+    if (fetch(w, 1, op) != 0 || *op < 0xF2 || *op > 0xF5)
+        return 0;
+    if ((*op == 0xF2 || *op == 0xF3) && operand(w, 4, &limit) != 0)   /* AOBxxx's limit */
+        return 0;
+    if (fetch(w, 1, &spec) != 0 || (spec >> 4) != 5 || (spec & 15) >= 14 || fetch(w, 1, &disp) != 0 ||
+        w->pc + sign_extend(disp, 1) != pc)
+        return 0;
+    *reg = (int)(spec & 15);
+    int64_t v = (int32_t)c->r[*reg];
+    switch (*op) {
+    case 0xF2: *left = (int64_t)(int32_t)limit - v - 1; break;   /* AOBLSS: while ++v < limit */
+    case 0xF3: *left = (int64_t)(int32_t)limit - v; break;       /* AOBLEQ: while ++v <= limit */
+    case 0xF4: *left = v; break;                                 /* SOBGEQ: while --v >= 0 */
+    default: *left = v - 1; break;                               /* SOBGTR: while --v > 0 */
+    }
+    return *left > 0;
+}
+
+/* The wait loop at the PC: the number of instructions in one iteration,
+ * or 0 if it is not one (see the top of the file). */
+static uint64_t wait_loop_length(walk *w, uint32_t pc, uint32_t cc)
+{
+    for (uint64_t n = 1; n <= IDLE_MAX_INSNS; n++) {
+        if (step(w) != 0)
+            return 0;
+        if (w->pc == pc)
+            /* Back where it started: the same state only if the codes
+             * came round the same (else try again next time, when one
+             * iteration has made them what the loop makes them). */
+            return w->cc == cc ? n : 0;
+    }
+    return 0;
+}
+
+uint64_t cpu_idle_skip(vax_machine *m)
+{
+    vax_cpu *c = &m->cpu;
+    /* Kernel mode only; no trace (each instruction would trap) and no
+     * instruction half done. */
+    if (c->psl & (PSL_CUR | PSL_T | PSL_TP | PSL_FPD) || m->run_limit <= m->icount + 1)
+        return 0;
+    uint32_t ipl = PSL_GET_IPL(c->psl), pc = c->r[15], cc = c->psl & PSL_CC, op = 0;
+    int reg = 0;
+    int64_t left = 0;
+    uint64_t len = 0;
+    walk w = {m, pc, cc, ipl, 0};
+    int counted = counted_loop(&w, pc, &op, &reg, &left);
+    if (!counted && !w.tb_miss) {
+        walk w2 = {m, pc, cc, ipl, 0};
+        len = wait_loop_length(&w2, pc, cc);
+        w.tb_miss = w2.tb_miss;
+    }
+    if (!counted && !len) {
+        /* If the TB lacked a page the code at the PC uses, we could not
+         * tell; a loop fills it in one iteration.  Come back for another
+         * look after a couple of iterations (returning to vax_run between
+         * instructions changes nothing the guest can see).  Once per PC,
+         * so that code that keeps missing (no loop, or a loop whose pages
+         * evict each other) is not slowed down. */
+        if (w.tb_miss && pc != m->idle_retry_pc) {
+            m->idle_retry_pc = pc;
+            if (m->run_limit > m->icount + 2 * IDLE_MAX_INSNS)
+                m->run_limit = m->icount + 2 * IDLE_MAX_INSNS;
+        }
+        return 0;
+    }
+    m->idle_retry_pc = ~pc;
+    if (interrupt_deliverable(m, ipl))
+        return 0;
+    uint64_t room = m->run_limit - m->icount, n;
+    if (counted) {
+        /* Executions that all branch back, so none overflows. */
+        n = (uint64_t)left < room ? (uint64_t)left : room;
+        uint32_t r = op <= 0xF3 ? c->r[reg] + (uint32_t)n : c->r[reg] - (uint32_t)n;
+        c->r[reg] = r;
+        c->psl = (c->psl & ~(PSL_N | PSL_Z | PSL_V)) | ((r >> 31) ? PSL_N : 0) | (r == 0 ? PSL_Z : 0);
+    } else {
+        n = room / len * len;
+    }
+    if (n)
+        machine_account_idle(m, n);
+    return n;
+}
