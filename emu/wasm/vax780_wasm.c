@@ -6,9 +6,13 @@
  * No globals: everything lives in a heap-allocated vax780w context whose
  * pointer JavaScript holds (web/src/emulator/vaxModule.ts, Vax780).
  *
- * The disk image is a buffer JavaScript allocated with _malloc and filled;
- * the context takes ownership of it (vax780w_destroy frees it).  Guest
- * writes go to that buffer.
+ * The disk: an "image" is the pristine pack, a buffer JavaScript gets from
+ * vax780w_image_alloc and fills (in one copy, or chunk by chunk as a
+ * download decompresses).  Any number of systems share one image without
+ * owning it: each system's hp0 is a copy-on-write overlay over it
+ * (system/overlay.h), so guest writes land in the system's own chunks and
+ * the image never changes.  JavaScript frees the image (vax780w_image_free)
+ * only after the last system using it is destroyed.
  *
  * Reboot: when the kernel asks the console to reboot (reboot(8)), the run
  * stops with VAX_STOP_HOST_REQUEST; vax780w_run then does what the CLI
@@ -23,7 +27,9 @@
 #include "boot/boot.h"
 #include "boot/kernelvars.h"
 #include "machine.h"
+#include "system/overlay.h"
 #include "system/vax780.h"
+#include "system/vax780_stats.h"
 #include "vax.h"
 
 #define VAX780W_MAX_SETTINGS 32
@@ -36,8 +42,8 @@
 
 typedef struct {
     vax780 *sys;
-    vax_blockdev disk;
-    uint8_t *disk_bytes;
+    vax_blockdev image;   /* read-only, over the shared image's bytes */
+    vax_blockdev disk;    /* hp0: this system's overlay over image */
     boot_method method;
     uint32_t howto;
     int nset;
@@ -90,30 +96,47 @@ EMSCRIPTEN_KEEPALIVE const char *vax780w_error(vax780w *w)
     return w ? w->err : "";
 }
 
-/* Create a 780 with memory_mb MB and an RP06 hp0 over disk_bytes (taken
- * over: freed by vax780w_destroy, or here on failure).  method: 0 = via
- * /boot, 1 = direct kernel; howto: the boot flags (RB_SINGLE 2, 0 multi).
- * The system is not booted yet: add settings, then vax780w_boot.
- * Returns NULL on failure, with a message in err (errlen bytes, a buffer
- * of the caller's). */
-EMSCRIPTEN_KEEPALIVE vax780w *vax780w_create(uint32_t memory_mb, uint8_t *disk_bytes, uint32_t disk_len,
+/* A buffer of size bytes for a disk image, for JavaScript to fill (its
+ * contents are undefined until then), or NULL.  Separate from _malloc so
+ * that what an image is stays the C side's business. */
+EMSCRIPTEN_KEEPALIVE uint8_t *vax780w_image_alloc(uint32_t size)
+{
+    return size ? malloc(size) : NULL;
+}
+
+/* Free an image from vax780w_image_alloc; no system may still use it. */
+EMSCRIPTEN_KEEPALIVE void vax780w_image_free(uint8_t *image)
+{
+    free(image);
+}
+
+/* Create a 780 with memory_mb MB and an RP06 hp0: a copy-on-write overlay
+ * over the image's image_len bytes, which stay the caller's (they are
+ * never written; keep them until vax780w_destroy).  method: 0 = via /boot,
+ * 1 = direct kernel; howto: the boot flags (RB_SINGLE 2, 0 multi).  The
+ * system is not booted yet: add settings, then vax780w_boot.  Returns NULL
+ * on failure, with a message in err (errlen bytes, a buffer of the
+ * caller's). */
+EMSCRIPTEN_KEEPALIVE vax780w *vax780w_create(uint32_t memory_mb, uint8_t *image, uint32_t image_len,
                                              uint32_t method, uint32_t howto, char *err, uint32_t errlen)
 {
     if (errlen)
         err[0] = 0;
     if (method > 1) {
         snprintf(err, errlen, "boot method %u: 0 (via /boot) or 1 (direct)", method);
-        free(disk_bytes);
         return NULL;
     }
     vax780w *w = calloc(1, sizeof *w);
     if (!w) {
         snprintf(err, errlen, "out of memory");
-        free(disk_bytes);
         return NULL;
     }
-    w->disk_bytes = disk_bytes;
-    blockdev_memory(&w->disk, disk_bytes, disk_len, 0);
+    blockdev_memory(&w->image, image, image_len, 1);
+    if (blockdev_overlay(&w->disk, &w->image) < 0) {
+        snprintf(err, errlen, "out of memory for the disk overlay");
+        free(w);
+        return NULL;
+    }
     w->method = method ? BOOT_DIRECT_KERNEL : BOOT_VIA_BOOT_PROGRAM;
     w->howto = howto;
     vax780_config cfg;
@@ -121,14 +144,9 @@ EMSCRIPTEN_KEEPALIVE vax780w *vax780w_create(uint32_t memory_mb, uint8_t *disk_b
     cfg.memory_mb = memory_mb;
     cfg.disk[0].type = "RP06";
     cfg.disk[0].image = &w->disk;
-    if (boot_todr_from_disk(&w->disk, &cfg.todr_initial, err, errlen) < 0) {
-        free(disk_bytes);
-        free(w);
-        return NULL;
-    }
-    w->sys = vax780_create(&cfg, err, errlen);
-    if (!w->sys) {
-        free(disk_bytes);
+    if (boot_todr_from_disk(&w->disk, &cfg.todr_initial, err, errlen) < 0 ||
+        !(w->sys = vax780_create(&cfg, err, errlen))) {
+        blockdev_overlay_destroy(&w->disk);
         free(w);
         return NULL;
     }
@@ -136,13 +154,20 @@ EMSCRIPTEN_KEEPALIVE vax780w *vax780w_create(uint32_t memory_mb, uint8_t *disk_b
     return w;
 }
 
+/* Frees the system and its overlay; the image is the caller's. */
 EMSCRIPTEN_KEEPALIVE void vax780w_destroy(vax780w *w)
 {
     if (!w)
         return;
     vax780_destroy(w->sys);
-    free(w->disk_bytes);
+    blockdev_overlay_destroy(&w->disk);
     free(w);
+}
+
+/* Bytes of hp0 this system holds privately (the overlay's written chunks). */
+EMSCRIPTEN_KEEPALIVE uint64_t vax780w_dirty_bytes(vax780w *w)
+{
+    return blockdev_overlay_dirty_bytes(&w->disk);
 }
 
 /* Patch the kernel variable _name to value at every (direct) boot.
@@ -241,3 +266,42 @@ EMSCRIPTEN_KEEPALIVE uint64_t vax780w_instruction_count(vax780w *w) { return vax
 EMSCRIPTEN_KEEPALIVE uint32_t vax780w_reboots(vax780w *w) { return w->reboots; }
 /* The underlying vax_machine, for the bare-machine functions of vax.h. */
 EMSCRIPTEN_KEEPALIVE vax_machine *vax780w_machine(vax780w *w) { return w->sys->m; }
+
+/* Addresses of kernel symbols (names with their underscore, separated by
+ * newlines) from /vmunix's symbol table on the disk: out[i] = address, or
+ * 0 when the kernel lacks the symbol.  The runner reads the kernel's own
+ * statistics (_cnt, _cp_time, _nchstats...) at these addresses.  Returns
+ * how many were found, or -1 (message: vax780w_error). */
+#define VAX780W_MAX_SYMBOLS 64
+EMSCRIPTEN_KEEPALIVE int vax780w_kernel_symbols(vax780w *w, char *names, uint32_t *out, uint32_t n)
+{
+    const char *name[VAX780W_MAX_SYMBOLS];
+    if (n > VAX780W_MAX_SYMBOLS) {
+        snprintf(w->err, sizeof w->err, "at most %d symbols at once", VAX780W_MAX_SYMBOLS);
+        return -1;
+    }
+    char *p = names;
+    for (uint32_t i = 0; i < n; i++) {   /* split in place: the buffer is the caller's scratch */
+        name[i] = p;
+        char *nl = strchr(p, '\n');
+        if (nl) {
+            *nl = 0;
+            p = nl + 1;
+        } else {
+            p += strlen(p);
+        }
+    }
+    int found = boot_lookup_kernel_symbols(&w->disk, "/vmunix", name, out, (int)n, w->err, sizeof w->err);
+    return found < 0 ? -1 : found;
+}
+
+/* The hardware model's counters (system/vax780_stats.h): up to max of them
+ * as uint64 into out, in the order of vax780w_stats_names().  Returns how
+ * many counters there are (read them all with max at least that). */
+EMSCRIPTEN_KEEPALIVE uint32_t vax780w_stats(vax780w *w, uint64_t *out, uint32_t max)
+{
+    return (uint32_t)vax780_stats_flat(w->sys, out, max);
+}
+
+/* The counters' names, comma-separated, in array order (a constant). */
+EMSCRIPTEN_KEEPALIVE const char *vax780w_stats_names(void) { return vax780_stats_names(); }

@@ -19,16 +19,20 @@ declare module '*/emu/build/wasm/vax.mjs' {
     _vaxw_abi_version(): number;
 
     // emu/wasm/vax780_wasm.c (the whole 780 system)
+    _vax780w_image_alloc(size: number): number;
+    _vax780w_image_free(imagePtr: number): void;
+    /** The image stays the caller's: the system writes an overlay over it. */
     _vax780w_create(
       memoryMB: number,
-      diskPtr: number,
-      diskLen: number,
+      imagePtr: number,
+      imageLen: number,
       method: number,
       howto: number,
       errPtr: number,
       errLen: number,
     ): number;
     _vax780w_destroy(w: number): void;
+    _vax780w_dirty_bytes(w: number): bigint;
     _vax780w_error(w: number): number;
     _vax780w_add_setting(w: number, namePtr: number, value: number): number;
     _vax780w_boot(w: number): number;
@@ -42,7 +46,10 @@ declare module '*/emu/build/wasm/vax.mjs' {
     _vax780w_time_ns(w: number): bigint;
     _vax780w_instruction_count(w: number): bigint;
     _vax780w_reboots(w: number): number;
+    _vax780w_stats(w: number, outPtr: number, max: number): number;
+    _vax780w_stats_names(): number;
     _vax780w_machine(w: number): number;
+    _vax780w_kernel_symbols(w: number, namesPtr: number, outPtr: number, n: number): number;
 
     // emu/src/vax.h
     _vax_create(cfgPtr: number): number;

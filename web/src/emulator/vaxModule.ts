@@ -80,9 +80,12 @@ export type Vax780Stop = (typeof Vax780Stop)[keyof typeof Vax780Stop];
 export interface Vax780Options {
   /** Physical memory in MB, 1..64 (the CLI's --mem; 8 is the 780 the paper measured). */
   memoryMB: number;
-  /** The RP06 pack (hp0).  Copied into wasm memory; the guest writes the
-   *  copy, never this array. */
-  disk: Uint8Array;
+  /** The RP06 pack (hp0).  A DiskImage (loadImage/allocImage) is shared:
+   *  the system reads it and keeps its own writes in a copy-on-write
+   *  overlay, so the image stays pristine and creating a system copies
+   *  nothing.  A Uint8Array still works: it is copied into a private image
+   *  for this system alone (174 MB each time for the RP06), freed with it. */
+  disk: DiskImage | Uint8Array;
   /** Single-user (RB_SINGLE) or multi-user; a reboot is always multi-user. */
   boot: 'single' | 'multi';
   /** Load /vmunix from the host instead of running /boot (the CLI's --direct). */
@@ -102,7 +105,8 @@ export type CpuModel = keyof typeof CPU_NS_PER_INSTRUCTION;
 
 /** A whole VAX-11/780 (a vax780w * in the wasm heap), already booted. */
 export interface Vax780System {
-  /** Frees the system and its disk; any later call throws. */
+  /** Frees the system and its disk overlay (and its private image if it was
+   *  created from a Uint8Array); any later call throws. */
   destroy(): void;
   /** One vax_run() of at most `instructions` instructions (the CLI uses
    *  slices of 200,000 between looks at the console output). */
@@ -118,15 +122,73 @@ export interface Vax780System {
   /** Virtual time since power-on, in ns. */
   timeNs(): bigint;
   instructionCount(): bigint;
+  /** The hardware model's counters by name (emu/src/system/vax780_stats.h):
+   *  instructions and virtual ns by mode and idle, system calls (chmk.N),
+   *  interrupts by SCB vector (intr.vec.0x0c0), faults, context switches,
+   *  TB misses, per-disk I/O (disk.hp0.xfers ...), console/DZ/TS counts. */
+  hardwareStats(): Record<string, number>;
   /** How many times the guest rebooted itself. */
   reboots(): number;
   /** Why the last run stopped, in words. */
   stopDetail(): string;
+  /** Bytes of the disk this system holds privately: the overlay's written
+   *  chunks (64 KB each, so one written sector counts 65536). */
+  dirtyBytes(): number;
+  /** Addresses of kernel symbols (with the underscore: '_cnt') from the
+   *  symbol table of /vmunix on the disk; null for a symbol the kernel
+   *  lacks.  Reads the kernel file from the image: call once, not per sample. */
+  kernelSymbols(names: string[]): Record<string, number | null>;
+  /** Bytes of kernel memory at a system-space address (4.3BSD maps its
+   *  text, data and bss at 0x80000000 + the physical address). */
+  readKernel(address: number, length: number): Uint8Array;
   /** The vax_machine * underneath (for the bare-machine functions of the raw module). */
   readonly machinePtr: number;
 }
 
+/** A disk image in wasm memory: the pristine pack that any number of Vax780
+ *  systems share.  The systems never write it (each keeps its writes in its
+ *  own overlay), so one image serves every machine of an experiment. */
+export interface DiskImage {
+  /** Bytes. */
+  readonly size: number;
+  /** Systems created over it and not yet destroyed. */
+  readonly users: number;
+  /** True once dispose() was called. */
+  readonly disposed: boolean;
+  /** A copy of bytes [offset, offset + length) (checks and digests). */
+  read(offset: number, length: number): Uint8Array;
+  /** Calls f with a view of the whole image in wasm memory and returns its
+   *  result.  The view is valid only during the call (wasm memory may grow
+   *  later and detach it) and must not be written.  For consumers that take
+   *  the bytes synchronously, such as crypto.subtle.digest (which copies its
+   *  input before returning its promise). */
+  withBytes<T>(f: (bytes: Uint8Array) => T): T;
+  /** Frees the image's wasm memory.  Deferred, not refused, while systems
+   *  use it: the memory goes when the last of them is destroyed.  Either way
+   *  no new system may be created over it.  A second call does nothing. */
+  dispose(): void;
+}
+
+/** Fills a new DiskImage piece by piece (a download decompressing straight
+ *  into wasm memory, without a whole copy in JavaScript). */
+export interface DiskImageWriter {
+  /** The image's size, fixed by allocImage. */
+  readonly size: number;
+  /** Copies chunk into the image at offset; throws RangeError past the end. */
+  write(offset: number, chunk: Uint8Array): void;
+  /** The finished image.  Throws if some byte was never written (the
+   *  writer then stays open: write the rest, or abort). */
+  done(): DiskImage;
+  /** Frees the buffer (after an error); done() is no longer possible.  A
+   *  call after done() does nothing. */
+  abort(): void;
+}
+
 export interface Vax780Api {
+  /** Copies bytes into wasm memory once, as a shared DiskImage. */
+  loadImage(bytes: Uint8Array): DiskImage;
+  /** An empty image of size bytes, to be written in pieces. */
+  allocImage(size: number): DiskImageWriter;
   /** Creates the system, loads the disk and boots it (ready to run()). */
   create(options: Vax780Options): Vax780System;
   stopName(reason: Vax780Stop | number): string;
@@ -142,7 +204,7 @@ export interface VaxMachineApi {
 }
 
 export const DEFAULT_SLICE = 4_000_000n;
-const ABI_VERSION = 3;
+const ABI_VERSION = 4;
 
 /** A 64-bit digest as 16 lowercase hex digits (the format vaxrun prints). */
 export function digestHex(digest: bigint): string {
@@ -287,8 +349,124 @@ export async function loadVax(options: VaxLoadOptions = {}): Promise<VaxMachineA
     return machine;
   }
 
+  // ------------------------------------------------------- disk images
+  // What create() needs to know about an image, kept out of the DiskImage
+  // object so that callers cannot alter it and an image of another module
+  // instance (another wasm memory) is recognised and refused.
+  interface ImageState {
+    ptr: number; // 0 once freed
+    size: number;
+    users: number;
+    disposed: boolean;
+  }
+  const imageStates = new WeakMap<DiskImage, ImageState>();
+
+  function freeIfUnused(st: ImageState): void {
+    if (st.disposed && st.users === 0 && st.ptr !== 0) {
+      mod._vax780w_image_free(st.ptr);
+      st.ptr = 0;
+    }
+  }
+
+  function allocImageBuffer(size: number): number {
+    if (!Number.isInteger(size) || size <= 0 || size > 0xffff_ffff) {
+      throw new RangeError(`disk image size must be a positive integer under 4 GB, got ${size}`);
+    }
+    const ptr = mod._vax780w_image_alloc(size);
+    if (ptr === 0) throw new Error(`cannot allocate ${size} bytes of wasm memory for the disk image`);
+    return ptr;
+  }
+
+  function makeImage(ptr: number, size: number): DiskImage {
+    const st: ImageState = { ptr, size, users: 0, disposed: false };
+    const at = (): number => {
+      if (st.disposed) throw new Error('DiskImage used after dispose()');
+      return st.ptr;
+    };
+    const image: DiskImage = {
+      size,
+      get users() {
+        return st.users;
+      },
+      get disposed() {
+        return st.disposed;
+      },
+      read(offset, length) {
+        const p = at();
+        if (!Number.isInteger(offset) || !Number.isInteger(length) || offset < 0 || length < 0 || offset + length > size) {
+          throw new RangeError(`DiskImage.read ${offset}+${length} outside the ${size}-byte image`);
+        }
+        return mod.HEAPU8.slice(p + offset, p + offset + length);
+      },
+      withBytes(f) {
+        const p = at();
+        return f(mod.HEAPU8.subarray(p, p + size));
+      },
+      dispose() {
+        if (st.disposed) return;
+        st.disposed = true;
+        freeIfUnused(st);
+      },
+    };
+    imageStates.set(image, st);
+    return image;
+  }
+
+  function loadImage(bytes: Uint8Array): DiskImage {
+    if (!(bytes instanceof Uint8Array)) throw new TypeError('loadImage takes a Uint8Array');
+    const ptr = allocImageBuffer(bytes.length);
+    mod.HEAPU8.set(bytes, ptr); // HEAPU8 read after the allocation: memory may have grown
+    return makeImage(ptr, bytes.length);
+  }
+
+  function allocImage(size: number): DiskImageWriter {
+    const ptr = allocImageBuffer(size);
+    // The written ranges [start, end).  A stream writes in order, so each
+    // write extends the last range and the list stays one entry long.
+    let ranges: [number, number][] = [];
+    let state: 'open' | 'done' | 'aborted' = 'open';
+    return {
+      size,
+      write(offset, chunk) {
+        if (state !== 'open') throw new Error(`DiskImageWriter.write after ${state === 'done' ? 'done()' : 'abort()'}`);
+        if (!(chunk instanceof Uint8Array)) throw new TypeError('DiskImageWriter.write takes a Uint8Array');
+        if (!Number.isInteger(offset) || offset < 0 || offset + chunk.length > size) {
+          throw new RangeError(`DiskImageWriter.write ${offset}+${chunk.length} outside the ${size}-byte image`);
+        }
+        if (chunk.length === 0) return;
+        mod.HEAPU8.set(chunk, ptr + offset);
+        const last = ranges[ranges.length - 1];
+        if (last && offset >= last[0] && offset <= last[1]) last[1] = Math.max(last[1], offset + chunk.length);
+        else ranges.push([offset, offset + chunk.length]);
+      },
+      done() {
+        if (state !== 'open') throw new Error(`DiskImageWriter.done after ${state === 'done' ? 'done()' : 'abort()'}`);
+        ranges.sort((a, b) => a[0] - b[0]);
+        const merged: [number, number][] = [];
+        for (const r of ranges) {
+          const last = merged[merged.length - 1];
+          if (last && r[0] <= last[1]) last[1] = Math.max(last[1], r[1]);
+          else merged.push([r[0], r[1]]);
+        }
+        ranges = merged;
+        const covered = merged.length > 0 && merged[0]![0] === 0 ? merged[0]![1] : 0;
+        if (covered < size) {
+          throw new Error(`disk image incomplete: byte ${covered} of ${size} (and maybe more) never written`);
+        }
+        state = 'done';
+        return makeImage(ptr, size);
+      },
+      abort() {
+        if (state !== 'open') return;
+        state = 'aborted';
+        mod._vax780w_image_free(ptr);
+      },
+    };
+  }
+
   // ------------------------------------------------------------ Vax780
   const ERR_LEN = 256;
+  let hardwareStatNames: string[] | undefined; // vax780w_stats_names(), read once
 
   function createVax780(options: Vax780Options): Vax780System {
     const { memoryMB, disk, boot, direct = false, set = {}, nsPerInstruction } = options;
@@ -298,8 +476,14 @@ export async function loadVax(options: VaxLoadOptions = {}): Promise<VaxMachineA
     if (!Number.isInteger(memoryMB) || memoryMB < 1 || memoryMB > 64) {
       throw new RangeError(`memoryMB must be an integer from 1 to 64, got ${memoryMB}`);
     }
-    if (!(disk instanceof Uint8Array) || disk.length === 0 || disk.length > 0xffff_ffff) {
-      throw new RangeError('disk must be a non-empty Uint8Array under 4 GB');
+    if (disk instanceof Uint8Array) {
+      if (disk.length === 0 || disk.length > 0xffff_ffff) {
+        throw new RangeError('disk must be a DiskImage or a non-empty Uint8Array under 4 GB');
+      }
+    } else if (!imageStates.has(disk)) {
+      throw new TypeError('disk must be a DiskImage of this module (vax780.loadImage/allocImage) or a Uint8Array');
+    } else if (disk.disposed) {
+      throw new Error('disk: the DiskImage was disposed');
     }
     if (boot !== 'single' && boot !== 'multi') throw new RangeError(`boot must be 'single' or 'multi', got ${boot}`);
     const settings = Object.entries(set);
@@ -313,20 +497,29 @@ export async function loadVax(options: VaxLoadOptions = {}): Promise<VaxMachineA
       }
     }
 
-    const diskPtr = mod._malloc(disk.length);
-    if (diskPtr === 0) throw new Error(`cannot allocate ${disk.length} bytes of wasm memory for the disk`);
-    mod.HEAPU8.set(disk, diskPtr); // HEAPU8 read after malloc: memory may have grown
+    // A Uint8Array becomes a private image, disposed at once: with this
+    // system counted as its user it then lives exactly as long as the
+    // system (and goes here if creation fails).
+    const image = disk instanceof Uint8Array ? loadImage(disk) : disk;
+    const st = imageStates.get(image)!;
+    st.users++;
+    if (image !== disk) image.dispose();
+    const release = (): void => {
+      st.users--;
+      freeIfUnused(st);
+    };
     const errPtr = mod._malloc(ERR_LEN);
     let handle = 0;
     try {
-      if (errPtr === 0) {
-        mod._free(diskPtr);
-        throw new Error('malloc failed');
-      }
-      // vax780w_create owns the disk buffer from here on, even when it fails.
+      if (errPtr === 0) throw new Error('malloc failed');
+      // The system reads the image through its own copy-on-write overlay
+      // and never writes it; the image stays ours (st) to free.
       const howto = boot === 'single' ? 2 : 0;
-      handle = mod._vax780w_create(memoryMB, diskPtr, disk.length, direct ? 1 : 0, howto, errPtr, ERR_LEN);
+      handle = mod._vax780w_create(memoryMB, st.ptr, st.size, direct ? 1 : 0, howto, errPtr, ERR_LEN);
       if (handle === 0) throw new Error(`vax780 create: ${mod.UTF8ToString(errPtr)}`);
+    } catch (e) {
+      release();
+      throw e;
     } finally {
       if (errPtr !== 0) mod._free(errPtr);
     }
@@ -343,6 +536,7 @@ export async function loadVax(options: VaxLoadOptions = {}): Promise<VaxMachineA
       if (mod._vax780w_boot(handle) !== 0) throw new Error(`boot: ${lastError()}`);
     } catch (e) {
       mod._vax780w_destroy(handle);
+      release();
       throw e;
     }
 
@@ -355,8 +549,13 @@ export async function loadVax(options: VaxLoadOptions = {}): Promise<VaxMachineA
     return {
       machinePtr: mod._vax780w_machine(handle),
       destroy() {
-        if (handle !== 0) mod._vax780w_destroy(handle);
+        if (handle === 0) return;
+        mod._vax780w_destroy(handle);
         handle = 0;
+        release();
+      },
+      dirtyBytes() {
+        return Number(mod._vax780w_dirty_bytes(h()));
       },
       run(instructions) {
         const r = mod._vax780w_run(h(), toU64(instructions, 'instructions'));
@@ -409,12 +608,69 @@ export async function loadVax(options: VaxLoadOptions = {}): Promise<VaxMachineA
       instructionCount() {
         return BigInt.asUintN(64, mod._vax780w_instruction_count(h()));
       },
+      hardwareStats() {
+        const w = h();
+        const names = (hardwareStatNames ??= mod.UTF8ToString(mod._vax780w_stats_names()).split(','));
+        const p = mod._malloc(names.length * 8);
+        if (p === 0) throw new Error('malloc failed');
+        try {
+          const n = Math.min(mod._vax780w_stats(w, p, names.length) >>> 0, names.length);
+          const view = new DataView(mod.HEAPU8.buffer, p, n * 8);
+          const out: Record<string, number> = {};
+          for (let i = 0; i < n; i++) out[names[i]] = Number(view.getBigUint64(i * 8, true));
+          return out;
+        } finally {
+          mod._free(p);
+        }
+      },
       reboots() {
         return mod._vax780w_reboots(h()) >>> 0;
       },
       stopDetail() {
         const p = mod._vax780w_stop_detail(h());
         return p ? mod.UTF8ToString(p) : '';
+      },
+      kernelSymbols(names) {
+        const w = h();
+        for (const n of names) {
+          if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(n)) throw new RangeError(`kernelSymbols: bad symbol name "${n}"`);
+        }
+        const out: Record<string, number | null> = {};
+        for (let i = 0; i < names.length; i += 64) {
+          const batch = names.slice(i, i + 64);
+          const vals = mod._malloc(4 * batch.length);
+          if (vals === 0) throw new Error('malloc failed');
+          try {
+            const found = withString(batch.join('\n'), (p) => mod._vax780w_kernel_symbols(w, p, vals, batch.length));
+            if (found < 0) throw new Error(`kernelSymbols: ${lastError()}`);
+            batch.forEach((n, j) => {
+              const v = mod.HEAPU32[(vals >>> 2) + j]! >>> 0;
+              out[n] = v === 0 ? null : v;
+            });
+          } finally {
+            mod._free(vals);
+          }
+        }
+        return out;
+      },
+      readKernel(address, length) {
+        const w = h();
+        if (!Number.isInteger(address) || address < 0x8000_0000 || address > 0xffff_ffff) {
+          throw new RangeError(`readKernel: ${hex32(address)} is not a system-space address`);
+        }
+        if (!Number.isInteger(length) || length < 0 || length > 1 << 20) throw new RangeError(`readKernel: length ${length}`);
+        if (length === 0) return new Uint8Array(0);
+        const p = mod._malloc(length);
+        if (p === 0) throw new Error('malloc failed');
+        try {
+          const pa = address - 0x8000_0000;
+          if (mod._vax_phys_read(mod._vax780w_machine(w), pa, p, length) !== 0) {
+            throw new RangeError(`readKernel ${hex32(address)}+${length} outside memory`);
+          }
+          return mod.HEAPU8.slice(p, p + length);
+        } finally {
+          mod._free(p);
+        }
       },
     };
   }
@@ -434,6 +690,8 @@ export async function loadVax(options: VaxLoadOptions = {}): Promise<VaxMachineA
   }
 
   const vax780: Vax780Api = {
+    loadImage,
+    allocImage,
     create: createVax780,
     stopName: (reason) => (reason === Vax780Stop.Rebooted ? 'rebooted' : stopReasonName(reason)),
   };
