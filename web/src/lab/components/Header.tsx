@@ -1,0 +1,67 @@
+import type { LabController, LabState } from '../controller';
+import { formatRate, imagePercent, machineStatus, megabytes } from '../status';
+
+export function Header({ state, lab }: { state: LabState; lab: LabController }) {
+  const status = machineStatus(state);
+  const pct = imagePercent(state);
+  const m = state.machine;
+  const loading = m.phase === 'starting' || m.phase === 'loading-emulator' || m.phase === 'loading-image' || m.phase === 'verifying';
+  const t = state.terminal;
+  return (
+    <header className="topbar">
+      <div className="brand">
+        <h1>vaxlab</h1>
+        <p className="tagline">4.3BSD on an emulated VAX-11/780, measured as in “Measuring and Improving the Performance of Berkeley UNIX” (1985)</p>
+      </div>
+      <nav className="tabs" role="tablist" aria-label="Views">
+        <button
+          type="button" role="tab" id="tab-lab" data-testid="tab-lab" aria-selected={state.tab === 'lab'}
+          aria-controls="panel-lab" className={state.tab === 'lab' ? 'tab active' : 'tab'} onClick={() => lab.setTab('lab')}
+        >
+          Lab
+        </button>
+        <button
+          type="button" role="tab" id="tab-terminal" data-testid="tab-terminal" aria-selected={state.tab === 'terminal'}
+          aria-controls="panel-terminal" className={state.tab === 'terminal' ? 'tab active' : 'tab'}
+          onClick={() => lab.setTab('terminal')}
+        >
+          Terminal{t.phase === 'running' || t.phase === 'booting' ? <span className="dot" aria-label="(running)" /> : null}
+        </button>
+      </nav>
+      <div className="machine">
+        <div className={`status status-${status.tone}`} data-testid="machine-status" role="status" aria-live="polite">
+          {status.text}
+        </div>
+        <div className="machine-detail">
+          <span data-testid="image-progress" className="image-progress">
+            {loading ? (
+              <>
+                <progress max={100} value={pct ?? undefined} aria-label="Disk image download" />
+                <span>
+                  {m.phase === 'loading-image'
+                    ? `image ${pct ?? 0}%`
+                    : m.phase === 'verifying'
+                      ? 'image 100%, verifying'
+                      : 'emulator…'}
+                </span>
+              </>
+            ) : m.phase === 'ready' && m.imageBytes !== null ? (
+              <span title={`downloaded ${megabytes(m.compressedBytes ?? 0)}, unpacked to ${megabytes(m.imageBytes)}, in ${((m.imageMs ?? 0) / 1000).toFixed(1)} s`}>
+                image 100% ({megabytes(m.imageBytes)})
+              </span>
+            ) : null}
+          </span>
+          {m.ips > 0 ? <span className="ips" title="VAX instructions per second of host time, measured in the worker">{formatRate(m.ips)}</span> : null}
+        </div>
+      </div>
+      <button
+        type="button" className="theme-toggle" data-testid="theme-toggle" onClick={() => lab.toggleTheme()}
+        aria-label={state.theme === 'dark' ? 'Switch to the light theme' : 'Switch to the dark theme'}
+        title={state.theme === 'dark' ? 'Light theme' : 'Dark theme'}
+      >
+        <span aria-hidden="true">{state.theme === 'dark' ? '☀' : '☾'}</span>
+        <span className="theme-word">{state.theme === 'dark' ? 'Light' : 'Dark'}</span>
+      </button>
+    </header>
+  );
+}

@@ -1,0 +1,50 @@
+import { lazy, Suspense } from 'react';
+
+import type { LabController, LabState } from '../controller';
+
+const XtermView = lazy(() => import('./XtermView'));
+
+const PHASE_TEXT = {
+  off: 'not started',
+  booting: 'booting multi-user…',
+  running: 'running',
+  stopped: 'stopped',
+  error: 'error',
+} as const;
+
+export function TerminalPanel({ state, lab, visible }: { state: LabState; lab: LabController; visible: boolean }) {
+  const t = state.terminal;
+  return (
+    <section className="panel terminal-panel" aria-labelledby="terminal-title">
+      <div className="panel-head">
+        <h2 id="terminal-title">Terminal</h2>
+        <span className={`status status-${t.phase === 'running' ? 'ok' : t.phase === 'error' ? 'error' : 'busy'}`} role="status">
+          {PHASE_TEXT[t.phase]}{t.message && t.phase !== 'running' ? `: ${t.message}` : ''}
+        </span>
+      </div>
+      <p className="hint">
+        4.3BSD booted multi-user on a VAX-11/780 model with 8 MB, on its own copy-on-write view of the disk (nothing you do
+        here changes the experiments' disk). Log in as <kbd>root</kbd> (no password). The image has no <code>/usr/bin</code> or{' '}
+        <code>/usr/ucb</code>: try <code>ls -l /</code>, <code>ps ax</code>, <code>cat /etc/motd</code>, <code>/usr/lab/bin/syscall 1000</code>.
+      </p>
+      <div className="terminal-controls">
+        <label className="check">
+          <input type="checkbox" checked={t.realtime} onChange={(e) => lab.setTerminalRealtime(e.target.checked)} />
+          Follow wall-clock time (1985 speed); off: as fast as this computer can
+        </label>
+        <button type="button" onClick={() => lab.startTerminal()} disabled={state.machine.phase === 'error'}>
+          {t.phase === 'off' || t.phase === 'stopped' || t.phase === 'error' ? 'Boot' : 'Reboot (power cycle)'}
+        </button>
+        <button type="button" onClick={() => lab.stopTerminal()} disabled={t.phase !== 'running' && t.phase !== 'booting'}>
+          Power off
+        </button>
+      </div>
+      <Suspense fallback={<div className="xterm-host loading">Loading the terminal…</div>}>
+        <XtermView
+          stream={lab.terminalOutput} testId="terminal" label="4.3BSD console terminal" theme={state.theme}
+          onData={(d) => lab.terminalInput(d)} autoFocus={visible} rows={30}
+        />
+      </Suspense>
+    </section>
+  );
+}

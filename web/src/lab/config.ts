@@ -1,0 +1,149 @@
+// The Configure form as data: what the user typed (raw strings, so a
+// half-typed number stays on screen), its validation, and the run
+// configuration it makes.  No React, no worker.
+
+import { EXPERIMENTS, type ExperimentSpec } from '../../../experiments/runner/experiments';
+import { resolveRun, SettingsError } from '../../../experiments/runner/runner';
+import { TOGGLES, validateSetting, type ToggleDef } from '../../../experiments/runner/toggles';
+import type { Cpu, KernelName } from '../worker/protocol';
+
+export interface FormState {
+  experimentId: string;
+  kernel: KernelName;
+  /** Experiment parameters as typed, per experiment id ('' or absent: the experiment's default). */
+  params: Record<string, Record<string, string>>;
+  /** Kernel variables as typed ('' or absent: the kernel's own value). */
+  kernelToggles: Record<string, string>;
+  /** Machine knobs as typed; null: the experiment's machine (the paper's). */
+  cpu: string | null;
+  memoryMB: string | null;
+}
+
+/** What a run is given; the same shape a permalink keeps (SharedRun.config). */
+export interface RunSettings {
+  cpu: Cpu;
+  memoryMB: number;
+  /** Kernel variables only. */
+  set: Record<string, number>;
+  parameters: Record<string, number>;
+}
+
+export const KERNEL_TOGGLES: ToggleDef[] = TOGGLES.filter((t) => t.kind === 'kernel');
+export const MACHINE_TOGGLES: ToggleDef[] = TOGGLES.filter((t) => t.kind === 'machine');
+
+export function initialForm(): FormState {
+  return {
+    experimentId: EXPERIMENTS.find((e) => e.id === 'syscall')?.id ?? EXPERIMENTS[0]?.id ?? '',
+    kernel: '4.3BSD',
+    params: {},
+    kernelToggles: {},
+    cpu: null,
+    memoryMB: null,
+  };
+}
+
+export function experimentById(id: string): ExperimentSpec | undefined {
+  return EXPERIMENTS.find((e) => e.id === id);
+}
+
+/** The experiments in their paper sections, in the order EXPERIMENTS lists them, filtered by a search. */
+export function groupedExperiments(filter: string): { group: string; experiments: ExperimentSpec[] }[] {
+  const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
+  const groups = new Map<string, ExperimentSpec[]>();
+  for (const e of EXPERIMENTS) {
+    const hay = [e.id, e.title, e.group, e.description, e.paperRef].join(' ').toLowerCase();
+    if (!words.every((w) => hay.includes(w))) continue;
+    const list = groups.get(e.group) ?? [];
+    list.push(e);
+    groups.set(e.group, list);
+  }
+  return [...groups].map(([group, experiments]) => ({ group, experiments }));
+}
+
+function parseInteger(raw: string): number | null {
+  const s = raw.trim();
+  if (!/^\d+$/.test(s)) return null;
+  const n = Number(s);
+  return Number.isSafeInteger(n) ? n : null;
+}
+
+export interface FormCheck {
+  /** Messages by input id: 'param-NAME', 'toggle-NAME'. */
+  errors: Record<string, string>;
+  /** Problems of the settings together (hz with tick, a variable the experiment sets itself, ...). */
+  problems: string[];
+  /** What the kernel will do differently from what was asked (clamping). */
+  notes: string[];
+  settings: RunSettings | null;
+}
+
+export function checkForm(form: FormState): FormCheck {
+  const errors: Record<string, string> = {};
+  const spec = experimentById(form.experimentId);
+  if (!spec) return { errors: { experiment: `no experiment "${form.experimentId}"` }, problems: [], notes: [], settings: null };
+
+  const parameters: Record<string, number> = {};
+  const typed = form.params[spec.id] ?? {};
+  for (const [name, dflt] of Object.entries(spec.parameters)) {
+    const raw = typed[name];
+    if (raw === undefined || raw.trim() === '') {
+      parameters[name] = dflt;
+      continue;
+    }
+    const n = parseInteger(raw);
+    if (n === null || n < 1) errors[`param-${name}`] = 'a whole number, 1 or more';
+    else parameters[name] = n;
+  }
+
+  const set: Record<string, number> = {};
+  for (const t of KERNEL_TOGGLES) {
+    const raw = form.kernelToggles[t.name];
+    if (raw === undefined || raw.trim() === '') continue;
+    const n = parseInteger(raw);
+    const message = n === null ? 'a whole number' : validateSetting(t.name, n);
+    if (message !== null || n === null) errors[`toggle-${t.name}`] = message ?? 'a whole number';
+    else set[t.name] = n;
+  }
+
+  let cpu: Cpu = spec.machine.cpu;
+  if (form.cpu !== null && form.cpu.trim() !== '') {
+    const n = parseInteger(form.cpu);
+    const message = n === null ? '750 or 780' : validateSetting('cpu', n);
+    if (message !== null || n === null) errors['toggle-cpu'] = message ?? '750 or 780';
+    else cpu = n === 780 ? '780' : '750';
+  }
+  let memoryMB = spec.machine.memoryMB;
+  if (form.memoryMB !== null && form.memoryMB.trim() !== '') {
+    const n = parseInteger(form.memoryMB);
+    const message = n === null ? 'whole megabytes' : validateSetting('memoryMB', n);
+    if (message !== null || n === null) errors['toggle-memoryMB'] = message ?? 'whole megabytes';
+    else memoryMB = n;
+  }
+
+  if (Object.keys(errors).length > 0) return { errors, problems: [], notes: [], settings: null };
+  // The runner's own check of everything together, before anything runs.
+  try {
+    const run = resolveRun(spec, { cpu, memoryMB, parameters, set });
+    return { errors, problems: [], notes: run.notes, settings: { cpu, memoryMB, set, parameters } };
+  } catch (e) {
+    const problems = e instanceof SettingsError ? e.problems : [e instanceof Error ? e.message : String(e)];
+    return { errors, problems, notes: [], settings: null };
+  }
+}
+
+/** The form that reproduces a run's settings (a permalink's "Run again"). */
+export function formFor(experimentId: string, settings: RunSettings, previous: FormState): FormState {
+  const spec = experimentById(experimentId);
+  const params: Record<string, string> = {};
+  for (const [k, v] of Object.entries(settings.parameters)) params[k] = String(v);
+  const kernelToggles: Record<string, string> = {};
+  for (const [k, v] of Object.entries(settings.set)) kernelToggles[k] = String(v);
+  return {
+    ...previous,
+    experimentId,
+    params: { ...previous.params, [experimentId]: params },
+    kernelToggles,
+    cpu: spec && settings.cpu === spec.machine.cpu ? null : settings.cpu,
+    memoryMB: spec && settings.memoryMB === spec.machine.memoryMB ? null : String(settings.memoryMB),
+  };
+}

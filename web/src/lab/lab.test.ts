@@ -1,0 +1,158 @@
+// The lab page's logic without a browser: the Configure form's checks, the
+// Results table and CSV, counter series, the header's words.  (The page
+// itself is tested in a browser by e2e/.)
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import type { ExperimentResult, RowResult } from '../../../experiments/runner/runner';
+import { checkForm, formFor, groupedExperiments, initialForm } from './config';
+import { compare, paperLegend, resultCsv, resultTable, seriesFromSamples, signed } from './results';
+import { Store, TextStream } from './store';
+
+function row(over: Partial<RowResult>): RowResult {
+  return {
+    test: 'syscall', command: '/bin/time ./syscall 2000', iterations: 2000, status: 'ok', limitSeconds: 120,
+    guest: { real: 0.7, user: 0.1, sys: 0.5, line: '0.7 real 0.1 user 0.5 sys' },
+    paper: { elapsed: 0.46, user: 0.01, system: 0.45, scale: 0.02, iterations: 100000, source: 'Table 2', column: '4.3BSD', scaled: true },
+    step: 'syscall', kernelSettings: {},
+    ...over,
+  };
+}
+
+function result(rows: RowResult[], view: ExperimentResult['view'] = 'table2'): ExperimentResult {
+  return {
+    format: 'vaxlab-experiment-result', version: 2, experiment: 'syscall', title: 'Table 2, syscall', group: 'g',
+    paperRef: 'p', view, machine: { cpu: '750', nsPerInstruction: 3333, memoryMB: 5, memoryNote: '', boot: 'single', direct: true },
+    image: null, parameters: { iterations: 2000 }, kernelSettings: {}, compare: '', status: 'ok', rows,
+  };
+}
+
+test('the form: defaults are valid, bad numbers are marked on their input, cross-checks come from the runner', () => {
+  const form = initialForm();
+  assert.equal(form.experimentId, 'syscall');
+  const ok = checkForm(form);
+  assert.deepEqual(ok.errors, {});
+  assert.ok(ok.settings);
+  assert.equal(ok.settings.cpu, '750');
+  assert.equal(ok.settings.memoryMB, 5);
+
+  const bad = checkForm({ ...form, params: { syscall: { iterations: '0' } }, kernelToggles: { nbuf: 'x', hz: '5' } });
+  assert.equal(bad.settings, null);
+  assert.match(bad.errors['param-iterations']!, /1 or more/);
+  assert.ok(bad.errors['toggle-nbuf']);
+  assert.match(bad.errors['toggle-hz']!, /range/);
+
+  const cross = checkForm({ ...form, kernelToggles: { hz: '60', tick: '1000' } });
+  assert.equal(cross.settings, null);
+  assert.ok(cross.problems.some((p) => /tick/.test(p)));
+
+  const completed = checkForm({ ...form, kernelToggles: { hz: '60' } });
+  assert.ok(completed.settings);
+  assert.ok(completed.notes.some((n) => /tick/.test(n)));
+
+  const mem = checkForm({ ...form, memoryMB: '65' });
+  assert.ok(mem.errors['toggle-memoryMB']);
+  assert.match(checkForm({ ...form, cpu: '760' }).errors['toggle-cpu']!, /750, 780/);
+  assert.equal(checkForm({ ...form, cpu: '780' }).settings?.cpu, '780');
+});
+
+test('the form reproduces a shared run\'s settings', () => {
+  const f = formFor('csw', { cpu: '780', memoryMB: 8, set: { nbuf: 100 }, parameters: { iterations: 500 } }, initialForm());
+  assert.equal(f.experimentId, 'csw');
+  assert.equal(f.cpu, '780');
+  assert.equal(f.memoryMB, '8');
+  assert.equal(f.params.csw!.iterations, '500');
+  assert.equal(f.kernelToggles.nbuf, '100');
+  assert.deepEqual(checkForm(f).settings, { cpu: '780', memoryMB: 8, set: { nbuf: 100 }, parameters: { iterations: 500 } });
+});
+
+test('the picker groups by paper section and filters on every word', () => {
+  const all = groupedExperiments('');
+  assert.ok(all.length >= 3);
+  assert.ok(all[0]!.experiments.some((e) => e.id === 'syscall'));
+  const pipes = groupedExperiments('pipe 512');
+  assert.ok(pipes.flatMap((g) => g.experiments).every((e) => /pipe/.test(e.id + e.title + e.description)));
+  assert.deepEqual(groupedExperiments('no such thing at all'), []);
+});
+
+test('ours against the paper: difference and %, failures, missing and incomparable figures', () => {
+  const r = result([
+    row({}),
+    row({ test: 'csw', status: 'failed', guest: undefined, failure: { kind: 'stopped', message: 'stopped: stopped by the user', output: '' } }),
+    row({ test: 'other', paper: null }),
+  ]);
+  const [a, b, c] = compare(r);
+  assert.equal(a!.ours, 0.7);
+  assert.equal(a!.paper, 0.46);
+  assert.equal(a!.difference, 0.24);
+  assert.equal(a!.percent, 52.2);
+  assert.equal(a!.scaled, true);
+  assert.equal(b!.ours, null);
+  assert.equal(b!.failure, 'stopped: stopped by the user');
+  assert.equal(c!.paper, null);
+  assert.equal(c!.difference, null);
+
+  const paging = result([row({ paper: { elapsed: 569, scale: 0.1, iterations: 30000, source: 'Table 7', column: '4.2BSD', scaled: false } })], 'paging');
+  const [p] = compare(paging);
+  assert.equal(p!.comparable, false);
+  assert.equal(p!.difference, null);
+  assert.equal(paperLegend(paging), 'the paper (4.2BSD)');
+
+  const table = resultTable(r);
+  assert.equal(table.columns.length, table.rows[0]!.cells.length);
+  assert.equal(table.rows[0]!.cells[3]!.text, '0.46*');
+  assert.equal(table.rows[0]!.cells[5]!.text, '+52%');
+  assert.match(table.rows[1]!.cells.at(-1)!.text, /stopped by the user/);
+  for (const view of ['paging', 'namecache'] as const) {
+    const t = resultTable(result([row({})], view));
+    assert.equal(t.columns.length, t.rows[0]!.cells.length, view);
+  }
+  assert.equal(signed(0.001, 2), '0.00');
+  assert.equal(signed(-1.5, 1), '-1.5');
+  assert.equal(signed(2, 0), '+2');
+});
+
+test('CSV: a header, a line per row, quoting', () => {
+  const csv = resultCsv(result([row({}), row({ test: 'x, "y"', command: 'a,b' })]));
+  const lines = csv.trimEnd().split('\r\n');
+  assert.equal(lines.length, 3);
+  assert.match(lines[0]!, /^test,step,status,iterations,ours_real_s/);
+  assert.match(lines[1]!, /^syscall,syscall,ok,2000,0.7,0.1,0.5,Table 2,4.3BSD,0.46,/);
+  assert.ok(lines[2]!.startsWith('"x, ""y""",'));
+  assert.ok(lines[2]!.includes(',"a,b",'));
+});
+
+test('counter samples become one row\'s columns, gaps as NaN', () => {
+  const s = seriesFromSamples([
+    { row: 0, t: 1, values: { a: 1 } },
+    { row: 1, t: 1, values: { a: 9 } },
+    { row: 0, t: 2, values: { a: 2, b: 5 } },
+  ], 0);
+  assert.deepEqual(s.t, [1, 2]);
+  assert.deepEqual(s.values.a, [1, 2]);
+  assert.ok(Number.isNaN(s.values.b![0]!));
+  assert.equal(s.values.b![1], 5);
+});
+
+test('the store batches updates; a text stream replays and resets', () => {
+  const store = new Store({ n: 0 });
+  let heard = 0;
+  store.subscribe(() => heard++);
+  store.batch(() => {
+    store.update({ n: 1 });
+    store.update((s) => ({ n: s.n + 1 }));
+  });
+  assert.equal(store.get().n, 2);
+  assert.equal(heard, 1);
+
+  const stream = new TextStream(8);
+  const events: string[] = [];
+  stream.append('abcdef');
+  stream.subscribe((e) => events.push(`${e.reset ? 'reset:' : ''}${e.text}`));
+  stream.append('ghij');
+  assert.equal(stream.contents, 'cdefghij');
+  stream.reset();
+  assert.equal(stream.contents, '');
+  assert.deepEqual(events, ['ghij', 'reset:']);
+});

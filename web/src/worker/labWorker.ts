@@ -1,0 +1,298 @@
+// The lab's Web Worker (a module worker): loads the WebAssembly emulator and
+// the disk image (streamed, gunzipped straight into wasm memory, with
+// progress), keeps that pristine image, and serves the page's messages
+// (protocol.ts): experiment runs through the experiment runner, and the
+// Terminal tab's multi-user machine.  Both can run at once: each yields to
+// the event loop between emulator slices, so they interleave and a stop or a
+// keystroke gets through within a slice.
+
+import { findExperiment } from '../../../experiments/runner/experiments';
+import { runExperiment } from '../../../experiments/runner/runner';
+import { fetchDiskImage } from '../emulator/diskImageLoader';
+import { CPU_NS_PER_INSTRUCTION, loadVax, type DiskImage, type VaxMachineApi } from '../emulator/vaxModule';
+import { errorMessage, type FromWorker, type ImageRef, type KernelName, type RunConfig, type ToWorker } from './protocol';
+import { TerminalSession } from './terminal';
+
+const ctx = self as unknown as {
+  postMessage(message: FromWorker): void;
+  onmessage: ((e: MessageEvent<ToWorker>) => void) | null;
+};
+
+function post(message: FromWorker): void {
+  ctx.postMessage(message);
+}
+
+/** Yields to the event loop (a macrotask, so queued messages are handled;
+ *  a MessageChannel is not clamped to 4 ms as nested setTimeouts are). */
+const channel = new MessageChannel();
+const waiting: (() => void)[] = [];
+channel.port1.onmessage = () => waiting.shift()?.();
+function yieldNow(): Promise<void> {
+  return new Promise((resolve) => {
+    waiting.push(resolve);
+    channel.port2.postMessage(0);
+  });
+}
+
+// ------------------------------------------------------------ loading
+
+interface LoadedImage {
+  disk: DiskImage;
+  name: string;
+  sha256?: string;
+}
+
+let api: VaxMachineApi | null = null;
+let emulator: Promise<VaxMachineApi> | null = null;
+let images: ImageRef[] = [];
+const loaded = new Map<KernelName, Promise<LoadedImage>>();
+
+async function loadImage(kernel: KernelName): Promise<LoadedImage> {
+  const ref = images.find((i) => i.kernel === kernel);
+  if (!ref) throw new Error(`no ${kernel} image is configured`);
+  if (!emulator) throw new Error('the emulator is not loaded');
+  const vax = (await emulator).vax780;
+  const t0 = performance.now();
+  const { image: disk, manifest } = await fetchDiskImage(vax, {
+    manifestUrl: ref.manifestUrl,
+    // Decompressed bytes against the image's size: known whether or not the
+    // server sent the .gz with Content-Encoding (then fetch gunzips it and
+    // there is no compressed total).
+    onProgress: (p) =>
+      post({
+        type: 'loading', phase: p.phase === 'verify' ? 'verify' : 'image', kernel,
+        loaded: p.writtenBytes, total: p.uncompressedBytes,
+      }),
+  });
+  const name = manifest.image.file;
+  const sha256 = manifest.image.uncompressedSha256;
+  post({
+    type: 'ready',
+    kernel,
+    image: { name, sha256, bytes: disk.size, compressedBytes: manifest.image.bytes },
+    wasmMs,
+    imageMs: performance.now() - t0,
+  });
+  return { disk, name, sha256 };
+}
+
+function image(kernel: KernelName): Promise<LoadedImage> {
+  let p = loaded.get(kernel);
+  if (!p) {
+    p = loadImage(kernel);
+    loaded.set(kernel, p);
+    p.catch(() => loaded.delete(kernel));
+  }
+  return p;
+}
+
+let wasmMs = 0;
+
+async function init(refs: ImageRef[]): Promise<void> {
+  images = refs;
+  post({ type: 'loading', phase: 'emulator', kernel: refs[0]?.kernel ?? '4.3BSD', loaded: 0, total: null });
+  const t0 = performance.now();
+  try {
+    emulator = loadVax();
+    api = await emulator;
+  } catch (e) {
+    post({ type: 'fatal', message: `The emulator (vax.wasm) did not load: ${errorMessage(e)}` });
+    return;
+  }
+  wasmMs = performance.now() - t0;
+  const first = refs[0];
+  if (!first) return;
+  try {
+    await image(first.kernel);
+  } catch (e) {
+    post({ type: 'fatal', message: `The ${first.kernel} disk image did not load: ${errorMessage(e)}` });
+  }
+}
+
+// ------------------------------------------------------------ speed meter
+
+let executedSinceTick = 0;
+let lastTick = performance.now();
+let runActive = false;
+let speedTimer: ReturnType<typeof setInterval> | null = null;
+
+function countExecuted(n: number): void {
+  if (n > 0) executedSinceTick += n;
+}
+
+function updateSpeedTimer(): void {
+  const busy = runActive || terminal !== null;
+  if (busy && speedTimer === null) {
+    executedSinceTick = 0;
+    lastTick = performance.now();
+    speedTimer = setInterval(() => {
+      const now = performance.now();
+      const ips = (executedSinceTick * 1000) / Math.max(1, now - lastTick);
+      executedSinceTick = 0;
+      lastTick = now;
+      post({ type: 'speed', instructionsPerSecond: Math.round(ips), running: { run: runActive, terminal: terminal !== null } });
+    }, 1000);
+  } else if (!busy && speedTimer !== null) {
+    clearInterval(speedTimer);
+    speedTimer = null;
+    post({ type: 'speed', instructionsPerSecond: 0, running: { run: false, terminal: false } });
+  }
+}
+
+// ------------------------------------------------------------ experiment runs
+
+let currentRun: { runId: number; abort: AbortController } | null = null;
+/** A run's messages go out at most this often (ms). */
+const FLUSH_MS = 100;
+
+async function run(runId: number, experiment: string, config: RunConfig): Promise<void> {
+  if (currentRun) {
+    post({ type: 'run-error', runId, message: 'another experiment is running; stop it first' });
+    return;
+  }
+  const spec = findExperiment(experiment);
+  if (!spec) {
+    post({ type: 'run-error', runId, message: `no experiment "${experiment}"` });
+    return;
+  }
+  const abort = new AbortController();
+  currentRun = { runId, abort };
+  runActive = true;
+  updateSpeedTimer();
+  const t0 = performance.now();
+  const hostSeconds = () => (performance.now() - t0) / 1000;
+  // The runner calls back often (console per slice, a sample per virtual
+  // second); the messages go out in batches, at each pause and at the end.
+  let consoleBuffer = '';
+  const queued: FromWorker[] = [];
+  let lastInstructions = 0;
+  let lastFlush = 0;
+  const flush = () => {
+    lastFlush = performance.now();
+    if (consoleBuffer) post({ type: 'run-console', runId, text: consoleBuffer });
+    consoleBuffer = '';
+    for (const m of queued.splice(0)) post(m);
+  };
+  try {
+    const img = await image(config.kernel);
+    post({ type: 'run-started', runId });
+    const result = await runExperiment(api!.vax780, img.disk, spec, {
+      cpu: config.cpu,
+      memoryMB: config.memoryMB,
+      set: config.set,
+      parameters: config.parameters,
+      limitSeconds: config.limitSeconds,
+      image: { name: img.name, sha256: img.sha256 },
+      signal: abort.signal,
+      pause: async () => {
+        if (performance.now() - lastFlush >= FLUSH_MS) flush();
+        await yieldNow();
+      },
+      onConsole: (text) => {
+        consoleBuffer += text;
+      },
+      onSample: (sample) => {
+        queued.push({ type: 'run-sample', runId, sample });
+      },
+      onProgress: (progress) => {
+        const delta = progress.instructions - lastInstructions;
+        countExecuted(delta >= 0 ? delta : progress.instructions);
+        lastInstructions = progress.instructions;
+        // Only the latest progress of a batch matters.
+        const i = queued.findIndex((m) => m.type === 'run-progress');
+        if (i >= 0) queued.splice(i, 1);
+        queued.push({ type: 'run-progress', runId, progress: { ...progress }, hostSeconds: hostSeconds() });
+      },
+    });
+    flush();
+    post({ type: 'run-done', runId, result, hostSeconds: hostSeconds() });
+  } catch (e) {
+    flush();
+    post({ type: 'run-error', runId, message: errorMessage(e) });
+  } finally {
+    currentRun = null;
+    runActive = false;
+    updateSpeedTimer();
+  }
+}
+
+// ------------------------------------------------------------ terminal
+
+let terminal: TerminalSession | null = null;
+
+async function startTerminal(cpu: '750' | '780', memoryMB: number, realtime: boolean): Promise<void> {
+  if (terminal) {
+    const old = terminal;
+    terminal = null;
+    old.stop();
+  }
+  let img: LoadedImage;
+  try {
+    img = await image('4.3BSD');
+  } catch (e) {
+    post({ type: 'terminal-status', phase: 'error', message: errorMessage(e), virtualSeconds: 0, realtime });
+    return;
+  }
+  const session: TerminalSession = new TerminalSession(
+    api!.vax780,
+    img.disk,
+    { memoryMB, nsPerInstruction: CPU_NS_PER_INSTRUCTION[cpu], realtime },
+    {
+      output: (text) => {
+        if (terminal === session) post({ type: 'terminal-output', text });
+      },
+      status: (phase, virtualSeconds, message) => {
+        if (terminal === session || phase === 'error') {
+          post({ type: 'terminal-status', phase, virtualSeconds, message, realtime: session.isRealtime });
+        }
+      },
+      executed: countExecuted,
+    },
+    yieldNow,
+  );
+  terminal = session;
+  updateSpeedTimer();
+  await session.run();
+  if (terminal === session) {
+    terminal = null;
+    updateSpeedTimer();
+  }
+}
+
+// ------------------------------------------------------------ messages
+
+ctx.onmessage = (e: MessageEvent<ToWorker>) => {
+  const m = e.data;
+  switch (m.type) {
+    case 'init':
+      void init(m.images);
+      break;
+    case 'run':
+      void run(m.runId, m.experiment, m.config);
+      break;
+    case 'stop':
+      if (currentRun && currentRun.runId === m.runId) currentRun.abort.abort();
+      break;
+    case 'terminal-start':
+      void startTerminal(m.cpu, m.memoryMB, m.realtime);
+      break;
+    case 'terminal-input':
+      terminal?.input(m.text);
+      break;
+    case 'terminal-speed':
+      if (terminal) {
+        terminal.setRealtime(m.realtime);
+        post({ type: 'terminal-status', phase: terminal.phase, virtualSeconds: terminal.virtualSeconds(), realtime: m.realtime });
+      }
+      break;
+    case 'terminal-stop':
+      if (terminal) {
+        const t = terminal;
+        terminal = null;
+        t.stop();
+        post({ type: 'terminal-status', phase: 'off', virtualSeconds: 0, realtime: false });
+        updateSpeedTimer();
+      }
+      break;
+  }
+};

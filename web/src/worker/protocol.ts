@@ -1,0 +1,91 @@
+// The messages between the lab page (web/src/lab/controller.ts) and the lab
+// worker (labWorker.ts), as discriminated unions on `type`.  Everything here
+// is structured-clone data: no functions, no bigint.
+//
+// Page → worker: init once, then any number of run/stop and terminal-*.
+// Worker → page: loading progress, ready, the run's stream (console, samples,
+// progress, then exactly one of run-done / run-error), the terminal's stream,
+// and the measured speed once a second while anything runs.
+
+import type { ExperimentResult, RunProgress } from '../../../experiments/runner/runner';
+import type { CounterSample } from '../../../experiments/runner/counters';
+
+export type { CounterSample, ExperimentResult, RunProgress };
+
+export type Cpu = '750' | '780';
+export type KernelName = '4.3BSD' | '4.2BSD';
+
+/** A disk image the worker can load: its manifest (the installer's 43bsd.json),
+ *  which names the gzip'd pack next to it. */
+export interface ImageRef {
+  kernel: KernelName;
+  /** An absolute URL (the worker resolves nothing against its own location). */
+  manifestUrl: string;
+}
+
+/** How one experiment run is set up (the runner's RunOptions, as data). */
+export interface RunConfig {
+  kernel: KernelName;
+  cpu: Cpu;
+  memoryMB: number;
+  /** Kernel variables (the runner's `set`). */
+  set: Record<string, number>;
+  /** Experiment parameters (the runner's `parameters`). */
+  parameters: Record<string, number>;
+  limitSeconds?: number;
+}
+
+export type ToWorker =
+  /** Load the emulator and the first image in `images` (the others on demand). */
+  | { type: 'init'; images: ImageRef[] }
+  | { type: 'run'; runId: number; experiment: string; config: RunConfig }
+  /** Stop the run: it ends with run-done, status 'failed', failure kind 'stopped'. */
+  | { type: 'stop'; runId: number }
+  /** Boot the multi-user system for the Terminal tab (restarts it if one is running). */
+  | { type: 'terminal-start'; cpu: Cpu; memoryMB: number; realtime: boolean }
+  /** Characters typed in the terminal (xterm's onData). */
+  | { type: 'terminal-input'; text: string }
+  /** realtime: follow wall time; otherwise run as fast as the host can. */
+  | { type: 'terminal-speed'; realtime: boolean }
+  | { type: 'terminal-stop' };
+
+/** emulator: vax.wasm; image: the pack downloading; verify: its SHA-256 being checked. */
+export type LoadPhase = 'emulator' | 'image' | 'verify';
+
+export type TerminalPhase = 'off' | 'booting' | 'running' | 'stopped' | 'error';
+
+export type FromWorker =
+  /** loaded/total: bytes of the image written so far / its size (decompressed). */
+  | { type: 'loading'; phase: LoadPhase; kernel: KernelName; loaded: number; total: number | null }
+  | {
+      type: 'ready';
+      kernel: KernelName;
+      image: { name: string; sha256?: string; bytes: number; compressedBytes: number };
+      wasmMs: number;
+      imageMs: number;
+    }
+  /** The worker cannot go on (no emulator, no image). */
+  | { type: 'fatal'; message: string }
+  | { type: 'run-started'; runId: number }
+  | { type: 'run-console'; runId: number; text: string }
+  | { type: 'run-sample'; runId: number; sample: CounterSample }
+  | { type: 'run-progress'; runId: number; progress: RunProgress; hostSeconds: number }
+  /** The run finished (its rows may have failed, or been stopped). */
+  | { type: 'run-done'; runId: number; result: ExperimentResult; hostSeconds: number }
+  /** The run could not run at all (an exception, not a failed row). */
+  | { type: 'run-error'; runId: number; message: string }
+  | { type: 'terminal-output'; text: string }
+  | {
+      type: 'terminal-status';
+      phase: TerminalPhase;
+      message?: string;
+      virtualSeconds: number;
+      realtime: boolean;
+    }
+  /** VAX instructions per host second over the last second, all machines together. */
+  | { type: 'speed'; instructionsPerSecond: number; running: { run: boolean; terminal: boolean } };
+
+export function errorMessage(e: unknown): string {
+  if (e instanceof Error) return e.name && e.name !== 'Error' ? `${e.name}: ${e.message}` : e.message;
+  return String(e);
+}

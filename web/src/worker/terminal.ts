@@ -1,0 +1,170 @@
+// The Terminal tab's machine: 4.3BSD booted multi-user on a copy-on-write
+// overlay of the pristine image, run in slices with an await between them so
+// the worker keeps taking messages.  It boots as fast as the host can; from
+// the first "login: " on it follows wall time (virtual time may lead by at
+// most MAX_LEAD_S), unless the page asks for full speed.
+
+import { Vax780Stop, type DiskImage, type Vax780Api, type Vax780System } from '../emulator/vaxModule';
+
+export interface TerminalOptions {
+  memoryMB: number;
+  nsPerInstruction: number;
+  realtime: boolean;
+}
+
+export interface TerminalEvents {
+  output(text: string): void;
+  status(phase: 'booting' | 'running' | 'stopped' | 'error', virtualSeconds: number, message?: string): void;
+  /** Instructions executed by one slice (for the worker's speed meter). */
+  executed(instructions: number): void;
+}
+
+/** Instructions per slice while booting or at full speed (a few ms of host time). */
+const FAST_SLICE = 1_000_000;
+/** Per slice when following wall time: 0.1 virtual s on a 780. */
+const REALTIME_SLICE = 50_000;
+/** How far virtual time may run ahead of wall time. */
+const MAX_LEAD_S = 0.25;
+/** Behind by more than this (a busy host), the clocks are re-anchored instead of catching up. */
+const MAX_LAG_S = 1;
+
+export class TerminalSession {
+  private sys: Vax780System | null = null;
+  private stopped = false;
+  private loggedInPrompt = false;
+  private pending = '';
+  private wake: (() => void) | null = null;
+  private anchorWall = 0;
+  private anchorVirtual = 0n;
+  private realtime: boolean;
+  /** What status() last said. */
+  phase: 'booting' | 'running' | 'stopped' | 'error' = 'booting';
+
+  constructor(
+    private readonly api: Vax780Api,
+    private readonly disk: DiskImage,
+    private readonly options: TerminalOptions,
+    events: TerminalEvents,
+    private readonly yieldNow: () => Promise<void>,
+  ) {
+    this.realtime = options.realtime;
+    this.events = {
+      ...events,
+      status: (phase, virtualSeconds, message) => {
+        this.phase = phase;
+        events.status(phase, virtualSeconds, message);
+      },
+    };
+  }
+
+  private readonly events: TerminalEvents;
+
+  /** Boots and runs until stop(); resolves when the machine is gone. */
+  async run(): Promise<void> {
+    const { memoryMB, nsPerInstruction } = this.options;
+    this.events.status('booting', 0);
+    try {
+      this.sys = this.api.create({ memoryMB, disk: this.disk, boot: 'multi', nsPerInstruction });
+    } catch (e) {
+      this.events.status('error', 0, e instanceof Error ? e.message : String(e));
+      return;
+    }
+    const sys = this.sys;
+    try {
+      while (!this.stopped) {
+        this.feedInput();
+        const following = this.realtime && this.loggedInPrompt;
+        if (following) {
+          const wall = (performance.now() - this.anchorWall) / 1000;
+          const virtual = Number(sys.timeNs() - this.anchorVirtual) / 1e9;
+          if (virtual - wall > MAX_LEAD_S) {
+            await this.sleep(Math.min(100, (virtual - wall) * 1000));
+            continue;
+          }
+          if (wall - virtual > MAX_LAG_S) this.anchor();
+        }
+        const before = sys.instructionCount();
+        const r = sys.run(following ? REALTIME_SLICE : FAST_SLICE);
+        this.events.executed(Number(sys.instructionCount() - before));
+        const out = sys.readConsole();
+        if (out) {
+          this.events.output(out);
+          if (!this.loggedInPrompt && out.includes('login: ')) {
+            this.loggedInPrompt = true;
+            this.anchor();
+            this.events.status('running', this.virtualSeconds());
+          }
+        }
+        if (r !== Vax780Stop.Budget && r !== Vax780Stop.Rebooted) {
+          this.events.status('stopped', this.virtualSeconds(), `${this.api.stopName(r)}: ${sys.stopDetail()}`);
+          return;
+        }
+        await this.yieldNow();
+      }
+      this.events.status('stopped', this.virtualSeconds(), 'stopped');
+    } catch (e) {
+      this.events.status('error', this.virtualSeconds(), e instanceof Error ? e.message : String(e));
+    } finally {
+      this.sys = null;
+      sys.destroy();
+    }
+  }
+
+  input(text: string): void {
+    this.pending += text;
+    this.wake?.();
+  }
+
+  setRealtime(realtime: boolean): void {
+    this.realtime = realtime;
+    this.anchor();
+    this.wake?.();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.wake?.();
+  }
+
+  get isRealtime(): boolean {
+    return this.realtime;
+  }
+
+  virtualSeconds(): number {
+    return this.sys ? Number(this.sys.timeNs()) / 1e9 : 0;
+  }
+
+  private anchor(): void {
+    if (!this.sys) return;
+    this.anchorWall = performance.now();
+    this.anchorVirtual = this.sys.timeNs();
+  }
+
+  /** Types what the page sent, as much as the console's input queue takes. */
+  private feedInput(): void {
+    if (!this.sys || this.pending === '') return;
+    // The queue holds 8192 characters; hand it pieces so a paste never overflows it.
+    // (A piece the full queue refused in part is dropped, not typed twice.)
+    const piece = this.pending.slice(0, 256);
+    this.pending = this.pending.slice(piece.length);
+    try {
+      this.sys.type(piece);
+    } catch {
+      this.events.output('\x07'); // the terminal's bell: input was lost
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(() => {
+        this.wake = null;
+        resolve();
+      }, ms);
+      this.wake = () => {
+        clearTimeout(t);
+        this.wake = null;
+        resolve();
+      };
+    });
+  }
+}
