@@ -9,6 +9,9 @@
 #                  web/src, emu/wasm, emu/tests, installer and experiments
 #   5. typecheck   tsc --noEmit
 #   6. web build   vite build
+#   7. e2e         Playwright + Debian's chromium against that build (vite
+#                  preview): e2e/*.spec.ts; skipped, saying why, without the
+#                  4.3BSD image (the page cannot boot without it)
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -54,10 +57,19 @@ if run_step "setup (packages, npm ci)" bash scripts/setup.sh --no-build; then
   run_step "emu: make -C emu test (native + asan)" make -C emu -j"$jobs" test
   run_step "node tests (incl. wasm == native)" node_tests
   run_step "typecheck: tsc --noEmit" node_modules/.bin/tsc --noEmit -p tsconfig.json
-  run_step "web build: vite build" node_modules/.bin/vite build --logLevel warn
+  if run_step "web build: vite build" node_modules/.bin/vite build --logLevel warn; then
+    if [ -f web/public/images/43bsd.dsk.gz ]; then
+      run_step "e2e: playwright (chromium)" env E2E_NO_BUILD=1 node_modules/.bin/playwright test -c e2e/playwright.config.ts
+    else
+      echo "e2e: skipped: no 4.3BSD image (web/public/images/43bsd.dsk.gz), so the page cannot boot; npm run image builds it"
+      skip_step "e2e: playwright (no 4.3BSD image)"
+    fi
+  else
+    skip_step "e2e: playwright (web build failed)"
+  fi
 else
   for s in "build: make -C emu native wasm" "build: the 4.3BSD image (installer)" "emu: make -C emu test (native + asan)" \
-           "node tests (incl. wasm == native)" "typecheck: tsc --noEmit" "web build: vite build"; do
+           "node tests (incl. wasm == native)" "typecheck: tsc --noEmit" "web build: vite build" "e2e: playwright (chromium)"; do
     skip_step "$s"
   done
 fi

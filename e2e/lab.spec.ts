@@ -1,0 +1,230 @@
+// End-to-end tests of the lab page (production build, headless Chromium).
+// The page's data-testid contract is listed in e2e/README.md.
+
+import { readFileSync } from 'node:fs';
+
+import { decodePermalink, encodePermalink, type SharedRun } from '../web/src/lab/permalink';
+import type { ExperimentResult } from '../experiments/runner/runner';
+import { expect, resultRows, shot, statusSeen, test, waitReady, xtermSeen, xtermVisible } from './lab';
+
+/** syscall with a reduced count: a few virtual seconds, boot included. */
+const ITERATIONS = 2000;
+
+test('the page loads the emulator and the 4.3BSD image, cross-origin isolated, and says ready', async ({ page }, testInfo) => {
+  await page.goto('/');
+  expect(await page.evaluate(() => crossOriginIsolated), 'COOP/COEP headers from vite preview').toBe(true);
+  await expect(page.getByTestId('machine-status')).toBeVisible();
+  await waitReady(page);
+  await expect(page.getByTestId('experiment-syscall')).toBeVisible();
+  await expect(page.getByTestId('run-button')).toBeEnabled();
+  await shot(page, '01-ready', testInfo);
+
+  // Both themes, to look at.
+  const theme = () => page.evaluate(() => `${document.documentElement.className} ${document.documentElement.dataset.theme ?? ''}`);
+  const before = await theme();
+  await page.getByTestId('theme-toggle').click();
+  await expect.poll(theme).not.toBe(before);
+  await shot(page, '02-ready-other-theme', testInfo);
+
+  // A phone-sized window, to look at.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, '02b-ready-narrow', testInfo);
+});
+
+test('runs syscall with a reduced count: boot, console, chart, result row; its permalink shows the same result in a fresh page; history survives a reload',
+  async ({ page, freshPage }, testInfo) => {
+    await page.goto('/');
+    await waitReady(page);
+
+    await test.step('pick syscall, set iterations, run', async () => {
+      await page.getByTestId('experiment-search').fill('syscall');
+      await page.getByTestId('experiment-syscall').click();
+      await page.getByTestId('param-iterations').fill(String(ITERATIONS));
+      await page.getByTestId('run-button').click();
+      await expect(page.getByTestId('result-row').first()).toBeVisible({ timeout: 90_000 });
+      // Done: the page is ready for another run.
+      await expect(page.getByTestId('machine-status')).toContainText(/ready/i, { timeout: 30_000 });
+      expect((await statusSeen(page)).some((s) => /running/i.test(s)), 'machine-status said "running" during the run').toBe(true);
+    });
+
+    await test.step('the console shows the boot to the shell and the timed command', async () => {
+      const seen = await xtermSeen(page, 'console');
+      expect(seen).toMatch(/4\.3 BSD UNIX/); // the kernel's banner
+      expect(seen).toMatch(/^# /m); // the single-user shell's prompt
+      expect(seen).toContain(`syscall ${ITERATIONS}`); // the command typed
+      expect(seen).toMatch(/\d+\.\d+ real\s+\d+\.\d+ user\s+\d+\.\d+ sys/); // /bin/time's line
+    });
+
+    const rows = await resultRows(page);
+    await test.step('a result row, a chart with data points, the results bar chart', async () => {
+      expect(rows).toHaveLength(1);
+      expect(rows[0]!.join(' ')).toContain('syscall');
+      expect(await page.getByTestId('counter-chart').locator('circle.point').count()).toBeGreaterThan(0);
+      await expect(page.getByTestId('results-bar-chart')).toBeVisible();
+    });
+    const points = await page.getByTestId('counter-chart').locator('circle.point').count();
+    await shot(page, '03-run-done', testInfo);
+
+    const exported = await test.step('Export JSON downloads the result', async () => {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
+      const json = JSON.parse(readFileSync((await download.path())!, 'utf8'));
+      expect(json.format).toBe('vaxlab-experiment-result');
+      expect(json.experiment).toBe('syscall');
+      expect(json.status).toBe('ok');
+      expect(json.rows[0].iterations).toBe(ITERATIONS);
+      // The row shows the guest's elapsed time.
+      expect(rows[0]!.join(' ')).toContain(json.rows[0].guest.real.toFixed(1));
+      return json;
+    });
+
+    const link = await test.step('the permalink', async () => {
+      await page.getByTestId('permalink-button').click();
+      const url = page.getByTestId('permalink-url');
+      await expect(url).toHaveValue(/#r=1\.[0-9a-f]{8}\.[A-Za-z0-9_-]+$/);
+      const value = await url.inputValue();
+      // It holds the run exactly as exported (decoded here, in Node).
+      const shared: SharedRun = await decodePermalink(value);
+      expect(shared.experiment).toBe('syscall');
+      expect(shared.config.set.iterations ?? shared.config.parameters.iterations).toBe(ITERATIONS);
+      expect(shared.result).toEqual(exported);
+      testInfo.annotations.push({ type: 'permalink length', description: `${value.length} characters` });
+      return value;
+    });
+
+    await test.step('the permalink in a fresh page shows the same result without a run', async () => {
+      const other = await freshPage();
+      await other.goto(link);
+      await expect(other.getByTestId('result-row').first()).toBeVisible({ timeout: 30_000 });
+      expect(await resultRows(other)).toEqual(rows);
+      await expect(other.getByTestId('counter-chart').locator('circle.point')).toHaveCount(points);
+      await expect(other.getByTestId('run-again-button')).toBeVisible();
+      await other.waitForTimeout(1000);
+      expect((await statusSeen(other)).filter((s) => /running/i.test(s)), 'no run in the permalink page').toEqual([]);
+      await expect(other.getByTestId('permalink-error')).toHaveCount(0);
+      await shot(other, '04-permalink-fresh-page', testInfo);
+    });
+
+    await test.step('the run is in the history, also after a reload', async () => {
+      await expect(page.getByTestId('history-list')).toContainText('syscall');
+      const before = await page.getByTestId('history-list').innerText();
+      await page.goto('/');
+      await page.reload();
+      await expect(page.getByTestId('history-list')).toContainText('syscall', { timeout: 30_000 });
+      expect(await page.getByTestId('history-list').innerText()).toBe(before);
+      await shot(page, '05-history-after-reload', testInfo);
+    });
+
+    await test.step('a history entry opens without a run, and can be deleted', async () => {
+      const list = page.getByTestId('history-list');
+      await list.getByRole('button', { name: /syscall/ }).first().click();
+      await expect(page.getByTestId('result-row')).toHaveCount(1);
+      expect(await resultRows(page)).toEqual(rows);
+      await list.getByRole('button', { name: /delete/i }).first().click();
+      await expect(list).not.toContainText('syscall');
+      await page.reload();
+      await expect(page.getByTestId('machine-status')).toBeVisible();
+      await expect(list).toContainText(/no runs/i);
+      await expect(list).not.toContainText('syscall');
+    });
+  });
+
+/** A syscall run as the runner makes it (fabricated: no run needed; typed, so tsc -p e2e follows the schema). */
+function fabricatedRun(): SharedRun {
+  const result: ExperimentResult = {
+    format: 'vaxlab-experiment-result',
+    version: 2,
+    experiment: 'syscall',
+    title: 'Table 2, syscall: fabricated by e2e/lab.spec.ts',
+    machine: { cpu: '750', nsPerInstruction: 3333, memoryMB: 5, memoryNote: 'e2e', boot: 'single', direct: true },
+    image: null,
+    parameters: { iterations: 1234 },
+    kernelSettings: {},
+    compare: 'ours = elapsed (real) seconds',
+    status: 'ok',
+    group: 'Micro-operations (3.2.1, Table 2)',
+    paperRef: '§3.2.1',
+    view: 'table2',
+    rows: [{
+      test: 'syscall',
+      step: 'syscall',
+      command: '/bin/time ./syscall 1234',
+      iterations: 1234,
+      status: 'ok',
+      kernelSettings: {},
+      guest: { real: 0.3, user: 0, sys: 0.3, line: '0.3 real 0.0 user 0.3 sys' },
+      emulator: { instructions: '98765', virtualSeconds: 0.329, machineInstructions: '12345678', machineVirtualSeconds: 14.5 },
+      limitSeconds: 120,
+      paper: { elapsed: 0.284, user: 0.021, system: 0.255, scale: 0.01234, iterations: 100000, source: 'Table 2', column: '4.3BSD', scaled: true },
+    }],
+  };
+  return { experiment: 'syscall', config: { cpu: '750', memoryMB: 5, set: {}, parameters: { iterations: 1234 } }, result };
+}
+
+test('a link made in Node opens; a corrupted one and one from a newer vaxlab show the error', async ({ freshPage }, testInfo) => {
+  const value = await encodePermalink(fabricatedRun());
+
+  const good = await freshPage();
+  await good.goto(`/#r=${value}`);
+  await expect(good.getByTestId('result-row')).toHaveCount(1, { timeout: 30_000 });
+  expect((await resultRows(good))[0]!.join(' ')).toContain('syscall');
+  await expect(good.getByTestId('permalink-error')).toHaveCount(0);
+
+  // One character of the data changed: the page says the link is damaged, and shows no result.
+  const at = value.length - 20;
+  const corrupted = value.slice(0, at) + (value[at] === 'A' ? 'B' : 'A') + value.slice(at + 1);
+  const bad = await freshPage();
+  await bad.goto(`/#r=${corrupted}`);
+  await expect(bad.getByTestId('permalink-error')).toBeVisible({ timeout: 30_000 });
+  await expect(bad.getByTestId('permalink-error')).toContainText(/damaged/i);
+  await expect(bad.getByTestId('result-row')).toHaveCount(0);
+  await shot(bad, '06-permalink-corrupted', testInfo);
+
+  const newer = await freshPage();
+  await newer.goto(`/#r=2${value.slice(1)}`);
+  await expect(newer.getByTestId('permalink-error')).toContainText(/newer vaxlab/i, { timeout: 30_000 });
+});
+
+test('without IndexedDB (private browsing), the history says why and runs still work', async ({ freshPage }, testInfo) => {
+  const page = await freshPage();
+  await page.addInitScript(() => {
+    Object.defineProperty(window, 'indexedDB', { get: () => undefined, configurable: true });
+  });
+  await page.goto('/');
+  await expect(page.getByText(/Run history is not available/)).toBeVisible({ timeout: 30_000 });
+  await waitReady(page);
+  await page.getByTestId('experiment-syscall').click();
+  await page.getByTestId('param-iterations').fill('500');
+  await page.getByTestId('run-button').click();
+  await expect(page.getByTestId('result-row')).toHaveCount(1, { timeout: 90_000 });
+  await expect(page.getByText(/Run history is not available/).first()).toBeVisible();
+  await expect(page.getByTestId('results-bar-chart')).toBeVisible();
+  await shot(page, '08-no-indexeddb', testInfo);
+});
+
+test('the terminal boots 4.3BSD and accepts `ls /`', async ({ page }, testInfo) => {
+  await page.goto('/');
+  await waitReady(page);
+  await page.getByTestId('tab-terminal').click();
+  const terminal = page.getByTestId('terminal');
+  await expect(terminal).toBeVisible();
+
+  // Multi-user asks for a login; single-user goes straight to the prompt ("# ", "myname# ").
+  await expect.poll(() => xtermVisible(page, 'terminal'), { timeout: 90_000 }).toMatch(/login: *$|# *$/m);
+  await terminal.click();
+  if (/login: *$/m.test(await xtermVisible(page, 'terminal'))) {
+    await page.keyboard.type('root');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => xtermVisible(page, 'terminal'), { timeout: 30_000 }).toMatch(/# *$/m);
+  }
+  await page.keyboard.type('ls /');
+  await page.keyboard.press('Enter');
+  // What follows the command, up to the next prompt: 4.3BSD's root, the kernel and the usual directories.
+  const listing = async () => {
+    const text = await xtermVisible(page, 'terminal');
+    const m = /# *ls \/ *\n([^]*?)\n[^\n]*# *$/m.exec(text);
+    // (Names as ls -F marks them: bin/, copy*.)
+    return m ? m[1]!.split(/\s+/).filter(Boolean).map((n) => n.replace(/[/*@=]$/, '')).sort() : [];
+  };
+  await expect.poll(listing, { timeout: 30_000 }).toEqual(expect.arrayContaining(['bin', 'dev', 'etc', 'usr', 'vmunix']));
+  await shot(page, '07-terminal-ls', testInfo);
+});

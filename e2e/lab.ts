@@ -1,0 +1,141 @@
+// Helpers for the end-to-end tests: the page's data-testid contract, reading
+// the xterm consoles, screenshots, and a fixture that fails a test on any
+// uncaught error in the page.
+
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { test as base, expect, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
+
+export { expect };
+
+/** e2e/screenshots/, or e2e/screenshots-PORT/ for a run on another port (E2E_PORT). */
+export const SCREENSHOT_DIR = fileURLToPath(new URL(`./screenshots${process.env.E2E_PORT ? `-${process.env.E2E_PORT}` : ''}/`, import.meta.url));
+
+/** Loading the wasm emulator and the 4.3BSD image, cold. */
+export const READY_TIMEOUT = 90_000;
+
+/**
+ * Records what the page shows over time, since xterm's DOM renderer holds
+ * only the rows in view (boot messages scroll out) and a status can be
+ * shorter-lived than a poll: every row of every xterm ([data-testid] around
+ * .xterm-rows) and every text of machine-status, in the order first seen.
+ */
+function recorder() {
+  const w = window as unknown as { __e2e: { xterm: Record<string, string[]>; status: string[] } };
+  const xterm: Record<string, Set<string>> = {};
+  const status = new Set<string>();
+  w.__e2e = {
+    get xterm() {
+      return Object.fromEntries(Object.entries(xterm).map(([k, v]) => [k, [...v]]));
+    },
+    get status() {
+      return [...status];
+    },
+  } as never;
+  let queued = false;
+  const record = () => {
+    queued = false;
+    for (const rows of document.querySelectorAll('.xterm-rows')) {
+      const host = rows.closest('[data-testid]');
+      const id = host?.getAttribute('data-testid') ?? 'unknown';
+      const seen = (xterm[id] ??= new Set());
+      for (const row of rows.children) {
+        const text = (row.textContent ?? '').replace(/\u00a0/g, ' ').trimEnd();
+        if (text) seen.add(text);
+      }
+    }
+    const s = document.querySelector('[data-testid="machine-status"]')?.textContent?.trim();
+    if (s) status.add(s);
+  };
+  const start = () => {
+    new MutationObserver(() => {
+      if (!queued) {
+        queued = true;
+        queueMicrotask(record);
+      }
+    }).observe(document.documentElement, { subtree: true, childList: true, characterData: true });
+  };
+  if (document.documentElement) start();
+  else document.addEventListener('DOMContentLoaded', start);
+}
+
+/** Prepares a page: the recorder, and uncaught errors and console errors collected. */
+export async function instrument(page: Page, errors: string[], consoleErrors: string[]): Promise<void> {
+  await page.addInitScript(recorder);
+  page.on('pageerror', (e) => errors.push(`${page.url().slice(0, 80)}: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(`${page.url().slice(0, 80)}: ${m.text()}`);
+  });
+}
+
+export const test = base.extend<{ pageErrors: string[]; consoleErrors: string[]; freshPage: () => Promise<Page> }>({
+  pageErrors: async ({}, use) => {
+    await use([]);
+  },
+  consoleErrors: async ({}, use) => {
+    await use([]);
+  },
+  page: async ({ page, pageErrors, consoleErrors }, use, testInfo) => {
+    await instrument(page, pageErrors, consoleErrors);
+    await use(page);
+    await report(testInfo, pageErrors, consoleErrors);
+  },
+  /** A page in a new browser context: no shared storage, as another browser would be. */
+  freshPage: async ({ browser, pageErrors, consoleErrors }, use) => {
+    const contexts: BrowserContext[] = [];
+    await use(async () => {
+      const context = await browser.newContext();
+      contexts.push(context);
+      const page = await context.newPage();
+      await instrument(page, pageErrors, consoleErrors);
+      return page;
+    });
+    for (const c of contexts) await c.close();
+  },
+});
+
+async function report(testInfo: TestInfo, pageErrors: string[], consoleErrors: string[]) {
+  if (consoleErrors.length) {
+    await testInfo.attach('console errors', { body: consoleErrors.join('\n'), contentType: 'text/plain' });
+    console.log(`[${testInfo.title}] console errors in the page:\n  ${consoleErrors.join('\n  ')}`);
+  }
+  expect(pageErrors, 'uncaught errors in the page').toEqual([]);
+}
+
+/** Everything the xterm with this data-testid has shown so far, one row a line. */
+export async function xtermSeen(page: Page, testId: 'console' | 'terminal'): Promise<string> {
+  return page.evaluate((id) => {
+    const w = window as unknown as { __e2e?: { xterm: Record<string, string[]> } };
+    return (w.__e2e?.xterm[id] ?? []).join('\n');
+  }, testId);
+}
+
+/** The rows of the xterm now in view. */
+export async function xtermVisible(page: Page, testId: 'console' | 'terminal'): Promise<string> {
+  return page.getByTestId(testId).locator('.xterm-rows').evaluate((rows) =>
+    Array.from(rows.children, (r) => (r.textContent ?? '').replace(/\u00a0/g, ' ').trimEnd()).join('\n'));
+}
+
+/** Every text machine-status has had since the page loaded. */
+export async function statusSeen(page: Page): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { __e2e?: { status: string[] } }).__e2e?.status ?? []);
+}
+
+export async function waitReady(page: Page): Promise<void> {
+  await expect(page.getByTestId('machine-status')).toContainText(/ready/i, { timeout: READY_TIMEOUT });
+}
+
+/** A full-page screenshot in e2e/screenshots/NAME.png (also attached to the report). */
+export async function shot(page: Page, name: string, testInfo?: TestInfo): Promise<string> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const path = `${SCREENSHOT_DIR}${name}.png`;
+  await page.screenshot({ path, fullPage: true });
+  if (testInfo) await testInfo.attach(name, { path, contentType: 'image/png' });
+  return path;
+}
+
+/** The cells of the result rows, as text. */
+export async function resultRows(page: Page): Promise<string[][]> {
+  return page.getByTestId('result-row').evaluateAll((rows) =>
+    rows.map((r) => Array.from(r.querySelectorAll('td, th'), (c) => (c.textContent ?? '').trim())));
+}
