@@ -7,41 +7,25 @@
 // interrupts, disk transfers); two runs give the same samples.
 
 import assert from 'node:assert/strict';
-import { before, test } from 'node:test';
+import { test } from 'node:test';
 
-import type { Vax780System, VaxMachineApi } from '../../web/src/emulator/vaxModule';
-import { findLabImage, loadDiskImage, loadVaxNode, wasmBuildExists } from '../../web/src/emulator/vaxNode';
+import type { Vax780System } from '../../web/src/emulator/vaxModule';
 import { COUNTER_GROUPS, COUNTERS, CounterSampler, kernelStatsReader, type SamplerSystem } from './counters';
 import {
   KSTAT_SYMBOLS, KernelStatsReader, NCHSTATS_FIELDS, VMMETER_FIELDS, nameCacheFigures, vaxD, vaxF,
 } from './kstats';
+import { useLabImage } from './testLab';
 import { ConsoleSession } from './session';
 
-const imagePath = findLabImage();
-const skip = !wasmBuildExists()
-  ? 'the WebAssembly emulator is not built (make -C emu wasm)'
-  : imagePath ? false : 'no 4.3BSD image: build web/public/images/43bsd.dsk.gz with `npm run image` (or set VAXLAB_IMAGE)';
-
-let api: VaxMachineApi;
-let disk: Parameters<VaxMachineApi['vax780']['create']>[0]['disk'];
-before(async () => {
-  if (skip) {
-    console.log(`counters.test.ts: emulator tests skipped: ${skip}`);
-    return;
-  }
-  api = await loadVaxNode();
-  const bytes = await loadDiskImage(imagePath!);
-  // One shared image when the emulator has them (else every system copies the pack).
-  const v = api.vax780 as { loadImage?: (b: Uint8Array) => typeof disk };
-  disk = typeof v.loadImage === 'function' ? v.loadImage(bytes) : bytes;
-});
+const lab = useLabImage('counters.test.ts');
+const skip = lab.skip;
 
 const PROMPT = '\n# ';
 
 /** A booted single-user system with /usr mounted and a session on it. */
 async function boot(set: Record<string, number> = {}, onSlice?: () => void) {
-  const sys = api.vax780.create({ memoryMB: 8, disk, boot: 'single', direct: true, set });
-  const session = new ConsoleSession(sys, (r) => api.vax780.stopName(r), { onSlice });
+  const sys = lab.api.vax780.create({ memoryMB: 8, disk: lab.disk, boot: 'single', direct: true, set });
+  const session = new ConsoleSession(sys, (r) => lab.api.vax780.stopName(r), { onSlice });
   await session.expect(PROMPT, 300);
   const run = async (line: string, limit = 120) => {
     session.send(line);
@@ -349,7 +333,7 @@ test('counters over `syscall 20000`: vmstat\'s columns, and two runs give the sa
   }
 });
 
-test('the kernel and the hardware model agree: system calls, interrupts, faults, disk transfers', { skip }, async (t) => {
+test('the kernel and the hardware model agree: system calls, interrupts, faults, lab.disk transfers', { skip }, async (t) => {
   const { totals, series, hardware } = await sampled('./syscall 20000; ls -l /usr/lab/names > /dev/null');
   if (!hardware) {
     t.skip('this emulator build has no hardwareStats() (rebuild: make -C emu wasm)');

@@ -9,10 +9,9 @@
 // paging run (parses, counts page faults), a time limit, Stop.
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { type DiskImage, type Vax780Api, type VaxMachineApi } from '../../web/src/emulator/vaxModule';
-import { findLabImage, loadDiskImage, loadVaxNode, wasmBuildExists } from '../../web/src/emulator/vaxNode';
+import { type Vax780Api } from '../../web/src/emulator/vaxModule';
 import { LS_L_600_FILES, TABLE_3, TABLE_6, TABLE_7, TABLE_8 } from '../paper';
 import { COUNTERS } from './counters';
 import {
@@ -21,25 +20,12 @@ import {
 import {
   RESULT_VERSION, SettingsError, formatTable, resolveRun, resultJson, runExperiment, type ExperimentResult,
 } from './runner';
+import { useLabImage } from './testLab';
 import { ConsoleSession, SessionFailure, type ConsoleMachine } from './session';
 import { parseTimedOutput, parseTimeLine } from './timeparse';
 
-const imagePath = findLabImage();
-const skip = !wasmBuildExists()
-  ? 'the WebAssembly emulator is not built (make -C emu wasm)'
-  : imagePath ? false : 'no 4.3BSD image: build web/public/images/43bsd.dsk.gz with `npm run image` (or set VAXLAB_IMAGE)';
-
-let api: VaxMachineApi;
-let disk: DiskImage;
-before(async () => {
-  if (skip) {
-    console.log(`runner.test.ts: emulator tests skipped: ${skip}`);
-    return;
-  }
-  api = await loadVaxNode();
-  disk = api.vax780.loadImage(await loadDiskImage(imagePath!));
-});
-after(() => disk?.dispose());
+const lab = useLabImage('runner.test.ts');
+const skip = lab.skip;
 
 const spec = (id: string) => findExperiment(id) ?? assert.fail(`no experiment ${id}`);
 
@@ -254,8 +240,8 @@ test('tables: each view lays out its rows, failures say why', () => {
 test('syscall with a reduced count, twice: byte-identical JSON', { skip }, async () => {
   const syscall = spec('syscall');
   const options = { parameters: { iterations: 5000 }, image: { name: 'test' } };
-  const a = resultJson(await runExperiment(api.vax780, disk, syscall, options));
-  const b = resultJson(await runExperiment(api.vax780, disk, syscall, options));
+  const a = resultJson(await runExperiment(lab.api.vax780, lab.disk, syscall, options));
+  const b = resultJson(await runExperiment(lab.api.vax780, lab.disk, syscall, options));
   assert.equal(a, b);
   const r = JSON.parse(a);
   assert.equal(r.format, 'vaxlab-experiment-result');
@@ -270,7 +256,7 @@ test('syscall with a reduced count, twice: byte-identical JSON', { skip }, async
   assert.match(formatTable(r), /syscall \|/);
   assert.equal(r.machine.nsPerInstruction, 3333);
   // The 780 preset (2000 ns per instruction) runs the same work in less virtual time.
-  const fast = await runExperiment(api.vax780, disk, syscall, { ...options, cpu: '780' });
+  const fast = await runExperiment(lab.api.vax780, lab.disk, syscall, { ...options, cpu: '780' });
   assert.equal(fast.machine.nsPerInstruction, 2000);
   assert.ok(fast.rows[0]!.guest!.real < r.rows[0].guest.real, resultJson(fast));
 });
@@ -278,7 +264,7 @@ test('syscall with a reduced count, twice: byte-identical JSON', { skip }, async
 test('the name cache off and on: hits 0 and > 0, nchsize read back; twice: identical JSON', { skip }, async () => {
   const work = spec('namecache-work');
   const options = { parameters: { divisor: 40 }, image: { name: 'test' } }; // namework's 200 / 40 = 5 iterations
-  const a = await runExperiment(api.vax780, disk, work, options);
+  const a = await runExperiment(lab.api.vax780, lab.disk, work, options);
   assert.equal(a.status, 'ok', resultJson(a));
   assert.deepEqual(a.rows.map((r) => r.readback?.nchsize), [0, GENERIC_NCHSIZE, 1000]);
   assert.deepEqual(a.rows.map((r) => r.kernelSettings), [{ nchsize: 0 }, {}, { nchsize: 1000 }]);
@@ -290,11 +276,11 @@ test('the name cache off and on: hits 0 and > 0, nchsize read back; twice: ident
     assert.equal(on['namei.lookups'], off!['namei.lookups']); // the same lookups, only the cache differs
   }
   assert.match(formatTable(a), /namework, nchsize=0 \(off\)\s+\|\s+0 \|/);
-  assert.equal(resultJson(await runExperiment(api.vax780, disk, work, options)), resultJson(a));
+  assert.equal(resultJson(await runExperiment(lab.api.vax780, lab.disk, work, options)), resultJson(a));
 });
 
 test('a reduced paging run completes, parses and counts page faults', { skip }, async () => {
-  const r = await runExperiment(api.vax780, disk, spec('seqpage'), { parameters: { iterations: 2 } });
+  const r = await runExperiment(lab.api.vax780, lab.disk, spec('seqpage'), { parameters: { iterations: 2 } });
   assert.equal(r.status, 'ok', resultJson(r));
   const row = r.rows[0]!;
   assert.equal(row.command, '/bin/time ./seqpage -p 7500 2');
@@ -308,16 +294,16 @@ test('a reduced paging run completes, parses and counts page faults', { skip }, 
 });
 
 test('a tiny virtual-time limit fails the step with "time limit"', { skip }, async () => {
-  const r = await runExperiment(api.vax780, disk, spec('syscall'), { limitSeconds: 0.5 });
+  const r = await runExperiment(lab.api.vax780, lab.disk, spec('syscall'), { limitSeconds: 0.5 });
   assert.equal(r.status, 'failed');
   assert.equal(r.rows[0]!.failure?.kind, 'time limit');
   assert.match(r.rows[0]!.failure!.message, /^time limit: no "\\n# " within 0\.5 virtual seconds .*--limit/);
 });
 
 test('settings the kernel lacks are refused before a machine runs', { skip }, async () => {
-  await assert.rejects(runExperiment(api.vax780, disk, spec('syscall'), { set: { nchsize: 5000 } }),
+  await assert.rejects(runExperiment(lab.api.vax780, lab.disk, spec('syscall'), { set: { nchsize: 5000 } }),
     (e: unknown) => e instanceof SettingsError && /out of range/.test(e.message));
-  await assert.rejects(runExperiment(api.vax780, disk, spec('namecache'), { set: { nchsize: 5 } }),
+  await assert.rejects(runExperiment(lab.api.vax780, lab.disk, spec('namecache'), { set: { nchsize: 5 } }),
     (e: unknown) => e instanceof SettingsError && /namecache sets nchsize itself/.test(e.message));
 });
 
@@ -326,7 +312,7 @@ test('counters are sampled each virtual second of the timed command; Stop ends a
   const samples: number[] = [];
   const progress: number[] = [];
   let consoleText = '';
-  const r = await runExperiment(api.vax780, disk, syscall, {
+  const r = await runExperiment(lab.api.vax780, lab.disk, syscall, {
     parameters: { iterations: 20000 },
     onSample: (s) => samples.push(s.t),
     onProgress: (p) => progress.push(p.virtualSeconds),
@@ -341,7 +327,7 @@ test('counters are sampled each virtual second of the timed command; Stop ends a
   assert.match(consoleText, /\/bin\/time \.\/syscall 20000/);
 
   const stop = new AbortController();
-  const stopped = await runExperiment(api.vax780, disk, spec('table2'), {
+  const stopped = await runExperiment(lab.api.vax780, lab.disk, spec('table2'), {
     signal: stop.signal,
     onProgress: (p) => { if (p.virtualSeconds > 5) stop.abort(); },
   });

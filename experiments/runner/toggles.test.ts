@@ -6,33 +6,17 @@
 // `ls -l /usr/lab/names` makes only misses; with the cache on it makes hits.
 
 import assert from 'node:assert/strict';
-import { before, test } from 'node:test';
+import { test } from 'node:test';
 
-import type { VaxMachineApi } from '../../web/src/emulator/vaxModule';
-import { findLabImage, loadDiskImage, loadVaxNode, wasmBuildExists } from '../../web/src/emulator/vaxNode';
 import { KernelStatsReader, nameCacheFigures, type NchStats } from './kstats';
+import { useLabImage } from './testLab';
 import { ConsoleSession } from './session';
 import {
   closeToggles, completeSettings, maxBufpages, resolveSettings, TOGGLES, tickFor, validateSetting, validateSettings,
 } from './toggles';
 
-const imagePath = findLabImage();
-const skip = !wasmBuildExists()
-  ? 'the WebAssembly emulator is not built (make -C emu wasm)'
-  : imagePath ? false : 'no 4.3BSD image: build web/public/images/43bsd.dsk.gz with `npm run image` (or set VAXLAB_IMAGE)';
-
-let api: VaxMachineApi;
-let disk: Parameters<VaxMachineApi['vax780']['create']>[0]['disk'];
-before(async () => {
-  if (skip) {
-    console.log(`toggles.test.ts: emulator tests skipped: ${skip}`);
-    return;
-  }
-  api = await loadVaxNode();
-  const bytes = await loadDiskImage(imagePath!);
-  const v = api.vax780 as { loadImage?: (b: Uint8Array) => typeof disk };
-  disk = typeof v.loadImage === 'function' ? v.loadImage(bytes) : bytes;
-});
+const lab = useLabImage('toggles.test.ts');
+const skip = lab.skip;
 
 const PROMPT = '\n# ';
 
@@ -101,8 +85,8 @@ test('settings are checked with clear messages', () => {
 
 /** Boots single-user with the (completed) settings; the kernel's view of them. */
 async function bootWith(set: Record<string, number>, memoryMB = 8) {
-  const sys = api.vax780.create({ memoryMB, disk, boot: 'single', direct: true, set: completeSettings(set) });
-  const session = new ConsoleSession(sys, (r) => api.vax780.stopName(r));
+  const sys = lab.api.vax780.create({ memoryMB, disk: lab.disk, boot: 'single', direct: true, set: completeSettings(set) });
+  const session = new ConsoleSession(sys, (r) => lab.api.vax780.stopName(r));
   await session.expect(PROMPT, 300);
   const reader = new KernelStatsReader(sys);
   const run = async (line: string, limit = 300) => {
