@@ -4,7 +4,7 @@
 # on a scratch copy of the reference RP06 image.  Prints one line each,
 # with the instructions executed and the virtual seconds they represent.
 #
-#   npm run bench:boot
+#   npm run bench:boot [-- EXTRA VAX780 OPTIONS, e.g. --no-idle-skip]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -20,7 +20,7 @@ for run in single multi; do
   best=""
   for i in 1 2 3; do
     cp "$ref" "$tmp/disk.dsk"
-    line=$(emu/build/vax780 --disk hp0="$tmp/disk.dsk" --boot "$run" --script "$tmp/$run.txt" --quiet --stats 2>&1 >/dev/null | tail -n 1)
+    line=$(emu/build/vax780 --disk hp0="$tmp/disk.dsk" --boot "$run" --script "$tmp/$run.txt" --quiet --stats "$@" 2>&1 >/dev/null | tail -n 1)
     secs=$(sed -E 's/.* ([0-9.]+) host s.*/\1/' <<<"$line")
     if [ -z "$best" ] || awk -v a="$secs" -v b="$best" 'BEGIN{exit !(a<b)}'; then best=$secs; bestline=$line; fi
   done

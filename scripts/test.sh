@@ -56,7 +56,7 @@ if run_step "setup (packages, npm ci)" bash scripts/setup.sh --no-build; then
   fi
   run_step "emu: make -C emu test (native + asan)" make -C emu -j"$jobs" test
   run_step "node tests (incl. wasm == native)" node_tests
-  run_step "typecheck: tsc --noEmit" node_modules/.bin/tsc --noEmit -p tsconfig.json
+  run_step "typecheck: tsc --noEmit (+ e2e)" bash -c "node_modules/.bin/tsc --noEmit -p tsconfig.json && node_modules/.bin/tsc --noEmit -p e2e/tsconfig.json"
   if run_step "web build: vite build" node_modules/.bin/vite build --logLevel warn; then
     if [ -f web/public/images/43bsd.dsk.gz ]; then
       run_step "e2e: playwright (chromium)" env E2E_NO_BUILD=1 node_modules/.bin/playwright test -c e2e/playwright.config.ts
@@ -69,7 +69,7 @@ if run_step "setup (packages, npm ci)" bash scripts/setup.sh --no-build; then
   fi
 else
   for s in "build: make -C emu native wasm" "build: the 4.3BSD image (installer)" "emu: make -C emu test (native + asan)" \
-           "node tests (incl. wasm == native)" "typecheck: tsc --noEmit" "web build: vite build" "e2e: playwright (chromium)"; do
+           "node tests (incl. wasm == native)" "typecheck: tsc --noEmit (+ e2e)" "web build: vite build" "e2e: playwright (chromium)"; do
     skip_step "$s"
   done
 fi
