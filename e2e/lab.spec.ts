@@ -17,7 +17,23 @@ test('the page loads the emulator and the 4.3BSD image, cross-origin isolated, a
   await waitReady(page);
   await expect(page.getByTestId('experiment-syscall')).toBeVisible();
   await expect(page.getByTestId('run-button')).toBeEnabled();
+  // The hook scripts/bench-web.ts reads.
+  expect(await page.evaluate(() => (window as unknown as { __vaxlab: { stats(): { state: string; instructionsPerSecond: number } } }).__vaxlab.stats()))
+    .toMatchObject({ state: 'ready', instructionsPerSecond: expect.any(Number) });
   await shot(page, '01-ready', testInfo);
+
+  // The kernel variables are folded away; opened, a changed one is counted in the summary, and the paper's settings clear it.
+  const kernelVars = page.locator('details.kernel-vars');
+  await expect(page.getByTestId('toggle-nbuf')).toBeHidden();
+  await kernelVars.locator('summary').click();
+  await page.getByTestId('toggle-nbuf').fill('100');
+  await expect(kernelVars.locator('summary')).toContainText('1 changed: nbuf=100');
+  await page.getByTestId('toggle-hz').fill('5');
+  await expect(page.getByTestId('run-button')).toBeDisabled();
+  await page.getByRole('button', { name: 'Paper’s settings' }).click();
+  await expect(page.getByTestId('toggle-nbuf')).toHaveValue('');
+  await expect(kernelVars.locator('summary')).toContainText('as distributed');
+  await expect(page.getByTestId('run-button')).toBeEnabled();
 
   // Both themes, to look at.
   const theme = () => page.evaluate(() => `${document.documentElement.className} ${document.documentElement.dataset.theme ?? ''}`);
@@ -95,6 +111,9 @@ test('runs syscall with a reduced count: boot, console, chart, result row; its p
       const other = await freshPage();
       await other.goto(link);
       await expect(other.getByTestId('result-row').first()).toBeVisible({ timeout: 30_000 });
+      // Above the fold: what was shared, Run again, and the result.
+      await expect(other.getByTestId('run-again-button')).toBeInViewport();
+      await expect(other.getByTestId('result-row').first()).toBeInViewport();
       expect(await resultRows(other)).toEqual(rows);
       await expect(other.getByTestId('counter-chart').locator('circle.point')).toHaveCount(points);
       await expect(other.getByTestId('run-again-button')).toBeVisible();

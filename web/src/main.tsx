@@ -2,11 +2,19 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 
 import { App } from './lab/components/App';
-import { LabController } from './lab/controller';
+import { LabController, type LabStats } from './lab/controller';
 import './style.css';
+
+declare global {
+  interface Window {
+    /** For scripts/bench-web.ts (and the browser's console): what the lab is doing, and how fast. */
+    __vaxlab?: { stats(): LabStats };
+  }
+}
 
 const lab = new LabController();
 lab.start();
+window.__vaxlab = { stats: () => lab.stats() };
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

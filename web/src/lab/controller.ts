@@ -70,6 +70,22 @@ const IMAGE_BASE = `${import.meta.env.BASE_URL}images/`;
 /** How often worker messages are applied to the state (ms). */
 const INBOX_MS = 80;
 export const BSD42_MISSING = '4.2BSD distribution files are not present (../shared/bsd/4.2BSD)';
+/** What the experiment console says before the first run (dim; short lines, for a narrow console). */
+const IDLE_CONSOLE = '\x1b[2mThe machine’s console appears here\r\nwhile an experiment runs: the boot,\r\n' +
+  'the shell, the timed command.\r\nPick an experiment and press Run.\x1b[0m\r\n';
+const SHARED_CONSOLE = '\x1b[2mA recorded run is shown: its console\r\noutput is not kept with it. Press\r\n' +
+  'Run again to run it here and watch.\x1b[0m\r\n';
+
+/** What window.__vaxlab.stats() returns (scripts/bench-web.ts). */
+export interface LabStats {
+  /** VAX instructions per host second over the worker's last second (0 when nothing runs). */
+  instructionsPerSecond: number;
+  /** 'running' while an experiment runs, else the machine's phase ('ready', 'loading-image', ...). */
+  state: string;
+  machine: MachinePhase;
+  run: RunState['status'] | null;
+  terminal: TerminalPhase;
+}
 
 function absolute(path: string): string {
   return new URL(path, location.href).href;
@@ -83,6 +99,8 @@ export class LabController {
   readonly terminalOutput = new TextStream();
 
   private worker: Worker | null = null;
+  /** The last run of this page, to go back to when a shared run is closed. */
+  private lastRunView: ViewState | null = null;
   private nextRunId = 1;
   private hostTimer: ReturnType<typeof setInterval> | null = null;
   private runStartedAt = 0;
@@ -115,6 +133,7 @@ export class LabController {
   /** Starts the worker, reads the URL's permalink and the history. */
   start(): void {
     applyTheme(this.state.theme);
+    this.console.reset(IDLE_CONSOLE);
     this.startWorker();
     void this.checkBsd42();
     void this.refreshHistory();
@@ -371,9 +390,13 @@ export class LabController {
     };
     const stopped = result.rows.some((r) => r.failure?.kind === 'stopped');
     this.console.append(`\r\n\x1b[1m${result.status === 'ok' ? 'Done' : stopped ? 'Stopped' : 'Finished with a failure'}\x1b[0m in ${hostSeconds.toFixed(1)} s of host time.\r\n`);
+    const view: ViewState = { source: 'run', shared, hostSeconds };
+    this.lastRunView = view;
+    // A shared run opened while this one ran stays on screen.
+    const showing = this.state.view;
     this.store.update({
       run: { ...run, status: 'done', result, hostSeconds },
-      view: { source: 'run', shared, hostSeconds },
+      view: showing && showing.source !== 'run' ? showing : view,
     });
     void this.save(shared);
   }
@@ -435,6 +458,26 @@ export class LabController {
     }
   }
 
+  /** Closes a shared or history run: back to this page's last run, if any. */
+  closeView(): void {
+    if (!this.state.view || this.state.view.source === 'run') return;
+    this.clearHash();
+    this.store.update({ view: this.running ? null : this.lastRunView, share: { url: null, busy: false, message: null }, counters: { ...this.state.counters, row: null } });
+    if (!this.state.run) this.console.reset(IDLE_CONSOLE);
+  }
+
+  /** For scripts/bench-web.ts and the console: the worker's speed and what the page is doing. */
+  stats(): LabStats {
+    const s = this.state;
+    return {
+      instructionsPerSecond: s.machine.ips,
+      state: this.running ? 'running' : s.machine.phase,
+      machine: s.machine.phase,
+      run: s.run?.status ?? null,
+      terminal: s.terminal.phase,
+    };
+  }
+
   dismissPermalinkError(): void {
     this.store.update({ permalinkError: null });
     this.clearHash();
@@ -443,6 +486,7 @@ export class LabController {
   private openShared(view: ViewState): void {
     const { shared } = view;
     const known = experimentById(shared.experiment) !== undefined;
+    if (!this.state.run) this.console.reset(SHARED_CONSOLE);
     this.store.update((s) => ({
       view,
       permalinkError: null,

@@ -6,8 +6,13 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import type { ExperimentResult, RowResult } from '../../../experiments/runner/runner';
+import { COUNTERS, type CounterSample } from '../../../experiments/runner/counters';
+import { decimate, formatValue, MAX_POINT_CIRCLES } from './charts/counterChart';
 import { checkForm, formFor, groupedExperiments, initialForm } from './config';
-import { compare, paperLegend, resultCsv, resultTable, seriesFromSamples, signed } from './results';
+import { chartPanels, counterName, counterTitle } from './counterNames';
+import {
+  compare, formatSeconds, paperLegend, resultCsv, resultSummary, resultTable, SeriesBuilder, seriesFromSamples, signed,
+} from './results';
 import { Store, TextStream } from './store';
 
 function row(over: Partial<RowResult>): RowResult {
@@ -111,6 +116,76 @@ test('ours against the paper: difference and %, failures, missing and incomparab
   assert.equal(signed(0.001, 2), '0.00');
   assert.equal(signed(-1.5, 1), '-1.5');
   assert.equal(signed(2, 0), '+2');
+});
+
+test('seconds are written alike everywhere: the table, the history line, the footnote for *', () => {
+  assert.equal(formatSeconds(0.7), '0.70');
+  assert.equal(formatSeconds(0.456), '0.46');
+  assert.equal(formatSeconds(9.996), '10.0');
+  assert.equal(formatSeconds(25.13), '25.1');
+  assert.equal(formatSeconds(569), '569');
+  const r = result([row({})]);
+  const t = resultTable(r);
+  assert.equal(t.rows[0]!.cells[2]!.text, '0.70');
+  assert.equal(t.rows[0]!.cells[3]!.text, '0.46*');
+  assert.equal(t.rows[0]!.cells[4]!.text, '+0.24');
+  // The * explained with the paper's own figure: 0.46 / 0.02 = 23.0 s for 100,000.
+  assert.match(t.footnote!, /^\* The paper’s time for its 100,000 iterations, 23\.0 s, scaled to our 2,000/);
+  assert.equal(resultSummary(r), '0.70 s (paper 0.46 s, +52%)');
+  assert.equal(resultSummary(result([row({}), row({ test: 'csw', status: 'failed', guest: undefined })])), '1 of 2 rows ok');
+  const unscaled = result([row({ iterations: 100000, paper: { elapsed: 23, scale: 1, iterations: 100000, source: 'Table 2', column: '4.3BSD', scaled: true } })]);
+  assert.equal(resultTable(unscaled).footnote, null);
+  assert.equal(resultTable(unscaled).rows[0]!.cells[3]!.text, '23.0');
+});
+
+test('counters are named by what they are, with their unit; percentages of a group share a panel', () => {
+  const def = (id: string) => COUNTERS.find((c) => c.id === id)!;
+  assert.equal(counterTitle(def('faults.sy')), 'system calls /s (vmstat faults: sy)');
+  assert.equal(counterTitle(def('faults.cs')), 'context switches /s (vmstat faults: cs)');
+  assert.equal(counterTitle(def('paging.pi')), 'page-ins KB/s (vmstat page: pi)');
+  assert.equal(counterName(def('disk.hp0.kbps')).name, 'hp0 data transferred');
+  // Every counter the runner has gets a name of its own (not its vmstat column).
+  for (const c of COUNTERS) assert.ok(counterName(c).name.length > 4 && counterName(c).name !== c.id, c.id);
+  assert.equal(counterName({ id: 'new.thing', label: 'nt', unit: '/s', group: 'other', description: '' }).name, 'nt');
+
+  const panels = chartPanels(['faults.sy', 'cpu.us', 'faults.cs', 'cpu.sy', 'cpu.id', 'hw.mips'].map(def));
+  assert.deepEqual(panels.map((p) => p.ids), [['faults.sy'], ['cpu.us', 'cpu.sy', 'cpu.id'], ['faults.cs'], ['hw.mips']]);
+  assert.equal(panels[1]!.title, 'CPU time % (vmstat cpu: us/sy/id)');
+  assert.deepEqual(panels[1]!.legend, ['user (us)', 'system (sy)', 'idle (id)']);
+  assert.equal(panels[0]!.heading, 'system calls /s');
+  assert.equal(panels[0]!.axis, 'per second');
+  assert.equal(chartPanels([def('cpu.sy')])[0]!.title, 'CPU in the kernel % (vmstat cpu: sy)');
+});
+
+test('the chart: values written short; thousands of samples drawn from at most two points per pixel', () => {
+  assert.equal(formatValue(4012.3), '4,012');
+  assert.equal(formatValue(12345), '12.3k');
+  assert.equal(formatValue(0.3), '0.3');
+  assert.equal(formatValue(Number.NaN), '–');
+  assert.ok(MAX_POINT_CIRCLES >= 300);
+  const points: [number, number][] = Array.from({ length: 5000 }, (_, i) => [i / 100, Math.sin(i)]);
+  const drawn = decimate(points, (t) => t * 10); // 50 s over 500 px
+  assert.ok(drawn.length <= 2 * 501 + 2, `${drawn.length} points`);
+  assert.deepEqual(drawn[0], points[0]);
+  assert.deepEqual(drawn.at(-1), points.at(-1));
+  assert.ok(drawn.some(([, v]) => v > 0.99) && drawn.some(([, v]) => v < -0.99), 'the extremes are kept');
+  for (let i = 1; i < drawn.length; i++) assert.ok(drawn[i]![0] >= drawn[i - 1]![0], 'in time order');
+  assert.deepEqual(decimate(points.slice(0, 3), (t) => t), points.slice(0, 3));
+});
+
+test('a live series is built incrementally, and starts over for another row or run', () => {
+  const b = new SeriesBuilder();
+  const samples: CounterSample[] = [{ row: 0, t: 1, values: { a: 1 } }, { row: 1, t: 1, values: { a: 9 } }];
+  let s = b.get(samples, 0);
+  assert.deepEqual(s.t, [1]);
+  samples.push({ row: 0, t: 2, values: { a: 2, b: 5 } });
+  s = b.get(samples, 0);
+  assert.deepEqual(s.t, [1, 2]);
+  assert.deepEqual(s.values.a, [1, 2]);
+  assert.ok(Number.isNaN(s.values.b![0]!));
+  assert.deepEqual(s, seriesFromSamples(samples, 0));
+  assert.deepEqual(b.get(samples, 1).values.a, [9]);
+  assert.deepEqual(b.get([...samples], 0).t, [1, 2]);
 });
 
 test('CSV: a header, a line per row, quoting', () => {

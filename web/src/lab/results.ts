@@ -73,6 +73,25 @@ export function compare(result: ExperimentResult): Comparison[] {
   return result.rows.map((r) => compareRow(r, metric));
 }
 
+/**
+ * Seconds as the page writes them everywhere (the table, the history, the
+ * shared-run banner, the bar chart): 2 decimals below 10 s, 1 below 100 s,
+ * none from there, so ours and the paper's are always written alike.
+ */
+export function secondsDigits(x: number): number {
+  const a = Math.abs(x);
+  return a < 9.995 ? 2 : a < 99.95 ? 1 : 0;
+}
+
+export function formatSeconds(x: number): string {
+  return x.toFixed(secondsDigits(x));
+}
+
+/** A difference in seconds, signed, at the precision of the larger of the two figures. */
+export function formatSecondsDiff(diff: number, scale: number): string {
+  return signed(diff, secondsDigits(Math.max(Math.abs(diff), Math.abs(scale))));
+}
+
 /** x with its sign (+1.5, -0.3; a value that rounds to zero has none). */
 export function signed(x: number, digits: number): string {
   const s = x.toFixed(digits);
@@ -106,15 +125,19 @@ export interface TableRow {
 export interface ResultTable {
   columns: Column[];
   rows: TableRow[];
+  /** What the * on the paper's figures means (shown next to the table), or null. */
+  footnote: string | null;
   notes: string[];
 }
 
 const fx = (x: number | null | undefined, d = 1): Cell => ({ text: x === null || x === undefined ? '—' : x.toFixed(d) });
+/** Seconds, by formatSeconds. */
+const secs = (x: number | null | undefined): Cell => ({ text: x === null || x === undefined ? '—' : formatSeconds(x) });
 const int = (x: number | null | undefined): Cell => ({ text: x === null || x === undefined ? '—' : Math.round(x).toLocaleString('en-US') });
 
 function diffCells(c: Comparison): Cell[] {
   return [
-    { text: c.difference === null ? '—' : signed(c.difference, 2) },
+    { text: c.difference === null ? '—' : formatSecondsDiff(c.difference, Math.max(c.ours ?? 0, c.paper ?? 0)) },
     {
       text: c.percent === null ? '—' : `${signed(c.percent, 0)}%`,
       className: c.percent === null ? undefined : Math.abs(c.percent) <= 10 ? 'close' : 'far',
@@ -128,9 +151,31 @@ function statusCell(r: RowResult): Cell {
     : { text: r.failure ? r.failure.message : 'failed', className: 'failure' };
 }
 
-function paperCell(c: Comparison, digits: number): Cell {
+function paperCell(c: Comparison, r: RowResult): Cell {
   if (c.paper === null) return { text: '—', title: 'the paper has no figure for this row' };
-  return { text: `${c.paper.toFixed(digits)}${c.scaled ? '*' : ''}`, title: c.scaled ? 'scaled to our count' : undefined };
+  const p = r.paper;
+  const title = c.scaled && p
+    ? `the paper’s ${formatSeconds(c.paper / p.scale)} s for ${p.iterations.toLocaleString('en-US')} iterations, scaled to our ${r.iterations.toLocaleString('en-US')}`
+    : undefined;
+  return { text: `${formatSeconds(c.paper)}${c.scaled ? '*' : ''}`, title };
+}
+
+/** The footnote for the * of scaled figures: with the paper's own figure when there is one row. */
+export function scaledFootnote(result: ExperimentResult): string | null {
+  const metric = primaryMetric(result);
+  const scaled = result.rows.filter((r) => r.paper && r.paper.scaled && r.paper.scale !== 1);
+  if (scaled.length === 0) return null;
+  const what = metric === 'system' ? 'system time' : 'time';
+  if (scaled.length === 1 && result.rows.length === 1) {
+    const r = scaled[0]!;
+    const p = r.paper!;
+    const v = metric === 'system' ? p.system : p.elapsed;
+    if (v !== undefined) {
+      return `* The paper’s ${what} for its ${p.iterations.toLocaleString('en-US')} iterations, ${formatSeconds(v / p.scale)} s, ` +
+        `scaled to our ${r.iterations.toLocaleString('en-US')} (× ${Number(p.scale.toPrecision(3))}).`;
+    }
+  }
+  return `* The paper’s ${what} for its own iteration count, scaled to ours (it timed larger counts).`;
 }
 
 /** The Results table, laid out as the CLI lays out the result's view. */
@@ -155,9 +200,9 @@ export function resultTable(result: ExperimentResult): ResultTable {
         test: r.test, status: r.status, failure: c.failure,
         cells: [
           { text: r.test },
-          fx(ok ? r.guest!.real : null), fx(ok ? r.guest!.user : null), fx(ok ? r.guest!.sys : null),
+          secs(ok ? r.guest!.real : null), secs(ok ? r.guest!.user : null), secs(ok ? r.guest!.sys : null),
           int(ok ? r.derived?.pageFaults : null), fx(ok ? r.derived?.pfstMs : null, 2),
-          fx(r.paper?.elapsed, 0), fx(r.paper?.user), fx(r.paper?.system), int(r.paper?.pageFaults), fx(r.derived?.paperPfstMs, 2),
+          secs(r.paper?.elapsed), secs(r.paper?.user), secs(r.paper?.system), int(r.paper?.pageFaults), fx(r.derived?.paperPfstMs, 2),
           ...diffCells(c), statusCell(r),
         ],
       };
@@ -166,7 +211,7 @@ export function resultTable(result: ExperimentResult): ResultTable {
     if (result.rows.some((r) => r.paper && r.paper.scale !== 1)) {
       notes.push('Our counts are reduced: the paper’s figures are for its own counts and are not comparable.');
     }
-    return { columns, rows, notes };
+    return { columns, rows, footnote: null, notes };
   }
   if (result.view === 'namecache') {
     const columns: Column[] = [
@@ -190,17 +235,17 @@ export function resultTable(result: ExperimentResult): ResultTable {
         cells: [
           { text: r.test },
           { text: nch === undefined || nch === null ? '—' : String(nch) },
-          fx(ok ? r.guest!.sys : null), fx(ok ? r.guest!.user : null), fx(ok ? r.guest!.real : null),
+          secs(ok ? r.guest!.sys : null), secs(ok ? r.guest!.user : null), secs(ok ? r.guest!.real : null),
           int(ok ? t['namei.hits'] : null), int(ok ? t['namei.misses'] : null),
           { text: ok && rate !== undefined ? `${rate.toFixed(1)}%` : '—' },
           int(ok ? t['namei.pass2'] : null),
-          { ...paperCell(c, 1), title: r.paper ? `${r.paper.source}: ${r.paper.column}` : 'the paper has no figure for this step' },
+          { ...paperCell(c, r), title: r.paper ? `${r.paper.source}: ${r.paper.column}` : 'the paper has no figure for this step' },
           ...diffCells(c), statusCell(r),
         ],
       };
     });
     notes.push('Hits and misses: the kernel’s nchstats over the command. The paper gives only ls -l’s system time.');
-    return { columns, rows, notes };
+    return { columns, rows, footnote: scaledFootnote(result), notes };
   }
   const column = result.rows.find((r) => r.paper)?.paper?.column ?? '4.3BSD';
   const columns: Column[] = [
@@ -216,13 +261,10 @@ export function resultTable(result: ExperimentResult): ResultTable {
     const c = compareRow(r, metric);
     return {
       test: r.test, status: r.status, failure: c.failure,
-      cells: [{ text: r.test }, int(r.iterations), fx(c.ours), paperCell(c, c.paper !== null && c.paper < 10 ? 2 : 1), ...diffCells(c), statusCell(r)],
+      cells: [{ text: r.test }, int(r.iterations), secs(c.ours), paperCell(c, r), ...diffCells(c), statusCell(r)],
     };
   });
-  if (result.rows.some((r) => r.paper && r.paper.scaled && r.paper.scale !== 1)) {
-    notes.push('* the paper’s time scaled to our iteration count.');
-  }
-  return { columns, rows, notes };
+  return { columns, rows, footnote: scaledFootnote(result), notes };
 }
 
 // ------------------------------------------------------------ CSV and JSON
@@ -290,10 +332,58 @@ export function seriesFromSamples(samples: readonly CounterSample[], row: number
   return out;
 }
 
+/**
+ * seriesFromSamples, incrementally, for a live run: each call appends only
+ * the samples added since the last one (a run's sample array only grows).
+ * Another array or row starts over.  The series is updated in place.
+ */
+export class SeriesBuilder {
+  private samples: readonly CounterSample[] | null = null;
+  private row = -1;
+  private seen = 0;
+  private series: Series = { t: [], values: {} };
+
+  get(samples: readonly CounterSample[], row: number): Series {
+    if (samples !== this.samples || row !== this.row || samples.length < this.seen) {
+      this.samples = samples;
+      this.row = row;
+      this.seen = 0;
+      this.series = { t: [], values: {} };
+    }
+    const out = this.series;
+    for (let k = this.seen; k < samples.length; k++) {
+      const s = samples[k]!;
+      if (s.row !== row) continue;
+      const i = out.t.length;
+      out.t.push(s.t);
+      for (const [name, v] of Object.entries(s.values)) {
+        const col = (out.values[name] ??= []);
+        while (col.length < i) col.push(Number.NaN);
+        col.push(v);
+      }
+    }
+    this.seen = samples.length;
+    for (const col of Object.values(out.values)) while (col.length < out.t.length) col.push(Number.NaN);
+    return out;
+  }
+}
+
 /** The counters a finished result keeps for a row (the experiment's chart counters). */
 export function seriesFromResult(result: ExperimentResult, row: number): Series | null {
   const r = result.rows[row];
   return r?.counters && Array.isArray(r.counters.t) ? r.counters : null;
+}
+
+/** A result in one line, for the history and the shared-run banner: "0.70 s (paper 0.46 s, +52%)", or the rows ok. */
+export function resultSummary(result: ExperimentResult): string {
+  const cmp = compare(result);
+  const ok = cmp.filter((c) => c.ours !== null);
+  const one = cmp.length === 1 ? ok[0] : undefined;
+  if (!one) return `${ok.length} of ${cmp.length} rows ok`;
+  const paper = one.paper !== null && one.comparable
+    ? ` (paper ${formatSeconds(one.paper)} s${one.percent !== null ? `, ${signed(one.percent, 0)}%` : ''})`
+    : '';
+  return `${formatSeconds(one.ours!)} s${paper}`;
 }
 
 /** The bar chart's legend for the paper's bars: its column when all rows share one. */

@@ -3,6 +3,8 @@
 
 import { axisBottom, axisLeft, max, scaleBand, scaleLinear, select } from 'd3';
 
+import { formatSeconds } from '../results';
+
 export interface BarRow {
   test: string;
   ours: number | null;
@@ -12,7 +14,7 @@ export interface BarRow {
 }
 
 const MARGIN = { top: 34, right: 16, left: 64 };
-const HEIGHT = 300;
+const HEIGHT = 220;
 
 function labelHeight(rows: BarRow[], rotate: boolean): number {
   const longest = Math.max(...rows.map((r) => r.test.length), 4);
@@ -64,13 +66,23 @@ export function renderBarChart(svgElement: SVGSVGElement, rows: BarRow[], width:
       .attr('x', inner(which) ?? 0).attr('width', inner.bandwidth())
       .attr('y', (r) => y(value(r) ?? 0))
       .attr('height', (r) => HEIGHT - y(value(r) ?? 0))
-      .append('title').text((r) => `${r.test}, ${which === 'ours' ? 'ours' : paperLabel}: ${value(r)?.toFixed(2)} s`);
+      .append('title').text((r) => `${r.test}, ${which === 'ours' ? 'ours' : paperLabel}: ${formatSeconds(value(r) ?? 0)} s`);
   }
   pair.filter((r) => r.ours === null).append('text').attr('class', 'bar-note').attr('x', (inner('ours') ?? 0) + inner.bandwidth() / 2)
     .attr('y', HEIGHT - 4).attr('text-anchor', 'middle').text('×');
+  // The figures on the bars when they fit, then the difference in % above the pair.
+  const values = inner.bandwidth() >= 30;
+  if (values) {
+    for (const which of ['ours', 'paper'] as const) {
+      const value = (r: BarRow) => (which === 'ours' ? r.ours : r.paper);
+      pair.filter((r) => value(r) !== null).append('text').attr('class', 'bar-value')
+        .attr('x', (inner(which) ?? 0) + inner.bandwidth() / 2).attr('y', (r) => y(value(r) ?? 0) - 4)
+        .attr('text-anchor', 'middle').text((r) => formatSeconds(value(r) ?? 0));
+    }
+  }
   if (x.bandwidth() >= 26) {
-    pair.filter((r) => r.percent !== null).append('text').attr('class', 'bar-value').attr('x', x.bandwidth() / 2)
-      .attr('y', (r) => y(Math.max(r.ours ?? 0, r.paper ?? 0)) - 5).attr('text-anchor', 'middle')
+    pair.filter((r) => r.percent !== null).append('text').attr('class', 'bar-value bar-percent').attr('x', x.bandwidth() / 2)
+      .attr('y', (r) => y(Math.max(r.ours ?? 0, r.paper ?? 0)) - (values ? 18 : 5)).attr('text-anchor', 'middle')
       .text((r) => `${r.percent! > 0 ? '+' : ''}${r.percent!.toFixed(0)}%`);
   }
 

@@ -2,15 +2,25 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 
 import type { LabController } from '../controller';
 import { useStore } from '../store';
-import { ConfigurePanel } from './ConfigurePanel';
 import { CounterPanel } from './CounterPanel';
 import { ExperimentPicker } from './ExperimentPicker';
 import { Header } from './Header';
+import { HistoryPanel } from './HistoryPanel';
 import { ResultsPanel } from './ResultsPanel';
+import { RunPanel } from './RunPanel';
+import { SettingsPanel } from './SettingsPanel';
+import { SharedBanner } from './SharedBanner';
 import { TerminalPanel } from './TerminalPanel';
 
 const XtermView = lazy(() => import('./XtermView'));
 
+/**
+ * The lab's layout.  Wide: the experiments in a sidebar; the run and the
+ * settings on the left, the console and the live counters on the right;
+ * then the results and the history.  Narrow: one column, with the run, the
+ * console and the counters before the settings.  A shared or history run
+ * puts its banner, results and counters first.
+ */
 export function App({ lab }: { lab: LabController }) {
   const state = useStore(lab.store);
   // The Terminal tab is mounted the first time it is shown, then kept (hidden) so its screen survives.
@@ -18,6 +28,49 @@ export function App({ lab }: { lab: LabController }) {
   useEffect(() => {
     if (state.tab === 'terminal') setTerminalMounted(true);
   }, [state.tab]);
+
+  // Escape stops a run (not in the Terminal tab, where the guest gets it).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented || lab.state.tab !== 'lab' || !lab.running) return;
+      const target = e.target as Element | null;
+      if (target?.closest?.('[data-testid="terminal"], select')) return;
+      e.preventDefault();
+      lab.stop();
+    };
+    addEventListener('keydown', onKey);
+    return () => removeEventListener('keydown', onKey);
+  }, [lab]);
+
+  const shared = !!state.view && state.view.source !== 'run';
+  const counters = <CounterPanel key="counters" state={state} lab={lab} />;
+  const consolePanel = (
+    <section key="console" className="panel console-panel" aria-labelledby="console-title">
+      <div className="panel-head">
+        <h2 id="console-title">Console</h2>
+        <span className="hint">
+          {shared && !state.run ? 'a shared run keeps no console output' : 'the machine’s console during a run (read-only)'}
+        </span>
+      </div>
+      <Suspense fallback={<div className="xterm-host loading" data-testid="console">Loading the console…</div>}>
+        <XtermView stream={lab.console} testId="console" label="Experiment console output" theme={state.theme} fontSize={12} />
+      </Suspense>
+    </section>
+  );
+  const columns = (
+    <div key="columns" className="columns">
+      <div className="col col-left">
+        <RunPanel state={state} lab={lab} />
+        <SettingsPanel state={state} lab={lab} />
+      </div>
+      <div className="col col-right">
+        {consolePanel}
+        {shared ? null : counters}
+      </div>
+    </div>
+  );
+  const results = <ResultsPanel key="results" state={state} lab={lab} />;
+  const history = <HistoryPanel key="history" state={state} lab={lab} />;
 
   return (
     <>
@@ -37,21 +90,10 @@ export function App({ lab }: { lab: LabController }) {
       <main id="main">
         <div id="panel-lab" role="tabpanel" aria-labelledby="tab-lab" hidden={state.tab !== 'lab'} className="lab-layout">
           <ExperimentPicker state={state} lab={lab} />
-          <div className="workspace">
-            <div className="top-row">
-              <ConfigurePanel state={state} lab={lab} />
-              <section className="panel console-panel" aria-labelledby="console-title">
-                <div className="panel-head">
-                  <h2 id="console-title">Console</h2>
-                  <span className="hint">the machine’s console while the experiment runs (read-only)</span>
-                </div>
-                <Suspense fallback={<div className="xterm-host loading" data-testid="console">Loading the console…</div>}>
-                  <XtermView stream={lab.console} testId="console" label="Experiment console output" theme={state.theme} fontSize={12} />
-                </Suspense>
-              </section>
-            </div>
-            <CounterPanel state={state} lab={lab} />
-            <ResultsPanel state={state} lab={lab} />
+          <div className={shared ? 'workspace shared' : 'workspace'}>
+            {shared
+              ? [<SharedBanner key="banner" state={state} lab={lab} />, results, counters, columns, history]
+              : [columns, results, history]}
           </div>
         </div>
         <div id="panel-terminal" role="tabpanel" aria-labelledby="tab-terminal" hidden={state.tab !== 'terminal'}>

@@ -4,7 +4,8 @@
 import { useEffect, useRef, useState } from 'react';
 
 import { renderBarChart, type BarRow } from '../charts/barChart';
-import { renderCounterChart, type ChartCounter, type ChartSeries } from '../charts/counterChart';
+import { renderCounterChart, type ChartCounterNames, type ChartSeries } from '../charts/counterChart';
+import type { ChartPanel } from '../counterNames';
 
 function useWidth(): [React.RefObject<HTMLDivElement | null>, number] {
   const ref = useRef<HTMLDivElement>(null);
@@ -22,7 +23,8 @@ function useWidth(): [React.RefObject<HTMLDivElement | null>, number] {
 
 export interface CounterChartProps {
   series: ChartSeries | null;
-  counters: ChartCounter[];
+  panels: ChartPanel[];
+  names: ChartCounterNames;
   colourIndex: (id: string) => number;
   emptyText: string;
   /** Changes whenever series is appended to in place. */
@@ -30,12 +32,12 @@ export interface CounterChartProps {
   title: string;
 }
 
-export function CounterChart({ series, counters, colourIndex, emptyText, version, title }: CounterChartProps) {
+export function CounterChart({ series, panels, names, colourIndex, emptyText, version, title }: CounterChartProps) {
   const [box, width] = useWidth();
   const svg = useRef<SVGSVGElement>(null);
   useEffect(() => {
-    if (svg.current && width > 0) renderCounterChart(svg.current, series, counters, width, colourIndex, emptyText);
-  }, [series, counters, width, colourIndex, emptyText, version]);
+    if (svg.current && width > 0) renderCounterChart(svg.current, series, panels, names, width, colourIndex, emptyText);
+  }, [series, panels, names, width, colourIndex, emptyText, version]);
   return (
     <div className="chart-box" ref={box}>
       <svg ref={svg} data-testid="counter-chart" className="chart" role="img" aria-label={title} />

@@ -1,9 +1,11 @@
-import { lazy, Suspense, useCallback, useMemo } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useRef } from 'react';
 
 import { COUNTERS, type CounterDef } from '../../../../experiments/runner/counters';
+import type { ChartCounterNames } from '../charts/counterChart';
 import { experimentById } from '../config';
 import type { LabController, LabState } from '../controller';
-import { seriesFromResult, seriesFromSamples, type Series } from '../results';
+import { chartPanels, counterName } from '../counterNames';
+import { SeriesBuilder, seriesFromResult, type Series } from '../results';
 
 const CounterChart = lazy(() => import('./ChartViews').then((m) => ({ default: m.CounterChart })));
 
@@ -29,7 +31,7 @@ interface Source {
   live: boolean;
 }
 
-function source(state: LabState): Source | null {
+function source(state: LabState, builder: SeriesBuilder): Source | null {
   const { view, run, counters } = state;
   if (run && (!view || view.source === 'run')) {
     const spec = experimentById(run.experiment);
@@ -38,7 +40,7 @@ function source(state: LabState): Source | null {
     const current = run.progress ? run.progress.step - 1 : 0;
     const row = counters.row ?? (live ? current : 0);
     return {
-      experiment: run.experiment, rows, row, series: seriesFromSamples(run.samples, row),
+      experiment: run.experiment, rows, row, series: builder.get(run.samples, row),
       version: run.samplesVersion * 1000 + row, live,
     };
   }
@@ -59,9 +61,22 @@ function sourceKey(state: LabState): unknown[] {
   return [view, run?.runId, run?.samplesVersion, run?.status, run?.progress?.step, run?.result, counters.row];
 }
 
+/** The counter picker's groups, in words. */
+const GROUP_NAMES: Record<string, string> = {
+  procs: 'Processes (vmstat procs)',
+  memory: 'Memory (vmstat memory)',
+  paging: 'Paging (vmstat page)',
+  faults: 'Interrupts, system calls, context switches (vmstat faults)',
+  cpu: 'CPU time (vmstat cpu)',
+  disk: 'Disks (iostat)',
+  namecache: 'Name cache (vmstat -s)',
+  hardware: 'The emulator’s hardware model',
+};
+
 export function CounterPanel({ state, lab }: { state: LabState; lab: LabController }) {
+  const builder = useRef(new SeriesBuilder()).current;
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  const src = useMemo(() => source(state), sourceKey(state));
+  const src = useMemo(() => source(state, builder), sourceKey(state));
   // Counters the data has but this page does not know (a link from a newer lab) still show, by id.
   const defs = useMemo(() => {
     const known = new Map(COUNTERS.map((c) => [c.id, c]));
@@ -69,15 +84,15 @@ export function CounterPanel({ state, lab }: { state: LabState; lab: LabControll
       if (!known.has(id)) known.set(id, { id, label: id, unit: '', group: 'other', description: '', source: 'kernel' });
     }
     return [...known.values()];
-  }, [src?.series]);
+    // The ids only change when the series does (a live series grows in place, with the same ids).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [src?.series, Object.keys(src?.series?.values ?? {}).length]);
   const selected = state.counters.selected ?? defaultCounters(defs, src?.experiment ?? state.form.experimentId);
-  // Labels are vmstat's columns ("sy" is both faults and cpu): the legend adds the group where that is ambiguous.
-  const chosenDefs = useMemo(() => {
-    const chosen = defs.filter((c) => selected.includes(c.id));
-    const count = new Map<string, number>();
-    for (const c of chosen) count.set(c.label, (count.get(c.label) ?? 0) + 1);
-    return chosen.map((c) => ({ ...c, label: (count.get(c.label) ?? 0) > 1 ? `${c.group} ${c.label}` : c.label }));
-  }, [defs, selected]);
+  const selectedKey = selected.join(' ');
+  const panels = useMemo(() => chartPanels(defs.filter((c) => selected.includes(c.id))),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [defs, selectedKey]);
+  const names = useMemo<ChartCounterNames>(() => Object.fromEntries(defs.map((c) => [c.id, counterName(c)])), [defs]);
   const colourIndex = useCallback((id: string) => Math.max(0, defs.findIndex((c) => c.id === id)), [defs]);
   const groups = useMemo(() => {
     const g = new Map<string, CounterDef[]>();
@@ -91,15 +106,19 @@ export function CounterPanel({ state, lab }: { state: LabState; lab: LabControll
   };
 
   const emptyText = !src
-    ? 'Run an experiment to see its counters.'
+    ? 'Run an experiment to see its counters here, live.'
     : src.live
-      ? 'Counters appear once the timed command runs (one sample per virtual second).'
+      ? 'Counters appear once the timed command runs.'
       : 'No counters were recorded for this row.';
+  const points = src?.series?.t.length ?? 0;
 
   return (
     <section className="panel counters" aria-labelledby="counters-title">
       <div className="panel-head">
         <h2 id="counters-title">Counters{src?.live ? <span className="live">live</span> : null}</h2>
+        <span className="hint">
+          {src && points > 0 ? `${points.toLocaleString('en-US')} sample${points === 1 ? '' : 's'} over virtual time` : 'vmstat’s figures over the timed command'}
+        </span>
         {src && src.rows.length > 1 ? (
           <label className="inline">
             Row{' '}
@@ -116,29 +135,33 @@ export function CounterPanel({ state, lab }: { state: LabState; lab: LabControll
           Choose counters <span className="muted">({selected.length} of {defs.length} shown)</span>
         </summary>
         <div className="counter-choice">
-        {groups.map(([group, list]) => (
-          <fieldset key={group}>
-            <legend>{group}</legend>
-            {list.map((c) => (
-              <label key={c.id} className="check" title={c.description}>
-                <input type="checkbox" checked={selected.includes(c.id)} onChange={(e) => toggle(c.id, e.target.checked)}
-                  data-counter={c.id} />
-                <span className={`swatch series-${colourIndex(c.id) % 10}`} aria-hidden="true" />
-                {c.label} <span className="unit">({c.unit || 'no unit'})</span>
-              </label>
-            ))}
-          </fieldset>
-        ))}
+          {groups.map(([group, list]) => (
+            <fieldset key={group}>
+              <legend>{GROUP_NAMES[group] ?? group}</legend>
+              {list.map((c) => {
+                const n = counterName(c);
+                return (
+                  <label key={c.id} className="check" title={c.description}>
+                    <input type="checkbox" checked={selected.includes(c.id)} onChange={(e) => toggle(c.id, e.target.checked)}
+                      data-counter={c.id} />
+                    <span className={`swatch series-${colourIndex(c.id) % 10}`} aria-hidden="true" />
+                    {n.name} <span className="unit">{n.unit} · {n.column}</span>
+                  </label>
+                );
+              })}
+            </fieldset>
+          ))}
         </div>
       </details>
       <Suspense fallback={<div className="chart-loading">Loading the chart…</div>}>
         <CounterChart
           series={src?.series ?? null}
-          counters={chosenDefs}
+          panels={panels}
+          names={names}
           colourIndex={colourIndex}
           emptyText={emptyText}
           version={src?.version ?? -1}
-          title={`Counters over virtual time${src ? ` for ${src.rows[src.row] ?? ''}` : ''}`}
+          title={`Counters over virtual time${src ? ` for ${src.rows[src.row] ?? ''}` : ''}: ${panels.map((p) => p.title).join('; ')}`}
         />
       </Suspense>
     </section>

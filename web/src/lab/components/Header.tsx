@@ -11,7 +11,9 @@ export function Header({ state, lab }: { state: LabState; lab: LabController }) 
     <header className="topbar">
       <div className="brand">
         <h1>vaxlab</h1>
-        <p className="tagline">4.3BSD on an emulated VAX-11/780, measured as in “Measuring and Improving the Performance of Berkeley UNIX” (1985)</p>
+        <p className="tagline" title="4.3BSD on an emulated VAX-11/780, measured as in “Measuring and Improving the Performance of Berkeley UNIX” (McKusick, Leffler, Karels, 1985)">
+          4.3BSD on an emulated VAX-11/780, measured as in “Measuring and Improving the Performance of Berkeley UNIX” (1985)
+        </p>
       </div>
       <nav className="tabs" role="tablist" aria-label="Views">
         <button

@@ -3,15 +3,12 @@ import { lazy, Suspense, useMemo, useState } from 'react';
 import type { LabController, LabState } from '../controller';
 import { chartsSvg, download, svgToPng } from '../exporting';
 import {
-  compare, exportName, METRIC_LABEL, paperLegend, primaryMetric, resultCsv, resultJsonText, resultTable,
+  compare, exportName, formatSeconds, METRIC_LABEL, paperLegend, primaryMetric, resultCsv, resultJsonText, resultTable,
 } from '../results';
 
 const ResultsBarChart = lazy(() => import('./ChartViews').then((m) => ({ default: m.ResultsBarChart })));
 
-function when(iso: string): string {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
-}
+const SOURCE_TEXT = { run: 'this page’s last run', permalink: 'a shared run (from its link)', history: 'from your history' } as const;
 
 export function ResultsPanel({ state, lab }: { state: LabState; lab: LabController }) {
   const view = state.view;
@@ -52,27 +49,15 @@ export function ResultsPanel({ state, lab }: { state: LabState; lab: LabControll
       setExportError(`PNG export failed: ${e instanceof Error ? e.message : String(e)}`);
     }
   };
+  // A few rows: the table and the bar chart side by side (when the panel is wide enough), the chart narrower.
+  const compact = !!result && result.rows.length <= 4 && result.view !== 'paging';
 
   return (
     <section className="panel results" aria-labelledby="results-title">
       <div className="panel-head">
         <h2 id="results-title">Results</h2>
+        {view ? <span className="hint">{SOURCE_TEXT[view.source]}</span> : null}
       </div>
-
-      {view && view.source !== 'run' ? (
-        <div className="banner" role="note">
-          <p>
-            {view.source === 'permalink'
-              ? 'A shared run, opened from its link: shown as it was recorded, nothing was run here.'
-              : `From your history: ${view.shared.experiment}.`}
-            {view.shared.reduction ? ` ${view.shared.reduction.note}` : ''}
-          </p>
-          <button type="button" className="primary" data-testid="run-again-button" onClick={() => lab.runAgain()}
-            disabled={running || state.machine.phase !== 'ready'}>
-            Run again
-          </button>
-        </div>
-      ) : null}
 
       {!result ? (
         <p className="muted">{running ? 'The results appear when the run finishes.' : 'Pick an experiment and press Run. Finished runs are kept in the history below.'}</p>
@@ -85,107 +70,82 @@ export function ResultsPanel({ state, lab }: { state: LabState; lab: LabControll
               <div><dt>Parameters</dt><dd>{Object.entries(result.parameters).map(([k, v]) => `${k}=${v}`).join(', ') || 'none'}</dd></div>
               <div><dt>Kernel variables</dt><dd>{Object.entries(result.kernelSettings).map(([k, v]) => `${k}=${v}`).join(', ') || 'as distributed'}</dd></div>
               {result.image ? <div><dt>Image</dt><dd>{result.image.name}{result.image.sha256 ? ` (sha256 ${result.image.sha256.slice(0, 12)}…)` : ''}</dd></div> : null}
-              {view?.hostSeconds !== undefined ? <div><dt>Host time</dt><dd>{view.hostSeconds.toFixed(1)} s</dd></div> : null}
+              {view?.hostSeconds !== undefined ? <div><dt>Host time</dt><dd>{formatSeconds(view.hostSeconds)} s</dd></div> : null}
             </dl>
-            <p className="hint">{result.compare}</p>
           </div>
 
-          <div className="table-wrap">
-            <table data-testid="result-table" className="result-table">
-              <caption className="visually-hidden">Ours against the paper, per row</caption>
-              <thead>
-                <tr>
-                  {table!.columns.map((c, i) => (
-                    <th key={i} scope="col" className={`${c.numeric ? 'num' : ''}${c.paper ? ' paper-start' : ''}`} title={c.title}>
-                      {c.label}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {table!.rows.map((r, i) => (
-                  <tr key={`${r.test}-${i}`} data-testid="result-row" className={r.status === 'ok' ? '' : 'failed'}>
-                    {r.cells.map((cell, j) =>
-                      j === 0 ? (
-                        <th key={j} scope="row">{cell.text}</th>
-                      ) : (
-                        <td
-                          key={j} title={cell.title}
-                          className={[table!.columns[j]?.numeric ? 'num' : '', table!.columns[j]?.paper ? 'paper-start' : '', cell.className ?? '']
-                            .filter(Boolean).join(' ') || undefined}
-                        >
-                          {cell.text}
-                        </td>
-                      ),
-                    )}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          {table!.notes.map((n) => <p key={n} className="hint">{n}</p>)}
+          <div className={compact ? 'result-body compact' : 'result-body'}>
+            <div className="result-table-box">
+              <div className="table-wrap">
+                <table data-testid="result-table" className="result-table" aria-describedby={table!.footnote ? 'results-footnote' : undefined}>
+                  <caption className="visually-hidden">Ours against the paper, per row</caption>
+                  <thead>
+                    <tr>
+                      {table!.columns.map((c, i) => (
+                        <th key={i} scope="col" className={`${c.numeric ? 'num' : ''}${c.paper ? ' paper-start' : ''}`} title={c.title}>
+                          {c.label}
+                        </th>
+                      ))}
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {table!.rows.map((r, i) => (
+                      <tr key={`${r.test}-${i}`} data-testid="result-row" className={r.status === 'ok' ? '' : 'failed'}>
+                        {r.cells.map((cell, j) =>
+                          j === 0 ? (
+                            <th key={j} scope="row">{cell.text}</th>
+                          ) : (
+                            <td
+                              key={j} title={cell.title}
+                              className={[table!.columns[j]?.numeric ? 'num' : '', table!.columns[j]?.paper ? 'paper-start' : '', cell.className ?? '']
+                                .filter(Boolean).join(' ') || undefined}
+                            >
+                              {cell.text}
+                            </td>
+                          ),
+                        )}
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              {table!.footnote ? <p className="table-footnote" id="results-footnote">{table!.footnote}</p> : null}
+              {table!.notes.map((n) => <p key={n} className="hint">{n}</p>)}
+              <p className="hint">{result.compare}</p>
+            </div>
 
-          <Suspense fallback={<div className="chart-loading">Loading the chart…</div>}>
-            <ResultsBarChart
-              rows={barRows} yLabel={METRIC_LABEL[metric]} paperLabel={paperLegend(result)}
-              title={`${METRIC_LABEL[metric]} per row, ours against the paper: ${result.title}`}
-            />
-          </Suspense>
-
-          <div className="exports" role="group" aria-label="Export">
-            <span className="group-label">Export</span>
-            <button type="button" data-testid="export-json" onClick={() => download(`${exportName(result)}.json`, resultJsonText(result), 'application/json')}>JSON</button>
-            <button type="button" data-testid="export-csv" onClick={() => download(`${exportName(result)}.csv`, resultCsv(result), 'text/csv')}>CSV</button>
-            <button type="button" data-testid="export-svg" onClick={exportSvg}>Charts as SVG</button>
-            <button type="button" data-testid="export-png" onClick={() => void exportPng()}>Charts as PNG</button>
-            {exportError ? <span className="field-error">{exportError}</span> : null}
+            <Suspense fallback={<div className="chart-loading">Loading the chart…</div>}>
+              <ResultsBarChart
+                rows={barRows} yLabel={METRIC_LABEL[metric]} paperLabel={paperLegend(result)}
+                title={`${METRIC_LABEL[metric]} per row, ours against the paper: ${result.title}`}
+              />
+            </Suspense>
           </div>
 
-          <div className="share">
-            <button type="button" data-testid="permalink-button" onClick={() => void lab.copyPermalink()} disabled={state.share.busy}>
-              Copy permalink
-            </button>
-            {state.share.url ? (
-              <label className="permalink-field">
-                <span className="visually-hidden">Permalink</span>
-                <input data-testid="permalink-url" readOnly value={state.share.url} onFocus={(e) => e.currentTarget.select()} />
-              </label>
-            ) : null}
-            {state.share.message ? <span className="hint" role="status">{state.share.message}</span> : null}
+          <div className="result-actions">
+            <div className="exports" role="group" aria-label="Export">
+              <span className="group-label">Export</span>
+              <button type="button" data-testid="export-json" onClick={() => download(`${exportName(result)}.json`, resultJsonText(result), 'application/json')}>JSON</button>
+              <button type="button" data-testid="export-csv" onClick={() => download(`${exportName(result)}.csv`, resultCsv(result), 'text/csv')}>CSV</button>
+              <button type="button" data-testid="export-svg" onClick={exportSvg}>Charts as SVG</button>
+              <button type="button" data-testid="export-png" onClick={() => void exportPng()}>Charts as PNG</button>
+              {exportError ? <span className="field-error">{exportError}</span> : null}
+            </div>
+            <div className="share">
+              <button type="button" data-testid="permalink-button" onClick={() => void lab.copyPermalink()} disabled={state.share.busy}>
+                Copy permalink
+              </button>
+              {state.share.url ? (
+                <label className="permalink-field">
+                  <span className="visually-hidden">Permalink</span>
+                  <input data-testid="permalink-url" readOnly value={state.share.url} onFocus={(e) => e.currentTarget.select()} />
+                </label>
+              ) : null}
+              {state.share.message ? <span className="hint" role="status">{state.share.message}</span> : null}
+            </div>
           </div>
         </>
       )}
-
-      <section className="history" aria-labelledby="history-title">
-        <h3 id="history-title">History <span className="muted">(kept in this browser)</span></h3>
-        {state.history.error ? <p className="hint">{state.history.error}</p> : null}
-        <ul data-testid="history-list">
-          {state.history.entries.length === 0 ? <li className="muted">No runs yet.</li> : null}
-          {state.history.entries.map((h) => {
-            const r = h.run.result;
-            const cmp = compare(r);
-            const ok = cmp.filter((c) => c.ours !== null);
-            const one = ok.length === 1 && cmp.length === 1 ? ok[0]! : null;
-            const summary = one
-              ? `${one.ours!.toFixed(1)} s${one.paper !== null ? ` vs ${one.paper.toFixed(1)} s` : ''}`
-              : `${ok.length} of ${cmp.length} rows`;
-            return (
-              <li key={h.id} className={view?.historyId === h.id ? 'current' : ''}>
-                <button type="button" className="history-open" onClick={() => lab.openHistory(h.id)}>
-                  <span className="experiment-id">{h.run.experiment}</span>
-                  <span>{r.machine.cpu}, {r.machine.memoryMB} MB{Object.keys(r.kernelSettings).length ? ', patched' : ''}</span>
-                  <span className={r.status === 'ok' ? '' : 'failure'}>{r.status === 'ok' ? summary : 'failed'}</span>
-                  <time dateTime={h.savedAt}>{when(h.savedAt)}</time>
-                </button>
-                <button type="button" className="quiet" aria-label={`Delete the ${h.run.experiment} run of ${when(h.savedAt)}`}
-                  onClick={() => void lab.deleteHistory(h.id)}>
-                  Delete
-                </button>
-              </li>
-            );
-          })}
-        </ul>
-      </section>
     </section>
   );
 }

@@ -49,6 +49,8 @@ export default function XtermView({ stream, testId, label, theme, onData, autoFo
     t.loadAddon(fit);
     t.open(el);
     t.textarea?.setAttribute('aria-label', label);
+    // A read-only console is not a Tab stop (xterm would keep Tab for itself: a keyboard trap).
+    if (!onData && t.textarea) t.textarea.tabIndex = -1;
     term.current = t;
     const refit = () => {
       try {

@@ -1,0 +1,110 @@
+import { useState, type ReactNode } from 'react';
+
+import { checkForm, experimentById } from '../config';
+import type { LabController, LabState } from '../controller';
+import { progressText } from '../status';
+import { FieldError, FieldHelp, onEnterRun } from './fields';
+
+/** Text with `commands` in backquotes, as the experiment descriptions write them, with those as code. */
+function withCode(text: string): ReactNode[] {
+  return text.split(/`([^`]+)`/).map((part, i) => (i % 2 ? <code key={i}>{part}</code> : part));
+}
+
+/** The selected experiment, its parameters, Run and Stop, and the progress. */
+export function RunPanel({ state, lab }: { state: LabState; lab: LabController }) {
+  const { form } = state;
+  const spec = experimentById(form.experimentId);
+  const { errors, problems, notes, settings } = checkForm(form);
+  const [focused, setFocused] = useState<string | null>(null);
+  const running = lab.running;
+  const ready = state.machine.phase === 'ready';
+  const progress = progressText(state);
+  const run = state.run;
+
+  if (!spec) return <section className="panel run-panel"><p>No experiment selected.</p></section>;
+  const typed = form.params[spec.id] ?? {};
+  const why = !ready
+    ? 'The machine is not ready yet.'
+    : running
+      ? null
+      : !settings
+        ? Object.keys(errors).length > 0 ? 'Fix the settings marked in red.' : 'These settings cannot run together (see above).'
+        : null;
+  const title = spec.title.replace(new RegExp(`^(Table \\d+), ${spec.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `), '$1: ');
+
+  return (
+    <section className="panel run-panel" aria-labelledby="run-title">
+      <div className="run-head">
+        <h2 id="run-title">
+          <code className="experiment-chip">{spec.id}</code> <span>{title}</span>
+        </h2>
+      </div>
+      <p className="description">{withCode(spec.description)}</p>
+      <p className="paper-ref">Paper: {spec.paperRef}</p>
+
+      <form
+        id="run-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          lab.run();
+        }}
+        onKeyDown={(e) => onEnterRun(e, lab)}
+        onFocus={(e) => setFocused(e.target.id || null)}
+        onBlur={() => setFocused(null)}
+      >
+        <div className="run-row">
+          {Object.entries(spec.parameters).map(([name, dflt]) => {
+            const id = `param-${name}`;
+            const err = errors[id];
+            const value = typed[name] ?? String(dflt);
+            const help = `${spec.parameterHelp[name] ?? name}. Default ${dflt.toLocaleString('en-US')}.`;
+            return (
+              <div className="field param" key={name}>
+                <label htmlFor={id} title={help}>{name}</label>
+                <input
+                  id={id} data-testid={id} type="text" inputMode="numeric" autoComplete="off" size={9}
+                  className={value.trim() !== '' && value.trim() !== String(dflt) ? 'changed' : undefined}
+                  value={value} aria-invalid={err ? true : undefined}
+                  aria-describedby={`${id}-help${err ? ` ${id}-error` : ''}`}
+                  onChange={(e) => lab.setParameter(name, e.target.value)}
+                />
+                <span className="visually-hidden" id={`${id}-help`}>{help}</span>
+                <FieldError id={`${id}-error`} message={err} />
+              </div>
+            );
+          })}
+          <div className="actions">
+            <button type="submit" className="primary run" data-testid="run-button" disabled={!ready || running || !settings}
+              aria-describedby={why ? 'run-why' : undefined} aria-keyshortcuts="Enter">
+              Run
+            </button>
+            <button type="button" data-testid="stop-button" disabled={!running || run?.status === 'stopping'} onClick={() => lab.stop()}
+              title="Stop the run (Esc)" aria-keyshortcuts="Escape">
+              Stop
+            </button>
+          </div>
+        </div>
+        {focused?.startsWith('param-') && spec.parameters[focused.slice(6)] !== undefined ? (
+          <FieldHelp text={`${spec.parameterHelp[focused.slice(6)] ?? focused.slice(6)}. Default ${spec.parameters[focused.slice(6)]!.toLocaleString('en-US')}.`} />
+        ) : null}
+        {why ? <p className="hint why" id="run-why">{why}</p> : null}
+        {problems.length > 0 ? (
+          <ul className="problems" id="settings-problems" role="alert">
+            {problems.map((p) => <li key={p}>{p.replace(/^--set /, '')}</li>)}
+          </ul>
+        ) : null}
+        {notes.length > 0 ? (
+          <ul className="notes">
+            {notes.map((n) => <li key={n}>{n}</li>)}
+          </ul>
+        ) : null}
+        <div className="run-progress" data-testid="run-progress" aria-live="polite">
+          {run && run.progress && (run.status === 'running' || run.status === 'stopping') ? (
+            <progress max={run.progress.steps} value={run.progress.step - 1} aria-label="Rows done" />
+          ) : null}
+          <span>{progress ?? (ready ? 'Not run yet. Enter runs it; Esc stops a run.' : 'Not run yet.')}</span>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,161 @@
+import { useState } from 'react';
+
+import { checkForm, experimentById, KERNEL_TOGGLES, MACHINE_TOGGLES } from '../config';
+import type { LabController, LabState } from '../controller';
+import { FieldError, FieldHelp, onEnterRun } from './fields';
+
+const CPU_NS: Record<string, number> = { '750': 3333, '780': 2000 };
+
+/** How many settings differ from the paper's (the experiment's parameters, the machine, kernel variables). */
+export function changedSettings(state: LabState): { total: number; kernel: string[] } {
+  const { form } = state;
+  const spec = experimentById(form.experimentId);
+  if (!spec) return { total: 0, kernel: [] };
+  const typed = form.params[spec.id] ?? {};
+  let total = 0;
+  for (const [name, dflt] of Object.entries(spec.parameters)) {
+    const v = typed[name]?.trim();
+    if (v && v !== String(dflt)) total++;
+  }
+  if (form.cpu !== null && form.cpu.trim() !== '' && form.cpu.trim() !== spec.machine.cpu) total++;
+  if (form.memoryMB !== null && form.memoryMB.trim() !== '' && form.memoryMB.trim() !== String(spec.machine.memoryMB)) total++;
+  if (form.kernel !== '4.3BSD') total++;
+  const kernel = KERNEL_TOGGLES.filter((t) => (form.kernelToggles[t.name] ?? '').trim() !== '')
+    .map((t) => `${t.name}=${form.kernelToggles[t.name]!.trim()}`);
+  return { total: total + kernel.length, kernel };
+}
+
+/** The machine and the kernel: processor, memory, which kernel, and its variables (folded away). */
+export function SettingsPanel({ state, lab }: { state: LabState; lab: LabController }) {
+  const { form } = state;
+  const spec = experimentById(form.experimentId);
+  const { errors } = checkForm(form);
+  const [focused, setFocused] = useState<string | null>(null);
+  const [open, setOpen] = useState(false);
+  const running = lab.running;
+  if (!spec) return null;
+
+  const changed = changedSettings(state);
+  const cpuToggle = MACHINE_TOGGLES.find((t) => t.name === 'cpu');
+  const memToggle = MACHINE_TOGGLES.find((t) => t.name === 'memoryMB');
+  const cpu = form.cpu && CPU_NS[form.cpu] ? form.cpu : spec.machine.cpu;
+  const memory = form.memoryMB ?? String(spec.machine.memoryMB);
+  const kernelErrors = KERNEL_TOGGLES.some((t) => errors[`toggle-${t.name}`]);
+  // A variable with an error keeps the list open, so the error is seen.
+  const kernelOpen = open || kernelErrors;
+
+  const help: Record<string, string> = {
+    kernel: state.bsd42.available
+      ? 'The kernel the machine boots: 4.3BSD as distributed (June 1986, GENERIC), or 4.2BSD.'
+      : `The kernel the machine boots: 4.3BSD as distributed (June 1986, GENERIC). 4.2BSD: ${state.bsd42.reason}.`,
+    'toggle-cpu': `The timing model: ${CPU_NS['780']} ns per instruction on a 780; a 750 takes ${CPU_NS['750']} (0.6 of the speed). ` +
+      `The paper ran this experiment on a ${spec.machine.cpu}${cpuToggle ? ` (§${cpuToggle.section.split(' ')[0]})` : ''}.`,
+    'toggle-memoryMB': `${memToggle ? `${memToggle.min}–${memToggle.max} MB. ` : ''}Default: ${spec.machine.memoryNote}.`,
+  };
+  for (const t of KERNEL_TOGGLES) {
+    help[`toggle-${t.name}`] = `${t.name}: ${t.description} Range ${t.min}–${t.max}. Default: ${t.defaultNote}. Paper §${t.section}.`;
+  }
+  const machineIds = ['kernel', 'toggle-cpu', 'toggle-memoryMB'];
+
+  return (
+    <section className="panel settings" aria-labelledby="settings-title">
+      <div className="panel-head">
+        <h2 id="settings-title">Machine and kernel</h2>
+        <button type="button" className="quiet small" onClick={() => lab.resetForm()} disabled={running || changed.total === 0}
+          title="The experiment’s parameters, machine and kernel as the paper ran them">
+          Paper’s settings
+        </button>
+      </div>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          lab.run();
+        }}
+        onKeyDown={(e) => onEnterRun(e, lab)}
+        onFocus={(e) => setFocused(e.target.id || null)}
+        onBlur={() => setFocused(null)}
+        noValidate
+      >
+        <div className="field-grid machine-grid">
+          <div className="field">
+            <label htmlFor="kernel" title={help.kernel}>Kernel</label>
+            <select id="kernel" value={form.kernel} aria-describedby="kernel-help"
+              onChange={(e) => lab.setKernel(e.target.value === '4.2BSD' ? '4.2BSD' : '4.3BSD')}>
+              <option value="4.3BSD">4.3BSD</option>
+              <option value="4.2BSD" disabled={!state.bsd42.available}>4.2BSD{state.bsd42.available ? '' : ' (not installed)'}</option>
+            </select>
+            <span className="visually-hidden" id="kernel-help">{help.kernel}</span>
+          </div>
+          {focused === 'kernel' ? <FieldHelp text={help.kernel!} /> : null}
+          <div className="field">
+            <label htmlFor="toggle-cpu" title={help['toggle-cpu']}>Processor</label>
+            <select id="toggle-cpu" data-testid="toggle-cpu" value={cpu} aria-describedby="toggle-cpu-help"
+              className={cpu !== spec.machine.cpu ? 'changed' : undefined} onChange={(e) => lab.setCpu(e.target.value)}>
+              <option value="750">VAX-11/750</option>
+              <option value="780">VAX-11/780</option>
+            </select>
+            <span className="visually-hidden" id="toggle-cpu-help">{help['toggle-cpu']}</span>
+          </div>
+          {focused === 'toggle-cpu' ? <FieldHelp text={help['toggle-cpu']!} /> : null}
+          <div className="field">
+            <label htmlFor="toggle-memoryMB" title={help['toggle-memoryMB']}>Memory (MB)</label>
+            <input
+              id="toggle-memoryMB" data-testid="toggle-memoryMB" type="text" inputMode="numeric" autoComplete="off" value={memory}
+              className={memory.trim() !== '' && memory.trim() !== String(spec.machine.memoryMB) ? 'changed' : undefined}
+              aria-invalid={errors['toggle-memoryMB'] ? true : undefined}
+              aria-describedby={`toggle-memoryMB-help${errors['toggle-memoryMB'] ? ' toggle-memoryMB-error' : ''}`}
+              onChange={(e) => lab.setMemory(e.target.value)}
+            />
+            <FieldError id="toggle-memoryMB-error" message={errors['toggle-memoryMB']} />
+            <span className="visually-hidden" id="toggle-memoryMB-help">{help['toggle-memoryMB']}</span>
+          </div>
+          {focused === 'toggle-memoryMB' ? <FieldHelp text={help['toggle-memoryMB']!} /> : null}
+        </div>
+        {focused && machineIds.includes(focused) ? null : (
+          <p className="machine-note hint">
+            VAX-11/{cpu}: {CPU_NS[cpu]} ns per instruction{cpu === spec.machine.cpu ? '' : ` (the paper’s: a ${spec.machine.cpu})`}.{' '}
+            <span className={changed.total ? 'changed-count' : undefined}>
+              {changed.total ? `${changed.total} setting${changed.total === 1 ? '' : 's'} changed from the paper’s.` : 'All as the paper ran it.'}
+            </span>
+          </p>
+        )}
+
+        <details className="kernel-vars" open={kernelOpen} onToggle={(e) => setOpen(e.currentTarget.open)}>
+          <summary>
+            Kernel variables{' '}
+            <span className={changed.kernel.length ? 'summary-note changed-count' : 'summary-note'}>
+              {changed.kernel.length === 0
+                ? 'as distributed'
+                : `${changed.kernel.length} changed: ${changed.kernel.join(', ')}`}
+            </span>
+          </summary>
+          <p className="hint">Patched into /vmunix before it boots. Empty: the kernel’s own value, as the paper ran.</p>
+          <div className="field-grid toggle-grid">
+            {KERNEL_TOGGLES.map((t) => {
+              const id = `toggle-${t.name}`;
+              const err = errors[id];
+              const section = t.section.split(' ')[0];
+              const value = form.kernelToggles[t.name] ?? '';
+              return [
+                <div className="field toggle" key={t.name}>
+                  <label htmlFor={id} title={help[id]}>
+                    <code>{t.name}</code> <span className="section-ref">§{section}</span>
+                  </label>
+                  <input
+                    id={id} data-testid={id} type="text" inputMode="numeric" autoComplete="off"
+                    placeholder={`${t.min}–${t.max}`} value={value} className={value.trim() !== '' ? 'changed' : undefined}
+                    aria-invalid={err ? true : undefined} aria-describedby={`${id}-help${err ? ` ${id}-error` : ''}`}
+                    onChange={(e) => lab.setKernelToggle(t.name, e.target.value)}
+                  />
+                  <FieldError id={`${id}-error`} message={err} />
+                  <span className="visually-hidden" id={`${id}-help`}>{help[id]}</span>
+                </div>,
+                focused === id ? <FieldHelp key={`${t.name}-help`} text={help[id]!} /> : null,
+              ];
+            })}
+          </div>
+        </details>
+      </form>
+    </section>
+  );
+}

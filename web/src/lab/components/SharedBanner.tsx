@@ -1,0 +1,65 @@
+import { useEffect, useRef } from 'react';
+
+import type { LabController, LabState } from '../controller';
+import { resultSummary } from '../results';
+import { when } from './HistoryPanel';
+
+/**
+ * Over the lab when it shows a run that was not made here (a permalink, or
+ * an entry of the history): what it is, when and on what machine it ran, its
+ * figure, and Run again.  It takes the focus when it opens (a history entry
+ * is opened from the bottom of the page).
+ */
+export function SharedBanner({ state, lab }: { state: LabState; lab: LabController }) {
+  const view = state.view;
+  const heading = useRef<HTMLHeadingElement>(null);
+  const key = view && view.source !== 'run' ? `${view.source}:${view.historyId ?? ''}:${view.shared.result.title}` : null;
+  useEffect(() => {
+    if (!key) return;
+    heading.current?.focus({ preventScroll: true });
+    if (window.scrollY > 0) window.scrollTo({ top: 0, behavior: 'smooth' });
+  }, [key]);
+  if (!view || view.source === 'run') return null;
+
+  const { shared } = view;
+  const r = shared.result;
+  const entry = view.historyId ? state.history.entries.find((h) => h.id === view.historyId) : undefined;
+  const params = Object.entries(r.parameters).map(([k, v]) => `${k} ${v.toLocaleString('en-US')}`).join(', ');
+  const kernel = Object.entries(r.kernelSettings).map(([k, v]) => `${k}=${v}`).join(', ');
+  const failed = r.rows.filter((row) => row.status !== 'ok').length;
+  const running = lab.running;
+
+  return (
+    <section className="shared-banner" aria-labelledby="shared-title">
+      <div className="shared-text">
+        <p className="eyebrow">
+          {view.source === 'permalink' ? 'A shared run, opened from its link' : 'A run from your history'}
+          {entry ? <>, saved <time dateTime={entry.savedAt}>{when(entry.savedAt)}</time></> : null}
+        </p>
+        <h2 id="shared-title" ref={heading} tabIndex={-1}>
+          <code className="experiment-chip">{shared.experiment}</code> {r.title}
+        </h2>
+        <p className="shared-machine">
+          VAX-11/{r.machine.cpu} model ({r.machine.nsPerInstruction} ns/instruction), {r.machine.memoryMB} MB, {r.machine.boot}-user
+          {params ? `; ${params}` : ''}; kernel variables {kernel || 'as distributed'}
+        </p>
+        <p className="shared-figure">
+          {r.status === 'ok' || failed < r.rows.length ? `Ours: ${resultSummary(r)}` : 'The run failed.'}
+          {failed > 0 ? <span className="failure"> ({failed} row{failed === 1 ? '' : 's'} failed)</span> : null}
+        </p>
+        <p className="hint">
+          Shown as it was recorded: nothing was run in this browser. Run again runs it here with the same settings.
+          {shared.reduction ? ` ${shared.reduction.note}` : ''}
+        </p>
+      </div>
+      <div className="shared-actions">
+        <button type="button" className="primary" data-testid="run-again-button" onClick={() => lab.runAgain()}
+          disabled={running || state.machine.phase !== 'ready'}
+          title={running ? 'An experiment is running' : state.machine.phase !== 'ready' ? 'The machine is not ready yet' : 'Run it here with the same settings'}>
+          Run again
+        </button>
+        <button type="button" className="quiet" onClick={() => lab.closeView()}>Close</button>
+      </div>
+    </section>
+  );
+}
