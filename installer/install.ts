@@ -27,7 +27,7 @@ import { DistError, loadDistribution, unpack } from './lib/dist';
 import type { Distribution } from './lib/dist';
 import { RP06, RP06_BYTES, RP06_PARTITIONS, createBlankRp06 } from './lib/disk';
 import {
-  LAB_BIN, LAB_MTIME, LAB_NAMES, LAB_SRC, NAMES_COUNT, NAMES_COUNT_COMMAND, buildLines, checkLines, checkRun, extractLines,
+  LAB_BIN, LAB_MTIME, LAB_NAMES, LAB_ROOT_BIN, LAB_SRC, NAMES_COUNT, NAMES_COUNT_COMMAND, buildLines, checkLines, checkRun, extractLines,
   findLabSources, namesLoop, parseBinListing,
 } from './lib/lab';
 import type { InstalledProgram, LabSources } from './lib/lab';
@@ -338,6 +338,7 @@ async function buildVersion(o: Options, v: DistVersion, presence: Presence, lab:
       LAB_BUILDS: buildLines(lab).join('\n'),
       LAB_CHECKS: checkLines(lab).join('\n'),
       NAMES_COUNT,
+      LAB_ROOT_BIN,
       NAMES_LOOP: namesLoop(NAMES_COUNT),
       NAMES_COUNT_COMMAND,
     };
@@ -381,6 +382,12 @@ async function buildVersion(o: Options, v: DistVersion, presence: Presence, lab:
         throw new EmulatorError(`4d: ${LAB_BIN}/${p.name} is not in the listing as an executable file`, labRun.transcript);
     }
     for (const p of installed) say(`  ${LAB_BIN}/${p.name.padEnd(12)} ${String(p.bytes).padStart(7)} bytes  ${p.mode}`);
+    // The copies on the root, where the experiments run them: each the same size as in /usr/lab/bin.
+    const onRoot = parseBinListing(labRun.transcript, LAB_ROOT_BIN);
+    const missing = installed.filter((p) => !onRoot.some((r) => r.name === p.name && r.bytes === p.bytes && /^-..x/.test(r.mode)));
+    if (missing.length)
+      throw new EmulatorError(`4d: not copied to ${LAB_ROOT_BIN}: ${missing.map((p) => p.name).join(' ')}`, labRun.transcript);
+    say(`  copied to ${LAB_ROOT_BIN} on the root file system: ${plural(onRoot.length, 'program')}`);
     const dsk = join(work, `${v.imageName}.dsk`);
     renameSync(partial, dsk);
 

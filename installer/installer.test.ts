@@ -21,7 +21,7 @@ import { RP06_BYTES, RP06_PARTITIONS, RP06_SECTORS, createBlankRp06 } from './li
 import { cacheKey, gzipFile, upToDate, writeJsonAtomic } from './lib/output';
 import {
   DEFAULT_BUILD, buildLines, checkLines, checkRun, commandFromTemplate, extractLines, findLabSources, namesLoop,
-  parseBinListing, readmeBuildTemplate, sourceDirective,
+  parseBinListing, readmeBuildTemplate, sourceDirective, LAB_ROOT_BIN,
 } from './lib/lab';
 import { TAPE_LAYOUT, buildTape, readTapeLayout } from './lib/tape';
 import { makeTar, readTar } from './lib/tar';
@@ -288,6 +288,20 @@ test('lab: the README\'s line, build and check comments, the names loop, the lis
     '-rw-r--r--  1 root         4096 Jul  1 05:17 csw\r\n# ';
   assert.deepEqual(parseBinListing(t), [{ mode: '-rwxr-xr-x', bytes: 265216, name: 'bigjob' },
     { mode: '-rw-r--r--', bytes: 4096, name: 'csw' }]);
+  // The copy on the root (where the experiments run the programs) is read from its own listing.
+  const both = t + 'ls -l /lab/bin\r\ntotal 270\r\n-rwxr-xr-x  1 root       265216 Jul  1 05:18 bigjob\r\n# ';
+  assert.equal(LAB_ROOT_BIN, '/lab/bin');
+  assert.deepEqual(parseBinListing(both, LAB_ROOT_BIN), [{ mode: '-rwxr-xr-x', bytes: 265216, name: 'bigjob' }]);
+  assert.equal(parseBinListing(both).length, 2, 'the /usr/lab/bin listing is still found');
+});
+
+test('step 4d copies the programs to the root file system and lists them there', () => {
+  const script = readFileSync(new URL('./scripts/4-lab-additions.vax', import.meta.url), 'utf8');
+  assert.match(script, /^send mkdir .* \/lab \{\{LAB_ROOT_BIN\}\}$/m);
+  assert.match(script, /^send cp \/usr\/lab\/bin\/\* \{\{LAB_ROOT_BIN\}\}$/m);
+  assert.match(script, /^send ls -l \{\{LAB_ROOT_BIN\}\}$/m);
+  // Before /usr is unmounted: the copy reads /usr/lab/bin.
+  assert.ok(script.indexOf('send cp /usr/lab/bin/*') < script.indexOf('send umount /dev/hp0g'));
 });
 
 // ------------------------------------------------------------------ versions: 4.2BSD

@@ -58,7 +58,7 @@ export interface StepSpec {
   id: string;
   /** As shown: the paper's test name, or what the step varies. */
   label: string;
-  /** Shell lines typed, each waited for, after `mount /dev/hp0g /usr` and `cd /usr/lab/bin`. */
+  /** Shell lines typed, each waited for, after `mount /dev/hp0g /usr` and `cd /lab/bin`. */
   setup: string[];
   /** The timed command line, run as `/bin/time COMMAND; echo exit $?`; "{n}" stands for the count. */
   command: string;
@@ -122,18 +122,25 @@ export const TABLE2_MACHINE: MachineSpec = {
   boot: 'single',
 };
 
-/** The programs the installer builds into /usr/lab/bin (experiments/guest). */
+/** The programs the installer builds into /usr/lab/bin (experiments/guest) and copies to /lab/bin. */
 export const LAB_PROGRAMS = [
   'syscall', 'csw', 'signocsw', 'pipeself', 'pipediscard', 'pipeback', 'forks', 'vforks', 'execs', 'vexecs',
   'nulljob', 'bigjob', 'seqpage', 'randpage', 'gausspage', 'countenv', 'namework',
 ] as const;
-export const LAB_BIN = '/usr/lab/bin';
+/** Where the experiments run the programs: the installer's copy on the root
+ * file system (installer/lib/lab.ts, LAB_ROOT_BIN), next to the swap
+ * partition, as on the paper's Table 2 machine ("Paging was localized to the
+ * drive where the root file system was located"): a program's text pages in
+ * from the file system it is in, and /usr (hp0g) is far out on the pack. */
+export const LAB_BIN = '/lab/bin';
+/** The installer's build directory, also in the namework PATH. */
+export const LAB_USR_BIN = '/usr/lab/bin';
 export const LAB_NAMES = '/usr/lab/names';
 
 /** One Table 2 row, as the run script runs it (the first slice's shape, kept for the page's tests). */
 export interface RowSpec {
   test: KernelTest;
-  /** The program in /usr/lab/bin. */
+  /** The program in /lab/bin. */
   program: string;
   /** The run script's iteration count and the other arguments after it. */
   iterations: number;
@@ -148,7 +155,7 @@ function rowFor(test: KernelTest): RowSpec | null {
   if (!t1) return null;
   const [program, count, ...rest] = t1.run.command.split(' ');
   if (!program || !count || !(LAB_PROGRAMS as readonly string[]).includes(program)) return null;
-  // execs' job is a path (execv does not search PATH): run from /usr/lab/bin.
+  // execs' job is a path (execv does not search PATH): run from /lab/bin.
   const args = program === 'execs' || program === 'vexecs' ? rest.map((a, i) => (i === 1 ? `./${a}` : a)) : rest;
   return { test, program, iterations: Number(count), rest: args, largeEnvironment: t1.run.largeEnvironment,
     paper: table2(test) };

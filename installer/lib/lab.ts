@@ -32,6 +32,14 @@ import { join } from 'node:path';
 
 export const LAB_DIR = '/usr/lab';
 export const LAB_BIN = '/usr/lab/bin';
+/** A copy of every program on the root file system (hp0a, next to the swap
+ * partition), where the experiments run them: the paper's Table 2 machine
+ * had "paging localized to the drive where the root file system was
+ * located", and a program's text pages in from the file system it lives on,
+ * so programs in /usr (hp0g, far out on the pack) cost a long seek per
+ * page-in that the paper's did not.  The root has room: about 2.5 MB free
+ * before, the programs take about 0.4 MB. */
+export const LAB_ROOT_BIN = '/lab/bin';
 export const LAB_SRC = '/usr/lab/src';
 export const LAB_NAMES = '/usr/lab/names';
 /** Files in LAB_NAMES (section 4.1.1's directory of 600 files). */
@@ -250,10 +258,11 @@ export interface InstalledProgram {
   bytes: number;
 }
 
-/** The programs of an "ls -l /usr/lab/bin" in a transcript (after the command's echo). */
-export function parseBinListing(transcript: string): InstalledProgram[] {
+/** The programs of an "ls -l /usr/lab/bin" (or of another directory, e.g.
+ * LAB_ROOT_BIN) in a transcript (after the command's echo). */
+export function parseBinListing(transcript: string, dir: string = LAB_BIN): InstalledProgram[] {
   const text = transcript.replace(/\r/g, '');
-  const at = text.lastIndexOf(`# ls -l ${LAB_BIN}\n`);
+  const at = text.lastIndexOf(`# ls -l ${dir}\n`);
   if (at < 0) return [];
   const end = text.indexOf('\n# ', at + 1);
   const out: InstalledProgram[] = [];
