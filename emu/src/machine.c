@@ -59,7 +59,8 @@ vax_machine *vax_create(const vax_config *cfg)
         return NULL;
     }
     m->bus.mem_size = bytes;
-    m->ns_per_instruction = 2000;   /* a VAX-11/780 averages about 0.5 MIPS */
+    m->ns_per_instruction = 2000;   /* a VAX-11/780: the model's costs as they are */
+    timing_init_model(&m->tm);
     reset_processor(m);
     return m;
 }
@@ -95,9 +96,27 @@ static int highest_bit(uint32_t x)
     return n;
 }
 
+/* The scale is ns_per_instruction / 2000: 2000 is the 780's nominal
+ * average instruction, for which the costs are written. */
+#define COST_SCALE_DEN 2000u
+
 uint64_t machine_time_ns(const vax_machine *m)
 {
-    return m->time_ns + (m->icount - m->time_icount) * m->ns_per_instruction;
+    return m->time_base_ns + (m->cost - m->cost_base) * m->ns_per_instruction / COST_SCALE_DEN;
+}
+
+void machine_set_ns_per_instruction(vax_machine *m, uint32_t ns)
+{
+    m->time_base_ns = machine_time_ns(m);
+    m->cost_base = m->cost;
+    m->ns_per_instruction = ns ? ns : 1;
+    m->run_limit = 0;   /* the event limit, in cost, changes with the scale */
+}
+
+void vax_set_timing_flat(vax_machine *m, uint32_t ns)
+{
+    timing_init_flat(&m->tm, (uint16_t)(ns > 60000 ? 60000 : ns ? ns : 1));
+    m->run_limit = 0;
 }
 
 void machine_event_cancel(vax_machine *m, vax_event *e)
@@ -145,17 +164,17 @@ static void fire_due_events(vax_machine *m)
     }
 }
 
-/* The instruction count at which the next event falls due. */
+/* The cost at which the next event falls due: the least c with
+ * time(c) >= when (time rounds down, so c is rounded up). */
 static uint64_t event_limit(const vax_machine *m)
 {
     const vax_event *e = next_event(m);
     if (!e)
         return UINT64_MAX;
-    uint64_t now = machine_time_ns(m);
-    if (e->when_ns <= now)
-        return m->icount;
-    uint64_t dt = e->when_ns - now;
-    return m->icount + (dt + m->ns_per_instruction - 1) / m->ns_per_instruction;
+    if (e->when_ns <= machine_time_ns(m))
+        return m->cost;
+    uint64_t dt = e->when_ns - m->time_base_ns;
+    return m->cost_base + (dt * COST_SCALE_DEN + m->ns_per_instruction - 1) / m->ns_per_instruction;
 }
 
 /* Deliver the highest pending interrupt above the current IPL, if any.
@@ -199,9 +218,10 @@ vax_stop_reason vax_run(vax_machine *m, uint64_t max_instructions)
         if (service_interrupts(m) < 0)
             return m->stop_reason;
         uint64_t limit = event_limit(m);
-        if (limit <= m->icount)
-            limit = m->icount + 1;   /* an event firing now: still make progress */
-        m->run_limit = limit < m->budget_end ? limit : m->budget_end;
+        if (limit <= m->cost)
+            limit = m->cost + 1;   /* an event firing now: still make progress */
+        m->cost_limit = limit;
+        m->run_limit = m->budget_end;
         /* Between instructions, with the events and interrupts due now
          * taken: an idle loop may be skipped up to run_limit (idle.c
          * checks the rest).  Only kernel mode idles. */

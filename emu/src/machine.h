@@ -11,6 +11,7 @@
 
 #include "bus/bus.h"
 #include "cpu/cpu.h"
+#include "cpu/timing.h"
 #include "mmu/tlb.h"
 #include "stats.h"
 #include "vax.h"
@@ -51,18 +52,28 @@ struct vax_machine {
     int (*ipr_write_ext)(vax_machine *m, int ipr, uint32_t value);
     void *system;   /* the system model's own state (devices), if any */
 
-    /* Virtual time: time_ns at instruction count time_icount, then
-     * ns_per_instruction for each instruction executed. */
-    uint64_t time_ns, time_icount;
+    /* Virtual time.  Each instruction adds its modelled cost (cpu/timing.h:
+     * nanoseconds of a VAX-11/780) to `cost`; virtual time is
+     * time_base_ns + (cost - cost_base) * ns_per_instruction / 2000, so the
+     * CPU preset scales the 780's costs: 2000 runs them as they are (a
+     * 780, whose average instruction the model makes about 2000 ns), 3333
+     * takes 1/0.6 of them (a 750, as the paper assumes).  The bases move
+     * only when the preset changes.  `tm` holds the costs. */
+    uint64_t cost_base, time_base_ns;
     uint32_t ns_per_instruction;
+    vax_timing tm;
     int nevents;
     vax_event *events[MAX_EVENTS];
 
-    /* Run control.  The instruction loop runs while icount < run_limit;
-     * anything that needs the outer loop's attention (an interrupt that
-     * may now be deliverable, trace, a stop request) sets run_limit to 0. */
+    /* Run control.  The instruction loop runs while icount < run_limit
+     * (the caller's instruction budget) and cost < cost_limit (the cost at
+     * which the next device event falls due); anything that needs the
+     * outer loop's attention (an interrupt that may now be deliverable,
+     * trace, a stop request, a new event) sets run_limit to 0. */
     uint64_t icount;
     uint64_t run_limit;
+    uint64_t cost;          /* see "Virtual time" above */
+    uint64_t cost_limit;
     uint64_t budget_end;
     int stop_requested;
     vax_stop_reason stop_reason;
@@ -92,6 +103,10 @@ void machine_set_stop(vax_machine *m, vax_stop_reason r, const char *fmt, ...)
 /* Virtual time now, in nanoseconds. */
 uint64_t machine_time_ns(const vax_machine *m);
 
+/* Change the CPU preset's scale (see ns_per_instruction above) without
+ * changing the time already elapsed. */
+void machine_set_ns_per_instruction(vax_machine *m, uint32_t ns);
+
 /* Schedule e to fire delay_ns from now (rescheduling it if pending);
  * cancel it.  Events fire between instructions, in time order. */
 void machine_event_schedule(vax_machine *m, vax_event *e, uint64_t delay_ns);
@@ -104,10 +119,12 @@ void machine_irq_clear(vax_machine *m, int ipl, int source);
 
 /* Statistics bookkeeping (stats.c).  machine_account_mode: the
  * instructions before instruction count `boundary` belong to the current
- * slot, those from it on to `slot`.  machine_account_idle: n instructions
- * (and their time) were skipped in an idle loop (cpu/idle.c): they count
- * as executed but belong to no mode. */
+ * slot, those from it on to `slot`; the time so far (which includes the
+ * current instruction's base cost, charged at its start) to the current
+ * slot.  machine_account_idle: n instructions costing `cost` were skipped
+ * in an idle loop (cpu/idle.c): they count as executed but belong to no
+ * mode. */
 void machine_account_mode(vax_machine *m, int slot, uint64_t boundary);
-void machine_account_idle(vax_machine *m, uint64_t n);
+void machine_account_idle(vax_machine *m, uint64_t n, uint64_t cost);
 
 #endif

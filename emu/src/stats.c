@@ -2,20 +2,14 @@
  * stats.c — attributing instructions and virtual time to processor modes,
  * and reading the counters (stats.h).
  *
- * Time only advances with the instruction count (machine_time_ns), so the
- * time at an instruction-count boundary is known exactly; the split by
- * mode is made at the boundaries where the mode changes, never per
- * instruction.
+ * Time advances with the modelled cost of the instructions (machine.c,
+ * cpu/timing.h); the split by mode is made at the boundaries where the
+ * mode changes, never per instruction, with the time at the moment of the
+ * change.
  */
 #include <string.h>
 
 #include "machine.h"
-
-/* Virtual time when the instruction count was `icount`. */
-static uint64_t time_at(const vax_machine *m, uint64_t icount)
-{
-    return m->time_ns + (icount - m->time_icount) * m->ns_per_instruction;
-}
 
 void machine_account_mode(vax_machine *m, int slot, uint64_t boundary)
 {
@@ -25,7 +19,7 @@ void machine_account_mode(vax_machine *m, int slot, uint64_t boundary)
      * the previous one. */
     if (boundary < m->acct_icount)
         boundary = m->acct_icount;
-    uint64_t t = time_at(m, boundary);
+    uint64_t t = machine_time_ns(m);
     m->stats.instr_mode[m->acct_slot] += boundary - m->acct_icount;
     m->stats.ns_mode[m->acct_slot] += t > m->acct_ns ? t - m->acct_ns : 0;
     m->acct_slot = slot;
@@ -33,11 +27,12 @@ void machine_account_mode(vax_machine *m, int slot, uint64_t boundary)
     m->acct_ns = t;
 }
 
-void machine_account_idle(vax_machine *m, uint64_t n)
+void machine_account_idle(vax_machine *m, uint64_t n, uint64_t cost)
 {
     machine_account_mode(m, m->acct_slot, m->icount);
     m->icount += n;
-    uint64_t t = time_at(m, m->icount);
+    m->cost += cost;
+    uint64_t t = machine_time_ns(m);
     m->stats.instr_idle += n;
     m->stats.ns_idle += t - m->acct_ns;
     m->stats.idle_skips++;
@@ -48,7 +43,7 @@ void machine_account_idle(vax_machine *m, uint64_t n)
 void vax_stats_get(const vax_machine *m, vax_stats *out)
 {
     memcpy(out, &m->stats, sizeof *out);
-    uint64_t now = time_at(m, m->icount);
+    uint64_t now = machine_time_ns(m);
     if (m->icount > m->acct_icount)
         out->instr_mode[m->acct_slot] += m->icount - m->acct_icount;
     if (now > m->acct_ns)

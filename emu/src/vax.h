@@ -94,6 +94,11 @@ void vax_request_stop(vax_machine *m);
  * only host time is saved.  The statistics (stats.h) book them as idle. */
 void vax_set_idle_skip(vax_machine *m, int on);
 
+/* Timing: replace the cost model (cpu/timing.h, the default) with a fixed
+ * cost of ns per instruction and nothing else — the first, flat model, kept
+ * to compare with.  Only before the first instruction. */
+void vax_set_timing_flat(vax_machine *m, uint32_t ns);
+
 #ifdef __cplusplus
 }
 #endif

@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
 import { Vax780Stop, type Vax780Options, type Vax780System, type VaxMachineApi } from '../../web/src/emulator/vaxModule';
-import { findBsdImage, loadDiskImage, loadVaxNode, REPO_ROOT } from '../../web/src/emulator/vaxNode';
+import { findBsdImage, findLabImage, loadDiskImage, loadVaxNode, REPO_ROOT } from '../../web/src/emulator/vaxNode';
 
 const VAX780 = join(REPO_ROOT, 'emu/build/native/vax780');
 const SLICE = 200_000; // tools/vax780.c SLICE
@@ -166,6 +166,12 @@ for (const direct of [true, false]) {
 // (INIT, then a multi-user boot); Vax780 must do the same.
 const REBOOT_SCRIPT: Step[] = [{ expect: PROMPT }, { send: 'reboot' }, { expect: 'login: ' }];
 
+const BENCH_SCRIPT: Step[] = [
+  { expect: PROMPT }, { send: 'mount /dev/hp0g /usr' }, { expect: PROMPT }, { send: 'cd /usr/lab/bin' }, { expect: PROMPT },
+  { send: '/bin/time ./pipeback 300 512; echo exit $?' }, { expect: PROMPT },
+];
+const labImage = imagePath !== null && imagePath === findLabImage();
+
 for (const [name, options, args, steps] of [
   ['direct', { boot: 'single', direct: true }, ['--boot', 'single', '--direct'], DATE_SCRIPT],
   ['through /boot', { boot: 'single', direct: false }, ['--boot', 'single'], DATE_SCRIPT],
@@ -173,8 +179,13 @@ for (const [name, options, args, steps] of [
   ['direct with set nbuf=100', { boot: 'single', direct: true, set: { nbuf: 100 } },
     ['--boot', 'single', '--direct', '--set', 'nbuf=100'], DATE_SCRIPT],
   ['through /boot, then reboot to multi-user', { boot: 'single', direct: false }, ['--boot', 'single'], REBOOT_SCRIPT],
+  // A benchmark of the lab (pipes, context switches, the disk) timed by the
+  // guest's /bin/time: experiment results are the same in both builds.
+  ['a lab benchmark under /bin/time', { boot: 'single', direct: true }, ['--boot', 'single', '--direct'], BENCH_SCRIPT],
 ] as const) {
-  test(`identity: native vax780 and wasm alike: ${name}`, { skip: skipNative }, (t) => {
+  const skipThis = skipNative || (steps === BENCH_SCRIPT && !labImage
+    ? 'the lab image (npm run image) has the benchmark programs; this is another image' : false);
+  test(`identity: native vax780 and wasm alike: ${name}`, { skip: skipThis }, (t) => {
     const wasm = wasmBoot(options, [...steps], 300);
     const native = nativeBoot([...args], [...steps], 300);
     // --stats prints virtual seconds to the millisecond: compare at that.
@@ -182,7 +193,10 @@ for (const [name, options, args, steps] of [
     assert.deepEqual(at(wasm), at(native), 'instruction count and virtual time at each match');
     assert.equal(wasm.transcript, native.transcript, 'console transcript');
     if (steps === DATE_SCRIPT) checkDate(wasm.transcript);
-    else {
+    else if (steps === BENCH_SCRIPT) {
+      // 4.3BSD's /bin/time ends its line with blanks after "sys".
+      assert.match(wasm.transcript, /\r\n +[0-9.]+ real +[0-9.]+ user +[0-9.]+ sys *\r\nexit 0\r\n# $/);
+    } else {
       assert.equal(wasm.reboots, 1);
       assert.match(wasm.transcript, /Automatic reboot in progress[^]*\n4\.3 BSD UNIX \(.*\) \(console\)[\r\n]+login: $/);
     }

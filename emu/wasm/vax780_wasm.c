@@ -72,8 +72,8 @@ static void console_out(void *ctx, uint8_t ch)
     w->out_count++;
 }
 
-/* The timing model: virtual ns per instruction (the CLI's --cpu: 2000 for a
- * 780, 3333 for a 750).  Only before the first instruction (before or just
+/* The CPU preset (the CLI's --cpu): the cost model's scale, 2000 for a 780
+ * (its costs as they are), 3333 for a 750 (1/0.6 of them; cpu/timing.h).  Only before the first instruction (before or just
  * after vax780w_boot, which runs none): changing it later would rescale the
  * time already elapsed.  Returns 0, or -1 with a message (vax780w_error). */
 EMSCRIPTEN_KEEPALIVE int vax780w_set_ns_per_instruction(vax780w *w, uint32_t ns)
@@ -86,7 +86,7 @@ EMSCRIPTEN_KEEPALIVE int vax780w_set_ns_per_instruction(vax780w *w, uint32_t ns)
         snprintf(w->err, sizeof w->err, "ns per instruction: only before the first instruction");
         return -1;
     }
-    w->sys->m->ns_per_instruction = ns;
+    machine_set_ns_per_instruction(w->sys->m, ns);
     return 0;
 }
 

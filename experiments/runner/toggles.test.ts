@@ -141,7 +141,21 @@ test('hz=60 with its tick keeps the time of day right; pipes work with other buf
       const tod = t1.time!.sec + t1.time!.usec / 1e6 - (t0.time!.sec + t0.time!.usec / 1e6);
       assert.ok(Math.abs(tod - (v1 - v0)) < 0.05, `${JSON.stringify(set)}: time of day moved ${tod} s in ${v1 - v0} virtual s`);
       const ticks = (k: typeof t0) => k.cpTime!.user + k.cpTime!.nice + k.cpTime!.sys + k.cpTime!.idle;
-      assert.ok(Math.abs(ticks(t1) - ticks(t0) - hz * (v1 - v0)) <= 2, `${ticks(t1) - ticks(t0)} ticks at hz ${hz}`);
+      const counted = ticks(t1) - ticks(t0);
+      const due = hz * (v1 - v0);
+      const what = `${counted} ticks at hz ${hz} in ${v1 - v0} virtual s, time of day ${tod} s`;
+      // Every tick that was due, give or take the two at the ends; but at
+      // 1000 Hz the 750's clock interrupts take a large share of each
+      // millisecond (the paper, 3.2.3: at 100 Hz the trap and return alone
+      // are 3% of a 780), so one that comes while the last is still pending
+      // is lost, as on the real machine: up to 3% may go, and the time of
+      // day follows the ticks the kernel counted.
+      if (hz >= 1000) {
+        assert.ok(counted <= due + 2 && counted >= due * 0.97, what);
+        assert.ok(Math.abs(tod - counted / hz) < 0.005, what);
+      } else {
+        assert.ok(Math.abs(counted - due) <= 2, what);
+      }
     } finally {
       sys.destroy();
     }

@@ -15,6 +15,13 @@
  * UNPREDICTABLE uses of the PC (register mode, autodecrement, quadword in
  * R14/R15, PC as an index register) take a reserved addressing mode fault,
  * which is what a program that relies on them deserves.
+ *
+ * Timing (cpu/timing.h): a memory specifier adds its mode's address work
+ * (spec_disp, spec_abs, spec_deferred, spec_index) here, when it has
+ * decoded, and its data access (read, write, or both for modify) where
+ * the access is made.  Register and literal specifiers are in the
+ * opcode's base cost.  The same mode costs the same on both layers, and
+ * cpu/idle.c charges its skipped loops the same way.
  */
 #include "decode.h"
 
@@ -31,6 +38,7 @@ static int decode_displacement(vax_machine *m, int n, int rn, int deferred, uint
     uint32_t a = m->cpu.r[rn] + sign_extend(d, n);   /* PC is read after the displacement */
     if (deferred)
         TRY(mem_read_l(m, a, &a));
+    m->cost += m->tm.spec_disp + (deferred ? m->tm.spec_deferred : 0u);
     *addr = a;
     return 0;
 }
@@ -57,6 +65,7 @@ static int decode_spec_general(vax_machine *m, int size, int in_index, int *kind
         uint32_t base;
         int k;
         TRY(decode_spec_general(m, size, 1, &k, &base));
+        m->cost += m->tm.spec_index;
         *kind = K_MEMORY;
         *val = base + r[rn] * (uint32_t)size;
         return 0;
@@ -90,10 +99,12 @@ static int decode_spec_general(vax_machine *m, int size, int in_index, int *kind
         uint32_t a;
         if (rn == 15) {
             TRY(ifetch(m, 4, &a));
+            m->cost += m->tm.spec_abs;
         } else {
             TRY(mem_read_l(m, r[rn], &a));
             r[rn] += 4;
             rlog_add(m, rn, 4);
+            m->cost += m->tm.spec_deferred;
         }
         *kind = K_MEMORY;
         *val = a;
@@ -120,8 +131,10 @@ static int read_general(vax_machine *m, int size, uint32_t *v)
     int kind;
     uint32_t x;
     TRY(decode_spec_general(m, size, 0, &kind, &x));
-    if (kind == K_MEMORY)
+    if (kind == K_MEMORY) {
+        m->cost += m->tm.read;
         return mem_read(m, x, size, v);
+    }
     *v = kind == K_LITERAL ? x : m->cpu.r[x] & size_mask(size);
     return 0;
 }
@@ -131,8 +144,10 @@ static int write_general(vax_machine *m, int size, uint32_t v)
     int kind;
     uint32_t x;
     TRY(decode_spec_general(m, size, 0, &kind, &x));
-    if (kind == K_MEMORY)
+    if (kind == K_MEMORY) {
+        m->cost += m->tm.write;
         return mem_write(m, x, size, v);
+    }
     if (kind == K_LITERAL)
         return VAX_EXC_RESERVED_ADDRESSING_MODE;
     reg_store(m, (int)x, size, v);
@@ -155,6 +170,7 @@ static int loc_general(vax_machine *m, int size, oploc *loc)
 ALWAYS_INLINE int modify_memory(vax_machine *m, uint32_t va, int size, modloc *ml, uint32_t *v)
 {
     int mode = (int)PSL_GET_CUR(m->cpu.psl);
+    m->cost += m->tm.read + m->tm.write;   /* the read here and the write-back (mod_write) */
     uint8_t *h = tlb_host(m, va, size, 16u << mode);   /* write allowed, so read is too */
     ml->host = h;
     if (LIKELY(h != NULL)) {
@@ -238,12 +254,14 @@ ALWAYS_INLINE int decode_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int 
     case 10:
         r[15] = pc + 2;
         *val = r[rn] + (uint32_t)(int32_t)(int8_t)ip[1];
+        m->cost += m->tm.spec_disp;
         return K_MEMORY;
     case 12: {
         int16_t d;
         memcpy(&d, ip + 1, 2);
         r[15] = pc + 3;
         *val = r[rn] + (uint32_t)(int32_t)d;
+        m->cost += m->tm.spec_disp;
         return K_MEMORY;
     }
     case 14: {
@@ -251,6 +269,7 @@ ALWAYS_INLINE int decode_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int 
         memcpy(&d, ip + 1, 4);
         r[15] = pc + 5;
         *val = r[rn] + d;
+        m->cost += m->tm.spec_disp;
         return K_MEMORY;
     }
     case 4: {   /* index mode with a simple base: (Rb), (Rb)+, -(Rb), or a displacement */
@@ -262,6 +281,7 @@ ALWAYS_INLINE int decode_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int 
         if ((base_spec >> 4) == 6) {   /* (Rb)[Rx], the most frequent: ahead of the switch */
             r[15] = pc + 2;
             *val = r[rb] + r[rn] * (uint32_t)size;
+            m->cost += m->tm.spec_index;
             return K_MEMORY;
         }
         switch (base_spec >> 4) {
@@ -280,12 +300,14 @@ ALWAYS_INLINE int decode_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int 
         case 10:
             base = r[rb] + (uint32_t)(int32_t)(int8_t)ip[2];
             r[15] = pc + 3;
+            m->cost += m->tm.spec_disp;
             break;
         case 12: {
             int16_t d;
             memcpy(&d, ip + 2, 2);
             base = r[rb] + (uint32_t)(int32_t)d;
             r[15] = pc + 4;
+            m->cost += m->tm.spec_disp;
             break;
         }
         case 14: {
@@ -293,12 +315,14 @@ ALWAYS_INLINE int decode_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int 
             memcpy(&d, ip + 2, 4);
             base = r[rb] + d;
             r[15] = pc + 6;
+            m->cost += m->tm.spec_disp;
             break;
         }
         default:   /* every other base mode: reserved, deferred, or absolute */
             return K_GENERAL;
         }
         *val = base + r[rn] * (uint32_t)size;
+        m->cost += m->tm.spec_index;
         return K_MEMORY;
     }
     default:   /* deferred modes */
@@ -314,7 +338,7 @@ ALWAYS_INLINE int read_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int si
 {
     uint32_t x;
     switch (decode_at(m, ip, pc, size, &x)) {
-    case K_MEMORY: return mem_read(m, x, size, v);
+    case K_MEMORY: m->cost += m->tm.read; return mem_read(m, x, size, v);
     case K_LITERAL: *v = x; return 0;
     case K_REGISTER: *v = m->cpu.r[x] & size_mask(size); return 0;
     default: m->cpu.r[15] = pc; return read_general(m, size, v);
@@ -325,7 +349,7 @@ ALWAYS_INLINE int write_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int s
 {
     uint32_t x;
     switch (decode_at(m, ip, pc, size, &x)) {
-    case K_MEMORY: return mem_write(m, x, size, v);
+    case K_MEMORY: m->cost += m->tm.write; return mem_write(m, x, size, v);
     case K_LITERAL: return VAX_EXC_RESERVED_ADDRESSING_MODE;
     case K_REGISTER: reg_store(m, (int)x, size, v); return 0;
     default: m->cpu.r[15] = pc; return write_general(m, size, v);
@@ -472,6 +496,7 @@ int op_read_q(vax_machine *m, uint32_t v[2])
         v[1] = m->cpu.r[x + 1];
         return 0;
     }
+    m->cost += m->tm.read;   /* one access: a quadword is one 8-byte cache block */
     return mem_read_q(m, x, v);
 }
 
@@ -482,6 +507,7 @@ int loc_read_q(vax_machine *m, const oploc *l, uint32_t v[2])
         v[1] = m->cpu.r[l->reg + 1];
         return 0;
     }
+    m->cost += m->tm.read;
     TRY(mem_read_modify(m, l->addr, 4, &v[0]));   /* modify operands read with write intent */
     return mem_read_modify(m, l->addr + 4, 4, &v[1]);
 }
@@ -493,6 +519,7 @@ int loc_write_q(vax_machine *m, const oploc *l, const uint32_t v[2])
         m->cpu.r[l->reg + 1] = v[1];
         return 0;
     }
+    m->cost += m->tm.write;
     return mem_write_q(m, l->addr, v);
 }
 
@@ -522,6 +549,7 @@ int op_read_f(vax_machine *m, uint32_t *v)
         *v = m->cpu.r[x];
         return 0;
     }
+    m->cost += m->tm.read;
     return mem_read_l(m, x, v);
 }
 
@@ -540,6 +568,7 @@ int op_read_d(vax_machine *m, uint32_t v[2])
         v[1] = m->cpu.r[x + 1];
         return 0;
     }
+    m->cost += m->tm.read;
     return mem_read_q(m, x, v);
 }
 
@@ -552,5 +581,7 @@ int op_vfield(vax_machine *m, oploc *loc)
         return VAX_EXC_RESERVED_ADDRESSING_MODE;
     loc->reg = kind == K_REGISTER ? (int)x : -1;
     loc->addr = kind == K_REGISTER ? 0 : x;
+    if (kind == K_MEMORY)
+        m->cost += m->tm.read;   /* the field's longword(s) */
     return 0;
 }

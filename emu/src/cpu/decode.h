@@ -222,6 +222,7 @@ static inline int loc_read(vax_machine *m, const oploc *l, int size, uint32_t *v
         *v = m->cpu.r[l->reg] & size_mask(size);
         return 0;
     }
+    m->cost += m->tm.read;   /* timing.h: the data access */
     return mem_read_modify(m, l->addr, size, v);
 }
 
@@ -231,6 +232,7 @@ static inline int loc_write(vax_machine *m, const oploc *l, int size, uint32_t v
         reg_store(m, l->reg, size, v);
         return 0;
     }
+    m->cost += m->tm.write;
     return mem_write(m, l->addr, size, v);
 }
 
@@ -255,7 +257,9 @@ ALWAYS_INLINE int mod_write(vax_machine *m, const modloc *ml, int size, uint32_t
         store_le(ml->host, size, v);
         return 0;
     }
-    return loc_write(m, &ml->loc, size, v);
+    /* Memory (host is never NULL for a register); the write was charged
+     * with the read, by the decoder. */
+    return mem_write(m, ml->loc.addr, size, v);
 }
 
 /* Address operand (access type a): the operand's address; register mode
@@ -379,6 +383,9 @@ ALWAYS_INLINE int dc_read(dctx *d, int size, uint32_t *v)
             return 0;
         }
         if (spec == 0x8F) {   /* immediate, (PC)+: the data follows in the same page */
+            /* Timing: charged as a data read, as the decoder does (an
+             * immediate longword usually costs the IB a refill). */
+            d->m->cost += d->m->tm.read;
             *v = load_le(dc_ip(d) + 1, size);
             d->pc += 1 + (uint32_t)size;
             return 0;

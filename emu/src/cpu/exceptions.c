@@ -99,6 +99,7 @@ static int enter(vax_machine *m, uint32_t scb_offset, uint32_t newpsl, uint32_t 
     uint32_t saved_sp[5];
     memcpy(saved_sp, c->sp_save, sizeof saved_sp);
     uint32_t saved_r14 = c->r[14];
+    m->cost += m->tm.exception;   /* timing.h: the microcode's entry sequence */
     cpu_set_psl(m, newpsl);
     if (push_frame(m, old_psl, pc, nparam, params) != 0) {
         /* The new stack is not usable.  On the kernel stack this is the

@@ -33,6 +33,15 @@
 #define FRAME_CALLS 0x20000000u
 #define FRAME_MASK_SHIFT 16
 
+/* Registers named by a mask (the per-register cost of timing.h). */
+static unsigned popcount16(uint32_t x)
+{
+    unsigned n = 0;
+    for (x &= 0xFFFFu; x; x &= x - 1)
+        n++;
+    return n;
+}
+
 /* CALLG arglist.ab, dst.ab / CALLS numarg.rl, dst.ab */
 static int op_call(vax_machine *m, int calls)
 {
@@ -84,6 +93,7 @@ static int op_call(vax_machine *m, int calls)
     if (mask & MASK_DV)
         c->psl |= PSL_DV;
     c->r[15] = dst + 2;
+    m->cost += (uint64_t)popcount16(mask & MASK_REGS) * m->tm.call_reg;   /* timing.h */
     return 0;
 }
 
@@ -120,6 +130,7 @@ static int op_ret(vax_machine *m)
     c->r[13] = nfp;
     c->r[14] = sp;
     c->r[15] = npc;
+    m->cost += (uint64_t)popcount16((save >> FRAME_MASK_SHIFT) & MASK_REGS) * m->tm.call_reg;
     /* PSW<15:0> from the frame: condition codes, trap enables and T
      * (which CALLx saved as 0).  Bits 15:8 were checked to be zero. */
     cpu_set_psl(m, (c->psl & ~0xFFFFu) | (save & 0xFFu));
@@ -141,6 +152,7 @@ static int op_pushr(vax_machine *m)
         }
     }
     c->r[14] = sp;
+    m->cost += (uint64_t)popcount16(mask & 0x7FFFu) * m->tm.pushr_reg;
     return 0;
 }
 
@@ -162,6 +174,7 @@ static int op_popr(vax_machine *m)
         if (mask & (1u << i))
             c->r[i] = v[i];
     c->r[14] = (mask & 0x4000u) ? v[14] : sp;
+    m->cost += (uint64_t)popcount16(mask & 0x7FFFu) * m->tm.pushr_reg;
     return 0;
 }
 

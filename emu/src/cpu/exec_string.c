@@ -71,6 +71,15 @@
 
 #include "exec.h"
 
+/* Timing (cpu/timing.h): besides the opcode's base cost, each instruction
+ * pays per byte of progress, counted from its counters before and after
+ * it runs; an instruction that faults part way pays for what it did, and
+ * for the rest when it resumes. */
+static inline void charge_bytes(vax_machine *m, uint32_t n, uint16_t per_byte)
+{
+    m->cost += (uint64_t)n * per_byte;
+}
+
 #define LO16(x) ((x) & 0xFFFFu)
 #define BITS23_16(x) (((x) >> 16) & 0xFFu)
 #define BITS31_24(x) ((x) >> 24)
@@ -346,7 +355,10 @@ static int do_move(vax_machine *m, int opcode)
         s.dpc = decoded_length(m);
     }
 
+    uint32_t k0 = s.k, f0 = s.fill_n;
     int st = move_run(m, &s);
+    charge_bytes(m, k0 - s.k, translate ? m->tm.movtc_byte : m->tm.move_byte);
+    charge_bytes(m, f0 - s.fill_n, m->tm.fill_byte);
     if (st) {
         move_save(m, &s);
         return suspend(m, st);
@@ -402,6 +414,7 @@ static int do_movtuc(vax_machine *m)
         dpc = decoded_length(m);
     }
 
+    uint32_t sn0 = sn;
     while (sn && dn) {
         uint32_t b, t;
         int st = mem_read_b(m, sp, &b);
@@ -420,6 +433,7 @@ static int do_movtuc(vax_machine *m)
             r[3] = tbl;
             r[4] = dn;
             r[5] = dp;
+            charge_bytes(m, sn0 - sn, m->tm.movtc_byte);
             return suspend(m, st);
         }
         sp++;
@@ -427,6 +441,7 @@ static int do_movtuc(vax_machine *m)
         sn--;
         dn--;
     }
+    charge_bytes(m, sn0 - sn, m->tm.movtc_byte);
 
     r[0] = sn;
     r[1] = sp;
@@ -475,6 +490,8 @@ static int do_cmpc(vax_machine *m, int five)
     }
 
     uint32_t cc = PSL_Z;
+    uint32_t n10 = n1, n20 = n2;
+#define CMPC_CHARGE() charge_bytes(m, (n10 - n1) > (n20 - n2) ? n10 - n1 : n20 - n2, m->tm.cmpc_byte)
     while (n1 || n2) {
         uint32_t b1 = fill, b2 = fill;
         int st = 0;
@@ -487,6 +504,7 @@ static int do_cmpc(vax_machine *m, int five)
             r[1] = p1;
             r[2] = n2;
             r[3] = p2;
+            CMPC_CHARGE();
             return suspend(m, st);
         }
         if (b1 != b2) {
@@ -503,6 +521,8 @@ static int do_cmpc(vax_machine *m, int five)
         }
     }
 
+    CMPC_CHARGE();
+#undef CMPC_CHARGE
     r[0] = n1;
     r[1] = p1;
     r[2] = n2;
@@ -535,12 +555,14 @@ static int do_locc(vax_machine *m, int skip)
         dpc = decoded_length(m);
     }
 
+    uint32_t n0 = n;
     while (n) {
         uint32_t b;
         int st = mem_read_b(m, p, &b);
         if (st) {
             r[0] = n | (ch << 16) | (dpc << 24);
             r[1] = p;
+            charge_bytes(m, n0 - n, m->tm.locc_byte);
             return suspend(m, st);
         }
         if ((b == ch) != skip)
@@ -549,6 +571,7 @@ static int do_locc(vax_machine *m, int skip)
         n--;
     }
 
+    charge_bytes(m, n0 - n, m->tm.locc_byte);
     r[0] = n;
     r[1] = p;
     cc_set(m, n ? 0 : PSL_Z);
@@ -581,6 +604,7 @@ static int do_scanc(vax_machine *m, int span)
         dpc = decoded_length(m);
     }
 
+    uint32_t n0 = n;
     while (n) {
         uint32_t b, t;
         int st = mem_read_b(m, p, &b);
@@ -591,6 +615,7 @@ static int do_scanc(vax_machine *m, int span)
             r[1] = p;
             r[2] = 0;
             r[3] = tbl;
+            charge_bytes(m, n0 - n, m->tm.scanc_byte);
             return suspend(m, st);
         }
         if (((t & mask) != 0) != span)
@@ -599,6 +624,7 @@ static int do_scanc(vax_machine *m, int span)
         n--;
     }
 
+    charge_bytes(m, n0 - n, m->tm.scanc_byte);
     r[0] = n;
     r[1] = p;
     r[2] = 0;
@@ -643,6 +669,7 @@ static int do_matchc(vax_machine *m)
     int found = on == 0;
     while (!found && sn >= on) {
         if (work >= MATCHC_WORK) {
+            charge_bytes(m, work, m->tm.matchc_byte);
             r[0] = on | (dpc << 24);
             r[1] = op;
             r[2] = sn;
@@ -661,6 +688,7 @@ static int do_matchc(vax_machine *m)
                 break;
         }
         if (st) {
+            charge_bytes(m, work, m->tm.matchc_byte);
             r[0] = on | (dpc << 24);
             r[1] = op;
             r[2] = sn;
@@ -675,6 +703,7 @@ static int do_matchc(vax_machine *m)
         sn--;
     }
 
+    charge_bytes(m, work, m->tm.matchc_byte);
     if (found) {
         r[0] = 0;
         r[1] = op + on;
@@ -716,6 +745,7 @@ static int do_crc(vax_machine *m)
         dpc = decoded_length(m);
     }
 
+    uint32_t n0 = n;
     while (n) {
         uint32_t b, e1, e2, t = 0;
         int st = mem_read_b(m, p, &b);
@@ -733,6 +763,7 @@ static int do_crc(vax_machine *m)
             r[1] = tbl;
             r[2] = n | (dpc << 24);
             r[3] = p;
+            charge_bytes(m, n0 - n, m->tm.crc_byte);
             return suspend(m, st);
         }
         crc = t;
@@ -740,6 +771,7 @@ static int do_crc(vax_machine *m)
         n--;
     }
 
+    charge_bytes(m, n0 - n, m->tm.crc_byte);
     r[0] = crc;
     r[1] = 0;
     r[2] = 0;

@@ -3,7 +3,7 @@
  * delivery of faults and traps.
  *
  * The loop's only per-instruction bookkeeping is the fault-undo log, the
- * trace check and the instruction count; everything else (interrupts,
+ * trace check, the instruction count and the opcode's cost; everything else (interrupts,
  * stop requests) is handled by the caller (machine.c) when something sets
  * run_limit to 0.
  *
@@ -81,7 +81,13 @@ static int dispatch_group(vax_machine *m, int opcode)
 void cpu_execute(vax_machine *m)
 {
     vax_cpu *c = &m->cpu;
-    while (m->icount < m->run_limit) {
+    /* The loop's own costs: the instruction count, and the opcode's base
+     * cost (cpu/timing.h), charged at the start so that anything the
+     * instruction does (a device register read, a mode change) already
+     * sees it in the time.  Everything else an instruction costs is added
+     * where it happens (memory operands, registers saved, string bytes). */
+    const uint16_t *op_cost = m->tm.op;
+    while (m->icount < m->run_limit && m->cost < m->cost_limit) {
         int st;
         uint32_t pc = c->r[15];
         c->instr_pc = pc;
@@ -99,6 +105,7 @@ void cpu_execute(vax_machine *m)
             dctx d = {m, pc + 1, m->ib_host, 1};
             uint8_t opcode = m->ib_host[pc & 511u];
             c->opcode = opcode;
+            m->cost += op_cost[opcode];
             switch (opcode) {
             /* Moves, tests and compares. */
             case 0x90: st = op_mov(&d, 1); break;       /* MOVB */
@@ -204,6 +211,7 @@ void cpu_execute(vax_machine *m)
             st = ifetch(m, 1, &opcode);
             if (LIKELY(st == 0)) {
                 c->opcode = (uint8_t)opcode;
+                m->cost += op_cost[opcode];
                 st = dispatch_group(m, (int)opcode);
             }
         }

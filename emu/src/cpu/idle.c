@@ -47,6 +47,10 @@
  * the instruction count and everything the guest can see are exactly what
  * running them would give, natively and in WebAssembly alike; the only
  * difference is host time.  The statistics book them as idle (stats.h).
+ * Their cost (cpu/timing.h) is worked out along the walk exactly as the
+ * executing processor charges it: each opcode's base cost, and for each
+ * memory operand its mode's address work and a data read (every operand
+ * here is read; the TB already holds every page, so no refill is due).
  */
 #include "../mmu/mmu.h"
 #include "cpu.h"
@@ -62,6 +66,7 @@ typedef struct {
     uint32_t cc;
     uint32_t ipl;
     int tb_miss;   /* a look failed only because the TB lacked the page */
+    uint64_t cost; /* what the instructions walked so far cost */
 } walk;
 
 /* size bytes (1, 2 or 4) of RAM at va, readable in kernel mode through
@@ -119,13 +124,15 @@ static int operand(walk *w, int size, uint32_t *v)
             return -1;
         addr = c->r[reg];
         break;
-    case 8:   /* (PC)+: immediate */
+    case 8:   /* (PC)+: immediate (charged as a data read, as the decoder does) */
         if (reg != 15)
             return -1;
+        w->cost += w->m->tm.read;
         return fetch(w, size, v);
     case 9:   /* @(PC)+: absolute */
         if (reg != 15 || fetch(w, 4, &addr) != 0)
             return -1;
+        w->cost += w->m->tm.spec_abs;
         break;
     case 0xA: case 0xB: case 0xC: case 0xD: case 0xE: case 0xF: {   /* displacement [deferred] */
         int dsize = spec >> 4 >= 0xE ? 4 : spec >> 4 >= 0xC ? 2 : 1;
@@ -135,11 +142,13 @@ static int operand(walk *w, int size, uint32_t *v)
         addr = (reg == 15 ? w->pc : c->r[reg]) + sign_extend(disp, dsize);
         if ((spec >> 4) & 1 && read_ram(w, addr, 4, &addr) != 0)
             return -1;
+        w->cost += w->m->tm.spec_disp + (((spec >> 4) & 1) ? w->m->tm.spec_deferred : 0u);
         break;
     }
     default:   /* index, autodecrement, autoincrement (deferred): they change registers */
         return -1;
     }
+    w->cost += w->m->tm.read;
     return read_ram(w, addr, size, v);
 }
 
@@ -182,6 +191,7 @@ static int step(walk *w)
     uint32_t op, a, b;
     if (fetch(w, 1, &op) != 0)
         return -1;
+    w->cost += w->m->tm.op[op];
     int size = (op & 0xF0) == 0x90 ? 1 : (op & 0xF0) == 0xB0 ? 2 : 4;
     switch (op) {
     case 0x01:   /* NOP */
@@ -245,6 +255,7 @@ static int counted_loop(walk *w, uint32_t pc, uint32_t *op, int *reg, int64_t *l
     uint32_t spec, disp, limit = 0;
     if (fetch(w, 1, op) != 0 || *op < 0xF2 || *op > 0xF5)
         return 0;
+    w->cost += w->m->tm.op[*op];
     if ((*op == 0xF2 || *op == 0xF3) && operand(w, 4, &limit) != 0)   /* AOBxxx's limit */
         return 0;
     if (fetch(w, 1, &spec) != 0 || (spec >> 4) != 5 || (spec & 15) >= 14 || fetch(w, 1, &disp) != 0 ||
@@ -282,18 +293,20 @@ uint64_t cpu_idle_skip(vax_machine *m)
     vax_cpu *c = &m->cpu;
     /* Kernel mode only; no trace (each instruction would trap) and no
      * instruction half done. */
-    if (c->psl & (PSL_CUR | PSL_T | PSL_TP | PSL_FPD) || m->run_limit <= m->icount + 1)
+    if (c->psl & (PSL_CUR | PSL_T | PSL_TP | PSL_FPD) || m->run_limit <= m->icount + 1 ||
+        m->cost_limit <= m->cost)
         return 0;
     uint32_t ipl = PSL_GET_IPL(c->psl), pc = c->r[15], cc = c->psl & PSL_CC, op = 0;
     int reg = 0;
     int64_t left = 0;
-    uint64_t len = 0;
-    walk w = {m, pc, cc, ipl, 0};
+    uint64_t len = 0, len_cost = 0;
+    walk w = {m, pc, cc, ipl, 0, 0};
     int counted = counted_loop(&w, pc, &op, &reg, &left);
     if (!counted && !w.tb_miss) {
-        walk w2 = {m, pc, cc, ipl, 0};
+        walk w2 = {m, pc, cc, ipl, 0, 0};
         len = wait_loop_length(&w2, pc, cc);
         w.tb_miss = w2.tb_miss;
+        len_cost = w2.cost;
     }
     if (!counted && !len) {
         /* If the TB lacked a page the code at the PC uses, we could not
@@ -312,17 +325,30 @@ uint64_t cpu_idle_skip(vax_machine *m)
     m->idle_retry_pc = ~pc;
     if (interrupt_deliverable(m, ipl))
         return 0;
+    /* Room before the instruction budget ends and before the next event's
+     * cost; every skipped instruction starts below both, as it would run. */
     uint64_t room = m->run_limit - m->icount, n;
+    uint64_t cost_room = m->cost_limit > m->cost ? m->cost_limit - m->cost : 0;
+    uint64_t iter_cost;
     if (counted) {
-        /* Executions that all branch back, so none overflows. */
+        /* Executions that all branch back, so none overflows.  The walk
+         * went over the instruction once: w.cost is one execution's cost. */
+        iter_cost = w.cost;
         n = (uint64_t)left < room ? (uint64_t)left : room;
+        if (n > cost_room / iter_cost)
+            n = cost_room / iter_cost;
         uint32_t r = op <= 0xF3 ? c->r[reg] + (uint32_t)n : c->r[reg] - (uint32_t)n;
         c->r[reg] = r;
         c->psl = (c->psl & ~(PSL_N | PSL_Z | PSL_V)) | ((r >> 31) ? PSL_N : 0) | (r == 0 ? PSL_Z : 0);
+        iter_cost *= n;
     } else {
-        n = room / len * len;
+        uint64_t iters = room / len;
+        if (iters > cost_room / len_cost)
+            iters = cost_room / len_cost;
+        n = iters * len;
+        iter_cost = iters * len_cost;
     }
     if (n)
-        machine_account_idle(m, n);
+        machine_account_idle(m, n, iter_cost);
     return n;
 }

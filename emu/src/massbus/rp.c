@@ -26,11 +26,15 @@
  *     t = min + B*sqrt(u) + C*u, where B and C make t(1/3) the average
  *     seek and t(1) the full-stroke seek (B is held >= 0; when the figures
  *     are those of a straight line B = 0).  A seek of 0 cylinders is free.
- *   - Transfer: one sector slot per sector (RP06: 757.6 us, 676 KB/s);
- *     track changes inside a cylinder cost only the wait for sector 0 to
- *     come round; a cylinder change costs a one-cylinder seek plus that
- *     wait.  A partial last sector takes a whole slot (the drive reads or
- *     writes the whole sector).
+ *   - Transfer: one sector slot per sector (RP06: 757.6 us, so 676 KB/s
+ *     sustained over a track); track changes inside a cylinder cost only
+ *     the wait for sector 0 to come round; a cylinder change costs a
+ *     one-cylinder seek plus that wait.  A partial last sector takes a
+ *     whole sector (the drive reads or writes all of it).  Within its slot
+ *     a sector's data field passes at the drive's peak rate (RP04/05/06:
+ *     806 KB/s, 635 us for 512 bytes; the rest of the slot is header, ECC
+ *     and gaps), taken as centred in the slot (estimate): so a transfer
+ *     ends (slot - data) / 2 before its last slot does, 61 us on an RP06.
  *   - A data transfer: implied seek to DC, latency to the sector in DA,
  *     then the sectors; the data move (and DA/DC/BCR advance) when it
  *     completes.  SEARCH: seek, then latency to the sector in DA; ATA
@@ -38,9 +42,15 @@
  *     RECAL a seek to cylinder 0 (at least a one-cylinder seek).
  *   - Fast mode: every timed command completes after RP_FAST_NS.
  * Figures: RP04/05/06 one-cylinder 10 ms and full stroke 55 ms from
- * /work/shared/notes/vax-timing.md (a straight line: average seek 25 ms,
- * average access 33 ms against the notes' "~30 ms"); RM03/RM05 average
- * 30 ms from the same notes; every other figure is an estimate, marked.
+ * /work/shared/notes/vax-timing.md and DEC's RP06 data (track-to-track 10,
+ * average 30, maximum 55 ms; peak transfer 806 KB/s: 5.6 us per 36-bit
+ * word as the PDP-10 sites list it); 3600 rpm, 8.33 ms average latency.
+ * Whether "average 30 ms" is the seek or the whole access is read both
+ * ways (the notes: access); we take an average seek of 25 ms, between the
+ * two readings, which makes the average access 33 ms and the seek curve a
+ * straight line from 10 to 55 ms.  RM03/RM05: average seek 30 ms,
+ * one-cylinder 6 ms, maximum 55 ms, 1.2 MB/s (DEC's RM02/03 data).  Every
+ * other figure is an estimate, marked.
  *
  * Not modelled: header and track-descriptor I/O and DIAGNOSE (ILF), ECC
  * errors and bad sectors (none ever happen), dual porting (DVA always
@@ -56,16 +66,19 @@
 
 #define MS(x) ((uint32_t)(x) * 1000000u)
 #define REV_3600RPM 16666667u
+/* 512 bytes at the peak transfer rate: 806 KB/s (RP04/05/06), 1.2 MB/s (RM03). */
+#define DATA_806KBS 635236u
+#define DATA_1200KBS 426667u
 
 static const rp_type rp_types[] = {
-    /* name   dt      nsect ntrak ncyl  rev          min     avg     max */
-    {"RP04", 0x2010, 22, 19, 411, REV_3600RPM, MS(10), MS(25), MS(55)}, /* seek: as RP06 (estimate) */
-    {"RP05", 0x2011, 22, 19, 411, REV_3600RPM, MS(10), MS(25), MS(55)}, /* seek: as RP06 (estimate) */
-    {"RP06", 0x2012, 22, 19, 815, REV_3600RPM, MS(10), MS(25), MS(55)}, /* notes */
-    {"RM03", 0x2014, 32, 5, 823, REV_3600RPM, MS(6), MS(30), MS(55)},   /* avg: notes; min/max estimate */
-    {"RM05", 0x2017, 32, 19, 823, REV_3600RPM, MS(6), MS(30), MS(55)},  /* as RM03 (estimate) */
-    {"RM80", 0x2016, 31, 14, 559, REV_3600RPM, MS(6), MS(25), MS(50)},  /* estimate */
-    {"RP07", 0x2022, 50, 32, 630, REV_3600RPM, MS(5), MS(23), MS(40)},  /* estimate */
+    /* name   dt      nsect ntrak ncyl  rev          min     avg     max     data */
+    {"RP04", 0x2010, 22, 19, 411, REV_3600RPM, MS(10), MS(25), MS(55), DATA_806KBS}, /* seek: as RP06 (estimate) */
+    {"RP05", 0x2011, 22, 19, 411, REV_3600RPM, MS(10), MS(25), MS(55), DATA_806KBS}, /* seek: as RP06 (estimate) */
+    {"RP06", 0x2012, 22, 19, 815, REV_3600RPM, MS(10), MS(25), MS(55), DATA_806KBS}, /* DEC, notes (above) */
+    {"RM03", 0x2014, 32, 5, 823, REV_3600RPM, MS(6), MS(30), MS(55), DATA_1200KBS},  /* DEC RM02/03 data */
+    {"RM05", 0x2017, 32, 19, 823, REV_3600RPM, MS(6), MS(30), MS(55), DATA_1200KBS}, /* as RM03 (estimate) */
+    {"RM80", 0x2016, 31, 14, 559, REV_3600RPM, MS(6), MS(25), MS(50), 0},            /* estimate */
+    {"RP07", 0x2022, 50, 32, 630, REV_3600RPM, MS(5), MS(23), MS(40), 0},            /* estimate */
 };
 
 static int upcase(int c) { return c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c; }
@@ -168,6 +181,10 @@ static uint64_t transfer_time(rp_drive *d, uint64_t t0, int c, int h, int s, uin
             c++;
         }
     }
+    /* The last sector's data field ends before its slot does (see above). */
+    uint64_t sn = sector_ns(ty);
+    if (ty->data_ns && ty->data_ns < sn && t - t0 > sn)
+        t -= (sn - ty->data_ns) / 2;
     return t - t0;
 }
 

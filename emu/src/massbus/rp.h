@@ -106,6 +106,8 @@ typedef struct rp_type {
     uint32_t seek_min_ns;        /* one-cylinder seek */
     uint32_t seek_avg_ns;        /* seek over a third of the cylinders */
     uint32_t seek_max_ns;        /* full-stroke seek */
+    uint32_t data_ns;            /* a sector's data field passing the heads (the peak
+                                  * transfer rate); 0: the whole sector slot */
 } rp_type;
 
 /* The known types, looked up by name (case-insensitive); NULL if none. */

@@ -119,8 +119,10 @@ int mmu_translate(vax_machine *m, uint32_t va, int mode, int write, tlb_entry **
         *entry = e;
         return 0;
     }
-    if (e->tag != (va >> 9))
+    if (e->tag != (va >> 9)) {
         m->stats.tb_miss++;   /* not a refill for a write or another mode: a miss */
+        m->cost += m->tm.tb_miss;   /* cpu/timing.h: the microcode's refill */
+    }
     uint32_t pte_pa, pte;
     int st = find_pte(m, va, write, &pte_pa, &pte);
     if (st)

@@ -96,7 +96,9 @@ vax780 *vax780_create(const vax780_config *cfg, char *err, size_t errlen)
     }
     vax_machine *m = s->m;
     if (cfg->ns_per_instruction)
-        m->ns_per_instruction = cfg->ns_per_instruction;
+        machine_set_ns_per_instruction(m, cfg->ns_per_instruction);
+    if (cfg->flat_timing)
+        vax_set_timing_flat(m, 2000);   /* scaled by the preset like the model */
     m->system = s;
     vax_set_idle_skip(m, !cfg->no_idle_skip);
     m->ipr_read_ext = ipr_read;

@@ -29,7 +29,9 @@ struct ts11;
 
 typedef struct {
     uint32_t memory_mb;        /* 1..64 (default 8) */
-    uint32_t ns_per_instruction; /* CPU model (default: 780, 2000 ns) */
+    uint32_t ns_per_instruction; /* CPU preset: scales the cost model (cpu/timing.h) by
+                                  * ns/2000 — 2000 a 780 (default), 3333 a 750 */
+    int flat_timing;             /* the first, flat model: every instruction 2000 ns (scaled) */
     uint32_t todr_initial;     /* TODR at power-on (default: 1 July; see clock_todr_for_unix_time) */
     struct {
         const char *type;      /* "RP06", "RM03", ... ; NULL = no drive */

@@ -1,0 +1,259 @@
+/*
+ * test_timing.c — the processor's cost model (src/cpu/timing.h): each part
+ * is charged where timing.h says, once, and virtual time is the sum scaled
+ * by the CPU preset.
+ *
+ * Each case runs a few instructions on a bare machine (memory management
+ * off, kernel mode on the interrupt stack as after reset) one at a time and
+ * compares the cost each adds with the figures in m->tm, so the test checks
+ * the accounting, not the figures themselves (those are documented
+ * estimates, emu/docs/timing.md).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "asm/vasm.h"
+#include "machine.h"
+#include "vax.h"
+
+#include "check.h"
+
+static vax_machine *new_machine(void)
+{
+    vax_config cfg = {1u << 20};
+    vax_machine *m = vax_create(&cfg);
+    CHECK(m != NULL, "vax_create");
+    return m;
+}
+
+static int load(vax_machine *m, const char *src, vasm_result *r)
+{
+    if (vasm_assemble(src, 0x1000, r) != 0) {
+        printf("assembler: line %d: %s\n", r->error_line, r->error);
+        return -1;
+    }
+    vax_set_reg(m, 14, 0x8000);
+    vax_set_reg(m, 15, 0x1000);
+    return vax_phys_write(m, 0x1000, r->bytes, r->len);
+}
+
+/* Run one instruction; the cost it added. */
+static uint64_t step_cost(vax_machine *m)
+{
+    uint64_t c0 = m->cost;
+    vax_run(m, 1);
+    return m->cost - c0;
+}
+
+/* MOVC3 of n bytes: the opcode's base (register and register-deferred
+ * operands add nothing) plus n times the per-byte cost; MOVC5 with fill:
+ * the moved bytes and the fill bytes at their own rates. */
+static void test_movc(void)
+{
+    static const uint32_t lens[] = {0, 1, 7, 512, 4096};
+    for (size_t k = 0; k < sizeof lens / sizeof lens[0]; k++) {
+        vax_machine *m = new_machine();
+        vasm_result r = {0};
+        if (!m || load(m, "movc3 r6, (r7), (r8)\nmovc5 r6, (r7), #32, r9, (r8)\nhalt\n", &r) != 0)
+            goto out;
+        vax_set_reg(m, 6, lens[k]);
+        vax_set_reg(m, 7, 0x20000);
+        vax_set_reg(m, 8, 0x40000);
+        vax_set_reg(m, 9, lens[k] + 100);
+        uint64_t c = step_cost(m);
+        uint64_t want = m->tm.op[0x28] + (uint64_t)lens[k] * m->tm.move_byte;
+        CHECK(c == want, "MOVC3 of %u bytes cost %llu, want %llu", lens[k], (unsigned long long)c,
+              (unsigned long long)want);
+        vax_set_reg(m, 6, lens[k]);
+        vax_set_reg(m, 7, 0x20000);
+        vax_set_reg(m, 8, 0x40000);
+        c = step_cost(m);
+        /* #32 is a short literal: no specifier cost. */
+        want = m->tm.op[0x2C] + (uint64_t)lens[k] * m->tm.move_byte + 100u * m->tm.fill_byte;
+        CHECK(c == want, "MOVC5 of %u bytes + 100 fill cost %llu, want %llu", lens[k], (unsigned long long)c,
+              (unsigned long long)want);
+    out:
+        vasm_free(&r);
+        vax_destroy(m);
+    }
+}
+
+/* LOCC: each byte examined before the one found is progress; the found
+ * byte is not (R0 still counts it). */
+static void test_locc_progress(void)
+{
+    vax_machine *m = new_machine();
+    vasm_result r = {0};
+    if (!m || load(m, "locc #65, r6, (r7)\nhalt\n", &r) != 0)
+        goto out;
+    static const char text[] = "xxxxxxxxxxA";
+    vax_phys_write(m, 0x20000, text, sizeof text - 1);
+    vax_set_reg(m, 6, sizeof text - 1);
+    vax_set_reg(m, 7, 0x20000);
+    uint64_t c = step_cost(m);
+    /* #65 does not fit a short literal: an immediate, charged as a read. */
+    uint64_t want = m->tm.op[0x3A] + m->tm.read + 10u * m->tm.locc_byte;
+    CHECK(c == want && vax_get_reg(m, 0) == 1, "LOCC cost %llu, want %llu (R0 %u)", (unsigned long long)c,
+          (unsigned long long)want, vax_get_reg(m, 0));
+out:
+    vasm_free(&r);
+    vax_destroy(m);
+}
+
+/* CALLS with k registers in the entry mask and its RET: the base costs
+ * plus k times call_reg each; PUSHR/POPR likewise with pushr_reg. */
+static void test_calls_registers(void)
+{
+    static const uint32_t masks[] = {0x0000, 0x0004, 0x00FC, 0x0FFF};
+    static const unsigned counts[] = {0, 1, 6, 12};
+    for (size_t k = 0; k < sizeof masks / sizeof masks[0]; k++) {
+        vax_machine *m = new_machine();
+        vasm_result r = {0};
+        char src[256];
+        snprintf(src, sizeof src,
+                 "calls #0, (r9)\npushr #0x%X\npopr #0x%X\nhalt\n.align 2\nproc: .word 0x%X\nret\n",
+                 (unsigned)masks[k], (unsigned)masks[k], (unsigned)masks[k]);
+        if (!m || load(m, src, &r) != 0)
+            goto out;
+        uint32_t proc = 0;
+        CHECK(vasm_symbol(&r, "proc", &proc) == 0, "no symbol proc");
+        vax_set_reg(m, 9, proc);
+        uint64_t c = step_cost(m);
+        uint64_t want = m->tm.op[0xFB] + counts[k] * m->tm.call_reg;
+        CHECK(c == want, "CALLS saving %u registers cost %llu, want %llu", counts[k], (unsigned long long)c,
+              (unsigned long long)want);
+        c = step_cost(m);   /* RET */
+        want = m->tm.op[0x04] + counts[k] * m->tm.call_reg;
+        CHECK(c == want, "RET restoring %u registers cost %llu, want %llu", counts[k], (unsigned long long)c,
+              (unsigned long long)want);
+        /* PUSHR/POPR: a mask over 63 is an immediate, charged as a read. */
+        uint64_t imm = masks[k] > 63 ? m->tm.read : 0;
+        c = step_cost(m);
+        want = m->tm.op[0xBB] + imm + counts[k] * m->tm.pushr_reg;
+        CHECK(c == want, "PUSHR of %u registers cost %llu, want %llu", counts[k], (unsigned long long)c,
+              (unsigned long long)want);
+        c = step_cost(m);   /* POPR */
+        want = m->tm.op[0xBA] + imm + counts[k] * m->tm.pushr_reg;
+        CHECK(c == want, "POPR of %u registers cost %llu, want %llu", counts[k], (unsigned long long)c,
+              (unsigned long long)want);
+    out:
+        vasm_free(&r);
+        vax_destroy(m);
+    }
+}
+
+/* Operand specifiers: register and literal operands are in the base;
+ * memory ones add their mode's work and the access. */
+static void test_specifiers(void)
+{
+    vax_machine *m = new_machine();
+    vasm_result r = {0};
+    if (!m || load(m,
+                   "movl r1, r2\n"             /* base only */
+                   "movl (r3), r2\n"           /* + read */
+                   "movl r1, 8(r3)\n"          /* + displacement + write */
+                   "addl2 #1, 4(r3)\n"         /* + displacement + read + write */
+                   "movl @8(r3), r2\n"         /* + displacement + deferred + read */
+                   "movl (r3)[r4], r2\n"       /* + index + read */
+                   "moval 12(r3), r2\n"        /* + displacement, no access */
+                   "halt\n",
+                   &r) != 0)
+        goto out;
+    vax_set_reg(m, 3, 0x20000);
+    vax_set_reg(m, 4, 1);
+    vax_phys_write(m, 0x20008, &(uint32_t){0x20010}, 4);
+    const vax_timing *t = &m->tm;
+    uint64_t want[] = {
+        t->op[0xD0],
+        (uint64_t)t->op[0xD0] + t->read,
+        (uint64_t)t->op[0xD0] + t->spec_disp + t->write,
+        (uint64_t)t->op[0xC0] + t->spec_disp + t->read + t->write,
+        (uint64_t)t->op[0xD0] + t->spec_disp + t->spec_deferred + t->read,
+        (uint64_t)t->op[0xD0] + t->spec_index + t->read,
+        (uint64_t)t->op[0xDE] + t->spec_disp,
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        uint64_t c = step_cost(m);
+        CHECK(c == want[i], "instruction %zu cost %llu, want %llu", i, (unsigned long long)c,
+              (unsigned long long)want[i]);
+    }
+out:
+    vasm_free(&r);
+    vax_destroy(m);
+}
+
+/* Virtual time is the cost scaled by the preset; two machines running the
+ * same code agree exactly; the flat model is a fixed cost. */
+static void test_scale_and_determinism(void)
+{
+    static const char loop[] = "movl #2000, r6\nagain: addl2 (r7)+, r8\nmovc3 #100, (r9), 400(r9)\n"
+                               "sobgtr r6, again\nhalt\n";
+    vax_machine *a = new_machine(), *b = new_machine();
+    vasm_result ra = {0}, rb = {0};
+    if (!a || !b || load(a, loop, &ra) != 0 || load(b, loop, &rb) != 0)
+        goto out;
+    machine_set_ns_per_instruction(b, 3333);
+    for (vax_machine **p = (vax_machine *[]){a, b, NULL}; *p; p++) {
+        vax_set_reg(*p, 7, 0x20000);
+        vax_set_reg(*p, 9, 0x30000);
+        CHECK(vax_run(*p, 100000) == VAX_STOP_HALT, "did not halt");
+    }
+    CHECK(a->cost == b->cost && vax_instruction_count(a) == vax_instruction_count(b), "the presets ran differently");
+    CHECK(machine_time_ns(a) == a->cost, "780: time %llu, cost %llu", (unsigned long long)machine_time_ns(a),
+          (unsigned long long)a->cost);
+    CHECK(machine_time_ns(b) == b->cost * 3333 / 2000, "750: time %llu, cost %llu",
+          (unsigned long long)machine_time_ns(b), (unsigned long long)b->cost);
+    /* The average instruction of this loop (memory operands, a string
+     * move) is in the range the model means: 1 to 20 us on a 780. */
+    uint64_t avg = a->cost / vax_instruction_count(a);
+    CHECK(avg > 1000 && avg < 20000, "average cost %llu ns", (unsigned long long)avg);
+
+    vax_machine *f = new_machine();
+    vasm_result rf = {0};
+    if (f && load(f, loop, &rf) == 0) {
+        vax_set_timing_flat(f, 2000);
+        vax_set_reg(f, 7, 0x20000);
+        vax_set_reg(f, 9, 0x30000);
+        CHECK(vax_run(f, 100000) == VAX_STOP_HALT, "flat: did not halt");
+        CHECK(machine_time_ns(f) == 2000 * vax_instruction_count(f), "flat: time %llu for %llu instructions",
+              (unsigned long long)machine_time_ns(f), (unsigned long long)vax_instruction_count(f));
+    }
+    vasm_free(&rf);
+    vax_destroy(f);
+out:
+    vasm_free(&ra);
+    vasm_free(&rb);
+    vax_destroy(a);
+    vax_destroy(b);
+}
+
+/* Changing the preset keeps the time already elapsed. */
+static void test_preset_change_keeps_time(void)
+{
+    vax_machine *m = new_machine();
+    vasm_result r = {0};
+    if (!m || load(m, "again: brb again\n", &r) != 0)
+        goto out;
+    vax_run(m, 1000);
+    uint64_t t = machine_time_ns(m);
+    machine_set_ns_per_instruction(m, 3333);
+    CHECK(machine_time_ns(m) == t, "time jumped from %llu to %llu", (unsigned long long)t,
+          (unsigned long long)machine_time_ns(m));
+    uint64_t c0 = m->cost;
+    vax_run(m, 1000);
+    CHECK(machine_time_ns(m) == t + (m->cost - c0) * 3333 / 2000, "time after the change");
+out:
+    vasm_free(&r);
+    vax_destroy(m);
+}
+
+int main(void)
+{
+    test_movc();
+    test_locc_progress();
+    test_calls_registers();
+    test_specifiers();
+    test_scale_and_determinism();
+    test_preset_change_keeps_time();
+    return check_summary();
+}
