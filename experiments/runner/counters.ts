@@ -168,7 +168,7 @@ interface Snapshot {
   k: KernelStats;
   /** sum + cnt, never below the previous snapshot's (see the top). */
   since: Vmmeter | null;
-  hw: Record<string, number> | null;
+  hw: HwFigures | null;
 }
 
 /** The readers of systems already seen: the symbols are resolved once per
@@ -187,7 +187,7 @@ export function kernelStatsReader(sys: KernelMemory): KernelStatsReader {
 
 /** The model's counters, or null when the emulator has none (an older
  *  build: the call is missing or throws). */
-function hardwareStatsOf(sys: SamplerSystem): Record<string, number> | null {
+function hwFiguresOf(sys: SamplerSystem): HwFigures | null {
   if (typeof sys.hardwareStats !== 'function') return null;
   let raw: Record<string, number | bigint>;
   try {
@@ -197,7 +197,7 @@ function hardwareStatsOf(sys: SamplerSystem): Record<string, number> | null {
   }
   const out: Record<string, number> = {};
   for (const [key, v] of Object.entries(raw)) out[key] = Number(v);
-  return out;
+  return hwFigures(out);
 }
 
 const round = (x: number, digits: number): number => {
@@ -210,48 +210,35 @@ const rate3 = (x: number): number => round(x, 3);
 const pct = (part: number, whole: number): number => (whole > 0 ? round((100 * part) / whole, 2) : 0);
 const pgtok = (pages: number): number => (pages * 512) / 1024;
 
-/** Sum of the hardware counters whose names match. */
-function hwSum(h: Record<string, number>, test: (key: string) => boolean): number | null {
-  let found = false;
-  let s = 0;
-  for (const [key, v] of Object.entries(h)) {
-    if (test(key)) {
-      found = true;
-      s += v;
-    }
-  }
-  return found ? s : null;
-}
+/** The model's counters under the lab's names (emu/src/system/vax780_stats.c
+ *  names them), picked out once per snapshot: a sample must stay cheap, and
+ *  the model has over 600 counters. */
+type HwFigures = Record<string, number | null>;
+const HW_DRIVES = ['hp0', 'hp1', 'hp2', 'hp3', 'hp4', 'hp5', 'hp6', 'hp7'];
+const HW_DISK_FIELDS = ['xfers', 'seeks', 'bytes_read', 'bytes_written', 'busy_ns'];
 
-/** The model's counters under the lab's names.  Tolerant of naming: each
- *  quantity is taken from the first form present. */
-function hwFigures(h: Record<string, number>): Record<string, number | null> {
-  const one = (...keys: string[]): number | null => {
-    for (const key of keys) if (key in h) return h[key]!;
-    return null;
+function hwFigures(h: Record<string, number>): HwFigures {
+  const one = (key: string): number | null => (key in h ? h[key]! : null);
+  const sum = (...keys: string[]): number | null => {
+    const present = keys.filter((k) => k in h);
+    return present.length > 0 ? present.reduce((a, k) => a + h[k]!, 0) : null;
   };
-  const vec = (lo: number, hi: number) => hwSum(h, (key) => {
-    const m = /^intr\.vec\.(0x[0-9a-f]+)$/i.exec(key);
-    if (!m) return false;
-    const v = parseInt(m[1]!, 16);
-    return v >= lo && v <= hi;
-  });
-  const out: Record<string, number | null> = {
+  const out: HwFigures = {
     user: one('instr.user'),
-    kernel: hwSum(h, (key) => ['instr.kernel', 'instr.interrupt', 'instr.exec', 'instr.super'].includes(key)),
+    kernel: sum('instr.kernel', 'instr.interrupt', 'instr.exec', 'instr.super'),
     idle: one('instr.idle'),
     idleNs: one('ns.idle'),
-    syscalls: one('chmk', 'chmk.total') ?? hwSum(h, (key) => /^chmk\.(\d+|other)$/.test(key)),
-    // Hardware interrupts: SCB 0xC0 (interval clock) .. 0x1FC (nexus);
-    // software interrupts: SCB 0x84 .. 0xBC (SIRR levels 1-15).
-    intr: one('intr.hw') ?? vec(0xc0, 0x1fc),
-    softintr: one('intr.soft') ?? vec(0x84, 0xbc),
-    cs: one('ctx.ldpctx', 'ldpctx'),
-    pf: one('fault.tnv') ?? hwSum(h, (key) => key.startsWith('fault.tnv.')),
+    syscalls: one('chmk.total'),
+    intr: one('intr.hw'),
+    softintr: one('intr.soft'),
+    cs: one('ctx.ldpctx'),
+    pf: sum('fault.tnv.process', 'fault.tnv.system'),
   };
-  for (const key of Object.keys(h)) {
-    const m = /^disk\.([a-z]+\d+)\.(xfers|seeks|bytes_read|bytes_written|busy_ns)$/.exec(key);
-    if (m) out[`disk.${m[1]}.${m[2]}`] = h[key]!;
+  for (const drive of HW_DRIVES) {
+    for (const field of HW_DISK_FIELDS) {
+      const key = `disk.${drive}.${field}`;
+      if (key in h) out[key] = h[key]!;
+    }
   }
   return out;
 }
@@ -379,8 +366,8 @@ export class CounterSampler {
       }
     }
     if (a.hw && end.hw) {
-      const h0 = hwFigures(a.hw);
-      const h1 = hwFigures(end.hw);
+      const h0 = a.hw;
+      const h1 = end.hw;
       const d = (key: string): number | null => (h0[key] != null && h1[key] != null ? h1[key]! - h0[key]! : null);
       const put = (name: string, v: number | null) => { if (v !== null) out[name] = v; };
       put('hw.instructions.user', d('user'));
@@ -411,7 +398,7 @@ export class CounterSampler {
       instr: this.sys.instructionCount(),
       k,
       since: monotone(k.since, prev?.since ?? null),
-      hw: hardwareStatsOf(this.sys),
+      hw: hwFiguresOf(this.sys),
     };
   }
 
@@ -515,8 +502,8 @@ export class CounterSampler {
     }
 
     if (prev.hw && cur.hw) {
-      const h0 = hwFigures(prev.hw);
-      const h1 = hwFigures(cur.hw);
+      const h0 = prev.hw;
+      const h1 = cur.hw;
       const d = (key: string): number | null => (h0[key] != null && h1[key] != null ? h1[key]! - h0[key]! : null);
       const user = d('user');
       const kernel = d('kernel');
