@@ -1,9 +1,9 @@
 // The experiment runner's command line (experiments/runner):
 //
 //   npx vaxlab list
-//   npx vaxlab run EXPERIMENT|all [--cpu 750|780] [--mem MB] [--param NAME=VALUE ...]
-//                                 [--set NAME=VALUE ...] [--limit SECONDS] [--json FILE]
-//                                 [--image FILE] [--counters all]
+//   npx vaxlab run EXPERIMENT|all [--cpu 750|780] [--mem MB] [--disk rp06|eagle|ideal]
+//                                 [--param NAME=VALUE ...] [--set NAME=VALUE ...] [--limit SECONDS]
+//                                 [--json FILE] [--image FILE] [--counters all]
 //
 // Runs the experiment (or `all`: table2, table7 and namecache, one after the
 // other) on the WebAssembly emulator (web/src/emulator/vaxModule.ts) with the
@@ -11,7 +11,8 @@
 // web/public/images/43bsd.dsk.gz, made by `npm run image`), prints each
 // result as a table and writes the result JSON to FILE.  --param sets a
 // parameter of the experiment (see `list`); --set a kernel variable or a
-// machine setting (experiments/runner/toggles.ts).  Every setting is checked
+// machine setting (experiments/runner/toggles.ts; --set disk=eagle is
+// --disk eagle: the disk's timing, the pack staying an RP06's).  Every setting is checked
 // before a machine runs.  Exit 0 when every step ran, 1 when a step failed,
 // 2 on a bad command line or setting, 3 without an image or wasm build.
 
@@ -24,12 +25,15 @@ import {
   RESULT_VERSION, SettingsError, formatTable, resolveRun, resultJson, runExperiment, virtualSeconds,
   type ExperimentResult, type RunOptions,
 } from '../experiments/runner/runner';
-import { TOGGLES } from '../experiments/runner/toggles';
+import { TOGGLES, expectedValues, findToggle, settingValue } from '../experiments/runner/toggles';
+import { DISK_TIMINGS, type DiskTiming } from '../web/src/emulator/vaxModule';
 import { findLabImage, loadDiskImage, loadVaxNode, wasmBuildExists } from '../web/src/emulator/vaxNode';
 
 const USAGE = `usage: vaxlab list
-       vaxlab run EXPERIMENT|all [--cpu 750|780] [--mem MB] [--param NAME=VALUE ...] [--set NAME=VALUE ...]
-                                 [--limit SECONDS] [--json FILE] [--image FILE] [--counters all]
+       vaxlab run EXPERIMENT|all [--cpu 750|780] [--mem MB] [--disk ${DISK_TIMINGS.join('|')}] [--param NAME=VALUE ...]
+                                 [--set NAME=VALUE ...] [--limit SECONDS] [--json FILE] [--image FILE] [--counters all]
+  --disk TIMING       the disk's timing: rp06 (DEC RP06, the default), eagle (Fujitsu Eagle) or ideal (no seek or
+                      rotational latency, not a real drive); the pack stays an RP06's.  Same as --set disk=TIMING
   --param NAME=VALUE  a parameter of the experiment (vaxlab list shows them: iterations, divisor)
   --set NAME=VALUE    a kernel variable or machine setting: ${TOGGLES.map((t) => t.name).join(', ')}
   --limit SECONDS     virtual-second limit of each timed command (default: 5 x the paper's time, at least 120)
@@ -52,13 +56,20 @@ function list(): void {
   }
   console.log(`all: ${ALL_EXPERIMENTS.join(', ')} (${ALL_EXPERIMENTS.map((id) => findExperiment(id)!.steps.length)
     .reduce((a, b) => a + b, 0)} steps)`);
-  console.log(`--set takes: ${TOGGLES.map((t) => `${t.name} (${t.min}..${t.max})`).join(', ')}`);
+  console.log(`--set takes: ${TOGGLES.map((t) => `${t.name} (${t.choices ? t.choices.join('|') : `${t.min}..${t.max}`})`).join(', ')}`);
 }
 
 function pair(flag: string, v: string): [string, number] {
   const m = /^([A-Za-z_][A-Za-z0-9_]*)=(\d+)$/.exec(v);
-  if (!m) die(`${flag} takes NAME=VALUE (a non-negative whole number), got "${v}"`);
-  return [m[1]!, Number(m[2])];
+  if (m) return [m[1]!, Number(m[2])];
+  // A knob with named values (disk=eagle) takes the name.
+  const named = /^([A-Za-z_][A-Za-z0-9_]*)=([A-Za-z0-9_]+)$/.exec(v);
+  if (flag === '--set' && named && findToggle(named[1]!)?.choices) {
+    const n = settingValue(named[1]!, named[2]!);
+    if (n === null) die(`refused, nothing was run:\n  --set: ${named[1]}: ${expectedValues(named[1]!)}, got "${named[2]}"`);
+    return [named[1]!, n];
+  }
+  die(`${flag} takes NAME=VALUE (a non-negative whole number${flag === '--set' ? ', or a name for disk' : ''}), got "${v}"`);
 }
 
 async function run(args: string[]): Promise<number> {
@@ -79,6 +90,9 @@ async function run(args: string[]): Promise<number> {
     if (a === '--cpu') {
       if (v !== '750' && v !== '780') die('--cpu takes 750 or 780');
       options.cpu = v;
+    } else if (a === '--disk') {
+      if (!(DISK_TIMINGS as readonly string[]).includes(v)) die(`--disk takes ${DISK_TIMINGS.join(', ')}, got "${v}"`);
+      options.disk = v as DiskTiming;
     } else if (a === '--mem') {
       const n = Number(v);
       if (!Number.isInteger(n) || n < 1 || n > 64) die('--mem takes whole megabytes, 1 to 64');

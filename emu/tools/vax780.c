@@ -6,8 +6,12 @@
  *   vax780 --disk hp0=IMAGE[:TYPE] [--disk hp1=...] [--tape ts0=TAPE] [--mem MB]
  *          [--boot single|multi|askname] [--direct] [--kernel PATH] [--cpu 780|750] [--timing model|flat]
  *          [--standalone tape|tape:NAME|FILE] [--set NAME=VALUE] [--script FILE] [--quiet] [--stats]
- *          [--no-idle-skip]
+ *          [--no-idle-skip] [--disk-timing rp06|eagle|ideal]
  *
+ * --disk-timing times every disk as a DEC RP06 (the default for the RP06),
+ * a Fujitsu Eagle, or an ideal disk with no seek or rotational latency
+ * (not a real drive); the geometry and the pack stay the drive type's
+ * (src/massbus/rp.c, "Timing profiles").
  * --set NAME=VALUE (with --direct) sets the kernel's longword variable _NAME
  * after loading /vmunix and before it runs, e.g. --set nchsize=0.
  * --standalone starts a standalone program instead of booting the disk:
@@ -57,6 +61,7 @@
 #include "boot/partitions.h"
 #include "boot/standalone.h"
 #include "machine.h"
+#include "massbus/rp.h"
 #include "system/vax780.h"
 #include "system/vax780_stats.h"
 #include "vax.h"
@@ -404,7 +409,7 @@ static void usage(const char *msg)
             "usage: vax780 --disk hp0=IMAGE[:TYPE] [--disk hpN=...] [--tape ts0=TAPE] [--mem MB]\n"
             "              [--boot single|multi|askname] [--direct] [--kernel PATH] [--cpu 780|750] [--timing model|flat]\n"
             "              [--standalone tape|tape:NAME|FILE] [--set NAME=VALUE] [--script FILE] [--quiet] [--stats]\n"
-            "              [--no-idle-skip]\n");
+            "              [--no-idle-skip] [--disk-timing rp06|eagle|ideal]\n");
     exit(EXIT_USAGE);
 }
 
@@ -504,6 +509,14 @@ int main(int argc, char **argv)
                 cfg.flat_timing = 1;
             else if (strcmp(v, "model"))
                 usage("--timing takes model or flat");
+        } else if (!strcmp(a, "--disk-timing") && v) {
+            i++;
+            /* The disks' mechanism (src/massbus/rp.c, "Timing profiles"):
+             * rp06 (the RP06's own figures), eagle (a Fujitsu M2351 Eagle)
+             * or ideal (no seek or rotational latency: not a real drive). */
+            if (!rp_timing_find(v))
+                usage("--disk-timing takes rp06, eagle or ideal");
+            cfg.disk_timing = v;
         } else if (!strcmp(a, "--set") && v) {
             i++;
             const char *eq = strchr(v, '=');

@@ -182,6 +182,9 @@ for (const [name, options, args, steps] of [
   // A benchmark of the lab (pipes, context switches, the disk) timed by the
   // guest's /bin/time: experiment results are the same in both builds.
   ['a lab benchmark under /bin/time', { boot: 'single', direct: true }, ['--boot', 'single', '--direct'], BENCH_SCRIPT],
+  // The same with the disk timed as a Fujitsu Eagle (--disk-timing / diskTiming).
+  ['a lab benchmark, eagle disk timing', { boot: 'single', direct: true, diskTiming: 'eagle' },
+    ['--boot', 'single', '--direct', '--disk-timing', 'eagle'], BENCH_SCRIPT],
 ] as const) {
   const skipThis = skipNative || (steps === BENCH_SCRIPT && !labImage
     ? 'the lab image (npm run image) has the benchmark programs; this is another image' : false);
@@ -215,6 +218,8 @@ test('wasm: a kernel setting that names no variable is refused', { skip }, () =>
   );
   assert.throws(() => api.vax780.create({ memoryMB: 8, disk, boot: 'single', set: { nbuf: 100 } }), /set needs direct/);
   assert.throws(() => api.vax780.create({ memoryMB: 65, disk, boot: 'single' }), RangeError);
+  assert.throws(() => api.vax780.create({ memoryMB: 8, disk, boot: 'single', diskTiming: 'ssd' as never }),
+    /diskTiming must be one of rp06, eagle, ideal, got ssd/);
   assert.throws(() => api.vax780.create({ memoryMB: 8, disk: new Uint8Array(4096), boot: 'single' }), /vax780 create/);
 });
 

@@ -90,6 +90,21 @@ EMSCRIPTEN_KEEPALIVE int vax780w_set_ns_per_instruction(vax780w *w, uint32_t ns)
     return 0;
 }
 
+/* The disk's timing profile (the CLI's --disk-timing): "rp06" (the RP06's
+ * own figures, the default), "eagle" (a Fujitsu M2351 Eagle) or "ideal" (no
+ * seek or rotational latency: not a real drive); the geometry and the pack
+ * stay the RP06's (massbus/rp.c, "Timing profiles").  Only before the first
+ * instruction, like vax780w_set_ns_per_instruction: a run is timed by one
+ * disk from power-on.  Returns 0, or -1 with a message (vax780w_error). */
+EMSCRIPTEN_KEEPALIVE int vax780w_set_disk_timing(vax780w *w, const char *profile)
+{
+    if (vax_instruction_count(w->sys->m) != 0) {
+        snprintf(w->err, sizeof w->err, "disk timing: only before the first instruction");
+        return -1;
+    }
+    return vax780_set_disk_timing(w->sys, profile, w->err, sizeof w->err) < 0 ? -1 : 0;
+}
+
 /* The last error message (boot, settings); "" if none. */
 EMSCRIPTEN_KEEPALIVE const char *vax780w_error(vax780w *w)
 {

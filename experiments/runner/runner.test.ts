@@ -11,7 +11,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { type Vax780Api } from '../../web/src/emulator/vaxModule';
+import { type DiskTiming, type Vax780Api } from '../../web/src/emulator/vaxModule';
 import { LS_L_600_FILES, TABLE_3, TABLE_6, TABLE_7, TABLE_8 } from '../paper';
 import { COUNTERS } from './counters';
 import {
@@ -205,6 +205,23 @@ test('settings: parameters apart from kernel variables, all refused before a mac
   await assert.rejects(runExperiment(noMachines, new Uint8Array(1), syscall, { set: { nchsiz: 1 } }), SettingsError);
 });
 
+test('the disk knob: --disk or --set disk, a name or its number, refused when it is neither', async () => {
+  const syscall = spec('syscall');
+  assert.equal(resolveRun(syscall).disk, 'rp06');
+  assert.equal(resolveRun(syscall, { disk: 'eagle' }).disk, 'eagle');
+  assert.equal(resolveRun(syscall, { set: { disk: 2 } }).disk, 'ideal');
+  assert.equal(resolveRun(syscall, { disk: 'ideal', set: { disk: 2 } }).disk, 'ideal');
+  // A machine knob, not a kernel variable.
+  assert.deepEqual(resolveRun(syscall, { set: { disk: 1 } }).kernel, {});
+  const refused = (o: Parameters<typeof resolveRun>[1], re: RegExp) =>
+    assert.throws(() => resolveRun(syscall, o), (e: unknown) => e instanceof SettingsError && re.test(e.message), JSON.stringify(o));
+  refused({ set: { disk: 3 } }, /--set: disk: one of rp06 \(0\), eagle \(1\), ideal \(2\), got 3/);
+  refused({ disk: 'ssd' as DiskTiming }, /disk: "ssd" is not one of rp06, eagle, ideal/);
+  refused({ disk: 'eagle', set: { disk: 2 } }, /disk: given twice, as eagle and as --set disk=ideal/);
+  const noMachines = { create() { throw new Error('a machine was created'); }, loadImage() { throw new Error('loadImage'); } } as unknown as Vax780Api;
+  await assert.rejects(runExperiment(noMachines, new Uint8Array(1), syscall, { disk: 'fast' as DiskTiming }), SettingsError);
+});
+
 test('tables: each view lays out its rows, failures say why', () => {
   const base = (id: string): ExperimentResult => ({
     format: 'vaxlab-experiment-result', version: RESULT_VERSION, experiment: id, title: spec(id).title,
@@ -259,6 +276,36 @@ test('syscall with a reduced count, twice: byte-identical JSON', { skip }, async
   const fast = await runExperiment(lab.api.vax780, lab.disk, syscall, { ...options, cpu: '780' });
   assert.equal(fast.machine.nsPerInstruction, 2000);
   assert.ok(fast.rows[0]!.guest!.real < r.rows[0].guest.real, resultJson(fast));
+});
+
+test('execs0null (reduced) by disk timing: eagle faster than rp06, ideal fastest; recorded only when not rp06', { skip }, async () => {
+  const execs = spec('execs0null');
+  const options = { parameters: { iterations: 100 }, image: { name: 'test' } };
+  const runs = new Map<DiskTiming, ExperimentResult>();
+  for (const disk of ['rp06', 'eagle', 'ideal'] as const) {
+    const r = await runExperiment(lab.api.vax780, lab.disk, execs, { ...options, disk });
+    assert.equal(r.status, 'ok', resultJson(r));
+    runs.set(disk, r);
+  }
+  const row = (d: DiskTiming) => runs.get(d)!.rows[0]!;
+  const virtual = (d: DiskTiming) => row(d).emulator!.virtualSeconds;
+  const times = `rp06 ${virtual('rp06')} s, eagle ${virtual('eagle')} s, ideal ${virtual('ideal')} s`;
+  assert.ok(virtual('eagle') < virtual('rp06') && virtual('ideal') < virtual('eagle'), times);
+  assert.ok(row('eagle').guest!.real < row('rp06').guest!.real && row('ideal').guest!.real < row('eagle').guest!.real, times);
+  // The same work: the same exec count and disk transfers, only their timing differs.
+  for (const d of ['eagle', 'ideal'] as const) {
+    for (const k of ['syscalls', 'hw.disk.hp0.xfers']) assert.equal(row(d).totals![k], row('rp06').totals![k], `${d}: ${k}`);
+  }
+  // The result says so only when the knob is not rp06, so older results stay as they were.
+  assert.equal(runs.get('rp06')!.machine.disk, undefined);
+  assert.ok(!('disk' in runs.get('rp06')!.machine));
+  assert.equal(runs.get('eagle')!.machine.disk, 'eagle');
+  assert.equal(runs.get('ideal')!.machine.disk, 'ideal');
+  assert.match(formatTable(runs.get('eagle')!), /disk timing eagle \(Fujitsu Eagle; the pack stays an RP06's\)/);
+  assert.doesNotMatch(formatTable(runs.get('rp06')!), /disk timing/);
+  // --set disk=1 is --disk eagle, byte for byte.
+  const viaSet = await runExperiment(lab.api.vax780, lab.disk, execs, { ...options, set: { disk: 1 } });
+  assert.equal(resultJson(viaSet), resultJson(runs.get('eagle')!));
 });
 
 test('the name cache off and on: hits 0 and > 0, nchsize read back; twice: identical JSON', { skip }, async () => {

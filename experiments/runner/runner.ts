@@ -7,7 +7,8 @@
 // too; the result is a JSON value that two runs give byte for byte.
 
 import {
-  CPU_NS_PER_INSTRUCTION, type DiskImage, type Vax780Api, type Vax780Options, type Vax780System,
+  CPU_NS_PER_INSTRUCTION, DISK_TIMINGS, type DiskImage, type DiskTiming, type Vax780Api, type Vax780Options,
+  type Vax780System,
 } from '../../web/src/emulator/vaxModule';
 import { CounterSampler, type CounterSample, type CounterSeries, type CounterTotals } from './counters';
 import {
@@ -17,7 +18,7 @@ import {
 import { i32 } from './kstats';
 import { ConsoleSession, SessionFailure, SLICE, type FailureKind, type SessionHooks } from './session';
 import { parseTimedOutput } from './timeparse';
-import { resolveSettings, validateSettings } from './toggles';
+import { DEFAULT_DISK_TIMING, resolveSettings, validateSettings } from './toggles';
 
 export const RESULT_FORMAT = 'vaxlab-experiment-result';
 /** 2: rows are steps (step id, kernel settings, read-back values, counter
@@ -35,6 +36,8 @@ export const COMMON_SETUP = ['mount /dev/hp0g /usr', `cd ${LAB_BIN}`];
 export interface RunOptions {
   cpu?: MachineSpec['cpu'];
   memoryMB?: number;
+  /** The disk's timing (toggles.ts `disk`; Vax780Options.diskTiming): rp06 when not given. */
+  disk?: DiskTiming;
   /** Experiment parameters (the CLI's --param NAME=VALUE; see spec.parameters). */
   parameters?: Record<string, number>;
   /** Kernel variables (_NAME, patched before each step's kernel runs; the
@@ -135,7 +138,11 @@ export interface ExperimentResult {
   version: typeof RESULT_VERSION;
   experiment: string;
   title: string;
-  machine: { cpu: string; nsPerInstruction: number; memoryMB: number; memoryNote: string; boot: string; direct: true };
+  /** disk: the disk's timing, present only when it is not rp06 (so results
+   *  of runs without the knob are as they were). */
+  machine: {
+    cpu: string; nsPerInstruction: number; memoryMB: number; memoryNote: string; boot: string; direct: true; disk?: DiskTiming;
+  };
   image: { name: string; sha256?: string } | null;
   parameters: Record<string, number>;
   /** Kernel variables set for every step (each row has its own, with the step's). */
@@ -165,6 +172,7 @@ export class SettingsError extends Error {
 export interface ResolvedRun {
   cpu: MachineSpec['cpu'];
   memoryMB: number;
+  disk: DiskTiming;
   parameters: Record<string, number>;
   /** Kernel variables for every step. */
   kernel: Record<string, number>;
@@ -177,7 +185,7 @@ export interface ResolvedRun {
  * Checks and resolves a run's settings without a machine: the processor
  * and memory, parameters (known to the experiment, whole numbers >= 1),
  * --set (toggles.ts: known names, ranges, hz with tick; machine toggles
- * memoryMB and cpu go to the machine), and that no --set overrides what
+ * memoryMB, cpu and disk go to the machine), and that no --set overrides what
  * the experiment varies from step to step.  Throws SettingsError listing
  * every problem.
  */
@@ -221,6 +229,10 @@ export function resolveRun(spec: ExperimentSpec, options: RunOptions = {}): Reso
   if (!(cpu in CPU_NS_PER_INSTRUCTION)) problems.push(`cpu: ${JSON.stringify(cpu)} is not one of ${Object.keys(CPU_NS_PER_INSTRUCTION).join(', ')}`);
   const memoryMB = pick('memoryMB', options.memoryMB, settings.machine.memoryMB, spec.machine.memoryMB);
   if (!Number.isInteger(memoryMB) || memoryMB < 1 || memoryMB > 64) problems.push(`memoryMB: whole megabytes from 1 to 64, got ${memoryMB}`);
+  const disk = pick('disk', options.disk, settings.machine.disk, DEFAULT_DISK_TIMING);
+  if (!(DISK_TIMINGS as readonly string[]).includes(disk)) {
+    problems.push(`disk: ${JSON.stringify(disk)} is not one of ${DISK_TIMINGS.join(', ')}`);
+  }
 
   const kernel = settings.kernel;
   const varied = new Map<string, number[]>();
@@ -239,7 +251,7 @@ export function resolveRun(spec: ExperimentSpec, options: RunOptions = {}): Reso
   }
   if (problems.length > 0) throw new SettingsError(problems);
   return {
-    cpu, memoryMB, parameters, kernel, notes,
+    cpu, memoryMB, disk, parameters, kernel, notes,
     steps: spec.steps.map((step) => ({ step, count: stepCount(spec, step, parameters), kernel: { ...kernel, ...step.kernel } })),
   };
 }
@@ -253,7 +265,7 @@ export function resolveRun(spec: ExperimentSpec, options: RunOptions = {}): Reso
 export function checkKernelSettings(api: Vax780Api, disk: DiskImage, run: ResolvedRun): void {
   const problems: string[] = [];
   const base: Vax780Options = { memoryMB: run.memoryMB, disk, boot: 'single', direct: true,
-    nsPerInstruction: CPU_NS_PER_INSTRUCTION[run.cpu] };
+    nsPerInstruction: CPU_NS_PER_INSTRUCTION[run.cpu], diskTiming: run.disk };
   const names = new Set<string>();
   for (const s of run.steps) {
     Object.keys(s.kernel).forEach((n) => names.add(n));
@@ -363,7 +375,10 @@ export async function runExperiment(
     version: RESULT_VERSION,
     experiment: spec.id,
     title: spec.title,
-    machine: { cpu: run.cpu, nsPerInstruction, memoryMB: run.memoryMB, memoryNote, boot: spec.machine.boot, direct: true },
+    machine: {
+      cpu: run.cpu, nsPerInstruction, memoryMB: run.memoryMB, memoryNote, boot: spec.machine.boot, direct: true,
+      ...(run.disk !== DEFAULT_DISK_TIMING ? { disk: run.disk } : {}),
+    },
     image: options.image ?? null,
     parameters: run.parameters,
     kernelSettings: run.kernel,
@@ -404,7 +419,9 @@ async function runStep(
   };
   let sys: Vax780System | null = null;
   try {
-    sys = api.create({ memoryMB: run.memoryMB, disk: image, boot: 'single', direct: true, set: kernel, nsPerInstruction });
+    sys = api.create({
+      memoryMB: run.memoryMB, disk: image, boot: 'single', direct: true, set: kernel, nsPerInstruction, diskTiming: run.disk,
+    });
     const machine = sys;
     let sampler: CounterSampler | null = null;
     let slices = 0;
@@ -521,8 +538,16 @@ const fx = (x: number | undefined, d = 1): string => (x === undefined ? '' : x.t
 
 function machineLine(result: ExperimentResult): string {
   return `machine: VAX-11/${result.machine.cpu} model (${result.machine.nsPerInstruction} ns/instruction), ` +
-    `${result.machine.memoryMB} MB (${result.machine.memoryNote}), single-user`;
+    `${result.machine.memoryMB} MB (${result.machine.memoryNote}), single-user` +
+    (result.machine.disk ? `; disk timing ${result.machine.disk} (${DISK_TIMING_WORDS[result.machine.disk]}; the pack stays an RP06's)` : '');
 }
+
+/** What each disk timing is, in a few words (tables). */
+export const DISK_TIMING_WORDS: Record<DiskTiming, string> = {
+  rp06: 'DEC RP06',
+  eagle: 'Fujitsu Eagle',
+  ideal: 'no seek or rotational latency, not a real drive',
+};
 
 function failedCells(r: RowResult, width: number): Cells {
   const cells: Cells = ['FAILED', r.failure ? r.failure.message.slice(0, 70) : ''];

@@ -12,7 +12,8 @@ import { KernelStatsReader, nameCacheFigures, type NchStats } from './kstats';
 import { useLabImage } from './testLab';
 import { ConsoleSession } from './session';
 import {
-  closeToggles, completeSettings, maxBufpages, resolveSettings, TOGGLES, tickFor, validateSetting, validateSettings,
+  choiceName, closeToggles, completeSettings, DEFAULT_DISK_TIMING, expectedValues, maxBufpages, resolveSettings, settingValue,
+  TOGGLES, tickFor, validateSetting, validateSettings,
 } from './toggles';
 
 const lab = useLabImage('toggles.test.ts');
@@ -26,7 +27,7 @@ test('every toggle is described, with a range that holds its default', () => {
   const names = TOGGLES.map((t) => t.name);
   assert.equal(new Set(names).size, names.length);
   for (const n of ['nchsize', 'nbuf', 'bufpages', 'unpst_sendspace', 'unpst_recvspace', 'hz', 'tick', 'nproc',
-    'dzhighrate', 'dzlowrate', 'memoryMB', 'cpu']) {
+    'dzhighrate', 'dzlowrate', 'memoryMB', 'cpu', 'disk']) {
     assert.ok(names.includes(n), n);
   }
   for (const t of TOGGLES) {
@@ -35,7 +36,7 @@ test('every toggle is described, with a range that holds its default', () => {
     assert.ok(t.min <= t.max && t.defaultNote, t.name);
   }
   const defaults: Record<string, number> = { nchsize: 154, nproc: 84, hz: 100, tick: 10000, unpst_sendspace: 4096,
-    unpst_recvspace: 4096, dzhighrate: 100, dzlowrate: 75, memoryMB: 5, cpu: 750, nbuf: 140, bufpages: 512 };
+    unpst_recvspace: 4096, dzhighrate: 100, dzlowrate: 75, memoryMB: 5, cpu: 750, nbuf: 140, bufpages: 512, disk: 0 };
   for (const [n, v] of Object.entries(defaults)) assert.equal(validateSetting(n, v), null, n);
 });
 
@@ -72,6 +73,22 @@ test('settings are checked with clear messages', () => {
   assert.deepEqual(validateSettings({ memoryMB: 4 }, {}), []); // machine toggles need no symbol
   // Several problems, all reported.
   assert.equal(validateSettings({ nchsiz: 1, hz: 5, nproc: 10 }).length, 3);
+
+  // disk: a knob with named values, its number the index of the name.
+  assert.equal(DEFAULT_DISK_TIMING, 'rp06');
+  assert.deepEqual(['rp06', 'eagle', 'ideal', 'EAGLE', ' ideal ', '1', 'ssd', ''].map((v) => settingValue('disk', v)),
+    [0, 1, 2, 1, 2, 1, null, null]);
+  assert.equal(settingValue('nbuf', 'eagle'), null);
+  assert.equal(settingValue('nbuf', '100'), 100);
+  assert.equal(choiceName('disk', 1), 'eagle');
+  assert.equal(choiceName('nbuf', 1), undefined);
+  assert.equal(expectedValues('disk'), 'one of rp06 (0), eagle (1), ideal (2)');
+  assert.equal(validateSetting('disk', 2), null);
+  assert.equal(validateSetting('disk', 3), 'disk: one of rp06 (0), eagle (1), ideal (2), got 3');
+  assert.equal(validateSetting('disk', 'eagle' as unknown as number), 'disk: one of rp06 (0), eagle (1), ideal (2), got "eagle"');
+  assert.deepEqual(resolveSettings({ disk: 1, nbuf: 100 }).machine, { disk: 'eagle' });
+  assert.deepEqual(resolveSettings({ disk: 1, nbuf: 100 }).kernel, { nbuf: 100 });
+  assert.deepEqual(validateSettings({ disk: 2 }, {}), []); // a machine knob needs no symbol
 
   const r = resolveSettings({ hz: 60, nbuf: 500, memoryMB: 4, cpu: 780, nchsize: 0 });
   assert.deepEqual(r.kernel, { hz: 60, nbuf: 500, nchsize: 0, tick: 16666 });

@@ -30,6 +30,13 @@
 // when hz is set and tick is not; validateSettings() refuses a tick that
 // does not match hz (or 100).  Callers pass the completed set to the
 // machine — resolveSettings() does both.
+//
+// Settings are numbers.  A knob whose values are names (disk: rp06, eagle,
+// ideal) has `choices`; its value is the index of the name (disk=1 is
+// eagle), and settingValue() turns a typed name into it, so --set disk=eagle
+// and the web form's select both end up as the same number.
+
+import { DISK_TIMINGS, type DiskTiming } from '../../web/src/emulator/vaxModule';
 
 /** A knob. */
 export interface ToggleDef {
@@ -47,6 +54,9 @@ export interface ToggleDef {
   related?: string[];
   /** Only these values (within min..max) are allowed: cpu's 750 and 780. */
   values?: number[];
+  /** A knob with named values: value i is choices[i] (disk: 0 rp06, 1 eagle,
+   *  2 ideal).  The name is what users type and see (settingValue, choiceName). */
+  choices?: readonly string[];
   /** What a value outside the range would break, or the kernel's own limits. */
   notes?: string;
 }
@@ -139,7 +149,22 @@ export const TOGGLES: ToggleDef[] = [
     min: 750, max: 780, values: [750, 780],
     defaultNote: 'the experiment\'s machine: a 750 for Table 2, as the paper',
   },
+  {
+    name: 'disk', kind: 'machine', section: '3.2.1 Micro-operation benchmarks',
+    description: 'Disk timing: rp06 (DEC RP06), eagle (Fujitsu Eagle: 3961 rpm, 1.86 MB/s, 18 ms average seek) or ' +
+      'ideal (not a real drive: no seek or rotational latency, transfer time only). The pack and the geometry ' +
+      '4.3BSD sees stay the RP06\'s; only the timing changes.',
+    min: 0, max: DISK_TIMINGS.length - 1, values: DISK_TIMINGS.map((_, i) => i), choices: DISK_TIMINGS,
+    defaultNote: 'rp06: the lab\'s pack is an RP06 (22 sectors x 19 tracks x 815 cylinders, 3600 rpm, 25 ms average seek); ' +
+      'Table 2 ran "with two disks on a MASSBUS controller", the Berkeley 780 of Table 5 (section 3.2.6) had an RP06 and ' +
+      'Fujitsu Eagles on an Emulex SC780',
+    notes: 'eagle lays the RP06 pack\'s blocks along the Eagle\'s own 48-sector, 20-track cylinders (the pack fills its ' +
+      'first 355 of 842); emu/src/massbus/rp.c, "Timing profiles", gives the figures and their sources',
+  },
 ];
+
+/** The value a knob takes when not set: disk's rp06. */
+export const DEFAULT_DISK_TIMING: DiskTiming = DISK_TIMINGS[0];
 
 /** Kernel defaults of GENERIC that cross-checks use when a toggle is not set. */
 const KERNEL_DEFAULTS: Record<string, number> = { hz: 100, tick: 10000, dzhighrate: 100, dzlowrate: 75 };
@@ -184,6 +209,40 @@ export function maxBufpages(memoryMB: number): number {
   return memoryMB * 512 - 256;
 }
 
+/** The values of a knob with choices, in words: "rp06 (0), eagle (1), ideal (2)". */
+function choiceList(t: ToggleDef): string {
+  return (t.choices ?? []).map((c, i) => `${c} (${i})`).join(', ');
+}
+
+/** The name of a knob's value ('eagle' for disk 1); undefined if it has none. */
+export function choiceName(name: string, value: number): string | undefined {
+  return findToggle(name)?.choices?.[value];
+}
+
+/**
+ * A value as typed (--set NAME=VALUE, a form field): a whole number, or for
+ * a knob with choices one of its names (case-insensitive).  null when it is
+ * neither; validateSetting then says what the knob takes.
+ */
+export function settingValue(name: string, raw: string): number | null {
+  const s = raw.trim();
+  if (/^\d+$/.test(s)) {
+    const n = Number(s);
+    return Number.isSafeInteger(n) ? n : null;
+  }
+  const i = findToggle(name)?.choices?.findIndex((c) => c.toLowerCase() === s.toLowerCase()) ?? -1;
+  return i >= 0 ? i : null;
+}
+
+/** What a knob takes, for a value that is not one (typed text, or a number). */
+export function expectedValues(name: string): string {
+  const t = findToggle(name);
+  if (!t) return 'a known setting';
+  if (t.choices) return `one of ${choiceList(t)}`;
+  if (t.values) return `one of ${t.values.join(', ')}`;
+  return `a whole number from ${t.min} to ${t.max}`;
+}
+
 /** One value on its own: null if fine, else why not (unknown name, not a
  *  whole number, out of range, not one of the allowed values). */
 export function validateSetting(name: string, value: number): string | null {
@@ -192,6 +251,9 @@ export function validateSetting(name: string, value: number): string | null {
     const close = closeToggles(name);
     return `unknown setting "${name}"${close.length ? ` (did you mean ${close.map((c) => `"${c}"`).join(' or ')}?)` : ''}; ` +
       `the settings are ${TOGGLES.map((x) => x.name).join(', ')}`;
+  }
+  if (t.choices && (typeof value !== 'number' || !Number.isInteger(value) || !t.values?.includes(value))) {
+    return `${name}: one of ${choiceList(t)}, got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`;
   }
   if (typeof value !== 'number' || !Number.isInteger(value)) return `${name}: a whole number, got ${String(value)}`;
   if (t.values && !t.values.includes(value)) return `${name}: one of ${t.values.join(', ')}, got ${value}`;
@@ -258,7 +320,7 @@ export interface ResolvedSettings {
   /** Kernel variables to patch (Vax780Options.set), completed (tick). */
   kernel: Record<string, number>;
   /** Machine settings that were given. */
-  machine: { memoryMB?: number; cpu?: '750' | '780' };
+  machine: { memoryMB?: number; cpu?: '750' | '780'; disk?: DiskTiming };
   errors: string[];
   /** What the kernel will do differently from what was asked (clamping). */
   notes: string[];
@@ -280,6 +342,7 @@ export function resolveSettings(
     if (t.kind === 'kernel') kernel[name] = value;
     else if (name === 'memoryMB') machine.memoryMB = value;
     else if (name === 'cpu' && (value === 750 || value === 780)) machine.cpu = value === 750 ? '750' : '780';
+    else if (name === 'disk' && DISK_TIMINGS[value] !== undefined) machine.disk = DISK_TIMINGS[value];
   }
   if (completed.tick !== undefined && set.tick === undefined) notes.push(`tick set to ${completed.tick} (1000000 / hz)`);
   if (kernel.nbuf !== undefined && kernel.nbuf > 140) {

@@ -435,6 +435,20 @@ int mba_attach_disk(mba *a, int unit, const char *type, vax_blockdev *image, cha
     return 0;
 }
 
+int mba_set_disk_timing(mba *a, int unit, const char *profile, char *err, size_t errlen)
+{
+    char dummy[8];
+    if (!err || errlen == 0) {
+        err = dummy;
+        errlen = sizeof dummy;
+    }
+    if (!a || unit < 0 || unit >= NDRIVES || !a->drive[unit].type) {
+        snprintf(err, errlen, "disk timing: no drive %d on this MASSBUS adapter", unit);
+        return -1;
+    }
+    return rp_set_timing(&a->drive[unit], profile, err, errlen);
+}
+
 void mba_reset(mba *a)
 {
     if (a)

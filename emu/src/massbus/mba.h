@@ -45,6 +45,12 @@ void mba_destroy(mba *a);
 int mba_attach_disk(mba *a, int unit, const char *type, vax_blockdev *image, char *err,
                     size_t errlen);
 
+/* Time the drive in slot unit with a timing profile instead of its type's
+ * own figures: "rp06", "eagle", "ideal" (rp.h, rp_set_timing; NULL or "":
+ * its own again).  The registers, geometry and pack stay the type's.  Only
+ * while the drive is idle.  Returns 0, or -1 with a message in err. */
+int mba_set_disk_timing(mba *a, int unit, const char *profile, char *err, size_t errlen);
+
 /* Console INIT (also what the adapter's own CR.INIT does): stop any
  * transfer, clear the adapter's registers and every drive's errors and
  * attention.  Volume valid survives, as the packs stay spun up. */

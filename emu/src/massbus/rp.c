@@ -15,12 +15,14 @@
  *     show in ER1 (WLE, IAE, AOE ...) with ERR and ATA set.
  *
  * Timing model (all in virtual nanoseconds from machine_time_ns, so a run
- * is the same on every host):
- *   - Rotation: every type spins at 3600 rpm (16.67 ms per revolution); the
- *     angular position at virtual time t is (t + phase) mod revolution,
- *     with a fixed per-slot phase (unit * rev/8) so drives are not in
- *     lock step.  A track is divided into nsect equal slots; sector s
- *     starts at angle s * (rev / nsect).  Rotational latency is the wait
+ * is the same on every host).  The figures come from the drive's timing
+ * (rp_timing): its own type's, or a profile (below).  Positions are taken
+ * on the timing's layout (nsect x ntrak x ncyl), which for a type's own
+ * timing is its geometry:
+ *   - Rotation: the angular position at virtual time t is (t + phase) mod
+ *     revolution, with a fixed per-slot phase (unit * rev/8) so drives are
+ *     not in lock step.  A track is divided into nsect equal slots; sector
+ *     s starts at angle s * (rev / nsect).  Rotational latency is the wait
  *     from the current angle to the start of the target sector.
  *   - Seek time over d >= 1 cylinders: with u = (d-1)/(ncyl-2) in [0,1],
  *     t = min + B*sqrt(u) + C*u, where B and C make t(1/3) the average
@@ -52,6 +54,40 @@
  * one-cylinder 6 ms, maximum 55 ms, 1.2 MB/s (DEC's RM02/03 data).  Every
  * other figure is an estimate, marked.
  *
+ * Timing profiles (rp_set_timing; vax780_config.disk_timing, the CLI's
+ * --disk-timing): the registers, the geometry the driver sees and the pack
+ * stay the drive type's — 4.3BSD's hp driver and the lab's pack need the
+ * RP06's 22 x 19 x 815 — and only the mechanism behind them changes.  The
+ * pack's blocks are laid, in order, along the profile's own tracks and
+ * cylinders (block b is at sector b mod nsect of track (b / nsect) mod
+ * ntrak of cylinder b / (nsect * ntrak) of the profile), as a controller
+ * that makes a bigger drive look like an RP06 would (an assumption: the
+ * paper's Emulex SC780 showed its Eagles to 4.3BSD as Eagles).  A type's
+ * cylinder (DC, CC, SEEK) is taken to be where its first block lies.  The
+ * look-ahead register (LA) reports the angle in the type's sectors: the
+ * driver reads it only when an adapter has more than one drive.  The disk
+ * counters (seeks, cylinders) stay in the type's cylinders, so they count
+ * the same work whatever the profile.
+ *   - rp06: the RP06's own figures (above); the lab's drive as it always was.
+ *   - eagle: Fujitsu M2351A "Eagle", the disk of the paper's Berkeley 780
+ *     (Table 5, section 3.2.6: Eagles on an Emulex SC780, "RM05-like" as
+ *     the notes put it), on its own layout as 4.3BSD's hpst[] formats it,
+ *     48 sectors x 20 tracks x 842 cylinders, so an RP06 pack fills its
+ *     first 355 cylinders.  3961 rpm (15.15 ms a turn, 7.57 ms average
+ *     latency; Wikipedia "Fujitsu Eagle") and 1.859 MB/s (275 us for a
+ *     sector's data field of its 315.6 us slot; 1.62 MB/s sustained over a
+ *     track): Fujitsu's figure as a secondary page quotes the IPSJ computer
+ *     museum (Wikipedia: 1.8 MB/s).  Average seek 18 ms: both give 18 ms as
+ *     the average positioning time ("the time required to move the heads
+ *     to the desired track"); /work/shared/notes/vax-timing.md reads it as
+ *     the average access — we follow the sources, so the average access is
+ *     about 25.6 ms (with the notes' reading the seek would be ~10.4 ms).
+ *     One-cylinder 5 ms and full stroke 35 ms: the figures usually quoted
+ *     for the M2351, in none of our sources: estimates.
+ *   - ideal: not a real drive.  No seek and no rotational wait, only the
+ *     transfer at the RP06's rate (one 757.6 us slot per sector): what is
+ *     left of a benchmark's time when the disk's latency is taken away.
+ *
  * Not modelled: header and track-descriptor I/O and DIAGNOSE (ILF), ECC
  * errors and bad sectors (none ever happen), dual porting (DVA always
  * set, RELEASE does nothing), the 18-bit (576-byte sector) format: a
@@ -66,19 +102,40 @@
 
 #define MS(x) ((uint32_t)(x) * 1000000u)
 #define REV_3600RPM 16666667u
-/* 512 bytes at the peak transfer rate: 806 KB/s (RP04/05/06), 1.2 MB/s (RM03). */
+#define REV_3961RPM 15147690u   /* 60 s / 3961 */
+/* 512 bytes at the peak transfer rate: 806 KB/s (RP04/05/06), 1.2 MB/s
+ * (RM03), 1.859 MB/s (Eagle). */
 #define DATA_806KBS 635236u
 #define DATA_1200KBS 426667u
+#define DATA_1859KBS 275417u
+
+/* The RP06's mechanism: revolution, one-cylinder/average/full-stroke seek,
+ * data field (DEC, notes: above).  The RP06 type's and the "rp06" profile's. */
+#define RP06_MECH REV_3600RPM, MS(10), MS(25), MS(55), DATA_806KBS
+
+/* A type with its own timing on its own geometry. */
+#define TYPE_(nm, dt, ns, nt, nc, rev, mn, av, mx, data) \
+    {nm, dt, ns, nt, nc, {nm, ns, nt, nc, rev, mn, av, mx, data, 0}}
+#define TYPE(...) TYPE_(__VA_ARGS__)
 
 static const rp_type rp_types[] = {
-    /* name   dt      nsect ntrak ncyl  rev          min     avg     max     data */
-    {"RP04", 0x2010, 22, 19, 411, REV_3600RPM, MS(10), MS(25), MS(55), DATA_806KBS}, /* seek: as RP06 (estimate) */
-    {"RP05", 0x2011, 22, 19, 411, REV_3600RPM, MS(10), MS(25), MS(55), DATA_806KBS}, /* seek: as RP06 (estimate) */
-    {"RP06", 0x2012, 22, 19, 815, REV_3600RPM, MS(10), MS(25), MS(55), DATA_806KBS}, /* DEC, notes (above) */
-    {"RM03", 0x2014, 32, 5, 823, REV_3600RPM, MS(6), MS(30), MS(55), DATA_1200KBS},  /* DEC RM02/03 data */
-    {"RM05", 0x2017, 32, 19, 823, REV_3600RPM, MS(6), MS(30), MS(55), DATA_1200KBS}, /* as RM03 (estimate) */
-    {"RM80", 0x2016, 31, 14, 559, REV_3600RPM, MS(6), MS(25), MS(50), 0},            /* estimate */
-    {"RP07", 0x2022, 50, 32, 630, REV_3600RPM, MS(5), MS(23), MS(40), 0},            /* estimate */
+    /*   name   dt      nsect ntrak ncyl  rev / min / avg / max seek / data */
+    TYPE("RP04", 0x2010, 22, 19, 411, RP06_MECH), /* seek: as RP06 (estimate) */
+    TYPE("RP05", 0x2011, 22, 19, 411, RP06_MECH), /* seek: as RP06 (estimate) */
+    TYPE("RP06", 0x2012, 22, 19, 815, RP06_MECH), /* DEC, notes (above) */
+    TYPE("RM03", 0x2014, 32, 5, 823, REV_3600RPM, MS(6), MS(30), MS(55), DATA_1200KBS),  /* DEC RM02/03 data */
+    TYPE("RM05", 0x2017, 32, 19, 823, REV_3600RPM, MS(6), MS(30), MS(55), DATA_1200KBS), /* as RM03 (estimate) */
+    TYPE("RM80", 0x2016, 31, 14, 559, REV_3600RPM, MS(6), MS(25), MS(50), 0),            /* estimate */
+    TYPE("RP07", 0x2022, 50, 32, 630, REV_3600RPM, MS(5), MS(23), MS(40), 0),            /* estimate */
+};
+
+/* The timing profiles (see "Timing profiles" above for the figures and
+ * their sources).  Keep rp_timing_names in step. */
+static const rp_timing rp_profiles[] = {
+    /* name    nsect ntrak ncyl  rev / min / avg / max seek / data        no_latency */
+    {"rp06", 22, 19, 815, RP06_MECH, 0},
+    {"eagle", 48, 20, 842, REV_3961RPM, MS(5), MS(18), MS(35), DATA_1859KBS, 0},
+    {"ideal", 22, 19, 0, REV_3600RPM, 0, 0, 0, DATA_806KBS, 1}, /* RP06 slots, nothing else */
 };
 
 static int upcase(int c) { return c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c; }
@@ -102,9 +159,41 @@ uint64_t rp_type_bytes(const rp_type *t)
     return (uint64_t)t->nsect * (uint64_t)t->ntrak * (uint64_t)t->ncyl * 512u;
 }
 
+const rp_timing *rp_timing_find(const char *name)
+{
+    if (!name)
+        return NULL;
+    for (size_t i = 0; i < sizeof rp_profiles / sizeof rp_profiles[0]; i++) {
+        const char *a = rp_profiles[i].name, *b = name;
+        while (*a && upcase((unsigned char)*a) == upcase((unsigned char)*b))
+            a++, b++;
+        if (!*a && !*b)
+            return &rp_profiles[i];
+    }
+    return NULL;
+}
+
+const char *rp_timing_names(void) { return "rp06 eagle ideal"; }
+
 static uint32_t nspc(const rp_type *t) { return (uint32_t)(t->nsect * t->ntrak); }
 static uint32_t total_sectors(const rp_type *t) { return nspc(t) * (uint32_t)t->ncyl; }
-static uint32_t sector_ns(const rp_type *t) { return t->rev_ns / (uint32_t)t->nsect; }
+static uint32_t sector_ns(const rp_timing *tm) { return tm->rev_ns / (uint32_t)tm->nsect; }
+static uint32_t lba_of(const rp_type *t, int c, int h, int s)
+{
+    return ((uint32_t)c * (uint32_t)t->ntrak + (uint32_t)h) * (uint32_t)t->nsect + (uint32_t)s;
+}
+
+/* Where block lba of the pack lies on the timing's layout. */
+typedef struct {
+    int c, h, s;
+} rp_place;
+
+static rp_place place_of(const rp_timing *tm, uint32_t lba)
+{
+    uint32_t spc = (uint32_t)(tm->nsect * tm->ntrak);
+    rp_place p = {(int)(lba / spc), (int)((lba % spc) / (uint32_t)tm->nsect), (int)(lba % (uint32_t)tm->nsect)};
+    return p;
+}
 
 /* ------------------------------------------------------------- timing */
 
@@ -125,66 +214,73 @@ static uint32_t isqrt64(uint64_t x)
     return (uint32_t)r;
 }
 
-/* Seek time between two cylinders (see the model above). */
-static uint64_t seek_ns(const rp_type *t, int from, int to)
+/* Seek time between two cylinders of the timing's layout (see the model above). */
+static uint64_t seek_ns(const rp_timing *tm, int from, int to)
 {
     int d = from > to ? from - to : to - from;
     if (d == 0)
         return 0;
-    uint64_t span = (uint64_t)(t->seek_max_ns - t->seek_min_ns);
+    uint64_t span = (uint64_t)(tm->seek_max_ns - tm->seek_min_ns);
     /* 3*(1/sqrt(3) - 1/3) = sqrt(3) - 1 = 0.7320508 */
-    int64_t b = ((int64_t)3 * ((int64_t)t->seek_avg_ns - t->seek_min_ns) - (int64_t)span) * 10000000 /
+    int64_t b = ((int64_t)3 * ((int64_t)tm->seek_avg_ns - tm->seek_min_ns) - (int64_t)span) * 10000000 /
                 7320508;
     if (b < 0)
         b = 0;
     if ((uint64_t)b > span)
         b = (int64_t)span;
     uint64_t c = span - (uint64_t)b;
-    uint64_t x = (uint64_t)(d - 1), X = (uint64_t)(t->ncyl > 2 ? t->ncyl - 2 : 1);
+    uint64_t x = (uint64_t)(d - 1), X = (uint64_t)(tm->ncyl > 2 ? tm->ncyl - 2 : 1);
     if (x > X)
         x = X;
     uint64_t s = isqrt64((x << 32) / X); /* sqrt(u) * 2^16 */
-    return t->seek_min_ns + (((uint64_t)b * s) >> 16) + c * x / X;
+    return tm->seek_min_ns + (((uint64_t)b * s) >> 16) + c * x / X;
 }
 
-static uint64_t phase_ns(const rp_drive *d) { return (uint64_t)d->unit * (d->type->rev_ns / 8u); }
+static uint64_t phase_ns(const rp_drive *d) { return (uint64_t)d->unit * (d->tm->rev_ns / 8u); }
 
 /* Angle (as time into the revolution) at virtual time t. */
-static uint64_t angle_at(const rp_drive *d, uint64_t t) { return (t + phase_ns(d)) % d->type->rev_ns; }
+static uint64_t angle_at(const rp_drive *d, uint64_t t) { return (t + phase_ns(d)) % d->tm->rev_ns; }
 
-/* Wait from time t until sector s starts under the heads. */
+/* Wait from time t until sector s (of the timing's layout) starts under the heads. */
 static uint64_t rot_wait(const rp_drive *d, uint64_t t, int s)
 {
-    uint64_t rev = d->type->rev_ns, want = (uint64_t)s * sector_ns(d->type);
+    if (d->tm->no_latency)
+        return 0;
+    uint64_t rev = d->tm->rev_ns, want = (uint64_t)s * sector_ns(d->tm);
     uint64_t a = angle_at(d, t);
     return (want + rev - a) % rev;
 }
 
-/* Time from t for a transfer of nsec sectors from (c,h,s), heads now at
- * cylinder d->cyl.  The caller has limited nsec to what the pack holds. */
-static uint64_t transfer_time(rp_drive *d, uint64_t t0, int c, int h, int s, uint32_t nsec)
+/* Time from t0 for a transfer of nsec sectors from block lba of the pack,
+ * heads now at d->arm.  The caller has limited nsec to what the pack holds. */
+static uint64_t transfer_time(const rp_drive *d, uint64_t t0, uint32_t lba, uint32_t nsec)
 {
-    const rp_type *ty = d->type;
-    uint64_t t = t0 + seek_ns(ty, d->cyl, c);
+    const rp_timing *tm = d->tm;
+    rp_place p = place_of(tm, lba);
+    int c = p.c, h = p.h, s = p.s;
+    uint64_t t = t0 + seek_ns(tm, d->arm, c);
     while (nsec > 0) {
         t += rot_wait(d, t, s);
-        uint32_t k = (uint32_t)(ty->nsect - s);
+        uint32_t k = (uint32_t)(tm->nsect - s);
         if (k > nsec)
             k = nsec;
-        t += (uint64_t)k * sector_ns(ty);
+        t += (uint64_t)k * sector_ns(tm);
         nsec -= k;
         s = 0;
-        if (++h == ty->ntrak) {
+        if (++h == tm->ntrak) {
             h = 0;
             if (nsec > 0)
-                t += seek_ns(ty, c, c + 1);
+                t += seek_ns(tm, c, c + 1);
             c++;
         }
     }
-    /* The last sector's data field ends before its slot does (see above). */
-    uint64_t sn = sector_ns(ty);
-    if (ty->data_ns && ty->data_ns < sn && t - t0 > sn)
-        t -= (sn - ty->data_ns) / 2;
+    /* The last sector's data field ends before its slot does (see above).
+     * A one-sector transfer that neither seeks nor waits keeps its whole
+     * slot, as it always has on the real profiles; on ideal, where no
+     * transfer waits, every one ends with its data field. */
+    uint64_t sn = sector_ns(tm);
+    if (tm->data_ns && tm->data_ns < sn && (t - t0 > sn || tm->no_latency))
+        t -= (sn - tm->data_ns) / 2;
     return t - t0;
 }
 
@@ -235,10 +331,12 @@ uint16_t rp_status(const rp_drive *d)
     return ds;
 }
 
+/* The sector under the heads, in the type's sectors of the revolution (on
+ * a profile's layout that is only the angle: see "Timing profiles"). */
 static uint16_t look_ahead(const rp_drive *d)
 {
     const rp_type *t = d->type;
-    uint64_t a = angle_at(d, machine_time_ns(d->m)), sn = sector_ns(t);
+    uint64_t a = angle_at(d, machine_time_ns(d->m)), sn = d->tm->rev_ns / (uint32_t)t->nsect;
     uint64_t sec = a / sn;
     if (sec >= (uint64_t)t->nsect)
         sec = (uint64_t)t->nsect - 1; /* the gap after the last sector */
@@ -277,14 +375,14 @@ static void finish_transfer(rp_drive *d)
 {
     const rp_type *t = d->type;
     mba *a = d->mba;
-    uint32_t lba = ((uint32_t)d->dc * (uint32_t)t->ntrak + ((d->da >> 8) & 0xFFu)) * (uint32_t)t->nsect +
-                   (d->da & 0xFFu);
+    uint32_t lba = lba_of(t, d->dc, (d->da >> 8) & 0xFF, d->da & 0xFF);
     uint32_t total = total_sectors(t);
     uint8_t buf[512];
     int exc = 0;
     uint64_t moved = 0, bytes = 0;
 
     d->cyl = d->dc;
+    d->arm = place_of(d->tm, lba).c;
     int start_cyl = d->cyl;
     while (mba_xfer_remaining(a) > 0) {
         if (lba >= total) {
@@ -298,6 +396,7 @@ static void finish_transfer(rp_drive *d)
         uint64_t off = (uint64_t)lba * 512u;
         uint32_t got;
         d->cyl = (int)(lba / nspc(t));
+        d->arm = place_of(d->tm, lba).c;
         if (d->op == RPF_WRITE) {
             memset(buf, 0, sizeof buf);
             got = mba_xfer_from_memory(a, buf, want);
@@ -370,17 +469,19 @@ static void start_transfer(rp_drive *d, int f)
         d->st_reads++;
     uint32_t bytes = mba_xfer_remaining(d->mba);
     uint32_t nsec = (bytes + 511u) / 512u;
-    uint32_t lba = ((uint32_t)c * (uint32_t)t->ntrak + (uint32_t)h) * (uint32_t)t->nsect + (uint32_t)s;
+    uint32_t lba = lba_of(t, c, h, s);
     if (nsec > total_sectors(t) - lba)
         nsec = total_sectors(t) - lba;
     uint64_t now = machine_time_ns(d->m);
-    uint64_t sk = seek_ns(t, d->cyl, c);
+    int arm = place_of(d->tm, lba).c;
+    uint64_t sk = seek_ns(d->tm, d->arm, arm);
     if (c != d->cyl) {
         d->st_seeks++;
         d->st_cylinders += (uint64_t)(c > d->cyl ? c - d->cyl : d->cyl - c);
     }
     d->target_cyl = c;
-    start_timed(d, RP_BUSY_TRANSFER, f, transfer_time(d, now, c, h, s, nsec), sk);
+    d->target_arm = arm;
+    start_timed(d, RP_BUSY_TRANSFER, f, transfer_time(d, now, lba, nsec), sk);
 }
 
 /* ------------------------------------------------------------- positioning */
@@ -388,6 +489,7 @@ static void start_transfer(rp_drive *d, int f)
 static void finish_position(rp_drive *d)
 {
     d->cyl = d->target_cyl;
+    d->arm = d->target_arm;
     switch (d->op) {
     case RPF_OFFSET:
         d->om = (d->of & RPOF_OFFSET_MASK) != 0;
@@ -408,19 +510,23 @@ static void finish_position(rp_drive *d)
     raise_attention(d);
 }
 
-static void start_position(rp_drive *d, int f, int to_cyl, uint64_t seek, uint64_t extra)
+/* The heads go to the type's cylinder to_cyl, which is the timing's
+ * to_arm, in `seek` ns; the command ends `extra` ns later. */
+static void start_position(rp_drive *d, int f, int to_cyl, int to_arm, uint64_t seek, uint64_t extra)
 {
     if (to_cyl != d->cyl) {
         d->st_seeks++;
         d->st_cylinders += (uint64_t)(to_cyl > d->cyl ? to_cyl - d->cyl : d->cyl - to_cyl);
     }
     d->target_cyl = to_cyl;
+    d->target_arm = to_arm;
     start_timed(d, RP_BUSY_POSITION, f, seek + extra, seek);
 }
 
 static void command(rp_drive *d, int f)
 {
     const rp_type *t = d->type;
+    const rp_timing *tm = d->tm;
     int data = f >= RPF_WCDATA;
 
     d->lst = 0;
@@ -455,37 +561,40 @@ static void command(rp_drive *d, int f)
     case RPF_PACK:
         d->vv = 1;
         break;
-    case RPF_SEEK:
+    case RPF_SEEK: {
         if (d->dc >= t->ncyl) {
             set_error(d, RPER1_IAE);
             break;
         }
-        start_position(d, f, d->dc, seek_ns(t, d->cyl, d->dc), 0);
+        int arm = place_of(tm, lba_of(t, d->dc, 0, 0)).c;
+        start_position(d, f, d->dc, arm, seek_ns(tm, d->arm, arm), 0);
         break;
+    }
     case RPF_SEARCH: {
         int h = (d->da >> 8) & 0xFF, s = d->da & 0xFF;
         if (d->dc >= t->ncyl || h >= t->ntrak || s >= t->nsect) {
             set_error(d, RPER1_IAE);
             break;
         }
-        uint64_t sk = seek_ns(t, d->cyl, d->dc);
-        start_position(d, f, d->dc, sk, rot_wait(d, now + sk, s));
+        rp_place p = place_of(tm, lba_of(t, d->dc, h, s));
+        uint64_t sk = seek_ns(tm, d->arm, p.c);
+        start_position(d, f, d->dc, p.c, sk, rot_wait(d, now + sk, p.s));
         break;
     }
     case RPF_RECAL: {
-        uint64_t sk = seek_ns(t, d->cyl, 0);
-        if (sk < t->seek_min_ns)
-            sk = t->seek_min_ns;
-        start_position(d, f, 0, sk, 0);
+        uint64_t sk = seek_ns(tm, d->arm, 0);
+        if (sk < tm->seek_min_ns)
+            sk = tm->seek_min_ns;
+        start_position(d, f, 0, 0, sk, 0);
         break;
     }
     case RPF_OFFSET:
     case RPF_RTC:
-        start_position(d, f, d->cyl, t->seek_min_ns, 0);
+        start_position(d, f, d->cyl, d->arm, tm->seek_min_ns, 0);
         break;
     case RPF_UNLOAD:
         d->vv = 0;
-        start_position(d, f, 0, seek_ns(t, d->cyl, 0) + t->rev_ns, 0);
+        start_position(d, f, 0, 0, seek_ns(tm, d->arm, 0) + tm->rev_ns, 0);
         break;
     default: /* DIAGNOSE and the undefined codes */
         set_error(d, RPER1_ILF);
@@ -592,6 +701,7 @@ void rp_abort_transfer(rp_drive *d)
         return;
     machine_event_cancel(d->m, &d->ev);
     d->cyl = d->target_cyl;
+    d->arm = d->target_arm;
     finish_op(d);
 }
 
@@ -602,6 +712,7 @@ void rp_massbus_init(rp_drive *d)
     if (d->state != RP_IDLE) {
         machine_event_cancel(d->m, &d->ev);
         d->cyl = d->target_cyl;
+        d->arm = d->target_arm;
         finish_op(d);
     }
     d->er1 = d->er2 = d->er3 = 0;
@@ -641,12 +752,43 @@ int rp_attach(rp_drive *d, mba *a, vax_machine *m, int mba_number, int unit, con
     d->m = m;
     d->unit = unit;
     d->type = t;
+    d->tm = &t->timing;
     d->bd = bd;
     /* BCD-looking "12<mba><unit>": its high byte matches none of the
      * Systems Industries model bytes hpmaptype() looks for. */
     d->serial = (uint16_t)(0x1200u | ((unsigned)(mba_number & 0xF) << 4) | (unsigned)unit);
     d->ev.fire = rp_event;
     d->ev.ctx = d;
+    return 0;
+}
+
+int rp_set_timing(rp_drive *d, const char *profile, char *err, size_t errlen)
+{
+    if (!d->type) {
+        snprintf(err, errlen, "disk timing: no drive in slot %d", d->unit);
+        return -1;
+    }
+    const rp_timing *tm = &d->type->timing;
+    if (profile && *profile) {
+        tm = rp_timing_find(profile);
+        if (!tm) {
+            snprintf(err, errlen, "unknown disk timing \"%s\" (known: %s)", profile, rp_timing_names());
+            return -1;
+        }
+    }
+    if (d->state != RP_IDLE) {
+        snprintf(err, errlen, "disk timing: drive %d is busy; set it before the drive is used", d->unit);
+        return -1;
+    }
+    uint64_t room = (uint64_t)tm->nsect * (uint64_t)tm->ntrak * (uint64_t)tm->ncyl;
+    if (tm->ncyl != 0 && room < total_sectors(d->type)) {
+        snprintf(err, errlen, "disk timing %s: an %s pack (%u sectors) does not fit on its %d x %d x %d sectors",
+                 tm->name, d->type->name, total_sectors(d->type), tm->nsect, tm->ntrak, tm->ncyl);
+        return -1;
+    }
+    d->tm = tm;
+    /* The heads stay where they are, now named on the new layout. */
+    d->arm = d->target_arm = place_of(tm, lba_of(d->type, d->cyl, 0, 0)).c;
     return 0;
 }
 

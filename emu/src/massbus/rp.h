@@ -96,24 +96,44 @@ enum {
 /* Drive type register: moving head (0x2000) | MASSBUS type code. */
 #define RPDT_MOH 0x2000u
 
-/* A drive type: geometry (as 4.3BSD's hpst[] table has it) and the
- * mechanical figures the timing model uses. */
-typedef struct rp_type {
-    const char *name;
-    uint16_t dt;                 /* drive type register value */
-    int nsect, ntrak, ncyl;      /* 512-byte sectors */
+/* How fast the mechanism behind a drive's registers is: its rotation, seek
+ * curve and data rate, and the layout those apply to.  Every drive type
+ * has its own (rp_type.timing); a named profile (rp_timing_find) replaces
+ * it while the registers, geometry and pack stay the type's: the pack's
+ * blocks, in order, are laid along the profile's own tracks and cylinders
+ * (see rp.c, "Timing profiles"). */
+typedef struct rp_timing {
+    const char *name;            /* profile name ("rp06", "eagle", "ideal"), or the type's */
+    int nsect, ntrak, ncyl;      /* the mechanism's layout in 512-byte sectors; ncyl 0: any size */
     uint32_t rev_ns;             /* one revolution */
     uint32_t seek_min_ns;        /* one-cylinder seek */
     uint32_t seek_avg_ns;        /* seek over a third of the cylinders */
     uint32_t seek_max_ns;        /* full-stroke seek */
     uint32_t data_ns;            /* a sector's data field passing the heads (the peak
                                   * transfer rate); 0: the whole sector slot */
+    int no_latency;              /* not a real drive: no seek, no rotational wait */
+} rp_timing;
+
+/* A drive type: geometry (as 4.3BSD's hpst[] table has it) and its own
+ * mechanical figures. */
+typedef struct rp_type {
+    const char *name;
+    uint16_t dt;                 /* drive type register value */
+    int nsect, ntrak, ncyl;      /* 512-byte sectors */
+    rp_timing timing;            /* its own timing (layout = the geometry above) */
 } rp_type;
 
 /* The known types, looked up by name (case-insensitive); NULL if none. */
 const rp_type *rp_type_find(const char *name);
 /* Bytes in a pack of this type. */
 uint64_t rp_type_bytes(const rp_type *t);
+
+/* The timing profiles, by name (case-insensitive): "rp06" (DEC RP06, the
+ * lab's drive as it always was), "eagle" (Fujitsu M2351A Eagle), "ideal"
+ * (not a real drive: transfer time only).  NULL if none. */
+const rp_timing *rp_timing_find(const char *name);
+/* Their names, space-separated ("rp06 eagle ideal"), for messages. */
+const char *rp_timing_names(void);
 
 /* What a drive is doing. */
 typedef enum {
@@ -127,13 +147,15 @@ typedef struct rp_drive {
     vax_machine *m;
     int unit;                    /* MASSBUS drive number 0..7 */
     const rp_type *type;         /* NULL: no drive in this slot */
+    const rp_timing *tm;         /* its timing: &type->timing or a profile */
     vax_blockdev *bd;
 
     /* Registers that hold what was written (16 bits each). */
     uint16_t func;               /* CS1 function bits (5:1) */
     uint16_t er1, mr1, da, of, dc, er2, er3;
     uint16_t serial;
-    int cyl;                     /* where the heads are */
+    int cyl;                     /* where the heads are (the type's cylinders: CC) */
+    int arm;                     /* where the heads are on the timing's layout (tm->ncyl) */
     int ata, vv, lst, om;
 
     /* The command in progress. */
@@ -143,6 +165,7 @@ typedef struct rp_drive {
     uint64_t op_start_ns;        /* when it was issued */
     uint64_t pip_end_ns;         /* positioning (PIP) ends at this time */
     int target_cyl;              /* where a positioning command leaves the heads */
+    int target_arm;              /* the same on the timing's layout */
 
     int fast;                    /* complete everything after RP_FAST_NS */
 
@@ -159,6 +182,12 @@ typedef struct rp_drive {
 int rp_attach(rp_drive *d, mba *a, vax_machine *m, int mba_number, int unit, const char *type,
               vax_blockdev *bd, char *err, size_t errlen);
 void rp_detach(rp_drive *d);
+
+/* Time the drive with a profile (rp_timing_find's names), or with its own
+ * figures (profile NULL or "").  Only while the drive is idle; refused when
+ * the pack does not fit on the profile's layout.  Returns 0, or -1 with a
+ * message in err. */
+int rp_set_timing(rp_drive *d, const char *profile, char *err, size_t errlen);
 
 /* Register access (reg 0..31).  Reads of a register the drive does not
  * have set ILR. rp_read_reg does not handle AS (the MBA answers it). */

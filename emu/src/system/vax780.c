@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../massbus/mba.h"
+#include "../massbus/rp.h"
 #include "../unibus/dz11.h"
 #include "../unibus/ts11.h"
 #include "../unibus/uba.h"
@@ -123,6 +124,8 @@ vax780 *vax780_create(const vax780_config *cfg, char *err, size_t errlen)
             0)
             goto fail;
     }
+    if (cfg->disk_timing && vax780_set_disk_timing(s, cfg->disk_timing, err, errlen) < 0)
+        goto fail;
     s->dz = dz11_create(s->uba0, 0760100, 0300);
     s->ts = ts11_create(s->uba0, 0772520, 0224);
     if (!s->dz || !s->ts)
@@ -135,6 +138,23 @@ fail_msg:
 fail:
     vax780_destroy(s);
     return NULL;
+}
+
+int vax780_set_disk_timing(vax780 *s, const char *profile, char *err, size_t errlen)
+{
+    if (profile && *profile && !rp_timing_find(profile)) {
+        snprintf(err, errlen, "unknown disk timing \"%s\" (known: %s)", profile, rp_timing_names());
+        return -1;
+    }
+    for (int u = 0; u < VAX780_MAX_DISKS; u++) {
+        mba *a = u < 4 ? s->mba0 : s->mba1;
+        mba_disk_stats st;
+        if (mba_disk_stats_get(a, u % 4, &st) < 0)
+            continue; /* no drive there */
+        if (mba_set_disk_timing(a, u % 4, profile, err, errlen) < 0)
+            return -1;
+    }
+    return 0;
 }
 
 void vax780_destroy(vax780 *s)

@@ -37,6 +37,10 @@ typedef struct {
         const char *type;      /* "RP06", "RM03", ... ; NULL = no drive */
         vax_blockdev *image;
     } disk[VAX780_MAX_DISKS];
+    const char *disk_timing;   /* every disk's timing profile: "rp06", "eagle", "ideal"
+                                  (massbus/rp.c); NULL: each drive type's own figures,
+                                  which for the lab's RP06 is "rp06".  Timing only: the
+                                  geometry and the pack stay the drive type's */
     vax_blockdev *tape;        /* TS11 image (SIMH .tap), or NULL */
     int no_idle_skip;          /* run idle loops instruction by instruction
                                   (default: skip them, see vax_set_idle_skip) */
@@ -58,6 +62,12 @@ typedef struct vax780 {
  * size, a disk image whose size does not fit its drive type...). */
 vax780 *vax780_create(const vax780_config *cfg, char *err, size_t errlen);
 void vax780_destroy(vax780 *s);
+
+/* Time every disk with a timing profile (vax780_config.disk_timing; NULL
+ * or "": each drive type's own figures).  Before the disks are used (the
+ * wasm glue allows it only before the first instruction).  Returns 0, or -1
+ * with a message in err. */
+int vax780_set_disk_timing(vax780 *s, const char *profile, char *err, size_t errlen);
 
 /* Console INIT: processor and adapters reset, memory kept. */
 void vax780_init(vax780 *s);

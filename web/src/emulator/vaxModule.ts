@@ -96,7 +96,18 @@ export interface Vax780Options {
   /** The timing model: virtual ns per instruction (the CLI's --cpu; see
    *  CPU_NS_PER_INSTRUCTION).  Default 2000, a 780. */
   nsPerInstruction?: number;
+  /** The disk's timing (the CLI's --disk-timing; emu/src/massbus/rp.c,
+   *  "Timing profiles"): 'rp06' (DEC RP06, the default), 'eagle' (a Fujitsu
+   *  M2351 Eagle: 3961 rpm, 1.86 MB/s, 18 ms average seek) or 'ideal' (not
+   *  a real drive: no seek or rotational latency, the RP06's transfer time
+   *  only).  Timing only: the pack, and the geometry 4.3BSD sees, stay the
+   *  RP06's (22 sectors x 19 tracks x 815 cylinders). */
+  diskTiming?: DiskTiming;
 }
+
+/** The disk timing profiles (Vax780Options.diskTiming), the default first. */
+export const DISK_TIMINGS = ['rp06', 'eagle', 'ideal'] as const;
+export type DiskTiming = (typeof DISK_TIMINGS)[number];
 
 /** The CLI's --cpu presets (emu/tools/vax780.c): a 780 at about 0.5 MIPS, a
  *  750 at 0.6 of that, as the paper assumes. */
@@ -204,7 +215,7 @@ export interface VaxMachineApi {
 }
 
 export const DEFAULT_SLICE = 4_000_000n;
-const ABI_VERSION = 4;
+const ABI_VERSION = 5;
 
 /** A 64-bit digest as 16 lowercase hex digits (the format vaxrun prints). */
 export function digestHex(digest: bigint): string {
@@ -469,7 +480,10 @@ export async function loadVax(options: VaxLoadOptions = {}): Promise<VaxMachineA
   let hardwareStatNames: string[] | undefined; // vax780w_stats_names(), read once
 
   function createVax780(options: Vax780Options): Vax780System {
-    const { memoryMB, disk, boot, direct = false, set = {}, nsPerInstruction } = options;
+    const { memoryMB, disk, boot, direct = false, set = {}, nsPerInstruction, diskTiming } = options;
+    if (diskTiming !== undefined && !(DISK_TIMINGS as readonly string[]).includes(diskTiming)) {
+      throw new RangeError(`diskTiming must be one of ${DISK_TIMINGS.join(', ')}, got ${String(diskTiming)}`);
+    }
     if (nsPerInstruction !== undefined && (!Number.isInteger(nsPerInstruction) || nsPerInstruction < 1 || nsPerInstruction > 1_000_000)) {
       throw new RangeError(`nsPerInstruction must be an integer from 1 to 1000000, got ${nsPerInstruction}`);
     }
@@ -527,6 +541,11 @@ export async function loadVax(options: VaxLoadOptions = {}): Promise<VaxMachineA
     try {
       if (nsPerInstruction !== undefined && mod._vax780w_set_ns_per_instruction(handle, nsPerInstruction) !== 0) {
         throw new Error(`nsPerInstruction: ${lastError()}`);
+      }
+      if (diskTiming !== undefined) {
+        withString(diskTiming, (p) => {
+          if (mod._vax780w_set_disk_timing(handle, p) !== 0) throw new Error(`diskTiming: ${lastError()}`);
+        });
       }
       for (const [name, value] of settings) {
         withString(name, (p) => {

@@ -4,7 +4,10 @@
 
 import { EXPERIMENTS, type ExperimentSpec } from '../../../experiments/runner/experiments';
 import { resolveRun, SettingsError } from '../../../experiments/runner/runner';
-import { TOGGLES, validateSetting, type ToggleDef } from '../../../experiments/runner/toggles';
+import {
+  DEFAULT_DISK_TIMING, TOGGLES, expectedValues, settingValue, validateSetting, type ToggleDef,
+} from '../../../experiments/runner/toggles';
+import { DISK_TIMINGS, type DiskTiming } from '../emulator/vaxModule';
 import type { Cpu, KernelName } from '../worker/protocol';
 
 export interface FormState {
@@ -17,6 +20,8 @@ export interface FormState {
   /** Machine knobs as typed; null: the experiment's machine (the paper's). */
   cpu: string | null;
   memoryMB: string | null;
+  /** The disk's timing by name ('rp06', 'eagle', 'ideal'); null: rp06, the lab's drive. */
+  disk: string | null;
 }
 
 /** What a run is given; the same shape a permalink keeps (SharedRun.config). */
@@ -26,6 +31,8 @@ export interface RunSettings {
   /** Kernel variables only. */
   set: Record<string, number>;
   parameters: Record<string, number>;
+  /** The disk's timing, only when it is not rp06 (the default). */
+  disk?: DiskTiming;
 }
 
 export const KERNEL_TOGGLES: ToggleDef[] = TOGGLES.filter((t) => t.kind === 'kernel');
@@ -39,6 +46,7 @@ export function initialForm(): FormState {
     kernelToggles: {},
     cpu: null,
     memoryMB: null,
+    disk: null,
   };
 }
 
@@ -120,11 +128,20 @@ export function checkForm(form: FormState): FormCheck {
     else memoryMB = n;
   }
 
+  let disk: DiskTiming = DEFAULT_DISK_TIMING;
+  if (form.disk !== null && form.disk.trim() !== '') {
+    const n = settingValue('disk', form.disk);
+    const message = n === null ? expectedValues('disk') : validateSetting('disk', n);
+    if (message !== null || n === null) errors['toggle-disk'] = message ?? expectedValues('disk');
+    else disk = DISK_TIMINGS[n]!;
+  }
+
   if (Object.keys(errors).length > 0) return { errors, problems: [], notes: [], settings: null };
   // The runner's own check of everything together, before anything runs.
   try {
-    const run = resolveRun(spec, { cpu, memoryMB, parameters, set });
-    return { errors, problems: [], notes: run.notes, settings: { cpu, memoryMB, set, parameters } };
+    const run = resolveRun(spec, { cpu, memoryMB, parameters, set, disk });
+    const settings: RunSettings = { cpu, memoryMB, set, parameters, ...(disk !== DEFAULT_DISK_TIMING ? { disk } : {}) };
+    return { errors, problems: [], notes: run.notes, settings };
   } catch (e) {
     const problems = e instanceof SettingsError ? e.problems : [e instanceof Error ? e.message : String(e)];
     return { errors, problems, notes: [], settings: null };
@@ -145,5 +162,6 @@ export function formFor(experimentId: string, settings: RunSettings, previous: F
     kernelToggles,
     cpu: spec && settings.cpu === spec.machine.cpu ? null : settings.cpu,
     memoryMB: spec && settings.memoryMB === spec.machine.memoryMB ? null : String(settings.memoryMB),
+    disk: settings.disk && settings.disk !== DEFAULT_DISK_TIMING ? settings.disk : null,
   };
 }

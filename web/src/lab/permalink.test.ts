@@ -168,6 +168,13 @@ test('a failed run round-trips (failure, no guest times, null image)', async () 
   assert.deepEqual(await decodePermalink(await encodePermalink(run)), run);
 });
 
+test('a run with another disk timing round-trips (machine.disk, config.disk)', async () => {
+  const run = syscallRun();
+  run.result.machine.disk = 'eagle';
+  run.config.disk = 'eagle';
+  assert.deepEqual(await decodePermalink(await encodePermalink(run)), run);
+});
+
 test('the same run gives the same link', async () => {
   assert.equal(await encodePermalink(syscallRun()), await encodePermalink(syscallRun()));
 });
@@ -306,6 +313,8 @@ test('wrong shape: each field checked, unknown fields refused', async () => {
     ['format', (r) => { r.result.format = 'something'; }, /result\.format/],
     ['status', (r) => { r.result.status = 'great'; }, /result\.status, expected "ok" or "failed"/],
     ['machine.direct', (r) => { r.result.machine.direct = false; }, /result\.machine\.direct, expected true/],
+    ['machine.disk', (r) => { r.result.machine.disk = 'ssd'; }, /result\.machine\.disk, expected "rp06" or "eagle" or "ideal"/],
+    ['config.disk', (r) => { r.config.disk = 1; }, /config\.disk, expected "rp06" or "eagle" or "ideal", found the number 1/],
     ['image', (r) => { r.result.image = 'disk'; }, /result\.image, expected an object/],
     ['rows', (r) => { r.result.rows = {}; }, /result\.rows, expected a list/],
     ['row field', (r) => { r.result.rows[0].guest.real = null; }, /result\.rows\[0\]\.guest\.real, expected a number, found null/],

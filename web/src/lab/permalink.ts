@@ -31,6 +31,7 @@
 
 import type { ExperimentResult, RowResult } from '../../../experiments/runner/runner';
 import type { FailureKind } from '../../../experiments/runner/session';
+import { DISK_TIMINGS, type DiskTiming } from '../emulator/vaxModule';
 
 export const PERMALINK_VERSION = 1;
 /** The fragment key: the page puts the link in location.hash as '#r=' + value. */
@@ -69,7 +70,10 @@ export interface LinkReduction {
 
 export interface SharedRun {
   experiment: string;
-  config: { cpu: '750' | '780'; memoryMB: number; set: Record<string, number>; parameters: Record<string, number> };
+  /** disk: only when not rp06 (as in the result's machine). */
+  config: {
+    cpu: '750' | '780'; memoryMB: number; set: Record<string, number>; parameters: Record<string, number>; disk?: DiskTiming;
+  };
   result: ExperimentResult;
   /** Present when the link holds less than the run had (see LinkReduction). */
   reduction?: LinkReduction;
@@ -418,7 +422,7 @@ const RESULT = obj({
   title: str(1000),
   machine: obj({
     cpu: str(20), nsPerInstruction: num, memoryMB: int(1, 64), memoryNote: str(1000), boot: str(100), direct: oneOf(true),
-  }),
+  }, { disk: oneOf(...DISK_TIMINGS) }),
   image: nul(obj({ name: str(1000) }, { sha256: str(200) })),
   parameters: numbers,
   kernelSettings: numbers,
@@ -439,7 +443,7 @@ const REDUCTION = obj({
 
 const RUN = obj({
   experiment: str(100),
-  config: obj({ cpu: oneOf('750', '780'), memoryMB: int(1, 64), set: numbers, parameters: numbers }),
+  config: obj({ cpu: oneOf('750', '780'), memoryMB: int(1, 64), set: numbers, parameters: numbers }, { disk: oneOf(...DISK_TIMINGS) }),
   result: RESULT,
 }, { reduction: REDUCTION });
 

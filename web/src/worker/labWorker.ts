@@ -181,6 +181,7 @@ async function run(runId: number, experiment: string, config: RunConfig): Promis
       memoryMB: config.memoryMB,
       set: config.set,
       parameters: config.parameters,
+      disk: config.disk,
       limitSeconds: config.limitSeconds,
       image: { name: img.name, sha256: img.sha256 },
       signal: abort.signal,

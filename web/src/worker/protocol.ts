@@ -9,6 +9,7 @@
 
 import type { ExperimentResult, RunProgress } from '../../../experiments/runner/runner';
 import type { CounterSample } from '../../../experiments/runner/counters';
+import type { DiskTiming } from '../emulator/vaxModule';
 
 export type { CounterSample, ExperimentResult, RunProgress };
 
@@ -32,6 +33,8 @@ export interface RunConfig {
   set: Record<string, number>;
   /** Experiment parameters (the runner's `parameters`). */
   parameters: Record<string, number>;
+  /** The disk's timing (the runner's `disk`); absent: rp06. */
+  disk?: DiskTiming;
   limitSeconds?: number;
 }
 

@@ -1,10 +1,25 @@
 import { useState } from 'react';
 
+import { DEFAULT_DISK_TIMING } from '../../../../experiments/runner/toggles';
+import { DISK_TIMINGS, type DiskTiming } from '../../emulator/vaxModule';
 import { checkForm, experimentById, KERNEL_TOGGLES, MACHINE_TOGGLES } from '../config';
 import type { LabController, LabState } from '../controller';
 import { FieldError, FieldHelp, onEnterRun } from './fields';
 
 const CPU_NS: Record<string, number> = { '750': 3333, '780': 2000 };
+
+/** The disk timings as the select shows them. */
+const DISK_LABELS: Record<DiskTiming, string> = {
+  rp06: 'DEC RP06',
+  eagle: 'Fujitsu Eagle',
+  ideal: 'Ideal (no latency)',
+};
+
+/** The form's disk timing: a known name, else the default. */
+function diskOf(raw: string | null): DiskTiming {
+  const d = raw?.trim().toLowerCase();
+  return (DISK_TIMINGS as readonly string[]).includes(d ?? '') ? (d as DiskTiming) : DEFAULT_DISK_TIMING;
+}
 
 /** How many settings differ from the paper's (the experiment's parameters, the machine, kernel variables). */
 export function changedSettings(state: LabState): { total: number; kernel: string[] } {
@@ -19,6 +34,7 @@ export function changedSettings(state: LabState): { total: number; kernel: strin
   }
   if (form.cpu !== null && form.cpu.trim() !== '' && form.cpu.trim() !== spec.machine.cpu) total++;
   if (form.memoryMB !== null && form.memoryMB.trim() !== '' && form.memoryMB.trim() !== String(spec.machine.memoryMB)) total++;
+  if (diskOf(form.disk) !== DEFAULT_DISK_TIMING) total++;
   if (form.kernel !== '4.3BSD') total++;
   const kernel = KERNEL_TOGGLES.filter((t) => (form.kernelToggles[t.name] ?? '').trim() !== '')
     .map((t) => `${t.name}=${form.kernelToggles[t.name]!.trim()}`);
@@ -38,6 +54,8 @@ export function SettingsPanel({ state, lab }: { state: LabState; lab: LabControl
   const changed = changedSettings(state);
   const cpuToggle = MACHINE_TOGGLES.find((t) => t.name === 'cpu');
   const memToggle = MACHINE_TOGGLES.find((t) => t.name === 'memoryMB');
+  const diskToggle = MACHINE_TOGGLES.find((t) => t.name === 'disk');
+  const disk = diskOf(form.disk);
   const cpu = form.cpu && CPU_NS[form.cpu] ? form.cpu : spec.machine.cpu;
   const memory = form.memoryMB ?? String(spec.machine.memoryMB);
   const kernelErrors = KERNEL_TOGGLES.some((t) => errors[`toggle-${t.name}`]);
@@ -51,11 +69,15 @@ export function SettingsPanel({ state, lab }: { state: LabState; lab: LabControl
     'toggle-cpu': `The timing model: ${CPU_NS['780']} ns per instruction on a 780; a 750 takes ${CPU_NS['750']} (0.6 of the speed). ` +
       `The paper ran this experiment on a ${spec.machine.cpu}${cpuToggle ? ` (§${cpuToggle.section.split(' ')[0]})` : ''}.`,
     'toggle-memoryMB': `${memToggle ? `${memToggle.min}–${memToggle.max} MB. ` : ''}Default: ${spec.machine.memoryNote}.`,
+    'toggle-disk': 'The disk’s timing: a DEC RP06 (the lab’s drive), a Fujitsu Eagle (3961 rpm, 1.86 MB/s, 18 ms average seek; ' +
+      'the Berkeley 780’s disks in the paper’s Table 5), or an ideal disk with no seek or rotational latency (not a real ' +
+      'drive: what is left when the disk’s latency is taken away). The pack stays an RP06 pack, with the RP06’s geometry; ' +
+      `only the timing changes.${diskToggle ? ` Paper §${diskToggle.section.split(' ')[0]}.` : ''}`,
   };
   for (const t of KERNEL_TOGGLES) {
     help[`toggle-${t.name}`] = `${t.name}: ${t.description} Range ${t.min}–${t.max}. Default: ${t.defaultNote}. Paper §${t.section}.`;
   }
-  const machineIds = ['kernel', 'toggle-cpu', 'toggle-memoryMB'];
+  const machineIds = ['kernel', 'toggle-cpu', 'toggle-memoryMB', 'toggle-disk'];
 
   return (
     <section className="panel settings" aria-labelledby="settings-title">
@@ -110,10 +132,20 @@ export function SettingsPanel({ state, lab }: { state: LabState; lab: LabControl
             <span className="visually-hidden" id="toggle-memoryMB-help">{help['toggle-memoryMB']}</span>
           </div>
           {focused === 'toggle-memoryMB' ? <FieldHelp text={help['toggle-memoryMB']!} /> : null}
+          <div className="field">
+            <label htmlFor="toggle-disk" title={help['toggle-disk']}>Disk timing</label>
+            <select id="toggle-disk" data-testid="toggle-disk" value={disk} aria-describedby="toggle-disk-help"
+              className={disk !== DEFAULT_DISK_TIMING ? 'changed' : undefined} onChange={(e) => lab.setDisk(e.target.value)}>
+              {DISK_TIMINGS.map((d) => <option key={d} value={d}>{DISK_LABELS[d]}</option>)}
+            </select>
+            <span className="visually-hidden" id="toggle-disk-help">{help['toggle-disk']}</span>
+          </div>
+          {focused === 'toggle-disk' ? <FieldHelp text={help['toggle-disk']!} /> : null}
         </div>
         {focused && machineIds.includes(focused) ? null : (
           <p className="machine-note hint">
-            VAX-11/{cpu}: {CPU_NS[cpu]} ns per instruction{cpu === spec.machine.cpu ? '' : ` (the paper’s: a ${spec.machine.cpu})`}.{' '}
+            VAX-11/{cpu}: {CPU_NS[cpu]} ns per instruction{cpu === spec.machine.cpu ? '' : ` (the paper’s: a ${spec.machine.cpu})`}
+            {disk === DEFAULT_DISK_TIMING ? '' : `; ${DISK_LABELS[disk]} disk timing on the RP06 pack`}.{' '}
             <span className={changed.total ? 'changed-count' : undefined}>
               {changed.total ? `${changed.total} setting${changed.total === 1 ? '' : 's'} changed from the paper’s.` : 'All as the paper ran it.'}
             </span>

@@ -41,6 +41,7 @@ export function SharedBanner({ state, lab }: { state: LabState; lab: LabControll
         </h2>
         <p className="shared-machine">
           VAX-11/{r.machine.cpu} model ({r.machine.nsPerInstruction} ns/instruction), {r.machine.memoryMB} MB, {r.machine.boot}-user
+          {r.machine.disk ? `, ${r.machine.disk} disk timing` : ''}
           {params ? `; ${params}` : ''}; kernel variables {kernel || 'as distributed'}
         </p>
         <p className="shared-figure">
