@@ -2,10 +2,11 @@
 // The page's data-testid contract is listed in e2e/README.md.
 
 import { readFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
 
 import { decodePermalink, encodePermalink, type SharedRun } from '../web/src/lab/permalink';
 import type { ExperimentResult } from '../experiments/runner/runner';
-import { expect, resultRows, shot, statusSeen, test, waitReady, xtermSeen, xtermVisible } from './lab';
+import { expect, resultRows, SCREENSHOT_DIR, shot, statusSeen, test, waitReady, xtermSeen, xtermVisible } from './lab';
 
 /** syscall with a reduced count: a few virtual seconds, boot included. */
 const ITERATIONS = 2000;
@@ -144,6 +145,108 @@ test('runs syscall with a reduced count: boot, console, chart, result row; its p
       await expect(page.getByTestId('machine-status')).toBeVisible();
       await expect(list).toContainText(/no runs/i);
       await expect(list).not.toContainText('syscall');
+    });
+  });
+
+/** One panel of the page in e2e/screenshots/NAME.png: clipped from a full-page shot, so the sticky top bar does not cover it. */
+async function panelShot(page: Page, selector: string, name: string): Promise<void> {
+  await page.evaluate(() => scrollTo(0, 0));
+  const box = await page.locator(selector).evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    return { x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height };
+  });
+  await page.screenshot({ path: `${SCREENSHOT_DIR}${name}.png`, fullPage: true, clip: box });
+}
+
+test('compares two runs: syscall on a 750, then on a 780; A, B and the paper in the table, the chart and the CSV',
+  async ({ page }, testInfo) => {
+    await page.goto('/');
+    await waitReady(page);
+    const meta = page.locator('.result-meta');
+
+    await test.step('run syscall (1000 iterations) on the 750, then on a 780', async () => {
+      await page.getByTestId('experiment-search').fill('syscall');
+      await page.getByTestId('experiment-syscall').click();
+      await page.getByTestId('param-iterations').fill('1000');
+      await page.getByTestId('run-button').click();
+      await expect(page.getByTestId('result-row')).toHaveCount(1, { timeout: 90_000 });
+      await expect(meta).toContainText('VAX-11/750');
+      await expect(page.getByTestId('machine-status')).toContainText(/ready/i, { timeout: 30_000 });
+      // Nothing else to compare with yet.
+      await expect(page.getByTestId('compare-select')).toBeDisabled();
+
+      await page.getByTestId('toggle-cpu').selectOption('780');
+      await page.getByTestId('run-button').click();
+      await expect(meta).toContainText('VAX-11/780', { timeout: 90_000 });
+      await expect(page.getByTestId('machine-status')).toContainText(/ready/i, { timeout: 30_000 });
+      await expect(page.getByTestId('history-list').locator('.history-open')).toHaveCount(2);
+    });
+
+    await test.step('"Compare" on the 750 run in the history: A and B side by side, with what differs', async () => {
+      const list = page.getByTestId('history-list');
+      // The shown run's own entry cannot be compared with itself.
+      await expect(list.locator('li', { hasText: 'VAX-11/780' }).getByTestId('history-compare')).toBeDisabled();
+      await list.locator('li', { hasText: 'VAX-11/750' }).getByTestId('history-compare').click();
+      await expect(page.getByTestId('compare-diff')).toContainText('A: cpu=750 · B: cpu=780');
+      const head = await page.getByTestId('result-table').locator('thead th').allInnerTexts();
+      expect(head).toEqual(expect.arrayContaining(['A (s)', 'B (s)', 'B − A (s)', 'B − A (%)', 'A vs paper', 'B vs paper']));
+      expect(head.some((h) => /^Paper/.test(h))).toBe(true);
+      const rows = await resultRows(page);
+      expect(rows).toHaveLength(1);
+      const cell = (label: string) => rows[0]![head.indexOf(label)]!;
+      expect(Number(cell('A (s)'))).toBeGreaterThan(0);
+      expect(Number(cell('B (s)'))).toBeGreaterThan(0);
+      // The 780 is the faster processor: B − A is negative.
+      expect(cell('B − A (s)')).toMatch(/^-\d/);
+      expect(cell('B − A (%)')).toMatch(/^-\d+(\.\d)?%$/);
+      // The select names the same run: the previous run of this page.
+      await expect(page.getByTestId('compare-select').locator('option:checked')).toContainText('Previous run');
+    });
+
+    await test.step('the bar chart has three series: A, B and the paper, named in its legend', async () => {
+      const chart = page.getByTestId('results-bar-chart');
+      await expect(chart.locator('g.pair rect.bar-a')).toHaveCount(1);
+      await expect(chart.locator('g.pair rect.bar-b')).toHaveCount(1);
+      await expect(chart.locator('g.pair rect.bar-paper')).toHaveCount(1);
+      await expect(chart.locator('g.pair rect.bar-ours')).toHaveCount(0);
+      const legend = await chart.locator('.legend .legend-item:has(rect) text').allTextContents();
+      expect(legend).toEqual(['A: cpu=750', 'B: cpu=780', 'the paper (4.3BSD)']);
+    });
+
+    await test.step('the CSV has both runs', async () => {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
+      expect(download.suggestedFilename()).toMatch(/-compared\.csv$/);
+      const lines = readFileSync((await download.path())!, 'utf8').trimEnd().split('\r\n');
+      expect(lines).toHaveLength(3);
+      expect(lines[0]!.startsWith('run,run_settings,test,')).toBe(true);
+      expect(lines[1]!.startsWith('A,cpu=750,syscall,')).toBe(true);
+      expect(lines[2]!.startsWith('B,cpu=780,syscall,')).toBe(true);
+    });
+
+    await test.step('screenshots of the comparison in both themes', async () => {
+      await shot(page, '09-compare', testInfo);
+      await panelShot(page, 'section.results', '09a-compare-results');
+      await page.getByTestId('theme-toggle').click();
+      await page.waitForTimeout(300);
+      await shot(page, '09b-compare-other-theme', testInfo);
+      await panelShot(page, 'section.results', '09c-compare-results-other-theme');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.waitForTimeout(300);
+      await panelShot(page, 'section.results', '09d-compare-results-narrow');
+      await panelShot(page, 'section.history', '09e-compare-history-narrow');
+      await page.setViewportSize({ width: 1280, height: 900 });
+    });
+
+    await test.step('"Clear comparison": the run against the paper again; the select compares once more', async () => {
+      await page.getByTestId('compare-clear').click();
+      await expect(page.getByTestId('compare-diff')).toHaveCount(0);
+      await expect(page.getByTestId('result-table').locator('thead')).not.toContainText('B (s)');
+      await expect(page.getByTestId('results-bar-chart').locator('g.pair rect.bar-ours')).toHaveCount(1);
+      await expect(page.getByTestId('results-bar-chart').locator('g.pair rect.bar-a')).toHaveCount(0);
+      const select = page.getByTestId('compare-select');
+      const value = await select.locator('option', { hasText: 'Previous run' }).getAttribute('value');
+      await select.selectOption(value!);
+      await expect(page.getByTestId('compare-diff')).toContainText('A: cpu=750 · B: cpu=780');
     });
   });
 

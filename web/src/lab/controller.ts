@@ -7,6 +7,7 @@
 import type { CounterSample } from '../../../experiments/runner/counters';
 import type { ExperimentResult } from '../../../experiments/runner/runner';
 import type { FromWorker, ImageRef, KernelName, RunProgress, TerminalPhase, ToWorker } from '../worker/protocol';
+import type { RunRef, SessionRun } from './compare';
 import { checkForm, experimentById, formFor, initialForm, type FormState, type RunSettings } from './config';
 import { deleteRun, listRuns, saveRun, type HistoryEntry } from './history';
 import { decodePermalink, encodePermalink, PermalinkError, type SharedRun } from './permalink';
@@ -61,6 +62,10 @@ export interface LabState {
   permalinkError: string | null;
   share: { url: string | null; busy: boolean; message: string | null };
   history: { entries: HistoryEntry[]; error: string | null };
+  /** Runs finished in this page, newest first (SESSION_RUNS at most): what "Compare with…" offers besides the history. */
+  sessionRuns: SessionRun[];
+  /** The run the shown one (B) is compared with (A), or null: Results then shows both. */
+  comparison: RunRef | null;
   counters: { selected: string[] | null; row: number | null };
   terminal: { phase: TerminalPhase; realtime: boolean; message: string | null; virtualSeconds: number; started: boolean };
   theme: Theme;
@@ -69,6 +74,8 @@ export interface LabState {
 const IMAGE_BASE = `${import.meta.env.BASE_URL}images/`;
 /** How often worker messages are applied to the state (ms). */
 const INBOX_MS = 80;
+/** How many of this page's runs "Compare with…" offers. */
+const SESSION_RUNS = 10;
 export const BSD42_MISSING = '4.2BSD distribution files are not present (../shared/bsd/4.2BSD)';
 /** What the experiment console says before the first run (dim; short lines, for a narrow console). */
 const IDLE_CONSOLE = '\x1b[2mThe machine’s console appears here\r\nwhile an experiment runs: the boot,\r\n' +
@@ -120,6 +127,8 @@ export class LabController {
       permalinkError: null,
       share: { url: null, busy: false, message: null },
       history: { entries: [], error: null },
+      sessionRuns: [],
+      comparison: null,
       counters: { selected: null, row: null },
       terminal: { phase: 'off', realtime: true, message: null, virtualSeconds: 0, started: false },
       theme: initialTheme(),
@@ -306,6 +315,11 @@ export class LabController {
     this.store.update((s) => ({ form: { ...s.form, memoryMB: raw } }));
   }
 
+  /** The disk's timing by name (rp06, eagle, ideal). */
+  setDisk(raw: string): void {
+    this.store.update((s) => ({ form: { ...s.form, disk: raw } }));
+  }
+
   setKernel(kernel: KernelName): void {
     if (kernel === '4.2BSD' && !this.state.bsd42.available) return;
     this.store.update((s) => ({ form: { ...s.form, kernel } }));
@@ -314,7 +328,7 @@ export class LabController {
   /** Back to the paper's settings: the experiment's parameters and machine, the kernel's variables. */
   resetForm(): void {
     this.store.update((s) => ({
-      form: { ...s.form, params: { ...s.form.params, [s.form.experimentId]: {} }, kernelToggles: {}, cpu: null, memoryMB: null },
+      form: { ...s.form, params: { ...s.form.params, [s.form.experimentId]: {} }, kernelToggles: {}, cpu: null, memoryMB: null, disk: null },
     }));
   }
 
@@ -337,7 +351,8 @@ export class LabController {
     const runId = this.nextRunId++;
     this.clearHash();
     this.console.reset();
-    this.console.append(`\x1b[1m${form.experimentId}\x1b[0m on a VAX-11/${settings.cpu} model, ${settings.memoryMB} MB, ${form.kernel}\r\n`);
+    const disk = settings.disk ? `, ${settings.disk} disk timing` : '';
+    this.console.append(`\x1b[1m${form.experimentId}\x1b[0m on a VAX-11/${settings.cpu} model, ${settings.memoryMB} MB${disk}, ${form.kernel}\r\n`);
     this.store.update({
       run: {
         runId, experiment: form.experimentId, kernel: form.kernel, settings, status: 'starting', progress: null,
@@ -354,7 +369,10 @@ export class LabController {
       type: 'run',
       runId,
       experiment: form.experimentId,
-      config: { kernel: form.kernel, cpu: settings.cpu, memoryMB: settings.memoryMB, set: settings.set, parameters: settings.parameters },
+      config: {
+        kernel: form.kernel, cpu: settings.cpu, memoryMB: settings.memoryMB, set: settings.set, parameters: settings.parameters,
+        ...(settings.disk ? { disk: settings.disk } : {}),
+      },
     });
   }
 
@@ -385,7 +403,10 @@ export class LabController {
     this.stopHostTimer();
     const shared: SharedRun = {
       experiment: run.experiment,
-      config: { cpu: run.settings.cpu, memoryMB: run.settings.memoryMB, set: run.settings.set, parameters: result.parameters },
+      config: {
+        cpu: run.settings.cpu, memoryMB: run.settings.memoryMB, set: run.settings.set, parameters: result.parameters,
+        ...(run.settings.disk ? { disk: run.settings.disk } : {}),
+      },
       result,
     };
     const stopped = result.rows.some((r) => r.failure?.kind === 'stopped');
@@ -394,10 +415,11 @@ export class LabController {
     this.lastRunView = view;
     // A shared run opened while this one ran stays on screen.
     const showing = this.state.view;
-    this.store.update({
+    this.store.update((s) => ({
       run: { ...run, status: 'done', result, hostSeconds },
       view: showing && showing.source !== 'run' ? showing : view,
-    });
+      sessionRuns: [{ shared, at: new Date().toISOString() }, ...s.sessionRuns].slice(0, SESSION_RUNS),
+    }));
     void this.save(shared);
   }
 
@@ -531,6 +553,22 @@ export class LabController {
     } catch (e) {
       this.store.update((s) => ({ history: { ...s.history, error: `History unavailable: ${e instanceof Error ? e.message : String(e)}` } }));
     }
+  }
+
+  // ---------------------------------------------------------- comparing two runs
+
+  /** Compares the shown run (B) with this one (A); it stays A while other runs are shown, until cleared. */
+  compareWith(ref: RunRef): void {
+    this.store.update({ comparison: ref });
+  }
+
+  compareWithHistory(id: string): void {
+    const entry = this.state.history.entries.find((e) => e.id === id);
+    if (entry) this.compareWith({ shared: entry.run, source: 'history', at: entry.savedAt, historyId: entry.id });
+  }
+
+  clearComparison(): void {
+    this.store.update({ comparison: null });
   }
 
   async deleteHistory(id: string): Promise<void> {

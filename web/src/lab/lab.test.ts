@@ -60,6 +60,11 @@ test('the form: defaults are valid, bad numbers are marked on their input, cross
   assert.ok(mem.errors['toggle-memoryMB']);
   assert.match(checkForm({ ...form, cpu: '760' }).errors['toggle-cpu']!, /750, 780/);
   assert.equal(checkForm({ ...form, cpu: '780' }).settings?.cpu, '780');
+
+  // The disk's timing: by name; rp06 (the default) is left out of the settings, as a permalink keeps them.
+  assert.equal(checkForm({ ...form, disk: 'eagle' }).settings?.disk, 'eagle');
+  assert.ok(!('disk' in checkForm({ ...form, disk: 'rp06' }).settings!));
+  assert.match(checkForm({ ...form, disk: 'ssd' }).errors['toggle-disk']!, /one of rp06 \(0\), eagle \(1\), ideal \(2\)/);
 });
 
 test('the form reproduces a shared run\'s settings', () => {
@@ -70,6 +75,10 @@ test('the form reproduces a shared run\'s settings', () => {
   assert.equal(f.params.csw!.iterations, '500');
   assert.equal(f.kernelToggles.nbuf, '100');
   assert.deepEqual(checkForm(f).settings, { cpu: '780', memoryMB: 8, set: { nbuf: 100 }, parameters: { iterations: 500 } });
+  assert.equal(f.disk, null);
+  const g = formFor('csw', { cpu: '750', memoryMB: 5, set: {}, parameters: {}, disk: 'ideal' }, initialForm());
+  assert.equal(g.disk, 'ideal');
+  assert.equal(checkForm(g).settings?.disk, 'ideal');
 });
 
 test('the picker groups by paper section and filters on every word', () => {

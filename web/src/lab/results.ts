@@ -5,6 +5,7 @@
 
 import type { CounterSample } from '../../../experiments/runner/counters';
 import type { ExperimentResult, RowResult } from '../../../experiments/runner/runner';
+import type { BarData } from './charts/barChart';
 
 /** The figure a view compares first: elapsed time, except name translation (system time). */
 export type Metric = 'elapsed' | 'system';
@@ -151,7 +152,8 @@ function statusCell(r: RowResult): Cell {
     : { text: r.failure ? r.failure.message : 'failed', className: 'failure' };
 }
 
-function paperCell(c: Comparison, r: RowResult): Cell {
+/** The paper's figure for a row (scaled ones starred, with the paper's own figure in the tooltip). */
+export function paperCell(c: Comparison, r: RowResult): Cell {
   if (c.paper === null) return { text: '—', title: 'the paper has no figure for this row' };
   const p = r.paper;
   const title = c.scaled && p
@@ -269,7 +271,7 @@ export function resultTable(result: ExperimentResult): ResultTable {
 
 // ------------------------------------------------------------ CSV and JSON
 
-const CSV_COLUMNS = [
+export const CSV_COLUMNS = [
   'test', 'step', 'status', 'iterations', 'ours_real_s', 'ours_user_s', 'ours_sys_s', 'paper_source', 'paper_column',
   'paper_elapsed_s', 'paper_user_s', 'paper_system_s', 'paper_scale', 'paper_scaled', 'compared_metric',
   'difference_s', 'difference_percent', 'ours_page_faults', 'paper_page_faults', 'ours_pfst_ms', 'paper_pfst_ms',
@@ -277,7 +279,9 @@ const CSV_COLUMNS = [
   'kernel_settings', 'failure',
 ] as const;
 
-function csvCell(v: string | number | boolean | null | undefined): string {
+export type CsvValue = string | number | boolean | null | undefined;
+
+export function csvCell(v: CsvValue): string {
   if (v === null || v === undefined) return '';
   const s = String(v);
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
@@ -287,20 +291,22 @@ function csvCell(v: string | number | boolean | null | undefined): string {
 export function resultCsv(result: ExperimentResult): string {
   const metric = primaryMetric(result);
   const lines = [CSV_COLUMNS.join(',')];
-  for (const r of result.rows) {
-    const c = compareRow(r, metric);
-    const t = r.totals ?? {};
-    const cells: (string | number | boolean | null | undefined)[] = [
-      r.test, r.step, r.status, r.iterations, r.guest?.real, r.guest?.user, r.guest?.sys, r.paper?.source, r.paper?.column,
-      r.paper?.elapsed, r.paper?.user, r.paper?.system, r.paper?.scale, r.paper?.scaled, metric, c.difference, c.percent,
-      r.derived?.pageFaults, r.paper?.pageFaults, r.derived?.pfstMs, r.derived?.paperPfstMs, r.readback?.nchsize,
-      t['namei.hits'], t['namei.misses'], t['namei.hitRate'], r.emulator?.instructions, r.emulator?.virtualSeconds,
-      r.command, Object.entries(r.kernelSettings ?? {}).map(([k, v]) => `${k}=${v}`).join(' '),
-      r.failure ? r.failure.message : null,
-    ];
-    lines.push(cells.map(csvCell).join(','));
-  }
+  for (const r of result.rows) lines.push(csvRowValues(r, metric).map(csvCell).join(','));
   return `${lines.join('\r\n')}\r\n`;
+}
+
+/** A row's values in the order of CSV_COLUMNS, compared with the paper on `metric`. */
+export function csvRowValues(r: RowResult, metric: Metric): CsvValue[] {
+  const c = compareRow(r, metric);
+  const t = r.totals ?? {};
+  return [
+    r.test, r.step, r.status, r.iterations, r.guest?.real, r.guest?.user, r.guest?.sys, r.paper?.source, r.paper?.column,
+    r.paper?.elapsed, r.paper?.user, r.paper?.system, r.paper?.scale, r.paper?.scaled, metric, c.difference, c.percent,
+    r.derived?.pageFaults, r.paper?.pageFaults, r.derived?.pfstMs, r.derived?.paperPfstMs, r.readback?.nchsize,
+    t['namei.hits'], t['namei.misses'], t['namei.hitRate'], r.emulator?.instructions, r.emulator?.virtualSeconds,
+    r.command, Object.entries(r.kernelSettings ?? {}).map(([k, v]) => `${k}=${v}`).join(' '),
+    r.failure ? r.failure.message : null,
+  ];
 }
 
 /** The result JSON, as the CLI writes it (2-space indent, final newline). */
@@ -390,6 +396,19 @@ export function resultSummary(result: ExperimentResult): string {
 export function paperLegend(result: ExperimentResult): string {
   const columns = [...new Set(result.rows.map((r) => r.paper?.column).filter((c): c is string => !!c))];
   return columns.length === 1 ? `the paper (${columns[0]})` : 'the paper';
+}
+
+/** The bar chart of one result: ours and the paper's per row, ours against the paper in % above each pair. */
+export function resultBars(result: ExperimentResult): BarData {
+  const rows = compare(result).map((c) => ({
+    test: c.test, values: [c.ours, c.comparable ? c.paper : null], percent: c.percent,
+  }));
+  return {
+    series: [{ key: 'ours', label: 'ours (emulated)' }, { key: 'paper', label: paperLegend(result) }],
+    rows,
+    percentMeaning: 'ours against the paper, in % of the paper’s figure',
+    markMissing: [0],
+  };
 }
 
 /** A file name stem for exports: vaxlab-EXPERIMENT-CPU-MEM. */

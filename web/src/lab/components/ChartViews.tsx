@@ -3,7 +3,7 @@
 
 import { useEffect, useRef, useState } from 'react';
 
-import { renderBarChart, type BarRow } from '../charts/barChart';
+import { renderBarChart, type BarData } from '../charts/barChart';
 import { renderCounterChart, type ChartCounterNames, type ChartSeries } from '../charts/counterChart';
 import type { ChartPanel } from '../counterNames';
 
@@ -46,18 +46,17 @@ export function CounterChart({ series, panels, names, colourIndex, emptyText, ve
 }
 
 export interface ResultsBarChartProps {
-  rows: BarRow[];
+  data: BarData;
   title: string;
   yLabel: string;
-  paperLabel: string;
 }
 
-export function ResultsBarChart({ rows, title, yLabel, paperLabel }: ResultsBarChartProps) {
+export function ResultsBarChart({ data, title, yLabel }: ResultsBarChartProps) {
   const [box, width] = useWidth();
   const svg = useRef<SVGSVGElement>(null);
   useEffect(() => {
-    if (svg.current && width > 0) renderBarChart(svg.current, rows, width, yLabel, paperLabel);
-  }, [rows, width, yLabel, paperLabel]);
+    if (svg.current && width > 0) renderBarChart(svg.current, data, width, yLabel);
+  }, [data, width, yLabel]);
   return (
     <div className="chart-box" ref={box}>
       <svg ref={svg} data-testid="results-bar-chart" className="chart" role="img" aria-label={title} />

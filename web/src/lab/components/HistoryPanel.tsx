@@ -1,3 +1,4 @@
+import { compareBlocker, sameRun } from '../compare';
 import type { LabController, LabState } from '../controller';
 import { resultSummary } from '../results';
 
@@ -6,28 +7,55 @@ export function when(iso: string): string {
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
 }
 
-/** Finished runs kept in this browser (IndexedDB): open one (no run), or delete it. */
+/** Brings the Results panel into view (Compare is pressed down here, the comparison shows up there). */
+function showResults(): void {
+  const reduce = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+  document.getElementById('results-title')?.scrollIntoView({ block: 'start', behavior: reduce ? 'auto' : 'smooth' });
+}
+
+/** Finished runs kept in this browser (IndexedDB): open one (no run), compare the shown run with it, or delete it. */
 export function HistoryPanel({ state, lab }: { state: LabState; lab: LabController }) {
   const view = state.view;
+  const shown = view?.shared ?? null;
+  const against = state.comparison;
   return (
     <section className="panel history" aria-labelledby="history-title">
       <div className="panel-head">
         <h2 id="history-title">History</h2>
-        <span className="hint">runs kept in this browser; open one to see it again without running it</span>
+        <span className="hint">runs kept in this browser; open one to see it again without running it, or compare the result shown with it</span>
       </div>
       {state.history.error ? <p className="hint">{state.history.error}</p> : null}
       <ul data-testid="history-list">
         {state.history.entries.length === 0 ? <li className="muted">No runs yet.</li> : null}
         {state.history.entries.map((h) => {
           const r = h.run.result;
+          const blocker = compareBlocker(shown, h.run);
+          // The run the shown one is compared with (A), or the shown one itself (B).
+          const isA = !!against && !blocker && sameRun(against.shared, h.run);
+          const isB = !!shown && sameRun(shown, h.run);
+          const classes = [view?.historyId === h.id ? 'current' : '', isA ? 'compared' : ''].filter(Boolean).join(' ');
           return (
-            <li key={h.id} className={view?.historyId === h.id ? 'current' : ''}>
+            <li key={h.id} className={classes || undefined}>
               <button type="button" className="history-open" onClick={() => lab.openHistory(h.id)}
                 aria-current={view?.historyId === h.id ? 'true' : undefined}>
                 <span className="experiment-id">{h.run.experiment}</span>
                 <span>VAX-11/{r.machine.cpu}, {r.machine.memoryMB} MB{Object.keys(r.kernelSettings).length ? ', patched kernel' : ''}</span>
                 <span className={r.status === 'ok' ? 'num' : 'failure'}>{r.status === 'ok' ? resultSummary(r) : 'failed'}</span>
                 <time dateTime={h.savedAt}>{when(h.savedAt)}</time>
+              </button>
+              {isA || (isB && against) ? (
+                <span className={`run-key ${isA ? 'key-a' : 'key-b'}`} title={isA ? 'A: the run the shown one is compared with' : 'B: the run shown'}>
+                  {isA ? 'A' : 'B'}
+                </span>
+              ) : null}
+              <button type="button" className="quiet" data-testid="history-compare" disabled={!!blocker || isA}
+                aria-label={`Compare the result shown with the ${h.run.experiment} run of ${when(h.savedAt)}`}
+                title={blocker ?? (isA ? 'Compared: this run is A in Results' : 'Compare the result shown (B) with this run (A) in Results')}
+                onClick={() => {
+                  lab.compareWithHistory(h.id);
+                  showResults();
+                }}>
+                {isA ? 'Compared' : 'Compare'}
               </button>
               <button type="button" className="quiet" aria-label={`Delete the ${h.run.experiment} run of ${when(h.savedAt)}`}
                 onClick={() => void lab.deleteHistory(h.id)}>

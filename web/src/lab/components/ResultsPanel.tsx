@@ -3,8 +3,13 @@ import { lazy, Suspense, useMemo, useState } from 'react';
 import type { LabController, LabState } from '../controller';
 import { chartsSvg, download, svgToPng } from '../exporting';
 import {
-  compare, exportName, formatSeconds, METRIC_LABEL, paperLegend, primaryMetric, resultCsv, resultJsonText, resultTable,
+  candidateFor, compareBlocker, compareCandidates, compareRuns, comparisonBars, comparisonCsv, comparisonTable, configLine,
+  formatConfigDiff, originText, shortFigure, type RunRef,
+} from '../compare';
+import {
+  exportName, formatSeconds, METRIC_LABEL, primaryMetric, resultBars, resultCsv, resultJsonText, resultTable,
 } from '../results';
+import { when } from './HistoryPanel';
 
 const ResultsBarChart = lazy(() => import('./ChartViews').then((m) => ({ default: m.ResultsBarChart })));
 
@@ -13,15 +18,31 @@ const SOURCE_TEXT = { run: 'this page’s last run', permalink: 'a shared run (f
 export function ResultsPanel({ state, lab }: { state: LabState; lab: LabController }) {
   const view = state.view;
   const result = view?.shared.result ?? null;
-  const table = useMemo(() => (result ? resultTable(result) : null), [result]);
-  const barRows = useMemo(
-    () =>
-      result
-        ? compare(result).map((r) => ({ test: r.test, ours: r.ours, paper: r.comparable ? r.paper : null, percent: r.percent }))
-        : [],
-    [result],
+  const shown = view?.shared ?? null;
+  // Compared with another run (A; the shown one is B) when one is chosen and it can be.
+  const against = state.comparison;
+  const blocker = useMemo(() => (shown && against ? compareBlocker(shown, against.shared) : null), [shown, against]);
+  const pair = useMemo(() => (shown && against && !blocker ? compareRuns(against.shared, shown) : null), [shown, against, blocker]);
+  const candidates = useMemo(
+    () => (shown ? compareCandidates(shown, state.sessionRuns, state.history.entries, when) : []),
+    [shown, state.sessionRuns, state.history.entries],
   );
-  const metric = result ? primaryMetric(result) : 'elapsed';
+  const table = useMemo(() => (pair ? comparisonTable(pair) : result ? resultTable(result) : null), [pair, result]);
+  const bars = useMemo(() => (pair ? comparisonBars(pair) : result ? resultBars(result) : null), [pair, result]);
+  const metric = pair ? pair.metric : result ? primaryMetric(result) : 'elapsed';
+  const selected = pair ? candidateFor(candidates, against) : undefined;
+  const sessionCandidates = candidates.filter((c) => c.group === 'session');
+  const historyCandidates = candidates.filter((c) => c.group === 'history');
+  const pick = (key: string) => {
+    const c = candidates.find((x) => x.key === key);
+    if (c) lab.compareWith(c.ref);
+    else lab.clearComparison();
+  };
+  const entry = view?.historyId ? state.history.entries.find((h) => h.id === view.historyId) : undefined;
+  const shownRef: RunRef | null = view && view.source !== 'run'
+    ? { shared: view.shared, source: view.source, at: entry?.savedAt }
+    : null;
+  const chartTitle = result ? `vaxlab: ${result.title}${pair ? ` (${formatConfigDiff(pair.diff)})` : ''}` : '';
 
   const [exportError, setExportError] = useState<string | null>(null);
   const running = lab.running;
@@ -32,7 +53,7 @@ export function ResultsPanel({ state, lab }: { state: LabState; lab: LabControll
   const exportSvg = () => {
     if (!result) return;
     try {
-      const { text } = chartsSvg(chartSvgs(), `vaxlab: ${result.title}`);
+      const { text } = chartsSvg(chartSvgs(), chartTitle);
       download(`${exportName(result)}.svg`, text, 'image/svg+xml');
       setExportError(null);
     } catch (e) {
@@ -42,7 +63,7 @@ export function ResultsPanel({ state, lab }: { state: LabState; lab: LabControll
   const exportPng = async () => {
     if (!result) return;
     try {
-      const { text, width, height } = chartsSvg(chartSvgs(), `vaxlab: ${result.title}`);
+      const { text, width, height } = chartsSvg(chartSvgs(), chartTitle);
       download(`${exportName(result)}.png`, await svgToPng(text, width, height), 'image/png');
       setExportError(null);
     } catch (e) {
@@ -50,13 +71,15 @@ export function ResultsPanel({ state, lab }: { state: LabState; lab: LabControll
     }
   };
   // A few rows: the table and the bar chart side by side (when the panel is wide enough), the chart narrower.
-  const compact = !!result && result.rows.length <= 4 && result.view !== 'paging';
+  const compact = !!result && result.rows.length <= 4 && result.view !== 'paging' && !pair;
+  // Two runs of a few rows: the table is too wide to share the line; the chart is kept narrower below it.
+  const few = !!pair && pair.rows.length <= 4;
 
   return (
     <section className="panel results" aria-labelledby="results-title">
       <div className="panel-head">
         <h2 id="results-title">Results</h2>
-        {view ? <span className="hint">{SOURCE_TEXT[view.source]}</span> : null}
+        {view ? <span className="hint">{SOURCE_TEXT[view.source]}{pair ? ', compared with another run' : ''}</span> : null}
       </div>
 
       {!result ? (
@@ -65,20 +88,70 @@ export function ResultsPanel({ state, lab }: { state: LabState; lab: LabControll
         <>
           <div className="result-meta">
             <div className="result-title">{result.title}</div>
-            <dl>
+            {pair ? null : <dl>
               <div><dt>Machine</dt><dd>VAX-11/{result.machine.cpu} model ({result.machine.nsPerInstruction} ns/instruction), {result.machine.memoryMB} MB, {result.machine.boot}-user</dd></div>
               <div><dt>Parameters</dt><dd>{Object.entries(result.parameters).map(([k, v]) => `${k}=${v}`).join(', ') || 'none'}</dd></div>
               <div><dt>Kernel variables</dt><dd>{Object.entries(result.kernelSettings).map(([k, v]) => `${k}=${v}`).join(', ') || 'as distributed'}</dd></div>
               {result.image ? <div><dt>Image</dt><dd>{result.image.name}{result.image.sha256 ? ` (sha256 ${result.image.sha256.slice(0, 12)}…)` : ''}</dd></div> : null}
               {view?.hostSeconds !== undefined ? <div><dt>Host time</dt><dd>{formatSeconds(view.hostSeconds)} s</dd></div> : null}
-            </dl>
+            </dl>}
           </div>
 
-          <div className={compact ? 'result-body compact' : 'result-body'}>
+          <div className="compare-bar">
+            <label htmlFor="compare-select">Compare with…</label>
+            <select
+              id="compare-select" data-testid="compare-select" value={selected?.key ?? ''} onChange={(e) => pick(e.target.value)}
+              disabled={candidates.length === 0 && !against}
+              title={candidates.length === 0
+                ? 'No other run of this experiment (or of one sharing its rows) yet: change a setting and run it again, or open the history.'
+                : 'Show this run (B) against another (A): their times side by side, B − A, and what differs in their settings.'}
+            >
+              <option value="">{candidates.length === 0 ? 'no other run to compare with yet' : pair ? 'nothing (only the paper)' : 'choose a run…'}</option>
+              {sessionCandidates.length ? (
+                <optgroup label="Runs of this page">
+                  {sessionCandidates.map((c) => <option key={c.key} value={c.key}>{c.label}</option>)}
+                </optgroup>
+              ) : null}
+              {historyCandidates.length ? (
+                <optgroup label="History">
+                  {historyCandidates.map((c) => <option key={c.key} value={c.key}>{c.label}</option>)}
+                </optgroup>
+              ) : null}
+            </select>
+            {against ? (
+              <button type="button" data-testid="compare-clear" onClick={() => lab.clearComparison()}>Clear comparison</button>
+            ) : null}
+            {against && blocker ? <span className="hint" data-testid="compare-blocked">Not compared: {blocker}</span> : null}
+          </div>
+
+          {pair ? (
+            <div className="compare-summary" data-testid="compare-summary">
+              <p className="compare-diff" data-testid="compare-diff">
+                <span className="compare-diff-head">{pair.diff.length ? 'Differs in' : 'Settings'}</span> {formatConfigDiff(pair.diff)}
+              </p>
+              <ul className="compare-runs">
+                <li>
+                  <span className="key-swatch key-a" aria-hidden="true" />
+                  <strong>A</strong>
+                  <span>{originText(pair.a === against?.shared ? against : { shared: pair.a, source: 'history' }, when)}: {configLine(pair.a)}; {shortFigure(pair.a.result)}</span>
+                </li>
+                <li>
+                  <span className="key-swatch key-b" aria-hidden="true" />
+                  <strong>B</strong>
+                  <span>
+                    {shownRef ? originText(shownRef, when) : 'this page’s last run'}
+                    {view?.hostSeconds !== undefined ? ` (${formatSeconds(view.hostSeconds)} s of host time)` : ''}: {configLine(pair.b)}; {shortFigure(pair.b.result)}
+                  </span>
+                </li>
+              </ul>
+            </div>
+          ) : null}
+
+          <div className={`result-body${compact ? ' compact' : ''}${few ? ' few' : ''}`}>
             <div className="result-table-box">
               <div className="table-wrap">
                 <table data-testid="result-table" className="result-table" aria-describedby={table!.footnote ? 'results-footnote' : undefined}>
-                  <caption className="visually-hidden">Ours against the paper, per row</caption>
+                  <caption className="visually-hidden">{pair ? 'Run A, run B and the paper, per row' : 'Ours against the paper, per row'}</caption>
                   <thead>
                     <tr>
                       {table!.columns.map((c, i) => (
@@ -112,12 +185,15 @@ export function ResultsPanel({ state, lab }: { state: LabState; lab: LabControll
               {table!.footnote ? <p className="table-footnote" id="results-footnote">{table!.footnote}</p> : null}
               {table!.notes.map((n) => <p key={n} className="hint">{n}</p>)}
               <p className="hint">{result.compare}</p>
+              {pair ? <p className="hint">B − A: B’s time minus A’s, in seconds and in % of A’s; each run against the paper at its own count.</p> : null}
             </div>
 
             <Suspense fallback={<div className="chart-loading">Loading the chart…</div>}>
               <ResultsBarChart
-                rows={barRows} yLabel={METRIC_LABEL[metric]} paperLabel={paperLegend(result)}
-                title={`${METRIC_LABEL[metric]} per row, ours against the paper: ${result.title}`}
+                data={bars!} yLabel={METRIC_LABEL[metric]}
+                title={pair
+                  ? `${METRIC_LABEL[metric]} per row, ${pair.labels.a} and ${pair.labels.b} against the paper: ${result.title}`
+                  : `${METRIC_LABEL[metric]} per row, ours against the paper: ${result.title}`}
               />
             </Suspense>
           </div>
@@ -125,15 +201,25 @@ export function ResultsPanel({ state, lab }: { state: LabState; lab: LabControll
           <div className="result-actions">
             <div className="exports" role="group" aria-label="Export">
               <span className="group-label">Export</span>
-              <button type="button" data-testid="export-json" onClick={() => download(`${exportName(result)}.json`, resultJsonText(result), 'application/json')}>JSON</button>
-              <button type="button" data-testid="export-csv" onClick={() => download(`${exportName(result)}.csv`, resultCsv(result), 'text/csv')}>CSV</button>
+              <button type="button" data-testid="export-json" onClick={() => download(`${exportName(result)}.json`, resultJsonText(result), 'application/json')}
+                title={pair ? 'The result of the run shown (B), as the command line writes it; the CSV has both runs' : 'The result, as the command line writes it'}>
+                JSON{pair ? ' (B)' : ''}
+              </button>
+              <button type="button" data-testid="export-csv"
+                onClick={() => download(`${exportName(result)}${pair ? '-compared' : ''}.csv`, pair ? comparisonCsv(pair) : resultCsv(result), 'text/csv')}
+                title={pair ? 'Every row of A and of B (column run), with B − A on the rows they share' : 'One line per row'}>
+                CSV{pair ? ' (A and B)' : ''}
+              </button>
               <button type="button" data-testid="export-svg" onClick={exportSvg}>Charts as SVG</button>
               <button type="button" data-testid="export-png" onClick={() => void exportPng()}>Charts as PNG</button>
               {exportError ? <span className="field-error">{exportError}</span> : null}
             </div>
             <div className="share">
-              <button type="button" data-testid="permalink-button" onClick={() => void lab.copyPermalink()} disabled={state.share.busy}>
-                Copy permalink
+              <button type="button" data-testid="permalink-button" onClick={() => void lab.copyPermalink()} disabled={state.share.busy}
+                title={pair
+                  ? 'A link to the run shown (B) only: a comparison has no link of its own. Share both runs’ links, or the CSV.'
+                  : 'A link that shows this result in any browser, without running anything'}>
+                {pair ? 'Copy permalink (B)' : 'Copy permalink'}
               </button>
               {state.share.url ? (
                 <label className="permalink-field">
