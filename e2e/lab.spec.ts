@@ -36,6 +36,18 @@ test('the page loads the emulator and the 4.3BSD image, cross-origin isolated, a
   await expect(kernelVars.locator('summary')).toContainText('as distributed');
   await expect(page.getByTestId('run-button')).toBeEnabled();
 
+  // Memory in steps of 0.25 MB: the paper's 4.5 MB is the default; 4.3 is marked on the input, 4.75 is fine.
+  const memory = page.getByTestId('toggle-memoryMB');
+  await expect(memory).toHaveValue('4.5');
+  await memory.fill('4.3');
+  await expect(memory).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.locator('#toggle-memoryMB-error')).toContainText('a multiple of 0.25 from 0.75 to 64');
+  await expect(page.getByTestId('run-button')).toBeDisabled();
+  await memory.fill('4.75');
+  await expect(memory).not.toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByTestId('run-button')).toBeEnabled();
+  await memory.fill('');
+
   // Both themes, to look at.
   const theme = () => page.evaluate(() => `${document.documentElement.className} ${document.documentElement.dataset.theme ?? ''}`);
   const before = await theme();

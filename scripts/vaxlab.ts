@@ -25,7 +25,7 @@ import {
   RESULT_VERSION, SettingsError, formatTable, resolveRun, resultJson, runExperiment, virtualSeconds,
   type ExperimentResult, type RunOptions,
 } from '../experiments/runner/runner';
-import { TOGGLES, expectedValues, findToggle, settingValue } from '../experiments/runner/toggles';
+import { TOGGLES, expectedValues, findToggle, settingValue, validateSetting } from '../experiments/runner/toggles';
 import { DISK_TIMINGS, type DiskTiming } from '../web/src/emulator/vaxModule';
 import { findLabImage, loadDiskImage, loadVaxNode, wasmBuildExists } from '../web/src/emulator/vaxNode';
 
@@ -62,14 +62,15 @@ function list(): void {
 function pair(flag: string, v: string): [string, number] {
   const m = /^([A-Za-z_][A-Za-z0-9_]*)=(\d+)$/.exec(v);
   if (m) return [m[1]!, Number(m[2])];
-  // A knob with named values (disk=eagle) takes the name.
-  const named = /^([A-Za-z_][A-Za-z0-9_]*)=([A-Za-z0-9_]+)$/.exec(v);
-  if (flag === '--set' && named && findToggle(named[1]!)?.choices) {
+  // A knob with named values (disk=eagle) takes the name; one with a step (memoryMB=4.5) a decimal.
+  const named = /^([A-Za-z_][A-Za-z0-9_]*)=([A-Za-z0-9_.]+)$/.exec(v);
+  const t = named ? findToggle(named[1]!) : undefined;
+  if (flag === '--set' && named && (t?.choices || t?.step !== undefined)) {
     const n = settingValue(named[1]!, named[2]!);
     if (n === null) die(`refused, nothing was run:\n  --set: ${named[1]}: ${expectedValues(named[1]!)}, got "${named[2]}"`);
     return [named[1]!, n];
   }
-  die(`${flag} takes NAME=VALUE (a non-negative whole number${flag === '--set' ? ', or a name for disk' : ''}), got "${v}"`);
+  die(`${flag} takes NAME=VALUE (a non-negative whole number${flag === '--set' ? ', a name for disk, or megabytes such as 4.5 for memoryMB' : ''}), got "${v}"`);
 }
 
 async function run(args: string[]): Promise<number> {
@@ -94,8 +95,8 @@ async function run(args: string[]): Promise<number> {
       if (!(DISK_TIMINGS as readonly string[]).includes(v)) die(`--disk takes ${DISK_TIMINGS.join(', ')}, got "${v}"`);
       options.disk = v as DiskTiming;
     } else if (a === '--mem') {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 1 || n > 64) die('--mem takes whole megabytes, 1 to 64');
+      const n = /^\d*\.?\d+$/.test(v.trim()) ? Number(v) : NaN;
+      if (validateSetting('memoryMB', n) !== null) die(`--mem takes megabytes in steps of 0.25 from 0.75 to 64 (e.g. 4.5), got "${v}"`);
       options.memoryMB = n;
     } else if (a === '--set') {
       const [k, n] = pair(a, v);

@@ -272,7 +272,7 @@ static void test_refusals(uint8_t *img)
     /* The system's configuration names it too. */
     vax780_config cfg;
     memset(&cfg, 0, sizeof cfg);
-    cfg.memory_mb = 1;
+    cfg.memory_kb = 1024;
     cfg.disk[0].type = "RP06";
     cfg.disk[0].image = &bd;
     cfg.disk_timing = "eagle";

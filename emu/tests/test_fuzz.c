@@ -963,7 +963,7 @@ static vax_machine *build_system(fcase *c)
     rng_t *r = &c->rng;
     vax780_config cfg;
     memset(&cfg, 0, sizeof cfg);
-    cfg.memory_mb = 1;
+    cfg.memory_kb = 1024;
     if (chance(r, 60)) {
         c->disk_bd.ctx = c;
         c->disk_bd.size = 32ull * 5 * 823 * 512; /* an RM03 */

@@ -268,7 +268,7 @@ static vax780 *new_system(int idle_skip)
 {
     vax780_config cfg;
     memset(&cfg, 0, sizeof cfg);
-    cfg.memory_mb = 1;
+    cfg.memory_kb = 1024;
     cfg.no_idle_skip = !idle_skip;
     char err[256];
     vax780 *s = vax780_create(&cfg, err, sizeof err);
@@ -648,7 +648,7 @@ static void test_disk(void)
     vax_blockdev pack = {NULL, 22ull * 19 * 815 * 512, 0, null_read, null_write};
     vax780_config cfg;
     memset(&cfg, 0, sizeof cfg);
-    cfg.memory_mb = 1;
+    cfg.memory_kb = 1024;
     cfg.disk[5].type = "RP06";
     cfg.disk[5].image = &pack;
     char err[256];

@@ -461,10 +461,11 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--mem") && v) {
             i++;
             char *end;
-            long mb = strtol(v, &end, 10);
-            if (*end || mb < 1 || mb > 64)
-                usage("--mem takes a size in MB from 1 to 64");
-            cfg.memory_mb = (uint32_t)mb;
+            double mb = strtod(v, &end);
+            double quarters = mb * 4;   /* exact for any multiple of 0.25 */
+            if (end == v || *end || !(quarters >= 1 && quarters <= 256) || quarters != (double)(long)quarters)
+                usage("--mem takes a size in MB from 0.25 to 64 in steps of 0.25 (e.g. 4.5)");
+            cfg.memory_kb = (uint32_t)quarters * 256;
         } else if (!strcmp(a, "--boot") && v) {
             i++;
             if (!strcmp(v, "single"))

@@ -125,14 +125,14 @@ EMSCRIPTEN_KEEPALIVE void vax780w_image_free(uint8_t *image)
     free(image);
 }
 
-/* Create a 780 with memory_mb MB and an RP06 hp0: a copy-on-write overlay
+/* Create a 780 with memory_kb KB (a multiple of 256, 256..65536) and an RP06 hp0: a copy-on-write overlay
  * over the image's image_len bytes, which stay the caller's (they are
  * never written; keep them until vax780w_destroy).  method: 0 = via /boot,
  * 1 = direct kernel; howto: the boot flags (RB_SINGLE 2, 0 multi).  The
  * system is not booted yet: add settings, then vax780w_boot.  Returns NULL
  * on failure, with a message in err (errlen bytes, a buffer of the
  * caller's). */
-EMSCRIPTEN_KEEPALIVE vax780w *vax780w_create(uint32_t memory_mb, uint8_t *image, uint32_t image_len,
+EMSCRIPTEN_KEEPALIVE vax780w *vax780w_create(uint32_t memory_kb, uint8_t *image, uint32_t image_len,
                                              uint32_t method, uint32_t howto, char *err, uint32_t errlen)
 {
     if (errlen)
@@ -156,7 +156,7 @@ EMSCRIPTEN_KEEPALIVE vax780w *vax780w_create(uint32_t memory_mb, uint8_t *image,
     w->howto = howto;
     vax780_config cfg;
     memset(&cfg, 0, sizeof cfg);
-    cfg.memory_mb = memory_mb;
+    cfg.memory_kb = memory_kb;
     cfg.disk[0].type = "RP06";
     cfg.disk[0].image = &w->disk;
     if (boot_todr_from_disk(&w->disk, &cfg.todr_initial, err, errlen) < 0 ||

@@ -120,7 +120,10 @@ test('experiments: groups, ids, descriptions, steps and chart counters', () => {
   assert.equal(spec('table2').steps.length, 29);
   const syscall = spec('syscall');
   assert.equal(syscall.machine.cpu, '750');
-  assert.equal(syscall.machine.memoryMB, 5);
+  assert.equal(syscall.machine.memoryMB, 4.5);
+  assert.match(syscall.machine.memoryNote, /the paper's 4\.5 MB/);
+  assert.equal(spec('table7').machine.memoryMB, 4.5);
+  assert.equal(spec('namecache').machine.memoryMB, 4.5);
   assert.equal(stepCommand(syscall.steps[0]!, stepCount(syscall, syscall.steps[0]!, syscall.parameters)), './syscall 100000');
   assert.equal(stepCommand(spec('execs0big').steps[0]!, 1000), './execs 1000 0 ./bigjob');
   assert.equal(spec('execs0null-1kenv').steps[0]!.setup.length, 15);
@@ -332,7 +335,7 @@ test('a reduced paging run completes, parses and counts page faults', { skip }, 
   const row = r.rows[0]!;
   assert.equal(row.command, '/bin/time ./seqpage -p 7500 2');
   assert.ok(row.guest!.sys > 0);
-  // The second pass pages back in what the first pushed out of 5 MB.
+  // The second pass pages back in what the first pushed out of 4.5 MB.
   assert.ok(row.derived!.pageFaults! > 1000, JSON.stringify(row.derived));
   assert.ok(row.derived!.pfstMs! > 0);
   assert.equal(row.paper!.elapsed, 1126); // the paper's, for its count of 10: not scaled

@@ -18,7 +18,7 @@ import {
 import { i32 } from './kstats';
 import { ConsoleSession, SessionFailure, SLICE, type FailureKind, type SessionHooks } from './session';
 import { parseTimedOutput } from './timeparse';
-import { DEFAULT_DISK_TIMING, resolveSettings, validateSettings } from './toggles';
+import { DEFAULT_DISK_TIMING, resolveSettings, validateSetting, validateSettings } from './toggles';
 
 export const RESULT_FORMAT = 'vaxlab-experiment-result';
 /** 2: rows are steps (step id, kernel settings, read-back values, counter
@@ -228,7 +228,9 @@ export function resolveRun(spec: ExperimentSpec, options: RunOptions = {}): Reso
   const cpu = pick('cpu', options.cpu, settings.machine.cpu, spec.machine.cpu);
   if (!(cpu in CPU_NS_PER_INSTRUCTION)) problems.push(`cpu: ${JSON.stringify(cpu)} is not one of ${Object.keys(CPU_NS_PER_INSTRUCTION).join(', ')}`);
   const memoryMB = pick('memoryMB', options.memoryMB, settings.machine.memoryMB, spec.machine.memoryMB);
-  if (!Number.isInteger(memoryMB) || memoryMB < 1 || memoryMB > 64) problems.push(`memoryMB: whole megabytes from 1 to 64, got ${memoryMB}`);
+  // A --set memoryMB was checked with the settings; the option and the spec's are checked here.
+  const memoryProblem = settings.machine.memoryMB === undefined ? validateSetting('memoryMB', memoryMB) : null;
+  if (memoryProblem !== null) problems.push(memoryProblem);
   const disk = pick('disk', options.disk, settings.machine.disk, DEFAULT_DISK_TIMING);
   if (!(DISK_TIMINGS as readonly string[]).includes(disk)) {
     problems.push(`disk: ${JSON.stringify(disk)} is not one of ${DISK_TIMINGS.join(', ')}`);

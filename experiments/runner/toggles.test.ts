@@ -71,6 +71,17 @@ test('settings are checked with clear messages', () => {
   assert.deepEqual(validateSettings({ nchsize: 0 }, { nchsize: 0x80001000 }), []);
   assert.deepEqual(validateSettings({ nchsize: 0 }, { _nchsize: null }), ['nchsize: this kernel has no variable _nchsize']);
   assert.deepEqual(validateSettings({ memoryMB: 4 }, {}), []); // machine toggles need no symbol
+  // Memory in steps of 0.25 MB (256 KB), from 0.75 (the least 4.3BSD boots in) to 64.
+  assert.equal(validateSetting('memoryMB', 4.5), null);
+  assert.equal(validateSetting('memoryMB', 0.75), null);
+  assert.match(validateSetting('memoryMB', 4.3)!, /^memoryMB: a multiple of 0\.25 from 0\.75 to 64, got 4\.3$/);
+  assert.match(validateSetting('memoryMB', 0.5)!, /^memoryMB: 0\.5 is out of range 0\.75\.\.64/);
+  assert.equal(settingValue('memoryMB', '4.5'), 4.5);
+  assert.equal(settingValue('nbuf', '4.5'), null); // whole-number knobs take no decimals
+  assert.equal(maxBufpages(4.5), 2048);
+  assert.equal(maxBufpages(0.75), 128);
+  assert.deepEqual(validateSettings({ bufpages: 2048 }, undefined, { memoryMB: 4.5 }), []);
+  assert.match(validateSettings({ bufpages: 2049 }, undefined, { memoryMB: 4.5 })[0]!, /in 4\.5 MB \(at most 2048/);
   // Several problems, all reported.
   assert.equal(validateSettings({ nchsiz: 1, hz: 5, nproc: 10 }).length, 3);
 

@@ -52,6 +52,8 @@ export interface ToggleDef {
   defaultNote: string;
   /** Other toggles it interacts with, and how. */
   related?: string[];
+  /** Values are multiples of step (memoryMB's 0.25: 256 KB); without it, whole numbers. */
+  step?: number;
   /** Only these values (within min..max) are allowed: cpu's 750 and 780. */
   values?: number[];
   /** A knob with named values: value i is choices[i] (disk: 0 rp06, 1 eagle,
@@ -73,17 +75,17 @@ export const TOGGLES: ToggleDef[] = [
     name: 'nbuf', kind: 'kernel', section: '3.2.6 File system buffer cache',
     description: 'Buffer headers of the file system buffer cache.',
     min: 16, max: 1024,
-    defaultNote: 'computed at boot (0 in the image): bufpages / 2, at least 16, capped by SYSPTSIZE — 147 at 5 MB, 140 at 8 MB, 30 at 64 MB',
+    defaultNote: 'computed at boot (0 in the image): bufpages / 2, at least 16, capped by SYSPTSIZE — 148 at 4.5 MB, 140 at 8 MB, 30 at 64 MB',
     related: ['bufpages: capped at nbuf * 8 clusters'],
-    notes: 'startup() caps it to what the system page table has room for (147 at 5 MB, 140 at 8 MB, 30 at 64 MB, fewer with a larger nproc or nchsize), printing "SYSPTSIZE limits number of buffers to N"',
+    notes: 'startup() caps it to what the system page table has room for (148 at 4.5 MB, 140 at 8 MB, 30 at 64 MB, fewer with a larger nproc or nchsize), printing "SYSPTSIZE limits number of buffers to N"',
   },
   {
     name: 'bufpages', kind: 'kernel', section: '3.2.6 File system buffer cache',
     description: 'Memory of the buffer cache, in 1 KB page clusters.',
     min: 16, max: 16384,
-    defaultNote: 'computed at boot (0 in the image): 10% of the first 2 MB + 5% of the rest — 358 (KB) at 5 MB, 512 at 8 MB',
+    defaultNote: 'computed at boot (0 in the image): 10% of the first 2 MB + 5% of the rest — 332 (KB) at 4.5 MB, 512 at 8 MB',
     related: ['nbuf: bufpages is capped at nbuf * 8', 'memoryMB: at most memoryMB * 512 - 256'],
-    notes: 'more than the kernel leaves free stops the boot with a machine check (1 MB with bufpages 512 does); memoryMB * 512 - 256 boots (256 at 1 MB, 768 at 2 MB)',
+    notes: 'more than the kernel leaves free stops the boot with a machine check (1 MB with bufpages 512 does); memoryMB * 512 - 256 boots (128 at 0.75 MB, 256 at 1 MB, 768 at 2 MB, 2048 at 4.5 MB)',
   },
   {
     name: 'unpst_sendspace', kind: 'kernel', section: '3.2.1 Micro-operation benchmarks (pipes)',
@@ -139,9 +141,10 @@ export const TOGGLES: ToggleDef[] = [
   },
   {
     name: 'memoryMB', kind: 'machine', section: '3.2.1 Micro-operation benchmarks',
-    description: 'Physical memory of the machine, in whole megabytes.',
-    min: 1, max: 64,
-    defaultNote: 'the experiment\'s machine: 5 MB for Table 2 (the paper\'s 750 had 4.5 MB)',
+    description: 'Physical memory of the machine, in megabytes, in steps of 0.25 (256 KB, an MS780-C memory array).',
+    min: 0.75, max: 64, step: 0.25,
+    defaultNote: 'the experiment\'s machine: 4.5 MB for Table 2, as the paper\'s 750',
+    notes: '0.75 MB is the least 4.3BSD boots in (0.5 MB stops the boot with a machine check); 4.3BSD sizes memory by probing, so any multiple of 256 KB works',
   },
   {
     name: 'cpu', kind: 'machine', section: '3.2.1 Micro-operation benchmarks',
@@ -204,7 +207,8 @@ export interface SettingsContext {
   memoryMB?: number;
 }
 
-/** The largest bufpages that still boots with memoryMB of memory. */
+/** The largest bufpages that still boots with memoryMB of memory (a whole
+ *  number for every quarter megabyte: 128 at 0.75 MB, 2048 at 4.5 MB). */
 export function maxBufpages(memoryMB: number): number {
   return memoryMB * 512 - 256;
 }
@@ -230,6 +234,7 @@ export function settingValue(name: string, raw: string): number | null {
     const n = Number(s);
     return Number.isSafeInteger(n) ? n : null;
   }
+  if (findToggle(name)?.step !== undefined && /^\d*\.\d+$/.test(s)) return Number(s); // memoryMB=4.5
   const i = findToggle(name)?.choices?.findIndex((c) => c.toLowerCase() === s.toLowerCase()) ?? -1;
   return i >= 0 ? i : null;
 }
@@ -240,11 +245,12 @@ export function expectedValues(name: string): string {
   if (!t) return 'a known setting';
   if (t.choices) return `one of ${choiceList(t)}`;
   if (t.values) return `one of ${t.values.join(', ')}`;
+  if (t.step !== undefined) return `a multiple of ${t.step} from ${t.min} to ${t.max}`;
   return `a whole number from ${t.min} to ${t.max}`;
 }
 
 /** One value on its own: null if fine, else why not (unknown name, not a
- *  whole number, out of range, not one of the allowed values). */
+ *  whole number (or a multiple of the knob's step), out of range, not one of the allowed values). */
 export function validateSetting(name: string, value: number): string | null {
   const t = findToggle(name);
   if (!t) {
@@ -255,7 +261,11 @@ export function validateSetting(name: string, value: number): string | null {
   if (t.choices && (typeof value !== 'number' || !Number.isInteger(value) || !t.values?.includes(value))) {
     return `${name}: one of ${choiceList(t)}, got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`;
   }
-  if (typeof value !== 'number' || !Number.isInteger(value)) return `${name}: a whole number, got ${String(value)}`;
+  if (t.step !== undefined) {
+    if (typeof value !== 'number' || !Number.isInteger(value / t.step)) {
+      return `${name}: a multiple of ${t.step} from ${t.min} to ${t.max}, got ${String(value)}`;
+    }
+  } else if (typeof value !== 'number' || !Number.isInteger(value)) return `${name}: a whole number, got ${String(value)}`;
   if (t.values && !t.values.includes(value)) return `${name}: one of ${t.values.join(', ')}, got ${value}`;
   if (value < t.min || value > t.max) {
     return `${name}: ${value} is out of range ${t.min}..${t.max}${t.notes ? ` (${t.notes})` : ''}`;

@@ -30,7 +30,10 @@
 
 /* MS780 memory controller: register A holds the nexus type in its low
  * byte; the kernel sizes memory by probing, and only enables and reads
- * the error-logging bits of register C. */
+ * the error-logging bits of register C.  We model no size field: register
+ * A always says NEX_MEM16 (an MS780-C with 16K-chip arrays of 256 KB), so
+ * it is as true of 4.5 MB (18 arrays) as of 8; the memory size, any
+ * multiple of 256 KB, is only what the kernel's probe finds. */
 static int memctl_read(void *dev, vax_machine *m, uint32_t pa, int size, uint32_t *value)
 {
     (void)m;
@@ -78,9 +81,9 @@ static void console_command(void *ctx, uint32_t code)
 
 vax780 *vax780_create(const vax780_config *cfg, char *err, size_t errlen)
 {
-    uint32_t mb = cfg->memory_mb ? cfg->memory_mb : 8;
-    if (mb > 64) {
-        snprintf(err, errlen, "memory size %u MB: a 780 here takes 1 to 64 MB", mb);
+    uint32_t kb = cfg->memory_kb ? cfg->memory_kb : 8192;
+    if (kb % 256 || kb > 65536) {
+        snprintf(err, errlen, "memory size %u KB: a 780 here takes 256 KB to 64 MB in steps of 256 KB", kb);
         return NULL;
     }
     vax780 *s = calloc(1, sizeof *s);
@@ -88,10 +91,10 @@ vax780 *vax780_create(const vax780_config *cfg, char *err, size_t errlen)
         snprintf(err, errlen, "out of host memory");
         return NULL;
     }
-    vax_config vc = {mb << 20};
+    vax_config vc = {kb << 10};
     s->m = vax_create(&vc);
     if (!s->m) {
-        snprintf(err, errlen, "cannot allocate %u MB of guest memory", mb);
+        snprintf(err, errlen, "cannot allocate %u KB of guest memory", kb);
         free(s);
         return NULL;
     }

@@ -28,7 +28,10 @@ struct ts11;
 #define VAX780_MAX_DISKS 8   /* hp0-hp3 on MBA0 (TR 8), hp4-hp7 on MBA1 (TR 9) */
 
 typedef struct {
-    uint32_t memory_mb;        /* 1..64 (default 8) */
+    uint32_t memory_kb;        /* physical memory in KB: a multiple of 256 (an MS780-C
+                                * array of 16K chips) from 256 to 65536; 0 = 8192 (8 MB).
+                                * 4.3BSD sizes memory by probing pages, so any such size
+                                * boots the kernel (given room for it) */
     uint32_t ns_per_instruction; /* CPU preset: scales the cost model (cpu/timing.h) by
                                   * ns/2000 — 2000 a 780 (default), 3333 a 750 */
     int flat_timing;             /* the first, flat model: every instruction 2000 ns (scaled) */

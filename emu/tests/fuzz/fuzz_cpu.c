@@ -114,7 +114,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         vax780_config scfg;
         char err[160];
         memset(&scfg, 0, sizeof scfg);
-        scfg.memory_mb = 1;
+        scfg.memory_kb = 1024;
         sys = vax780_create(&scfg, err, sizeof err);
         if (!sys)
             return 0;

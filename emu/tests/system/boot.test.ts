@@ -222,3 +222,23 @@ test('a missing image and an unknown option are refused', () => {
   assert.equal(unknown.status, 2);
   assert.match(unknown.stderr, /unknown option --frobnicate/);
 });
+
+// Memory comes in steps of 256 KB (an MS780-C array): the paper's 750 had
+// 4.5 MB, and the kernel's probe finds all of it.  0.75 MB is the least
+// 4.3BSD boots in; 0.5 MB stops its boot with a machine check.
+test('--mem 4.5 boots with 4.5 MB; --mem 0.5 is too small; sizes off the 256 KB steps are refused', { skip }, () => {
+  const disk = join(work, 'mem.dsk');
+  copyFileSync(REF, disk);
+  const r = vax780(['--disk', `hp0=${disk}`, '--direct', '--mem', '4.5'], ['timeout 120', 'expect \\n# '].join('\n'));
+  assert.equal(r.status, 0, `vax780 failed: ${r.stderr}\n${r.stdout.slice(-2000)}`);
+  assert.match(r.stdout, /real mem {2}= 4718592\r?\n/);
+  copyFileSync(REF, disk);
+  const small = vax780(['--disk', `hp0=${disk}`, '--direct', '--mem', '0.5'], ['timeout 120', 'expect \\n# '].join('\n'));
+  assert.notEqual(small.status, 0);
+  assert.match(small.stdout, /real mem {2}= 524288\r?\n[^]*panic: mchk/);
+  for (const bad of ['4.3', '0', '64.25', '4.5MB', '']) {
+    const refused = vax780(['--disk', `hp0=${disk}`, '--mem', bad]);
+    assert.equal(refused.status, 2, `--mem ${bad}: ${refused.stderr}`);
+    assert.match(refused.stderr, /--mem takes a size in MB from 0\.25 to 64 in steps of 0\.25/);
+  }
+});

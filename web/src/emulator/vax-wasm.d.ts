@@ -23,7 +23,7 @@ declare module '*/emu/build/wasm/vax.mjs' {
     _vax780w_image_free(imagePtr: number): void;
     /** The image stays the caller's: the system writes an overlay over it. */
     _vax780w_create(
-      memoryMB: number,
+      memoryKB: number,
       imagePtr: number,
       imageLen: number,
       method: number,

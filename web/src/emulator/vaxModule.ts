@@ -78,7 +78,8 @@ export const Vax780Stop = { ...StopReason, Rebooted: 100 } as const;
 export type Vax780Stop = (typeof Vax780Stop)[keyof typeof Vax780Stop];
 
 export interface Vax780Options {
-  /** Physical memory in MB, 1..64 (the CLI's --mem; 8 is the 780 the paper measured). */
+  /** Physical memory in MB: 0.25 to 64 in steps of 0.25 (256 KB, an MS780-C array), e.g. 4.5 (the
+   *  CLI's --mem; 8 is the 780 the paper measured, 4.5 its Table 2 and Table 7 750). */
   memoryMB: number;
   /** The RP06 pack (hp0).  A DiskImage (loadImage/allocImage) is shared:
    *  the system reads it and keeps its own writes in a copy-on-write
@@ -215,7 +216,7 @@ export interface VaxMachineApi {
 }
 
 export const DEFAULT_SLICE = 4_000_000n;
-const ABI_VERSION = 5;
+const ABI_VERSION = 6;
 
 /** A 64-bit digest as 16 lowercase hex digits (the format vaxrun prints). */
 export function digestHex(digest: bigint): string {
@@ -487,8 +488,8 @@ export async function loadVax(options: VaxLoadOptions = {}): Promise<VaxMachineA
     if (nsPerInstruction !== undefined && (!Number.isInteger(nsPerInstruction) || nsPerInstruction < 1 || nsPerInstruction > 1_000_000)) {
       throw new RangeError(`nsPerInstruction must be an integer from 1 to 1000000, got ${nsPerInstruction}`);
     }
-    if (!Number.isInteger(memoryMB) || memoryMB < 1 || memoryMB > 64) {
-      throw new RangeError(`memoryMB must be an integer from 1 to 64, got ${memoryMB}`);
+    if (typeof memoryMB !== 'number' || !Number.isInteger(memoryMB * 4) || memoryMB < 0.25 || memoryMB > 64) {
+      throw new RangeError(`memoryMB must be a multiple of 0.25 (256 KB) from 0.25 to 64, got ${String(memoryMB)}`);
     }
     if (disk instanceof Uint8Array) {
       if (disk.length === 0 || disk.length > 0xffff_ffff) {
@@ -529,7 +530,7 @@ export async function loadVax(options: VaxLoadOptions = {}): Promise<VaxMachineA
       // The system reads the image through its own copy-on-write overlay
       // and never writes it; the image stays ours (st) to free.
       const howto = boot === 'single' ? 2 : 0;
-      handle = mod._vax780w_create(memoryMB, st.ptr, st.size, direct ? 1 : 0, howto, errPtr, ERR_LEN);
+      handle = mod._vax780w_create(memoryMB * 1024, st.ptr, st.size, direct ? 1 : 0, howto, errPtr, ERR_LEN);
       if (handle === 0) throw new Error(`vax780 create: ${mod.UTF8ToString(errPtr)}`);
     } catch (e) {
       release();

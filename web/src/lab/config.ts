@@ -122,9 +122,9 @@ export function checkForm(form: FormState): FormCheck {
   }
   let memoryMB = spec.machine.memoryMB;
   if (form.memoryMB !== null && form.memoryMB.trim() !== '') {
-    const n = parseInteger(form.memoryMB);
-    const message = n === null ? 'whole megabytes' : validateSetting('memoryMB', n);
-    if (message !== null || n === null) errors['toggle-memoryMB'] = message ?? 'whole megabytes';
+    const n = settingValue('memoryMB', form.memoryMB);
+    const message = n === null ? `megabytes: ${expectedValues('memoryMB')}, e.g. 4.5` : validateSetting('memoryMB', n);
+    if (message !== null || n === null) errors['toggle-memoryMB'] = message ?? expectedValues('memoryMB');
     else memoryMB = n;
   }
 

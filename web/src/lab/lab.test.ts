@@ -40,7 +40,7 @@ test('the form: defaults are valid, bad numbers are marked on their input, cross
   assert.deepEqual(ok.errors, {});
   assert.ok(ok.settings);
   assert.equal(ok.settings.cpu, '750');
-  assert.equal(ok.settings.memoryMB, 5);
+  assert.equal(ok.settings.memoryMB, 4.5); // the paper's 750
 
   const bad = checkForm({ ...form, params: { syscall: { iterations: '0' } }, kernelToggles: { nbuf: 'x', hz: '5' } });
   assert.equal(bad.settings, null);
@@ -58,6 +58,12 @@ test('the form: defaults are valid, bad numbers are marked on their input, cross
 
   const mem = checkForm({ ...form, memoryMB: '65' });
   assert.ok(mem.errors['toggle-memoryMB']);
+  // Memory in quarter megabytes: 4.5 (the paper's 750) is fine, 4.3 and 0.5 (too small to boot) are not.
+  assert.equal(checkForm({ ...form, memoryMB: '4.5' }).settings?.memoryMB, 4.5);
+  assert.equal(checkForm({ ...form, memoryMB: ' .75 ' }).settings?.memoryMB, 0.75);
+  assert.match(checkForm({ ...form, memoryMB: '4.3' }).errors['toggle-memoryMB']!, /memoryMB: a multiple of 0\.25 from 0\.75 to 64, got 4\.3/);
+  assert.match(checkForm({ ...form, memoryMB: '0.5' }).errors['toggle-memoryMB']!, /out of range 0\.75\.\.64/);
+  assert.match(checkForm({ ...form, memoryMB: '4,5' }).errors['toggle-memoryMB']!, /megabytes: a multiple of 0\.25 from 0\.75 to 64, e\.g\. 4\.5/);
   assert.match(checkForm({ ...form, cpu: '760' }).errors['toggle-cpu']!, /750, 780/);
   assert.equal(checkForm({ ...form, cpu: '780' }).settings?.cpu, '780');
 

@@ -303,7 +303,8 @@ test('wrong shape: each field checked, unknown fields refused', async () => {
   const cases: [string, Mutate, RegExp][] = [
     ['not an object', (r) => { r.config = [1]; }, /at config, expected an object, found a list/],
     ['cpu', (r) => { r.config.cpu = '730'; }, /config\.cpu, expected "750" or "780", found the string "730"/],
-    ['memory', (r) => { r.config.memoryMB = 65; }, /config\.memoryMB, expected a whole number from 1 to 64/],
+    ['memory', (r) => { r.config.memoryMB = 65; }, /config\.memoryMB, expected a multiple of 0\.25 from 0\.75 to 64/],
+    ['memory step', (r) => { r.config.memoryMB = 4.3; }, /config\.memoryMB, expected a multiple of 0\.25 from 0\.75 to 64, found the number 4\.3/],
     ['memory type', (r) => { r.config.memoryMB = '5'; }, /config\.memoryMB/],
     ['set values', (r) => { r.config.set.nbuf = 'many'; }, /config\.set\.nbuf, expected a number/],
     ['set names', (r) => { r.config.set['a b'] = 1; }, /config\.set\["a b"\]/],

@@ -31,6 +31,7 @@
 
 import type { ExperimentResult, RowResult } from '../../../experiments/runner/runner';
 import type { FailureKind } from '../../../experiments/runner/session';
+import { TOGGLES } from '../../../experiments/runner/toggles';
 import { DISK_TIMINGS, type DiskTiming } from '../emulator/vaxModule';
 
 export const PERMALINK_VERSION = 1;
@@ -336,7 +337,7 @@ function checkVersion(found: number, what: string): void {
 type Schema =
   | { k: 'string'; max: number; pattern?: RegExp; help?: string }
   | { k: 'number' }
-  | { k: 'int'; min: number; max: number }
+  | { k: 'int'; min: number; max: number; step?: number }
   | { k: 'enum'; values: readonly (string | number | boolean)[] }
   | { k: 'object'; fields: Record<string, Schema>; optional: Record<string, Schema> }
   | { k: 'array'; of: Schema; max: number }
@@ -345,7 +346,8 @@ type Schema =
 
 interface StrS { k: 'string'; max: number; pattern?: RegExp; help?: string }
 interface NumS { k: 'number' }
-interface IntS { k: 'int'; min: number; max: number }
+/** A number from min to max that is a multiple of step (1 without it: a whole number). */
+interface IntS { k: 'int'; min: number; max: number; step?: number }
 interface EnumS<V extends readonly (string | number | boolean)[]> { k: 'enum'; values: V }
 interface ObjS<F extends Record<string, Schema>, O extends Record<string, Schema>> { k: 'object'; fields: F; optional: O }
 interface ArrS<T extends Schema> { k: 'array'; of: T; max: number }
@@ -356,6 +358,9 @@ const MAX_STRING = 1_000_000;
 const str = (max = MAX_STRING, pattern?: RegExp, help?: string): StrS => ({ k: 'string', max, pattern, help });
 const num: NumS = { k: 'number' };
 const int = (min = 0, max = Number.MAX_SAFE_INTEGER): IntS => ({ k: 'int', min, max });
+/** Memory in MB: the memoryMB toggle's range in its steps of 0.25 (256 KB). */
+const MEMORY_TOGGLE = TOGGLES.find((t) => t.name === 'memoryMB')!;
+const memoryMBSchema: IntS = { k: 'int', min: MEMORY_TOGGLE.min, max: MEMORY_TOGGLE.max, step: MEMORY_TOGGLE.step };
 const oneOf = <const V extends readonly (string | number | boolean)[]>(...values: V): EnumS<V> => ({ k: 'enum', values });
 function obj<F extends Record<string, Schema>>(fields: F): ObjS<F, {}>;
 function obj<F extends Record<string, Schema>, O extends Record<string, Schema>>(fields: F, optional: O): ObjS<F, O>;
@@ -421,7 +426,7 @@ const RESULT = obj({
   experiment: str(100),
   title: str(1000),
   machine: obj({
-    cpu: str(20), nsPerInstruction: num, memoryMB: int(1, 64), memoryNote: str(1000), boot: str(100), direct: oneOf(true),
+    cpu: str(20), nsPerInstruction: num, memoryMB: memoryMBSchema, memoryNote: str(1000), boot: str(100), direct: oneOf(true),
   }, { disk: oneOf(...DISK_TIMINGS) }),
   image: nul(obj({ name: str(1000) }, { sha256: str(200) })),
   parameters: numbers,
@@ -443,7 +448,7 @@ const REDUCTION = obj({
 
 const RUN = obj({
   experiment: str(100),
-  config: obj({ cpu: oneOf('750', '780'), memoryMB: int(1, 64), set: numbers, parameters: numbers }, { disk: oneOf(...DISK_TIMINGS) }),
+  config: obj({ cpu: oneOf('750', '780'), memoryMB: memoryMBSchema, set: numbers, parameters: numbers }, { disk: oneOf(...DISK_TIMINGS) }),
   result: RESULT,
 }, { reduction: REDUCTION });
 
@@ -514,8 +519,9 @@ function check(s: Schema, v: unknown, path: string): unknown {
       if (typeof v !== 'number' || !Number.isFinite(v)) throw new ShapeError(path, 'a number', v);
       return v;
     case 'int':
-      if (typeof v !== 'number' || !Number.isInteger(v) || v < s.min || v > s.max) {
-        throw new ShapeError(path, s.max === Number.MAX_SAFE_INTEGER ? `a whole number, ${s.min} or more` : `a whole number from ${s.min} to ${s.max}`, v);
+      if (typeof v !== 'number' || !Number.isInteger(v / (s.step ?? 1)) || v < s.min || v > s.max) {
+        const what = s.step !== undefined ? `a multiple of ${s.step}` : 'a whole number';
+        throw new ShapeError(path, s.max === Number.MAX_SAFE_INTEGER ? `${what}, ${s.min} or more` : `${what} from ${s.min} to ${s.max}`, v);
       }
       return v;
     case 'enum':

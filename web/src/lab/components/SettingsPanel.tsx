@@ -68,7 +68,8 @@ export function SettingsPanel({ state, lab }: { state: LabState; lab: LabControl
       : `The kernel the machine boots: 4.3BSD as distributed (June 1986, GENERIC). 4.2BSD: ${state.bsd42.reason}.`,
     'toggle-cpu': `The timing model: ${CPU_NS['780']} ns per instruction on a 780; a 750 takes ${CPU_NS['750']} (0.6 of the speed). ` +
       `The paper ran this experiment on a ${spec.machine.cpu}${cpuToggle ? ` (§${cpuToggle.section.split(' ')[0]})` : ''}.`,
-    'toggle-memoryMB': `${memToggle ? `${memToggle.min}–${memToggle.max} MB. ` : ''}Default: ${spec.machine.memoryNote}.`,
+    'toggle-memoryMB': `${memToggle ? `${memToggle.min}–${memToggle.max} MB${memToggle.step ? ` in steps of ${memToggle.step} (256 KB), e.g. 4.5` : ''}. ` : ''}` +
+      `Default: ${spec.machine.memoryNote}.`,
     'toggle-disk': 'The disk’s timing: a DEC RP06 (the lab’s drive), a Fujitsu Eagle (3961 rpm, 1.86 MB/s, 18 ms average seek; ' +
       'the Berkeley 780’s disks in the paper’s Table 5), or an ideal disk with no seek or rotational latency (not a real ' +
       'drive: what is left when the disk’s latency is taken away). The pack stays an RP06 pack, with the RP06’s geometry; ' +
@@ -122,7 +123,7 @@ export function SettingsPanel({ state, lab }: { state: LabState; lab: LabControl
           <div className="field">
             <label htmlFor="toggle-memoryMB" title={help['toggle-memoryMB']}>Memory (MB)</label>
             <input
-              id="toggle-memoryMB" data-testid="toggle-memoryMB" type="text" inputMode="numeric" autoComplete="off" value={memory}
+              id="toggle-memoryMB" data-testid="toggle-memoryMB" type="text" inputMode="decimal" autoComplete="off" value={memory}
               className={memory.trim() !== '' && memory.trim() !== String(spec.machine.memoryMB) ? 'changed' : undefined}
               aria-invalid={errors['toggle-memoryMB'] ? true : undefined}
               aria-describedby={`toggle-memoryMB-help${errors['toggle-memoryMB'] ? ' toggle-memoryMB-error' : ''}`}
