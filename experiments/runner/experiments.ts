@@ -289,7 +289,7 @@ const PAGING_EXPERIMENTS: ExperimentSpec[] = [
       title: `Table 7, ${p.test}: ${p.description}`,
       group: GROUPS.paging,
       description: `Times \`${step.command.replace('{n}', String(step.count))}\` (the run script's arguments: a ` +
-        '7.3 MB array, 7500 pages of 1 KB) on a fresh single-user 4.3BSD with 5 MB of memory.\n' +
+        '7.3 MB array, 7500 pages of 1 KB) on a fresh single-user 4.3BSD with the paper\'s 4.5 MB of memory.\n' +
         'Compared with Table 7\'s 4.2BSD columns (real, user, system, page faults)' +
         `${step.paper?.pfst !== undefined ? ' and Table 8\'s page fault service time' : ''}.`,
       paperRef: '§3.2.8 Virtual memory subsystem, Tables 6, 7 and 8',
@@ -306,7 +306,7 @@ const PAGING_EXPERIMENTS: ExperimentSpec[] = [
     id: 'table7',
     title: 'Table 7, all 12 paging benchmarks (Table 6\'s programs)',
     group: GROUPS.paging,
-    description: 'Sequential, random and Gaussian page references to a 7.3 MB array on a 5 MB machine, each program ' +
+    description: 'Sequential, random and Gaussian page references to a 7.3 MB array on a 4.5 MB machine, each program ' +
       'of Table 6 on a fresh single-user 4.3BSD.\nCompared with Table 7\'s 4.2BSD columns, and page fault service ' +
       'times with Table 8\'s.',
     paperRef: '§3.2.8 Virtual memory subsystem, Tables 6, 7 and 8',

@@ -3,7 +3,7 @@ import { useState, type ReactNode } from 'react';
 import { checkForm, experimentById } from '../config';
 import type { LabController, LabState } from '../controller';
 import { progressText } from '../status';
-import { FieldError, FieldHelp, onEnterRun } from './fields';
+import { FieldError, FieldHelp, settingsFormEvents } from './fields';
 
 /** Text with `commands` in backquotes, as the experiment descriptions write them, with those as code. */
 function withCode(text: string): ReactNode[] {
@@ -44,13 +44,7 @@ export function RunPanel({ state, lab }: { state: LabState; lab: LabController }
 
       <form
         id="run-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          lab.run();
-        }}
-        onKeyDown={(e) => onEnterRun(e, lab)}
-        onFocus={(e) => setFocused(e.target.id || null)}
-        onBlur={() => setFocused(null)}
+        {...settingsFormEvents(lab, setFocused)}
       >
         <div className="run-row">
           {Object.entries(spec.parameters).map(([name, dflt]) => {

@@ -4,7 +4,7 @@ import { DEFAULT_DISK_TIMING } from '../../../../experiments/runner/toggles';
 import { DISK_TIMINGS, type DiskTiming } from '../../emulator/vaxModule';
 import { checkForm, experimentById, KERNEL_TOGGLES, MACHINE_TOGGLES } from '../config';
 import type { LabController, LabState } from '../controller';
-import { FieldError, FieldHelp, onEnterRun } from './fields';
+import { FieldError, FieldHelp, settingsFormEvents } from './fields';
 
 const CPU_NS: Record<string, number> = { '750': 3333, '780': 2000 };
 
@@ -90,13 +90,7 @@ export function SettingsPanel({ state, lab }: { state: LabState; lab: LabControl
         </button>
       </div>
       <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          lab.run();
-        }}
-        onKeyDown={(e) => onEnterRun(e, lab)}
-        onFocus={(e) => setFocused(e.target.id || null)}
-        onBlur={() => setFocused(null)}
+        {...settingsFormEvents(lab, setFocused)}
         noValidate
       >
         <div className="field-grid machine-grid">

@@ -1,6 +1,6 @@
 // Small pieces the settings forms share.
 
-import type { KeyboardEvent } from 'react';
+import type { FocusEvent, FormEvent, KeyboardEvent } from 'react';
 
 import type { LabController } from '../controller';
 
@@ -23,4 +23,18 @@ export function onEnterRun(e: KeyboardEvent<HTMLElement>, lab: LabController): v
   if (!(target instanceof HTMLInputElement) || (target.type !== 'text' && target.type !== 'number')) return;
   e.preventDefault();
   if (lab.canRun()) lab.run();
+}
+
+/** What both settings forms do with their events: submit and Enter run the
+ *  experiment; the focused field's id is reported so its help can show. */
+export function settingsFormEvents(lab: LabController, setFocused: (id: string | null) => void) {
+  return {
+    onSubmit: (e: FormEvent<HTMLFormElement>) => {
+      e.preventDefault();
+      lab.run();
+    },
+    onKeyDown: (e: KeyboardEvent<HTMLFormElement>) => onEnterRun(e, lab),
+    onFocus: (e: FocusEvent<HTMLFormElement>) => setFocused(e.target.id || null),
+    onBlur: () => setFocused(null),
+  };
 }
