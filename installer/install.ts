@@ -40,7 +40,7 @@ import type { DistVersion, Presence } from './lib/versions';
 import { EmulatorError, loadScript, runVax780 } from './lib/vax780';
 import type { RunResult } from './lib/vax780';
 
-const INSTALLER_VERSION = '0.2.0';
+const INSTALLER_VERSION = '0.2.1';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..');
 const SCRIPTS = join(import.meta.dirname, 'scripts');
@@ -211,7 +211,17 @@ function mkdirsUnderUsr(dir: string): string {
 }
 
 function usrExtractLines(usrFile: number | null): string {
-  if (usrFile === null) return '# usr.tar is not on the tape: /usr holds only the kernel sources';
+  if (usrFile === null) {
+    // What /etc/rc and syslogd write to at a multi-user boot would have come
+    // with usr.tar; without these the boot prints a page of "No such file".
+    return [
+      '# usr.tar is not on the tape: /usr holds only the kernel sources, and the',
+      '# log and spool files the multi-user boot writes to',
+      'send mkdir /usr/adm /usr/spool /usr/spool/mqueue /usr/crash', 'expect \\n# ',
+      'send cp /dev/null /usr/adm/messages; cp /dev/null /usr/adm/lpd-errs; cp /dev/null /usr/spool/mqueue/syslog',
+      'expect \\n# ',
+    ].join('\n');
+  }
   return [
     'send cd /usr', 'expect \\n# ',
     `send mt -f /dev/rmt12 fsf ${usrFile}`, 'expect \\n# ',
