@@ -31,7 +31,7 @@ import {
   findLabSources, namesLoop, parseBinListing,
 } from './lib/lab';
 import type { InstalledProgram, LabSources } from './lib/lab';
-import { cacheKey, gzipFile, scriptsDigest, upToDate, writeJsonAtomic } from './lib/output';
+import { cacheKey, gzipFile, scriptsDigest, sourceDigest, upToDate, writeJsonAtomic } from './lib/output';
 import { buildTape, readTapeLayout } from './lib/tape';
 import type { TapeFileSpec, TapeInfo } from './lib/tape';
 import { makeTar } from './lib/tar';
@@ -44,6 +44,7 @@ const INSTALLER_VERSION = '0.2.1';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..');
 const SCRIPTS = join(import.meta.dirname, 'scripts');
+const INSTALLER_DIR = import.meta.dirname;
 
 /** The tape file the installer adds after the distribution's: the lab's sources. */
 const LAB_TAPE_FILE: TapeFileSpec = {
@@ -237,6 +238,7 @@ function usrExtractLines(usrFile: number | null): string {
 function imageKey(v: DistVersion, dist: Distribution, lab: LabSources): string {
   return cacheKey(dist.files, INSTALLER_VERSION, scriptsDigest(SCRIPTS), {
     version: v.id,
+    installerCode: [sourceDigest(INSTALLER_DIR, '.ts'), sourceDigest(join(INSTALLER_DIR, 'lib'), '.ts')],
     lab: {
       files: lab.files.map((f) => [f.name, f.sha256]),
       programs: lab.programs.map((p) => [p.name, p.build, p.checkArgs]),

@@ -42,8 +42,14 @@ export async function gzipFile(src: string, dest: string): Promise<GzipResult> {
 
 /** A digest of the installer's console scripts: changing one invalidates the cache. */
 export function scriptsDigest(dir: string): string {
+  return sourceDigest(dir, '.vax');
+}
+
+/** SHA-256 over the files of dir whose names end in suffix (tests left
+ * out), so that a change to the installer's own code rebuilds the image. */
+export function sourceDigest(dir: string, suffix: string): string {
   const h = createHash('sha256');
-  for (const name of readdirSync(dir).filter((n) => n.endsWith('.vax')).sort()) {
+  for (const name of readdirSync(dir).filter((n) => n.endsWith(suffix) && !n.endsWith(`.test${suffix}`)).sort()) {
     h.update(name + '\0');
     h.update(readFileSync(join(dir, name)));
     h.update('\0');
