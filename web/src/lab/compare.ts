@@ -12,9 +12,9 @@ import type { BarData } from './charts/barChart';
 import type { HistoryEntry } from './history';
 import type { SharedRun } from './permalink';
 import {
-  compareRow, CSV_COLUMNS, csvCell, csvRowValues, formatSeconds, formatSecondsDiff, METRIC_LABEL, paperCell, paperLegend,
-  primaryMetric, scaledFootnote, signed, type Cell, type Column, type Comparison, type CsvValue, type Metric, type ResultTable,
-  type TableRow,
+  compareRow, CSV_COLUMNS, csvCell, csvRowValues, failureText, formatSeconds, formatSecondsDiff, METRIC_LABEL, paperCell,
+  paperLegend, primaryMetric, scaledFootnote, signed, type Cell, type Column, type Comparison, type CsvValue, type Metric,
+  type ResultTable, type TableRow,
 } from './results';
 
 // ------------------------------------------------------------ runs
@@ -347,7 +347,7 @@ function pairStatus(p: PairRow): Cell {
   if (p.a.status === 'ok' && p.b.status === 'ok') return { text: 'ok' };
   // Only the run(s) that failed: "B: time limit".
   const said = ([['A', p.a], ['B', p.b]] as const).filter(([, r]) => r.status !== 'ok')
-    .map(([which, r]) => `${which}: ${r.failure?.message ?? 'failed'}`);
+    .map(([which, r]) => `${which}: ${failureText(r.failure)}`);
   return { text: said.join('; '), className: 'failure' };
 }
 

@@ -11,7 +11,8 @@ import { decimate, formatValue, MAX_POINT_CIRCLES } from './charts/counterChart'
 import { checkForm, formFor, groupedExperiments, initialForm } from './config';
 import { chartPanels, counterName, counterTitle } from './counterNames';
 import {
-  compare, formatSeconds, paperLegend, resultCsv, resultSummary, resultTable, SeriesBuilder, seriesFromSamples, signed,
+  compare, failureText, formatSeconds, paperLegend, resultCsv, resultSummary, resultTable, runOutcome, SeriesBuilder,
+  seriesFromSamples, signed,
 } from './results';
 import { Store, TextStream } from './store';
 
@@ -96,6 +97,24 @@ test('the picker groups by paper section and filters on every word', () => {
   assert.deepEqual(groupedExperiments('no such thing at all'), []);
 });
 
+test('a failed or stopped run in words: the row\'s failure without a repeated kind, the run\'s outcome', () => {
+  const stopped = { kind: 'stopped', message: 'stopped: stopped by the user', output: '' } as const;
+  assert.equal(failureText(stopped), 'stopped by the user');
+  assert.equal(failureText({ kind: 'stopped', message: 'stopped: halt: the processor halted', output: '' }), 'stopped: halt: the processor halted');
+  assert.equal(failureText({ kind: 'time limit', message: 'time limit: no "# " within 120 virtual seconds', output: '' }),
+    'time limit: no "# " within 120 virtual seconds');
+  assert.equal(failureText(undefined), 'failed');
+
+  assert.equal(runOutcome(result([row({})])), null);
+  assert.equal(runOutcome(result([row({})]), 1), null);
+  const csw = row({ test: 'csw', status: 'failed', guest: undefined, failure: stopped });
+  assert.equal(runOutcome(result([row({}), csw]), 29), 'Stopped by the user during csw: 1 of 29 rows done');
+  assert.equal(runOutcome(result([csw])), 'Stopped by the user during csw: 0 of 1 rows done');
+  const limit = row({ status: 'failed', failure: { kind: 'time limit', message: 'time limit: no', output: '' } });
+  assert.equal(runOutcome(result([row({}), limit])), '1 of 2 rows failed');
+  assert.equal(runOutcome(result([limit]), 3), '1 of 3 rows failed, 2 not run');
+});
+
 test('ours against the paper: difference and %, failures, missing and incomparable figures', () => {
   const r = result([
     row({}),
@@ -123,7 +142,8 @@ test('ours against the paper: difference and %, failures, missing and incomparab
   assert.equal(table.columns.length, table.rows[0]!.cells.length);
   assert.equal(table.rows[0]!.cells[3]!.text, '0.46*');
   assert.equal(table.rows[0]!.cells[5]!.text, '+52%');
-  assert.match(table.rows[1]!.cells.at(-1)!.text, /stopped by the user/);
+  assert.equal(table.rows[1]!.cells.at(-1)!.text, 'stopped by the user');
+  assert.equal(table.rows[1]!.cells.at(-1)!.title, 'stopped: stopped by the user');
   for (const view of ['paging', 'namecache'] as const) {
     const t = resultTable(result([row({})], view));
     assert.equal(t.columns.length, t.rows[0]!.cells.length, view);

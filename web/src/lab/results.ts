@@ -146,10 +146,31 @@ function diffCells(c: Comparison): Cell[] {
   ];
 }
 
+/** A failed row's failure as the tables say it: the runner's message ("kind: what happened") without the kind
+ *  when what happened already says it ("stopped: stopped by the user" → "stopped by the user"). */
+export function failureText(failure: RowResult['failure']): string {
+  if (!failure) return 'failed';
+  const prefix = `${failure.kind}: `;
+  const rest = failure.message.startsWith(prefix) ? failure.message.slice(prefix.length) : null;
+  return rest !== null && rest.toLowerCase().startsWith(failure.kind.toLowerCase()) ? rest : failure.message;
+}
+
+/** How a run that did not finish ended, in words (null when every row is ok): "Stopped by the user during csw:
+ *  1 of 29 rows done" (`steps`: how many rows the experiment has, when known), or "2 of 5 rows failed". */
+export function runOutcome(result: ExperimentResult, steps?: number): string | null {
+  const rows = result.rows;
+  const failed = rows.filter((r) => r.status !== 'ok');
+  if (failed.length === 0 && (steps === undefined || rows.length >= steps)) return null;
+  const stopped = failed.find((r) => r.failure?.kind === 'stopped' && /by the user/.test(r.failure.message));
+  const total = Math.max(steps ?? rows.length, rows.length);
+  if (stopped) return `Stopped by the user during ${stopped.test}: ${rows.length - failed.length} of ${total} rows done`;
+  return `${failed.length} of ${total} row${total === 1 ? '' : 's'} failed${rows.length < total ? `, ${total - rows.length} not run` : ''}`;
+}
+
 function statusCell(r: RowResult): Cell {
-  return r.status === 'ok'
-    ? { text: 'ok' }
-    : { text: r.failure ? r.failure.message : 'failed', className: 'failure' };
+  if (r.status === 'ok') return { text: 'ok' };
+  const text = failureText(r.failure);
+  return { text, className: 'failure', title: r.failure && r.failure.message !== text ? r.failure.message : undefined };
 }
 
 /** The paper's figure for a row (scaled ones starred, with the paper's own figure in the tooltip). */

@@ -40,7 +40,9 @@ export function HistoryPanel({ state, lab }: { state: LabState; lab: LabControll
                 aria-current={view?.historyId === h.id ? 'true' : undefined}>
                 <span className="experiment-id">{h.run.experiment}</span>
                 <span>VAX-11/{r.machine.cpu}, {r.machine.memoryMB} MB{Object.keys(r.kernelSettings).length ? ', patched kernel' : ''}</span>
-                <span className={r.status === 'ok' ? 'num' : 'failure'}>{r.status === 'ok' ? resultSummary(r) : 'failed'}</span>
+                <span className={r.status === 'ok' ? 'num' : 'failure'}>
+                  {r.status === 'ok' ? resultSummary(r) : r.rows.some((x) => x.failure?.kind === 'stopped') ? 'stopped' : 'failed'}
+                </span>
                 <time dateTime={h.savedAt}>{when(h.savedAt)}</time>
               </button>
               {isA || (isB && against) ? (

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
 
+import { experimentById } from '../config';
 import type { LabController, LabState } from '../controller';
 import { chartsSvg, download, svgToPng } from '../exporting';
 import {
@@ -7,7 +8,7 @@ import {
   formatConfigDiff, originText, shortFigure, type RunRef,
 } from '../compare';
 import {
-  exportName, formatSeconds, METRIC_LABEL, primaryMetric, resultBars, resultCsv, resultJsonText, resultTable,
+  exportName, formatSeconds, METRIC_LABEL, primaryMetric, resultBars, resultCsv, resultJsonText, resultTable, runOutcome,
 } from '../results';
 import { when } from './HistoryPanel';
 
@@ -42,7 +43,15 @@ export function ResultsPanel({ state, lab }: { state: LabState; lab: LabControll
   const shownRef: RunRef | null = view && view.source !== 'run'
     ? { shared: view.shared, source: view.source, at: entry?.savedAt }
     : null;
-  const chartTitle = result ? `vaxlab: ${result.title}${pair ? ` (${formatConfigDiff(pair.diff)})` : ''}` : '';
+  // A run stopped or failed says so above its rows (not only in a row's status).
+  const outcome = useMemo(() => (result ? runOutcome(result, experimentById(result.experiment)?.steps.length) : null), [result]);
+  // The exported charts' heading: the experiment, and its parameters when not the paper's (a reduced count).
+  const changedParameters = result
+    ? Object.entries(result.parameters).filter(([k, v]) => experimentById(result.experiment)?.parameters[k] !== v).map(([k, v]) => `${k}=${v}`)
+    : [];
+  const chartTitle = result
+    ? `vaxlab: ${result.title}${pair ? ` (${formatConfigDiff(pair.diff)})` : changedParameters.length ? ` (${changedParameters.join(', ')})` : ''}`
+    : '';
 
   const [exportError, setExportError] = useState<string | null>(null);
   const running = lab.running;
@@ -88,6 +97,7 @@ export function ResultsPanel({ state, lab }: { state: LabState; lab: LabControll
         <>
           <div className="result-meta">
             <div className="result-title">{result.title}</div>
+            {outcome ? <p className="result-outcome failure" data-testid="result-outcome">{outcome}.</p> : null}
             {pair ? null : <dl>
               <div><dt>Machine</dt><dd>VAX-11/{result.machine.cpu} model ({result.machine.nsPerInstruction} ns/instruction), {result.machine.memoryMB} MB, {result.machine.boot}-user</dd></div>
               <div><dt>Parameters</dt><dd>{Object.entries(result.parameters).map(([k, v]) => `${k}=${v}`).join(', ') || 'none'}</dd></div>

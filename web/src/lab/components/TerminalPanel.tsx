@@ -42,9 +42,13 @@ export function TerminalPanel({ state, lab, visible }: { state: LabState; lab: L
       <Suspense fallback={<div className="xterm-host loading">Loading the terminal…</div>}>
         <XtermView
           stream={lab.terminalOutput} testId="terminal" label="4.3BSD console terminal" theme={state.theme}
-          onData={(d) => lab.terminalInput(d)} autoFocus={visible} rows={30}
+          onData={(d) => lab.terminalInput(d)} autoFocus={visible} rows={30} describedBy="terminal-keyboard-hint"
         />
       </Suspense>
+      <p className="hint terminal-keys" id="terminal-keyboard-hint" data-testid="terminal-keyboard-hint">
+        The terminal keeps <kbd>Tab</kbd> for the shell. To leave it with the keyboard, press <kbd>Esc</kbd>, then{' '}
+        <kbd>Tab</kbd> (or <kbd>Shift</kbd>+<kbd>Tab</kbd> to go back).
+      </p>
     </section>
   );
 }

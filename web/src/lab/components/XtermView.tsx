@@ -21,9 +21,13 @@ export interface XtermViewProps {
   autoFocus?: boolean;
   rows?: number;
   fontSize?: number;
+  /** Ids of elements describing the terminal to screen readers (e.g. how to leave it), on its textarea. */
+  describedBy?: string;
 }
 
-export default function XtermView({ stream, testId, label, theme, onData, autoFocus, rows = 24, fontSize = 13 }: XtermViewProps) {
+export default function XtermView(
+  { stream, testId, label, theme, onData, autoFocus, rows = 24, fontSize = 13, describedBy }: XtermViewProps,
+) {
   const host = useRef<HTMLDivElement>(null);
   const term = useRef<Terminal | null>(null);
   const dataHandler = useRef(onData);
@@ -49,8 +53,29 @@ export default function XtermView({ stream, testId, label, theme, onData, autoFo
     t.loadAddon(fit);
     t.open(el);
     t.textarea?.setAttribute('aria-label', label);
+    if (describedBy) t.textarea?.setAttribute('aria-describedby', describedBy);
     // A read-only console is not a Tab stop (xterm would keep Tab for itself: a keyboard trap).
     if (!onData && t.textarea) t.textarea.tabIndex = -1;
+    // An interactive terminal keeps Tab for the guest.  So that it is not a
+    // keyboard trap, Tab or Shift+Tab right after Escape (which still goes to
+    // the guest, for vi) is left to the browser, which moves the focus on.
+    let escaped = false;
+    if (onData) {
+      // An Escape before the terminal lost the focus does not count when it is back.
+      t.textarea?.addEventListener('focus', () => {
+        escaped = false;
+      });
+      t.attachCustomKeyEventHandler((e) => {
+        if (e.type !== 'keydown') return true;
+        if (e.key === 'Tab' && escaped && !e.ctrlKey && !e.altKey && !e.metaKey) {
+          escaped = false;
+          return false;
+        }
+        // A modifier alone (Shift of Shift+Tab) does not disarm it.
+        if (e.key !== 'Shift') escaped = e.key === 'Escape';
+        return true;
+      });
+    }
     term.current = t;
     const refit = () => {
       try {
