@@ -245,6 +245,21 @@ export const PAGING_MACHINE: MachineSpec = {
   boot: 'single',
 };
 
+/** A paging experiment made of several Table 6 programs (table7, table8). */
+function pagingTableExperiment(id: string, title: string, description: string, paperRef: string,
+  tests: readonly PagingTest[]): ExperimentSpec {
+  return {
+    id, title, group: GROUPS.paging, description, paperRef,
+    machine: PAGING_MACHINE,
+    steps: tests.map((t) => pagingStep(t)),
+    parameters: { divisor: 1 },
+    parameterHelp: { divisor: `${DIV_HELP}; a reduced run is a quick check, not comparable with the paper` },
+    counters: PAGING_COUNTERS,
+    compare: PAGING_COMPARE,
+    view: 'paging',
+  };
+}
+
 /** The command's count: the run script's last argument. */
 function pagingStep(test: PagingTest): StepSpec {
   const program = TABLE_6.find((p) => p.test === test)!;
@@ -302,37 +317,15 @@ const PAGING_EXPERIMENTS: ExperimentSpec[] = [
       view: 'paging',
     };
   }),
-  {
-    id: 'table7',
-    title: 'Table 7, all 12 paging benchmarks (Table 6\'s programs)',
-    group: GROUPS.paging,
-    description: 'Sequential, random and Gaussian page references to a 7.3 MB array on a 4.5 MB machine, each program ' +
+  pagingTableExperiment('table7', 'Table 7, all 12 paging benchmarks (Table 6\'s programs)',
+    'Sequential, random and Gaussian page references to a 7.3 MB array on a 4.5 MB machine, each program ' +
       'of Table 6 on a fresh single-user 4.3BSD.\nCompared with Table 7\'s 4.2BSD columns, and page fault service ' +
       'times with Table 8\'s.',
-    paperRef: '§3.2.8 Virtual memory subsystem, Tables 6, 7 and 8',
-    machine: PAGING_MACHINE,
-    steps: TABLE_6.map((p) => pagingStep(p.test)),
-    parameters: { divisor: 1 },
-    parameterHelp: { divisor: `${DIV_HELP}; a reduced run is a quick check, not comparable with the paper` },
-    counters: PAGING_COUNTERS,
-    compare: PAGING_COMPARE,
-    view: 'paging',
-  },
-  {
-    id: 'table8',
-    title: 'Table 8, page fault service times (randpage, randpage-v, gausspage.inf)',
-    group: GROUPS.paging,
-    description: 'The three paging runs with many random page faults; system time divided by page-ins.\n' +
+    '§3.2.8 Virtual memory subsystem, Tables 6, 7 and 8', TABLE_6.map((p) => p.test)),
+  pagingTableExperiment('table8', 'Table 8, page fault service times (randpage, randpage-v, gausspage.inf)',
+    'The three paging runs with many random page faults; system time divided by page-ins.\n' +
       'Compared with Table 8\'s 4.2BSD column.',
-    paperRef: '§3.2.8 Virtual memory subsystem, Table 8',
-    machine: PAGING_MACHINE,
-    steps: TABLE_8.map((r) => pagingStep(r.test)),
-    parameters: { divisor: 1 },
-    parameterHelp: { divisor: `${DIV_HELP}; a reduced run is a quick check, not comparable with the paper` },
-    counters: PAGING_COUNTERS,
-    compare: PAGING_COMPARE,
-    view: 'paging',
-  },
+    '§3.2.8 Virtual memory subsystem, Table 8', TABLE_8.map((r) => r.test)),
 ];
 
 // ------------------------------------------------------------ section 4.1.1
