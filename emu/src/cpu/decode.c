@@ -167,10 +167,11 @@ static int loc_general(vax_machine *m, int size, oploc *loc)
 }
 
 /* A modify operand's memory is read with write intent; see modloc. */
-ALWAYS_INLINE int modify_memory(vax_machine *m, uint32_t va, int size, modloc *ml, uint32_t *v)
+ALWAYS_INLINE int modify_memory(vax_machine *m, uint32_t va, int size, modloc *ml, uint32_t *v,
+                                unsigned cost)
 {
     int mode = (int)PSL_GET_CUR(m->cpu.psl);
-    m->cost += m->tm.read + m->tm.write;   /* the read here and the write-back (mod_write) */
+    m->cost += cost;   /* the read here and the write-back (mod_write), and from decode_at the address work */
     uint8_t *h = tlb_host(m, va, size, 16u << mode);   /* write allowed, so read is too */
     ml->host = h;
     if (LIKELY(h != NULL)) {
@@ -188,7 +189,7 @@ static int modify_general(vax_machine *m, int size, modloc *ml, uint32_t *v)
     uint32_t x;
     TRY(decode_spec_general(m, size, 0, &kind, &x));
     if (kind == K_MEMORY)
-        return modify_memory(m, x, size, ml, v);
+        return modify_memory(m, x, size, ml, v, (unsigned)m->tm.read + m->tm.write);
     if (kind == K_LITERAL)
         return VAX_EXC_RESERVED_ADDRESSING_MODE;
     ml->host = (uint8_t *)&m->cpu.r[x];
@@ -214,7 +215,7 @@ static int addr_general(vax_machine *m, int size, uint32_t *addr)
  * below, where size is a constant. */
 enum { K_GENERAL = 3 };
 
-ALWAYS_INLINE int decode_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int size, uint32_t *val)
+ALWAYS_INLINE int decode_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int size, uint32_t *val, int *form)
 {
     uint32_t *r = m->cpu.r;
     uint32_t spec = ip[0];
@@ -235,6 +236,7 @@ ALWAYS_INLINE int decode_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int 
     case 6:
         r[15] = pc + 1;
         *val = r[rn];
+        *form = SPEC_FORM_PLAIN;
         return K_MEMORY;
     case 7:
         if (rn == 15)
@@ -243,6 +245,7 @@ ALWAYS_INLINE int decode_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int 
         r[rn] -= (uint32_t)size;
         rlog_add(m, rn, -size);
         *val = r[rn];
+        *form = SPEC_FORM_PLAIN;
         return K_MEMORY;
     case 8:
         r[15] = pc + 1;
@@ -250,18 +253,19 @@ ALWAYS_INLINE int decode_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int 
         r[rn] += (uint32_t)size;
         if (rn != 15)
             rlog_add(m, rn, size);
+        *form = SPEC_FORM_PLAIN;
         return K_MEMORY;
     case 10:
         r[15] = pc + 2;
         *val = r[rn] + (uint32_t)(int32_t)(int8_t)ip[1];
-        m->cost += m->tm.spec_disp;
+        *form = SPEC_FORM_DISP;
         return K_MEMORY;
     case 12: {
         int16_t d;
         memcpy(&d, ip + 1, 2);
         r[15] = pc + 3;
         *val = r[rn] + (uint32_t)(int32_t)d;
-        m->cost += m->tm.spec_disp;
+        *form = SPEC_FORM_DISP;
         return K_MEMORY;
     }
     case 14: {
@@ -269,19 +273,20 @@ ALWAYS_INLINE int decode_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int 
         memcpy(&d, ip + 1, 4);
         r[15] = pc + 5;
         *val = r[rn] + d;
-        m->cost += m->tm.spec_disp;
+        *form = SPEC_FORM_DISP;
         return K_MEMORY;
     }
     case 4: {   /* index mode with a simple base: (Rb), (Rb)+, -(Rb), or a displacement */
         uint32_t base_spec = ip[1];
         int rb = (int)(base_spec & 15);
         uint32_t base;
+        int f = SPEC_FORM_INDEX;
         if (rn == 15 || rb == 15)
             return K_GENERAL;   /* PC as index, PC-relative and absolute bases */
         if ((base_spec >> 4) == 6) {   /* (Rb)[Rx], the most frequent: ahead of the switch */
             r[15] = pc + 2;
             *val = r[rb] + r[rn] * (uint32_t)size;
-            m->cost += m->tm.spec_index;
+            *form = SPEC_FORM_INDEX;
             return K_MEMORY;
         }
         switch (base_spec >> 4) {
@@ -300,14 +305,14 @@ ALWAYS_INLINE int decode_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int 
         case 10:
             base = r[rb] + (uint32_t)(int32_t)(int8_t)ip[2];
             r[15] = pc + 3;
-            m->cost += m->tm.spec_disp;
+            f = SPEC_FORM_INDEX_DISP;
             break;
         case 12: {
             int16_t d;
             memcpy(&d, ip + 2, 2);
             base = r[rb] + (uint32_t)(int32_t)d;
             r[15] = pc + 4;
-            m->cost += m->tm.spec_disp;
+            f = SPEC_FORM_INDEX_DISP;
             break;
         }
         case 14: {
@@ -315,14 +320,14 @@ ALWAYS_INLINE int decode_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int 
             memcpy(&d, ip + 2, 4);
             base = r[rb] + d;
             r[15] = pc + 6;
-            m->cost += m->tm.spec_disp;
+            f = SPEC_FORM_INDEX_DISP;
             break;
         }
         default:   /* every other base mode: reserved, deferred, or absolute */
             return K_GENERAL;
         }
         *val = base + r[rn] * (uint32_t)size;
-        m->cost += m->tm.spec_index;
+        *form = f;
         return K_MEMORY;
     }
     default:   /* deferred modes */
@@ -337,8 +342,9 @@ ALWAYS_INLINE int decode_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int 
 ALWAYS_INLINE int read_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int size, uint32_t *v)
 {
     uint32_t x;
-    switch (decode_at(m, ip, pc, size, &x)) {
-    case K_MEMORY: m->cost += m->tm.read; return mem_read(m, x, size, v);
+    int form = SPEC_FORM_PLAIN;
+    switch (decode_at(m, ip, pc, size, &x, &form)) {
+    case K_MEMORY: m->cost += m->tm.mem_read[form]; return mem_read(m, x, size, v);
     case K_LITERAL: *v = x; return 0;
     case K_REGISTER: *v = m->cpu.r[x] & size_mask(size); return 0;
     default: m->cpu.r[15] = pc; return read_general(m, size, v);
@@ -348,8 +354,9 @@ ALWAYS_INLINE int read_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int si
 ALWAYS_INLINE int write_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int size, uint32_t v)
 {
     uint32_t x;
-    switch (decode_at(m, ip, pc, size, &x)) {
-    case K_MEMORY: m->cost += m->tm.write; return mem_write(m, x, size, v);
+    int form = SPEC_FORM_PLAIN;
+    switch (decode_at(m, ip, pc, size, &x, &form)) {
+    case K_MEMORY: m->cost += m->tm.mem_write[form]; return mem_write(m, x, size, v);
     case K_LITERAL: return VAX_EXC_RESERVED_ADDRESSING_MODE;
     case K_REGISTER: reg_store(m, (int)x, size, v); return 0;
     default: m->cpu.r[15] = pc; return write_general(m, size, v);
@@ -359,8 +366,9 @@ ALWAYS_INLINE int write_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int s
 ALWAYS_INLINE int loc_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int size, oploc *loc)
 {
     uint32_t x;
-    switch (decode_at(m, ip, pc, size, &x)) {
-    case K_MEMORY: loc->reg = -1; loc->addr = x; return 0;
+    int form = SPEC_FORM_PLAIN;
+    switch (decode_at(m, ip, pc, size, &x, &form)) {
+    case K_MEMORY: m->cost += m->tm.mem_addr[form]; loc->reg = -1; loc->addr = x; return 0;
     case K_LITERAL: return VAX_EXC_RESERVED_ADDRESSING_MODE;
     case K_REGISTER: loc->reg = (int)x; loc->addr = 0; return 0;
     default: m->cpu.r[15] = pc; return loc_general(m, size, loc);
@@ -370,8 +378,9 @@ ALWAYS_INLINE int loc_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int siz
 ALWAYS_INLINE int modify_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int size, modloc *ml, uint32_t *v)
 {
     uint32_t x;
-    switch (decode_at(m, ip, pc, size, &x)) {
-    case K_MEMORY: return modify_memory(m, x, size, ml, v);
+    int form = SPEC_FORM_PLAIN;
+    switch (decode_at(m, ip, pc, size, &x, &form)) {
+    case K_MEMORY: return modify_memory(m, x, size, ml, v, m->tm.mem_modify[form]);
     case K_LITERAL: return VAX_EXC_RESERVED_ADDRESSING_MODE;
     case K_REGISTER:
         ml->host = (uint8_t *)&m->cpu.r[x];
@@ -383,8 +392,9 @@ ALWAYS_INLINE int modify_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int 
 
 ALWAYS_INLINE int addr_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int size, uint32_t *addr)
 {
-    switch (decode_at(m, ip, pc, size, addr)) {
-    case K_MEMORY: return 0;
+    int form = SPEC_FORM_PLAIN;
+    switch (decode_at(m, ip, pc, size, addr, &form)) {
+    case K_MEMORY: m->cost += m->tm.mem_addr[form]; return 0;
     case K_GENERAL: m->cpu.r[15] = pc; return addr_general(m, size, addr);
     default: return VAX_EXC_RESERVED_ADDRESSING_MODE;
     }
@@ -474,7 +484,10 @@ ALWAYS_INLINE int decode_spec(vax_machine *m, int size, int *kind, uint32_t *val
     const uint8_t *ip;
     uint32_t pc = m->cpu.r[15];
     if (spec_mapped(m, pc, &ip)) {
-        *kind = decode_at(m, ip, pc, size, val);
+        int form = SPEC_FORM_PLAIN;
+        *kind = decode_at(m, ip, pc, size, val, &form);
+        if (*kind == K_MEMORY)
+            m->cost += m->tm.mem_addr[form];
         if (*kind != K_GENERAL)
             return 0;
     }

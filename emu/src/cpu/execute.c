@@ -87,7 +87,11 @@ void cpu_execute(vax_machine *m)
      * sees it in the time.  Everything else an instruction costs is added
      * where it happens (memory operands, registers saved, string bytes). */
     const uint16_t *op_cost = m->tm.op;
-    while (m->icount < m->run_limit && m->cost < m->cost_limit) {
+    /* Only vax_run sets cost_limit, between calls of this loop (what
+     * needs an earlier stop sets run_limit to 0), so it is read once and
+     * can stay in a register. */
+    const uint64_t cost_limit = m->cost_limit;
+    while (m->icount < m->run_limit && m->cost < cost_limit) {
         int st;
         uint32_t pc = c->r[15];
         c->instr_pc = pc;

@@ -119,6 +119,20 @@ static unsigned execute_cycles(int op)
     }
 }
 
+/* The mem_* tables from the figures (timing.h). */
+static void derive_memory_costs(vax_timing *t)
+{
+    const uint16_t form[4] = {
+        0, t->spec_disp, t->spec_index, (uint16_t)(t->spec_index + t->spec_disp),
+    };
+    for (int f = 0; f < 4; f++) {
+        t->mem_addr[f] = form[f];
+        t->mem_read[f] = (uint16_t)(form[f] + t->read);
+        t->mem_write[f] = (uint16_t)(form[f] + t->write);
+        t->mem_modify[f] = (uint16_t)(form[f] + t->read + t->write);
+    }
+}
+
 void timing_init_model(vax_timing *t)
 {
     for (int op = 0; op < 256; op++) {
@@ -149,6 +163,7 @@ void timing_init_model(vax_timing *t)
     t->scanc_byte = 3 * CYCLE_NS;
     t->matchc_byte = 3 * CYCLE_NS;
     t->crc_byte = 8 * CYCLE_NS;
+    derive_memory_costs(t);
 }
 
 void timing_init_flat(vax_timing *t, uint16_t ns)
@@ -156,4 +171,5 @@ void timing_init_flat(vax_timing *t, uint16_t ns)
     *t = (vax_timing){0};
     for (int op = 0; op < 256; op++)
         t->op[op] = ns;
+    derive_memory_costs(t);
 }

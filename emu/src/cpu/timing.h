@@ -54,7 +54,17 @@ typedef struct vax_timing {
     uint16_t scanc_byte;      /* SCANC/SPANC: per byte examined (table lookup) */
     uint16_t matchc_byte;     /* MATCHC: per byte comparison */
     uint16_t crc_byte;        /* CRC: per byte */
+    /* Derived from the figures above by timing_init_*: a memory specifier
+     * that the fast decoder (decode.c, decode_at) takes, charged in one
+     * addition — the address work of its form (SPEC_FORM_*), plus, but for
+     * mem_addr, its data access (read; write; read and write). */
+    uint16_t mem_addr[4], mem_read[4], mem_write[4], mem_modify[4];
 } vax_timing;
+
+/* Forms of a memory specifier, for the mem_* tables: (Rn), (Rn)+, -(Rn)
+ * and immediate; a displacement; index with one of those; index with a
+ * displacement base. */
+enum { SPEC_FORM_PLAIN, SPEC_FORM_DISP, SPEC_FORM_INDEX, SPEC_FORM_INDEX_DISP };
 
 /* The model (timing.c). */
 void timing_init_model(vax_timing *t);
