@@ -14,25 +14,16 @@ import { COUNTER_GROUPS, COUNTERS, CounterSampler, kernelStatsReader, type Sampl
 import {
   KSTAT_SYMBOLS, KernelStatsReader, NCHSTATS_FIELDS, VMMETER_FIELDS, nameCacheFigures, vaxD, vaxF,
 } from './kstats';
-import { useLabImage } from './testLab';
-import { ConsoleSession } from './session';
+import { bootSingleUser, useLabImage } from './testLab';
 
 const lab = useLabImage('counters.test.ts');
 const skip = lab.skip;
 
-const PROMPT = '\n# ';
-
 /** A booted single-user system with /usr mounted and a session on it. */
 async function boot(set: Record<string, number> = {}, onSlice?: () => void) {
-  const sys = lab.api.vax780.create({ memoryMB: 8, disk: lab.disk, boot: 'single', direct: true, set });
-  const session = new ConsoleSession(sys, (r) => lab.api.vax780.stopName(r), { onSlice });
-  await session.expect(PROMPT, 300);
-  const run = async (line: string, limit = 120) => {
-    session.send(line);
-    return (await session.expect(PROMPT, limit)).output;
-  };
-  await run('mount /dev/hp0g /usr');
-  return { sys, session, run };
+  const booted = await bootSingleUser(lab, { set, hooks: { onSlice } });
+  await booted.run('mount /dev/hp0g /usr');
+  return booted;
 }
 
 function hasHardwareStats(sys: Vax780System): boolean {

@@ -5,8 +5,10 @@
 
 import { after, before } from 'node:test';
 
-import type { DiskImage, VaxMachineApi } from '../../web/src/emulator/vaxModule';
+import type { DiskImage, Vax780System, VaxMachineApi } from '../../web/src/emulator/vaxModule';
 import { findLabImage, loadDiskImage, loadVaxNode, wasmBuildExists } from '../../web/src/emulator/vaxNode';
+import { PROMPT } from './runner';
+import { ConsoleSession, type SessionHooks } from './session';
 
 export interface LabImage {
   /** false, or why the emulator tests are skipped. */
@@ -35,4 +37,27 @@ export function useLabImage(testFile: string): LabImage {
   });
   after(() => lab.disk?.dispose());
   return lab;
+}
+
+export interface BootedSystem {
+  sys: Vax780System;
+  session: ConsoleSession;
+  /** Types a line and waits for the next prompt; the output in between. */
+  run(line: string, limitSeconds?: number): Promise<string>;
+}
+
+/** A machine of the lab image booted single-user (directly, kernel
+ *  variables patched) to its first prompt, with a session on its console. */
+export async function bootSingleUser(lab: LabImage, options: {
+  set?: Record<string, number>; memoryMB?: number; hooks?: SessionHooks; runLimitSeconds?: number;
+} = {}): Promise<BootedSystem> {
+  const { set = {}, memoryMB = 8, hooks = {}, runLimitSeconds = 120 } = options;
+  const sys = lab.api.vax780.create({ memoryMB, disk: lab.disk, boot: 'single', direct: true, set });
+  const session = new ConsoleSession(sys, (r) => lab.api.vax780.stopName(r), hooks);
+  await session.expect(PROMPT, 300);
+  const run = async (line: string, limitSeconds = runLimitSeconds) => {
+    session.send(line);
+    return (await session.expect(PROMPT, limitSeconds)).output;
+  };
+  return { sys, session, run };
 }

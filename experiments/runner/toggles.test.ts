@@ -9,8 +9,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { KernelStatsReader, nameCacheFigures, type NchStats } from './kstats';
-import { useLabImage } from './testLab';
-import { ConsoleSession } from './session';
+import { bootSingleUser, useLabImage } from './testLab';
 import {
   choiceName, closeToggles, completeSettings, DEFAULT_DISK_TIMING, expectedValues, maxBufpages, resolveSettings, settingValue,
   TOGGLES, tickFor, validateSetting, validateSettings,
@@ -19,7 +18,6 @@ import {
 const lab = useLabImage('toggles.test.ts');
 const skip = lab.skip;
 
-const PROMPT = '\n# ';
 
 // ------------------------------------------------------------ pure parts
 
@@ -113,15 +111,8 @@ test('settings are checked with clear messages', () => {
 
 /** Boots single-user with the (completed) settings; the kernel's view of them. */
 async function bootWith(set: Record<string, number>, memoryMB = 8) {
-  const sys = lab.api.vax780.create({ memoryMB, disk: lab.disk, boot: 'single', direct: true, set: completeSettings(set) });
-  const session = new ConsoleSession(sys, (r) => lab.api.vax780.stopName(r));
-  await session.expect(PROMPT, 300);
-  const reader = new KernelStatsReader(sys);
-  const run = async (line: string, limit = 300) => {
-    session.send(line);
-    return (await session.expect(PROMPT, limit)).output;
-  };
-  return { sys, session, reader, run };
+  const booted = await bootSingleUser(lab, { set: completeSettings(set), memoryMB, runLimitSeconds: 300 });
+  return { ...booted, reader: new KernelStatsReader(booted.sys) };
 }
 
 test('the kernel boots with each toggle and has the value patched', { skip }, async () => {
