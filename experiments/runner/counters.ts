@@ -149,11 +149,6 @@ export const COUNTERS: CounterDef[] = [
 
 const COUNTER_IDS = new Set(COUNTERS.map((c) => c.id));
 
-/** The definition of a counter id, or undefined. */
-export function counterDef(id: string): CounterDef | undefined {
-  return COUNTERS.find((c) => c.id === id);
-}
-
 /** What a sampler needs of a system: the clocks, kernel memory and, when
  *  the emulator has them, the hardware model's counters. */
 export type SamplerSystem = Pick<Vax780System, 'timeNs' | 'instructionCount'> & KernelMemory & {

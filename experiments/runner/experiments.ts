@@ -351,7 +351,7 @@ export const NAMEWORK_PATHS = [
   '/usr/src/sys/h/namei.h', '/usr/src/sys/sys/ufs_namei.c', '/usr/src/sys/vax/machdep.c', '/usr/src/sys/vaxmba/hp.c',
 ];
 /** A PATH like a user's: the command (nulljob) is in the last directory; /usr/ucb and /usr/bin do not exist here. */
-export const NAMEWORK_PATH_VARIABLE = '/usr/ucb:/bin:/usr/bin:/usr/lab/bin';
+export const NAMEWORK_PATH_VARIABLE = `/usr/ucb:/bin:/usr/bin:${LAB_USR_BIN}`;
 export const NAMEWORK_COUNT = 200;
 
 function nchTag(size: number | null): string {

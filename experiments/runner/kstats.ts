@@ -32,8 +32,6 @@ export const VMMETER_FIELDS = [
 ] as const;
 export type VmmeterField = (typeof VMMETER_FIELDS)[number];
 export type Vmmeter = Record<VmmeterField, number>;
-/** v_first..v_last: the fields vmmeter() moves from cnt to sum every second. */
-export const VMMETER_PER_SECOND: readonly VmmeterField[] = VMMETER_FIELDS.slice(0, VMMETER_FIELDS.indexOf('v_fastpgrec') + 1);
 
 /** struct vmtotal (h/vmmeter.h), recomputed by vmtotal() every 5 seconds.
  *  Memory sizes in 512-byte pages. */
