@@ -190,9 +190,7 @@ function hwFiguresOf(sys: SamplerSystem): HwFigures | null {
   } catch {
     return null;
   }
-  const out: Record<string, number> = {};
-  for (const [key, v] of Object.entries(raw)) out[key] = Number(v);
-  return hwFigures(out);
+  return hwFigures(raw);
 }
 
 const round = (x: number, digits: number): number => {
@@ -212,11 +210,11 @@ type HwFigures = Record<string, number | null>;
 const HW_DRIVES = ['hp0', 'hp1', 'hp2', 'hp3', 'hp4', 'hp5', 'hp6', 'hp7'];
 const HW_DISK_FIELDS = ['xfers', 'seeks', 'bytes_read', 'bytes_written', 'busy_ns'];
 
-function hwFigures(h: Record<string, number>): HwFigures {
-  const one = (key: string): number | null => (key in h ? h[key]! : null);
+function hwFigures(h: Record<string, number | bigint>): HwFigures {
+  const one = (key: string): number | null => (key in h ? Number(h[key]) : null);
   const sum = (...keys: string[]): number | null => {
     const present = keys.filter((k) => k in h);
-    return present.length > 0 ? present.reduce((a, k) => a + h[k]!, 0) : null;
+    return present.length > 0 ? present.reduce((a, k) => a + Number(h[k]), 0) : null;
   };
   const out: HwFigures = {
     user: one('instr.user'),
@@ -232,7 +230,7 @@ function hwFigures(h: Record<string, number>): HwFigures {
   for (const drive of HW_DRIVES) {
     for (const field of HW_DISK_FIELDS) {
       const key = `disk.${drive}.${field}`;
-      if (key in h) out[key] = h[key]!;
+      if (key in h) out[key] = Number(h[key]);
     }
   }
   return out;
