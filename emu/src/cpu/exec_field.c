@@ -246,7 +246,9 @@ static int op_ext(vax_machine *m, int sign)
     if (sign)
         v = sext_field(v, size);
     TRY(loc_write(m, &dst, 4, v));
-    cc_set(m, cc_nz(v, 4));
+    /* N and Z from the result, V cleared, C unchanged (VAX Architecture
+     * Reference Manual, EXTV/EXTZV: "C <- C"). */
+    cc_nz_keep_c(m, v, 4);
     return 0;
 }
 
