@@ -42,17 +42,25 @@ static void reload(vax_machine *m, vax_clock *k)
     k->reload_ns = machine_time_ns(m);
 }
 
-static void overflow(vax_machine *m, void *ctx)
+/* ICR has passed 0xFFFFFFFF: set INT (and ERR when the previous INT was
+ * not yet cleared: a missed interrupt), reload ICR from NICR, and request
+ * the interrupt if IE is set. */
+static void count_overflow(vax_machine *m, vax_clock *k)
 {
-    vax_clock *k = ctx;
     if (k->iccs & ICCS_INT)
-        k->iccs |= ICCS_ERR;   /* missed: the previous interrupt was not yet cleared */
+        k->iccs |= ICCS_ERR;
     k->iccs |= ICCS_INT;
     reload(m, k);
     if (k->iccs & ICCS_IE) {
         k->ticks++;
         machine_irq_raise(m, CLOCK_IPL, 0, CLOCK_SCB);
     }
+}
+
+static void overflow(vax_machine *m, void *ctx)
+{
+    vax_clock *k = ctx;
+    count_overflow(m, k);
     schedule(m, k);
 }
 
@@ -83,15 +91,23 @@ int clock_ipr_write(vax_machine *m, vax_clock *k, int ipr, uint32_t v)
     case IPR_ICCS: {
         uint32_t icr = current_icr(m, k);
         k->iccs &= ~(v & (ICCS_INT | ICCS_ERR));   /* write 1 to clear */
-        if (!(k->iccs & ICCS_INT))
-            machine_irq_clear(m, CLOCK_IPL, 0);
         k->iccs = (k->iccs & ~(ICCS_RUN | ICCS_IE)) | (v & (ICCS_RUN | ICCS_IE));
         k->icr_at_reload = icr;
         k->reload_ns = machine_time_ns(m);
         if (v & ICCS_TRANS)
             reload(m, k);
-        if ((v & ICCS_SS) && !(v & ICCS_RUN))
-            k->icr_at_reload++;
+        /* SGL with RUN clear counts ICR up by one; a count that wraps to
+         * zero is an overflow like any other (VAX-11/780 Hardware
+         * Handbook, interval clock: ICCS<SGL>; DEC's EVKAA test 13 checks
+         * INT and ERR after it). */
+        if ((v & ICCS_SS) && !(v & ICCS_RUN) && ++k->icr_at_reload == 0)
+            count_overflow(m, k);
+        /* The interrupt request is INT and IE together: setting IE while
+         * INT is still set requests it, clearing IE withdraws it. */
+        if ((k->iccs & (ICCS_INT | ICCS_IE)) == (ICCS_INT | ICCS_IE))
+            machine_irq_raise(m, CLOCK_IPL, 0, CLOCK_SCB);
+        else
+            machine_irq_clear(m, CLOCK_IPL, 0);
         schedule(m, k);
         return 1;
     }
