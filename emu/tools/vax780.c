@@ -181,6 +181,17 @@ typedef struct {
     size_t standalone_len;
     uint32_t standalone_r10, standalone_r11;
     const vax_blockdev *tape_boot;   /* or the tape's boot block */
+    int nload;                   /* --load FILE@ADDR ... --start ADDR: the console's LOAD and START */
+    struct {
+        uint8_t *data;
+        size_t len;
+        uint32_t addr;
+        const char *path;
+    } load[8];
+    uint32_t start;
+    int nreg;                    /* --reg NAME=VALUE: registers set after the load, before START */
+    int reg_num[16];
+    uint32_t reg_value[16];
     transcript out;
     size_t panic_scan;
     int halted;   /* the guest has halted (a script's expect may still match what it printed) */
@@ -211,6 +222,19 @@ static void apply_settings(session *s)
 static void boot(session *s, uint32_t howto)
 {
     char err[256];
+    if (s->nload < 0)
+        die(EXIT_STOPPED, "the guest asked the console to reboot, and there is no disk to boot from");
+    if (s->nload > 0) {
+        for (int i = 0; i < s->nload; i++)
+            if (vax_console_load(s->sys->m, s->load[i].addr, s->load[i].data, s->load[i].len, err, sizeof err) < 0)
+                die(EXIT_USAGE, "--load %s: %s", s->load[i].path, err);
+        if (vax_console_start(s->sys->m, s->start, err, sizeof err) < 0)
+            die(EXIT_USAGE, "--start: %s", err);
+        for (int i = 0; i < s->nreg; i++)
+            vax_set_reg(s->sys->m, s->reg_num[i], s->reg_value[i]);
+        s->nload = -1;   /* loaded once: a reboot request cannot be honoured without a disk */
+        return;
+    }
     if (s->tape_boot) {
         if (vax_boot_tape_block(s->sys->m, s->tape_boot, err, sizeof err) < 0)
             die(EXIT_IMAGE, "tape boot block: %s", err);
@@ -401,6 +425,59 @@ static void print_counters(const vax780 *sys)
     free(v);
 }
 
+/* A number as C writes it (0x1F, 017, 31), fitting 32 bits; -1 if not. */
+static int parse_u32(const char *v, uint32_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(v, &end, 0);
+    if (!*v || *end || *v == '-' || errno || x > 0xFFFFFFFFull)
+        return -1;
+    *out = (uint32_t)x;
+    return 0;
+}
+
+/* R0..R13, AP, FP, SP by name; -1 if unknown.  PC is --start's. */
+static int parse_reg(const char *name, size_t len)
+{
+    static const char *const alias[] = { "ap", "fp", "sp" };
+    for (int i = 0; i < 3; i++)
+        if (len == 2 && !strncmp(name, alias[i], 2))
+            return 12 + i;
+    if (len < 2 || len > 3 || (name[0] != 'r' && name[0] != 'R'))
+        return -1;
+    int n = 0;
+    for (size_t i = 1; i < len; i++) {
+        if (name[i] < '0' || name[i] > '9')
+            return -1;
+        n = n * 10 + (name[i] - '0');
+    }
+    return n <= 14 && !(len == 3 && name[1] == '0') ? n : -1;
+}
+
+/* Read a whole host file for --load (at most the largest memory). */
+static uint8_t *read_file(const char *path, size_t *len)
+{
+    vax_blockdev bd;
+    file_ctx f;
+    struct stat st;
+    if (stat(path, &st) < 0)
+        die(EXIT_IMAGE, "cannot open %s: %s", path, strerror(errno));
+    open_image(path, 1, &bd, &f);
+    if (bd.size == 0)
+        die(EXIT_IMAGE, "%s is empty", path);
+    if (bd.size > 64u << 20)
+        die(EXIT_IMAGE, "%s is larger than the largest memory (64 MB)", path);
+    uint8_t *p = malloc((size_t)bd.size);
+    if (!p)
+        die(EXIT_STOPPED, "out of host memory");
+    if (bd.read(&bd, 0, p, (size_t)bd.size) != 0)
+        die(EXIT_IMAGE, "cannot read %s", path);
+    close(f.fd);
+    *len = (size_t)bd.size;
+    return p;
+}
+
 static void usage(const char *msg)
 {
     if (msg)
@@ -409,7 +486,9 @@ static void usage(const char *msg)
             "usage: vax780 --disk hp0=IMAGE[:TYPE] [--disk hpN=...] [--tape ts0=TAPE] [--mem MB]\n"
             "              [--boot single|multi|askname] [--direct] [--kernel PATH] [--cpu 780|750] [--timing model|flat]\n"
             "              [--standalone tape|tape:NAME|FILE] [--set NAME=VALUE] [--script FILE] [--quiet] [--stats]\n"
-            "              [--no-idle-skip] [--disk-timing rp06|eagle|ideal]\n");
+            "              [--no-idle-skip] [--disk-timing rp06|eagle|ideal]\n"
+            "       vax780 --load FILE[@ADDR] [--load ...] --start ADDR [--reg NAME=VALUE ...] [--mem MB]\n"
+            "              [--script FILE] [--quiet] [--stats] ...\n");
     exit(EXIT_USAGE);
 }
 
@@ -427,7 +506,7 @@ int main(int argc, char **argv)
     s.method = BOOT_VIA_BOOT_PROGRAM;
     s.howto = 2;   /* single-user, as the paper's benchmarks ran */
     s.kernel = "/vmunix";
-    int have_disk = 0;
+    int have_disk = 0, have_start = 0;
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -530,6 +609,39 @@ int main(int argc, char **argv)
             memcpy(s.set_name[s.nset], v, (size_t)(eq - v));
             s.set_name[s.nset][eq - v] = 0;
             s.set_value[s.nset++] = (uint32_t)val;
+        } else if (!strcmp(a, "--load") && v) {
+            i++;
+            /* FILE[@ADDR]: the last @ separates the address, so a file
+             * name may contain @ when an address is given. */
+            if (s.nload >= 8)
+                usage("--load: at most 8 files");
+            char *copy = strdup(v);
+            if (!copy)
+                die(EXIT_STOPPED, "out of host memory");
+            char *at = strrchr(copy, '@');
+            uint32_t addr = 0;
+            if (at) {
+                *at = 0;
+                if (parse_u32(at + 1, &addr) < 0)
+                    usage("--load takes FILE[@ADDR] with ADDR a physical address such as 0x200");
+            }
+            if (!*copy)
+                usage("--load takes FILE[@ADDR]");
+            s.load[s.nload].data = read_file(copy, &s.load[s.nload].len);
+            s.load[s.nload].addr = addr;
+            s.load[s.nload++].path = copy;   /* kept for messages; freed at exit */
+        } else if (!strcmp(a, "--start") && v) {
+            i++;
+            if (parse_u32(v, &s.start) < 0)
+                usage("--start takes a physical address such as 0x200");
+            have_start = 1;
+        } else if (!strcmp(a, "--reg") && v) {
+            i++;
+            const char *eq = strchr(v, '=');
+            int r = eq ? parse_reg(v, (size_t)(eq - v)) : -1;
+            if (r < 0 || s.nreg >= 16 || parse_u32(eq + 1, &s.reg_value[s.nreg]) < 0)
+                usage("--reg takes NAME=VALUE with NAME one of r0..r13, ap, fp, sp (at most 16)");
+            s.reg_num[s.nreg++] = r;
         } else if (!strcmp(a, "--stats")) {
             stats = 1;
         } else if (!strcmp(a, "--no-idle-skip")) {
@@ -544,8 +656,16 @@ int main(int argc, char **argv)
     }
     if (s.nset && s.method != BOOT_DIRECT_KERNEL)
         usage("--set needs --direct: only then does the host load the kernel and can patch it before it runs");
-    if (!have_disk)
-        usage("a boot disk is needed: --disk hp0=IMAGE");
+    if (s.nload && !have_start)
+        usage("--load needs --start ADDR (where the console starts the program)");
+    if (have_start && !s.nload)
+        usage("--start needs --load FILE[@ADDR]");
+    if (s.nreg && !s.nload)
+        usage("--reg is for --load/--start (the boot methods set their own registers)");
+    if (s.nload && (standalone || s.nset || s.method == BOOT_DIRECT_KERNEL))
+        usage("--load/--start replace booting: not with --standalone, --direct or --set");
+    if (!have_disk && !s.nload)
+        usage("a boot disk is needed: --disk hp0=IMAGE (or --load FILE@ADDR --start ADDR)");
 
     char err[256];
     /* The battery-backed TODR of a real 780 would hold the date; ours is
@@ -553,9 +673,9 @@ int main(int argc, char **argv)
      * kernel's clock check agrees and every run starts at the same time.
      * A standalone program may run on a blank disk: the TODR keeps its
      * default then. */
-    if (boot_todr_from_disk(&disks[0], &cfg.todr_initial, err, sizeof err) < 0) {
+    if (!have_disk || boot_todr_from_disk(&disks[0], &cfg.todr_initial, err, sizeof err) < 0) {
         cfg.todr_initial = 0;
-        if (!standalone)
+        if (!standalone && !s.nload)
             die(EXIT_IMAGE, "%s: %s", disk_files[0].path, err);
     }
     uint8_t *standalone_prog = NULL;
@@ -617,5 +737,9 @@ int main(int argc, char **argv)
     }
     vax780_destroy(s.sys);
     free(standalone_prog);
+    for (int i = 0; i < 8; i++) {
+        free(s.load[i].data);
+        free((void *)s.load[i].path);
+    }
     return 0;
 }

@@ -26,6 +26,7 @@
 
 #include "boot/boot.h"
 #include "boot/kernelvars.h"
+#include "boot/standalone.h"
 #include "machine.h"
 #include "system/overlay.h"
 #include "system/vax780.h"
@@ -54,6 +55,7 @@ typedef struct {
     uint64_t out_dropped;           /* bytes lost because JavaScript did not drain in time */
     uint64_t out_total;             /* bytes ever written by the console */
     uint32_t reboots;
+    int diskless;         /* created without a disk (vax780w_console_load/start) */
     char err[256];
 } vax780w;
 
@@ -127,7 +129,10 @@ EMSCRIPTEN_KEEPALIVE void vax780w_image_free(uint8_t *image)
 
 /* Create a 780 with memory_kb KB (a multiple of 256, 256..65536) and an RP06 hp0: a copy-on-write overlay
  * over the image's image_len bytes, which stay the caller's (they are
- * never written; keep them until vax780w_destroy).  method: 0 = via /boot,
+ * never written; keep them until vax780w_destroy).  With image NULL and
+ * image_len 0 the system has no disk: load a program with
+ * vax780w_console_load and start it with vax780w_console_start instead of
+ * booting (DEC's diagnostics).  method: 0 = via /boot,
  * 1 = direct kernel; howto: the boot flags (RB_SINGLE 2, 0 multi).  The
  * system is not booted yet: add settings, then vax780w_boot.  Returns NULL
  * on failure, with a message in err (errlen bytes, a buffer of the
@@ -145,6 +150,18 @@ EMSCRIPTEN_KEEPALIVE vax780w *vax780w_create(uint32_t memory_kb, uint8_t *image,
     if (!w) {
         snprintf(err, errlen, "out of memory");
         return NULL;
+    }
+    if (!image && image_len == 0) {   /* no disk: a program loaded by the console */
+        vax780_config cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.memory_kb = memory_kb;
+        if (!(w->sys = vax780_create(&cfg, err, errlen))) {
+            free(w);
+            return NULL;
+        }
+        w->diskless = 1;
+        vax780_set_console_output(w->sys, console_out, w);
+        return w;
     }
     blockdev_memory(&w->image, image, image_len, 1);
     if (blockdev_overlay(&w->disk, &w->image) < 0) {
@@ -175,14 +192,15 @@ EMSCRIPTEN_KEEPALIVE void vax780w_destroy(vax780w *w)
     if (!w)
         return;
     vax780_destroy(w->sys);
-    blockdev_overlay_destroy(&w->disk);
+    if (!w->diskless)
+        blockdev_overlay_destroy(&w->disk);
     free(w);
 }
 
 /* Bytes of hp0 this system holds privately (the overlay's written chunks). */
 EMSCRIPTEN_KEEPALIVE uint64_t vax780w_dirty_bytes(vax780w *w)
 {
-    return blockdev_overlay_dirty_bytes(&w->disk);
+    return w->diskless ? 0 : blockdev_overlay_dirty_bytes(&w->disk);
 }
 
 /* Patch the kernel variable _name to value at every (direct) boot.
@@ -206,6 +224,10 @@ EMSCRIPTEN_KEEPALIVE int vax780w_add_setting(vax780w *w, const char *name, uint3
 
 static int do_boot(vax780w *w, uint32_t howto)
 {
+    if (w->diskless) {
+        snprintf(w->err, sizeof w->err, "no disk to boot from (the system was created without one)");
+        return -1;
+    }
     if (vax_boot(w->sys->m, &w->disk, "RP06", w->method, howto, 0, "/vmunix", w->err, sizeof w->err) < 0)
         return -1;
     if (w->method == BOOT_DIRECT_KERNEL && w->nset) {
@@ -227,6 +249,23 @@ EMSCRIPTEN_KEEPALIVE int vax780w_boot(vax780w *w)
 {
     w->err[0] = 0;
     return do_boot(w, w->howto);
+}
+
+/* The console's LOAD: len bytes at data (the caller's buffer) written at
+ * physical address addr, and START: the processor as after INIT with PC =
+ * start (boot/standalone.h).  Registers can then be set through the bare
+ * machine (vax780w_machine, vax_set_reg).  Return 0, or -1 with a message
+ * (vax780w_error). */
+EMSCRIPTEN_KEEPALIVE int vax780w_console_load(vax780w *w, uint32_t addr, const uint8_t *data, uint32_t len)
+{
+    w->err[0] = 0;
+    return vax_console_load(w->sys->m, addr, data, len, w->err, sizeof w->err);
+}
+
+EMSCRIPTEN_KEEPALIVE int vax780w_console_start(vax780w *w, uint32_t start)
+{
+    w->err[0] = 0;
+    return vax_console_start(w->sys->m, start, w->err, sizeof w->err);
 }
 
 /* vax_run for at most n instructions; a reboot request is handled as the
@@ -291,6 +330,10 @@ EMSCRIPTEN_KEEPALIVE vax_machine *vax780w_machine(vax780w *w) { return w->sys->m
 EMSCRIPTEN_KEEPALIVE int vax780w_kernel_symbols(vax780w *w, char *names, uint32_t *out, uint32_t n)
 {
     const char *name[VAX780W_MAX_SYMBOLS];
+    if (w->diskless) {
+        snprintf(w->err, sizeof w->err, "no disk, so no /vmunix to read symbols from");
+        return -1;
+    }
     if (n > VAX780W_MAX_SYMBOLS) {
         snprintf(w->err, sizeof w->err, "at most %d symbols at once", VAX780W_MAX_SYMBOLS);
         return -1;

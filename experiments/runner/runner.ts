@@ -347,7 +347,7 @@ function readKernelLongs(sys: Vax780System, names: string[]): Record<string, num
 // ------------------------------------------------------------ running
 
 export async function runExperiment(
-  api: Vax780Api, disk: Vax780Options['disk'], spec: ExperimentSpec, options: RunOptions = {},
+  api: Vax780Api, disk: NonNullable<Vax780Options['disk']>, spec: ExperimentSpec, options: RunOptions = {},
 ): Promise<ExperimentResult> {
   const run = resolveRun(spec, options);
   const nsPerInstruction = CPU_NS_PER_INSTRUCTION[run.cpu];

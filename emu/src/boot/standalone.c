@@ -227,3 +227,33 @@ int vax_boot_tape_block(vax_machine *m, const vax_blockdev *tape, char *err, siz
     vax_set_psl(m, BOOT_PSL);
     return 0;
 }
+
+int vax_console_load(vax_machine *m, uint32_t addr, const uint8_t *data, size_t len, char *err, size_t errlen)
+{
+    uint32_t mem = vax_memory_bytes(m);
+    if (len == 0) {
+        boot_seterr(err, errlen, "nothing to load (0 bytes)");
+        return -1;
+    }
+    if (addr >= mem || len > mem - addr) {
+        boot_seterr(err, errlen, "%zu bytes at 0x%x do not fit in memory (0x%x bytes: physical 0 to 0x%x)", len,
+                    addr, mem, mem - 1);
+        return -1;
+    }
+    return vax_phys_write(m, addr, data, len) == 0 ? 0 : -1;
+}
+
+int vax_console_start(vax_machine *m, uint32_t start, char *err, size_t errlen)
+{
+    uint32_t mem = vax_memory_bytes(m);
+    if (start >= mem) {
+        boot_seterr(err, errlen, "start address 0x%x is outside memory (0x%x bytes: physical 0 to 0x%x)", start,
+                    mem, mem - 1);
+        return -1;
+    }
+    vax_boot_init_processor(m);
+    vax_set_reg(m, 14, mem & ~3u);
+    vax_set_reg(m, 15, start);
+    vax_set_psl(m, BOOT_PSL);   /* also drops the fetch shortcut */
+    return 0;
+}

@@ -70,4 +70,16 @@ int vax_boot_standalone(vax_machine *m, const uint8_t *prog, size_t len, uint32_
  * returns to it, and it prompts again.  Returns 0, or -1 with a message. */
 int vax_boot_tape_block(vax_machine *m, const vax_blockdev *tape, char *err, size_t errlen);
 
+/* The 780 console's LOAD and START, for programs that are neither 4.3BSD
+ * standalone programs nor on a disk — DEC's diagnostics (EVKAA) and the
+ * primary bootstrap VMB.  vax_console_load writes len bytes "as is" at
+ * physical address addr (nothing is written if they do not fit);
+ * vax_console_start leaves the processor as after the console's INIT
+ * (kernel mode, interrupt stack, IPL 31, memory management off, R0..R13 =
+ * 0, SP = the top of memory) with PC = start; memory is kept.  The host may
+ * then set registers (vax_set_reg) as a console command file would.  Both
+ * return 0, or -1 with a message naming the bad address. */
+int vax_console_load(vax_machine *m, uint32_t addr, const uint8_t *data, size_t len, char *err, size_t errlen);
+int vax_console_start(vax_machine *m, uint32_t start, char *err, size_t errlen);
+
 #endif

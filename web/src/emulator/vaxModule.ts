@@ -85,10 +85,15 @@ export interface Vax780Options {
    *  the system reads it and keeps its own writes in a copy-on-write
    *  overlay, so the image stays pristine and creating a system copies
    *  nothing.  A Uint8Array still works: it is copied into a private image
-   *  for this system alone (174 MB each time for the RP06), freed with it. */
-  disk: DiskImage | Uint8Array;
+   *  for this system alone (174 MB each time for the RP06), freed with it.
+   *  Either a disk (and boot) or console, not both. */
+  disk?: DiskImage | Uint8Array;
   /** Single-user (RB_SINGLE) or multi-user; a reboot is always multi-user. */
-  boot: 'single' | 'multi';
+  boot?: 'single' | 'multi';
+  /** Instead of booting a disk: the 780 console's LOAD and START (the CLI's
+   *  --load FILE@ADDR --start ADDR --reg NAME=VALUE), for DEC's standalone
+   *  diagnostics.  The system then has no disk. */
+  console?: ConsoleStart;
   /** Load /vmunix from the host instead of running /boot (the CLI's --direct). */
   direct?: boolean;
   /** Kernel longword variables to patch before the kernel runs, by name
@@ -105,6 +110,27 @@ export interface Vax780Options {
    *  RP06's (22 sectors x 19 tracks x 815 cylinders). */
   diskTiming?: DiskTiming;
 }
+
+/** Registers a console command file may deposit before START. */
+export type ConsoleRegister =
+  | 'r0' | 'r1' | 'r2' | 'r3' | 'r4' | 'r5' | 'r6' | 'r7' | 'r8' | 'r9' | 'r10' | 'r11' | 'r12' | 'r13'
+  | 'ap' | 'fp' | 'sp';
+
+/** The console's LOAD and START (emu/src/boot/standalone.h). */
+export interface ConsoleStart {
+  /** Bytes written "as is" at physical addresses, in order. */
+  load: { address: number; data: Uint8Array }[];
+  /** The physical address START begins at, with the processor as after
+   *  INIT: kernel mode, interrupt stack, IPL 31, memory management off. */
+  start: number;
+  /** Registers set after INIT (otherwise 0; SP the top of memory). */
+  registers?: Partial<Record<ConsoleRegister, number>>;
+}
+
+const CONSOLE_REGISTER_NUMBER: Record<ConsoleRegister, number> = {
+  r0: 0, r1: 1, r2: 2, r3: 3, r4: 4, r5: 5, r6: 6, r7: 7, r8: 8, r9: 9, r10: 10, r11: 11, r12: 12, r13: 13,
+  ap: 12, fp: 13, sp: 14,
+};
 
 /** The disk timing profiles (Vax780Options.diskTiming), the default first. */
 export const DISK_TIMINGS = ['rp06', 'eagle', 'ideal'] as const;
@@ -216,7 +242,7 @@ export interface VaxMachineApi {
 }
 
 export const DEFAULT_SLICE = 4_000_000n;
-const ABI_VERSION = 6;
+const ABI_VERSION = 7;
 
 /** A 64-bit digest as 16 lowercase hex digits (the format vaxrun prints). */
 export function digestHex(digest: bigint): string {
@@ -482,6 +508,13 @@ export async function loadVax(options: VaxLoadOptions = {}): Promise<VaxMachineA
 
   function createVax780(options: Vax780Options): Vax780System {
     const { memoryMB, disk, boot, direct = false, set = {}, nsPerInstruction, diskTiming } = options;
+    if (options.console !== undefined) {
+      if (disk !== undefined || boot !== undefined || direct || Object.keys(set).length > 0) {
+        throw new Error('console (LOAD and START) replaces booting: not with disk, boot, direct or set');
+      }
+      return createDiskless(options, options.console);
+    }
+    if (disk === undefined) throw new TypeError('a disk (or console LOAD and START) is needed');
     if (diskTiming !== undefined && !(DISK_TIMINGS as readonly string[]).includes(diskTiming)) {
       throw new RangeError(`diskTiming must be one of ${DISK_TIMINGS.join(', ')}, got ${String(diskTiming)}`);
     }
@@ -560,6 +593,72 @@ export async function loadVax(options: VaxLoadOptions = {}): Promise<VaxMachineA
       throw e;
     }
 
+    return systemObject(handle, release);
+  }
+
+  /** A system without a disk, started by the console's LOAD and START. */
+  function createDiskless(options: Vax780Options, con: ConsoleStart): Vax780System {
+    const { memoryMB, nsPerInstruction, diskTiming } = options;
+    if (diskTiming !== undefined) throw new Error('diskTiming needs a disk');
+    if (!Array.isArray(con.load) || con.load.length === 0) throw new RangeError('console.load: at least one { address, data }');
+    const u32 = (v: unknown, what: string): number => {
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 0xffff_ffff) {
+        throw new RangeError(`${what} must be an integer from 0 to 0xFFFFFFFF, got ${String(v)}`);
+      }
+      return v;
+    };
+    for (const [i, seg] of con.load.entries()) {
+      u32(seg.address, `console.load[${i}].address`);
+      if (!(seg.data instanceof Uint8Array) || seg.data.length === 0) throw new RangeError(`console.load[${i}].data: non-empty bytes`);
+    }
+    u32(con.start, 'console.start');
+    const regs = Object.entries(con.registers ?? {}).map(([name, v]) => {
+      if (!Object.hasOwn(CONSOLE_REGISTER_NUMBER, name)) {
+        throw new RangeError(`console.registers: unknown register "${name}" (r0..r13, ap, fp, sp)`);
+      }
+      return [CONSOLE_REGISTER_NUMBER[name as ConsoleRegister], u32(v, `console.registers.${name}`)] as const;
+    });
+    const errPtr = mod._malloc(ERR_LEN);
+    if (errPtr === 0) throw new Error('malloc failed');
+    let handle = 0;
+    try {
+      handle = mod._vax780w_create(memoryMB * 1024, 0, 0, 0, 0, errPtr, ERR_LEN);
+      if (handle === 0) throw new Error(`vax780 create: ${mod.UTF8ToString(errPtr)}`);
+    } finally {
+      mod._free(errPtr);
+    }
+    const lastError = (): string => mod.UTF8ToString(mod._vax780w_error(handle));
+    try {
+      if (nsPerInstruction !== undefined && mod._vax780w_set_ns_per_instruction(handle, nsPerInstruction) !== 0) {
+        throw new Error(`nsPerInstruction: ${lastError()}`);
+      }
+      for (const [i, seg] of con.load.entries()) {
+        const p = mod._malloc(seg.data.length);
+        if (p === 0) throw new Error('malloc failed');
+        try {
+          mod.HEAPU8.set(seg.data, p);
+          if (mod._vax780w_console_load(handle, seg.address >>> 0, p, seg.data.length) !== 0) {
+            throw new RangeError(`console.load[${i}]: ${lastError()}`);
+          }
+        } finally {
+          mod._free(p);
+        }
+      }
+      if (mod._vax780w_console_start(handle, con.start >>> 0) !== 0) throw new RangeError(`console.start: ${lastError()}`);
+      const machine = mod._vax780w_machine(handle);
+      for (const [n, v] of regs) mod._vax_set_reg(machine, n, v >>> 0);
+    } catch (e) {
+      mod._vax780w_destroy(handle);
+      throw e;
+    }
+    return systemObject(handle, () => {});
+  }
+
+  /** The Vax780System over a created and started vax780w handle; release
+   *  runs once, after destroy(). */
+  function systemObject(created: number, release: () => void): Vax780System {
+    let handle = created;
+    const lastError = (): string => mod.UTF8ToString(mod._vax780w_error(handle));
     const h = (): number => {
       if (handle === 0) throw new Error('Vax780System used after destroy()');
       return handle;
