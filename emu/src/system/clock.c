@@ -72,6 +72,15 @@ void clock_init(vax_clock *k, uint32_t todr_initial)
     k->todr_base = todr_initial;
 }
 
+void clock_reset(vax_machine *m, vax_clock *k)
+{
+    uint32_t todr;
+    clock_ipr_read(m, k, IPR_TODR, &todr);
+    machine_event_cancel(m, &k->tick);
+    clock_init(k, 0);
+    clock_ipr_write(m, k, IPR_TODR, todr);
+}
+
 int clock_ipr_read(vax_machine *m, vax_clock *k, int ipr, uint32_t *value)
 {
     switch (ipr) {

@@ -22,6 +22,9 @@ typedef struct vax_clock {
 } vax_clock;
 
 void clock_init(vax_clock *k, uint32_t todr_initial);
+/* Console INIT: the interval clock stops and clears; the TODR, battery
+ * backed, keeps its time. */
+void clock_reset(vax_machine *m, vax_clock *k);
 
 /* The TODR value for a UNIX time: 10 ms units since the start of that
  * year, above 1<<28 (TODRZERO in 4.3BSD's /sys/vax/clock.h). */

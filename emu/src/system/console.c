@@ -73,6 +73,14 @@ void console_init(vax_console *c, uint32_t baud)
     c->tx_event.ctx = c;
 }
 
+void console_reset(vax_machine *m, vax_console *c)
+{
+    c->rxcs = 0;
+    c->txcs = CSR_DONE;
+    if (c->in_count)
+        machine_event_schedule(m, &c->rx_event, c->char_ns);
+}
+
 uint32_t console_type(vax_machine *m, vax_console *c, const char *text, uint32_t len)
 {
     uint32_t n = 0;

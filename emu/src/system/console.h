@@ -32,6 +32,9 @@ typedef struct vax_console {
 } vax_console;
 
 void console_init(vax_console *c, uint32_t baud);
+/* Console INIT: the registers clear (transmitter ready); characters already
+ * typed stay queued and keep arriving. */
+void console_reset(vax_machine *m, vax_console *c);
 /* Queue typed characters; returns how many fitted. */
 uint32_t console_type(vax_machine *m, vax_console *c, const char *text, uint32_t len);
 int console_ipr_read(vax_machine *m, vax_console *c, int ipr, uint32_t *value);

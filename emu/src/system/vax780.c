@@ -177,16 +177,8 @@ void vax780_destroy(vax780 *s)
 void vax780_init(vax780 *s)
 {
     vax_reset(s->m);
-    /* The clock stops and the console's registers clear; the TODR keeps
-     * its time, and characters already typed stay queued. */
-    uint32_t todr;
-    clock_ipr_read(s->m, &s->clock, IPR_TODR, &todr);
-    clock_init(&s->clock, 0);
-    clock_ipr_write(s->m, &s->clock, IPR_TODR, todr);
-    s->console.rxcs = 0;
-    s->console.txcs = 0x80;
-    if (s->console.in_count)
-        machine_event_schedule(s->m, &s->console.rx_event, s->console.char_ns);
+    clock_reset(s->m, &s->clock);
+    console_reset(s->m, &s->console);
     memset(s->memctl, 0, sizeof s->memctl);
     if (s->mba0)
         mba_reset(s->mba0);
