@@ -1,12 +1,15 @@
 /*
- * vax780 — the headless VAX-11/780: boots 4.3BSD from a disk image and
- * drives its console from a script.  Used by the tests, the benchmarks and
- * the installer.
+ * vax780 — the headless VAX-11/780: boots 4.3BSD from a disk image (or
+ * starts a standalone program) and drives its console from a script.  Used
+ * by the tests, the benchmarks and the installer.  Everything about the
+ * machine and how it boots is system/session.h; this file is the command
+ * line, the files and the script.
  *
  *   vax780 --disk hp0=IMAGE[:TYPE] [--disk hp1=...] [--tape ts0=TAPE] [--mem MB]
  *          [--boot single|multi|askname] [--direct] [--kernel PATH] [--cpu 780|750] [--timing model|flat]
  *          [--standalone tape|tape:NAME|FILE] [--set NAME=VALUE] [--script FILE] [--quiet] [--stats]
  *          [--no-idle-skip] [--disk-timing rp06|eagle|ideal]
+ *   vax780 --load FILE[@ADDR] [--load ...] --start ADDR [--reg NAME=VALUE ...] [--mem MB] [--script FILE] ...
  *
  * --disk-timing times every disk as a DEC RP06 (the default for the RP06),
  * a Fujitsu Eagle, or an ideal disk with no seek or rotational latency
@@ -23,6 +26,9 @@
  * ./tape for a file called tape) entered with R10 = 0 and R11 = the --boot
  * flags.  See src/boot/standalone.h.  The disk may then be blank (no file
  * system: the TODR keeps its default).
+ * --load FILE[@ADDR] and --start ADDR are the console's LOAD and START (DEC's
+ * diagnostics); --reg NAME=VALUE sets a register before START.  No disk is
+ * needed.
  * --stats prints, at exit, the hardware model's counters that are not zero
  * (src/system/vax780_stats.h), then one line with the instruction count,
  * virtual and host time.  --no-idle-skip runs the kernel's idle loop
@@ -46,24 +52,19 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "boot/aout.h"
 #include "boot/boot.h"
-#include "boot/ffs.h"
-#include "boot/kernelvars.h"
-#include "boot/partitions.h"
 #include "boot/standalone.h"
-#include "machine.h"
-#include "massbus/rp.h"
-#include "system/vax780.h"
-#include "system/vax780_stats.h"
+#include "system/session.h"
 #include "vax.h"
 
 #define EXIT_TIMEOUT 1
@@ -73,16 +74,91 @@
 #define EXIT_PANIC 5
 #define EXIT_STOPPED 6
 
-#define SLICE 200000u   /* instructions between checks of the console output */
+#define SLICE 200000u        /* instructions between looks at the console output */
+#define MAX_LOADS 8
+#define MAX_REGS 16
+#define PANIC_DRAIN_NS 2000000000ull   /* after a panic, let the kernel finish its message */
+
+/* ------------------------------------------------------------ messages */
+
+/* One line on stderr, whatever the text holds: control characters and
+ * bytes outside ASCII (from a file name, a script, the guest) are escaped. */
+static void die(int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3), noreturn))
+#endif
+    ;
+static void die(int code, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fflush(stdout);
+    fputs("vax780: ", stderr);
+    for (const unsigned char *p = (const unsigned char *)msg; *p; p++) {
+        if (*p == '\\')
+            fputs("\\\\", stderr);
+        else if (*p >= 0x20 && *p < 0x7f)
+            fputc(*p, stderr);
+        else if (*p == '\n')
+            fputs("\\n", stderr);
+        else if (*p == '\r')
+            fputs("\\r", stderr);
+        else
+            fprintf(stderr, "\\x%02x", *p);
+    }
+    fputc('\n', stderr);
+    exit(code);
+}
+
+static const char usage_text[] =
+    "usage: vax780 --disk hp0=IMAGE[:TYPE] [--disk hpN=...] [--tape ts0=TAPE] [--mem MB]\n"
+    "              [--boot single|multi|askname] [--direct] [--kernel PATH] [--cpu 780|750] [--timing model|flat]\n"
+    "              [--standalone tape|tape:NAME|FILE] [--set NAME=VALUE] [--script FILE] [--quiet] [--stats]\n"
+    "              [--no-idle-skip] [--disk-timing rp06|eagle|ideal]\n"
+    "       vax780 --load FILE[@ADDR] [--load ...] --start ADDR [--reg NAME=VALUE ...] [--mem MB]\n"
+    "              [--script FILE] [--quiet] [--stats] ...\n";
+
+static void usage(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2), noreturn))
+#endif
+    ;
+static void usage(const char *fmt, ...)
+{
+    if (fmt) {
+        char msg[512];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        va_end(ap);
+        fprintf(stderr, "vax780: %s\n", msg);
+    }
+    fputs(usage_text, stderr);
+    exit(EXIT_USAGE);
+}
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        die(EXIT_STOPPED, "out of host memory");
+    return p;
+}
+
+/* ------------------------------------------------------------ files */
 
 typedef struct {
     int fd;
-    const char *path;
-} file_ctx;
+    char *path;
+    vax_blockdev bd;
+} image_file;
 
 static int file_read(const vax_blockdev *bd, uint64_t off, void *buf, size_t len)
 {
-    const file_ctx *f = bd->ctx;
+    const image_file *f = bd->ctx;
     if (off > bd->size || len > bd->size - off)
         return -1;
     return pread(f->fd, buf, len, (off_t)off) == (ssize_t)len ? 0 : -1;
@@ -90,25 +166,16 @@ static int file_read(const vax_blockdev *bd, uint64_t off, void *buf, size_t len
 
 static int file_write(const vax_blockdev *bd, uint64_t off, const void *buf, size_t len)
 {
-    const file_ctx *f = bd->ctx;
+    const image_file *f = bd->ctx;
     if (bd->read_only || off > bd->size || len > bd->size - off)
         return -1;
     return pwrite(f->fd, buf, len, (off_t)off) == (ssize_t)len ? 0 : -1;
 }
 
-static void die(int code, const char *fmt, ...)
-{
-    va_list ap;
-    fflush(stdout);
-    fprintf(stderr, "vax780: ");
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "\n");
-    exit(code);
-}
-
-static void open_image(const char *path, int read_only, vax_blockdev *bd, file_ctx *f)
+/* Open an image as a block device.  One that may be written is locked
+ * exclusively, so two machines never write one pack; a read-only one is
+ * shared. */
+static void image_open(image_file *f, const char *path, int read_only)
 {
     int fd = open(path, read_only ? O_RDONLY : O_RDWR);
     if (fd < 0 && !read_only && errno == EACCES) {
@@ -120,177 +187,429 @@ static void open_image(const char *path, int read_only, vax_blockdev *bd, file_c
     struct stat st;
     if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
         die(EXIT_IMAGE, "image %s is not a regular file", path);
+    if (flock(fd, (read_only ? LOCK_SH : LOCK_EX) | LOCK_NB) < 0)
+        die(EXIT_IMAGE, "image %s is in use by another process (%s)", path,
+            errno == EWOULDBLOCK ? "another vax780 has it open" : strerror(errno));
     f->fd = fd;
-    f->path = path;
-    bd->ctx = f;
-    bd->size = (uint64_t)st.st_size;
-    bd->read_only = read_only;
-    bd->read = file_read;
-    bd->write = file_write;
+    f->path = strdup(path);
+    if (!f->path)
+        die(EXIT_STOPPED, "out of host memory");
+    f->bd.ctx = f;
+    f->bd.size = (uint64_t)st.st_size;
+    f->bd.read_only = read_only;
+    f->bd.read = file_read;
+    f->bd.write = file_write;
 }
 
-/* The console transcript, kept for expect. */
+static void image_close(image_file *f)
+{
+    if (f->path) {
+        close(f->fd);
+        free(f->path);
+        f->path = NULL;
+    }
+}
+
+/* A whole host file (--load, --standalone FILE), at most 64 MB. */
+static uint8_t *read_whole(const char *path, size_t *len)
+{
+    struct stat st;
+    if (stat(path, &st) < 0)
+        die(EXIT_IMAGE, "cannot open %s: %s", path, strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        die(EXIT_IMAGE, "%s is not a regular file", path);
+    if (st.st_size == 0)
+        die(EXIT_IMAGE, "%s is empty", path);
+    if (st.st_size > (off_t)64 << 20)
+        die(EXIT_IMAGE, "%s is larger than the largest memory (64 MB)", path);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        die(EXIT_IMAGE, "cannot open %s: %s", path, strerror(errno));
+    uint8_t *p = xmalloc((size_t)st.st_size);
+    size_t n = fread(p, 1, (size_t)st.st_size, f);
+    fclose(f);
+    if (n != (size_t)st.st_size)
+        die(EXIT_IMAGE, "cannot read %s", path);
+    *len = n;
+    return p;
+}
+
+/* ------------------------------------------------------------ options */
+
+typedef enum { START_DISK, START_KERNEL, START_STANDALONE_FILE, START_TAPE_BLOCK, START_TAPE_PROGRAM, START_LOAD } start_kind;
+
+typedef struct {
+    vax_session_config cfg;
+    image_file disks[VAX_SESSION_MAX_DISKS], tape;
+    int have_tape;
+    start_kind start;
+    uint32_t howto;
+    const char *kernel;
+    const char *standalone;     /* FILE or tape:NAME's NAME */
+    int nset;
+    struct {
+        char name[64];
+        uint32_t value;
+    } set[VAX_SESSION_MAX_SETTINGS];
+    int nload;
+    struct {
+        char *path;
+        uint32_t addr;
+    } load[MAX_LOADS];
+    int have_start;
+    uint32_t start_addr;
+    int nreg;
+    int reg_num[MAX_REGS];
+    uint32_t reg_value[MAX_REGS];
+    const char *script;
+    int quiet, stats;
+} options;
+
+/* A number as C writes it (0x1F, 017, 31), fitting 32 bits; -1 if not. */
+static int parse_u32(const char *v, uint32_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(v, &end, 0);
+    if (!*v || *end || *v == '-' || *v == '+' || *v == ' ' || errno || x > 0xFFFFFFFFull)
+        return -1;
+    *out = (uint32_t)x;
+    return 0;
+}
+
+/* R0..R13, AP, FP, SP by name; -1 if unknown.  PC is --start's. */
+static int parse_reg(const char *name, size_t len)
+{
+    static const char *const alias[] = { "ap", "fp", "sp" };
+    for (int i = 0; i < 3; i++)
+        if (len == 2 && !strncmp(name, alias[i], 2))
+            return 12 + i;
+    if (len < 2 || len > 3 || (name[0] != 'r' && name[0] != 'R'))
+        return -1;
+    int n = 0;
+    for (size_t i = 1; i < len; i++) {
+        if (name[i] < '0' || name[i] > '9')
+            return -1;
+        n = n * 10 + (name[i] - '0');
+    }
+    return n <= 13 && !(len == 3 && name[1] == '0') ? n : -1;
+}
+
+/* --disk hpN=IMAGE[:TYPE] */
+static void option_disk(options *o, const char *v)
+{
+    if (strncmp(v, "hp", 2) != 0 || v[2] < '0' || v[2] > '7' || v[3] != '=' || !v[4])
+        usage("--disk takes hpN=IMAGE[:TYPE] with N from 0 to 7 (4-7 are on the second MASSBUS)");
+    int unit = v[2] - '0';
+    if (o->disks[unit].path)
+        usage("--disk hp%d given twice", unit);
+    char *path = strdup(v + 4);
+    if (!path)
+        die(EXIT_STOPPED, "out of host memory");
+    const char *type = "RP06";
+    char *colon = strrchr(path, ':');
+    if (colon) {
+        *colon = 0;
+        type = colon + 1;
+    }
+    image_open(&o->disks[unit], path, 0);
+    o->cfg.disk[unit].type = strdup(type);   /* freed at exit */
+    if (!o->cfg.disk[unit].type)
+        die(EXIT_STOPPED, "out of host memory");
+    o->cfg.disk[unit].image = &o->disks[unit].bd;
+    free(path);
+}
+
+static void parse_options(options *o, int argc, char **argv)
+{
+    memset(o, 0, sizeof *o);
+    o->start = START_DISK;
+    o->howto = RB_SINGLE;   /* single-user, as the paper's benchmarks ran */
+    o->kernel = "/vmunix";
+    int direct = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        static const char *const with_value[] = { "--disk", "--tape", "--mem", "--boot", "--kernel",
+                                                  "--standalone", "--script", "--cpu", "--timing", "--disk-timing",
+                                                  "--set", "--load", "--start", "--reg" };
+        int takes_value = 0;
+        for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
+            takes_value |= !strcmp(a, with_value[k]);
+        if (takes_value && !v)
+            usage("%s needs a value", a);
+        if (takes_value)
+            i++;
+        if (!strcmp(a, "--disk")) {
+            option_disk(o, v);
+        } else if (!strcmp(a, "--tape")) {
+            if (strncmp(v, "ts0=", 4) != 0 || !v[4])
+                usage("--tape takes ts0=TAPE");
+            if (o->have_tape)
+                usage("--tape given twice");
+            image_open(&o->tape, v + 4, 1);
+            o->have_tape = 1;
+            o->cfg.tape = &o->tape.bd;
+        } else if (!strcmp(a, "--mem")) {
+            char *end;
+            double mb = strtod(v, &end);
+            double quarters = mb * 4;   /* exact for any multiple of 0.25 */
+            if (end == v || *end || !(quarters >= 1 && quarters <= 256) || quarters != (double)(long)quarters)
+                usage("--mem takes a size in MB from 0.25 to 64 in steps of 0.25 (e.g. 4.5)");
+            o->cfg.memory_kb = (uint32_t)quarters * 256;
+        } else if (!strcmp(a, "--boot")) {
+            if (!strcmp(v, "single"))
+                o->howto = RB_SINGLE;
+            else if (!strcmp(v, "multi"))
+                o->howto = 0;
+            else if (!strcmp(v, "askname"))
+                o->howto = RB_ASKNAME | RB_SINGLE;
+            else
+                usage("--boot takes single, multi or askname");
+        } else if (!strcmp(a, "--direct")) {
+            direct = 1;
+        } else if (!strcmp(a, "--kernel")) {
+            o->kernel = v;
+        } else if (!strcmp(a, "--standalone")) {
+            o->standalone = v;
+        } else if (!strcmp(a, "--script")) {
+            o->script = v;
+        } else if (!strcmp(a, "--quiet")) {
+            o->quiet = 1;
+        } else if (!strcmp(a, "--cpu")) {
+            if (!strcmp(v, "780"))
+                o->cfg.ns_per_instruction = VAX_NS_PER_INSTRUCTION_780;
+            else if (!strcmp(v, "750"))
+                o->cfg.ns_per_instruction = VAX_NS_PER_INSTRUCTION_750;
+            else
+                usage("--cpu takes 780 or 750");
+        } else if (!strcmp(a, "--timing")) {
+            /* model: the per-instruction cost model (the default); flat:
+             * the first model, 2000 ns (scaled by --cpu) for every
+             * instruction and nothing else — to compare with. */
+            if (!strcmp(v, "flat"))
+                o->cfg.flat_timing = 1;
+            else if (strcmp(v, "model"))
+                usage("--timing takes model or flat");
+        } else if (!strcmp(a, "--disk-timing")) {
+            if (!vax_session_disk_timing_known(v))
+                usage("--disk-timing takes rp06, eagle or ideal");
+            o->cfg.disk_timing = v;
+        } else if (!strcmp(a, "--set")) {
+            const char *eq = strchr(v, '=');
+            if (!eq || eq == v || eq - v >= 64 || o->nset >= VAX_SESSION_MAX_SETTINGS)
+                usage("--set takes NAME=VALUE (at most %d of them)", VAX_SESSION_MAX_SETTINGS);
+            if (parse_u32(eq + 1, &o->set[o->nset].value) < 0)
+                usage("--set NAME=VALUE: VALUE must be a number from 0 to 4294967295");
+            memcpy(o->set[o->nset].name, v, (size_t)(eq - v));
+            o->set[o->nset++].name[eq - v] = 0;
+        } else if (!strcmp(a, "--load")) {
+            /* FILE[@ADDR]: the last @ separates the address, so a file
+             * name may contain @ when an address is given. */
+            if (o->nload >= MAX_LOADS)
+                usage("--load: at most %d files", MAX_LOADS);
+            char *copy = strdup(v);
+            if (!copy)
+                die(EXIT_STOPPED, "out of host memory");
+            char *at = strrchr(copy, '@');
+            uint32_t addr = 0;
+            if (at) {
+                *at = 0;
+                if (parse_u32(at + 1, &addr) < 0)
+                    usage("--load takes FILE[@ADDR] with ADDR a physical address such as 0x200");
+            }
+            if (!*copy)
+                usage("--load takes FILE[@ADDR]");
+            o->load[o->nload].path = copy;
+            o->load[o->nload++].addr = addr;
+        } else if (!strcmp(a, "--start")) {
+            if (parse_u32(v, &o->start_addr) < 0)
+                usage("--start takes a physical address such as 0x200");
+            o->have_start = 1;
+        } else if (!strcmp(a, "--reg")) {
+            const char *eq = strchr(v, '=');
+            int r = eq ? parse_reg(v, (size_t)(eq - v)) : -1;
+            if (r < 0 || o->nreg >= MAX_REGS || parse_u32(eq + 1, &o->reg_value[o->nreg]) < 0)
+                usage("--reg takes NAME=VALUE with NAME one of r0..r13, ap, fp, sp (at most %d)", MAX_REGS);
+            o->reg_num[o->nreg++] = r;
+        } else if (!strcmp(a, "--stats")) {
+            o->stats = 1;
+        } else if (!strcmp(a, "--no-idle-skip")) {
+            o->cfg.no_idle_skip = 1;
+        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(NULL);
+        } else {
+            usage("unknown option %s", a);
+        }
+    }
+
+    /* What starts the machine. */
+    if (o->nload || o->have_start || o->nreg) {
+        if (!o->nload)
+            usage(o->have_start ? "--start needs --load FILE[@ADDR]"
+                                : "--reg is for --load/--start (the boot methods set their own registers)");
+        if (!o->have_start)
+            usage("--load needs --start ADDR (where the console starts the program)");
+        if (o->standalone || o->nset || direct)
+            usage("--load/--start replace booting: not with --standalone, --direct or --set");
+        o->start = START_LOAD;
+    } else if (o->standalone) {
+        if (o->nset || direct)
+            usage("--standalone starts a program, not the kernel: not with --direct or --set");
+        if (!strcmp(o->standalone, "tape")) {
+            if (!o->have_tape)
+                usage("--standalone tape needs --tape ts0=TAPE");
+            o->start = START_TAPE_BLOCK;
+        } else if (!strncmp(o->standalone, "tape:", 5)) {
+            if (!o->have_tape)
+                usage("--standalone tape:NAME needs --tape ts0=TAPE");
+            o->start = START_TAPE_PROGRAM;
+        } else {
+            o->start = START_STANDALONE_FILE;
+        }
+    } else {
+        if (o->nset && !direct)
+            usage("--set needs --direct: only then does the host load the kernel and can patch it before it runs");
+        o->start = direct ? START_KERNEL : START_DISK;
+    }
+    if (!o->cfg.disk[0].type && o->start != START_LOAD)
+        usage("a boot disk is needed: --disk hp0=IMAGE (or --load FILE@ADDR --start ADDR)");
+}
+
+/* ------------------------------------------------------------ the console transcript */
+
+/* What the guest printed since the last match, for `expect`.  Searching is
+ * linear in the output however long the wait: a look that finds nothing
+ * keeps only the last (length - 1) bytes, which a match ending in later
+ * output may begin with, and a match drops everything up to its end. */
 typedef struct {
     char *buf;
-    size_t len, cap, mark;   /* mark: where the next expect starts looking */
+    size_t len, cap;
     int quiet;
 } transcript;
 
-static void console_out(void *ctx, uint8_t ch)
+static void transcript_add(transcript *t, const uint8_t *p, size_t n)
 {
-    transcript *t = ctx;
-    if (ch == 0)
-        return;
     if (!t->quiet)
-        putchar(ch);
-    if (t->len + 1 >= t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 65536;
+        fwrite(p, 1, n, stdout);
+    if (t->len + n + 1 > t->cap) {
+        size_t cap = t->cap ? t->cap : 65536;
+        while (cap < t->len + n + 1)
+            cap *= 2;
         char *b = realloc(t->buf, cap);
         if (!b)
             die(EXIT_STOPPED, "out of host memory");
         t->buf = b;
         t->cap = cap;
     }
-    t->buf[t->len++] = (char)ch;
+    memcpy(t->buf + t->len, p, n);
+    t->len += n;
     t->buf[t->len] = 0;
 }
 
-/* Find text in the transcript since the mark; move the mark past it. */
-static int transcript_match(transcript *t, const char *text)
+/* Find text (len > 0) in the output since the previous match; on a match,
+ * drop everything up to its end. */
+static int transcript_match(transcript *t, const char *text, size_t tlen)
 {
-    if (!t->buf)
+    if (t->len < tlen)
         return 0;
-    char *p = strstr(t->buf + t->mark, text);
-    if (!p)
+    const char *hit = NULL;
+    for (const char *p = t->buf; p + tlen <= t->buf + t->len; p++) {
+        p = memchr(p, text[0], (size_t)(t->buf + t->len - p) - tlen + 1);
+        if (!p)
+            break;
+        if (!memcmp(p, text, tlen)) {
+            hit = p;
+            break;
+        }
+    }
+    if (!hit) {
+        /* Keep the last tlen - 1 bytes: a match may end in the next output. */
+        size_t keep = tlen - 1;
+        if (t->len > keep) {
+            memmove(t->buf, t->buf + t->len - keep, keep);
+            t->len = keep;
+            t->buf[t->len] = 0;
+        }
         return 0;
-    t->mark = (size_t)(p - t->buf) + strlen(text);
+    }
+    size_t end = (size_t)(hit - t->buf) + tlen;
+    memmove(t->buf, t->buf + end, t->len - end + 1);
+    t->len -= end;
     return 1;
 }
 
-typedef struct {
-    vax780 *sys;
-    const vax_blockdev *boot_disk;
-    const char *boot_type;
-    boot_method method;
-    uint32_t howto;
-    const char *kernel;
-    int nset;                    /* --set NAME=VALUE: kernel variables patched before the kernel runs */
-    char set_name[32][64];
-    uint32_t set_value[32];
-    const uint8_t *standalone;   /* a standalone program to start, or NULL */
-    size_t standalone_len;
-    uint32_t standalone_r10, standalone_r11;
-    const vax_blockdev *tape_boot;   /* or the tape's boot block */
-    int nload;                   /* --load FILE@ADDR ... --start ADDR: the console's LOAD and START */
-    struct {
-        uint8_t *data;
-        size_t len;
-        uint32_t addr;
-        const char *path;
-    } load[8];
-    uint32_t start;
-    int nreg;                    /* --reg NAME=VALUE: registers set after the load, before START */
-    int reg_num[16];
-    uint32_t reg_value[16];
-    transcript out;
-    size_t panic_scan;
-    int halted;   /* the guest has halted (a script's expect may still match what it printed) */
-} session;
+/* ------------------------------------------------------------ running */
 
-/* Patch kernel variables by name, after the kernel is in memory and before
- * it runs (see boot/kernelvars.h). */
-static void apply_settings(session *s)
+typedef struct {
+    options *o;
+    vax_session *s;
+    transcript out;
+    int halted;   /* the guest has halted (a script's expect may still match what it printed) */
+} run;
+
+static void drain_console(run *r)
 {
-    char err[256];
-    if (s->nset == 0)
-        return;
-    boot_kernel_setting set[32];
-    for (int i = 0; i < s->nset; i++) {
-        set[i].name = s->set_name[i];
-        set[i].value = s->set_value[i];
-        set[i].old = 0;
-    }
-    int rc = boot_set_kernel_variables(s->sys->m, s->boot_disk, s->kernel, set, s->nset, err, sizeof err);
-    if (rc == BOOT_SET_IMAGE_ERROR)
-        die(EXIT_IMAGE, "--set: %s", err);
-    if (rc < 0)
-        die(EXIT_USAGE, "--set %s", err);
-    for (int i = 0; i < s->nset; i++)
-        fprintf(stderr, "vax780: _%s = %u (was %u)\n", set[i].name, set[i].value, set[i].old);
+    uint8_t buf[4096];
+    uint32_t n;
+    while ((n = vax_session_console_read(r->s, buf, sizeof buf)) > 0)
+        transcript_add(&r->out, buf, n);
+    fflush(stdout);
 }
 
-static void boot(session *s, uint32_t howto)
+static double vseconds(run *r) { return (double)vax_session_time_ns(r->s) / 1e9; }
+
+/* The kernel panicked: let it finish printing its message (it syncs the
+ * disks and asks for a reboot or halts), then say so. */
+static void panicked(run *r)
 {
-    char err[256];
-    if (s->nload < 0)
-        die(EXIT_STOPPED, "the guest asked the console to reboot, and there is no disk to boot from");
-    if (s->nload > 0) {
-        for (int i = 0; i < s->nload; i++)
-            if (vax_console_load(s->sys->m, s->load[i].addr, s->load[i].data, s->load[i].len, err, sizeof err) < 0)
-                die(EXIT_USAGE, "--load %s: %s", s->load[i].path, err);
-        if (vax_console_start(s->sys->m, s->start, err, sizeof err) < 0)
-            die(EXIT_USAGE, "--start: %s", err);
-        for (int i = 0; i < s->nreg; i++)
-            vax_set_reg(s->sys->m, s->reg_num[i], s->reg_value[i]);
-        s->nload = -1;   /* loaded once: a reboot request cannot be honoured without a disk */
-        return;
+    char msg[200];
+    snprintf(msg, sizeof msg, "%s", vax_session_panic(r->s));   /* a reboot forgets it */
+    uint64_t until = vax_session_time_ns(r->s) + PANIC_DRAIN_NS;
+    while (vax_session_time_ns(r->s) < until) {
+        int rc = vax_session_run(r->s, SLICE);
+        if (rc == VAX_SESSION_REBOOTED)
+            break;
+        drain_console(r);
+        if (rc != VAX_STOP_BUDGET)
+            break;
     }
-    if (s->tape_boot) {
-        if (vax_boot_tape_block(s->sys->m, s->tape_boot, err, sizeof err) < 0)
-            die(EXIT_IMAGE, "tape boot block: %s", err);
-        s->tape_boot = NULL;   /* a later reboot boots the disk */
-        return;
-    }
-    if (s->standalone) {
-        if (vax_boot_standalone(s->sys->m, s->standalone, s->standalone_len, s->standalone_r10,
-                                s->standalone_r11, NULL, err, sizeof err) < 0)
-            die(EXIT_IMAGE, "standalone program: %s", err);
-        s->standalone = NULL;   /* a later reboot boots the disk, as the console would */
-        return;
-    }
-    if (vax_boot(s->sys->m, s->boot_disk, s->boot_type, s->method, howto, 0, s->kernel, err, sizeof err) < 0)
-        die(EXIT_IMAGE, "%s", err);
-    if (s->method == BOOT_DIRECT_KERNEL)
-        apply_settings(s);
+    drain_console(r);
+    die(EXIT_PANIC, "kernel panic: %s", msg);
 }
 
 /* Run one slice; handle reboots, panics and stops.  Returns 1 if the guest
  * halted (and halting is acceptable), 0 otherwise. */
-static int run_slice(session *s, int halt_ok)
+static int run_slice(run *r, int halt_ok)
 {
-    vax_stop_reason r = vax_run(s->sys->m, SLICE);
-    fflush(stdout);
-    if (s->out.buf) {
-        const char *p = strstr(s->out.buf + s->panic_scan, "panic:");
-        if (p) {
-            const char *e = strchr(p, '\n');
-            int n = e ? (int)(e - p) : (int)strlen(p);
-            die(EXIT_PANIC, "kernel %.*s", n > 0 && p[n - 1] == '\r' ? n - 1 : n, p);
-        }
-        s->panic_scan = s->out.len > 8 ? s->out.len - 8 : 0;
-    }
-    switch (r) {
-    case VAX_STOP_BUDGET: return 0;
+    int rc = vax_session_run(r->s, SLICE);
+    drain_console(r);
+    switch (rc) {
+    case VAX_STOP_BUDGET:
+    case VAX_SESSION_REBOOTED:
+        return 0;
+    case VAX_SESSION_PANICKED:
+        panicked(r);
+        return 1;
     case VAX_STOP_HALT:
         if (halt_ok)
             return 1;
-        die(EXIT_HALT, "guest halted: %s", vax_stop_detail(s->sys->m));
-        return 1;
+        die(EXIT_HALT, "guest halted: %s", vax_session_stop_detail(r->s));
     case VAX_STOP_HOST_REQUEST:
-        if (s->sys->reboot_requested) {
-            vax780_init(s->sys);
-            boot(s, 0);   /* the console restarts the system multi-user */
-            return 0;
-        }
-        die(EXIT_STOPPED, "stopped: %s", vax_stop_detail(s->sys->m));
-        return 1;
+        die(EXIT_STOPPED, "stopped: %s", vax_session_stop_detail(r->s));
+    case -1:
+        die(EXIT_IMAGE, "reboot: %s", vax_session_error(r->s));
     default:
-        die(EXIT_STOPPED, "processor stopped (%s): %s", vax_stop_reason_name(r), vax_stop_detail(s->sys->m));
-        return 1;
+        die(EXIT_STOPPED, "processor stopped (%s): %s", vax_stop_reason_name((vax_stop_reason)rc),
+            vax_session_stop_detail(r->s));
     }
 }
 
-static double vseconds(session *s) { return (double)machine_time_ns(s->sys->m) / 1e9; }
+static void type_text(run *r, const char *text, size_t len)
+{
+    if (vax_session_type(r->s, text, (uint32_t)len) < len)
+        die(EXIT_USAGE, "console input overflow (more than 8192 characters pending)");
+}
 
 /* Decode \r \n \t \\ \xHH escapes in place. */
 static size_t unescape(char *p)
@@ -324,23 +643,37 @@ static size_t unescape(char *p)
     return (size_t)(o - p);
 }
 
-static void type_text(session *s, const char *text, size_t len)
+/* A timeout: a positive, finite number of seconds, the whole argument. */
+static int parse_seconds(const char *v, double *out)
 {
-    if (vax780_console_type(s->sys, text, (uint32_t)len) < len)
-        die(EXIT_USAGE, "console input overflow (more than %d characters pending)", CONSOLE_INPUT_MAX);
+    char *end;
+    double x = strtod(v, &end);
+    if (end == v || *end || !isfinite(x) || x <= 0 || x > 1e9)
+        return -1;
+    *out = x;
+    return 0;
 }
 
-static void run_script(session *s, const char *path)
+static void run_script(run *r, const char *path)
 {
+    struct stat st;
+    if (stat(path, &st) < 0)
+        die(EXIT_USAGE, "cannot open script %s: %s", path, strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        die(EXIT_USAGE, "script %s is not a regular file", path);
     FILE *f = fopen(path, "r");
     if (!f)
         die(EXIT_USAGE, "cannot open script %s: %s", path, strerror(errno));
-    char line[4096];
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t got;
     double limit = 60;
     int lineno = 0;
-    while (fgets(line, sizeof line, f)) {
+    while ((got = getline(&line, &cap, f)) >= 0) {   /* lines of any length */
         lineno++;
-        size_t n = strlen(line);
+        size_t n = (size_t)got;
+        if (memchr(line, 0, n))
+            die(EXIT_USAGE, "%s:%d: a NUL byte in the script", path, lineno);
         while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
             line[--n] = 0;
         char *p = line;
@@ -354,55 +687,56 @@ static void run_script(session *s, const char *path)
         else
             arg = p + strlen(p);
         if (!strcmp(p, "expect")) {
-            unescape(arg);
-            double deadline = vseconds(s) + limit;
-            while (!transcript_match(&s->out, arg)) {
+            size_t tlen = unescape(arg);
+            if (tlen == 0)
+                die(EXIT_USAGE, "%s:%d: expect needs text", path, lineno);
+            double deadline = vseconds(r) + limit;
+            while (!transcript_match(&r->out, arg, tlen)) {
                 /* A guest that prints the text and halts within one slice
                  * (standalone copy returning when done) still matches. */
-                if (s->halted)
-                    die(EXIT_HALT, "guest halted: %s (%s:%d was waiting for \"%s\")", vax_stop_detail(s->sys->m),
+                if (r->halted)
+                    die(EXIT_HALT, "guest halted: %s (%s:%d was waiting for \"%s\")", vax_session_stop_detail(r->s),
                         path, lineno, arg);
-                if (vseconds(s) > deadline)
-                    die(EXIT_TIMEOUT, "%s:%d: expect \"%s\" timed out after %g virtual seconds", path, lineno,
-                        arg, limit);
-                if (run_slice(s, 1))
-                    s->halted = 1;
+                if (vseconds(r) > deadline)
+                    die(EXIT_TIMEOUT, "%s:%d: expect \"%s\" timed out after %g virtual seconds", path, lineno, arg,
+                        limit);
+                if (run_slice(r, 1))
+                    r->halted = 1;
             }
         } else if (!strcmp(p, "send")) {
-            type_text(s, arg, strlen(arg));
-            type_text(s, "\r", 1);
+            type_text(r, arg, strlen(arg));
+            type_text(r, "\r", 1);
         } else if (!strcmp(p, "type")) {
             size_t len = unescape(arg);
-            type_text(s, arg, len);
+            type_text(r, arg, len);
         } else if (!strcmp(p, "timeout")) {
-            char *end;
-            limit = strtod(arg, &end);
-            if (end == arg || limit <= 0)
-                die(EXIT_USAGE, "%s:%d: timeout needs a positive number of seconds", path, lineno);
+            if (parse_seconds(arg, &limit) < 0)
+                die(EXIT_USAGE, "%s:%d: timeout needs a positive, finite number of seconds (up to 1e9), not \"%s\"",
+                    path, lineno, arg);
         } else if (!strcmp(p, "wait-halt")) {
-            double deadline = vseconds(s) + limit;
-            while (!s->halted && !run_slice(s, 1))
-                if (vseconds(s) > deadline)
-                    die(EXIT_TIMEOUT, "%s:%d: the guest did not halt within %g virtual seconds", path, lineno,
-                        limit);
-            s->halted = 1;
+            double deadline = vseconds(r) + limit;
+            while (!r->halted && !run_slice(r, 1))
+                if (vseconds(r) > deadline)
+                    die(EXIT_TIMEOUT, "%s:%d: the guest did not halt within %g virtual seconds", path, lineno, limit);
+            r->halted = 1;
         } else {
             die(EXIT_USAGE, "%s:%d: unknown script command \"%s\"", path, lineno, p);
         }
     }
+    free(line);
     fclose(f);
 }
 
 /* The hardware model's counters that are not zero, "name=value" packed
  * into lines of about 100 characters on stderr. */
-static void print_counters(const vax780 *sys)
+static void print_counters(const vax_session *s)
 {
-    size_t n = vax780_stats_count();
-    uint64_t *v = calloc(n, sizeof *v);
+    size_t n = vax_session_stats(s, NULL, 0);
+    uint64_t *v = calloc(n ? n : 1, sizeof *v);
     if (!v)
         return;
-    vax780_stats_flat(sys, v, n);
-    const char *name = vax780_stats_names();
+    vax_session_stats(s, v, n);
+    const char *name = vax_session_stats_names();
     int col = 0;
     for (size_t i = 0; i < n && *name; i++) {
         size_t len = strcspn(name, ",");
@@ -425,321 +759,110 @@ static void print_counters(const vax780 *sys)
     free(v);
 }
 
-/* A number as C writes it (0x1F, 017, 31), fitting 32 bits; -1 if not. */
-static int parse_u32(const char *v, uint32_t *out)
+/* Start the machine the way the options say. */
+static void start(run *r)
 {
-    char *end;
-    errno = 0;
-    unsigned long long x = strtoull(v, &end, 0);
-    if (!*v || *end || *v == '-' || errno || x > 0xFFFFFFFFull)
-        return -1;
-    *out = (uint32_t)x;
-    return 0;
-}
-
-/* R0..R13, AP, FP, SP by name; -1 if unknown.  PC is --start's. */
-static int parse_reg(const char *name, size_t len)
-{
-    static const char *const alias[] = { "ap", "fp", "sp" };
-    for (int i = 0; i < 3; i++)
-        if (len == 2 && !strncmp(name, alias[i], 2))
-            return 12 + i;
-    if (len < 2 || len > 3 || (name[0] != 'r' && name[0] != 'R'))
-        return -1;
-    int n = 0;
-    for (size_t i = 1; i < len; i++) {
-        if (name[i] < '0' || name[i] > '9')
-            return -1;
-        n = n * 10 + (name[i] - '0');
+    options *o = r->o;
+    vax_session *s = r->s;
+    char err[320];
+    int rc = 0;
+    switch (o->start) {
+    case START_DISK:
+        rc = vax_session_boot_disk(s, o->howto);
+        break;
+    case START_KERNEL:
+        for (int i = 0; i < o->nset; i++)
+            if (vax_session_set_kernel_variable(s, o->set[i].name, o->set[i].value, err, sizeof err) < 0)
+                usage("--set %s", err);
+        rc = vax_session_boot_kernel(s, o->howto, o->kernel);
+        if (rc == 0)
+            for (int i = 0; i < o->nset; i++)
+                fprintf(stderr, "vax780: _%s = %u (was %u)\n", o->set[i].name, o->set[i].value,
+                        vax_session_kernel_variable_old(s, i));
+        break;
+    case START_TAPE_BLOCK:
+        rc = vax_session_boot_tape_block(s);
+        break;
+    case START_TAPE_PROGRAM: {
+        uint8_t *prog;
+        size_t len;
+        if (standalone_from_tape(&o->tape.bd, o->standalone + 5, &prog, &len, NULL, err, sizeof err) != 0)
+            die(EXIT_IMAGE, "%s: %s", o->tape.path, err);
+        rc = vax_session_boot_standalone(s, prog, len, TSBOOT_R10_UBA0, TSBOOT_R11_TSCSR);
+        free(prog);
+        break;
     }
-    return n <= 14 && !(len == 3 && name[1] == '0') ? n : -1;
-}
-
-/* Read a whole host file for --load (at most the largest memory). */
-static uint8_t *read_file(const char *path, size_t *len)
-{
-    vax_blockdev bd;
-    file_ctx f;
-    struct stat st;
-    if (stat(path, &st) < 0)
-        die(EXIT_IMAGE, "cannot open %s: %s", path, strerror(errno));
-    open_image(path, 1, &bd, &f);
-    if (bd.size == 0)
-        die(EXIT_IMAGE, "%s is empty", path);
-    if (bd.size > 64u << 20)
-        die(EXIT_IMAGE, "%s is larger than the largest memory (64 MB)", path);
-    uint8_t *p = malloc((size_t)bd.size);
-    if (!p)
-        die(EXIT_STOPPED, "out of host memory");
-    if (bd.read(&bd, 0, p, (size_t)bd.size) != 0)
-        die(EXIT_IMAGE, "cannot read %s", path);
-    close(f.fd);
-    *len = (size_t)bd.size;
-    return p;
-}
-
-static void usage(const char *msg)
-{
-    if (msg)
-        fprintf(stderr, "vax780: %s\n", msg);
-    fprintf(stderr,
-            "usage: vax780 --disk hp0=IMAGE[:TYPE] [--disk hpN=...] [--tape ts0=TAPE] [--mem MB]\n"
-            "              [--boot single|multi|askname] [--direct] [--kernel PATH] [--cpu 780|750] [--timing model|flat]\n"
-            "              [--standalone tape|tape:NAME|FILE] [--set NAME=VALUE] [--script FILE] [--quiet] [--stats]\n"
-            "              [--no-idle-skip] [--disk-timing rp06|eagle|ideal]\n"
-            "       vax780 --load FILE[@ADDR] [--load ...] --start ADDR [--reg NAME=VALUE ...] [--mem MB]\n"
-            "              [--script FILE] [--quiet] [--stats] ...\n");
-    exit(EXIT_USAGE);
+    case START_STANDALONE_FILE: {
+        size_t len;
+        uint8_t *prog = read_whole(o->standalone, &len);
+        rc = vax_session_boot_standalone(s, prog, len, 0, o->howto);
+        free(prog);
+        break;
+    }
+    case START_LOAD:
+        for (int i = 0; i < o->nload && rc == 0; i++) {
+            size_t len;
+            uint8_t *data = read_whole(o->load[i].path, &len);
+            rc = vax_session_console_load(s, o->load[i].addr, data, len);
+            free(data);
+            if (rc)
+                die(EXIT_USAGE, "--load %s: %s", o->load[i].path, vax_session_error(s));
+        }
+        rc = vax_session_console_start(s, o->start_addr);
+        if (rc)
+            die(EXIT_USAGE, "--start: %s", vax_session_error(s));
+        for (int i = 0; i < o->nreg; i++)
+            vax_set_reg(vax_session_machine(s), o->reg_num[i], o->reg_value[i]);
+        break;
+    }
+    if (rc == VAX_SESSION_ERR_INPUT)
+        die(EXIT_USAGE, "%s%s", o->nset ? "--set " : "", vax_session_error(s));
+    if (rc < 0)
+        die(EXIT_IMAGE, "%s%s%s", o->disks[0].path && o->start <= START_KERNEL ? o->disks[0].path : "",
+            o->disks[0].path && o->start <= START_KERNEL ? ": " : "", vax_session_error(s));
 }
 
 int main(int argc, char **argv)
 {
-    vax780_config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    static vax_blockdev disks[VAX780_MAX_DISKS], tape;
-    static file_ctx disk_files[VAX780_MAX_DISKS], tape_file;
-    const char *script = NULL;
-    const char *standalone = NULL;
-    int stats = 0;
-    session s;
-    memset(&s, 0, sizeof s);
-    s.method = BOOT_VIA_BOOT_PROGRAM;
-    s.howto = 2;   /* single-user, as the paper's benchmarks ran */
-    s.kernel = "/vmunix";
-    int have_disk = 0, have_start = 0;
-
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--disk") && v) {
-            i++;
-            unsigned unit;
-            char path[4096];
-            char type[16] = "RP06";
-            if (sscanf(v, "hp%u=%4095s", &unit, path) != 2 || unit >= VAX780_MAX_DISKS)
-                usage("--disk takes hpN=IMAGE[:TYPE] with N from 0 to 7 (4-7 are on the second MASSBUS)");
-            char *colon = strrchr(path, ':');
-            if (colon) {
-                snprintf(type, sizeof type, "%s", colon + 1);
-                *colon = 0;
-            }
-            char *keep = strdup(path), *tkeep = strdup(type);
-            if (!keep || !tkeep)
-                die(EXIT_STOPPED, "out of host memory");
-            open_image(keep, 0, &disks[unit], &disk_files[unit]);
-            cfg.disk[unit].type = tkeep;
-            cfg.disk[unit].image = &disks[unit];
-            if (unit == 0)
-                have_disk = 1;
-        } else if (!strcmp(a, "--tape") && v) {
-            i++;
-            if (strncmp(v, "ts0=", 4) != 0)
-                usage("--tape takes ts0=TAPE");
-            open_image(v + 4, 1, &tape, &tape_file);
-            cfg.tape = &tape;
-        } else if (!strcmp(a, "--mem") && v) {
-            i++;
-            char *end;
-            double mb = strtod(v, &end);
-            double quarters = mb * 4;   /* exact for any multiple of 0.25 */
-            if (end == v || *end || !(quarters >= 1 && quarters <= 256) || quarters != (double)(long)quarters)
-                usage("--mem takes a size in MB from 0.25 to 64 in steps of 0.25 (e.g. 4.5)");
-            cfg.memory_kb = (uint32_t)quarters * 256;
-        } else if (!strcmp(a, "--boot") && v) {
-            i++;
-            if (!strcmp(v, "single"))
-                s.howto = 2;
-            else if (!strcmp(v, "multi"))
-                s.howto = 0;
-            else if (!strcmp(v, "askname"))
-                s.howto = 3;
-            else
-                usage("--boot takes single, multi or askname");
-        } else if (!strcmp(a, "--direct")) {
-            s.method = BOOT_DIRECT_KERNEL;
-        } else if (!strcmp(a, "--kernel") && v) {
-            i++;
-            s.kernel = v;
-        } else if (!strcmp(a, "--standalone") && v) {
-            i++;
-            standalone = v;
-        } else if (!strcmp(a, "--script") && v) {
-            i++;
-            script = v;
-        } else if (!strcmp(a, "--quiet")) {
-            s.out.quiet = 1;
-        } else if (!strcmp(a, "--cpu") && v) {
-            i++;
-            /* The presets scale the cost model (src/cpu/timing.h), which is
-             * a 780's: 2000 runs it as it is (about 0.5 million instructions
-             * a second on a typical mix); the paper takes a 750 as 0.6 of a
-             * 780, so 3333 (2000 / 0.6) stretches every cost by 1/0.6. */
-            if (!strcmp(v, "780"))
-                cfg.ns_per_instruction = 2000;
-            else if (!strcmp(v, "750"))
-                cfg.ns_per_instruction = 3333;
-            else
-                usage("--cpu takes 780 or 750");
-        } else if (!strcmp(a, "--timing") && v) {
-            i++;
-            /* model: the per-instruction cost model (the default); flat:
-             * the first model, 2000 ns (scaled by --cpu) for every
-             * instruction and nothing else — to compare with. */
-            if (!strcmp(v, "flat"))
-                cfg.flat_timing = 1;
-            else if (strcmp(v, "model"))
-                usage("--timing takes model or flat");
-        } else if (!strcmp(a, "--disk-timing") && v) {
-            i++;
-            /* The disks' mechanism (src/massbus/rp.c, "Timing profiles"):
-             * rp06 (the RP06's own figures), eagle (a Fujitsu M2351 Eagle)
-             * or ideal (no seek or rotational latency: not a real drive). */
-            if (!rp_timing_find(v))
-                usage("--disk-timing takes rp06, eagle or ideal");
-            cfg.disk_timing = v;
-        } else if (!strcmp(a, "--set") && v) {
-            i++;
-            const char *eq = strchr(v, '=');
-            char *end;
-            if (!eq || eq == v || eq - v >= 64 || s.nset >= 32)
-                usage("--set takes NAME=VALUE (at most 32 of them)");
-            unsigned long val = strtoul(eq + 1, &end, 0);
-            if (*end || eq[1] == 0 || eq[1] == '-' || val > 0xFFFFFFFFul)
-                usage("--set NAME=VALUE: VALUE must be a number from 0 to 4294967295");
-            memcpy(s.set_name[s.nset], v, (size_t)(eq - v));
-            s.set_name[s.nset][eq - v] = 0;
-            s.set_value[s.nset++] = (uint32_t)val;
-        } else if (!strcmp(a, "--load") && v) {
-            i++;
-            /* FILE[@ADDR]: the last @ separates the address, so a file
-             * name may contain @ when an address is given. */
-            if (s.nload >= 8)
-                usage("--load: at most 8 files");
-            char *copy = strdup(v);
-            if (!copy)
-                die(EXIT_STOPPED, "out of host memory");
-            char *at = strrchr(copy, '@');
-            uint32_t addr = 0;
-            if (at) {
-                *at = 0;
-                if (parse_u32(at + 1, &addr) < 0)
-                    usage("--load takes FILE[@ADDR] with ADDR a physical address such as 0x200");
-            }
-            if (!*copy)
-                usage("--load takes FILE[@ADDR]");
-            s.load[s.nload].data = read_file(copy, &s.load[s.nload].len);
-            s.load[s.nload].addr = addr;
-            s.load[s.nload++].path = copy;   /* kept for messages; freed at exit */
-        } else if (!strcmp(a, "--start") && v) {
-            i++;
-            if (parse_u32(v, &s.start) < 0)
-                usage("--start takes a physical address such as 0x200");
-            have_start = 1;
-        } else if (!strcmp(a, "--reg") && v) {
-            i++;
-            const char *eq = strchr(v, '=');
-            int r = eq ? parse_reg(v, (size_t)(eq - v)) : -1;
-            if (r < 0 || s.nreg >= 16 || parse_u32(eq + 1, &s.reg_value[s.nreg]) < 0)
-                usage("--reg takes NAME=VALUE with NAME one of r0..r13, ap, fp, sp (at most 16)");
-            s.reg_num[s.nreg++] = r;
-        } else if (!strcmp(a, "--stats")) {
-            stats = 1;
-        } else if (!strcmp(a, "--no-idle-skip")) {
-            cfg.no_idle_skip = 1;
-        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(NULL);
-        } else {
-            char msg[256];
-            snprintf(msg, sizeof msg, "unknown option %s", a);
-            usage(msg);
-        }
-    }
-    if (s.nset && s.method != BOOT_DIRECT_KERNEL)
-        usage("--set needs --direct: only then does the host load the kernel and can patch it before it runs");
-    if (s.nload && !have_start)
-        usage("--load needs --start ADDR (where the console starts the program)");
-    if (have_start && !s.nload)
-        usage("--start needs --load FILE[@ADDR]");
-    if (s.nreg && !s.nload)
-        usage("--reg is for --load/--start (the boot methods set their own registers)");
-    if (s.nload && (standalone || s.nset || s.method == BOOT_DIRECT_KERNEL))
-        usage("--load/--start replace booting: not with --standalone, --direct or --set");
-    if (!have_disk && !s.nload)
-        usage("a boot disk is needed: --disk hp0=IMAGE (or --load FILE@ADDR --start ADDR)");
-
-    char err[256];
-    /* The battery-backed TODR of a real 780 would hold the date; ours is
-     * set from the time the root file system was last written, so the
-     * kernel's clock check agrees and every run starts at the same time.
-     * A standalone program may run on a blank disk: the TODR keeps its
-     * default then. */
-    if (!have_disk || boot_todr_from_disk(&disks[0], &cfg.todr_initial, err, sizeof err) < 0) {
-        cfg.todr_initial = 0;
-        if (!standalone && !s.nload)
-            die(EXIT_IMAGE, "%s: %s", disk_files[0].path, err);
-    }
-    uint8_t *standalone_prog = NULL;
-    if (standalone) {
-        if (!strcmp(standalone, "tape")) {
-            if (!cfg.tape)
-                usage("--standalone tape needs --tape ts0=TAPE");
-            s.tape_boot = cfg.tape;
-        } else if (!strncmp(standalone, "tape:", 5)) {
-            if (!cfg.tape)
-                usage("--standalone tape:NAME needs --tape ts0=TAPE");
-            if (standalone_from_tape(cfg.tape, standalone + 5, &standalone_prog, &s.standalone_len, NULL, err,
-                                     sizeof err) != 0)
-                die(EXIT_IMAGE, "%s: %s", tape_file.path, err);
-            s.standalone_r10 = TSBOOT_R10_UBA0;
-            s.standalone_r11 = TSBOOT_R11_TSCSR;
-        } else {
-            vax_blockdev bd;
-            file_ctx f;
-            open_image(standalone, 1, &bd, &f);
-            s.standalone_len = (size_t)bd.size;
-            standalone_prog = malloc(s.standalone_len ? s.standalone_len : 1);
-            if (!standalone_prog)
-                die(EXIT_STOPPED, "out of host memory");
-            if (bd.size == 0 || bd.read(&bd, 0, standalone_prog, s.standalone_len) != 0)
-                die(EXIT_IMAGE, "cannot read %s", standalone);
-            close(f.fd);
-            s.standalone_r10 = 0;
-            s.standalone_r11 = s.howto;
-        }
-        s.standalone = standalone_prog;
-    }
-    s.sys = vax780_create(&cfg, err, sizeof err);
-    if (!s.sys)
+    static options o;
+    parse_options(&o, argc, argv);
+    char err[320];
+    run r;
+    memset(&r, 0, sizeof r);
+    r.o = &o;
+    r.out.quiet = o.quiet;
+    r.s = vax_session_create(&o.cfg, err, sizeof err);
+    if (!r.s)
         die(EXIT_IMAGE, "%s", err);
-    vax780_set_console_output(s.sys, console_out, &s.out);
-    s.boot_disk = &disks[0];
-    s.boot_type = cfg.disk[0].type;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    boot(&s, s.howto);
+    start(&r);
 
-    if (script) {
-        run_script(&s, script);
+    if (o.script) {
+        run_script(&r, o.script);
     } else {
-        while (!run_slice(&s, 1))
+        while (!run_slice(&r, 1))
             ;
     }
     fflush(stdout);
-    if (stats) {
+    if (o.stats) {
         /* Host time is measured here only to report speed; it never
          * influences the guest, whose time is virtual. */
         clock_gettime(CLOCK_MONOTONIC, &t1);
         double host = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-        print_counters(s.sys);
-        uint64_t n = vax_instruction_count(s.sys->m);
+        print_counters(r.s);
+        uint64_t n = vax_instruction_count(vax_session_machine(r.s));
         fprintf(stderr, "vax780: %llu instructions, %.3f virtual s, %.3f host s, %.1f million instructions/s\n",
-                (unsigned long long)n, vseconds(&s), host, host > 0 ? (double)n / host / 1e6 : 0.0);
+                (unsigned long long)n, vseconds(&r), host, host > 0 ? (double)n / host / 1e6 : 0.0);
     }
-    vax780_destroy(s.sys);
-    free(standalone_prog);
-    for (int i = 0; i < 8; i++) {
-        free(s.load[i].data);
-        free((void *)s.load[i].path);
+    vax_session_destroy(r.s);
+    free(r.out.buf);
+    for (int i = 0; i < VAX_SESSION_MAX_DISKS; i++) {
+        image_close(&o.disks[i]);
+        free((void *)o.cfg.disk[i].type);
     }
+    image_close(&o.tape);
+    for (int i = 0; i < o.nload; i++)
+        free(o.load[i].path);
     return 0;
 }

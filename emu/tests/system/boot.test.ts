@@ -187,6 +187,23 @@ test('--set patches a kernel variable before the kernel runs: adb reads it back'
   assert.match(viaBoot.stderr, /--set needs --direct/);
 });
 
+test('a kernel panic is the kernel\'s own (panicstr), not "panic:" typed on the console', { skip }, () => {
+  const disk = join(work, 'panic.dsk');
+  copyFileSync(REF, disk);
+  // Typed text that only looks like a panic is echoed and printed; the run goes on.
+  const typed = vax780(['--disk', `hp0=${disk}`, '--direct'],
+    ['timeout 120', 'expect \\n# ', 'send echo panic: typed', 'expect panic: typed\\r\\n# '].join('\n'));
+  assert.equal(typed.status, 0, typed.stderr);
+  // A process table too big for the system page table: the kernel's
+  // startup() panics "sys pt too small" (vax/machdep.c).  Exit 5, the
+  // kernel's own message, and its words on the console.
+  const real = vax780(['--disk', `hp0=${disk}`, '--direct', '--set', 'nproc=30000'],
+    ['timeout 120', 'expect \\n# '].join('\n'));
+  assert.equal(real.status, 5, real.stderr);
+  assert.match(real.stderr, /^vax780: kernel panic: sys pt too small$/m);
+  assert.match(real.stdout, /panic: sys pt too small/);
+});
+
 test('a disk image of the wrong size is refused with a clear message', { skip }, () => {
   const disk = join(work, 'short.dsk');
   writeFileSync(disk, Buffer.alloc(1 << 20));

@@ -1,0 +1,388 @@
+/*
+ * session.c — a whole 780 as a host drives it (see session.h).
+ */
+#include "system/session.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "boot/boot.h"
+#include "boot/kernelvars.h"
+#include "boot/standalone.h"
+#include "massbus/rp.h"
+#include "system/vax780.h"
+#include "system/vax780_stats.h"
+
+#define NAME_MAX_LEN 64
+#define PANIC_MAX 160
+
+typedef enum {
+    BOOTED_NOTHING,
+    BOOTED_DISK,        /* /boot from hp0 */
+    BOOTED_KERNEL,      /* the kernel loaded by the host */
+    BOOTED_STANDALONE,  /* a standalone program, the tape's boot block, or LOAD/START */
+} booted_kind;
+
+struct vax_session {
+    vax780 *sys;
+    vax_blockdev *disk0;           /* hp0, or NULL */
+    vax_blockdev *tape;            /* the TS11's, or NULL */
+    int todr_ok;                   /* hp0 holds a 4.3BSD root (the TODR came from it) */
+    char todr_error[200];
+
+    /* How to boot hp0 again when the kernel asks for a reboot. */
+    booted_kind reboot_kind;
+    char kernel_path[256];
+    int nset;
+    char set_name[VAX_SESSION_MAX_SETTINGS][NAME_MAX_LEN];
+    uint32_t set_value[VAX_SESSION_MAX_SETTINGS], set_old[VAX_SESSION_MAX_SETTINGS];
+    int booted;                    /* a first boot has happened */
+    uint32_t reboots;
+
+    /* The kernel's panicstr (a kernel virtual address; 0 = not watched). */
+    uint32_t panicstr_addr;
+    char panic[PANIC_MAX];
+
+    /* Console output ring. */
+    uint8_t out[VAX_SESSION_OUTPUT_RING];
+    uint32_t out_head, out_count;
+    uint64_t out_dropped;
+
+    char err[320];
+};
+
+static int fail(vax_session *s, int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static int fail(vax_session *s, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->err, sizeof s->err, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+static void console_out(void *ctx, uint8_t ch)
+{
+    vax_session *s = ctx;
+    if (ch == 0)   /* the kernel's fill characters */
+        return;
+    if (s->out_count == VAX_SESSION_OUTPUT_RING) {   /* full: drop the oldest */
+        s->out_head = (s->out_head + 1) % VAX_SESSION_OUTPUT_RING;
+        s->out_count--;
+        s->out_dropped++;
+    }
+    s->out[(s->out_head + s->out_count) % VAX_SESSION_OUTPUT_RING] = ch;
+    s->out_count++;
+}
+
+int vax_session_disk_timing_known(const char *name) { return name && rp_timing_find(name) != NULL; }
+const char *vax_session_disk_timing_names(void) { return rp_timing_names(); }
+
+vax_session *vax_session_create(const vax_session_config *cfg, char *err, size_t errlen)
+{
+    vax_session *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, errlen, "out of host memory");
+        return NULL;
+    }
+    vax780_config c;
+    memset(&c, 0, sizeof c);
+    c.memory_kb = cfg->memory_kb;
+    c.ns_per_instruction = cfg->ns_per_instruction;
+    c.flat_timing = cfg->flat_timing;
+    c.no_idle_skip = cfg->no_idle_skip;
+    c.disk_timing = cfg->disk_timing;
+    c.tape = cfg->tape;
+    for (int u = 0; u < VAX_SESSION_MAX_DISKS && u < VAX780_MAX_DISKS; u++) {
+        c.disk[u].type = cfg->disk[u].type;
+        c.disk[u].image = cfg->disk[u].image;
+    }
+    s->disk0 = cfg->disk[0].type ? cfg->disk[0].image : NULL;
+    s->tape = cfg->tape;
+    /* The battery-backed TODR of a real 780 would hold the date; ours is set
+     * from the time the root file system was last written, so the kernel's
+     * clock check agrees and every run starts at the same time. */
+    if (!s->disk0)
+        snprintf(s->todr_error, sizeof s->todr_error, "no disk hp0 to boot from");
+    else if (boot_todr_from_disk(s->disk0, &c.todr_initial, s->todr_error, sizeof s->todr_error) == 0)
+        s->todr_ok = 1;
+    else
+        c.todr_initial = 0;
+    if (!(s->sys = vax780_create(&c, err, errlen))) {
+        free(s);
+        return NULL;
+    }
+    vax780_set_console_output(s->sys, console_out, s);
+    return s;
+}
+
+void vax_session_destroy(vax_session *s)
+{
+    if (!s)
+        return;
+    vax780_destroy(s->sys);
+    free(s);
+}
+
+const char *vax_session_hp0_unbootable(const vax_session *s) { return s->todr_ok ? NULL : s->todr_error; }
+
+int vax_session_set_kernel_variable(vax_session *s, const char *name, uint32_t value, char *err, size_t errlen)
+{
+    size_t n = strlen(name);
+    if (n == 0 || n >= NAME_MAX_LEN || s->nset >= VAX_SESSION_MAX_SETTINGS) {
+        snprintf(err, errlen, "kernel variable \"%.64s\": names of 1 to %d characters, at most %d variables", name,
+                 NAME_MAX_LEN - 1, VAX_SESSION_MAX_SETTINGS);
+        return -1;
+    }
+    memcpy(s->set_name[s->nset], name, n + 1);
+    s->set_value[s->nset++] = value;
+    return 0;
+}
+
+uint32_t vax_session_kernel_variable_old(const vax_session *s, int index)
+{
+    return index >= 0 && index < s->nset ? s->set_old[index] : 0;
+}
+
+/* Find _panicstr in the kernel file that was booted, so that a panic is
+ * recognised by the kernel's own state.  A kernel without the symbol is
+ * simply not watched. */
+static void watch_panics(vax_session *s, const char *kernel_path)
+{
+    static const char *const names[] = { "_panicstr" };
+    uint32_t addr = 0;
+    char why[200];
+    s->panicstr_addr = 0;
+    s->panic[0] = 0;
+    if (boot_lookup_kernel_symbols(s->disk0, kernel_path, names, &addr, 1, why, sizeof why) == 1)
+        s->panicstr_addr = addr;
+}
+
+/* Boot hp0 as `kind` (disk or kernel), the first time or on a reboot. */
+static int boot_hp0(vax_session *s, booted_kind kind, uint32_t howto)
+{
+    vax_machine *m = s->sys->m;
+    char why[320];
+    if (!s->todr_ok)
+        return fail(s, VAX_SESSION_ERR_IMAGE, "%s", s->todr_error);
+    const char *kernel = s->kernel_path[0] ? s->kernel_path : "/vmunix";
+    if (vax_boot(m, s->disk0, "RP06", kind == BOOTED_KERNEL ? BOOT_DIRECT_KERNEL : BOOT_VIA_BOOT_PROGRAM, howto, 0,
+                 kernel, why, sizeof why) < 0)
+        return fail(s, VAX_SESSION_ERR_IMAGE, "%s", why);
+    if (kind == BOOTED_KERNEL && s->nset) {
+        boot_kernel_setting set[VAX_SESSION_MAX_SETTINGS];
+        for (int i = 0; i < s->nset; i++) {
+            set[i].name = s->set_name[i];
+            set[i].value = s->set_value[i];
+            set[i].old = 0;
+        }
+        int rc = boot_set_kernel_variables(m, s->disk0, kernel, set, s->nset, why, sizeof why);
+        if (rc == BOOT_SET_IMAGE_ERROR)
+            return fail(s, VAX_SESSION_ERR_IMAGE, "%s", why);
+        if (rc < 0)
+            return fail(s, VAX_SESSION_ERR_INPUT, "%s", why);
+        for (int i = 0; i < s->nset; i++)
+            s->set_old[i] = set[i].old;
+    }
+    s->reboot_kind = kind;
+    watch_panics(s, kernel);
+    return 0;
+}
+
+static int first_boot(vax_session *s)
+{
+    if (s->booted)
+        return fail(s, VAX_SESSION_ERR_INPUT, "the system has already been booted");
+    s->err[0] = 0;
+    s->booted = 1;
+    return 0;
+}
+
+int vax_session_boot_disk(vax_session *s, uint32_t howto)
+{
+    int rc = first_boot(s);
+    if (rc == 0 && s->nset)
+        rc = fail(s, VAX_SESSION_ERR_INPUT,
+                  "kernel variables need the kernel loaded by the host (a direct boot): /boot loads it itself");
+    return rc ? rc : boot_hp0(s, BOOTED_DISK, howto);
+}
+
+int vax_session_boot_kernel(vax_session *s, uint32_t howto, const char *kernel_path)
+{
+    int rc = first_boot(s);
+    if (rc)
+        return rc;
+    if (kernel_path && strlen(kernel_path) >= sizeof s->kernel_path)
+        return fail(s, VAX_SESSION_ERR_INPUT, "kernel path too long");
+    snprintf(s->kernel_path, sizeof s->kernel_path, "%s", kernel_path ? kernel_path : "");
+    return boot_hp0(s, BOOTED_KERNEL, howto);
+}
+
+/* After a standalone start, a reboot boots hp0 through /boot, as the
+ * console would. */
+static int standalone_started(vax_session *s)
+{
+    s->reboot_kind = BOOTED_DISK;
+    s->panicstr_addr = 0;
+    return 0;
+}
+
+int vax_session_boot_standalone(vax_session *s, const uint8_t *prog, size_t len, uint32_t r10, uint32_t r11)
+{
+    char why[320];
+    int rc = first_boot(s);
+    if (rc)
+        return rc;
+    if (vax_boot_standalone(s->sys->m, prog, len, r10, r11, NULL, why, sizeof why) < 0)
+        return fail(s, VAX_SESSION_ERR_IMAGE, "standalone program: %s", why);
+    return standalone_started(s);
+}
+
+int vax_session_boot_tape_block(vax_session *s)
+{
+    char why[320];
+    int rc = first_boot(s);
+    if (rc)
+        return rc;
+    if (vax_boot_tape_block(s->sys->m, s->tape, why, sizeof why) < 0)
+        return fail(s, VAX_SESSION_ERR_IMAGE, "tape boot block: %s", why);
+    return standalone_started(s);
+}
+
+int vax_session_console_load(vax_session *s, uint32_t addr, const uint8_t *data, size_t len)
+{
+    char why[320];
+    if (s->booted)
+        return fail(s, VAX_SESSION_ERR_INPUT, "LOAD after START: the program is already running");
+    if (vax_console_load(s->sys->m, addr, data, len, why, sizeof why) < 0)
+        return fail(s, VAX_SESSION_ERR_INPUT, "%s", why);
+    return 0;
+}
+
+int vax_session_console_start(vax_session *s, uint32_t start)
+{
+    char why[320];
+    int rc = first_boot(s);
+    if (rc)
+        return rc;
+    if (vax_console_start(s->sys->m, start, why, sizeof why) < 0)
+        return fail(s, VAX_SESSION_ERR_INPUT, "%s", why);
+    return standalone_started(s);
+}
+
+/* Has the kernel panicked?  panicstr is a pointer in the kernel's data; the
+ * kernel runs with system space mapped to physical memory from 0, so both it
+ * and the message are read at their address less 0x80000000. */
+static int check_panic(vax_session *s)
+{
+    if (!s->panicstr_addr || s->panic[0])
+        return s->panic[0] != 0;
+    vax_machine *m = s->sys->m;
+    uint8_t b[4];
+    if (vax_phys_read(m, s->panicstr_addr - 0x80000000u, b, 4) != 0)
+        return 0;
+    uint32_t p = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+    if (p == 0)
+        return 0;
+    size_t n = 0;
+    uint8_t ch;
+    while (n + 1 < sizeof s->panic && p >= 0x80000000u && vax_phys_read(m, p - 0x80000000u + (uint32_t)n, &ch, 1) == 0 &&
+           ch != 0) {
+        s->panic[n++] = (char)(ch >= 0x20 && ch < 0x7f ? ch : '?');
+    }
+    if (n == 0)
+        memcpy(s->panic, "(no message)", 13);
+    else
+        s->panic[n] = 0;
+    return 1;
+}
+
+int vax_session_run(vax_session *s, uint64_t n)
+{
+    int had_panic = s->panic[0] != 0;
+    vax_stop_reason r = vax_run(s->sys->m, n);
+    if (!had_panic && check_panic(s))
+        return VAX_SESSION_PANICKED;   /* a reboot it asked for is done on the next run */
+    if (r == VAX_STOP_HOST_REQUEST && s->sys->reboot_requested) {
+        if (!s->disk0 || !s->todr_ok)
+            return fail(s, -1, "the guest asked the console to reboot, and there is no disk to boot from");
+        vax780_init(s->sys);
+        s->reboots++;
+        /* The console restarts the system multi-user, the way it booted. */
+        if (boot_hp0(s, s->reboot_kind == BOOTED_KERNEL ? BOOTED_KERNEL : BOOTED_DISK, 0) < 0)
+            return -1;
+        return VAX_SESSION_REBOOTED;
+    }
+    return (int)r;
+}
+
+const char *vax_session_panic(const vax_session *s) { return s->panic[0] ? s->panic : NULL; }
+
+uint32_t vax_session_type(vax_session *s, const char *text, uint32_t len)
+{
+    return vax780_console_type(s->sys, text, len);
+}
+
+uint32_t vax_session_console_read(vax_session *s, uint8_t *buf, uint32_t max)
+{
+    uint32_t n = 0;
+    while (n < max && s->out_count) {
+        uint32_t chunk = VAX_SESSION_OUTPUT_RING - s->out_head;
+        if (chunk > s->out_count)
+            chunk = s->out_count;
+        if (chunk > max - n)
+            chunk = max - n;
+        memcpy(buf + n, s->out + s->out_head, chunk);
+        n += chunk;
+        s->out_head = (s->out_head + chunk) % VAX_SESSION_OUTPUT_RING;
+        s->out_count -= chunk;
+    }
+    return n;
+}
+
+uint32_t vax_session_console_pending(const vax_session *s) { return s->out_count; }
+uint64_t vax_session_console_dropped(const vax_session *s) { return s->out_dropped; }
+vax_machine *vax_session_machine(vax_session *s) { return s->sys->m; }
+uint64_t vax_session_time_ns(const vax_session *s) { return machine_time_ns(s->sys->m); }
+const char *vax_session_stop_detail(const vax_session *s) { return vax_stop_detail(s->sys->m); }
+const char *vax_session_error(const vax_session *s) { return s->err; }
+uint32_t vax_session_reboots(const vax_session *s) { return s->reboots; }
+
+int vax_session_set_ns_per_instruction(vax_session *s, uint32_t ns)
+{
+    if (ns == 0 || ns > 1000000)
+        return fail(s, -1, "ns per instruction %u: 1 to 1000000", ns);
+    if (vax_instruction_count(s->sys->m) != 0)
+        return fail(s, -1, "ns per instruction: only before the first instruction");
+    machine_set_ns_per_instruction(s->sys->m, ns);
+    return 0;
+}
+
+int vax_session_set_disk_timing(vax_session *s, const char *profile)
+{
+    if (vax_instruction_count(s->sys->m) != 0)
+        return fail(s, -1, "disk timing: only before the first instruction");
+    return vax780_set_disk_timing(s->sys, profile, s->err, sizeof s->err) < 0 ? -1 : 0;
+}
+
+int vax_session_kernel_symbols(vax_session *s, const char *const *names, uint32_t *out, int n)
+{
+    if (!s->disk0)
+        return fail(s, -1, "no disk, so no kernel to read symbols from");
+    const char *kernel = s->reboot_kind == BOOTED_KERNEL && s->kernel_path[0] ? s->kernel_path : "/vmunix";
+    int found = boot_lookup_kernel_symbols(s->disk0, kernel, names, out, n, s->err, sizeof s->err);
+    return found < 0 ? -1 : found;
+}
+
+size_t vax_session_stats(const vax_session *s, uint64_t *out, size_t max)
+{
+    return max ? vax780_stats_flat(s->sys, out, max) : vax780_stats_count();
+}
+
+const char *vax_session_stats_names(void) { return vax780_stats_names(); }

@@ -1,0 +1,155 @@
+/*
+ * session.h — a whole VAX-11/780 as a host drives it: build it, boot it the
+ * way an operator at its console would, run it in slices, type on its console
+ * and read what it prints, follow the reboots the kernel asks for, and notice
+ * a kernel panic.
+ *
+ * The hosts — the command-line machine (tools/vax780.c) and the WebAssembly
+ * glue (wasm/vax780_wasm.c) — are thin layers over this: option parsing,
+ * files and scripts in one, wasm memory and JavaScript in the other.  This is
+ * their whole interface to the system; they need nothing from machine.h.
+ *
+ * Booting (once, after creation; the console's ways, boot/boot.h and
+ * boot/standalone.h):
+ *   vax_session_boot_disk        /boot from partition a of hp0, as the 780
+ *                                console's DEFBOO does (howto in R11)
+ *   vax_session_boot_kernel      the kernel loaded by the host in the state
+ *                                /boot leaves it (faster, same kernel), with
+ *                                the kernel variables of
+ *                                vax_session_set_kernel_variable patched in
+ *   vax_session_boot_standalone  a 4.3BSD standalone program (copy, boot)
+ *   vax_session_boot_tape_block  the tape's boot block, as tstoggle leaves it
+ *   vax_session_console_load / _start   LOAD and START: DEC's diagnostics
+ * When the kernel later asks the console to reboot (reboot(8), a panic), the
+ * session does what the 780's console does: INIT, then a multi-user boot from
+ * hp0 — through /boot, or by loading the kernel again (with its variables) if
+ * the first boot did that.
+ *
+ * Panics: when the session booted a 4.3BSD kernel it finds the kernel's
+ * `_panicstr` in the kernel file's symbol table; panic() sets it before it
+ * prints anything, so a panic is known from the kernel's own state, never
+ * from text on the console (a user typing "panic:" is not one).
+ */
+#ifndef VAX_SYSTEM_SESSION_H
+#define VAX_SYSTEM_SESSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "system/blockdev.h"
+#include "vax.h"
+
+typedef struct vax_session vax_session;
+
+#define VAX_SESSION_MAX_DISKS 8   /* hp0-hp3 on MBA0 (TR 8), hp4-hp7 on MBA1 (TR 9) */
+
+/* The CPU presets: the cost model is a 780's (cpu/timing.h), whose average
+ * instruction it makes about 2000 ns; the paper takes a 750 as 0.6 of a 780,
+ * so its preset stretches every cost by 2000/0.6.  The runner's TypeScript
+ * names the same numbers (experiments' and the page's "cpu" setting). */
+#define VAX_NS_PER_INSTRUCTION_780 2000u
+#define VAX_NS_PER_INSTRUCTION_750 3333u
+
+typedef struct {
+    uint32_t memory_kb;           /* a multiple of 256 from 256 to 65536; 0 = 8192 */
+    uint32_t ns_per_instruction;  /* CPU preset (above); 0 = the 780 */
+    int flat_timing;              /* the first, flat model: 2000 ns an instruction (scaled) */
+    int no_idle_skip;             /* run idle loops instruction by instruction */
+    const char *disk_timing;      /* "rp06", "eagle", "ideal"; NULL = each drive's own */
+    struct {
+        const char *type;         /* "RP06", "RM03", ...; NULL = no drive */
+        vax_blockdev *image;      /* the session does not own it */
+    } disk[VAX_SESSION_MAX_DISKS];
+    vax_blockdev *tape;           /* TS11 image (SIMH .tap), or NULL */
+} vax_session_config;
+
+/* The disks' timing profiles (massbus/rp.c): whether name is one, and their
+ * names for messages ("rp06, eagle, ideal"). */
+int vax_session_disk_timing_known(const char *name);
+const char *vax_session_disk_timing_names(void);
+
+/* Build the system.  The TODR is set from the time hp0's root file system was
+ * last written (so every run of an image starts at the same guest time);
+ * without hp0, or when it holds no 4.3BSD file system, it keeps a default and
+ * only the boots that need the disk fail.  NULL with a message on failure. */
+vax_session *vax_session_create(const vax_session_config *cfg, char *err, size_t errlen);
+void vax_session_destroy(vax_session *s);
+
+/* Why hp0 cannot be booted (no hp0, no 4.3BSD root file system on it), or
+ * NULL when it can. */
+const char *vax_session_hp0_unbootable(const vax_session *s);
+
+/* Kernel variables (_name, a longword in the kernel's data) to set after the
+ * host loads the kernel and before it runs, at every boot of
+ * vax_session_boot_kernel (boot/kernelvars.h).  Before booting.  0, or -1
+ * with a message (too many, a bad name). */
+#define VAX_SESSION_MAX_SETTINGS 32
+int vax_session_set_kernel_variable(vax_session *s, const char *name, uint32_t value, char *err, size_t errlen);
+
+/* The boots.  Each returns 0, or with a message (vax_session_error)
+ * VAX_SESSION_ERR_IMAGE when the disk, kernel, tape or program cannot be
+ * used, VAX_SESSION_ERR_INPUT when what was asked is wrong (an unknown kernel
+ * variable, an address outside memory, a second boot). */
+#define VAX_SESSION_ERR_IMAGE (-1)
+#define VAX_SESSION_ERR_INPUT (-2)
+int vax_session_boot_disk(vax_session *s, uint32_t howto);
+int vax_session_boot_kernel(vax_session *s, uint32_t howto, const char *kernel_path);
+int vax_session_boot_standalone(vax_session *s, const uint8_t *prog, size_t len, uint32_t r10, uint32_t r11);
+int vax_session_boot_tape_block(vax_session *s);
+int vax_session_console_load(vax_session *s, uint32_t addr, const uint8_t *data, size_t len);
+int vax_session_console_start(vax_session *s, uint32_t start);
+
+/* After vax_session_set_kernel_variable and a kernel boot: each variable's
+ * value before it was patched (for messages); 0 for an index not set. */
+uint32_t vax_session_kernel_variable_old(const vax_session *s, int index);
+
+/* Run at most n instructions.  Returns a vax_stop_reason (VAX_STOP_BUDGET:
+ * the n were run), VAX_SESSION_REBOOTED when the kernel asked for a reboot
+ * and the session rebooted it (keep running), VAX_SESSION_PANICKED when the
+ * kernel panicked (vax_session_panic has its message; running on reboots it,
+ * as the console would), or -1 when a reboot failed (vax_session_error). */
+#define VAX_SESSION_REBOOTED 100
+#define VAX_SESSION_PANICKED 101
+int vax_session_run(vax_session *s, uint64_t n);
+
+/* The kernel's panic message ("panic: ..." without the prefix), or NULL when
+ * it has not panicked (or the session did not boot a 4.3BSD kernel). */
+const char *vax_session_panic(const vax_session *s);
+
+/* The console terminal.  Typed text is queued and delivered as the guest
+ * reads it; returns how many characters fitted.  What the guest prints is
+ * kept in a ring of VAX_SESSION_OUTPUT_RING bytes (NULs, the kernel's fill
+ * characters, dropped; bit 7 stripped): read it out often enough, or the
+ * oldest is dropped and counted. */
+#define VAX_SESSION_OUTPUT_RING 65536u
+uint32_t vax_session_type(vax_session *s, const char *text, uint32_t len);
+uint32_t vax_session_console_read(vax_session *s, uint8_t *buf, uint32_t max);
+uint32_t vax_session_console_pending(const vax_session *s);
+uint64_t vax_session_console_dropped(const vax_session *s);
+
+/* The machine underneath, for vax.h's functions (registers, memory,
+ * instruction count, state digest). */
+vax_machine *vax_session_machine(vax_session *s);
+uint64_t vax_session_time_ns(const vax_session *s);
+const char *vax_session_stop_detail(const vax_session *s);
+const char *vax_session_error(const vax_session *s);
+uint32_t vax_session_reboots(const vax_session *s);
+
+/* Timing knobs, only before the first instruction (a run is timed by one
+ * model from power-on): the CPU preset, the disks' timing profile.  0, or -1
+ * with a message. */
+int vax_session_set_ns_per_instruction(vax_session *s, uint32_t ns);
+int vax_session_set_disk_timing(vax_session *s, const char *profile);
+
+/* Addresses of kernel symbols (with their underscore) from the symbol table
+ * of the kernel the session booted (hp0's /vmunix for a /boot boot): out[i]
+ * = address, 0 when absent.  Returns how many were found, or -1. */
+int vax_session_kernel_symbols(vax_session *s, const char *const *names, uint32_t *out, int n);
+
+/* The hardware model's counters (system/vax780_stats.h) as uint64: up to max
+ * of them, in the order of vax_session_stats_names (comma-separated, a
+ * constant).  Returns how many there are. */
+size_t vax_session_stats(const vax_session *s, uint64_t *out, size_t max);
+const char *vax_session_stats_names(void);
+
+#endif
