@@ -4,8 +4,10 @@
 //
 // Rule: run in vax_run() slices of 200,000 instructions; an expect stops at
 // the first slice boundary where the console output since the previous match
-// contains its text.  Every wait has a virtual-time limit; a "panic:" in the
-// output or a stop other than the budget running out ends the session.
+// contains its text.  Every wait has a virtual-time limit; a kernel panic
+// (known from the kernel's own panicstr, never from text on the console: a
+// typed "panic:" is not one) or a stop other than the budget running out ends
+// the session.  Looking for the text is linear in the output, however long.
 
 /** The calls of Vax780System (web/src/emulator/vaxModule.ts) the driver uses. */
 export interface ConsoleMachine {
@@ -16,13 +18,19 @@ export interface ConsoleMachine {
   timeNs(): bigint;
   instructionCount(): bigint;
   stopDetail(): string;
+  /** The kernel's panic message, or '' (Vax780System.panicMessage). */
+  panicMessage(): string;
 }
 
 /** tools/vax780.c SLICE. */
 export const SLICE = 200_000;
-/** Vax780Stop.Budget and Vax780Stop.Rebooted: keep running. */
+/** Vax780Stop.Budget and Vax780Stop.Rebooted: keep running; Panicked: the
+ *  kernel panicked (emu/src/system/session.h). */
 const STOP_BUDGET = 0;
 const STOP_REBOOTED = 100;
+const STOP_PANICKED = 101;
+/** After a panic, slices run so that the kernel's message reaches the output. */
+const PANIC_DRAIN_SLICES = 10;
 
 export type FailureKind = 'time limit' | 'panic' | 'stopped' | 'parse failure' | 'program error' | 'console overflow';
 
@@ -87,9 +95,10 @@ export class ConsoleSession {
   async expect(text: string, limitSeconds: number, slice: number = SLICE): Promise<ExpectResult> {
     const start = this.mark;
     const deadline = this.machine.timeNs() + BigInt(Math.round(limitSeconds * 1e9));
-    const { signal, pause, onConsole, onSlice } = this.hooks;
+    const { signal, pause, onSlice } = this.hooks;
+    let from = this.mark;   // no match of text starts before here
     for (;;) {
-      const at = this.transcript.indexOf(text, this.mark);
+      const at = this.transcript.indexOf(text, from);
       if (at >= 0) {
         this.mark = at + text.length;
         return {
@@ -98,29 +107,37 @@ export class ConsoleSession {
           timeNs: this.machine.timeNs(),
         };
       }
-      const output = this.transcript.slice(start);
-      if (signal?.aborted) throw new SessionFailure('stopped', 'stopped by the user', output);
+      from = Math.max(this.mark, this.transcript.length - text.length + 1);
+      const output = (): string => this.transcript.slice(start);
+      if (signal?.aborted) throw new SessionFailure('stopped', 'stopped by the user', output());
       if (this.machine.timeNs() > deadline) {
         throw new SessionFailure('time limit',
-          `no ${JSON.stringify(text)} within ${limitSeconds} virtual seconds`, output);
+          `no ${JSON.stringify(text)} within ${limitSeconds} virtual seconds`, output());
       }
-      const r = this.machine.run(slice);
-      const got = this.machine.readConsole();
-      if (got) {
-        this.transcript += got;
-        onConsole?.(got);
-      }
+      const r = this.runSlice(slice);
       onSlice?.();
-      const now = this.transcript.slice(start);
-      const panic = /panic:[^\r\n]*/.exec(now);
-      if (panic) throw new SessionFailure('panic', `the kernel said "${panic[0]}"`, now);
+      if (r === STOP_PANICKED) {
+        for (let i = 0; i < PANIC_DRAIN_SLICES && this.runSlice(slice) === STOP_BUDGET; i++);
+        throw new SessionFailure('panic', `the kernel panicked: "panic: ${this.machine.panicMessage()}"`, output());
+      }
       if (r !== STOP_BUDGET && r !== STOP_REBOOTED) {
-        throw new SessionFailure('stopped', `${this.stopName(r)}: ${this.machine.stopDetail()}`, now);
+        throw new SessionFailure('stopped', `${this.stopName(r)}: ${this.machine.stopDetail()}`, output());
       }
       if (this.machine.consoleDropped() !== 0n) {
-        throw new SessionFailure('console overflow', 'console output was lost', now);
+        throw new SessionFailure('console overflow', 'console output was lost', output());
       }
       if (pause && ++this.slices % PAUSE_EVERY === 0) await pause();
     }
+  }
+
+  /** One slice; what it printed goes to the transcript and onConsole. */
+  private runSlice(slice: number): number {
+    const r = this.machine.run(slice);
+    const got = this.machine.readConsole();
+    if (got) {
+      this.transcript += got;
+      this.hooks.onConsole?.(got);
+    }
+    return r;
   }
 }

@@ -42,6 +42,7 @@ declare module '*/emu/build/wasm/vax.mjs' {
     _vax780w_set_disk_timing(w: number, profilePtr: number): number;
     _vax780w_run(w: number, maxInstructions: bigint): number;
     _vax780w_stop_detail(w: number): number;
+    _vax780w_panic(w: number): number;
     _vax780w_type(w: number, textPtr: number, len: number): number;
     _vax780w_console_read(w: number, bufPtr: number, max: number): number;
     _vax780w_console_pending(w: number): number;

@@ -74,7 +74,10 @@ export interface VaxMachine {
 /** What Vax780.run() reports: a vax_stop_reason, or Rebooted when the
  *  kernel asked the console to reboot and the system was booted again
  *  (multi-user, as the console does; not a stop, keep running). */
-export const Vax780Stop = { ...StopReason, Rebooted: 100 } as const;
+/** Beyond the processor's stops: the kernel asked for a reboot and got it
+ *  (keep running), or the kernel panicked (panicMessage() says what);
+ *  emu/src/system/session.h. */
+export const Vax780Stop = { ...StopReason, Rebooted: 100, Panicked: 101 } as const;
 export type Vax780Stop = (typeof Vax780Stop)[keyof typeof Vax780Stop];
 
 export interface Vax780Options {
@@ -169,6 +172,9 @@ export interface Vax780System {
   reboots(): number;
   /** Why the last run stopped, in words. */
   stopDetail(): string;
+  /** The kernel's panic message (what follows "panic: "), '' if it has not
+   *  panicked; read from the kernel's panicstr, never from the console text. */
+  panicMessage(): string;
   /** Bytes of the disk this system holds privately: the overlay's written
    *  chunks (64 KB each, so one written sector counts 65536). */
   dirtyBytes(): number;
@@ -749,6 +755,9 @@ export async function loadVax(options: VaxLoadOptions = {}): Promise<VaxMachineA
         const p = mod._vax780w_stop_detail(h());
         return p ? mod.UTF8ToString(p) : '';
       },
+      panicMessage() {
+        return mod.UTF8ToString(mod._vax780w_panic(h()));
+      },
       kernelSymbols(names) {
         const w = h();
         for (const n of names) {
@@ -812,7 +821,8 @@ export async function loadVax(options: VaxLoadOptions = {}): Promise<VaxMachineA
     loadImage,
     allocImage,
     create: createVax780,
-    stopName: (reason) => (reason === Vax780Stop.Rebooted ? 'rebooted' : stopReasonName(reason)),
+    stopName: (reason) => (reason === Vax780Stop.Rebooted ? 'rebooted'
+      : reason === Vax780Stop.Panicked ? 'kernel panic' : stopReasonName(reason)),
   };
 
   return { create, stopReasonName, vax780, module: mod };

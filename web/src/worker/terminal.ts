@@ -95,7 +95,9 @@ export class TerminalSession {
             this.events.status('running', this.virtualSeconds());
           }
         }
-        if (r !== Vax780Stop.Budget && r !== Vax780Stop.Rebooted) {
+        // A panic shows on the console in the kernel's own words; the
+        // console then reboots it, as a 780's would: keep running.
+        if (r !== Vax780Stop.Budget && r !== Vax780Stop.Rebooted && r !== Vax780Stop.Panicked) {
           this.events.status('stopped', this.virtualSeconds(), `${this.api.stopName(r)}: ${sys.stopDetail()}`);
           return;
         }
