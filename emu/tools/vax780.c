@@ -605,10 +605,25 @@ static int run_slice(run *r, int halt_ok)
     }
 }
 
-static void type_text(run *r, const char *text, size_t len)
+/* Type text: what does not fit in the console's input queue (8192
+ * characters) waits for room, the guest running meanwhile, within the
+ * script's current timeout: a paste of any length arrives whole. */
+static void type_text(run *r, const char *text, size_t len, double limit, const char *where)
 {
-    if (vax_session_type(r->s, text, (uint32_t)len) < len)
-        die(EXIT_USAGE, "console input overflow (more than 8192 characters pending)");
+    double deadline = vseconds(r) + limit;
+    for (;;) {
+        uint32_t chunk = len > 0x10000 ? 0x10000 : (uint32_t)len;
+        uint32_t n = vax_session_type(r->s, text, chunk);
+        text += n;
+        len -= n;
+        if (len == 0)
+            return;
+        if (r->halted || vseconds(r) > deadline)
+            die(EXIT_TIMEOUT, "%s: %zu characters still to type: the guest did not read them within %g virtual seconds",
+                where, len, limit);
+        if (run_slice(r, 1))
+            r->halted = 1;
+    }
 }
 
 /* Decode \r \n \t \\ \xHH escapes in place. */
@@ -703,12 +718,15 @@ static void run_script(run *r, const char *path)
                 if (run_slice(r, 1))
                     r->halted = 1;
             }
-        } else if (!strcmp(p, "send")) {
-            type_text(r, arg, strlen(arg));
-            type_text(r, "\r", 1);
-        } else if (!strcmp(p, "type")) {
-            size_t len = unescape(arg);
-            type_text(r, arg, len);
+        } else if (!strcmp(p, "send") || !strcmp(p, "type")) {
+            char where[300];
+            snprintf(where, sizeof where, "%s:%d", path, lineno);
+            if (!strcmp(p, "send")) {
+                type_text(r, arg, strlen(arg), limit, where);
+                type_text(r, "\r", 1, limit, where);
+            } else {
+                type_text(r, arg, unescape(arg), limit, where);
+            }
         } else if (!strcmp(p, "timeout")) {
             if (parse_seconds(arg, &limit) < 0)
                 die(EXIT_USAGE, "%s:%d: timeout needs a positive, finite number of seconds (up to 1e9), not \"%s\"",

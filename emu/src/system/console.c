@@ -34,6 +34,10 @@ static void rx_arrive(vax_machine *m, void *ctx)
     vax_console *c = ctx;
     if (c->in_count == 0 || (c->rxcs & CSR_DONE))
         return;
+    if (c->hold_input && c->hold_input(c->hold_ctx)) {
+        machine_event_schedule(m, &c->rx_event, c->char_ns);
+        return;
+    }
     uint8_t ch = c->input[c->in_head];
     c->in_head = (c->in_head + 1) % CONSOLE_INPUT_MAX;
     c->in_count--;

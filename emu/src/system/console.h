@@ -27,6 +27,13 @@ typedef struct vax_console {
     void *output_ctx;
     void (*command)(void *ctx, uint32_t code);
     void *command_ctx;
+    /* Typing pace: when set and it returns nonzero, the next typed
+     * character is held back (and asked again a character time later)
+     * instead of reaching RXDB.  The host sets it so that a long paste
+     * waits for the guest to read, as a typist watching the screen would,
+     * instead of overflowing the guest's input queue (system/session.c). */
+    int (*hold_input)(void *ctx);
+    void *hold_ctx;
     /* Statistics: characters received (reaching RXDB) and transmitted. */
     uint64_t chars_in, chars_out;
 } vax_console;

@@ -43,6 +43,8 @@ struct vax_session {
 
     /* The kernel's panicstr (a kernel virtual address; 0 = not watched). */
     uint32_t panicstr_addr;
+    /* The kernel's console tty (struct tty cons), for typing pace; 0 = none. */
+    uint32_t cons_addr;
     char panic[PANIC_MAX];
 
     /* Console output ring. */
@@ -66,6 +68,8 @@ static int fail(vax_session *s, int code, const char *fmt, ...)
     va_end(ap);
     return code;
 }
+
+static int hold_console_input(void *ctx);
 
 static void console_out(void *ctx, uint8_t ch)
 {
@@ -119,6 +123,8 @@ vax_session *vax_session_create(const vax_session_config *cfg, char *err, size_t
         return NULL;
     }
     vax780_set_console_output(s->sys, console_out, s);
+    s->sys->console.hold_input = hold_console_input;
+    s->sys->console.hold_ctx = s;
     return s;
 }
 
@@ -150,18 +156,59 @@ uint32_t vax_session_kernel_variable_old(const vax_session *s, int index)
     return index >= 0 && index < s->nset ? s->set_old[index] : 0;
 }
 
-/* Find _panicstr in the kernel file that was booted, so that a panic is
- * recognised by the kernel's own state.  A kernel without the symbol is
- * simply not watched. */
-static void watch_panics(vax_session *s, const char *kernel_path)
+static uint32_t read_kernel_long(vax_session *s, uint32_t va)
 {
-    static const char *const names[] = { "_panicstr" };
-    uint32_t addr = 0;
+    uint8_t b[4];
+    if (va < 0x80000000u || vax_phys_read(s->sys->m, va - 0x80000000u, b, 4) != 0)
+        return 0;
+    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+/* Typing pace (console.h, hold_input).  4.3BSD's ttyinput() throws a typed
+ * character away when the tty's raw and canonical queues together hold
+ * TTYHOG (255) characters, and in RAW or CBREAK mode flushes both queues
+ * when the raw queue passes it (sys/tty.c): a paste of a few lines into a
+ * program that is still starting loses characters, which a typist watching
+ * the screen would not.  So the next character waits while the reader is
+ * behind: in line mode, while whole lines wait to be read (canq) and the
+ * queues hold half of TTYHOG; in RAW or CBREAK, while the raw queue does.
+ * A single line longer than that still goes to the kernel, which decides, as
+ * it always did.  Offsets in struct tty (h/tty.h on a VAX): t_rawq.c_cc 0,
+ * t_canq.c_cc 12, t_flags 60; RAW 0x20, CBREAK 0x02 (h/ioctl.h). */
+#define TTY_RAWQ_CC 0
+#define TTY_CANQ_CC 12
+#define TTY_FLAGS 60
+#define TTY_RAW_OR_CBREAK 0x22u
+#define TTYHOG_HALF 128u
+
+static int hold_console_input(void *ctx)
+{
+    vax_session *s = ctx;
+    if (!s->cons_addr)
+        return 0;
+    uint32_t rawq = read_kernel_long(s, s->cons_addr + TTY_RAWQ_CC);
+    uint32_t canq = read_kernel_long(s, s->cons_addr + TTY_CANQ_CC);
+    uint32_t flags = read_kernel_long(s, s->cons_addr + TTY_FLAGS);
+    if (rawq > 4096 || canq > 4096)   /* not a tty (a kernel we misread): never hold */
+        return 0;
+    if (flags & TTY_RAW_OR_CBREAK)
+        return rawq >= TTYHOG_HALF;
+    return canq > 0 && rawq + canq >= TTYHOG_HALF;
+}
+
+/* Find _panicstr and _cons in the kernel file that was booted: a panic is
+ * recognised by the kernel's own state, and typing is paced by its console
+ * queues.  A kernel without the symbols is simply not watched. */
+static void watch_kernel(vax_session *s, const char *kernel_path)
+{
+    static const char *const names[] = { "_panicstr", "_cons" };
+    uint32_t addr[2] = { 0, 0 };
     char why[200];
-    s->panicstr_addr = 0;
     s->panic[0] = 0;
-    if (boot_lookup_kernel_symbols(s->disk0, kernel_path, names, &addr, 1, why, sizeof why) == 1)
-        s->panicstr_addr = addr;
+    if (boot_lookup_kernel_symbols(s->disk0, kernel_path, names, addr, 2, why, sizeof why) < 0)
+        addr[0] = addr[1] = 0;
+    s->panicstr_addr = addr[0];
+    s->cons_addr = addr[1];
 }
 
 /* Boot hp0 as `kind` (disk or kernel), the first time or on a reboot. */
@@ -191,7 +238,7 @@ static int boot_hp0(vax_session *s, booted_kind kind, uint32_t howto)
             s->set_old[i] = set[i].old;
     }
     s->reboot_kind = kind;
-    watch_panics(s, kernel);
+    watch_kernel(s, kernel);
     return 0;
 }
 
@@ -230,6 +277,7 @@ static int standalone_started(vax_session *s)
 {
     s->reboot_kind = BOOTED_DISK;
     s->panicstr_addr = 0;
+    s->cons_addr = 0;
     return 0;
 }
 
@@ -284,10 +332,7 @@ static int check_panic(vax_session *s)
     if (!s->panicstr_addr || s->panic[0])
         return s->panic[0] != 0;
     vax_machine *m = s->sys->m;
-    uint8_t b[4];
-    if (vax_phys_read(m, s->panicstr_addr - 0x80000000u, b, 4) != 0)
-        return 0;
-    uint32_t p = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+    uint32_t p = read_kernel_long(s, s->panicstr_addr);
     if (p == 0)
         return 0;
     size_t n = 0;

@@ -204,6 +204,20 @@ test('a kernel panic is the kernel\'s own (panicstr), not "panic:" typed on the 
   assert.match(real.stdout, /panic: sys pt too small/);
 });
 
+test('a long paste arrives whole: 400 lines (24,400 characters) typed at once into cat', { skip }, () => {
+  // More than the console's 8192-character queue, and far more than the
+  // kernel's TTYHOG (255) while cat is still starting: the typist waits for
+  // room and for the reader, so nothing is dropped.
+  const disk = join(work, 'paste.dsk');
+  copyFileSync(REF, disk);
+  const lines = Array.from({ length: 400 }, (_, i) => `line ${String(i).padStart(3, '0')} ${'abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQR'.slice(0, 51)}`);
+  const script = ['timeout 300', 'expect \\n# ', 'send cat > /tmp/p.txt', `type ${lines.map((l) => `${l}\\r`).join('')}\\x04`,
+    'expect # ', 'send ls -l /tmp/p.txt', 'expect \\n# '].join('\n');
+  const r = vax780(['--disk', `hp0=${disk}`, '--direct'], script);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /\s24400 \w{3} [ \d]\d \d\d:\d\d \/tmp\/p\.txt/);
+});
+
 test('a disk image of the wrong size is refused with a clear message', { skip }, () => {
   const disk = join(work, 'short.dsk');
   writeFileSync(disk, Buffer.alloc(1 << 20));
