@@ -154,6 +154,13 @@ int vax_boot_ex(vax_machine *m, const vax_blockdev *disk, const char *disk_type,
     char why[320];
 
     if (how == BOOT_VIA_BOOT_PROGRAM) {
+        /* /boot's relsrt0 clears memory up to 1 MB and moves /boot to
+         * 0x70000: with less, it halts before it prints anything. */
+        if (mem < 0x100000u) {
+            boot_seterr(err, errlen, "booting through /boot needs at least 1 MB of memory (its start-up clears "
+                        "memory up to 1 MB); %u KB boots with the kernel loaded directly (--direct)", mem >> 10);
+            return -1;
+        }
         if (read_program(disk, dt, 0, "/boot", &file, &len, &h, &part_off, err, errlen) != 0)
             return -1;
         if (aout_load(m, file, len, &h, 0, 0, &lay, why, sizeof why) != 0) {

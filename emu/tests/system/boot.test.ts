@@ -257,7 +257,7 @@ test('a missing image and an unknown option are refused', () => {
 // Memory comes in steps of 256 KB (an MS780-C array): the paper's 750 had
 // 4.5 MB, and the kernel's probe finds all of it.  0.75 MB is the least
 // 4.3BSD boots in; 0.5 MB stops its boot with a machine check.
-test('--mem 4.5 boots with 4.5 MB; --mem 0.5 is too small; sizes off the 256 KB steps are refused', { skip }, () => {
+test('--mem 4.5 boots with 4.5 MB; 0.75 is the least (1 MB through /boot); 0.5 is too small; sizes off the 256 KB steps are refused', { skip }, () => {
   const disk = join(work, 'mem.dsk');
   copyFileSync(REF, disk);
   const r = vax780(['--disk', `hp0=${disk}`, '--direct', '--mem', '4.5'], ['timeout 120', 'expect \\n# '].join('\n'));
@@ -267,6 +267,13 @@ test('--mem 4.5 boots with 4.5 MB; --mem 0.5 is too small; sizes off the 256 KB 
   const small = vax780(['--disk', `hp0=${disk}`, '--direct', '--mem', '0.5'], ['timeout 120', 'expect \\n# '].join('\n'));
   assert.notEqual(small.status, 0);
   assert.match(small.stdout, /real mem {2}= 524288\r?\n[^]*panic: mchk/);
+  // 0.75 MB is the least that boots, loaded directly; /boot needs 1 MB and is refused with the reason.
+  copyFileSync(REF, disk);
+  const least = vax780(['--disk', `hp0=${disk}`, '--direct', '--mem', '0.75'], ['timeout 120', 'expect \\n# '].join('\n'));
+  assert.equal(least.status, 0, least.stderr);
+  const viaBoot = vax780(['--disk', `hp0=${disk}`, '--mem', '0.75'], ['timeout 120', 'expect \\n# '].join('\n'));
+  assert.equal(viaBoot.status, 3);
+  assert.match(viaBoot.stderr, /booting through \/boot needs at least 1 MB of memory/);
   for (const bad of ['4.3', '0', '64.25', '4.5MB', '']) {
     const refused = vax780(['--disk', `hp0=${disk}`, '--mem', bad]);
     assert.equal(refused.status, 2, `--mem ${bad}: ${refused.stderr}`);
