@@ -6,7 +6,8 @@
 #   2. build       make -C emu native wasm; the 4.3BSD image (installer, cached)
 #   3. emu         make -C emu test: C tests, native and ASan/UBSan builds
 #   4. node        node --test (TypeScript via tsx): every *.test.{ts,mjs} under
-#                  web/src, emu/wasm, emu/tests, installer and experiments
+#                  web/src, emu/wasm, emu/tests, installer and experiments;
+#                  then the boot and EVKAA tests on the ASan/UBSan machine
 #   5. typecheck   tsc --noEmit
 #   6. web build   vite build
 #   7. e2e         Playwright + Debian's chromium against that build (vite
@@ -56,6 +57,11 @@ if run_step "setup (packages, npm ci)" bash scripts/setup.sh --no-build; then
   fi
   run_step "emu: make -C emu test (native + asan)" make -C emu -j"$jobs" test
   run_step "node tests (incl. wasm == native)" node_tests
+  # The boot and diagnostic tests again, on the machine built with ASan and
+  # UBSan: a real 4.3BSD boot, panics, pastes and EVKAA under the sanitizers
+  # (LeakSanitizer included: the machine frees what it allocates).
+  run_step "sanitizers: boot + EVKAA tests on the ASan build" env VAXLAB_VAX780=emu/build/asan/vax780 \
+    node --import tsx --test --test-reporter=spec emu/tests/system/boot.test.ts emu/tests/system/evkaa.test.ts
   run_step "typecheck: tsc --noEmit (+ e2e)" bash -c "node_modules/.bin/tsc --noEmit -p tsconfig.json && node_modules/.bin/tsc --noEmit -p e2e/tsconfig.json"
   if run_step "web build: vite build" node_modules/.bin/vite build --logLevel warn; then
     if [ -f web/public/images/43bsd.dsk.gz ]; then
@@ -69,7 +75,7 @@ if run_step "setup (packages, npm ci)" bash scripts/setup.sh --no-build; then
   fi
 else
   for s in "build: make -C emu native wasm" "build: the 4.3BSD image (installer)" "emu: make -C emu test (native + asan)" \
-           "node tests (incl. wasm == native)" "typecheck: tsc --noEmit (+ e2e)" "web build: vite build" "e2e: playwright (chromium)"; do
+           "node tests (incl. wasm == native)" "sanitizers: boot + EVKAA tests on the ASan build" "typecheck: tsc --noEmit (+ e2e)" "web build: vite build" "e2e: playwright (chromium)"; do
     skip_step "$s"
   done
 fi

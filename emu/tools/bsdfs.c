@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "boot/ffs.h"
-#include "system/blockdev.h"
+#include "system/blockdev_file.h"
 
 static void print_name(void *ctx, const char *name, uint32_t ino)
 {
@@ -28,26 +28,17 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: bsdfs IMAGE ls|cat|sum|stat PATH\n");
         return 2;
     }
-    FILE *f = fopen(argv[1], "rb");
-    if (!f) {
-        fprintf(stderr, "bsdfs: cannot open %s\n", argv[1]);
+    /* Only the blocks the command needs are read from the file. */
+    blockdev_file img;
+    char err[320];
+    if (blockdev_file_open(&img, argv[1], 1, err, sizeof err) < 0) {
+        fprintf(stderr, "bsdfs: %s\n", err);
         return 3;
     }
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *bytes = size > 0 ? malloc((size_t)size) : NULL;
-    if (!bytes || fread(bytes, 1, (size_t)size, f) != (size_t)size) {
-        fprintf(stderr, "bsdfs: cannot read %s\n", argv[1]);
-        return 3;
-    }
-    fclose(f);
-    vax_blockdev bd;
-    blockdev_memory(&bd, bytes, (uint64_t)size, 1);
-    char err[256];
-    ffs_fs *fs = ffs_open(&bd, 0, err, sizeof err);
+    ffs_fs *fs = ffs_open(&img.bd, 0, err, sizeof err);
     if (!fs) {
         fprintf(stderr, "bsdfs: %s: %s\n", argv[1], err);
+        blockdev_file_close(&img);
         return 3;
     }
     int rc = 0;
@@ -81,6 +72,6 @@ int main(int argc, char **argv)
     if (rc == -1)
         fprintf(stderr, "bsdfs: %s: %s\n", path, err);
     ffs_close(fs);
-    free(bytes);
+    blockdev_file_close(&img);
     return rc == 0 ? 0 : rc == -2 ? 2 : 1;
 }

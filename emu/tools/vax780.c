@@ -51,19 +51,17 @@
  *   3 a missing or malformed image           6 the processor stopped (double fault...)
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "boot/boot.h"
 #include "boot/standalone.h"
+#include "system/blockdev_file.h"
 #include "system/session.h"
 #include "vax.h"
 
@@ -151,60 +149,26 @@ static void *xmalloc(size_t n)
 /* ------------------------------------------------------------ files */
 
 typedef struct {
-    int fd;
+    blockdev_file file;
     char *path;
-    vax_blockdev bd;
 } image_file;
 
-static int file_read(const vax_blockdev *bd, uint64_t off, void *buf, size_t len)
-{
-    const image_file *f = bd->ctx;
-    if (off > bd->size || len > bd->size - off)
-        return -1;
-    return pread(f->fd, buf, len, (off_t)off) == (ssize_t)len ? 0 : -1;
-}
-
-static int file_write(const vax_blockdev *bd, uint64_t off, const void *buf, size_t len)
-{
-    const image_file *f = bd->ctx;
-    if (bd->read_only || off > bd->size || len > bd->size - off)
-        return -1;
-    return pwrite(f->fd, buf, len, (off_t)off) == (ssize_t)len ? 0 : -1;
-}
-
-/* Open an image as a block device.  One that may be written is locked
- * exclusively, so two machines never write one pack; a read-only one is
- * shared. */
+/* Open an image (system/blockdev_file.h: locked, so two machines never
+ * write one pack). */
 static void image_open(image_file *f, const char *path, int read_only)
 {
-    int fd = open(path, read_only ? O_RDONLY : O_RDWR);
-    if (fd < 0 && !read_only && errno == EACCES) {
-        fd = open(path, O_RDONLY);
-        read_only = 1;
-    }
-    if (fd < 0)
-        die(EXIT_IMAGE, "cannot open image %s: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
-        die(EXIT_IMAGE, "image %s is not a regular file", path);
-    if (flock(fd, (read_only ? LOCK_SH : LOCK_EX) | LOCK_NB) < 0)
-        die(EXIT_IMAGE, "image %s is in use by another process (%s)", path,
-            errno == EWOULDBLOCK ? "another vax780 has it open" : strerror(errno));
-    f->fd = fd;
+    char err[320];
+    if (blockdev_file_open(&f->file, path, read_only, err, sizeof err) < 0)
+        die(EXIT_IMAGE, "%s", err);
     f->path = strdup(path);
     if (!f->path)
         die(EXIT_STOPPED, "out of host memory");
-    f->bd.ctx = f;
-    f->bd.size = (uint64_t)st.st_size;
-    f->bd.read_only = read_only;
-    f->bd.read = file_read;
-    f->bd.write = file_write;
 }
 
 static void image_close(image_file *f)
 {
     if (f->path) {
-        close(f->fd);
+        blockdev_file_close(&f->file);
         free(f->path);
         f->path = NULL;
     }
@@ -316,7 +280,7 @@ static void option_disk(options *o, const char *v)
     o->cfg.disk[unit].type = strdup(type);   /* freed at exit */
     if (!o->cfg.disk[unit].type)
         die(EXIT_STOPPED, "out of host memory");
-    o->cfg.disk[unit].image = &o->disks[unit].bd;
+    o->cfg.disk[unit].image = &o->disks[unit].file.bd;
     free(path);
 }
 
@@ -349,7 +313,7 @@ static void parse_options(options *o, int argc, char **argv)
                 usage("--tape given twice");
             image_open(&o->tape, v + 4, 1);
             o->have_tape = 1;
-            o->cfg.tape = &o->tape.bd;
+            o->cfg.tape = &o->tape.file.bd;
         } else if (!strcmp(a, "--mem")) {
             char *end;
             double mb = strtod(v, &end);
@@ -804,7 +768,7 @@ static void start(run *r)
     case START_TAPE_PROGRAM: {
         uint8_t *prog;
         size_t len;
-        if (standalone_from_tape(&o->tape.bd, o->standalone + 5, &prog, &len, NULL, err, sizeof err) != 0)
+        if (standalone_from_tape(&o->tape.file.bd, o->standalone + 5, &prog, &len, NULL, err, sizeof err) != 0)
             die(EXIT_IMAGE, "%s: %s", o->tape.path, err);
         rc = vax_session_boot_standalone(s, prog, len, TSBOOT_R10_UBA0, TSBOOT_R11_TSCSR);
         free(prog);

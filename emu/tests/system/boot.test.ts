@@ -6,7 +6,7 @@
 // userland prints.  Without the image the tests are skipped, saying why.
 
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +14,9 @@ import { after, test } from 'node:test';
 
 import { REPO_ROOT } from '../../../web/src/emulator/vaxNode';
 
-const VAX780 = join(REPO_ROOT, 'emu/build/native/vax780');
+// $VAXLAB_VAX780 picks another build of the machine: npm test runs these
+// tests again with the ASan/UBSan one (emu/build/asan/vax780).
+const VAX780 = process.env.VAXLAB_VAX780 || join(REPO_ROOT, 'emu/build/native/vax780');
 const BSDFS = join(REPO_ROOT, 'emu/build/native/bsdfs');
 const REF = process.env.VAXLAB_REF_IMAGE ?? join(REPO_ROOT, 'emu/build/images/43bsd-rp06.dsk');
 const GUEST = join(REPO_ROOT, 'emu/tests/system/guest');
@@ -26,13 +28,15 @@ after(() => rmSync(work, { recursive: true, force: true }));
 
 interface Run { status: number | null; stdout: string; stderr: string }
 
+function writeScript(script: string): string {
+  const path = join(work, `script-${Math.random().toString(36).slice(2)}.txt`);
+  writeFileSync(path, script);
+  return path;
+}
+
 function vax780(args: string[], script?: string): Run {
   const full = [...args];
-  if (script !== undefined) {
-    const path = join(work, `script-${Math.random().toString(36).slice(2)}.txt`);
-    writeFileSync(path, script);
-    full.push('--script', path);
-  }
+  if (script !== undefined) full.push('--script', writeScript(script));
   const r = spawnSync(VAX780, full, { encoding: 'utf8', timeout: 10 * 60_000, maxBuffer: 64 << 20 });
   if (r.error) throw r.error;
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
@@ -252,6 +256,45 @@ test('a missing image and an unknown option are refused', () => {
   const unknown = vax780(['--frobnicate']);
   assert.equal(unknown.status, 2);
   assert.match(unknown.stderr, /unknown option --frobnicate/);
+  for (const bad of ['hp8=x', 'hp4294967296=x', 'hp=x', 'hp0=']) {
+    const r = vax780(['--disk', bad]);
+    assert.equal(r.status, 2, bad);
+    assert.match(r.stderr, /--disk takes hpN=IMAGE\[:TYPE\] with N from 0 to 7/, bad);
+  }
+  // One line, whatever bytes the name holds.
+  const odd = vax780(['--disk', `hp0=${join(work, 'bad\nname\x01.dsk')}`]);
+  assert.equal(odd.status, 3);
+  assert.equal(odd.stderr.trimEnd().split('\n').length, 1);
+  assert.match(odd.stderr, /bad\\nname\\x01\.dsk/);
+});
+
+test('a script that is a directory, and bad timeouts, are refused; two machines may not write one image', { skip }, () => {
+  const disk = join(work, 'lock.dsk');
+  copyFileSync(REF, disk);
+  const dir = vax780(['--disk', `hp0=${disk}`, '--script', work]);
+  assert.equal(dir.status, 2);
+  assert.match(dir.stderr, /is not a regular file/);
+  for (const t of ['inf', 'nan', '12abc', '-1', '0']) {
+    const r = vax780(['--disk', `hp0=${disk}`], `timeout ${t}\nexpect \\n# `);
+    assert.equal(r.status, 2, t);
+    assert.match(r.stderr, /timeout needs a positive, finite number of seconds/, t);
+  }
+  // A long script line is one line: its tail is not run as a command.
+  const long = vax780(['--disk', `hp0=${disk}`], `# ${'x'.repeat(5000)} timeout 7\nexpect \\n# `);
+  assert.equal(long.status, 0, long.stderr);
+  // While one machine runs on the pack, a second is refused.
+  const first = spawn(VAX780, ['--disk', `hp0=${disk}`, '--quiet', '--script', writeScript('timeout 600\nexpect never-printed')]);
+  try {
+    let second: Run | undefined;
+    for (let i = 0; i < 50 && second?.status !== 3; i++) {
+      spawnSync('sleep', ['0.05']);
+      second = vax780(['--disk', `hp0=${disk}`, '--quiet']);
+    }
+    assert.equal(second?.status, 3);
+    assert.match(second!.stderr, /is in use by another process/);
+  } finally {
+    first.kill();
+  }
 });
 
 // Memory comes in steps of 256 KB (an MS780-C array): the paper's 750 had
