@@ -247,8 +247,15 @@ static int first_boot(vax_session *s)
     if (s->booted)
         return fail(s, VAX_SESSION_ERR_INPUT, "the system has already been booted");
     s->err[0] = 0;
-    s->booted = 1;
     return 0;
+}
+
+/* A boot's result: only a boot that worked counts as the first one. */
+static int booted(vax_session *s, int rc)
+{
+    if (rc == 0)
+        s->booted = 1;
+    return rc;
 }
 
 int vax_session_boot_disk(vax_session *s, uint32_t howto)
@@ -257,7 +264,7 @@ int vax_session_boot_disk(vax_session *s, uint32_t howto)
     if (rc == 0 && s->nset)
         rc = fail(s, VAX_SESSION_ERR_INPUT,
                   "kernel variables need the kernel loaded by the host (a direct boot): /boot loads it itself");
-    return rc ? rc : boot_hp0(s, BOOTED_DISK, howto);
+    return rc ? rc : booted(s, boot_hp0(s, BOOTED_DISK, howto));
 }
 
 int vax_session_boot_kernel(vax_session *s, uint32_t howto, const char *kernel_path)
@@ -268,7 +275,7 @@ int vax_session_boot_kernel(vax_session *s, uint32_t howto, const char *kernel_p
     if (kernel_path && strlen(kernel_path) >= sizeof s->kernel_path)
         return fail(s, VAX_SESSION_ERR_INPUT, "kernel path too long");
     snprintf(s->kernel_path, sizeof s->kernel_path, "%s", kernel_path ? kernel_path : "");
-    return boot_hp0(s, BOOTED_KERNEL, howto);
+    return booted(s, boot_hp0(s, BOOTED_KERNEL, howto));
 }
 
 /* After a standalone start, a reboot boots hp0 through /boot, as the
@@ -289,7 +296,7 @@ int vax_session_boot_standalone(vax_session *s, const uint8_t *prog, size_t len,
         return rc;
     if (vax_boot_standalone(s->sys->m, prog, len, r10, r11, NULL, why, sizeof why) < 0)
         return fail(s, VAX_SESSION_ERR_IMAGE, "standalone program: %s", why);
-    return standalone_started(s);
+    return booted(s, standalone_started(s));
 }
 
 int vax_session_boot_tape_block(vax_session *s)
@@ -300,7 +307,7 @@ int vax_session_boot_tape_block(vax_session *s)
         return rc;
     if (vax_boot_tape_block(s->sys->m, s->tape, why, sizeof why) < 0)
         return fail(s, VAX_SESSION_ERR_IMAGE, "tape boot block: %s", why);
-    return standalone_started(s);
+    return booted(s, standalone_started(s));
 }
 
 int vax_session_console_load(vax_session *s, uint32_t addr, const uint8_t *data, size_t len)
@@ -321,7 +328,7 @@ int vax_session_console_start(vax_session *s, uint32_t start)
         return rc;
     if (vax_console_start(s->sys->m, start, why, sizeof why) < 0)
         return fail(s, VAX_SESSION_ERR_INPUT, "%s", why);
-    return standalone_started(s);
+    return booted(s, standalone_started(s));
 }
 
 /* Has the kernel panicked?  panicstr is a pointer in the kernel's data; the
