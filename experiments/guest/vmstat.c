@@ -166,7 +166,8 @@ header()
 	centre("procs", 6);
 	centre("memory", 12);
 	centre("page", 27);
-	centre("disk", 3 * ndrives > 4 ? 3 * ndrives : 4);
+	if (ndrives > 0)
+		centre("disk", ndrives == 1 ? 4 : 3 * ndrives);
 	centre("faults", 15);
 	centre("cpu", 12);
 	trim(line);
