@@ -243,7 +243,7 @@ test('the tools say what is missing and exit 1: no /dev/kmem, no /vmunix, a kern
   }
 });
 
-test('the lab\'s terminal: a multi-user root login has TERM=vt100, and vmstat 1 3 by name prints three lines of numbers', { skip }, async () => {
+test('the lab\'s terminal: a multi-user root login has TERM=vt100, and vmstat 1 3, iostat, pstat -T and w by name', { skip }, async () => {
   const sys = lab.api.vax780.create({ memoryMB: 8, disk: lab.disk, boot: 'multi', direct: true });
   const session = new ConsoleSession(sys, (r) => lab.api.vax780.stopName(r));
   try {
@@ -261,6 +261,9 @@ test('the lab\'s terminal: a multi-user root login has TERM=vt100, and vmstat 1 
     const vm = table(await run('vmstat 1 3'), /^\s*r b w\s+avm/);
     assert.equal(vm.rows.length, 3);
     for (const r of vm.rows) assert.ok(Math.abs(r.slice(-3).reduce((a, b) => a + b, 0) - 100) <= 2, r.join(' '));
+    // the distribution's pstat (in /etc, on root's path) and our iostat, by name
+    assert.match((await run('pstat -T')).join('\n'), /^\s*\d+\/\s*\d+ processes$/m);
+    assert.equal(table(await run('iostat'), /^\s*tin\s+tout/).rows.length, 1);
     const w = await run('w');
     assert.match(w[0]!, / 1 user, /);
     assert.match(w.at(-1)!, /^root\s+console\s+\d{1,2}:\d\d[ap]m/);
