@@ -28,7 +28,7 @@ import type { Distribution } from './lib/dist';
 import { RP06, RP06_BYTES, RP06_PARTITIONS, createBlankRp06 } from './lib/disk';
 import {
   LAB_BIN, LAB_MTIME, LAB_NAMES, LAB_ROOT_BIN, LAB_SRC, NAMES_COUNT, NAMES_COUNT_COMMAND, buildLines, checkLines, checkRun, extractLines,
-  findLabSources, namesLoop, parseBinListing,
+  findLabSources, namesLoop, parseBinListing, toolLines,
 } from './lib/lab';
 import type { InstalledProgram, LabSources } from './lib/lab';
 import { cacheKey, gzipFile, scriptsDigest, sourceDigest, upToDate, writeJsonAtomic } from './lib/output';
@@ -348,6 +348,7 @@ async function buildVersion(o: Options, v: DistVersion, presence: Presence, lab:
       USR_EXTRACT: usrExtractLines(pos('usr.tar')?.file ?? null),
       LAB_EXTRACT: extractLines(labFile).join('\n'),
       LAB_BUILDS: buildLines(lab).join('\n'),
+      LAB_TOOLS: toolLines(lab).join('\n'),
       LAB_CHECKS: checkLines(lab).join('\n'),
       NAMES_COUNT,
       LAB_ROOT_BIN,

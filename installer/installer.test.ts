@@ -20,8 +20,8 @@ import type { FetchLike } from './lib/dist';
 import { RP06_BYTES, RP06_PARTITIONS, RP06_SECTORS, createBlankRp06 } from './lib/disk';
 import { cacheKey, gzipFile, upToDate, writeJsonAtomic } from './lib/output';
 import {
-  DEFAULT_BUILD, buildLines, checkLines, checkRun, commandFromTemplate, extractLines, findLabSources, namesLoop,
-  parseBinListing, readmeBuildTemplate, sourceDirective, LAB_ROOT_BIN,
+  DEFAULT_BUILD, LAB_TOOLS, buildLines, checkLines, checkRun, commandFromTemplate, extractLines, findLabSources, namesLoop,
+  parseBinListing, readmeBuildTemplate, sourceDirective, toolLines, LAB_ROOT_BIN,
 } from './lib/lab';
 import { TAPE_LAYOUT, buildTape, readTapeLayout } from './lib/tape';
 import { makeTar, readTar } from './lib/tar';
@@ -247,6 +247,31 @@ test('lab: every NAME.c is a program; the README\'s build line, a source\'s own,
   assert.equal(plain.programs.find((p) => p.name === 'syscall')!.build, DEFAULT_BUILD.replace(/NAME/g, 'syscall'));
   assert.equal(DEFAULT_BUILD, 'cc -O -o /usr/lab/bin/NAME NAME.c');
   assert.deepEqual(checkRun(plain), { program: 'syscall', args: '1000' });
+});
+
+test('lab: the tools (LAB_TOOLS) are built last, in their own block that also copies them to /lab/bin', () => {
+  const dir = mkdtempSync(join(work, 'guest-tools-'));
+  writeFileSync(join(dir, 'README.md'), '```\ncc -O -I/sys/h -o NAME NAME.c\n```\n');
+  for (const name of ['syscall', 'vmstat', 'w', 'uptime']) writeFileSync(join(dir, `${name}.c`), 'main() {}\n');
+  writeFileSync(join(dir, 'kmem.h'), 'int kmem;\n');
+  assert.deepEqual([...LAB_TOOLS].sort(), ['iostat', 'uptime', 'vmstat', 'w']);
+  const lab = findLabSources(dir);
+  assert.deepEqual(lab.programs.map((p) => [p.name, p.tool]), [['syscall', false], ['uptime', true], ['vmstat', true], ['w', true]]);
+  assert.deepEqual(buildLines(lab), [
+    'send cc -O -I/sys/h -o /usr/lab/bin/syscall syscall.c && echo "syscall: built" || echo "syscall: FAILED"', 'expect \\n# ',
+  ]);
+  assert.deepEqual(toolLines(lab), [
+    'send cd /usr/lab/src', 'expect \\n# ',
+    'send cc -O -I/sys/h -o /usr/lab/bin/uptime uptime.c && echo "uptime: built" || echo "uptime: FAILED"', 'expect \\n# ',
+    'send cc -O -I/sys/h -o /usr/lab/bin/vmstat vmstat.c && echo "vmstat: built" || echo "vmstat: FAILED"', 'expect \\n# ',
+    'send cc -O -I/sys/h -o /usr/lab/bin/w w.c && echo "w: built" || echo "w: FAILED"', 'expect \\n# ',
+    'send cd /', 'expect \\n# ',
+    'send cp /usr/lab/bin/uptime /usr/lab/bin/vmstat /usr/lab/bin/w /lab/bin', 'expect \\n# ',
+  ]);
+  rmSync(join(dir, 'vmstat.c'));
+  rmSync(join(dir, 'w.c'));
+  rmSync(join(dir, 'uptime.c'));
+  assert.deepEqual(toolLines(findLabSources(dir)), ['# no tools to build']);
 });
 
 test('lab: an empty or missing folder installs nothing and says so', () => {

@@ -19,6 +19,14 @@
 // comment line "/* check: ARGS */" names the arguments for the acceptance
 // check's short run of that program.
 //
+// The programs named in LAB_TOOLS (vmstat, iostat, w, uptime: the lab's
+// tools for watching the system, not benchmarks) are built the same way
+// but last, after the benchmarks, the names directory and the benchmarks'
+// copy to /lab/bin, and copied after them: files made later take later
+// blocks, so the benchmarks and the names sit where they did before the
+// tools came, and the experiments' times (which depend on where on the
+// disk their programs and files are) stay the same.
+//
 // The sources reach the guest as a tar archive (old V7 format, lib/tar.ts)
 // written onto the installation tape as one more tape file, and are
 // extracted by the guest's tar.  (Typing them with here-documents works
@@ -50,6 +58,10 @@ export const LAB_MTIME = Date.UTC(1986, 5, 6, 12, 0, 0) / 1000;
 
 export const DEFAULT_BUILD = 'cc -O -o /usr/lab/bin/NAME NAME.c';
 
+/** The lab's tools (experiments/guest/README.md), built after everything
+ * else (see the top); they are on root's path in /lab/bin. */
+export const LAB_TOOLS: readonly string[] = ['iostat', 'uptime', 'vmstat', 'w'];
+
 /** Programs run briefly by the acceptance check when no source names its
  * own check arguments: the first of these that was built. */
 export const CHECK_PREFERENCES: readonly (readonly [string, string])[] = [
@@ -79,6 +91,8 @@ export interface LabProgram {
   checkArgs: string | null;
   /** "null job" or "big job" (the exec tests' jobs), by name */
   role: string | null;
+  /** one of LAB_TOOLS: built and copied after the rest */
+  tool: boolean;
 }
 
 export interface LabSources {
@@ -179,7 +193,9 @@ export function findLabSources(dir: string): LabSources {
       buildFrom = 'default';
     }
     const role = prog === 'nulljob' ? 'null job' : prog === 'bigjob' ? 'big job' : null;
-    const p: LabProgram = { name: prog, source: name, build, buildFrom, checkArgs: sourceDirective(text, 'check'), role };
+    const p: LabProgram = {
+      name: prog, source: name, build, buildFrom, checkArgs: sourceDirective(text, 'check'), role, tool: LAB_TOOLS.includes(prog),
+    };
     if (buildCommandLine(p).length > MAX_LINE || /[\x00-\x1f\x7f]/.test(build)) {
       out.notes.push(`${name}: its build command line would be longer than ${MAX_LINE} characters or has control characters: left out`);
       continue;
@@ -217,10 +233,25 @@ export function extractLines(file: number | null): string[] {
   ];
 }
 
-/** The marker a build prints: "NAME: built" or "NAME: FAILED" on a line of its own. */
+/** The marker a build prints: "NAME: built" or "NAME: FAILED" on a line of
+ * its own.  The programs but the tools (toolLines). */
 export function buildLines(lab: LabSources): string[] {
-  if (lab.programs.length === 0) return ['# no programs to build'];
-  return lab.programs.flatMap((p) => [`send ${buildCommandLine(p)}`, PROMPT]);
+  const programs = lab.programs.filter((p) => !p.tool);
+  if (programs.length === 0) return ['# no programs to build'];
+  return programs.flatMap((p) => [`send ${buildCommandLine(p)}`, PROMPT]);
+}
+
+/** The tools, last: built in LAB_SRC like the rest, then copied to
+ * LAB_ROOT_BIN; the shell is left in /. */
+export function toolLines(lab: LabSources): string[] {
+  const tools = lab.programs.filter((p) => p.tool);
+  if (tools.length === 0) return ['# no tools to build'];
+  return [
+    `send cd ${LAB_SRC}`, PROMPT,
+    ...tools.flatMap((p) => [`send ${buildCommandLine(p)}`, PROMPT]),
+    'send cd /', PROMPT,
+    `send cp ${tools.map((p) => `${LAB_BIN}/${p.name}`).join(' ')} ${LAB_ROOT_BIN}`, PROMPT,
+  ];
 }
 
 /** The line typed to build a program (a source's own command in a subshell). */
