@@ -2,7 +2,7 @@
 // /bin/time parser, the session driver on a scripted console, the experiment
 // specs against the paper's data (Tables 2, 3, 7, 8 and section 4.1.1 — the
 // transcription itself is checked against the paper's text by
-// emu/tests/system/experiments.test.ts), settings refused before any machine
+// experiments/experiments.test.ts), settings refused before any machine
 // exists, the tables.  On the emulator (skipped, saying why, without the wasm
 // build or the lab image): reduced runs of syscall (twice: identical JSON),
 // the name cache off and on (hits 0 and > 0; twice: identical JSON), a
@@ -11,7 +11,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { type DiskTiming, type Vax780Api } from '../../web/src/emulator/vaxModule';
+import { type DiskTiming, type Vax780Api } from '../../emu/js/vaxModule';
 import { LS_L_600_FILES, TABLE_3, TABLE_6, TABLE_7, TABLE_8 } from '../paper';
 import { COUNTERS } from './counters';
 import {

@@ -1,5 +1,5 @@
 // Runs an experiment (experiments.ts) on the WebAssembly VAX-11/780 through
-// web/src/emulator/vaxModule.ts: one fresh machine per step, booted
+// emu/js/vaxModule.ts: one fresh machine per step, booted
 // single-user as the paper ran, with the step's kernel settings, /usr
 // mounted, the step's set-up lines typed and its command timed by the
 // guest's /bin/time.  Every setting is checked before the first machine
@@ -9,7 +9,7 @@
 import {
   CPU_NS_PER_INSTRUCTION, DISK_TIMINGS, type DiskImage, type DiskTiming, type Vax780Api, type Vax780Options,
   type Vax780System,
-} from '../../web/src/emulator/vaxModule';
+} from '../../emu/js/vaxModule';
 import { CounterSampler, type CounterSample, type CounterSeries, type CounterTotals } from './counters';
 import {
   LAB_BIN, TABLE2_COMPARE, stepCommand, stepCount, type ExperimentSpec, type ExperimentView, type MachineSpec,

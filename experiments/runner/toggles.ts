@@ -36,7 +36,7 @@
 // eagle), and settingValue() turns a typed name into it, so --set disk=eagle
 // and the web form's select both end up as the same number.
 
-import { DISK_TIMINGS, type DiskTiming } from '../../web/src/emulator/vaxModule';
+import { DISK_TIMINGS, type DiskTiming } from '../../emu/js/vaxModule';
 
 /** A knob. */
 export interface ToggleDef {

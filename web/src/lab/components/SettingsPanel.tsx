@@ -1,7 +1,7 @@
 import { useState } from 'react';
 
 import { DEFAULT_DISK_TIMING } from '../../../../experiments/runner/toggles';
-import { DISK_TIMINGS, type DiskTiming } from '../../emulator/vaxModule';
+import { DISK_TIMINGS, type DiskTiming } from '../../../../emu/js/vaxModule';
 import { checkForm, experimentById, KERNEL_TOGGLES, MACHINE_TOGGLES } from '../config';
 import type { LabController, LabState } from '../controller';
 import { FieldError, FieldHelp, settingsFormEvents } from './fields';

@@ -7,7 +7,7 @@
 // Vax780).  Registers, PSL and addresses are unsigned 32-bit numbers;
 // instruction counts, virtual time and the state digest are bigint.
 
-import type { VaxWasmModule, VaxWasmModuleOptions } from '../../../emu/build/wasm/vax.mjs';
+import type { VaxWasmModule, VaxWasmModuleOptions } from '../build/wasm/vax.mjs';
 
 /** vax_stop_reason from vax.h. */
 export const StopReason = {
@@ -269,7 +269,7 @@ function toU64(n: number | bigint, what: string): bigint {
 export async function loadVax(options: VaxLoadOptions = {}): Promise<VaxMachineApi> {
   // Dynamic import: Vite bundles it (and vax.wasm as an asset); in Node it
   // fails with a clear "cannot find module" if `make -C emu wasm` was not run.
-  const { default: createVaxModule } = await import('../../../emu/build/wasm/vax.mjs');
+  const { default: createVaxModule } = await import('../build/wasm/vax.mjs');
   const moduleOptions: VaxWasmModuleOptions = {};
   if (options.wasmBinary) moduleOptions.wasmBinary = options.wasmBinary;
   if (options.wasmUrl) {
