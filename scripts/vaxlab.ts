@@ -26,7 +26,7 @@ import {
   type ExperimentResult, type RunOptions,
 } from '../experiments/runner/runner';
 import { TOGGLES, expectedValues, findToggle, settingValue, validateSetting } from '../experiments/runner/toggles';
-import { DISK_TIMINGS, type DiskTiming } from '../emu/js/vaxModule';
+import { DISK_TIMINGS, type DiskTiming } from '../emu/js/constants';
 import { findLabImage, loadDiskImage, loadVaxNode, wasmBuildExists } from '../emu/js/vaxNode';
 
 const USAGE = `usage: vaxlab list

@@ -11,7 +11,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { DEFAULT_SLICE, StopReason } from '../js/vaxModule';
+import { StopReason } from '../js/constants';
+import { DEFAULT_SLICE } from '../js/machine';
 import { loadVaxNode, REPO_ROOT } from '../js/vaxNode';
 
 function u(v: unknown, what: string): number {

@@ -6,7 +6,8 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
-import { loadVax, type VaxLoadOptions, type VaxMachineApi } from './vaxModule';
+import { loadVax, type VaxMachineApi } from './vaxModule';
+import type { VaxLoadOptions } from './wasm';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const DEFAULT_WASM_PATH = fileURLToPath(new URL('../build/wasm/vax.wasm', import.meta.url));

@@ -19,7 +19,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 
-import { digestHex, DEFAULT_SLICE, hex32 } from '../js/vaxModule';
+import { DEFAULT_SLICE } from '../js/machine';
+import { digestHex, hex32 } from '../js/wasm';
 import { loadVaxNode, REPO_ROOT } from '../js/vaxNode';
 
 interface Program {

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import type { Vax780System } from '../../emu/js/vaxModule';
+import type { Vax780System } from '../../emu/js/vax780';
 import { COUNTER_GROUPS, COUNTERS, CounterSampler, kernelStatsReader, type SamplerSystem } from './counters';
 import {
   KSTAT_SYMBOLS, KernelStatsReader, NCHSTATS_FIELDS, VMMETER_FIELDS, nameCacheFigures, vaxD, vaxF,

@@ -46,7 +46,7 @@
 // second, kstats.ts); a read that lands inside vmmeter()'s loop can see a
 // count in both, so the sampler never lets a running count go down.
 
-import type { Vax780System } from '../../emu/js/vaxModule';
+import type { Vax780System } from '../../emu/js/vax780';
 import {
   DK_NDRIVE, KernelStatsReader, nameCacheFigures, type KernelDrive, type KernelMemory, type KernelStats,
   type Vmmeter, type VmmeterField,

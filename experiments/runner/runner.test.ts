@@ -11,7 +11,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { type DiskTiming, type Vax780Api } from '../../emu/js/vaxModule';
+import type { DiskTiming } from '../../emu/js/constants';
+import type { Vax780Api } from '../../emu/js/vax780';
 import { LS_L_600_FILES, TABLE_3, TABLE_6, TABLE_7, TABLE_8 } from '../paper';
 import { COUNTERS } from './counters';
 import {

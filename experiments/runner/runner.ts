@@ -1,15 +1,14 @@
 // Runs an experiment (experiments.ts) on the WebAssembly VAX-11/780 through
-// emu/js/vaxModule.ts: one fresh machine per step, booted
+// emu/js/vax780.ts: one fresh machine per step, booted
 // single-user as the paper ran, with the step's kernel settings, /usr
 // mounted, the step's set-up lines typed and its command timed by the
 // guest's /bin/time.  Every setting is checked before the first machine
 // runs.  No host clock and no Node APIs here, so the browser can use it
 // too; the result is a JSON value that two runs give byte for byte.
 
-import {
-  CPU_NS_PER_INSTRUCTION, DISK_TIMINGS, type DiskImage, type DiskTiming, type Vax780Api, type Vax780Options,
-  type Vax780System,
-} from '../../emu/js/vaxModule';
+import { CPU_NS_PER_INSTRUCTION, DISK_TIMINGS, type DiskTiming } from '../../emu/js/constants';
+import type { DiskImage } from '../../emu/js/diskImage';
+import type { Vax780Api, Vax780Options, Vax780System } from '../../emu/js/vax780';
 import { CounterSampler, type CounterSample, type CounterSeries, type CounterTotals } from './counters';
 import {
   LAB_BIN, TABLE2_COMPARE, stepCommand, stepCount, type ExperimentSpec, type ExperimentView, type MachineSpec,

@@ -5,7 +5,9 @@
 
 import { after, before } from 'node:test';
 
-import type { DiskImage, Vax780System, VaxMachineApi } from '../../emu/js/vaxModule';
+import type { DiskImage } from '../../emu/js/diskImage';
+import type { Vax780System } from '../../emu/js/vax780';
+import type { VaxMachineApi } from '../../emu/js/vaxModule';
 import { findLabImage, loadDiskImage, loadVaxNode, wasmBuildExists } from '../../emu/js/vaxNode';
 import { PROMPT } from './runner';
 import { ConsoleSession, type SessionHooks } from './session';

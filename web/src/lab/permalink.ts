@@ -32,7 +32,7 @@
 import type { ExperimentResult, RowResult } from '../../../experiments/runner/runner';
 import type { FailureKind } from '../../../experiments/runner/session';
 import { TOGGLES } from '../../../experiments/runner/toggles';
-import { DISK_TIMINGS, type DiskTiming } from '../../../emu/js/vaxModule';
+import { DISK_TIMINGS, type DiskTiming } from '../../../emu/js/constants';
 
 export const PERMALINK_VERSION = 1;
 /** The fragment key: the page puts the link in location.hash as '#r=' + value. */

@@ -9,7 +9,7 @@
 
 import type { ExperimentResult, RunProgress } from '../../../experiments/runner/runner';
 import type { CounterSample } from '../../../experiments/runner/counters';
-import type { DiskTiming } from '../../../emu/js/vaxModule';
+import type { DiskTiming } from '../../../emu/js/constants';
 
 export type { CounterSample, ExperimentResult, RunProgress };
 

@@ -1,12 +1,13 @@
 import { useState } from 'react';
 
+import { CPU_NS_PER_INSTRUCTION, DISK_TIMINGS, type DiskTiming } from '../../../../emu/js/constants';
 import { DEFAULT_DISK_TIMING } from '../../../../experiments/runner/toggles';
-import { DISK_TIMINGS, type DiskTiming } from '../../../../emu/js/vaxModule';
 import { checkForm, experimentById, KERNEL_TOGGLES, MACHINE_TOGGLES } from '../config';
 import type { LabController, LabState } from '../controller';
 import { FieldError, FieldHelp, settingsFormEvents } from './fields';
 
-const CPU_NS: Record<string, number> = { '750': 3333, '780': 2000 };
+/** The processor presets, looked up by the form's text. */
+const CPU_NS: Readonly<Record<string, number>> = CPU_NS_PER_INSTRUCTION;
 
 /** The disk timings as the select shows them. */
 const DISK_LABELS: Record<DiskTiming, string> = {

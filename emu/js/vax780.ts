@@ -1,0 +1,428 @@
+// The whole VAX-11/780 as emu/wasm/vax780_wasm.c builds it (a vax780w * in
+// the wasm heap): processor, memory, console, disk over a shared DiskImage
+// (diskImage.ts), booted from 4.3BSD's /boot or with the kernel loaded by the
+// host — or, without a disk, started by the console's LOAD and START — run in
+// slices, its console typed at and read, its counters read.
+
+import { DISK_TIMINGS, RB_SINGLE, StopReason, VAX780_PANICKED, VAX780_REBOOTED, type DiskTiming } from './constants';
+import type { DiskImage, DiskImages, DiskImageWriter } from './diskImage';
+import { hex32, toU64, withString, type VaxWasmModule } from './wasm';
+
+/** What Vax780.run() reports: a vax_stop_reason, or beyond the processor's
+ *  stops: the kernel asked for a reboot and got it (multi-user, as the
+ *  console does; not a stop, keep running), or the kernel panicked
+ *  (panicMessage() says what). */
+export const Vax780Stop = { ...StopReason, Rebooted: VAX780_REBOOTED, Panicked: VAX780_PANICKED } as const;
+export type Vax780Stop = (typeof Vax780Stop)[keyof typeof Vax780Stop];
+
+export interface Vax780Options {
+  /** Physical memory in MB: 0.25 to 64 in steps of 0.25 (256 KB, an MS780-C array), e.g. 4.5 (the
+   *  CLI's --mem; 8 is the 780 the paper measured, 4.5 its Table 2 and Table 7 750). */
+  memoryMB: number;
+  /** The RP06 pack (hp0).  A DiskImage (loadImage/allocImage) is shared:
+   *  the system reads it and keeps its own writes in a copy-on-write
+   *  overlay, so the image stays pristine and creating a system copies
+   *  nothing.  A Uint8Array still works: it is copied into a private image
+   *  for this system alone (174 MB each time for the RP06), freed with it.
+   *  Either a disk (and boot) or console, not both. */
+  disk?: DiskImage | Uint8Array;
+  /** Single-user (RB_SINGLE) or multi-user; a reboot is always multi-user. */
+  boot?: 'single' | 'multi';
+  /** Instead of booting a disk: the 780 console's LOAD and START (the CLI's
+   *  --load FILE@ADDR --start ADDR --reg NAME=VALUE), for DEC's standalone
+   *  diagnostics.  The system then has no disk. */
+  console?: ConsoleStart;
+  /** Load /vmunix from the host instead of running /boot (the CLI's --direct). */
+  direct?: boolean;
+  /** Kernel longword variables to patch before the kernel runs, by name
+   *  without the underscore (the CLI's --set NAME=VALUE); needs direct. */
+  set?: Record<string, number>;
+  /** The timing model: virtual ns per instruction (the CLI's --cpu; see
+   *  CPU_NS_PER_INSTRUCTION).  Default 2000, a 780. */
+  nsPerInstruction?: number;
+  /** The disk's timing (the CLI's --disk-timing; emu/src/massbus/rp.c,
+   *  "Timing profiles"): 'rp06' (DEC RP06, the default), 'eagle' (a Fujitsu
+   *  M2351 Eagle: 3961 rpm, 1.86 MB/s, 18 ms average seek) or 'ideal' (not
+   *  a real drive: no seek or rotational latency, the RP06's transfer time
+   *  only).  Timing only: the pack, and the geometry 4.3BSD sees, stay the
+   *  RP06's (22 sectors x 19 tracks x 815 cylinders). */
+  diskTiming?: DiskTiming;
+}
+
+/** Registers a console command file may deposit before START. */
+export type ConsoleRegister =
+  | 'r0' | 'r1' | 'r2' | 'r3' | 'r4' | 'r5' | 'r6' | 'r7' | 'r8' | 'r9' | 'r10' | 'r11' | 'r12' | 'r13'
+  | 'ap' | 'fp' | 'sp';
+
+/** The console's LOAD and START (emu/src/boot/standalone.h). */
+export interface ConsoleStart {
+  /** Bytes written "as is" at physical addresses, in order. */
+  load: { address: number; data: Uint8Array }[];
+  /** The physical address START begins at, with the processor as after
+   *  INIT: kernel mode, interrupt stack, IPL 31, memory management off. */
+  start: number;
+  /** Registers set after INIT (otherwise 0; SP the top of memory). */
+  registers?: Partial<Record<ConsoleRegister, number>>;
+}
+
+const CONSOLE_REGISTER_NUMBER: Record<ConsoleRegister, number> = {
+  r0: 0, r1: 1, r2: 2, r3: 3, r4: 4, r5: 5, r6: 6, r7: 7, r8: 8, r9: 9, r10: 10, r11: 11, r12: 12, r13: 13,
+  ap: 12, fp: 13, sp: 14,
+};
+
+/** A whole VAX-11/780 (a vax780w * in the wasm heap), already booted. */
+export interface Vax780System {
+  /** Frees the system and its disk overlay (and its private image if it was
+   *  created from a Uint8Array); any later call throws. */
+  destroy(): void;
+  /** One vax_run() of at most `instructions` instructions (the CLI uses
+   *  slices of 200,000 between looks at the console output). */
+  run(instructions: number | bigint): Vax780Stop;
+  /** Types text on the console terminal (characters as bytes, code & 0xff;
+   *  use "\r" for Return).  Throws if the input queue (8192) overflows. */
+  type(text: string): void;
+  /** Console output since the last call (7-bit ASCII, NULs dropped). */
+  readConsole(): string;
+  /** Console output bytes lost because readConsole() was not called in
+   *  time (the C side keeps 64 KB). */
+  consoleDropped(): bigint;
+  /** Virtual time since power-on, in ns. */
+  timeNs(): bigint;
+  instructionCount(): bigint;
+  /** The hardware model's counters by name (emu/src/system/vax780_stats.h):
+   *  instructions and virtual ns by mode and idle, system calls (chmk.N),
+   *  interrupts by SCB vector (intr.vec.0x0c0), faults, context switches,
+   *  TB misses, per-disk I/O (disk.hp0.xfers ...), console/DZ/TS counts. */
+  hardwareStats(): Record<string, number>;
+  /** How many times the guest rebooted itself. */
+  reboots(): number;
+  /** Why the last run stopped, in words. */
+  stopDetail(): string;
+  /** The kernel's panic message (what follows "panic: "), '' if it has not
+   *  panicked; read from the kernel's panicstr, never from the console text. */
+  panicMessage(): string;
+  /** Bytes of the disk this system holds privately: the overlay's written
+   *  chunks (64 KB each, so one written sector counts 65536). */
+  dirtyBytes(): number;
+  /** Addresses of kernel symbols (with the underscore: '_cnt') from the
+   *  symbol table of /vmunix on the disk; null for a symbol the kernel
+   *  lacks.  Reads the kernel file from the image: call once, not per sample. */
+  kernelSymbols(names: string[]): Record<string, number | null>;
+  /** Bytes of kernel memory at a system-space address (4.3BSD maps its
+   *  text, data and bss at 0x80000000 + the physical address). */
+  readKernel(address: number, length: number): Uint8Array;
+  /** The vax_machine * underneath (for the bare-machine functions of the raw module). */
+  readonly machinePtr: number;
+}
+
+export interface Vax780Api {
+  /** Copies bytes into wasm memory once, as a shared DiskImage. */
+  loadImage(bytes: Uint8Array): DiskImage;
+  /** An empty image of size bytes, to be written in pieces. */
+  allocImage(size: number): DiskImageWriter;
+  /** Creates the system, loads the disk and boots it (ready to run()). */
+  create(options: Vax780Options): Vax780System;
+  stopName(reason: Vax780Stop | number): string;
+}
+
+export function vax780Systems(
+  mod: VaxWasmModule, images: DiskImages, stopReasonName: (reason: number) => string,
+): Vax780Api {
+  const ERR_LEN = 256;
+  let hardwareStatNames: string[] | undefined; // vax780w_stats_names(), read once
+
+  function createVax780(options: Vax780Options): Vax780System {
+    const { memoryMB, disk, boot, direct = false, set = {}, nsPerInstruction, diskTiming } = options;
+    if (options.console !== undefined) {
+      if (disk !== undefined || boot !== undefined || direct || Object.keys(set).length > 0) {
+        throw new Error('console (LOAD and START) replaces booting: not with disk, boot, direct or set');
+      }
+      return createDiskless(options, options.console);
+    }
+    if (disk === undefined) throw new TypeError('a disk (or console LOAD and START) is needed');
+    if (diskTiming !== undefined && !(DISK_TIMINGS as readonly string[]).includes(diskTiming)) {
+      throw new RangeError(`diskTiming must be one of ${DISK_TIMINGS.join(', ')}, got ${String(diskTiming)}`);
+    }
+    if (nsPerInstruction !== undefined && (!Number.isInteger(nsPerInstruction) || nsPerInstruction < 1 || nsPerInstruction > 1_000_000)) {
+      throw new RangeError(`nsPerInstruction must be an integer from 1 to 1000000, got ${nsPerInstruction}`);
+    }
+    if (typeof memoryMB !== 'number' || !Number.isInteger(memoryMB * 4) || memoryMB < 0.25 || memoryMB > 64) {
+      throw new RangeError(`memoryMB must be a multiple of 0.25 (256 KB) from 0.25 to 64, got ${String(memoryMB)}`);
+    }
+    if (disk instanceof Uint8Array) {
+      if (disk.length === 0 || disk.length > 0xffff_ffff) {
+        throw new RangeError('disk must be a DiskImage or a non-empty Uint8Array under 4 GB');
+      }
+    } else if (!images.owns(disk)) {
+      throw new TypeError('disk must be a DiskImage of this module (vax780.loadImage/allocImage) or a Uint8Array');
+    } else if (disk.disposed) {
+      throw new Error('disk: the DiskImage was disposed');
+    }
+    if (boot !== 'single' && boot !== 'multi') throw new RangeError(`boot must be 'single' or 'multi', got ${boot}`);
+    const settings = Object.entries(set);
+    if (settings.length > 0 && !direct) {
+      throw new Error('set needs direct: only then does the host load the kernel and can patch it before it runs');
+    }
+    for (const [name, value] of settings) {
+      if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(name)) throw new RangeError(`set: bad variable name "${name}"`);
+      if (!Number.isInteger(value) || value < 0 || value > 0xffff_ffff) {
+        throw new RangeError(`set ${name}: value must be an integer from 0 to 4294967295, got ${value}`);
+      }
+    }
+
+    // A Uint8Array becomes a private image, disposed at once: with this
+    // system counted as its user it then lives exactly as long as the
+    // system (and goes here if creation fails).
+    const image = disk instanceof Uint8Array ? images.loadImage(disk) : disk;
+    const st = images.lease(image);
+    if (image !== disk) image.dispose();
+    const release = st.release;
+    const errPtr = mod._malloc(ERR_LEN);
+    let handle = 0;
+    try {
+      if (errPtr === 0) throw new Error('malloc failed');
+      // The system reads the image through its own copy-on-write overlay
+      // and never writes it; the image stays ours (st) to free.
+      const howto = boot === 'single' ? RB_SINGLE : 0;
+      handle = mod._vax780w_create(memoryMB * 1024, st.ptr, st.size, direct ? 1 : 0, howto, errPtr, ERR_LEN);
+      if (handle === 0) throw new Error(`vax780 create: ${mod.UTF8ToString(errPtr)}`);
+    } catch (e) {
+      release();
+      throw e;
+    } finally {
+      if (errPtr !== 0) mod._free(errPtr);
+    }
+    const lastError = (): string => mod.UTF8ToString(mod._vax780w_error(handle));
+    try {
+      if (nsPerInstruction !== undefined && mod._vax780w_set_ns_per_instruction(handle, nsPerInstruction) !== 0) {
+        throw new Error(`nsPerInstruction: ${lastError()}`);
+      }
+      if (diskTiming !== undefined) {
+        withString(mod, diskTiming, (p) => {
+          if (mod._vax780w_set_disk_timing(handle, p) !== 0) throw new Error(`diskTiming: ${lastError()}`);
+        });
+      }
+      for (const [name, value] of settings) {
+        withString(mod, name, (p) => {
+          if (mod._vax780w_add_setting(handle, p, value >>> 0) !== 0) throw new Error(`set ${name}: ${lastError()}`);
+        });
+      }
+      if (mod._vax780w_boot(handle) !== 0) throw new Error(`boot: ${lastError()}`);
+    } catch (e) {
+      mod._vax780w_destroy(handle);
+      release();
+      throw e;
+    }
+
+    return systemObject(handle, release);
+  }
+
+  /** A system without a disk, started by the console's LOAD and START. */
+  function createDiskless(options: Vax780Options, con: ConsoleStart): Vax780System {
+    const { memoryMB, nsPerInstruction, diskTiming } = options;
+    if (diskTiming !== undefined) throw new Error('diskTiming needs a disk');
+    if (!Array.isArray(con.load) || con.load.length === 0) throw new RangeError('console.load: at least one { address, data }');
+    const u32 = (v: unknown, what: string): number => {
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 0xffff_ffff) {
+        throw new RangeError(`${what} must be an integer from 0 to 0xFFFFFFFF, got ${String(v)}`);
+      }
+      return v;
+    };
+    for (const [i, seg] of con.load.entries()) {
+      u32(seg.address, `console.load[${i}].address`);
+      if (!(seg.data instanceof Uint8Array) || seg.data.length === 0) throw new RangeError(`console.load[${i}].data: non-empty bytes`);
+    }
+    u32(con.start, 'console.start');
+    const regs = Object.entries(con.registers ?? {}).map(([name, v]) => {
+      if (!Object.hasOwn(CONSOLE_REGISTER_NUMBER, name)) {
+        throw new RangeError(`console.registers: unknown register "${name}" (r0..r13, ap, fp, sp)`);
+      }
+      return [CONSOLE_REGISTER_NUMBER[name as ConsoleRegister], u32(v, `console.registers.${name}`)] as const;
+    });
+    const errPtr = mod._malloc(ERR_LEN);
+    if (errPtr === 0) throw new Error('malloc failed');
+    let handle = 0;
+    try {
+      handle = mod._vax780w_create(memoryMB * 1024, 0, 0, 0, 0, errPtr, ERR_LEN);
+      if (handle === 0) throw new Error(`vax780 create: ${mod.UTF8ToString(errPtr)}`);
+    } finally {
+      mod._free(errPtr);
+    }
+    const lastError = (): string => mod.UTF8ToString(mod._vax780w_error(handle));
+    try {
+      if (nsPerInstruction !== undefined && mod._vax780w_set_ns_per_instruction(handle, nsPerInstruction) !== 0) {
+        throw new Error(`nsPerInstruction: ${lastError()}`);
+      }
+      for (const [i, seg] of con.load.entries()) {
+        const p = mod._malloc(seg.data.length);
+        if (p === 0) throw new Error('malloc failed');
+        try {
+          mod.HEAPU8.set(seg.data, p);
+          if (mod._vax780w_console_load(handle, seg.address >>> 0, p, seg.data.length) !== 0) {
+            throw new RangeError(`console.load[${i}]: ${lastError()}`);
+          }
+        } finally {
+          mod._free(p);
+        }
+      }
+      if (mod._vax780w_console_start(handle, con.start >>> 0) !== 0) throw new RangeError(`console.start: ${lastError()}`);
+      const machine = mod._vax780w_machine(handle);
+      for (const [n, v] of regs) mod._vax_set_reg(machine, n, v >>> 0);
+    } catch (e) {
+      mod._vax780w_destroy(handle);
+      throw e;
+    }
+    return systemObject(handle, () => {});
+  }
+
+  /** The Vax780System over a created and started vax780w handle; release
+   *  runs once, after destroy(). */
+  function systemObject(created: number, release: () => void): Vax780System {
+    let handle = created;
+    const lastError = (): string => mod.UTF8ToString(mod._vax780w_error(handle));
+    const h = (): number => {
+      if (handle === 0) throw new Error('Vax780System used after destroy()');
+      return handle;
+    };
+    const READ_CHUNK = 65536;
+
+    return {
+      machinePtr: mod._vax780w_machine(handle),
+      destroy() {
+        if (handle === 0) return;
+        mod._vax780w_destroy(handle);
+        handle = 0;
+        release();
+      },
+      dirtyBytes() {
+        return Number(mod._vax780w_dirty_bytes(h()));
+      },
+      run(instructions) {
+        const r = mod._vax780w_run(h(), toU64(instructions, 'instructions'));
+        if (r < 0) throw new Error(`reboot failed: ${lastError()}`);
+        return r as Vax780Stop;
+      },
+      type(text) {
+        const w = h();
+        if (text.length === 0) return;
+        const p = mod._malloc(text.length);
+        if (p === 0) throw new Error('malloc failed');
+        try {
+          const heap = mod.HEAPU8;
+          for (let i = 0; i < text.length; i++) heap[p + i] = text.charCodeAt(i) & 0xff;
+          const n = mod._vax780w_type(w, p, text.length) >>> 0;
+          if (n < text.length) {
+            throw new RangeError(`console input overflow: ${text.length - n} of ${text.length} characters not queued`);
+          }
+        } finally {
+          mod._free(p);
+        }
+      },
+      readConsole() {
+        const w = h();
+        const pending = mod._vax780w_console_pending(w) >>> 0;
+        if (pending === 0) return '';
+        const p = mod._malloc(READ_CHUNK);
+        if (p === 0) throw new Error('malloc failed');
+        let out = '';
+        try {
+          for (;;) {
+            const n = mod._vax780w_console_read(w, p, READ_CHUNK) >>> 0;
+            if (n === 0) break;
+            const bytes = mod.HEAPU8.subarray(p, p + n);
+            for (let i = 0; i < n; i += 8192) {
+              out += String.fromCharCode(...bytes.subarray(i, Math.min(n, i + 8192)));
+            }
+          }
+        } finally {
+          mod._free(p);
+        }
+        return out;
+      },
+      consoleDropped() {
+        return BigInt.asUintN(64, mod._vax780w_console_dropped(h()));
+      },
+      timeNs() {
+        return BigInt.asUintN(64, mod._vax780w_time_ns(h()));
+      },
+      instructionCount() {
+        return BigInt.asUintN(64, mod._vax780w_instruction_count(h()));
+      },
+      hardwareStats() {
+        const w = h();
+        const names = (hardwareStatNames ??= mod.UTF8ToString(mod._vax780w_stats_names()).split(','));
+        const p = mod._malloc(names.length * 8);
+        if (p === 0) throw new Error('malloc failed');
+        try {
+          const n = Math.min(mod._vax780w_stats(w, p, names.length) >>> 0, names.length);
+          const view = new DataView(mod.HEAPU8.buffer, p, n * 8);
+          const out: Record<string, number> = {};
+          for (let i = 0; i < n; i++) out[names[i]] = Number(view.getBigUint64(i * 8, true));
+          return out;
+        } finally {
+          mod._free(p);
+        }
+      },
+      reboots() {
+        return mod._vax780w_reboots(h()) >>> 0;
+      },
+      stopDetail() {
+        const p = mod._vax780w_stop_detail(h());
+        return p ? mod.UTF8ToString(p) : '';
+      },
+      panicMessage() {
+        return mod.UTF8ToString(mod._vax780w_panic(h()));
+      },
+      kernelSymbols(names) {
+        const w = h();
+        for (const n of names) {
+          if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(n)) throw new RangeError(`kernelSymbols: bad symbol name "${n}"`);
+        }
+        const out: Record<string, number | null> = {};
+        for (let i = 0; i < names.length; i += 64) {
+          const batch = names.slice(i, i + 64);
+          const vals = mod._malloc(4 * batch.length);
+          if (vals === 0) throw new Error('malloc failed');
+          try {
+            const found = withString(mod, batch.join('\n'), (p) => mod._vax780w_kernel_symbols(w, p, vals, batch.length));
+            if (found < 0) throw new Error(`kernelSymbols: ${lastError()}`);
+            batch.forEach((n, j) => {
+              const v = mod.HEAPU32[(vals >>> 2) + j]! >>> 0;
+              out[n] = v === 0 ? null : v;
+            });
+          } finally {
+            mod._free(vals);
+          }
+        }
+        return out;
+      },
+      readKernel(address, length) {
+        const w = h();
+        if (!Number.isInteger(address) || address < 0x8000_0000 || address > 0xffff_ffff) {
+          throw new RangeError(`readKernel: ${hex32(address)} is not a system-space address`);
+        }
+        if (!Number.isInteger(length) || length < 0 || length > 1 << 20) throw new RangeError(`readKernel: length ${length}`);
+        if (length === 0) return new Uint8Array(0);
+        const p = mod._malloc(length);
+        if (p === 0) throw new Error('malloc failed');
+        try {
+          const pa = address - 0x8000_0000;
+          if (mod._vax_phys_read(mod._vax780w_machine(w), pa, p, length) !== 0) {
+            throw new RangeError(`readKernel ${hex32(address)}+${length} outside memory`);
+          }
+          return mod.HEAPU8.slice(p, p + length);
+        } finally {
+          mod._free(p);
+        }
+      },
+    };
+  }
+
+  return {
+    loadImage: images.loadImage,
+    allocImage: images.allocImage,
+    create: createVax780,
+    stopName: (reason) => (reason === Vax780Stop.Rebooted ? 'rebooted'
+      : reason === Vax780Stop.Panicked ? 'kernel panic' : stopReasonName(reason)),
+  };
+}
