@@ -4,8 +4,8 @@ import { COUNTERS, type CounterDef } from '../../../../experiments/runner/counte
 import type { ChartCounterNames } from '../charts/counterChart';
 import { experimentById } from '../config';
 import type { LabController, LabState } from '../controller';
-import { chartPanels, counterName } from '../counterNames';
-import { SeriesBuilder, seriesFromResult, type Series } from '../results';
+import { chartPanels, counterDef, counterName } from '../counterNames';
+import { type Series, SeriesBuilder, seriesFromResult } from '../results';
 
 const CounterChart = lazy(() => import('./ChartViews').then((m) => ({ default: m.CounterChart })));
 
@@ -81,7 +81,7 @@ export function CounterPanel({ state, lab }: { state: LabState; lab: LabControll
   const defs = useMemo(() => {
     const known = new Map(COUNTERS.map((c) => [c.id, c]));
     for (const id of Object.keys(src?.series?.values ?? {})) {
-      if (!known.has(id)) known.set(id, { id, label: id, unit: '', group: 'other', description: '', source: 'kernel' });
+      if (!known.has(id)) known.set(id, counterDef(id));
     }
     return [...known.values()];
     // The ids only change when the series does (a live series grows in place, with the same ids).
