@@ -21,9 +21,10 @@ import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 
 import { ALL_EXPERIMENTS, experimentGroups, findExperiment, type ExperimentSpec } from '../experiments/runner/experiments';
+import { type ExperimentResult, RESULT_VERSION, resultJson } from '../experiments/runner/result';
+import { formatTable } from '../experiments/runner/resultText';
 import {
-  RESULT_VERSION, SettingsError, formatTable, resolveRun, resultJson, runExperiment, virtualSeconds,
-  type ExperimentResult, type RunOptions,
+  resolveRun, runExperiment, type RunOptions, SettingsError, virtualSeconds,
 } from '../experiments/runner/runner';
 import { TOGGLES, expectedValues, findToggle, settingValue, validateSetting } from '../experiments/runner/toggles';
 import { DISK_TIMINGS, type DiskTiming } from '../emu/js/constants';

@@ -5,7 +5,7 @@
 // the two TextStreams so xterm can take it without re-rendering anything.
 
 import type { CounterSample } from '../../../experiments/runner/counters';
-import type { ExperimentResult } from '../../../experiments/runner/runner';
+import type { ExperimentResult } from '../../../experiments/runner/result';
 import type { FromWorker, ImageRef, KernelName, RunProgress, TerminalPhase, ToWorker } from '../worker/protocol';
 import type { RunRef, SessionRun } from './compare';
 import { checkForm, experimentById, formFor, initialForm, type FormState, type RunSettings } from './config';

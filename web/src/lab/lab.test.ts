@@ -5,15 +5,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import type { ExperimentResult, RowResult } from '../../../experiments/runner/runner';
 import { COUNTERS, type CounterSample } from '../../../experiments/runner/counters';
+import type { ExperimentResult, RowResult } from '../../../experiments/runner/result';
+import {
+  compareWithPaper, failureText, formatSeconds, resultTable, runOutcome, signed,
+} from '../../../experiments/runner/resultView';
 import { decimate, formatValue, MAX_POINT_CIRCLES } from './charts/counterChart';
 import { checkForm, formFor, groupedExperiments, initialForm } from './config';
 import { chartPanels, counterName, counterTitle } from './counterNames';
-import {
-  compare, failureText, formatSeconds, paperLegend, resultCsv, resultSummary, resultTable, runOutcome, SeriesBuilder,
-  seriesFromSamples, signed,
-} from './results';
+import { paperLegend, resultCsv, resultSummary, SeriesBuilder, seriesFromSamples } from './results';
 import { Store, TextStream } from './store';
 
 function row(over: Partial<RowResult>): RowResult {
@@ -121,7 +121,7 @@ test('ours against the paper: difference and %, failures, missing and incomparab
     row({ test: 'csw', status: 'failed', guest: undefined, failure: { kind: 'stopped', message: 'stopped: stopped by the user', output: '' } }),
     row({ test: 'other', paper: null }),
   ]);
-  const [a, b, c] = compare(r);
+  const [a, b, c] = compareWithPaper(r);
   assert.equal(a!.ours, 0.7);
   assert.equal(a!.paper, 0.46);
   assert.equal(a!.difference, 0.24);
@@ -133,7 +133,7 @@ test('ours against the paper: difference and %, failures, missing and incomparab
   assert.equal(c!.difference, null);
 
   const paging = result([row({ paper: { elapsed: 569, scale: 0.1, iterations: 30000, source: 'Table 7', column: '4.2BSD', scaled: false } })], 'paging');
-  const [p] = compare(paging);
+  const [p] = compareWithPaper(paging);
   assert.equal(p!.comparable, false);
   assert.equal(p!.difference, null);
   assert.equal(paperLegend(paging), 'the paper (4.2BSD)');

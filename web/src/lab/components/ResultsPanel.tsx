@@ -1,16 +1,19 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
 
+import { resultJson } from '../../../../experiments/runner/result';
+import {
+  comparisonTable, formatSeconds, METRIC_LABEL, primaryMetric, resultTable, runOutcome,
+} from '../../../../experiments/runner/resultView';
+import {
+  candidateFor, compareBlocker, compareCandidates, compareRuns, comparisonBars, comparisonCsv, configLine,
+  formatConfigDiff, originText, shortFigure, type RunRef,
+} from '../compare';
 import { experimentById } from '../config';
 import type { LabController, LabState } from '../controller';
 import { chartsSvg, download, svgToPng } from '../exporting';
-import {
-  candidateFor, compareBlocker, compareCandidates, compareRuns, comparisonBars, comparisonCsv, comparisonTable, configLine,
-  formatConfigDiff, originText, shortFigure, type RunRef,
-} from '../compare';
-import {
-  exportName, formatSeconds, METRIC_LABEL, primaryMetric, resultBars, resultCsv, resultJsonText, resultTable, runOutcome,
-} from '../results';
+import { exportName, resultBars, resultCsv } from '../results';
 import { when } from './HistoryPanel';
+import { ResultTable } from './ResultTable';
 
 const ResultsBarChart = lazy(() => import('./ChartViews').then((m) => ({ default: m.ResultsBarChart })));
 
@@ -159,41 +162,7 @@ export function ResultsPanel({ state, lab }: { state: LabState; lab: LabControll
 
           <div className={`result-body${compact ? ' compact' : ''}${few ? ' few' : ''}`}>
             <div className="result-table-box">
-              <div className="table-wrap">
-                <table data-testid="result-table" className="result-table" aria-describedby={table!.footnote ? 'results-footnote' : undefined}>
-                  <caption className="visually-hidden">{pair ? 'Run A, run B and the paper, per row' : 'Ours against the paper, per row'}</caption>
-                  <thead>
-                    <tr>
-                      {table!.columns.map((c, i) => (
-                        <th key={i} scope="col" className={`${c.numeric ? 'num' : ''}${c.paper ? ' paper-start' : ''}`} title={c.title}>
-                          {c.label}
-                        </th>
-                      ))}
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {table!.rows.map((r, i) => (
-                      <tr key={`${r.test}-${i}`} data-testid="result-row" className={r.status === 'ok' ? '' : 'failed'}>
-                        {r.cells.map((cell, j) =>
-                          j === 0 ? (
-                            <th key={j} scope="row">{cell.text}</th>
-                          ) : (
-                            <td
-                              key={j} title={cell.title}
-                              className={[table!.columns[j]?.numeric ? 'num' : '', table!.columns[j]?.paper ? 'paper-start' : '', cell.className ?? '']
-                                .filter(Boolean).join(' ') || undefined}
-                            >
-                              {cell.text}
-                            </td>
-                          ),
-                        )}
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              {table!.footnote ? <p className="table-footnote" id="results-footnote">{table!.footnote}</p> : null}
-              {table!.notes.map((n) => <p key={n} className="hint">{n}</p>)}
+              <ResultTable table={table!} caption={pair ? 'Run A, run B and the paper, per row' : 'Ours against the paper, per row'} />
               <p className="hint">{result.compare}</p>
               {pair ? <p className="hint">B − A: B’s time minus A’s, in seconds and in % of A’s; each run against the paper at its own count.</p> : null}
             </div>
@@ -211,7 +180,7 @@ export function ResultsPanel({ state, lab }: { state: LabState; lab: LabControll
           <div className="result-actions">
             <div className="exports" role="group" aria-label="Export">
               <span className="group-label">Export</span>
-              <button type="button" data-testid="export-json" onClick={() => download(`${exportName(result)}.json`, resultJsonText(result), 'application/json')}
+              <button type="button" data-testid="export-json" onClick={() => download(`${exportName(result)}.json`, resultJson(result), 'application/json')}
                 title={pair ? 'The result of the run shown (B), as the command line writes it; the CSV has both runs' : 'The result, as the command line writes it'}>
                 JSON{pair ? ' (B)' : ''}
               </button>
