@@ -147,6 +147,17 @@ export function resultBars(result: ExperimentResult): BarData {
   };
 }
 
+/**
+ * The exported charts' heading: "vaxlab: " and the experiment's title, then
+ * what differs between two runs when compared (`compared`), else the
+ * parameters that are not the paper's (`paperParameters`: a reduced count).
+ */
+export function exportTitle(result: ExperimentResult, paperParameters: Record<string, number> | undefined, compared: string | null): string {
+  const changed = Object.entries(result.parameters).filter(([k, v]) => paperParameters?.[k] !== v).map(([k, v]) => `${k}=${v}`);
+  const detail = compared ?? (changed.length ? changed.join(', ') : null);
+  return `vaxlab: ${result.title}${detail ? ` (${detail})` : ''}`;
+}
+
 /** A file name stem for exports: vaxlab-EXPERIMENT-CPU-MEM. */
 export function exportName(result: ExperimentResult): string {
   const safe = result.experiment.replace(/[^A-Za-z0-9_.-]+/g, '_');
