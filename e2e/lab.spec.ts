@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 
 import { decodePermalink, encodePermalink, type SharedRun } from '../web/src/lab/permalink';
-import type { ExperimentResult } from '../experiments/runner/runner';
+import type { ExperimentResult } from '../experiments/runner/result';
 import { expect, resultRows, SCREENSHOT_DIR, shot, statusSeen, test, waitReady, xtermSeen, xtermVisible } from './lab';
 
 /** syscall with a reduced count: a few virtual seconds, boot included. */

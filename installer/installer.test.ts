@@ -2,7 +2,7 @@
 // distribution check, the tape assembly (4.3BSD's and 4.2BSD's orders), the
 // tar writer, the lab's sources and their console script blocks, the
 // versions and the "4.2BSD not found" message, script templates, the cache
-// key.  (The whole installation is run by emu/tests/system/install.test.ts.)
+// key.  (The whole installation is run by installer/install.test.ts.)
 //
 //   node --import tsx --test installer/installer.test.ts
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 
 import { diagMissing } from '../emu/diag/dist';
 import { type DiagRun, passed, runEvkaaNative, runEvkaaWasm } from '../emu/diag/evkaa';
-import { loadVaxNode, REPO_ROOT } from '../web/src/emulator/vaxNode';
+import { loadVaxNode, REPO_ROOT } from '../emu/js/vaxNode';
 
 const args = process.argv.slice(2);
 let passes = 10;

@@ -1,8 +1,8 @@
 // Part of `npm start`'s report: loads the wasm emulator in Node through the
 // same interface the browser uses and runs the start page's demo program.
 
-import { runDemo } from '../web/src/emulator/demo';
-import { loadVaxNode } from '../web/src/emulator/vaxNode';
+import { runDemo } from '../emu/js/demo';
+import { loadVaxNode } from '../emu/js/vaxNode';
 
 const api = await loadVaxNode();
 const r = runDemo(api);

@@ -6,7 +6,7 @@
 #   2. build       make -C emu native wasm; the 4.3BSD image (installer, cached)
 #   3. emu         make -C emu test: C tests, native and ASan/UBSan builds
 #   4. node        node --test (TypeScript via tsx): every *.test.{ts,mjs} under
-#                  web/src, emu/wasm, emu/tests, installer and experiments;
+#                  web/src, emu/js, emu/wasm, emu/tests, installer, experiments and scripts;
 #                  then the boot and EVKAA tests on the ASan/UBSan machine
 #   5. typecheck   tsc --noEmit
 #   6. web build   vite build
@@ -37,7 +37,7 @@ skip_step() { names+=("$1"); results+=("SKIPPED"); times+=("-"); }
 node_tests() {
   local files=()
   while IFS= read -r f; do files+=("$f"); done < <(
-    find web/src emu/wasm emu/tests installer experiments \( -name node_modules -o -name dist \) -prune -o \
+    find web/src emu/js emu/wasm emu/tests installer experiments scripts \( -name node_modules -o -name dist \) -prune -o \
       -type f \( -name '*.test.ts' -o -name '*.test.mjs' \) -print 2>/dev/null | sort)
   if [ ${#files[@]} -eq 0 ]; then echo "no Node test files found"; return 0; fi
   printf '  %s\n' "${files[@]}"

@@ -6,7 +6,7 @@
 //                                 [--json FILE] [--image FILE] [--counters all]
 //
 // Runs the experiment (or `all`: table2, table7 and namecache, one after the
-// other) on the WebAssembly emulator (web/src/emulator/vaxModule.ts) with the
+// other) on the WebAssembly emulator (emu/js/vaxModule.ts) with the
 // lab's 4.3BSD image (findLabImage: $VAXLAB_IMAGE or
 // web/public/images/43bsd.dsk.gz, made by `npm run image`), prints each
 // result as a table and writes the result JSON to FILE.  --param sets a
@@ -21,13 +21,14 @@ import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 
 import { ALL_EXPERIMENTS, experimentGroups, findExperiment, type ExperimentSpec } from '../experiments/runner/experiments';
+import { type ExperimentResult, RESULT_VERSION, resultJson } from '../experiments/runner/result';
+import { formatTable } from '../experiments/runner/resultText';
 import {
-  RESULT_VERSION, SettingsError, formatTable, resolveRun, resultJson, runExperiment, virtualSeconds,
-  type ExperimentResult, type RunOptions,
+  resolveRun, runExperiment, type RunOptions, SettingsError, virtualSeconds,
 } from '../experiments/runner/runner';
 import { TOGGLES, expectedValues, findToggle, settingValue, validateSetting } from '../experiments/runner/toggles';
-import { DISK_TIMINGS, type DiskTiming } from '../web/src/emulator/vaxModule';
-import { findLabImage, loadDiskImage, loadVaxNode, wasmBuildExists } from '../web/src/emulator/vaxNode';
+import { DISK_TIMINGS, type DiskTiming } from '../emu/js/constants';
+import { findLabImage, loadDiskImage, loadVaxNode, wasmBuildExists } from '../emu/js/vaxNode';
 
 const USAGE = `usage: vaxlab list
        vaxlab run EXPERIMENT|all [--cpu 750|780] [--mem MB] [--disk ${DISK_TIMINGS.join('|')}] [--param NAME=VALUE ...]

@@ -1,5 +1,5 @@
 // bench-cpu-wasm — raw CPU speed of the WebAssembly build in Node, through
-// the same typed interface the browser uses (web/src/emulator/vaxModule.ts).
+// the same typed interface the browser uses (emu/js/vaxModule.ts).
 //
 //   node --import tsx emu/bench/bench-cpu-wasm.ts [--instructions N] [--slice N] [--workload FILE.bin] [--mem MB]
 //
@@ -11,8 +11,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { DEFAULT_SLICE, StopReason } from '../../web/src/emulator/vaxModule';
-import { loadVaxNode, REPO_ROOT } from '../../web/src/emulator/vaxNode';
+import { StopReason } from '../js/constants';
+import { DEFAULT_SLICE } from '../js/machine';
+import { loadVaxNode, REPO_ROOT } from '../js/vaxNode';
 
 function u(v: unknown, what: string): number {
   const s = typeof v === 'number' ? String(v) : typeof v === 'string' ? v.trim() : '';

@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import type { Vax780Api } from '../../web/src/emulator/vaxModule';
+import type { Vax780Api } from '../js/vax780';
 import { diagDir, readDiagFile } from './dist';
 
 export const EVKAA_FILE = 'evkaa.exe';

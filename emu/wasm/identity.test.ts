@@ -2,7 +2,7 @@
 //
 // Runs each guest program for N instructions in the native build
 // (emu/build/native/vaxrun, via child_process) and in the wasm build
-// (through web/src/emulator/vaxModule.ts), with the same vax_run() slicing,
+// (through emu/js/vaxModule.ts), with the same vax_run() slicing,
 // and requires the same stop reason, instruction count, registers, PSL and
 // vax_state_digest.
 //
@@ -19,8 +19,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 
-import { digestHex, DEFAULT_SLICE, hex32 } from '../../web/src/emulator/vaxModule';
-import { loadVaxNode, REPO_ROOT } from '../../web/src/emulator/vaxNode';
+import { DEFAULT_SLICE } from '../js/machine';
+import { digestHex, hex32 } from '../js/wasm';
+import { loadVaxNode, REPO_ROOT } from '../js/vaxNode';
 
 interface Program {
   name: string;

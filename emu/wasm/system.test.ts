@@ -1,6 +1,6 @@
 // The whole VAX-11/780 in the WebAssembly build (node --test, TypeScript via tsx).
 //
-// Boots 4.3BSD from the installed image through web/src/emulator/vaxModule.ts
+// Boots 4.3BSD from the installed image through emu/js/vax780.ts
 // (Vax780: emu/wasm/vax780_wasm.c) to the single-user "# ", directly and
 // through /boot, and types `date`.  Then the identity check: the same boot
 // and the same script run natively by emu/build/vax780 (on a private copy of
@@ -23,8 +23,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { Vax780Stop, type Vax780Options, type Vax780System, type VaxMachineApi } from '../../web/src/emulator/vaxModule';
-import { findBsdImage, findLabImage, loadDiskImage, loadVaxNode, REPO_ROOT } from '../../web/src/emulator/vaxNode';
+import { Vax780Stop, type Vax780Options, type Vax780System } from '../js/vax780';
+import type { VaxMachineApi } from '../js/vaxModule';
+import { findBsdImage, findLabImage, loadDiskImage, loadVaxNode, REPO_ROOT } from '../js/vaxNode';
 
 const VAX780 = join(REPO_ROOT, 'emu/build/native/vax780');
 const SLICE = 200_000; // tools/vax780.c SLICE

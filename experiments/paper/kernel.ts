@@ -1,7 +1,7 @@
 // Section 3.2.1 "Micro-operation benchmarks": Table 1 (the kernel benchmark
 // programs), Table 2 (their results under 4.1, 4.2 and 4.3BSD) and Table 3
 // (the exec tests with a "large" environment), with the machine they ran on.
-// Every cell is transcribed exactly; emu/tests/system/experiments.test.ts
+// Every cell is transcribed exactly; experiments/experiments.test.ts
 // checks each row against the paper's text.
 
 import { cell, type Cell, type PaperRef, type RunScriptCommand } from './types';

@@ -1,7 +1,7 @@
 // Path name translation: every number of section 4.1.1 "Name Cacheing", each
 // with the sentence it comes from, and the three namei profiles (Table 4 of
 // section 3.2.2, the 4.2BSD baseline, and Tables 9 and 10 of section 4.1.1).
-// Checked against the paper's text by emu/tests/system/experiments.test.ts,
+// Checked against the paper's text by experiments/experiments.test.ts,
 // which also checks that no number of the section is missing here.
 
 import { cell, type Cell, type PaperRef, type Quote } from './types';

@@ -1,7 +1,7 @@
 // Section 3.2.8 "Virtual memory subsystem": Table 6 (the paging benchmark
 // programs), Table 7 (their results under 4.1 and 4.2BSD) and Table 8 (page
 // fault service times).  Transcribed exactly; checked against the paper's
-// text by emu/tests/system/experiments.test.ts.
+// text by experiments/experiments.test.ts.
 
 import { cell, type Cell, type PaperRef, type RunScriptCommand } from './types';
 

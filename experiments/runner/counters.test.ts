@@ -9,8 +9,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import type { Vax780System } from '../../web/src/emulator/vaxModule';
-import { COUNTER_GROUPS, COUNTERS, CounterSampler, kernelStatsReader, type SamplerSystem } from './counters';
+import type { Vax780System } from '../../emu/js/vax780';
+import { COUNTER_GROUPS, COUNTERS, CounterSampler, diskCounter, kernelStatsReader, type SamplerSystem } from './counters';
 import {
   KSTAT_SYMBOLS, KernelStatsReader, NCHSTATS_FIELDS, VMMETER_FIELDS, nameCacheFigures, vaxD, vaxF,
 } from './kstats';
@@ -65,6 +65,21 @@ test('COUNTERS: unique ids, known groups, every field described', () => {
     'hw.mips', 'hw.syscalls', 'hw.cs', 'hw.pf', 'hw.idle']) {
     assert.ok(ids.includes(id), id);
   }
+});
+
+test('the catalogue names every counter in words, with its unit and where vmstat shows it; a disk of any drive alike', () => {
+  for (const c of COUNTERS) {
+    assert.ok(c.name.length > 4 && c.name !== c.id && c.name !== c.label, `${c.id}: "${c.name}"`);
+    assert.ok(c.where && c.short && c.unit, c.id);
+    if (c.source === 'hardware') assert.equal(c.where, 'emulator', c.id);
+  }
+  // GENERIC's drives are listed; any other drive a sample carries is named the same way.
+  assert.deepEqual(diskCounter('disk.hp0.tps'), COUNTERS.find((c) => c.id === 'disk.hp0.tps'));
+  const rk = diskCounter('disk.rk1.kbps')!;
+  assert.deepEqual([rk.name, rk.unit, rk.where, rk.label, rk.group], ['rk1 data transferred', 'KB/s', 'iostat rk1: bps', 'rk1 bps', 'disk']);
+  assert.equal(diskCounter('hw.disk.hp4.util')!.name, 'hp4 busy (drive model)');
+  assert.equal(diskCounter('hw.disk.hp0.msps'), null); // the model has no seek time per seek
+  assert.equal(diskCounter('faults.sy'), null);
 });
 
 test('the name cache is counted the way vmstat -s counts it', () => {

@@ -46,7 +46,7 @@
 // second, kstats.ts); a read that lands inside vmmeter()'s loop can see a
 // count in both, so the sampler never lets a running count go down.
 
-import type { Vax780System } from '../../web/src/emulator/vaxModule';
+import type { Vax780System } from '../../emu/js/vax780';
 import {
   DK_NDRIVE, KernelStatsReader, nameCacheFigures, type KernelDrive, type KernelMemory, type KernelStats,
   type Vmmeter, type VmmeterField,
@@ -58,11 +58,20 @@ export type CounterGroup = (typeof COUNTER_GROUPS)[number];
 
 export interface CounterDef {
   id: string;
+  /** The column as vmstat or iostat heads it ("sy", "hp0 tps"), or a short name of ours ("freemem", "TNV"). */
   label: string;
+  /** What it is, in words: "system calls" (vmstat's "sy" is both system calls and system CPU time). */
+  name: string;
+  /** The unit as an axis shows it: "/s", "KB/s", "%", "MIPS". */
   unit: string;
+  /** Where vmstat or iostat (or the kernel, or the emulator) shows it: "vmstat faults: sy". */
+  where: string;
+  /** A shorter name for a legend shared with others of its group ("user" among CPU us/sy/id); else the name. */
+  short: string;
   /** One of COUNTER_GROUPS (a plain string, so that a page can show ids it
    *  does not know under a group of its own). */
   group: string;
+  /** How it is computed, from which kernel variables. */
   description: string;
   source: 'kernel' | 'hardware';
 }
@@ -90,61 +99,82 @@ export type CounterTotals = Record<string, number>;
  *  kernel found. */
 export const COUNTER_DRIVES = ['hp0', 'hp1', 'hp2', 'hp3'] as const;
 
-const k = (group: CounterGroup, id: string, label: string, unit: string, description: string): CounterDef =>
-  ({ id, label, unit, group, description, source: 'kernel' });
-const hw = (id: string, label: string, unit: string, description: string): CounterDef =>
-  ({ id, label, unit, group: 'hardware', description, source: 'hardware' });
+const k = (group: CounterGroup, id: string, label: string, name: string, unit: string, where: string, description: string,
+  short = name): CounterDef => ({ id, label, name, unit, where, short, group, description, source: 'kernel' });
+const hw = (id: string, label: string, name: string, unit: string, description: string, short = name): CounterDef =>
+  ({ id, label, name, unit, where: 'emulator', short, group: 'hardware', description, source: 'hardware' });
+
+/** A disk's figures, for any drive: [what, unit, iostat's column, how the kernel counts it, how the drive model does]. */
+const DISK_FIGURES: Record<string, [string, string, string, string, string | null]> = {
+  tps: ['transfers', '/s', 'tps', 'transfers, dk_xfer', 'data transfers done by the drive model'],
+  kbps: ['data transferred', 'KB/s', 'bps', 'KB transferred, dk_wds (64-byte units) / 16', 'KB read and written by the drive model'],
+  sps: ['seeks', '/s', 'sps', 'seeks, dk_seek', 'seeks done by the drive model'],
+  msps: ['time per seek', 'ms', 'msps', 'ms per seek as iostat computes it, (busy - transfer time) / seeks', null],
+  util: ['busy', '%', 'util', '% of the interval the drive was busy, dk_time / hz', '% of the interval the drive model was busy'],
+};
+
+/**
+ * The counter of a disk figure by its id, for any drive: disk.DRIVE.FIGURE
+ * (the kernel's iostat figures) or hw.disk.DRIVE.FIGURE (the drive model's);
+ * null for another id.  COUNTERS lists GENERIC's drives; a sample can carry
+ * others.
+ */
+export function diskCounter(id: string): CounterDef | null {
+  const m = /^(hw\.)?disk\.([a-z]+\d+)\.(\w+)$/.exec(id);
+  const figure = m ? DISK_FIGURES[m[3]!] : undefined;
+  if (!m || !figure) return null;
+  const [what, unit, column, kernel, model] = figure;
+  const drive = m[2]!;
+  if (m[1]) {
+    return model === null ? null
+      : hw(id, `${drive} ${column}`, `${drive} ${what} (drive model)`, unit, `${drive}: ${model}`, `${drive} (model)`);
+  }
+  return k('disk', id, `${drive} ${column}`, `${drive} ${what}`, unit, `iostat ${drive}: ${column}`, `${drive}: ${kernel}`, drive);
+}
+
+const disks = (prefix: string) =>
+  COUNTER_DRIVES.flatMap((d) => Object.keys(DISK_FIGURES).map((f) => diskCounter(`${prefix}${d}.${f}`)))
+    .filter((c): c is CounterDef => c !== null);
 
 export const COUNTERS: CounterDef[] = [
-  k('procs', 'procs.r', 'r', 'processes', 'runnable processes in core (vmtotal t_rq; recomputed every 5 s)'),
-  k('procs', 'procs.b', 'b', 'processes', 'processes blocked for disk or paging (t_dw + t_pw)'),
-  k('procs', 'procs.w', 'w', 'processes', 'runnable or short-sleeping processes swapped out (t_sw)'),
-  k('memory', 'memory.avm', 'avm', 'KB', 'active virtual memory, pgtok(t_avm): pages of processes run or sleeping < 20 s'),
-  k('memory', 'memory.fre', 'fre', 'KB', 'free memory, pgtok(t_free) (the 5 s average avefree at the last vmtotal)'),
-  k('memory', 'memory.freemem', 'free now', 'KB', 'free memory at the sample, pgtok(freemem) (not a vmstat column)'),
-  k('paging', 'paging.re', 're', 'pages/s', 'page reclaims, v_pgrec - (v_xsfrec + v_xifrec)'),
-  k('paging', 'paging.at', 'at', 'pages/s', 'text pages found in the free list ("attaches"), v_xsfrec + v_xifrec'),
-  k('paging', 'paging.pi', 'pi', 'KB/s', 'paged in, pgtok(v_pgpgin)'),
-  k('paging', 'paging.po', 'po', 'KB/s', 'paged out, pgtok(v_pgpgout)'),
-  k('paging', 'paging.fr', 'fr', 'KB/s', 'freed by the page daemon, pgtok(v_dfree)'),
-  k('paging', 'paging.de', 'de', 'KB', 'anticipated short-term memory shortfall, pgtok(deficit)'),
-  k('paging', 'paging.sr', 'sr', 'pages/s', 'pages scanned by the clock algorithm, v_scan'),
-  k('faults', 'faults.in', 'in', '/s', 'device interrupts other than the clock, v_intr minus intrcnt\'s clock count'),
-  k('faults', 'faults.sy', 'sy', '/s', 'system calls, v_syscall (counted as syscall() returns)'),
-  k('faults', 'faults.cs', 'cs', '/s', 'context switches, v_swtch (calls of Swtch)'),
-  k('faults', 'faults.tr', 'traps', '/s', 'traps, v_trap (page faults, arithmetic traps ...; not a vmstat column)'),
-  k('faults', 'faults.pf', 'faults', '/s', 'address translation faults taken, v_faults (not a vmstat column)'),
-  k('cpu', 'cpu.us', 'us', '%', 'user time, cp_time CP_USER + CP_NICE, % of the interval\'s clock ticks'),
-  k('cpu', 'cpu.sy', 'sy', '%', 'system time, cp_time CP_SYS, % of ticks'),
-  k('cpu', 'cpu.id', 'id', '%', 'idle time, cp_time CP_IDLE, % of ticks'),
-  ...COUNTER_DRIVES.flatMap((d) => [
-    k('disk', `disk.${d}.tps`, `${d} tps`, 'transfers/s', `${d}: transfers, dk_xfer`),
-    k('disk', `disk.${d}.kbps`, `${d} KB/s`, 'KB/s', `${d}: KB transferred, dk_wds (64-byte units) / 16`),
-    k('disk', `disk.${d}.sps`, `${d} seeks`, 'seeks/s', `${d}: seeks, dk_seek`),
-    k('disk', `disk.${d}.msps`, `${d} msps`, 'ms', `${d}: ms per seek as iostat computes it, (busy - transfer time) / seeks`),
-    k('disk', `disk.${d}.util`, `${d} busy`, '%', `${d}: % of the interval the drive was busy, dk_time / hz`),
-  ]),
-  k('namecache', 'namei.lookups', 'lookups', '/s', 'name lookups (path components): goodhits + badhits + falsehits + miss + long, as vmstat -s'),
-  k('namecache', 'namei.hits', 'hits', '/s', 'system-wide name cache hits, ncs_goodhits'),
-  k('namecache', 'namei.misses', 'misses', '/s', 'lookups the name cache did not satisfy: lookups - goodhits'),
-  k('namecache', 'namei.hitRate', 'hit %', '%', 'name cache hit rate over the interval, goodhits / lookups (vmstat -s "cache hits")'),
-  k('namecache', 'namei.hitRateCum', 'hit % (row)', '%', 'name cache hit rate since the row\'s command started'),
-  k('namecache', 'namei.offsetHitRate', 'offset hit %', '%', 'per-process directory offset cache: ncs_pass2 / lookups (vmstat -s "per-process")'),
-  hw('hw.mips', 'MIPS', 'million instructions/s', 'VAX instructions executed per virtual second, in millions'),
-  hw('hw.user', 'user instr', '%', 'instructions executed in user mode, % of all'),
-  hw('hw.kernel', 'kernel instr', '%', 'instructions executed in kernel mode and on the interrupt stack, % of all'),
-  hw('hw.idle', 'idle', '%', 'instructions of the kernel\'s idle loop the model skipped over, % of all (= % of time)'),
-  hw('hw.syscalls', 'CHMK', '/s', 'CHMK instructions (system calls) executed'),
-  hw('hw.intr', 'interrupts', '/s', 'hardware interrupts taken (IPL 16-31), the clock included'),
-  hw('hw.softintr', 'soft interrupts', '/s', 'software interrupts taken (IPL 1-15)'),
-  hw('hw.cs', 'LDPCTX', '/s', 'LDPCTX instructions (process context loads)'),
-  hw('hw.pf', 'TNV faults', '/s', 'translation-not-valid faults (page faults), process and system space'),
-  ...COUNTER_DRIVES.flatMap((d) => [
-    hw(`hw.disk.${d}.tps`, `${d} tps (model)`, 'transfers/s', `${d}: data transfers done by the drive model`),
-    hw(`hw.disk.${d}.kbps`, `${d} KB/s (model)`, 'KB/s', `${d}: KB read and written by the drive model`),
-    hw(`hw.disk.${d}.sps`, `${d} seeks (model)`, 'seeks/s', `${d}: seeks done by the drive model`),
-    hw(`hw.disk.${d}.util`, `${d} busy (model)`, '%', `${d}: % of the interval the drive model was busy`),
-  ]),
+  k('procs', 'procs.r', 'r', 'runnable processes', 'processes', 'vmstat procs: r', 'runnable processes in core (vmtotal t_rq; recomputed every 5 s)'),
+  k('procs', 'procs.b', 'b', 'blocked processes (disk or paging)', 'processes', 'vmstat procs: b', 'processes blocked for disk or paging (t_dw + t_pw)'),
+  k('procs', 'procs.w', 'w', 'swapped-out runnable processes', 'processes', 'vmstat procs: w', 'runnable or short-sleeping processes swapped out (t_sw)'),
+  k('memory', 'memory.avm', 'avm', 'active virtual memory', 'KB', 'vmstat memory: avm', 'active virtual memory, pgtok(t_avm): pages of processes run or sleeping < 20 s'),
+  k('memory', 'memory.fre', 'fre', 'free memory, 5 s average', 'KB', 'vmstat memory: fre', 'free memory, pgtok(t_free) (the 5 s average avefree at the last vmtotal)'),
+  k('memory', 'memory.freemem', 'freemem', 'free memory now', 'KB', 'kernel freemem', 'free memory at the sample, pgtok(freemem) (not a vmstat column)'),
+  k('paging', 'paging.re', 're', 'page reclaims', 'pages/s', 'vmstat page: re', 'page reclaims, v_pgrec - (v_xsfrec + v_xifrec)'),
+  k('paging', 'paging.at', 'at', 'text pages reattached', 'pages/s', 'vmstat page: at', 'text pages found in the free list ("attaches"), v_xsfrec + v_xifrec'),
+  k('paging', 'paging.pi', 'pi', 'page-ins', 'KB/s', 'vmstat page: pi', 'paged in, pgtok(v_pgpgin)'),
+  k('paging', 'paging.po', 'po', 'page-outs', 'KB/s', 'vmstat page: po', 'paged out, pgtok(v_pgpgout)'),
+  k('paging', 'paging.fr', 'fr', 'freed by the page daemon', 'KB/s', 'vmstat page: fr', 'freed by the page daemon, pgtok(v_dfree)'),
+  k('paging', 'paging.de', 'de', 'expected memory shortfall', 'KB', 'vmstat page: de', 'anticipated short-term memory shortfall, pgtok(deficit)'),
+  k('paging', 'paging.sr', 'sr', 'pages scanned by the clock', 'pages/s', 'vmstat page: sr', 'pages scanned by the clock algorithm, v_scan'),
+  k('faults', 'faults.in', 'in', 'device interrupts', '/s', 'vmstat faults: in', 'device interrupts other than the clock, v_intr minus intrcnt\'s clock count'),
+  k('faults', 'faults.sy', 'sy', 'system calls', '/s', 'vmstat faults: sy', 'system calls, v_syscall (counted as syscall() returns)'),
+  k('faults', 'faults.cs', 'cs', 'context switches', '/s', 'vmstat faults: cs', 'context switches, v_swtch (calls of Swtch)'),
+  k('faults', 'faults.tr', 'tr', 'traps', '/s', 'kernel v_trap', 'traps, v_trap (page faults, arithmetic traps ...; not a vmstat column)'),
+  k('faults', 'faults.pf', 'pf', 'page faults (translation not valid)', '/s', 'kernel v_faults', 'address translation faults taken, v_faults (not a vmstat column)'),
+  k('cpu', 'cpu.us', 'us', 'CPU in user mode', '%', 'vmstat cpu: us', 'user time, cp_time CP_USER + CP_NICE, % of the interval\'s clock ticks', 'user'),
+  k('cpu', 'cpu.sy', 'sy', 'CPU in the kernel', '%', 'vmstat cpu: sy', 'system time, cp_time CP_SYS, % of ticks', 'system'),
+  k('cpu', 'cpu.id', 'id', 'CPU idle', '%', 'vmstat cpu: id', 'idle time, cp_time CP_IDLE, % of ticks', 'idle'),
+  ...disks('disk.'),
+  k('namecache', 'namei.lookups', 'lookups', 'name lookups', '/s', 'vmstat -s', 'name lookups (path components): goodhits + badhits + falsehits + miss + long, as vmstat -s'),
+  k('namecache', 'namei.hits', 'hits', 'name cache hits', '/s', 'nchstats', 'system-wide name cache hits, ncs_goodhits'),
+  k('namecache', 'namei.misses', 'misses', 'name cache misses', '/s', 'nchstats', 'lookups the name cache did not satisfy: lookups - goodhits'),
+  k('namecache', 'namei.hitRate', 'hit %', 'name cache hit rate', '%', 'vmstat -s', 'name cache hit rate over the interval, goodhits / lookups (vmstat -s "cache hits")', 'hits'),
+  k('namecache', 'namei.hitRateCum', 'hit % (row)', 'name cache hit rate since the start', '%', 'vmstat -s', 'name cache hit rate since the row\'s command started', 'hits since the start'),
+  k('namecache', 'namei.offsetHitRate', 'offset %', 'directory offset cache hit rate', '%', 'vmstat -s', 'per-process directory offset cache: ncs_pass2 / lookups (vmstat -s "per-process")', 'offset cache hits'),
+  hw('hw.mips', 'MIPS', 'VAX instructions', 'MIPS', 'VAX instructions executed per virtual second, in millions'),
+  hw('hw.user', 'user', 'instructions in user mode', '%', 'instructions executed in user mode, % of all', 'user mode'),
+  hw('hw.kernel', 'kernel', 'instructions in the kernel', '%', 'instructions executed in kernel mode and on the interrupt stack, % of all', 'kernel'),
+  hw('hw.idle', 'idle', 'idle loop (skipped)', '%', 'instructions of the kernel\'s idle loop the model skipped over, % of all (= % of time)', 'idle loop'),
+  hw('hw.syscalls', 'CHMK', 'CHMK instructions (system calls)', '/s', 'CHMK instructions (system calls) executed'),
+  hw('hw.intr', 'intr', 'hardware interrupts', '/s', 'hardware interrupts taken (IPL 16-31), the clock included'),
+  hw('hw.softintr', 'soft', 'software interrupts', '/s', 'software interrupts taken (IPL 1-15)'),
+  hw('hw.cs', 'LDPCTX', 'LDPCTX (context switches)', '/s', 'LDPCTX instructions (process context loads)'),
+  hw('hw.pf', 'TNV', 'page faults (TNV)', '/s', 'translation-not-valid faults (page faults), process and system space'),
+  ...disks('hw.disk.'),
 ];
 
 const COUNTER_IDS = new Set(COUNTERS.map((c) => c.id));

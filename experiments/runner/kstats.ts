@@ -17,7 +17,7 @@
 // `rate` is vmmeter()'s 5-second decaying average; we keep it only for
 // reference.  A symbol the kernel lacks reads as null, never an error.
 
-/** The two Vax780System calls this needs (web/src/emulator/vaxModule.ts). */
+/** The two Vax780System calls this needs (emu/js/vax780.ts). */
 export interface KernelMemory {
   kernelSymbols(names: string[]): Record<string, number | null>;
   readKernel(address: number, length: number): Uint8Array;

@@ -1,30 +1,26 @@
 // Runs an experiment (experiments.ts) on the WebAssembly VAX-11/780 through
-// web/src/emulator/vaxModule.ts: one fresh machine per step, booted
+// emu/js/vax780.ts: one fresh machine per step, booted
 // single-user as the paper ran, with the step's kernel settings, /usr
 // mounted, the step's set-up lines typed and its command timed by the
 // guest's /bin/time.  Every setting is checked before the first machine
 // runs.  No host clock and no Node APIs here, so the browser can use it
 // too; the result is a JSON value that two runs give byte for byte.
 
+import { CPU_NS_PER_INSTRUCTION, DISK_TIMINGS, type DiskTiming } from '../../emu/js/constants';
+import type { DiskImage } from '../../emu/js/diskImage';
+import type { Vax780Api, Vax780Options, Vax780System } from '../../emu/js/vax780';
+import { CounterSampler, type CounterSample, type CounterSeries } from './counters';
 import {
-  CPU_NS_PER_INSTRUCTION, DISK_TIMINGS, type DiskImage, type DiskTiming, type Vax780Api, type Vax780Options,
-  type Vax780System,
-} from '../../web/src/emulator/vaxModule';
-import { CounterSampler, type CounterSample, type CounterSeries, type CounterTotals } from './counters';
-import {
-  LAB_BIN, TABLE2_COMPARE, stepCommand, stepCount, type ExperimentSpec, type ExperimentView, type MachineSpec,
+  LAB_BIN, TABLE2_COMPARE, stepCommand, stepCount, type ExperimentSpec, type MachineSpec,
   type StepSpec,
 } from './experiments';
 import { i32 } from './kstats';
-import { ConsoleSession, SessionFailure, SLICE, type FailureKind, type SessionHooks } from './session';
+import {
+  RESULT_FORMAT, RESULT_VERSION, type ExperimentResult, type RowDerived, type RowPaper, type RowResult,
+} from './result';
+import { ConsoleSession, SessionFailure, SLICE, type SessionHooks } from './session';
 import { parseTimedOutput } from './timeparse';
 import { DEFAULT_DISK_TIMING, resolveSettings, validateSetting, validateSettings } from './toggles';
-
-export const RESULT_FORMAT = 'vaxlab-experiment-result';
-/** 2: rows are steps (step id, kernel settings, read-back values, counter
- *  totals), `paper` may be null and its figures are optional; version 1
- *  results (Table 2 only) are version 2 results without the additions. */
-export const RESULT_VERSION = 2;
 
 export const PROMPT = '\n# ';
 /** Virtual-second limits of the steps around the timed command. */
@@ -75,85 +71,6 @@ export interface RunProgress {
   /** Virtual seconds since this step's machine was powered on. */
   virtualSeconds: number;
   instructions: number;
-}
-
-/** The paper's figures for a row (StepReference, scaled when it scales). */
-export interface RowPaper {
-  elapsed?: number;
-  user?: number;
-  system?: number;
-  /** Our count / the paper's: the figures above are multiplied by it when `scaled`. */
-  scale: number;
-  /** The paper's count. */
-  iterations: number;
-  pageFaults?: number;
-  /** Table 8's PFST as printed (units of 10 µs, see experiments/paper/paging.ts). */
-  pfst?: number;
-  source: string;
-  column: string;
-  scaled: boolean;
-}
-
-/** Figures computed from the others (paging rows). */
-export interface RowDerived {
-  /** Page-ins over the command (totals.pgin): the faults that read the disk. */
-  pageFaults?: number;
-  /** guest sys / pageFaults, in ms (Table 8's PFST). */
-  pfstMs?: number;
-  /** The paper's PFST in ms: its printed figure / 100 (see experiments/paper/paging.ts). */
-  paperPfstMs?: number;
-}
-
-export interface RowResult {
-  /** The step's label (the paper's test name for Tables 2 and 7). */
-  test: string;
-  /** What was typed after the set-up, with /bin/time. */
-  command: string;
-  /** The count the command ran with (1 for a command without one). */
-  iterations: number;
-  status: 'ok' | 'failed';
-  failure?: { kind: FailureKind; message: string; output: string };
-  /** What /bin/time printed, seconds of guest time. */
-  guest?: { real: number; user: number; sys: number; line: string };
-  /** The emulator's view: the timed command (typing it to the prompt after it), and the whole step's machine. */
-  emulator?: { instructions: string; virtualSeconds: number; machineInstructions: string; machineVirtualSeconds: number };
-  limitSeconds: number;
-  /** Counters over the timed command, one sample per virtual second (the experiment's chart counters). */
-  counters?: CounterSeries;
-  /** The paper's figures, or null when it has none for this step. */
-  paper: RowPaper | null;
-  /** The step's id within the experiment. */
-  step: string;
-  /** The kernel variables this step's kernel was patched with. */
-  kernelSettings: Record<string, number>;
-  /** Kernel variables read back after boot (step.readback), null when the kernel lacks one. */
-  readback?: Record<string, number | null>;
-  /** Cumulative counts over the timed command (CounterSampler.totals()). */
-  totals?: CounterTotals;
-  derived?: RowDerived;
-}
-
-export interface ExperimentResult {
-  format: typeof RESULT_FORMAT;
-  version: typeof RESULT_VERSION;
-  experiment: string;
-  title: string;
-  /** disk: the disk's timing, present only when it is not rp06 (so results
-   *  of runs without the knob are as they were). */
-  machine: {
-    cpu: string; nsPerInstruction: number; memoryMB: number; memoryNote: string; boot: string; direct: true; disk?: DiskTiming;
-  };
-  image: { name: string; sha256?: string } | null;
-  parameters: Record<string, number>;
-  /** Kernel variables set for every step (each row has its own, with the step's). */
-  kernelSettings: Record<string, number>;
-  /** What "ours" is compared with. */
-  compare: string;
-  status: 'ok' | 'failed';
-  rows: RowResult[];
-  group: string;
-  paperRef: string;
-  view: ExperimentView;
 }
 
 /** Table 2's comparison note (version 1's name). */
@@ -515,110 +432,6 @@ export function pagingFigures(row: RowResult): RowDerived {
   }
   if (row.paper?.pfst !== undefined) out.paperPfstMs = round(row.paper.pfst / 100, 3);
   return out;
-}
-
-/** The result as the JSON file holds it (2-space indent, final newline). */
-export function resultJson(result: ExperimentResult): string {
-  return `${JSON.stringify(result, null, 2)}\n`;
-}
-
-// ------------------------------------------------------------ tables
-
-type Cells = string[];
-
-function layout(head: Cells, body: Cells[]): string[] {
-  const widths = head.map((h, c) => Math.max(h.length, ...body.map((b) => (b[c] ?? '').length)));
-  const line = (cells: Cells) => cells.map((s, c) => (c === 0 ? s.padEnd(widths[c]!) : s.padStart(widths[c]!))).join(' | ');
-  return [line(head), widths.map((w) => '-'.repeat(w)).join('-|-'), ...body.map(line)];
-}
-
-/** PFST is shown for rows with at least this many page faults (the paper:
- *  "test runs that had a statistically significant number of random page faults"). */
-export const PFST_MIN_FAULTS = 1000;
-
-const fx = (x: number | undefined, d = 1): string => (x === undefined ? '' : x.toFixed(d));
-
-function machineLine(result: ExperimentResult): string {
-  return `machine: VAX-11/${result.machine.cpu} model (${result.machine.nsPerInstruction} ns/instruction), ` +
-    `${result.machine.memoryMB} MB (${result.machine.memoryNote}), single-user` +
-    (result.machine.disk ? `; disk timing ${result.machine.disk} (${DISK_TIMING_WORDS[result.machine.disk]}; the pack stays an RP06's)` : '');
-}
-
-/** What each disk timing is, in a few words (tables). */
-export const DISK_TIMING_WORDS: Record<DiskTiming, string> = {
-  rp06: 'DEC RP06',
-  eagle: 'Fujitsu Eagle',
-  ideal: 'no seek or rotational latency, not a real drive',
-};
-
-function failedCells(r: RowResult, width: number): Cells {
-  const cells: Cells = ['FAILED', r.failure ? r.failure.message.slice(0, 70) : ''];
-  while (cells.length < width) cells.push('');
-  return cells.slice(0, width);
-}
-
-/** The result as a text table, laid out by its view; hostSeconds per row if given. */
-export function formatTable(result: ExperimentResult, hostSeconds?: number[]): string {
-  const host = (i: number): Cells => (hostSeconds ? [hostSeconds[i] !== undefined ? hostSeconds[i]!.toFixed(1) : ''] : []);
-  const hostHead = hostSeconds ? ['host (s)'] : [];
-  const notes = [`${result.experiment}: ${result.title}`, machineLine(result), result.compare];
-  if (Object.keys(result.parameters).length > 0) {
-    notes.push(`parameters: ${Object.entries(result.parameters).map(([k, v]) => `${k}=${v}`).join(' ')}`);
-  }
-  if (Object.keys(result.kernelSettings).length > 0) {
-    notes.push(`kernel settings (every step): ${Object.entries(result.kernelSettings).map(([k, v]) => `${k}=${v}`).join(' ')}`);
-  }
-  let table: string[];
-  if (result.view === 'paging') {
-    const head = ['test', 'real', 'user', 'sys', 'faults', 'PFST ms', '4.2 real', '4.2 user', '4.2 sys', '4.2 faults',
-      '4.2 PFST ms', ...hostHead];
-    const body = result.rows.map((r, i): Cells => {
-      const p = r.paper;
-      const paper = [fx(p?.elapsed, 0), fx(p?.user), fx(p?.system), p?.pageFaults === undefined ? '' : String(p.pageFaults),
-        fx(r.derived?.paperPfstMs, 2)];
-      if (r.status !== 'ok' || !r.guest) return [r.test, ...failedCells(r, 5), ...paper, ...host(i)];
-      const faults = r.derived?.pageFaults;
-      const pfst = faults !== undefined && faults >= PFST_MIN_FAULTS ? fx(r.derived?.pfstMs, 2) : '';
-      return [r.test, fx(r.guest.real), fx(r.guest.user), fx(r.guest.sys), faults === undefined ? '' : String(faults),
-        pfst, ...paper, ...host(i)];
-    });
-    table = layout(head, body);
-    notes.push('faults: ours = page-ins (cnt.v_pgin); PFST = sys / faults, shown with at least ' +
-      `${PFST_MIN_FAULTS} faults. "4.2": Table 7's 4.2BSD columns, Table 8's PFST (its printed figure / 100, in ms)`);
-    if (result.rows.some((r) => r.paper && r.paper.scale !== 1)) {
-      notes.push('our counts are reduced (--param): the paper\'s figures are for its own counts and are not comparable');
-    }
-  } else if (result.view === 'namecache') {
-    const head = ['step', 'nchsize', 'sys (s)', 'user (s)', 'real (s)', 'hits', 'misses', 'hit rate', 'offset hits',
-      'paper sys', ...hostHead];
-    const body = result.rows.map((r, i): Cells => {
-      const nch = r.readback?.nchsize;
-      const paper = r.paper?.system !== undefined ? `${r.paper.system.toFixed(1)} (${r.paper.column})` : '';
-      if (r.status !== 'ok' || !r.guest) return [r.test, nch == null ? '' : String(nch), ...failedCells(r, 7), paper, ...host(i)];
-      const t = r.totals ?? {};
-      return [r.test, nch == null ? '?' : String(nch), fx(r.guest.sys), fx(r.guest.user), fx(r.guest.real),
-        String(t['namei.hits'] ?? ''), String(t['namei.misses'] ?? ''),
-        t['namei.hitRate'] === undefined ? '' : `${t['namei.hitRate'].toFixed(1)}%`,
-        String(t['namei.pass2'] ?? ''), paper, ...host(i)];
-    });
-    table = layout(head, body);
-    notes.push('nchsize: read back from the running kernel; hits, misses: nchstats over the command (lookups of ' +
-      'path components); offset hits: found by the per-process directory offset cache (ncs_pass2)');
-  } else {
-    const head = ['test', 'ours (s)', 'paper 4.3BSD (s)', 'difference', ...hostHead];
-    const body = result.rows.map((r, i): Cells => {
-      const e = r.paper?.elapsed;
-      const paper = e === undefined ? '' : `${e.toFixed(1)}${r.paper!.scale !== 1 ? '*' : ''}`;
-      if (r.status !== 'ok' || !r.guest) return [r.test, 'FAILED', paper, r.failure ? r.failure.message.slice(0, 60) : '', ...host(i)];
-      if (e === undefined) return [r.test, r.guest.real.toFixed(1), paper, '', ...host(i)];
-      const d = r.guest.real - e;
-      const pct = e > 0 ? ` (${d >= 0 ? '+' : ''}${((100 * d) / e).toFixed(0)}%)` : '';
-      return [r.test, r.guest.real.toFixed(1), paper, `${d >= 0 ? '+' : ''}${d.toFixed(1)}${pct}`, ...host(i)];
-    });
-    table = layout(head, body);
-    if (result.rows.some((r) => r.paper && r.paper.scale !== 1)) notes.push('* the paper\'s time scaled to our iteration count');
-  }
-  return [...notes, '', ...table].join('\n');
 }
 
 /** Virtual seconds of a result: the timed commands, and the steps' machines from power-on. */

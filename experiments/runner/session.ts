@@ -9,7 +9,7 @@
 // typed "panic:" is not one) or a stop other than the budget running out ends
 // the session.  Looking for the text is linear in the output, however long.
 
-/** The calls of Vax780System (web/src/emulator/vaxModule.ts) the driver uses. */
+/** The calls of Vax780System (emu/js/vax780.ts) the driver uses. */
 export interface ConsoleMachine {
   run(instructions: number | bigint): number;
   type(text: string): void;

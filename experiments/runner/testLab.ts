@@ -5,8 +5,10 @@
 
 import { after, before } from 'node:test';
 
-import type { DiskImage, Vax780System, VaxMachineApi } from '../../web/src/emulator/vaxModule';
-import { findLabImage, loadDiskImage, loadVaxNode, wasmBuildExists } from '../../web/src/emulator/vaxNode';
+import type { DiskImage } from '../../emu/js/diskImage';
+import type { Vax780System } from '../../emu/js/vax780';
+import type { VaxMachineApi } from '../../emu/js/vaxModule';
+import { findLabImage, loadDiskImage, loadVaxNode, wasmBuildExists } from '../../emu/js/vaxNode';
 import { PROMPT } from './runner';
 import { ConsoleSession, type SessionHooks } from './session';
 

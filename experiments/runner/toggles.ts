@@ -36,7 +36,7 @@
 // eagle), and settingValue() turns a typed name into it, so --set disk=eagle
 // and the web form's select both end up as the same number.
 
-import { DISK_TIMINGS, type DiskTiming } from '../../web/src/emulator/vaxModule';
+import { CPU_NS_PER_INSTRUCTION, DISK_TIMINGS, type DiskTiming } from '../../emu/js/constants';
 
 /** A knob. */
 export interface ToggleDef {
@@ -148,7 +148,7 @@ export const TOGGLES: ToggleDef[] = [
   },
   {
     name: 'cpu', kind: 'machine', section: '3.2.1 Micro-operation benchmarks',
-    description: 'Processor timing preset: 780 (2000 ns per instruction) or 750 (3333 ns, 0.6 of a 780).',
+    description: `Processor timing preset: 780 (${CPU_NS_PER_INSTRUCTION['780']} ns per instruction) or 750 (${CPU_NS_PER_INSTRUCTION['750']} ns, 0.6 of a 780).`,
     min: 750, max: 780, values: [750, 780],
     defaultNote: 'the experiment\'s machine: a 750 for Table 2, as the paper',
   },

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 
-import { REPO_ROOT } from '../../../web/src/emulator/vaxNode';
+import { REPO_ROOT } from '../../js/vaxNode';
 
 // $VAXLAB_VAX780 picks another build of the machine: npm test runs these
 // tests again with the ASan/UBSan one (emu/build/asan/vax780).

@@ -13,7 +13,7 @@ import { after, test } from 'node:test';
 
 import { diagDir, diagMissing, DiagFileError, readDiagFile } from '../../diag/dist';
 import { EVKAA_FILE, passed, runEvkaaNative, runEvkaaWasm } from '../../diag/evkaa';
-import { loadVaxNode, REPO_ROOT, wasmBuildExists } from '../../../web/src/emulator/vaxNode';
+import { loadVaxNode, REPO_ROOT, wasmBuildExists } from '../../js/vaxNode';
 
 // $VAXLAB_VAX780 picks another build of the machine: npm test runs these
 // tests again with the ASan/UBSan one (emu/build/asan/vax780).

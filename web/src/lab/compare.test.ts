@@ -1,16 +1,16 @@
-// Comparing two runs (web/src/lab/compare.ts), in Node: rows aligned, the
+// Comparing two runs (web/src/lab/compare.ts, with the runner's resultView.ts), in Node: rows aligned, the
 // configuration's difference in words, the table, the chart's series, the
 // CSV of both, and what "Compare with…" offers.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import type { ExperimentResult, RowResult } from '../../../experiments/runner/runner';
+import type { ExperimentResult, RowResult } from '../../../experiments/runner/result';
+import { alignRows, comparisonTable } from '../../../experiments/runner/resultView';
 import { TOGGLES } from '../../../experiments/runner/toggles';
 import {
-  alignRows, candidateFor, compareBlocker, compareCandidates, compareRuns, comparisonBars, comparisonCsv, comparisonTable,
-  COMPARISON_CSV_COLUMNS, configDiff, configLine, formatConfigDiff, imageLabel, kernelDefault, originText, runLabels, sameRun,
-  shortFigure,
+  candidateFor, compareBlocker, compareCandidates, compareRuns, COMPARISON_CSV_COLUMNS, comparisonBars, comparisonCsv,
+  configDiff, configLine, formatConfigDiff, imageLabel, kernelDefault, originText, runLabels, sameRun, shortFigure,
 } from './compare';
 import type { HistoryEntry } from './history';
 import type { SharedRun } from './permalink';

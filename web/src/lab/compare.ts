@@ -1,21 +1,21 @@
 // Two runs side by side: "toggle on vs off", "4.3 vs 4.2", "780 vs 750".
 // The run shown in Results is B; the run it is compared with (picked from
 // the history or from this page's earlier runs) is A.  Pure functions, no
-// DOM: which runs can be compared, their rows aligned (by step id, else by
-// test label), what differs in their configuration (machine, image, kernel
-// variables, parameters), and the table, bar chart and CSV of the pair.
-// Differences are B − A, in seconds and in % of A.
+// DOM: which runs can be compared, what differs in their configuration
+// (machine, image, kernel variables, parameters), and the bar chart and CSV
+// of the pair.  Their rows aligned and their table are the runner's
+// (experiments/runner/resultView.ts: pairResults, comparisonTable), as for a
+// single result.  Differences are B − A, in seconds and in % of A.
 
-import type { ExperimentResult, RowResult } from '../../../experiments/runner/runner';
+import type { ExperimentResult } from '../../../experiments/runner/result';
+import {
+  alignRows, compareRow, formatSeconds, pairResults, primaryMetric, type ResultPair,
+} from '../../../experiments/runner/resultView';
 import { TOGGLES } from '../../../experiments/runner/toggles';
 import type { BarData } from './charts/barChart';
 import type { HistoryEntry } from './history';
 import type { SharedRun } from './permalink';
-import {
-  compareRow, CSV_COLUMNS, csvCell, csvRowValues, failureText, formatSeconds, formatSecondsDiff, METRIC_LABEL, paperCell,
-  paperLegend, primaryMetric, scaledFootnote, signed, type Cell, type Column, type Comparison, type CsvValue, type Metric,
-  type ResultTable, type TableRow,
-} from './results';
+import { CSV_COLUMNS, csvCell, csvRowValues, type CsvValue, paperLegend } from './results';
 
 // ------------------------------------------------------------ runs
 
@@ -62,58 +62,7 @@ export function sameRun(a: SharedRun, b: SharedRun): boolean {
   return a === b || runFingerprint(a) === runFingerprint(b);
 }
 
-// ------------------------------------------------------------ rows
-
-export interface AlignedRow {
-  /** The step id (or the test label when the steps' ids differ). */
-  key: string;
-  test: string;
-  a: RowResult;
-  b: RowResult;
-}
-
-export interface Alignment {
-  /** In B's order. */
-  rows: AlignedRow[];
-  /** Test labels of the rows only one run has. */
-  onlyA: string[];
-  onlyB: string[];
-}
-
-/**
- * The rows of A and B that measure the same thing: the same step id (steps'
- * ids are unique within an experiment and name the same command across
- * experiments: table2's "syscall" is the syscall experiment's), else the
- * same test label when it names one row on each side.
- */
-export function alignRows(a: ExperimentResult, b: ExperimentResult): Alignment {
-  const usedA = new Set<number>();
-  const pairs: (AlignedRow | null)[] = b.rows.map(() => null);
-  const byStep = new Map<string, number>();
-  a.rows.forEach((r, i) => {
-    if (r.step && !byStep.has(r.step)) byStep.set(r.step, i);
-  });
-  b.rows.forEach((rb, j) => {
-    const i = rb.step ? byStep.get(rb.step) : undefined;
-    if (i !== undefined && !usedA.has(i)) {
-      usedA.add(i);
-      pairs[j] = { key: rb.step, test: rb.test, a: a.rows[i]!, b: rb };
-    }
-  });
-  const count = (rows: RowResult[], test: string) => rows.filter((r) => r.test === test).length;
-  b.rows.forEach((rb, j) => {
-    if (pairs[j] || count(b.rows, rb.test) !== 1 || count(a.rows, rb.test) !== 1) return;
-    const i = a.rows.findIndex((r) => r.test === rb.test);
-    if (i < 0 || usedA.has(i)) return;
-    usedA.add(i);
-    pairs[j] = { key: rb.test, test: rb.test, a: a.rows[i]!, b: rb };
-  });
-  return {
-    rows: pairs.filter((p): p is AlignedRow => p !== null),
-    onlyA: a.rows.filter((_, i) => !usedA.has(i)).map((r) => r.test),
-    onlyB: b.rows.filter((_, j) => !pairs[j]).map((r) => r.test),
-  };
-}
+// ------------------------------------------------------------ what can be compared
 
 /** Why `other` cannot be compared with the run shown, or null when it can. */
 export function compareBlocker(shown: SharedRun | null, other: SharedRun): string | null {
@@ -296,121 +245,17 @@ export function configLine(shared: SharedRun): string {
 
 // ------------------------------------------------------------ the pair
 
-export interface PairRow extends AlignedRow {
-  /** Each run against the paper (scaled to its own count), on the comparison's metric. */
-  ca: Comparison;
-  cb: Comparison;
-  /** B − A in seconds, and in % of A; null when either failed. */
-  diff: number | null;
-  percent: number | null;
-}
-
-export interface RunComparison {
-  a: SharedRun;
-  b: SharedRun;
-  /** B's: elapsed time, or system time for name translation. */
-  metric: Metric;
-  alignment: Alignment;
-  rows: PairRow[];
+/** Two runs side by side (resultView.ts's pair of their results), and what differs in their settings. */
+export interface RunComparison extends ResultPair<SharedRun> {
   diff: SettingDiff[];
-  labels: { a: string; b: string };
 }
-
-const round = (x: number, digits: number): number => Number(x.toFixed(digits));
 
 export function compareRuns(a: SharedRun, b: SharedRun): RunComparison {
-  const metric = primaryMetric(b.result);
-  const alignment = alignRows(a.result, b.result);
-  const rows = alignment.rows.map((p): PairRow => {
-    const ca = compareRow(p.a, metric);
-    const cb = compareRow(p.b, metric);
-    const diff = ca.ours === null || cb.ours === null ? null : round(cb.ours - ca.ours, 3);
-    return { ...p, ca, cb, diff, percent: diff === null || !ca.ours ? null : round((100 * diff) / ca.ours, 1) };
-  });
   const diff = configDiff(a, b);
-  return { a, b, metric, alignment, rows, diff, labels: runLabels(diff) };
+  return { ...pairResults(a, b, runLabels(diff)), diff };
 }
 
-// ------------------------------------------------------------ table, chart, CSV
-
-const dash = '—';
-const secs = (x: number | null | undefined): Cell => ({ text: x === null || x === undefined ? dash : formatSeconds(x) });
-const int = (x: number | null | undefined): Cell => ({ text: x === null || x === undefined ? dash : Math.round(x).toLocaleString('en-US') });
-const pct = (x: number | null | undefined, digits = 1): Cell => ({ text: x === null || x === undefined ? dash : `${x.toFixed(digits)}%` });
-
-function vsPaper(c: Comparison): Cell {
-  if (c.percent === null) return { text: dash };
-  return { text: `${signed(c.percent, 0)}%`, className: Math.abs(c.percent) <= 10 ? 'close' : 'far' };
-}
-
-function pairStatus(p: PairRow): Cell {
-  if (p.a.status === 'ok' && p.b.status === 'ok') return { text: 'ok' };
-  // Only the run(s) that failed: "B: time limit".
-  const said = ([['A', p.a], ['B', p.b]] as const).filter(([, r]) => r.status !== 'ok')
-    .map(([which, r]) => `${which}: ${failureText(r.failure)}`);
-  return { text: said.join('; '), className: 'failure' };
-}
-
-/** The Results table of a comparison: A, B, B − A, the paper, each run against the paper. */
-export function comparisonTable(c: RunComparison): ResultTable {
-  const { a, b } = { a: c.a.result, b: c.b.result };
-  const short = c.metric === 'system' ? ' sys' : '';
-  const counts = c.rows.some((p) => p.a.iterations !== p.b.iterations);
-  const showCounts = counts || b.view === 'table2';
-  const column = c.rows.find((p) => p.b.paper)?.b.paper?.column ?? '4.3BSD';
-  const extra: { label: string; title: string; cell: (r: RowResult) => Cell }[] =
-    b.view === 'paging'
-      ? [{ label: 'Faults', title: 'page-ins over the command (cnt.v_pgin)', cell: (r) => int(r.status === 'ok' ? r.derived?.pageFaults : null) }]
-      : b.view === 'namecache'
-        ? [{ label: 'Hit rate', title: 'name cache hits in % of lookups (nchstats)', cell: (r) => pct(r.status === 'ok' ? r.totals?.['namei.hitRate'] : null) }]
-        : [];
-  const columns: Column[] = [
-    { label: 'Test', numeric: false },
-    ...(showCounts
-      ? counts
-        ? [{ label: 'Iterations A', numeric: true }, { label: 'Iterations B', numeric: true }]
-        : [{ label: 'Iterations', numeric: true }]
-      : []),
-    { label: `A${short} (s)`, numeric: true, title: `${c.labels.a}: ${METRIC_LABEL[c.metric]}` },
-    { label: `B${short} (s)`, numeric: true, title: `${c.labels.b}: ${METRIC_LABEL[c.metric]}` },
-    { label: 'B − A (s)', numeric: true, title: 'B’s time minus A’s' },
-    { label: 'B − A (%)', numeric: true, title: 'B’s time minus A’s, in % of A’s' },
-    ...extra.flatMap((x) => [
-      { label: `${x.label} A`, numeric: true, title: x.title, paper: false },
-      { label: `${x.label} B`, numeric: true, title: x.title },
-    ]),
-    { label: `Paper ${column} (s)`, numeric: true, paper: true, title: counts ? 'the paper’s figure, scaled to B’s count when it scales' : undefined },
-    { label: 'A vs paper', numeric: true, title: 'A against the paper’s figure scaled to A’s count, in %' },
-    { label: 'B vs paper', numeric: true, title: 'B against the paper’s figure scaled to B’s count, in %' },
-    { label: 'Status', numeric: false },
-  ];
-  const rows = c.rows.map((p): TableRow => {
-    const paper = p.cb.comparable ? paperCell(p.cb, p.b) : { text: dash, title: 'our count differs from the paper’s and its figures do not scale' };
-    const failure = [p.a.failure?.message, p.b.failure?.message].filter(Boolean).join('; ') || null;
-    return {
-      test: p.test,
-      status: p.a.status === 'ok' && p.b.status === 'ok' ? 'ok' : 'failed',
-      failure,
-      cells: [
-        { text: p.test },
-        ...(showCounts ? (counts ? [int(p.a.iterations), int(p.b.iterations)] : [int(p.b.iterations)]) : []),
-        secs(p.ca.ours), secs(p.cb.ours),
-        { text: p.diff === null ? dash : formatSecondsDiff(p.diff, Math.max(p.ca.ours ?? 0, p.cb.ours ?? 0)), className: 'delta' },
-        { text: p.percent === null ? dash : `${signed(p.percent, 1)}%`, className: 'delta' },
-        ...extra.flatMap((x) => [x.cell(p.a), x.cell(p.b)]),
-        paper, vsPaper(p.ca), vsPaper(p.cb), pairStatus(p),
-      ],
-    };
-  });
-  const notes: string[] = [];
-  if (c.alignment.onlyB.length) notes.push(`Only in B, not compared: ${c.alignment.onlyB.join(', ')}.`);
-  if (c.alignment.onlyA.length) notes.push(`Only in A, not compared: ${c.alignment.onlyA.join(', ')}.`);
-  if (counts) {
-    notes.push('A and B ran different counts: B − A compares their times as measured; the paper’s column is scaled to B’s count, and each run is against the paper at its own count.');
-  }
-  if (a.view !== b.view) notes.push(`A is a ${a.view} result and B a ${b.view} one: both are compared on B’s ${METRIC_LABEL[c.metric]}.`);
-  return { columns, rows, footnote: scaledFootnote(b), notes };
-}
+// ------------------------------------------------------------ chart and CSV (the table: resultView.ts comparisonTable)
 
 /** The grouped bar chart of a comparison: A, B and the paper per row, B against A in % above each group. */
 export function comparisonBars(c: RunComparison): BarData {

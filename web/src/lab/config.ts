@@ -7,7 +7,7 @@ import { resolveRun, SettingsError } from '../../../experiments/runner/runner';
 import {
   DEFAULT_DISK_TIMING, TOGGLES, expectedValues, settingValue, validateSetting, type ToggleDef,
 } from '../../../experiments/runner/toggles';
-import { DISK_TIMINGS, type DiskTiming } from '../emulator/vaxModule';
+import { DISK_TIMINGS, type DiskTiming } from '../../../emu/js/constants';
 import type { Cpu, KernelName } from '../worker/protocol';
 
 export interface FormState {

@@ -1,19 +1,15 @@
 // What each counter is, in words, for the chart's axes and legends and the
-// counter picker.  The runner names counters as vmstat(1) and iostat(1) name
-// their columns ("sy", "cs", "pi"), which a reader cannot tell apart ("sy" is
-// both system calls and system CPU time): here every counter gets a name
-// ("system calls"), a unit on its own ("/s") and where vmstat shows it
-// ("vmstat faults: sy").  Also how counters share the chart's panels.
-// No DOM.
+// counter picker: the runner's catalogue (experiments/runner/counters.ts
+// COUNTERS) names every counter ("system calls", where vmstat's column is
+// "sy", which is also system CPU time), gives its unit on its own ("/s") and
+// where vmstat shows it ("vmstat faults: sy").  Here: those words for any
+// counter a result carries, even one this page does not know, and how
+// counters share the chart's panels.  No DOM.
 
-/** The counter as the runner defines it (experiments/runner/counters.ts CounterDef). */
-export interface CounterLike {
-  id: string;
-  label: string;
-  unit: string;
-  group: string;
-  description: string;
-}
+import { COUNTERS, diskCounter, type CounterDef } from '../../../experiments/runner/counters';
+
+/** A counter as a result or the picker has it: the catalogue's, or only what an unknown one brings. */
+export type CounterLike = Pick<CounterDef, 'id' | 'label' | 'unit' | 'group' | 'description'> & Partial<CounterDef>;
 
 export interface CounterName {
   /** What it is, in words: "system calls". */
@@ -28,69 +24,20 @@ export interface CounterName {
   short: string;
 }
 
-const N = (name: string, unit: string, source: string, column: string, short = name): CounterName =>
-  ({ name, unit, source, column, short });
+const KNOWN = new Map(COUNTERS.map((c) => [c.id, c]));
 
-const NAMES: Record<string, CounterName> = {
-  'procs.r': N('runnable processes', 'processes', 'vmstat procs: r', 'r'),
-  'procs.b': N('blocked processes (disk or paging)', 'processes', 'vmstat procs: b', 'b'),
-  'procs.w': N('swapped-out runnable processes', 'processes', 'vmstat procs: w', 'w'),
-  'memory.avm': N('active virtual memory', 'KB', 'vmstat memory: avm', 'avm'),
-  'memory.fre': N('free memory, 5 s average', 'KB', 'vmstat memory: fre', 'fre'),
-  'memory.freemem': N('free memory now', 'KB', 'kernel freemem', 'freemem'),
-  'paging.re': N('page reclaims', 'pages/s', 'vmstat page: re', 're'),
-  'paging.at': N('text pages reattached', 'pages/s', 'vmstat page: at', 'at'),
-  'paging.pi': N('page-ins', 'KB/s', 'vmstat page: pi', 'pi'),
-  'paging.po': N('page-outs', 'KB/s', 'vmstat page: po', 'po'),
-  'paging.fr': N('freed by the page daemon', 'KB/s', 'vmstat page: fr', 'fr'),
-  'paging.de': N('expected memory shortfall', 'KB', 'vmstat page: de', 'de'),
-  'paging.sr': N('pages scanned by the clock', 'pages/s', 'vmstat page: sr', 'sr'),
-  'faults.in': N('device interrupts', '/s', 'vmstat faults: in', 'in'),
-  'faults.sy': N('system calls', '/s', 'vmstat faults: sy', 'sy'),
-  'faults.cs': N('context switches', '/s', 'vmstat faults: cs', 'cs'),
-  'faults.tr': N('traps', '/s', 'kernel v_trap', 'tr'),
-  'faults.pf': N('page faults (translation not valid)', '/s', 'kernel v_faults', 'pf'),
-  'cpu.us': N('CPU in user mode', '%', 'vmstat cpu: us', 'us', 'user'),
-  'cpu.sy': N('CPU in the kernel', '%', 'vmstat cpu: sy', 'sy', 'system'),
-  'cpu.id': N('CPU idle', '%', 'vmstat cpu: id', 'id', 'idle'),
-  'namei.lookups': N('name lookups', '/s', 'vmstat -s', 'lookups'),
-  'namei.hits': N('name cache hits', '/s', 'nchstats', 'hits'),
-  'namei.misses': N('name cache misses', '/s', 'nchstats', 'misses'),
-  'namei.hitRate': N('name cache hit rate', '%', 'vmstat -s', 'hit %', 'hits'),
-  'namei.hitRateCum': N('name cache hit rate since the start', '%', 'vmstat -s', 'hit % (row)', 'hits since the start'),
-  'namei.offsetHitRate': N('directory offset cache hit rate', '%', 'vmstat -s', 'offset %', 'offset cache hits'),
-  'hw.mips': N('VAX instructions', 'MIPS', 'emulator', 'MIPS'),
-  'hw.user': N('instructions in user mode', '%', 'emulator', 'user', 'user mode'),
-  'hw.kernel': N('instructions in the kernel', '%', 'emulator', 'kernel', 'kernel'),
-  'hw.idle': N('idle loop (skipped)', '%', 'emulator', 'idle', 'idle loop'),
-  'hw.syscalls': N('CHMK instructions (system calls)', '/s', 'emulator', 'CHMK'),
-  'hw.intr': N('hardware interrupts', '/s', 'emulator', 'intr'),
-  'hw.softintr': N('software interrupts', '/s', 'emulator', 'soft'),
-  'hw.cs': N('LDPCTX (context switches)', '/s', 'emulator', 'LDPCTX'),
-  'hw.pf': N('page faults (TNV)', '/s', 'emulator', 'TNV'),
-};
-
-const DISK: Record<string, [string, string, string]> = {
-  tps: ['transfers', '/s', 'tps'],
-  kbps: ['data transferred', 'KB/s', 'bps'],
-  sps: ['seeks', '/s', 'sps'],
-  msps: ['time per seek', 'ms', 'msps'],
-  util: ['busy', '%', 'util'],
-};
+/** The catalogue's counter for an id, or one made of the id alone (a counter this page does not know). */
+export function counterDef(id: string): CounterDef {
+  return KNOWN.get(id) ?? diskCounter(id)
+    ?? { id, label: id, name: id, unit: '', where: id, short: id, group: 'other', description: '', source: 'kernel' };
+}
 
 /** The counter in words.  Counters this page does not know (a link from a newer lab) keep their own label. */
 export function counterName(c: CounterLike): CounterName {
-  const known = NAMES[c.id];
-  if (known) return known;
-  const disk = /^(hw\.)?disk\.([a-z]+\d+)\.(\w+)$/.exec(c.id);
-  if (disk && DISK[disk[3]!]) {
-    const [what, unit, column] = DISK[disk[3]!]!;
-    const drive = disk[2]!;
-    return disk[1]
-      ? N(`${drive} ${what} (drive model)`, unit, 'emulator', `${drive} ${column}`, `${drive} (model)`)
-      : N(`${drive} ${what}`, unit, `iostat ${drive}: ${column}`, `${drive} ${column}`, drive);
-  }
-  return N(c.label || c.id, c.unit, c.id, c.label || c.id);
+  const def = KNOWN.get(c.id) ?? diskCounter(c.id);
+  if (def) return { name: def.name, unit: def.unit, source: def.where, column: def.label, short: def.short };
+  const label = c.label || c.id;
+  return { name: label, unit: c.unit, source: c.id, column: label, short: label };
 }
 
 /** "system calls /s (vmstat faults: sy)": what it is, its unit, where vmstat shows it. */

@@ -1,20 +1,21 @@
 // The lab page's logic without a browser: the Configure form's checks, the
-// Results table and CSV, counter series, the header's words.  (The page
+// Results table and CSV, counter series, the header's words, the state's atoms.  (The page
 // itself is tested in a browser by e2e/.)
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import type { ExperimentResult, RowResult } from '../../../experiments/runner/runner';
 import { COUNTERS, type CounterSample } from '../../../experiments/runner/counters';
+import type { ExperimentResult, RowResult } from '../../../experiments/runner/result';
+import {
+  compareWithPaper, failureText, formatSeconds, resultTable, runOutcome, signed,
+} from '../../../experiments/runner/resultView';
 import { decimate, formatValue, MAX_POINT_CIRCLES } from './charts/counterChart';
 import { checkForm, formFor, groupedExperiments, initialForm } from './config';
 import { chartPanels, counterName, counterTitle } from './counterNames';
-import {
-  compare, failureText, formatSeconds, paperLegend, resultCsv, resultSummary, resultTable, runOutcome, SeriesBuilder,
-  seriesFromSamples, signed,
-} from './results';
-import { Store, TextStream } from './store';
+import { exportTitle, paperLegend, resultCsv, resultSummary, SeriesBuilder, seriesFromSamples } from './results';
+import { batch, ObjectAtom } from './state/atom';
+import { TextStream } from './state/textStream';
 
 function row(over: Partial<RowResult>): RowResult {
   return {
@@ -121,7 +122,7 @@ test('ours against the paper: difference and %, failures, missing and incomparab
     row({ test: 'csw', status: 'failed', guest: undefined, failure: { kind: 'stopped', message: 'stopped: stopped by the user', output: '' } }),
     row({ test: 'other', paper: null }),
   ]);
-  const [a, b, c] = compare(r);
+  const [a, b, c] = compareWithPaper(r);
   assert.equal(a!.ours, 0.7);
   assert.equal(a!.paper, 0.46);
   assert.equal(a!.difference, 0.24);
@@ -133,7 +134,7 @@ test('ours against the paper: difference and %, failures, missing and incomparab
   assert.equal(c!.difference, null);
 
   const paging = result([row({ paper: { elapsed: 569, scale: 0.1, iterations: 30000, source: 'Table 7', column: '4.2BSD', scaled: false } })], 'paging');
-  const [p] = compare(paging);
+  const [p] = compareWithPaper(paging);
   assert.equal(p!.comparable, false);
   assert.equal(p!.difference, null);
   assert.equal(paperLegend(paging), 'the paper (4.2BSD)');
@@ -245,12 +246,19 @@ test('counter samples become one row\'s columns, gaps as NaN', () => {
   assert.equal(s.values.b![1], 5);
 });
 
-test('the store batches updates; a text stream replays and resets', () => {
-  const store = new Store({ n: 0 });
+test('the exported charts\' heading: the title, with the reduced count or what two runs differ in', () => {
+  const r = result([row({})]);
+  assert.equal(exportTitle(r, { iterations: 100000 }, null), 'vaxlab: Table 2, syscall (iterations=2000)');
+  assert.equal(exportTitle(r, { iterations: 2000 }, null), 'vaxlab: Table 2, syscall');
+  assert.equal(exportTitle(r, { iterations: 100000 }, 'A: cpu=750 · B: cpu=780'), 'vaxlab: Table 2, syscall (A: cpu=750 · B: cpu=780)');
+});
+
+test('atoms batch updates; a text stream replays and resets', () => {
+  const store = new ObjectAtom({ n: 0 });
   let heard = 0;
   store.subscribe(() => heard++);
-  store.batch(() => {
-    store.update({ n: 1 });
+  batch(() => {
+    store.patch({ n: 1 });
     store.update((s) => ({ n: s.n + 1 }));
   });
   assert.equal(store.get().n, 2);

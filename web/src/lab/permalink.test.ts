@@ -6,7 +6,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { TABLE2_MACHINE, TABLE2_ROWS, rowId } from '../../../experiments/runner/experiments';
-import { COMPARE_NOTE, RESULT_FORMAT, RESULT_VERSION, type ExperimentResult, type RowResult } from '../../../experiments/runner/runner';
+import {
+  type ExperimentResult, RESULT_FORMAT, RESULT_VERSION, type RowResult,
+} from '../../../experiments/runner/result';
+import { COMPARE_NOTE } from '../../../experiments/runner/runner';
 import {
   base64urlDecode, base64urlEncode, crc32, decodePermalink, encodePermalink, encodePermalinkDetailed,
   MAX_FRAGMENT_CHARS, MAX_JSON_BYTES, MAX_LINK_CHARS, MIN_COUNTER_POINTS, PERMALINK_VERSION, PermalinkError,

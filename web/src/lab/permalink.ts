@@ -29,10 +29,13 @@
 //
 // Browser and Node 20: CompressionStream('deflate-raw'), TextEncoder; no Node APIs.
 
-import type { ExperimentResult, RowResult } from '../../../experiments/runner/runner';
-import type { FailureKind } from '../../../experiments/runner/session';
-import { TOGGLES } from '../../../experiments/runner/toggles';
-import { DISK_TIMINGS, type DiskTiming } from '../emulator/vaxModule';
+import { DISK_TIMINGS, type DiskTiming } from '../../../emu/js/constants';
+import {
+  checkSeries, MEMORY_MB_SCHEMA, RESULT_FORMAT, RESULT_SCHEMA, RESULT_VERSION, type ExperimentResult, type RowResult,
+} from '../../../experiments/runner/result';
+import {
+  check, int, isPlainObject, num, obj, oneOf, rec, SchemaError, str, type Expect, type Infer, type Paths, type Same,
+} from '../../../experiments/runner/schema';
 
 export const PERMALINK_VERSION = 1;
 /** The fragment key: the page puts the link in location.hash as '#r=' + value. */
@@ -47,10 +50,6 @@ export const MAX_JSON_BYTES = 2 * 1024 * 1024;
 export const MIN_COUNTER_POINTS = 16;
 /** How much of a failed row's console transcript a reduced link keeps (the end). */
 export const FAILURE_OUTPUT_KEEP = 2000;
-
-/** The result's format tag and version this codec reads (checked against the runner's types). */
-const RESULT_FORMAT_TAG: ExperimentResult['format'] = 'vaxlab-experiment-result';
-const RESULT_VERSION_READ: ExperimentResult['version'] = 2;
 
 /** Significant digits counter values keep when a link rounds them. */
 export const COUNTER_DIGITS = 4;
@@ -315,7 +314,7 @@ export async function decodePermalink(fragment: string): Promise<SharedRun> {
 }
 
 function checkVersion(found: number, what: string): void {
-  const current = what === 'link format' ? PERMALINK_VERSION : RESULT_VERSION_READ;
+  const current = what === 'link format' ? PERMALINK_VERSION : RESULT_VERSION;
   if (found === current) return;
   const relation = found > current ? 'a newer' : 'an older';
   const advice = found > current ? 'Open it with the vaxlab that made it, or update this one.' : 'This vaxlab no longer reads it.';
@@ -326,118 +325,12 @@ function checkVersion(found: number, what: string): void {
 
 // ---------------------------------------------------------------------------
 // Shape validation: every field of a SharedRun, type-checked, unknown fields
-// refused, against the schema below; the result is a fresh copy holding only
-// checked fields.
-//
-// The schema is checked against the runner's types at compile time
-// (PermalinkSchemaChecks): when ExperimentResult or RowResult changes, `tsc`
-// fails here until the schema says the same (add the field below, and bump
-// RESULT_VERSION_READ with the runner's RESULT_VERSION).
+// refused; the result is a fresh copy holding only checked fields.  The
+// result's own schema sits beside its types (experiments/runner/result.ts);
+// here only what a link adds around it: the run's configuration and the
+// record of what was reduced.
 
-type Schema =
-  | { k: 'string'; max: number; pattern?: RegExp; help?: string }
-  | { k: 'number' }
-  | { k: 'int'; min: number; max: number; step?: number }
-  | { k: 'enum'; values: readonly (string | number | boolean)[] }
-  | { k: 'object'; fields: Record<string, Schema>; optional: Record<string, Schema> }
-  | { k: 'array'; of: Schema; max: number }
-  | { k: 'record'; of: Schema; max: number }
-  | { k: 'nullable'; of: Schema };
-
-interface StrS { k: 'string'; max: number; pattern?: RegExp; help?: string }
-interface NumS { k: 'number' }
-/** A number from min to max that is a multiple of step (1 without it: a whole number). */
-interface IntS { k: 'int'; min: number; max: number; step?: number }
-interface EnumS<V extends readonly (string | number | boolean)[]> { k: 'enum'; values: V }
-interface ObjS<F extends Record<string, Schema>, O extends Record<string, Schema>> { k: 'object'; fields: F; optional: O }
-interface ArrS<T extends Schema> { k: 'array'; of: T; max: number }
-interface RecS<T extends Schema> { k: 'record'; of: T; max: number }
-interface NulS<T extends Schema> { k: 'nullable'; of: T }
-
-const MAX_STRING = 1_000_000;
-const str = (max = MAX_STRING, pattern?: RegExp, help?: string): StrS => ({ k: 'string', max, pattern, help });
-const num: NumS = { k: 'number' };
-const int = (min = 0, max = Number.MAX_SAFE_INTEGER): IntS => ({ k: 'int', min, max });
-/** Memory in MB: the memoryMB toggle's range in its steps of 0.25 (256 KB). */
-const MEMORY_TOGGLE = TOGGLES.find((t) => t.name === 'memoryMB')!;
-const memoryMBSchema: IntS = { k: 'int', min: MEMORY_TOGGLE.min, max: MEMORY_TOGGLE.max, step: MEMORY_TOGGLE.step };
-const oneOf = <const V extends readonly (string | number | boolean)[]>(...values: V): EnumS<V> => ({ k: 'enum', values });
-function obj<F extends Record<string, Schema>>(fields: F): ObjS<F, {}>;
-function obj<F extends Record<string, Schema>, O extends Record<string, Schema>>(fields: F, optional: O): ObjS<F, O>;
-function obj(fields: Record<string, Schema>, optional: Record<string, Schema> = {}): Schema {
-  return { k: 'object', fields, optional };
-}
-const arr = <T extends Schema>(of: T, max = 1_000_000): ArrS<T> => ({ k: 'array', of, max });
-const rec = <T extends Schema>(of: T, max = 1000): RecS<T> => ({ k: 'record', of, max });
-const nul = <T extends Schema>(of: T): NulS<T> => ({ k: 'nullable', of });
-/** Every member of a string union, with tsc checking the list is complete. */
-const members = <T extends string>(all: Record<T, true>) => Object.keys(all) as T[];
-
-/** The TypeScript type a schema describes. */
-type Infer<S> = S extends { k: 'string' } ? string
-  : S extends { k: 'number' | 'int' } ? number
-  : S extends { k: 'enum'; values: readonly (infer V)[] } ? V
-  : S extends { k: 'array'; of: infer T } ? Infer<T>[]
-  : S extends { k: 'record'; of: infer T } ? Record<string, Infer<T>>
-  : S extends { k: 'nullable'; of: infer T } ? Infer<T> | null
-  : S extends { k: 'object'; fields: infer F; optional: infer O }
-    ? Flat<{ [K in keyof F]: Infer<F[K]> } & { [K in keyof O]?: Infer<O[K]> }>
-  : never;
-type Flat<T> = { [K in keyof T]: T[K] };
-
-const name = str(100, /^[A-Za-z0-9_.-]+$/, 'a name of letters, digits, _ . and -');
 const numbers = rec(num);
-
-const FAILURE_KINDS = members<FailureKind>({
-  'time limit': true, panic: true, stopped: true, 'parse failure': true, 'program error': true, 'console overflow': true,
-});
-const VIEWS = members<ExperimentResult['view']>({ table2: true, paging: true, namecache: true });
-
-const ROW = obj({
-  test: str(200),
-  command: str(2000),
-  iterations: int(),
-  status: oneOf('ok', 'failed'),
-  limitSeconds: num,
-  paper: nul(obj(
-    { scale: num, iterations: int(), source: str(1000), column: str(1000), scaled: oneOf(true, false) },
-    { elapsed: num, user: num, system: num, pageFaults: num, pfst: num },
-  )),
-  step: str(200),
-  kernelSettings: numbers,
-}, {
-  failure: obj({ kind: { k: 'enum', values: FAILURE_KINDS } as EnumS<FailureKind[]>, message: str(10_000), output: str() }),
-  guest: obj({ real: num, user: num, sys: num, line: str(1000) }),
-  emulator: obj({
-    instructions: str(30, /^\d+$/, 'a whole number in a string'),
-    virtualSeconds: num,
-    machineInstructions: str(30, /^\d+$/, 'a whole number in a string'),
-    machineVirtualSeconds: num,
-  }),
-  counters: obj({ t: arr(num), values: rec(arr(num), 256) }),
-  readback: rec(nul(num)),
-  totals: numbers,
-  derived: obj({}, { pageFaults: num, pfstMs: num, paperPfstMs: num }),
-});
-
-const RESULT = obj({
-  format: oneOf(RESULT_FORMAT_TAG),
-  version: oneOf(RESULT_VERSION_READ),
-  experiment: str(100),
-  title: str(1000),
-  machine: obj({
-    cpu: str(20), nsPerInstruction: num, memoryMB: memoryMBSchema, memoryNote: str(1000), boot: str(100), direct: oneOf(true),
-  }, { disk: oneOf(...DISK_TIMINGS) }),
-  image: nul(obj({ name: str(1000) }, { sha256: str(200) })),
-  parameters: numbers,
-  kernelSettings: numbers,
-  compare: str(5000),
-  status: oneOf('ok', 'failed'),
-  rows: arr(ROW, 1000),
-  group: str(200),
-  paperRef: str(1000),
-  view: { k: 'enum', values: VIEWS } as EnumS<ExperimentResult['view'][]>,
-});
 
 const REDUCTION = obj({
   counters: oneOf('kept', 'rounded', 'thinned', 'dropped'),
@@ -448,29 +341,15 @@ const REDUCTION = obj({
 
 const RUN = obj({
   experiment: str(100),
-  config: obj({ cpu: oneOf('750', '780'), memoryMB: memoryMBSchema, set: numbers, parameters: numbers }, { disk: oneOf(...DISK_TIMINGS) }),
-  result: RESULT,
+  config: obj({ cpu: oneOf('750', '780'), memoryMB: MEMORY_MB_SCHEMA, set: numbers, parameters: numbers }, { disk: oneOf(...DISK_TIMINGS) }),
+  result: RESULT_SCHEMA,
 }, { reduction: REDUCTION });
 
-/** Each assignable to the other (a field's type or optionality differs: false). */
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-/** Every field path of T ('.machine.cpu', '.rows[].paper.scale', ...): a field one side lacks: false. */
-type Paths<T, P extends string = ''> = T extends readonly (infer E)[] ? Paths<E, `${P}[]`>
-  : T extends object ? { [K in keyof T & string]-?: `${P}.${K}` | Paths<NonNullable<T[K]>, `${P}.${K}`> }[keyof T & string]
-  : never;
-type Expect<T extends true> = T;
-type Row = ExperimentResult['rows'][number];
 /**
- * Compile-time checks that the schema is the runner's types, field for field
- * (exported only so that they count as used).  An error here ("Type 'false'
- * does not satisfy the constraint 'true'"): the result's types changed; make
- * the schema above say the same.
+ * Compile-time checks that the schema is SharedRun, field for field (the
+ * result's own: ResultSchemaChecks; exported only so that they count as used).
  */
 export type PermalinkSchemaChecks = [
-  Expect<Same<Infer<typeof ROW>, Row>>,
-  Expect<Same<Paths<Infer<typeof ROW>>, Paths<Row>>>,
-  Expect<Same<Omit<Infer<typeof RESULT>, 'rows'>, Omit<ExperimentResult, 'rows'>>>,
-  Expect<Same<Paths<Omit<Infer<typeof RESULT>, 'rows'>>, Paths<Omit<ExperimentResult, 'rows'>>>>,
   Expect<Same<Infer<typeof REDUCTION>, LinkReduction>>,
   Expect<Same<Paths<Infer<typeof REDUCTION>>, Paths<LinkReduction>>>,
   Expect<Same<Omit<Infer<typeof RUN>, 'result' | 'reduction'>, Omit<SharedRun, 'result' | 'reduction'>>>,
@@ -481,107 +360,27 @@ export type PermalinkSchemaChecks = [
 /** A field of the wrong type or an unknown field; `detail` says where, without the link's wording. */
 export class ShapeError extends PermalinkError {
   readonly detail: string;
-  constructor(path: string, expected: string, found: unknown) {
-    const detail = `at ${path}, expected ${expected}, found ${describe(found)}`;
+  constructor(detail: string) {
     super(`This result link does not hold a result this vaxlab can show: ${detail}.`);
     this.detail = detail;
-  }
-}
-
-function describe(v: unknown): string {
-  if (v === undefined) return 'nothing';
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'a list';
-  if (typeof v === 'string') return v.length > 40 ? 'a long string' : `the string ${JSON.stringify(v)}`;
-  if (typeof v === 'number') return `the number ${v}`;
-  if (typeof v === 'object') return 'an object';
-  return String(v);
-}
-
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
-const ROOT = 'the top level';
-const at = (path: string, k: string) => (path === ROOT ? k : /^[A-Za-z_$][\w$]*$/.test(k) ? `${path}.${k}` : `${path}[${JSON.stringify(k)}]`);
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** Checks v against schema s; returns a clean copy or throws ShapeError naming the path. */
-function check(s: Schema, v: unknown, path: string): unknown {
-  switch (s.k) {
-    case 'string':
-      if (typeof v !== 'string' || v.length > s.max || (s.pattern && !s.pattern.test(v))) {
-        const what = s.help ?? (s.max < MAX_STRING ? `a string of at most ${s.max} characters` : 'a string');
-        throw new ShapeError(path, what, v);
-      }
-      return v;
-    case 'number':
-      if (typeof v !== 'number' || !Number.isFinite(v)) throw new ShapeError(path, 'a number', v);
-      return v;
-    case 'int':
-      if (typeof v !== 'number' || !Number.isInteger(v / (s.step ?? 1)) || v < s.min || v > s.max) {
-        const what = s.step !== undefined ? `a multiple of ${s.step}` : 'a whole number';
-        throw new ShapeError(path, s.max === Number.MAX_SAFE_INTEGER ? `${what}, ${s.min} or more` : `${what} from ${s.min} to ${s.max}`, v);
-      }
-      return v;
-    case 'enum':
-      if (!s.values.includes(v as string)) throw new ShapeError(path, s.values.map((x) => JSON.stringify(x)).join(' or '), v);
-      return v;
-    case 'nullable':
-      return v === null ? null : check(s.of, v, path);
-    case 'array': {
-      if (!Array.isArray(v)) throw new ShapeError(path, 'a list', v);
-      if (v.length > s.max) throw new ShapeError(path, `a list of at most ${s.max}`, `${v.length} items`);
-      return v.map((x, i) => check(s.of, x, `${path}[${i}]`));
-    }
-    case 'record': {
-      if (!isPlainObject(v)) throw new ShapeError(path, 'an object', v);
-      const entries = Object.entries(v);
-      if (entries.length > s.max) throw new ShapeError(path, `at most ${s.max} entries`, `${entries.length}`);
-      const out: Record<string, unknown> = {};
-      for (const [k, x] of entries) {
-        if (FORBIDDEN_KEYS.has(k) || !name.pattern!.test(k) || k.length > name.max) throw new ShapeError(at(path, k), name.help!, k);
-        out[k] = check(s.of, x, at(path, k));
-      }
-      return out;
-    }
-    case 'object': {
-      if (!isPlainObject(v)) throw new ShapeError(path, 'an object', v);
-      for (const k of Object.keys(v)) {
-        if (!Object.hasOwn(s.fields, k) && !Object.hasOwn(s.optional, k)) throw new ShapeError(at(path, k), 'no such field', v[k]);
-      }
-      const out: Record<string, unknown> = {};
-      for (const [k, fs] of Object.entries(s.fields)) {
-        if (!Object.hasOwn(v, k)) throw new ShapeError(at(path, k), 'a value', undefined);
-        out[k] = check(fs, v[k], at(path, k));
-      }
-      for (const [k, fs] of Object.entries(s.optional)) {
-        if (Object.hasOwn(v, k) && v[k] !== undefined) out[k] = check(fs, v[k], at(path, k));
-      }
-      return out;
-    }
   }
 }
 
 /** Checks that v is a SharedRun this vaxlab can show; returns a clean copy or throws PermalinkError. */
 export function validateSharedRun(v: unknown): SharedRun {
   // A result of another version says so, before its fields are checked.
-  if (isPlainObject(v) && isPlainObject(v.result) && v.result.format === RESULT_FORMAT_TAG) {
+  if (isPlainObject(v) && isPlainObject(v.result) && v.result.format === RESULT_FORMAT) {
     const version = v.result.version;
     if (typeof version === 'number' && Number.isInteger(version)) checkVersion(version, 'result format');
   }
-  const run = check(RUN, v, ROOT) as SharedRun;
-  // Every counter series of a row has a value per sample time.
-  run.result.rows.forEach((row, i) => {
-    const c = countersOf(row);
-    if (!c) return;
-    for (const [k, series] of Object.entries(c.values)) {
-      if (series.length !== c.t.length) {
-        throw new ShapeError(at(`result.rows[${i}].counters.values`, k), `${c.t.length} samples (as many as t)`, `${series.length} samples`);
-      }
-    }
-  });
-  return run;
+  try {
+    const run: SharedRun = check(RUN, v);
+    checkSeries(run.result, 'result');
+    return run;
+  } catch (e) {
+    if (e instanceof SchemaError) throw new ShapeError(e.detail);
+    throw e;
+  }
 }
 
 // ---------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 // The words the header and the progress line show, from the state alone.
 
-import type { LabState } from './controller';
+import { isRunning, type RunState } from './state/runs';
+import type { MachineState } from './state/workerLink';
 
 export function megabytes(bytes: number): string {
   return `${(bytes / 1048576).toFixed(1)} MB`;
@@ -12,18 +13,16 @@ export function formatRate(ips: number): string {
   return `${ips} instructions/s`;
 }
 
-export function imagePercent(s: LabState): number | null {
-  const { loaded, total } = s.machine;
-  if (s.machine.phase === 'ready' || s.machine.phase === 'verifying') return 100;
+export function imagePercent(machine: MachineState): number | null {
+  const { loaded, total } = machine;
+  if (machine.phase === 'ready' || machine.phase === 'verifying') return 100;
   if (!total) return null;
   return Math.min(100, Math.floor((100 * loaded) / total));
 }
 
 /** machine-status: contains "ready" when a run can start, "running" while one runs. */
-export function machineStatus(s: LabState): { text: string; tone: 'busy' | 'ok' | 'run' | 'error' } {
-  const m = s.machine;
-  const run = s.run;
-  if (run && (run.status === 'starting' || run.status === 'running' || run.status === 'stopping')) {
+export function machineStatus(m: MachineState, run: RunState | null): { text: string; tone: 'busy' | 'ok' | 'run' | 'error' } {
+  if (run && isRunning(run)) {
     const step = run.progress ? ` — step ${run.progress.step} of ${run.progress.steps}` : ' — starting';
     const verb = run.status === 'stopping' ? 'stopping' : 'running';
     return { text: `${verb} ${run.experiment}${step}`, tone: 'run' };
@@ -33,7 +32,7 @@ export function machineStatus(s: LabState): { text: string; tone: 'busy' | 'ok' 
     case 'loading-emulator':
       return { text: 'loading the emulator…', tone: 'busy' };
     case 'loading-image': {
-      const pct = imagePercent(s);
+      const pct = imagePercent(m);
       return { text: `loading the 4.3BSD image${pct === null ? '…' : ` ${pct}%`}`, tone: 'busy' };
     }
     case 'verifying':
@@ -45,8 +44,7 @@ export function machineStatus(s: LabState): { text: string; tone: 'busy' | 'ok' 
   }
 }
 
-export function progressText(s: LabState): string | null {
-  const run = s.run;
+export function progressText(run: RunState | null): string | null {
   if (!run) return null;
   const p = run.progress;
   const host = `host ${run.hostSeconds.toFixed(1)} s`;

@@ -8,8 +8,10 @@
 
 import { findExperiment } from '../../../experiments/runner/experiments';
 import { runExperiment } from '../../../experiments/runner/runner';
-import { fetchDiskImage } from '../emulator/diskImageLoader';
-import { CPU_NS_PER_INSTRUCTION, loadVax, type DiskImage, type VaxMachineApi } from '../emulator/vaxModule';
+import { fetchDiskImage } from '../../../emu/js/diskImageLoader';
+import { CPU_NS_PER_INSTRUCTION } from '../../../emu/js/constants';
+import type { DiskImage } from '../../../emu/js/diskImage';
+import { loadVax, type VaxMachineApi } from '../../../emu/js/vaxModule';
 import { errorMessage, type FromWorker, type ImageRef, type KernelName, type RunConfig, type ToWorker } from './protocol';
 import { TerminalSession } from './terminal';
 

@@ -7,9 +7,10 @@
 // progress, then exactly one of run-done / run-error), the terminal's stream,
 // and the measured speed once a second while anything runs.
 
-import type { ExperimentResult, RunProgress } from '../../../experiments/runner/runner';
+import type { ExperimentResult } from '../../../experiments/runner/result';
+import type { RunProgress } from '../../../experiments/runner/runner';
 import type { CounterSample } from '../../../experiments/runner/counters';
-import type { DiskTiming } from '../emulator/vaxModule';
+import type { DiskTiming } from '../../../emu/js/constants';
 
 export type { CounterSample, ExperimentResult, RunProgress };
 

@@ -4,7 +4,8 @@
 // the first "login: " on it follows wall time (virtual time may lead by at
 // most MAX_LEAD_S), unless the page asks for full speed.
 
-import { Vax780Stop, type DiskImage, type Vax780Api, type Vax780System } from '../emulator/vaxModule';
+import type { DiskImage } from '../../../emu/js/diskImage';
+import { Vax780Stop, type Vax780Api, type Vax780System } from '../../../emu/js/vax780';
 
 export interface TerminalOptions {
   memoryMB: number;

@@ -6,7 +6,7 @@
 
 import { axisBottom, axisLeft, max, scaleBand, scaleLinear, select } from 'd3';
 
-import { formatSeconds } from '../results';
+import { formatSeconds } from '../../../../experiments/runner/resultView';
 
 export interface BarSeries {
   /** A CSS-safe key: the bars' class is `bar bar-${key}`. */

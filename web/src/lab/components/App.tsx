@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 
 import type { LabController } from '../controller';
-import { useStore } from '../store';
+import { useAtom } from '../state/atom';
 import { CounterPanel } from './CounterPanel';
 import { ExperimentPicker } from './ExperimentPicker';
 import { Header } from './Header';
@@ -22,17 +22,22 @@ const XtermView = lazy(() => import('./XtermView'));
  * puts its banner, results and counters first.
  */
 export function App({ lab }: { lab: LabController }) {
-  const state = useStore(lab.store);
+  const tab = useAtom(lab.ui.tab);
+  const view = useAtom(lab.shown.view);
+  const run = useAtom(lab.runs.run);
+  const permalinkError = useAtom(lab.shown.permalinkError);
+  const machine = useAtom(lab.link.machine);
+  const theme = useAtom(lab.ui.theme);
   // The Terminal tab is mounted the first time it is shown, then kept (hidden) so its screen survives.
   const [terminalMounted, setTerminalMounted] = useState(false);
   useEffect(() => {
-    if (state.tab === 'terminal') setTerminalMounted(true);
-  }, [state.tab]);
+    if (tab === 'terminal') setTerminalMounted(true);
+  }, [tab]);
 
   // Escape stops a run (not in the Terminal tab, where the guest gets it).
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key !== 'Escape' || e.defaultPrevented || lab.state.tab !== 'lab' || !lab.running) return;
+      if (e.key !== 'Escape' || e.defaultPrevented || lab.ui.tab.get() !== 'lab' || !lab.running) return;
       const target = e.target as Element | null;
       if (target?.closest?.('[data-testid="terminal"], select')) return;
       e.preventDefault();
@@ -42,26 +47,26 @@ export function App({ lab }: { lab: LabController }) {
     return () => removeEventListener('keydown', onKey);
   }, [lab]);
 
-  const shared = !!state.view && state.view.source !== 'run';
-  const counters = <CounterPanel key="counters" state={state} lab={lab} />;
+  const shared = !!view && view.source !== 'run';
+  const counters = <CounterPanel key="counters" lab={lab} />;
   const consolePanel = (
     <section key="console" className="panel console-panel" aria-labelledby="console-title">
       <div className="panel-head">
         <h2 id="console-title">Console</h2>
         <span className="hint">
-          {shared && !state.run ? 'a shared run keeps no console output' : 'the machine’s console during a run (read-only)'}
+          {shared && !run ? 'a shared run keeps no console output' : 'the machine’s console during a run (read-only)'}
         </span>
       </div>
       <Suspense fallback={<div className="xterm-host loading" data-testid="console">Loading the console…</div>}>
-        <XtermView stream={lab.console} testId="console" label="Experiment console output" theme={state.theme} fontSize={12} />
+        <XtermView stream={lab.runs.console} testId="console" label="Experiment console output" theme={theme} fontSize={12} />
       </Suspense>
     </section>
   );
   const columns = (
     <div key="columns" className="columns">
       <div className="col col-left">
-        <RunPanel state={state} lab={lab} />
-        <SettingsPanel state={state} lab={lab} />
+        <RunPanel lab={lab} />
+        <SettingsPanel lab={lab} />
       </div>
       <div className="col col-right">
         {consolePanel}
@@ -69,35 +74,35 @@ export function App({ lab }: { lab: LabController }) {
       </div>
     </div>
   );
-  const results = <ResultsPanel key="results" state={state} lab={lab} />;
-  const history = <HistoryPanel key="history" state={state} lab={lab} />;
+  const results = <ResultsPanel key="results" lab={lab} />;
+  const history = <HistoryPanel key="history" lab={lab} />;
 
   return (
     <>
       <a className="skip-link" href="#main">Skip to the lab</a>
-      <Header state={state} lab={lab} />
-      {state.permalinkError ? (
+      <Header lab={lab} />
+      {permalinkError ? (
         <div className="alert" role="alert" data-testid="permalink-error">
-          <p><strong>This link could not be opened.</strong> {state.permalinkError}</p>
-          <button type="button" onClick={() => lab.dismissPermalinkError()}>Dismiss</button>
+          <p><strong>This link could not be opened.</strong> {permalinkError}</p>
+          <button type="button" onClick={() => lab.shown.dismissPermalinkError()}>Dismiss</button>
         </div>
       ) : null}
-      {state.machine.phase === 'error' ? (
+      {machine.phase === 'error' ? (
         <div className="alert" role="alert">
-          <p><strong>The emulator is not available.</strong> {state.machine.message}</p>
+          <p><strong>The emulator is not available.</strong> {machine.message}</p>
         </div>
       ) : null}
       <main id="main">
-        <div id="panel-lab" role="tabpanel" aria-labelledby="tab-lab" hidden={state.tab !== 'lab'} className="lab-layout">
-          <ExperimentPicker state={state} lab={lab} />
+        <div id="panel-lab" role="tabpanel" aria-labelledby="tab-lab" hidden={tab !== 'lab'} className="lab-layout">
+          <ExperimentPicker lab={lab} />
           <div className={shared ? 'workspace shared' : 'workspace'}>
             {shared
-              ? [<SharedBanner key="banner" state={state} lab={lab} />, results, counters, columns, history]
+              ? [<SharedBanner key="banner" lab={lab} />, results, counters, columns, history]
               : [columns, results, history]}
           </div>
         </div>
-        <div id="panel-terminal" role="tabpanel" aria-labelledby="tab-terminal" hidden={state.tab !== 'terminal'}>
-          {terminalMounted ? <TerminalPanel state={state} lab={lab} visible={state.tab === 'terminal'} /> : null}
+        <div id="panel-terminal" role="tabpanel" aria-labelledby="tab-terminal" hidden={tab !== 'terminal'}>
+          {terminalMounted ? <TerminalPanel lab={lab} visible={tab === 'terminal'} /> : null}
         </div>
       </main>
       <footer className="footer">

@@ -1,11 +1,23 @@
 // The two D3 charts as React components (loaded lazily with d3).  React owns
 // the <svg> element; D3 draws inside it whenever the data or width change.
+// Each hands its <svg> to `handle` (charts/handles.ts), which the exports
+// take the charts from.
 
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 
 import { renderBarChart, type BarData } from '../charts/barChart';
 import { renderCounterChart, type ChartCounterNames, type ChartSeries } from '../charts/counterChart';
 import type { ChartPanel } from '../counterNames';
+
+/** A ref for the chart's <svg> that also hands it to `handle` (and null when it goes). */
+function useSvg(handle: ((svg: SVGSVGElement | null) => void) | undefined) {
+  const svg = useRef<SVGSVGElement | null>(null);
+  const ref = useCallback((el: SVGSVGElement | null) => {
+    svg.current = el;
+    handle?.(el);
+  }, [handle]);
+  return [svg, ref] as const;
+}
 
 function useWidth(): [React.RefObject<HTMLDivElement | null>, number] {
   const ref = useRef<HTMLDivElement>(null);
@@ -30,17 +42,19 @@ export interface CounterChartProps {
   /** Changes whenever series is appended to in place. */
   version: number;
   title: string;
+  /** Given the chart's <svg> (for exporting it). */
+  handle?: (svg: SVGSVGElement | null) => void;
 }
 
-export function CounterChart({ series, panels, names, colourIndex, emptyText, version, title }: CounterChartProps) {
+export function CounterChart({ series, panels, names, colourIndex, emptyText, version, title, handle }: CounterChartProps) {
   const [box, width] = useWidth();
-  const svg = useRef<SVGSVGElement>(null);
+  const [svg, svgRef] = useSvg(handle);
   useEffect(() => {
     if (svg.current && width > 0) renderCounterChart(svg.current, series, panels, names, width, colourIndex, emptyText);
   }, [series, panels, names, width, colourIndex, emptyText, version]);
   return (
     <div className="chart-box" ref={box}>
-      <svg ref={svg} data-testid="counter-chart" className="chart" role="img" aria-label={title} />
+      <svg ref={svgRef} data-testid="counter-chart" className="chart" role="img" aria-label={title} />
     </div>
   );
 }
@@ -49,17 +63,19 @@ export interface ResultsBarChartProps {
   data: BarData;
   title: string;
   yLabel: string;
+  /** Given the chart's <svg> (for exporting it). */
+  handle?: (svg: SVGSVGElement | null) => void;
 }
 
-export function ResultsBarChart({ data, title, yLabel }: ResultsBarChartProps) {
+export function ResultsBarChart({ data, title, yLabel, handle }: ResultsBarChartProps) {
   const [box, width] = useWidth();
-  const svg = useRef<SVGSVGElement>(null);
+  const [svg, svgRef] = useSvg(handle);
   useEffect(() => {
     if (svg.current && width > 0) renderBarChart(svg.current, data, width, yLabel);
   }, [data, width, yLabel]);
   return (
     <div className="chart-box" ref={box}>
-      <svg ref={svg} data-testid="results-bar-chart" className="chart" role="img" aria-label={title} />
+      <svg ref={svgRef} data-testid="results-bar-chart" className="chart" role="img" aria-label={title} />
     </div>
   );
 }

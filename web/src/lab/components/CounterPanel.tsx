@@ -3,9 +3,13 @@ import { lazy, Suspense, useCallback, useMemo, useRef } from 'react';
 import { COUNTERS, type CounterDef } from '../../../../experiments/runner/counters';
 import type { ChartCounterNames } from '../charts/counterChart';
 import { experimentById } from '../config';
-import type { LabController, LabState } from '../controller';
-import { chartPanels, counterName } from '../counterNames';
-import { SeriesBuilder, seriesFromResult, type Series } from '../results';
+import type { LabController } from '../controller';
+import { chartPanels, counterDef, counterName } from '../counterNames';
+import { type Series, SeriesBuilder, seriesFromResult } from '../results';
+import { useAtom } from '../state/atom';
+import { isRunning, type RunState } from '../state/runs';
+import type { ViewState } from '../state/shown';
+import type { CounterChoice } from '../state/ui';
 
 const CounterChart = lazy(() => import('./ChartViews').then((m) => ({ default: m.CounterChart })));
 
@@ -31,12 +35,12 @@ interface Source {
   live: boolean;
 }
 
-function source(state: LabState, builder: SeriesBuilder): Source | null {
-  const { view, run, counters } = state;
+/** Whose counters the chart draws: the run of this page (live while it runs), or the result shown. */
+function source(view: ViewState | null, run: RunState | null, counters: CounterChoice, builder: SeriesBuilder): Source | null {
   if (run && (!view || view.source === 'run')) {
     const spec = experimentById(run.experiment);
     const rows = run.result ? run.result.rows.map((r) => r.test) : (spec?.steps.map((s) => s.label) ?? []);
-    const live = run.status === 'starting' || run.status === 'running' || run.status === 'stopping';
+    const live = isRunning(run);
     const current = run.progress ? run.progress.step - 1 : 0;
     const row = counters.row ?? (live ? current : 0);
     return {
@@ -56,8 +60,7 @@ function source(state: LabState, builder: SeriesBuilder): Source | null {
 }
 
 /** What source() depends on, so it is recomputed only when that changes. */
-function sourceKey(state: LabState): unknown[] {
-  const { view, run, counters } = state;
+function sourceKey(view: ViewState | null, run: RunState | null, counters: CounterChoice): unknown[] {
   return [view, run?.runId, run?.samplesVersion, run?.status, run?.progress?.step, run?.result, counters.row];
 }
 
@@ -73,21 +76,25 @@ const GROUP_NAMES: Record<string, string> = {
   hardware: 'The emulator’s hardware model',
 };
 
-export function CounterPanel({ state, lab }: { state: LabState; lab: LabController }) {
+export function CounterPanel({ lab }: { lab: LabController }) {
+  const view = useAtom(lab.shown.view);
+  const run = useAtom(lab.runs.run);
+  const counters = useAtom(lab.ui.counters);
+  const experimentId = useAtom(lab.form.form).experimentId;
   const builder = useRef(new SeriesBuilder()).current;
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  const src = useMemo(() => source(state, builder), sourceKey(state));
+  const src = useMemo(() => source(view, run, counters, builder), sourceKey(view, run, counters));
   // Counters the data has but this page does not know (a link from a newer lab) still show, by id.
   const defs = useMemo(() => {
     const known = new Map(COUNTERS.map((c) => [c.id, c]));
     for (const id of Object.keys(src?.series?.values ?? {})) {
-      if (!known.has(id)) known.set(id, { id, label: id, unit: '', group: 'other', description: '', source: 'kernel' });
+      if (!known.has(id)) known.set(id, counterDef(id));
     }
     return [...known.values()];
     // The ids only change when the series does (a live series grows in place, with the same ids).
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [src?.series, Object.keys(src?.series?.values ?? {}).length]);
-  const selected = state.counters.selected ?? defaultCounters(defs, src?.experiment ?? state.form.experimentId);
+  const selected = counters.selected ?? defaultCounters(defs, src?.experiment ?? experimentId);
   const selectedKey = selected.join(' ');
   const panels = useMemo(() => chartPanels(defs.filter((c) => selected.includes(c.id))),
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -102,7 +109,7 @@ export function CounterPanel({ state, lab }: { state: LabState; lab: LabControll
 
   const toggle = (id: string, on: boolean) => {
     const next = on ? [...selected, id] : selected.filter((s) => s !== id);
-    lab.setCounterSelection(defs.filter((c) => next.includes(c.id)).map((c) => c.id));
+    lab.ui.setCounterSelection(defs.filter((c) => next.includes(c.id)).map((c) => c.id));
   };
 
   const emptyText = !src
@@ -122,7 +129,7 @@ export function CounterPanel({ state, lab }: { state: LabState; lab: LabControll
         {src && src.rows.length > 1 ? (
           <label className="inline">
             Row{' '}
-            <select value={src.row} onChange={(e) => lab.setCounterRow(Number(e.target.value))}>
+            <select value={src.row} onChange={(e) => lab.ui.setCounterRow(Number(e.target.value))}>
               {src.rows.map((r, i) => (
                 <option key={`${r}-${i}`} value={i}>{i + 1}. {r}</option>
               ))}
@@ -162,6 +169,7 @@ export function CounterPanel({ state, lab }: { state: LabState; lab: LabControll
           emptyText={emptyText}
           version={src?.version ?? -1}
           title={`Counters over virtual time${src ? ` for ${src.rows[src.row] ?? ''}` : ''}: ${panels.map((p) => p.title).join('; ')}`}
+          handle={lab.charts.ref('counters')}
         />
       </Suspense>
     </section>

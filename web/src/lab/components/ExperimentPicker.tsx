@@ -1,7 +1,8 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 
 import { groupedExperiments } from '../config';
-import type { LabController, LabState } from '../controller';
+import type { LabController } from '../controller';
+import { useAtom } from '../state/atom';
 
 /** "Table 2, syscall: perform 100,000 getpid system calls" → "perform 100,000 getpid system calls". */
 function shortTitle(title: string, id: string): string {
@@ -16,9 +17,10 @@ function shortTitle(title: string, id: string): string {
  * it, Enter or Space picks.  Down from the search goes into the list, Enter
  * there picks the first match.
  */
-export function ExperimentPicker({ state, lab }: { state: LabState; lab: LabController }) {
-  const groups = groupedExperiments(state.filter);
-  const selected = state.form.experimentId;
+export function ExperimentPicker({ lab }: { lab: LabController }) {
+  const filter = useAtom(lab.form.filter);
+  const selected = useAtom(lab.form.form).experimentId;
+  const groups = groupedExperiments(filter);
   const visible = groups.flatMap((g) => g.experiments.map((e) => e.id));
   const tabStop = visible.includes(selected) ? selected : visible[0];
   const list = useRef<HTMLDivElement>(null);
@@ -53,19 +55,19 @@ export function ExperimentPicker({ state, lab }: { state: LabState; lab: LabCont
   return (
     <nav className="picker" aria-label="Experiments">
       <div className="picker-top">
-        <h2>Experiments <span className="muted count">{count === 0 ? '' : state.filter ? `${count} found` : count}</span></h2>
+        <h2>Experiments <span className="muted count">{count === 0 ? '' : filter ? `${count} found` : count}</span></h2>
         <label className="search">
           <span className="visually-hidden">Search experiments</span>
           <input
             type="search" data-testid="experiment-search" placeholder="Search: pipe, fork, paging…"
-            value={state.filter} onChange={(e) => lab.setFilter(e.target.value)}
+            value={filter} onChange={(e) => lab.form.setFilter(e.target.value)}
             onKeyDown={(e) => {
               if (e.key === 'ArrowDown') {
                 e.preventDefault();
                 focusItem(tabStop);
               } else if (e.key === 'Enter' && visible[0]) {
                 e.preventDefault();
-                lab.selectExperiment(visible[0]);
+                lab.form.select(visible[0]);
                 focusItem(visible[0]);
               }
             }}
@@ -73,7 +75,7 @@ export function ExperimentPicker({ state, lab }: { state: LabState; lab: LabCont
         </label>
       </div>
       <div className="picker-list" ref={list} onKeyDown={onListKey}>
-        {groups.length === 0 ? <p className="muted">No experiment matches “{state.filter}”.</p> : null}
+        {groups.length === 0 ? <p className="muted">No experiment matches “{filter}”.</p> : null}
         {groups.map(({ group, experiments }) => (
           <section key={group} className="picker-group" aria-label={group}>
             <h3>{group}</h3>
@@ -83,7 +85,7 @@ export function ExperimentPicker({ state, lab }: { state: LabState; lab: LabCont
                   <button
                     type="button" data-testid={`experiment-${e.id}`} data-id={e.id}
                     className={e.id === selected ? 'experiment selected' : 'experiment'} tabIndex={e.id === tabStop ? 0 : -1}
-                    aria-pressed={e.id === selected} onClick={() => lab.selectExperiment(e.id)}
+                    aria-pressed={e.id === selected} onClick={() => lab.form.select(e.id)}
                     title={`${e.title}\n\n${e.description}\n\n${e.paperRef}`}
                   >
                     <span className="experiment-id">{e.id}</span>

@@ -1,12 +1,17 @@
-import type { LabController, LabState } from '../controller';
+import type { LabController } from '../controller';
+import { useAtom } from '../state/atom';
 import { formatRate, imagePercent, machineStatus, megabytes } from '../status';
 
-export function Header({ state, lab }: { state: LabState; lab: LabController }) {
-  const status = machineStatus(state);
-  const pct = imagePercent(state);
-  const m = state.machine;
+/** The title, the tabs, the machine's state and the theme toggle. */
+export function Header({ lab }: { lab: LabController }) {
+  const m = useAtom(lab.link.machine);
+  const run = useAtom(lab.runs.run);
+  const t = useAtom(lab.terminal.state);
+  const tab = useAtom(lab.ui.tab);
+  const theme = useAtom(lab.ui.theme);
+  const status = machineStatus(m, run);
+  const pct = imagePercent(m);
   const loading = m.phase === 'starting' || m.phase === 'loading-emulator' || m.phase === 'loading-image' || m.phase === 'verifying';
-  const t = state.terminal;
   return (
     <header className="topbar">
       <div className="brand">
@@ -17,14 +22,14 @@ export function Header({ state, lab }: { state: LabState; lab: LabController }) 
       </div>
       <nav className="tabs" role="tablist" aria-label="Views">
         <button
-          type="button" role="tab" id="tab-lab" data-testid="tab-lab" aria-selected={state.tab === 'lab'}
-          aria-controls="panel-lab" className={state.tab === 'lab' ? 'tab active' : 'tab'} onClick={() => lab.setTab('lab')}
+          type="button" role="tab" id="tab-lab" data-testid="tab-lab" aria-selected={tab === 'lab'}
+          aria-controls="panel-lab" className={tab === 'lab' ? 'tab active' : 'tab'} onClick={() => lab.setTab('lab')}
         >
           Lab
         </button>
         <button
-          type="button" role="tab" id="tab-terminal" data-testid="tab-terminal" aria-selected={state.tab === 'terminal'}
-          aria-controls="panel-terminal" className={state.tab === 'terminal' ? 'tab active' : 'tab'}
+          type="button" role="tab" id="tab-terminal" data-testid="tab-terminal" aria-selected={tab === 'terminal'}
+          aria-controls="panel-terminal" className={tab === 'terminal' ? 'tab active' : 'tab'}
           onClick={() => lab.setTab('terminal')}
         >
           Terminal{t.phase === 'running' || t.phase === 'booting' ? <span className="dot" aria-label="(running)" /> : null}
@@ -58,11 +63,11 @@ export function Header({ state, lab }: { state: LabState; lab: LabController }) 
       </div>
       <button
         type="button" className="theme-toggle" data-testid="theme-toggle" onClick={() => lab.toggleTheme()}
-        aria-label={state.theme === 'dark' ? 'Switch to the light theme' : 'Switch to the dark theme'}
-        title={state.theme === 'dark' ? 'Light theme' : 'Dark theme'}
+        aria-label={theme === 'dark' ? 'Switch to the light theme' : 'Switch to the dark theme'}
+        title={theme === 'dark' ? 'Light theme' : 'Dark theme'}
       >
-        <span aria-hidden="true">{state.theme === 'dark' ? '☀' : '☾'}</span>
-        <span className="theme-word">{state.theme === 'dark' ? 'Light' : 'Dark'}</span>
+        <span aria-hidden="true">{theme === 'dark' ? '☀' : '☾'}</span>
+        <span className="theme-word">{theme === 'dark' ? 'Light' : 'Dark'}</span>
       </button>
     </header>
   );

@@ -1,5 +1,6 @@
 import { compareBlocker, sameRun } from '../compare';
-import type { LabController, LabState } from '../controller';
+import type { LabController } from '../controller';
+import { useAtom } from '../state/atom';
 import { resultSummary } from '../results';
 
 export function when(iso: string): string {
@@ -14,20 +15,21 @@ function showResults(): void {
 }
 
 /** Finished runs kept in this browser (IndexedDB): open one (no run), compare the shown run with it, or delete it. */
-export function HistoryPanel({ state, lab }: { state: LabState; lab: LabController }) {
-  const view = state.view;
+export function HistoryPanel({ lab }: { lab: LabController }) {
+  const view = useAtom(lab.shown.view);
+  const history = useAtom(lab.history.history);
+  const against = useAtom(lab.comparison.against);
   const shown = view?.shared ?? null;
-  const against = state.comparison;
   return (
     <section className="panel history" aria-labelledby="history-title">
       <div className="panel-head">
         <h2 id="history-title">History</h2>
         <span className="hint">runs kept in this browser; open one to see it again without running it, or compare the result shown with it</span>
       </div>
-      {state.history.error ? <p className="hint">{state.history.error}</p> : null}
+      {history.error ? <p className="hint">{history.error}</p> : null}
       <ul data-testid="history-list">
-        {state.history.entries.length === 0 ? <li className="muted">No runs yet.</li> : null}
-        {state.history.entries.map((h) => {
+        {history.entries.length === 0 ? <li className="muted">No runs yet.</li> : null}
+        {history.entries.map((h) => {
           const r = h.run.result;
           const blocker = compareBlocker(shown, h.run);
           // The run the shown one is compared with (A), or the shown one itself (B).
@@ -60,7 +62,7 @@ export function HistoryPanel({ state, lab }: { state: LabState; lab: LabControll
                 {isA ? 'Compared' : 'Compare'}
               </button>
               <button type="button" className="quiet" aria-label={`Delete the ${h.run.experiment} run of ${when(h.savedAt)}`}
-                onClick={() => void lab.deleteHistory(h.id)}>
+                onClick={() => void lab.history.delete(h.id)}>
                 Delete
               </button>
             </li>

@@ -1,7 +1,9 @@
 import { useState, type ReactNode } from 'react';
 
 import { checkForm, experimentById } from '../config';
-import type { LabController, LabState } from '../controller';
+import type { LabController } from '../controller';
+import { useAtom } from '../state/atom';
+import { isRunning } from '../state/runs';
 import { progressText } from '../status';
 import { FieldError, FieldHelp, settingsFormEvents } from './fields';
 
@@ -11,15 +13,15 @@ function withCode(text: string): ReactNode[] {
 }
 
 /** The selected experiment, its parameters, Run and Stop, and the progress. */
-export function RunPanel({ state, lab }: { state: LabState; lab: LabController }) {
-  const { form } = state;
+export function RunPanel({ lab }: { lab: LabController }) {
+  const form = useAtom(lab.form.form);
+  const run = useAtom(lab.runs.run);
+  const ready = useAtom(lab.link.machine).phase === 'ready';
   const spec = experimentById(form.experimentId);
   const { errors, problems, notes, settings } = checkForm(form);
   const [focused, setFocused] = useState<string | null>(null);
-  const running = lab.running;
-  const ready = state.machine.phase === 'ready';
-  const progress = progressText(state);
-  const run = state.run;
+  const running = isRunning(run);
+  const progress = progressText(run);
 
   if (!spec) return <section className="panel run-panel"><p>No experiment selected.</p></section>;
   const typed = form.params[spec.id] ?? {};
@@ -60,7 +62,7 @@ export function RunPanel({ state, lab }: { state: LabState; lab: LabController }
                   className={value.trim() !== '' && value.trim() !== String(dflt) ? 'changed' : undefined}
                   value={value} aria-invalid={err ? true : undefined}
                   aria-describedby={`${id}-help${err ? ` ${id}-error` : ''}`}
-                  onChange={(e) => lab.setParameter(name, e.target.value)}
+                  onChange={(e) => lab.form.setParameter(name, e.target.value)}
                 />
                 <span className="visually-hidden" id={`${id}-help`}>{help}</span>
                 <FieldError id={`${id}-error`} message={err} />

@@ -1,12 +1,16 @@
 import { useState } from 'react';
 
+import { CPU_NS_PER_INSTRUCTION, DISK_TIMINGS, type DiskTiming } from '../../../../emu/js/constants';
 import { DEFAULT_DISK_TIMING } from '../../../../experiments/runner/toggles';
-import { DISK_TIMINGS, type DiskTiming } from '../../emulator/vaxModule';
 import { checkForm, experimentById, KERNEL_TOGGLES, MACHINE_TOGGLES } from '../config';
-import type { LabController, LabState } from '../controller';
+import type { LabController } from '../controller';
+import type { FormState } from '../config';
+import { useAtom } from '../state/atom';
+import { isRunning } from '../state/runs';
 import { FieldError, FieldHelp, settingsFormEvents } from './fields';
 
-const CPU_NS: Record<string, number> = { '750': 3333, '780': 2000 };
+/** The processor presets, looked up by the form's text. */
+const CPU_NS: Readonly<Record<string, number>> = CPU_NS_PER_INSTRUCTION;
 
 /** The disk timings as the select shows them. */
 const DISK_LABELS: Record<DiskTiming, string> = {
@@ -22,8 +26,7 @@ function diskOf(raw: string | null): DiskTiming {
 }
 
 /** How many settings differ from the paper's (the experiment's parameters, the machine, kernel variables). */
-export function changedSettings(state: LabState): { total: number; kernel: string[] } {
-  const { form } = state;
+export function changedSettings(form: FormState): { total: number; kernel: string[] } {
   const spec = experimentById(form.experimentId);
   if (!spec) return { total: 0, kernel: [] };
   const typed = form.params[spec.id] ?? {};
@@ -42,16 +45,17 @@ export function changedSettings(state: LabState): { total: number; kernel: strin
 }
 
 /** The machine and the kernel: processor, memory, which kernel, and its variables (folded away). */
-export function SettingsPanel({ state, lab }: { state: LabState; lab: LabController }) {
-  const { form } = state;
+export function SettingsPanel({ lab }: { lab: LabController }) {
+  const form = useAtom(lab.form.form);
+  const running = isRunning(useAtom(lab.runs.run));
+  const bsd42 = useAtom(lab.bsd42);
   const spec = experimentById(form.experimentId);
   const { errors } = checkForm(form);
   const [focused, setFocused] = useState<string | null>(null);
   const [open, setOpen] = useState(false);
-  const running = lab.running;
   if (!spec) return null;
 
-  const changed = changedSettings(state);
+  const changed = changedSettings(form);
   const cpuToggle = MACHINE_TOGGLES.find((t) => t.name === 'cpu');
   const memToggle = MACHINE_TOGGLES.find((t) => t.name === 'memoryMB');
   const diskToggle = MACHINE_TOGGLES.find((t) => t.name === 'disk');
@@ -63,9 +67,9 @@ export function SettingsPanel({ state, lab }: { state: LabState; lab: LabControl
   const kernelOpen = open || kernelErrors;
 
   const help: Record<string, string> = {
-    kernel: state.bsd42.available
+    kernel: bsd42.available
       ? 'The kernel the machine boots: 4.3BSD as distributed (June 1986, GENERIC), or 4.2BSD.'
-      : `The kernel the machine boots: 4.3BSD as distributed (June 1986, GENERIC). 4.2BSD: ${state.bsd42.reason}.`,
+      : `The kernel the machine boots: 4.3BSD as distributed (June 1986, GENERIC). 4.2BSD: ${bsd42.reason}.`,
     'toggle-cpu': `The timing model: ${CPU_NS['780']} ns per instruction on a 780; a 750 takes ${CPU_NS['750']} (0.6 of the speed). ` +
       `The paper ran this experiment on a ${spec.machine.cpu}${cpuToggle ? ` (§${cpuToggle.section.split(' ')[0]})` : ''}.`,
     'toggle-memoryMB': `${memToggle ? `${memToggle.min}–${memToggle.max} MB${memToggle.step ? ` in steps of ${memToggle.step} (256 KB), e.g. 4.5` : ''}. ` : ''}` +
@@ -84,7 +88,7 @@ export function SettingsPanel({ state, lab }: { state: LabState; lab: LabControl
     <section className="panel settings" aria-labelledby="settings-title">
       <div className="panel-head">
         <h2 id="settings-title">Machine and kernel</h2>
-        <button type="button" className="quiet small" onClick={() => lab.resetForm()} disabled={running || changed.total === 0}
+        <button type="button" className="quiet small" onClick={() => lab.form.reset()} disabled={running || changed.total === 0}
           title="The experiment’s parameters, machine and kernel as the paper ran them">
           Paper’s settings
         </button>
@@ -99,7 +103,7 @@ export function SettingsPanel({ state, lab }: { state: LabState; lab: LabControl
             <select id="kernel" value={form.kernel} aria-describedby="kernel-help"
               onChange={(e) => lab.setKernel(e.target.value === '4.2BSD' ? '4.2BSD' : '4.3BSD')}>
               <option value="4.3BSD">4.3BSD</option>
-              <option value="4.2BSD" disabled={!state.bsd42.available}>4.2BSD{state.bsd42.available ? '' : ' (not installed)'}</option>
+              <option value="4.2BSD" disabled={!bsd42.available}>4.2BSD{bsd42.available ? '' : ' (not installed)'}</option>
             </select>
             <span className="visually-hidden" id="kernel-help">{help.kernel}</span>
           </div>
@@ -107,7 +111,7 @@ export function SettingsPanel({ state, lab }: { state: LabState; lab: LabControl
           <div className="field">
             <label htmlFor="toggle-cpu" title={help['toggle-cpu']}>Processor</label>
             <select id="toggle-cpu" data-testid="toggle-cpu" value={cpu} aria-describedby="toggle-cpu-help"
-              className={cpu !== spec.machine.cpu ? 'changed' : undefined} onChange={(e) => lab.setCpu(e.target.value)}>
+              className={cpu !== spec.machine.cpu ? 'changed' : undefined} onChange={(e) => lab.form.setCpu(e.target.value)}>
               <option value="750">VAX-11/750</option>
               <option value="780">VAX-11/780</option>
             </select>
@@ -121,7 +125,7 @@ export function SettingsPanel({ state, lab }: { state: LabState; lab: LabControl
               className={memory.trim() !== '' && memory.trim() !== String(spec.machine.memoryMB) ? 'changed' : undefined}
               aria-invalid={errors['toggle-memoryMB'] ? true : undefined}
               aria-describedby={`toggle-memoryMB-help${errors['toggle-memoryMB'] ? ' toggle-memoryMB-error' : ''}`}
-              onChange={(e) => lab.setMemory(e.target.value)}
+              onChange={(e) => lab.form.setMemory(e.target.value)}
             />
             <FieldError id="toggle-memoryMB-error" message={errors['toggle-memoryMB']} />
             <span className="visually-hidden" id="toggle-memoryMB-help">{help['toggle-memoryMB']}</span>
@@ -130,7 +134,7 @@ export function SettingsPanel({ state, lab }: { state: LabState; lab: LabControl
           <div className="field">
             <label htmlFor="toggle-disk" title={help['toggle-disk']}>Disk timing</label>
             <select id="toggle-disk" data-testid="toggle-disk" value={disk} aria-describedby="toggle-disk-help"
-              className={disk !== DEFAULT_DISK_TIMING ? 'changed' : undefined} onChange={(e) => lab.setDisk(e.target.value)}>
+              className={disk !== DEFAULT_DISK_TIMING ? 'changed' : undefined} onChange={(e) => lab.form.setDisk(e.target.value)}>
               {DISK_TIMINGS.map((d) => <option key={d} value={d}>{DISK_LABELS[d]}</option>)}
             </select>
             <span className="visually-hidden" id="toggle-disk-help">{help['toggle-disk']}</span>
@@ -172,7 +176,7 @@ export function SettingsPanel({ state, lab }: { state: LabState; lab: LabControl
                     id={id} data-testid={id} type="text" inputMode="numeric" autoComplete="off"
                     placeholder={`${t.min}–${t.max}`} value={value} className={value.trim() !== '' ? 'changed' : undefined}
                     aria-invalid={err ? true : undefined} aria-describedby={`${id}-help${err ? ` ${id}-error` : ''}`}
-                    onChange={(e) => lab.setKernelToggle(t.name, e.target.value)}
+                    onChange={(e) => lab.form.setKernelToggle(t.name, e.target.value)}
                   />
                   <FieldError id={`${id}-error`} message={err} />
                   <span className="visually-hidden" id={`${id}-help`}>{help[id]}</span>

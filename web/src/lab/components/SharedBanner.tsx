@@ -1,6 +1,8 @@
 import { useEffect, useRef } from 'react';
 
-import type { LabController, LabState } from '../controller';
+import type { LabController } from '../controller';
+import { useAtom } from '../state/atom';
+import { isRunning } from '../state/runs';
 import { resultSummary } from '../results';
 import { when } from './HistoryPanel';
 
@@ -10,8 +12,11 @@ import { when } from './HistoryPanel';
  * figure, and Run again.  It takes the focus when it opens (a history entry
  * is opened from the bottom of the page).
  */
-export function SharedBanner({ state, lab }: { state: LabState; lab: LabController }) {
-  const view = state.view;
+export function SharedBanner({ lab }: { lab: LabController }) {
+  const view = useAtom(lab.shown.view);
+  const history = useAtom(lab.history.history);
+  const running = isRunning(useAtom(lab.runs.run));
+  const ready = useAtom(lab.link.machine).phase === 'ready';
   const heading = useRef<HTMLHeadingElement>(null);
   const key = view && view.source !== 'run' ? `${view.source}:${view.historyId ?? ''}:${view.shared.result.title}` : null;
   useEffect(() => {
@@ -23,11 +28,10 @@ export function SharedBanner({ state, lab }: { state: LabState; lab: LabControll
 
   const { shared } = view;
   const r = shared.result;
-  const entry = view.historyId ? state.history.entries.find((h) => h.id === view.historyId) : undefined;
+  const entry = view.historyId ? history.entries.find((h) => h.id === view.historyId) : undefined;
   const params = Object.entries(r.parameters).map(([k, v]) => `${k} ${v.toLocaleString('en-US')}`).join(', ');
   const kernel = Object.entries(r.kernelSettings).map(([k, v]) => `${k}=${v}`).join(', ');
   const failed = r.rows.filter((row) => row.status !== 'ok').length;
-  const running = lab.running;
 
   return (
     <section className="shared-banner" aria-labelledby="shared-title">
@@ -55,8 +59,8 @@ export function SharedBanner({ state, lab }: { state: LabState; lab: LabControll
       </div>
       <div className="shared-actions">
         <button type="button" className="primary" data-testid="run-again-button" onClick={() => lab.runAgain()}
-          disabled={running || state.machine.phase !== 'ready'}
-          title={running ? 'An experiment is running' : state.machine.phase !== 'ready' ? 'The machine is not ready yet' : 'Run it here with the same settings'}>
+          disabled={running || !ready}
+          title={running ? 'An experiment is running' : !ready ? 'The machine is not ready yet' : 'Run it here with the same settings'}>
           Run again
         </button>
         <button type="button" className="quiet" onClick={() => lab.closeView()}>Close</button>

@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 
-import type { LabController, LabState } from '../controller';
+import type { LabController } from '../controller';
+import { useAtom } from '../state/atom';
 
 const XtermView = lazy(() => import('./XtermView'));
 
@@ -12,8 +13,10 @@ const PHASE_TEXT = {
   error: 'error',
 } as const;
 
-export function TerminalPanel({ state, lab, visible }: { state: LabState; lab: LabController; visible: boolean }) {
-  const t = state.terminal;
+export function TerminalPanel({ lab, visible }: { lab: LabController; visible: boolean }) {
+  const t = useAtom(lab.terminal.state);
+  const machine = useAtom(lab.link.machine);
+  const theme = useAtom(lab.ui.theme);
   return (
     <section className="panel terminal-panel" aria-labelledby="terminal-title">
       <div className="panel-head">
@@ -29,20 +32,20 @@ export function TerminalPanel({ state, lab, visible }: { state: LabState; lab: L
       </p>
       <div className="terminal-controls">
         <label className="check">
-          <input type="checkbox" checked={t.realtime} onChange={(e) => lab.setTerminalRealtime(e.target.checked)} />
+          <input type="checkbox" checked={t.realtime} onChange={(e) => lab.terminal.setRealtime(e.target.checked)} />
           Follow wall-clock time (1985 speed); off: as fast as this computer can
         </label>
-        <button type="button" onClick={() => lab.startTerminal()} disabled={state.machine.phase === 'error'}>
+        <button type="button" onClick={() => lab.terminal.start()} disabled={machine.phase === 'error'}>
           {t.phase === 'off' || t.phase === 'stopped' || t.phase === 'error' ? 'Boot' : 'Reboot (power cycle)'}
         </button>
-        <button type="button" onClick={() => lab.stopTerminal()} disabled={t.phase !== 'running' && t.phase !== 'booting'}>
+        <button type="button" onClick={() => lab.terminal.stop()} disabled={t.phase !== 'running' && t.phase !== 'booting'}>
           Power off
         </button>
       </div>
       <Suspense fallback={<div className="xterm-host loading">Loading the terminal…</div>}>
         <XtermView
-          stream={lab.terminalOutput} testId="terminal" label="4.3BSD console terminal" theme={state.theme}
-          onData={(d) => lab.terminalInput(d)} autoFocus={visible} rows={30} describedBy="terminal-keyboard-hint"
+          stream={lab.terminal.output} testId="terminal" label="4.3BSD console terminal" theme={theme}
+          onData={(d) => lab.terminal.input(d)} autoFocus={visible} rows={30} describedBy="terminal-keyboard-hint"
         />
       </Suspense>
       <p className="hint terminal-keys" id="terminal-keyboard-hint" data-testid="terminal-keyboard-hint">

@@ -7,7 +7,7 @@ import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import { useEffect, useRef } from 'react';
 
-import type { TextStream } from '../store';
+import type { TextStream } from '../state/textStream';
 import { terminalColors, type Theme } from '../theme';
 
 export interface XtermViewProps {

@@ -1,4 +1,4 @@
-// DiskImage and DiskImageWriter (vaxModule.ts): the bookkeeping around the
+// DiskImage and DiskImageWriter (diskImage.ts): the bookkeeping around the
 // shared disk image, without booting anything (emu/wasm/system.test.ts boots
 // machines from one image and shows the image stays pristine).
 

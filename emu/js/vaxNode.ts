@@ -6,11 +6,12 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
-import { loadVax, type VaxLoadOptions, type VaxMachineApi } from './vaxModule';
+import { loadVax, type VaxMachineApi } from './vaxModule';
+import type { VaxLoadOptions } from './wasm';
 
-export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-export const DEFAULT_WASM_PATH = fileURLToPath(new URL('../../../emu/build/wasm/vax.wasm', import.meta.url));
-export const DEFAULT_WASM_MJS_PATH = fileURLToPath(new URL('../../../emu/build/wasm/vax.mjs', import.meta.url));
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const DEFAULT_WASM_PATH = fileURLToPath(new URL('../build/wasm/vax.wasm', import.meta.url));
+export const DEFAULT_WASM_MJS_PATH = fileURLToPath(new URL('../build/wasm/vax.mjs', import.meta.url));
 
 /** True when `make -C emu wasm` has produced the module. */
 export function wasmBuildExists(): boolean {
@@ -29,9 +30,9 @@ export async function loadVaxNode(
 }
 
 /** The 4.3BSD image built by `npm run image` (gzip'd RP06 pack). */
-export const WEB_IMAGE_GZ_PATH = fileURLToPath(new URL('../../../web/public/images/43bsd.dsk.gz', import.meta.url));
+export const WEB_IMAGE_GZ_PATH = fileURLToPath(new URL('../../web/public/images/43bsd.dsk.gz', import.meta.url));
 /** The reference image unpacked by `make -C emu images` (from ../shared). */
-export const REFERENCE_IMAGE_PATH = fileURLToPath(new URL('../../../emu/build/images/43bsd-rp06.dsk', import.meta.url));
+export const REFERENCE_IMAGE_PATH = fileURLToPath(new URL('../build/images/43bsd-rp06.dsk', import.meta.url));
 
 /** Which 4.3BSD image the tests use: $VAXLAB_IMAGE if set (a .dsk, or a
  *  .dsk.gz), else the one `npm run image` built, else the reference image;

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { DEMO_ADDRESS, DEMO_MEMORY_BYTES, demoProgram, runDemo } from './demo';
-import { digestHex, hex32, StopReason } from './vaxModule';
+import { StopReason } from './constants';
+import { digestHex, hex32 } from './wasm';
 import { loadVaxNode } from './vaxNode';
 
 const api = await loadVaxNode();

@@ -22,12 +22,12 @@ import {
   SECTION_4_1_1_NUMBERS, SECTION_4_1_1_REF, TABLE_1, TABLE_1_REF, TABLE_2, TABLE_2_REF, TABLE_3, TABLE_3_REF, TABLE_4,
   TABLE_6, TABLE_6_REF, TABLE_7, TABLE_7_REF, TABLE_8, TABLE_8_REF, TABLE_9, TABLE_10, table2, table7,
   type Cell, type PaperRef, type Quote,
-} from '../../../experiments/paper/index';
+} from './paper/index';
 import {
   buildScript, CSH_TIME, PROGRAMS, problems, REF_IMAGE, runCommands, runInGuest, sizes, timedRuns, VAX780,
-} from '../../../experiments/guest/verify';
+} from './guest/verify';
 
-const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
 const PAPER_FILE = join(REPO_ROOT, PAPER.file);
 const havePaper = existsSync(PAPER_FILE);
 const skip = havePaper ? false : `the paper's text ${PAPER_FILE} is absent, so the transcription cannot be checked`;

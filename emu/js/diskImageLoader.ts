@@ -18,7 +18,8 @@
 // which it is garbage; it catches a stale or mismatched image, which the
 // gzip CRC cannot.
 
-import type { DiskImage, Vax780Api } from './vaxModule';
+import type { DiskImage } from './diskImage';
+import type { Vax780Api } from './vax780';
 
 /** The part of the installer's manifest (installer/lib/output.ts, 43bsd.json)
  *  that loading needs. */

@@ -16,10 +16,10 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 
-import { defaultDistDir, loadDistribution, unpack } from '../../../installer/lib/dist';
-import { RP06_BYTES, RP06_PARTITIONS, createBlankRp06 } from '../../../installer/lib/disk';
-import { buildTape } from '../../../installer/lib/tape';
-import { REPO_ROOT } from '../../../web/src/emulator/vaxNode';
+import { defaultDistDir, loadDistribution, unpack } from './lib/dist';
+import { RP06_BYTES, RP06_PARTITIONS, createBlankRp06 } from './lib/disk';
+import { buildTape } from './lib/tape';
+import { REPO_ROOT } from '../emu/js/vaxNode';
 
 const VAX780 = join(REPO_ROOT, 'emu/build/native/vax780');
 const BSDFS = join(REPO_ROOT, 'emu/build/native/bsdfs');

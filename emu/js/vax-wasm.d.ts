@@ -5,7 +5,7 @@
 // Built with -sWASM_BIGINT: uint64_t travels as bigint.  Pointers, int and
 // uint32_t travel as number; uint32_t results come back signed (use >>> 0).
 
-declare module '*/emu/build/wasm/vax.mjs' {
+declare module '*/build/wasm/vax.mjs' {
   export interface VaxWasmModule {
     HEAPU8: Uint8Array;
     HEAPU32: Uint32Array;

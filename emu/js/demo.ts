@@ -1,7 +1,8 @@
 // The tiny program the start page runs, shared by the browser worker and
 // the Node test (demo.test.ts), so both exercise exactly the same plumbing.
 
-import { digestHex, hex32, type VaxMachineApi } from './vaxModule';
+import type { VaxMachineApi } from './vaxModule';
+import { digestHex, hex32 } from './wasm';
 
 export const DEMO_MEMORY_BYTES = 8 * 1024 * 1024;
 export const DEMO_ADDRESS = 0x200;

@@ -1,0 +1,40 @@
+// Numbers and names the C side defines too, in one place on the TypeScript
+// side.  Each says where C defines it; constants.test.ts reads those C files
+// and fails when the two disagree, so a change on one side cannot go
+// unnoticed on the other.
+
+/** vax_stop_reason, emu/src/vax.h (the enum's order). */
+export const StopReason = {
+  Budget: 0,
+  Halt: 1,
+  DoubleFault: 2,
+  HostRequest: 3,
+  ScbHalt: 4,
+} as const;
+export type StopReason = (typeof StopReason)[keyof typeof StopReason];
+
+/** What a run of the whole system returns beyond the processor's stops
+ *  (vax780w_run()): the kernel asked the console to reboot and the system was
+ *  booted again (keep running), or the kernel panicked.  VAX_SESSION_REBOOTED
+ *  and VAX_SESSION_PANICKED, emu/src/system/session.h. */
+export const VAX780_REBOOTED = 100;
+export const VAX780_PANICKED = 101;
+
+/** The CPU presets, virtual ns per instruction of the timing model: a 780 at
+ *  about 0.5 MIPS, a 750 at 0.6 of that, as the paper assumes.
+ *  VAX_NS_PER_INSTRUCTION_780 and _750, emu/src/system/session.h (the
+ *  headless machine's --cpu; emu/src/cpu/timing.h scales the costs). */
+export const CPU_NS_PER_INSTRUCTION = { '780': 2000, '750': 3333 } as const;
+export type CpuModel = keyof typeof CPU_NS_PER_INSTRUCTION;
+
+/** The disk timing profiles, the default first: rp_timing_names(),
+ *  emu/src/massbus/rp.c (vax780w_set_disk_timing takes these names). */
+export const DISK_TIMINGS = ['rp06', 'eagle', 'ideal'] as const;
+export type DiskTiming = (typeof DISK_TIMINGS)[number];
+
+/** vaxw_abi_version(), emu/wasm/vax_wasm.c: the glue this binding was written for. */
+export const ABI_VERSION = 7;
+
+/** The boot flag for single-user that vax780w_create() takes in `howto` (0
+ *  boots multi-user): RB_SINGLE, emu/src/boot/boot.h (4.3BSD's <sys/reboot.h>). */
+export const RB_SINGLE = 2;

@@ -1,0 +1,204 @@
+// The result of an experiment: its types, as the runner makes it and the
+// JSON file holds it, and beside them its schema, which checks a result that
+// comes from outside (a permalink, the browser's history) field by field.
+// The schema is checked against the types at compile time
+// (ResultSchemaChecks): when ExperimentResult or RowResult changes, `tsc`
+// fails here until the schema says the same (and RESULT_VERSION changes when
+// old results no longer read).
+
+import { DISK_TIMINGS, type DiskTiming } from '../../emu/js/constants';
+import type { CounterSeries, CounterTotals } from './counters';
+import type { ExperimentView } from './experiments';
+import {
+  arr, at, check, int, members, nul, num, obj, oneOf, rec, SchemaError, str, type EnumS, type Expect, type Infer, type IntS,
+  type Paths, type Same,
+} from './schema';
+import type { FailureKind } from './session';
+import { TOGGLES } from './toggles';
+
+export const RESULT_FORMAT = 'vaxlab-experiment-result';
+/** 2: rows are steps (step id, kernel settings, read-back values, counter
+ *  totals), `paper` may be null and its figures are optional; version 1
+ *  results (Table 2 only) are version 2 results without the additions. */
+export const RESULT_VERSION = 2;
+
+/** The paper's figures for a row (StepReference, scaled when it scales). */
+export interface RowPaper {
+  elapsed?: number;
+  user?: number;
+  system?: number;
+  /** Our count / the paper's: the figures above are multiplied by it when `scaled`. */
+  scale: number;
+  /** The paper's count. */
+  iterations: number;
+  pageFaults?: number;
+  /** Table 8's PFST as printed (units of 10 µs, see experiments/paper/paging.ts). */
+  pfst?: number;
+  source: string;
+  column: string;
+  scaled: boolean;
+}
+
+/** Figures computed from the others (paging rows). */
+export interface RowDerived {
+  /** Page-ins over the command (totals.pgin): the faults that read the disk. */
+  pageFaults?: number;
+  /** guest sys / pageFaults, in ms (Table 8's PFST). */
+  pfstMs?: number;
+  /** The paper's PFST in ms: its printed figure / 100 (see experiments/paper/paging.ts). */
+  paperPfstMs?: number;
+}
+
+export interface RowResult {
+  /** The step's label (the paper's test name for Tables 2 and 7). */
+  test: string;
+  /** What was typed after the set-up, with /bin/time. */
+  command: string;
+  /** The count the command ran with (1 for a command without one). */
+  iterations: number;
+  status: 'ok' | 'failed';
+  failure?: { kind: FailureKind; message: string; output: string };
+  /** What /bin/time printed, seconds of guest time. */
+  guest?: { real: number; user: number; sys: number; line: string };
+  /** The emulator's view: the timed command (typing it to the prompt after it), and the whole step's machine. */
+  emulator?: { instructions: string; virtualSeconds: number; machineInstructions: string; machineVirtualSeconds: number };
+  limitSeconds: number;
+  /** Counters over the timed command, one sample per virtual second (the experiment's chart counters). */
+  counters?: CounterSeries;
+  /** The paper's figures, or null when it has none for this step. */
+  paper: RowPaper | null;
+  /** The step's id within the experiment. */
+  step: string;
+  /** The kernel variables this step's kernel was patched with. */
+  kernelSettings: Record<string, number>;
+  /** Kernel variables read back after boot (step.readback), null when the kernel lacks one. */
+  readback?: Record<string, number | null>;
+  /** Cumulative counts over the timed command (CounterSampler.totals()). */
+  totals?: CounterTotals;
+  derived?: RowDerived;
+}
+
+export interface ExperimentResult {
+  format: typeof RESULT_FORMAT;
+  version: typeof RESULT_VERSION;
+  experiment: string;
+  title: string;
+  /** disk: the disk's timing, present only when it is not rp06 (so results
+   *  of runs without the knob are as they were). */
+  machine: {
+    cpu: string; nsPerInstruction: number; memoryMB: number; memoryNote: string; boot: string; direct: true; disk?: DiskTiming;
+  };
+  image: { name: string; sha256?: string } | null;
+  parameters: Record<string, number>;
+  /** Kernel variables set for every step (each row has its own, with the step's). */
+  kernelSettings: Record<string, number>;
+  /** What "ours" is compared with. */
+  compare: string;
+  status: 'ok' | 'failed';
+  rows: RowResult[];
+  group: string;
+  paperRef: string;
+  view: ExperimentView;
+}
+
+/** The result as the JSON file holds it (2-space indent, final newline). */
+export function resultJson(result: ExperimentResult): string {
+  return `${JSON.stringify(result, null, 2)}\n`;
+}
+
+// ------------------------------------------------------------ the schema
+
+const numbers = rec(num);
+/** Memory in MB: the memoryMB toggle's range in its steps of 0.25 (256 KB). */
+const MEMORY_TOGGLE = TOGGLES.find((t) => t.name === 'memoryMB')!;
+export const MEMORY_MB_SCHEMA: IntS = { k: 'int', min: MEMORY_TOGGLE.min, max: MEMORY_TOGGLE.max, step: MEMORY_TOGGLE.step };
+
+const FAILURE_KINDS = members<FailureKind>({
+  'time limit': true, panic: true, stopped: true, 'parse failure': true, 'program error': true, 'console overflow': true,
+});
+const VIEWS = members<ExperimentResult['view']>({ table2: true, paging: true, namecache: true });
+
+export const ROW_SCHEMA = obj({
+  test: str(200),
+  command: str(2000),
+  iterations: int(),
+  status: oneOf('ok', 'failed'),
+  limitSeconds: num,
+  paper: nul(obj(
+    { scale: num, iterations: int(), source: str(1000), column: str(1000), scaled: oneOf(true, false) },
+    { elapsed: num, user: num, system: num, pageFaults: num, pfst: num },
+  )),
+  step: str(200),
+  kernelSettings: numbers,
+}, {
+  failure: obj({ kind: { k: 'enum', values: FAILURE_KINDS } as EnumS<FailureKind[]>, message: str(10_000), output: str() }),
+  guest: obj({ real: num, user: num, sys: num, line: str(1000) }),
+  emulator: obj({
+    instructions: str(30, /^\d+$/, 'a whole number in a string'),
+    virtualSeconds: num,
+    machineInstructions: str(30, /^\d+$/, 'a whole number in a string'),
+    machineVirtualSeconds: num,
+  }),
+  counters: obj({ t: arr(num), values: rec(arr(num), 256) }),
+  readback: rec(nul(num)),
+  totals: numbers,
+  derived: obj({}, { pageFaults: num, pfstMs: num, paperPfstMs: num }),
+});
+
+export const RESULT_SCHEMA = obj({
+  format: oneOf(RESULT_FORMAT),
+  version: oneOf(RESULT_VERSION),
+  experiment: str(100),
+  title: str(1000),
+  machine: obj({
+    cpu: str(20), nsPerInstruction: num, memoryMB: MEMORY_MB_SCHEMA, memoryNote: str(1000), boot: str(100), direct: oneOf(true),
+  }, { disk: oneOf(...DISK_TIMINGS) }),
+  image: nul(obj({ name: str(1000) }, { sha256: str(200) })),
+  parameters: numbers,
+  kernelSettings: numbers,
+  compare: str(5000),
+  status: oneOf('ok', 'failed'),
+  rows: arr(ROW_SCHEMA, 1000),
+  group: str(200),
+  paperRef: str(1000),
+  view: { k: 'enum', values: VIEWS } as EnumS<ExperimentResult['view'][]>,
+});
+
+/**
+ * Compile-time checks that the schema is the types above, field for field
+ * (exported only so that they count as used).  An error here ("Type 'false'
+ * does not satisfy the constraint 'true'"): the result's types changed; make
+ * the schema say the same.
+ */
+export type ResultSchemaChecks = [
+  Expect<Same<Infer<typeof ROW_SCHEMA>, RowResult>>,
+  Expect<Same<Paths<Infer<typeof ROW_SCHEMA>>, Paths<RowResult>>>,
+  Expect<Same<Omit<Infer<typeof RESULT_SCHEMA>, 'rows'>, Omit<ExperimentResult, 'rows'>>>,
+  Expect<Same<Paths<Omit<Infer<typeof RESULT_SCHEMA>, 'rows'>>, Paths<Omit<ExperimentResult, 'rows'>>>>,
+];
+
+/**
+ * Checks a result read from outside, found at `path` (as SchemaError says
+ * where): every field (RESULT_SCHEMA), and that each counter series has a
+ * value per sample time.  Returns a clean copy.  The version is not judged
+ * apart: a caller that reads other versions says so first (a mismatch is a
+ * SchemaError at .version).
+ */
+export function validateResult(v: unknown, path: string): ExperimentResult {
+  const result = check(RESULT_SCHEMA, v, path);
+  checkSeries(result, path);
+  return result;
+}
+
+/** Every counter series of a row has a value per sample time (SchemaError if not). */
+export function checkSeries(result: ExperimentResult, path: string): void {
+  result.rows.forEach((row, i) => {
+    const c = row.counters;
+    if (!c) return;
+    for (const [k, series] of Object.entries(c.values)) {
+      if (series.length !== c.t.length) {
+        throw new SchemaError(at(`${path}.rows[${i}].counters.values`, k), `${c.t.length} samples (as many as t)`, `${series.length} samples`);
+      }
+    }
+  });
+}

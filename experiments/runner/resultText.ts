@@ -1,0 +1,68 @@
+// A result as text for the command line: a few lines on what ran, then the
+// table of resultView.ts, the same columns and figures the lab page shows,
+// aligned in columns, with what its columns mean underneath.
+
+import type { DiskTiming } from '../../emu/js/constants';
+import type { ExperimentResult } from './result';
+import { formatSeconds, resultTable, type ResultTable } from './resultView';
+
+/** What each disk timing is, in a few words. */
+export const DISK_TIMING_WORDS: Record<DiskTiming, string> = {
+  rp06: 'DEC RP06',
+  eagle: 'Fujitsu Eagle',
+  ideal: 'no seek or rotational latency, not a real drive',
+};
+
+/** The longest a cell gets in text (a failure's message can be long; the CLI prints it whole below). */
+const MAX_CELL = 60;
+
+function machineLine(result: ExperimentResult): string {
+  return `machine: VAX-11/${result.machine.cpu} model (${result.machine.nsPerInstruction} ns/instruction), ` +
+    `${result.machine.memoryMB} MB (${result.machine.memoryNote}), single-user` +
+    (result.machine.disk ? `; disk timing ${result.machine.disk} (${DISK_TIMING_WORDS[result.machine.disk]}; the pack stays an RP06's)` : '');
+}
+
+/** A column the caller adds at the right (the CLI's host seconds), with a value per row. */
+export interface ExtraColumn {
+  label: string;
+  values: (string | undefined)[];
+}
+
+/**
+ * A table as aligned text: names left, figures right, ' | ' between
+ * columns and ' || ' before the paper's, a rule under the header; then the
+ * footnote, the notes, and a legend of the columns that have a description.
+ */
+export function tableText(table: ResultTable, extra: ExtraColumn[] = []): string[] {
+  const clip = (s: string) => (s.length > MAX_CELL ? `${s.slice(0, MAX_CELL - 1)}…` : s);
+  const head = [...table.columns.map((c) => c.label), ...extra.map((x) => x.label)];
+  const numeric = [...table.columns.map((c) => c.numeric), ...extra.map(() => true)];
+  const paperStart = [...table.columns.map((c) => !!c.paper), ...extra.map(() => false)];
+  const body = table.rows.map((r, i) => [...r.cells.map((c) => clip(c.text)), ...extra.map((x) => x.values[i] ?? '')]);
+  const widths = head.map((h, c) => Math.max(h.length, ...body.map((b) => (b[c] ?? '').length)));
+  const sep = (c: number, bar: string) => (c === 0 ? '' : paperStart[c] ? ` ${bar}${bar} ` : ` ${bar} `);
+  const line = (cells: string[]) =>
+    cells.map((s, c) => sep(c, '|') + (numeric[c] ? s.padStart(widths[c]!) : s.padEnd(widths[c]!))).join('').trimEnd();
+  const rule = widths.map((w, c) => (c === 0 ? '' : paperStart[c] ? '-||-' : '-|-') + '-'.repeat(w)).join('');
+  const out = [line(head), rule, ...body.map(line)];
+  const after = [
+    ...(table.footnote ? [table.footnote] : []),
+    ...table.notes,
+    ...table.columns.filter((c) => c.title).map((c) => `${c.label}: ${c.title}`),
+  ];
+  return after.length > 0 ? [...out, '', ...after] : out;
+}
+
+/** The result as text: the experiment, the machine, what ours is compared with, the settings, then its table;
+ *  hostSeconds adds a column of host seconds per row. */
+export function formatTable(result: ExperimentResult, hostSeconds?: number[]): string {
+  const lines = [`${result.experiment}: ${result.title}`, machineLine(result), result.compare];
+  if (Object.keys(result.parameters).length > 0) {
+    lines.push(`parameters: ${Object.entries(result.parameters).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+  }
+  if (Object.keys(result.kernelSettings).length > 0) {
+    lines.push(`kernel settings (every step): ${Object.entries(result.kernelSettings).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+  }
+  const extra = hostSeconds ? [{ label: 'Host (s)', values: hostSeconds.map((s) => formatSeconds(s)) }] : [];
+  return [...lines, '', ...tableText(resultTable(result), extra)].join('\n');
+}

@@ -1,0 +1,62 @@
+// The Configure form as the user types it (config.ts checks it and makes the
+// run's settings from it), and the experiment list's search.
+
+import { experimentById, formFor, initialForm, type FormState } from '../config';
+import type { SharedRun } from '../permalink';
+import type { KernelName } from '../../worker/protocol';
+import { Atom } from './atom';
+
+export class Form {
+  readonly form = new Atom<FormState>(initialForm());
+  /** The experiment list's search. */
+  readonly filter = new Atom('');
+
+  select(id: string): void {
+    if (!experimentById(id)) return;
+    this.form.update((f) => ({ ...f, experimentId: id }));
+  }
+
+  setFilter(filter: string): void {
+    this.filter.set(filter);
+  }
+
+  setParameter(name: string, raw: string): void {
+    this.form.update((f) => {
+      const id = f.experimentId;
+      return { ...f, params: { ...f.params, [id]: { ...f.params[id], [name]: raw } } };
+    });
+  }
+
+  setKernelToggle(name: string, raw: string): void {
+    this.form.update((f) => ({ ...f, kernelToggles: { ...f.kernelToggles, [name]: raw } }));
+  }
+
+  setCpu(raw: string): void {
+    this.form.update((f) => ({ ...f, cpu: raw }));
+  }
+
+  setMemory(raw: string): void {
+    this.form.update((f) => ({ ...f, memoryMB: raw }));
+  }
+
+  /** The disk's timing by name (rp06, eagle, ideal). */
+  setDisk(raw: string): void {
+    this.form.update((f) => ({ ...f, disk: raw }));
+  }
+
+  setKernel(kernel: KernelName): void {
+    this.form.update((f) => ({ ...f, kernel }));
+  }
+
+  /** Back to the paper's settings: the experiment's parameters and machine, the kernel's variables. */
+  reset(): void {
+    this.form.update((f) => ({
+      ...f, params: { ...f.params, [f.experimentId]: {} }, kernelToggles: {}, cpu: null, memoryMB: null, disk: null,
+    }));
+  }
+
+  /** The settings a shared run was made with (to show them, or to run it again). */
+  adopt(shared: SharedRun): void {
+    this.form.update((f) => formFor(shared.experiment, shared.config, f));
+  }
+}

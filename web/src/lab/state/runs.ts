@@ -1,0 +1,176 @@
+// The current experiment run: started with the settings the form gives,
+// followed through the worker's messages (started, progress, counter
+// samples, done or error), stopped on request; its console output goes to
+// a TextStream.  A finished run is announced (onFinished) as the run it can
+// be shared as, for what Results shows and the history.
+
+import type { CounterSample } from '../../../../experiments/runner/counters';
+import type { ExperimentResult } from '../../../../experiments/runner/result';
+import type { RunSettings } from '../config';
+import type { SharedRun } from '../permalink';
+import type { FromWorker, KernelName, RunProgress, ToWorker } from '../../worker/protocol';
+import { Atom } from './atom';
+import { TextStream } from './textStream';
+
+export interface RunState {
+  runId: number;
+  experiment: string;
+  kernel: KernelName;
+  settings: RunSettings;
+  status: 'starting' | 'running' | 'stopping' | 'done' | 'error';
+  progress: RunProgress | null;
+  hostSeconds: number;
+  /** Samples so far (mutable array; samplesVersion changes with it). */
+  samples: CounterSample[];
+  samplesVersion: number;
+  result: ExperimentResult | null;
+  error: string | null;
+}
+
+/** A run that has not ended (it may be stopping). */
+export function isRunning(run: RunState | null): boolean {
+  return run !== null && (run.status === 'starting' || run.status === 'running' || run.status === 'stopping');
+}
+
+/** The run as a permalink and the history keep it: its experiment, settings and result. */
+export function sharedRun(run: RunState, result: ExperimentResult): SharedRun {
+  return {
+    experiment: run.experiment,
+    config: {
+      cpu: run.settings.cpu, memoryMB: run.settings.memoryMB, set: run.settings.set, parameters: result.parameters,
+      ...(run.settings.disk ? { disk: run.settings.disk } : {}),
+    },
+    result,
+  };
+}
+
+/** How often the host seconds of a run are brought up to date (ms). */
+const HOST_TICK_MS = 250;
+
+export class Runs {
+  readonly run = new Atom<RunState | null>(null);
+  /** The experiment console (the current run's output). */
+  readonly console = new TextStream();
+
+  private nextRunId = 1;
+  private hostTimer: ReturnType<typeof setInterval> | null = null;
+  private startedAt = 0;
+  private readonly finished: ((shared: SharedRun, hostSeconds: number) => void)[] = [];
+
+  constructor(
+    private readonly link: { post(message: ToWorker): void },
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  get running(): boolean {
+    return isRunning(this.run.get());
+  }
+
+  /** Starts a run of the experiment with these settings (nothing if one is running); its id. */
+  start(experiment: string, kernel: KernelName, settings: RunSettings): number | null {
+    if (this.running) return null;
+    const runId = this.nextRunId++;
+    this.console.reset();
+    const disk = settings.disk ? `, ${settings.disk} disk timing` : '';
+    this.console.append(`\x1b[1m${experiment}\x1b[0m on a VAX-11/${settings.cpu} model, ${settings.memoryMB} MB${disk}, ${kernel}\r\n`);
+    this.run.set({
+      runId, experiment, kernel, settings, status: 'starting', progress: null,
+      hostSeconds: 0, samples: [], samplesVersion: 0, result: null, error: null,
+    });
+    this.startedAt = this.now();
+    this.startHostTimer();
+    this.link.post({
+      type: 'run',
+      runId,
+      experiment,
+      config: {
+        kernel, cpu: settings.cpu, memoryMB: settings.memoryMB, set: settings.set, parameters: settings.parameters,
+        ...(settings.disk ? { disk: settings.disk } : {}),
+      },
+    });
+    return runId;
+  }
+
+  stop(): void {
+    const run = this.run.get();
+    if (!run || !this.running) return;
+    this.link.post({ type: 'stop', runId: run.runId });
+    this.patch(run.runId, () => ({ status: 'stopping' }));
+  }
+
+  /** The run cannot go on (the worker failed). */
+  fail(message: string): void {
+    const run = this.run.get();
+    if (!run || !this.running) return;
+    this.stopHostTimer();
+    this.run.set({ ...run, status: 'error', error: message });
+  }
+
+  /** Calls listener when a run finishes with a result (stopped or failed rows included). */
+  onFinished(listener: (shared: SharedRun, hostSeconds: number) => void): void {
+    this.finished.push(listener);
+  }
+
+  /** The worker's console text for the current run. */
+  text(m: FromWorker): void {
+    if (m.type === 'run-console' && this.run.get()?.runId === m.runId) this.console.append(m.text);
+  }
+
+  /** The worker's other messages about runs. */
+  handle(m: FromWorker): void {
+    switch (m.type) {
+      case 'run-started':
+        this.patch(m.runId, () => ({ status: 'running' }));
+        return;
+      case 'run-sample':
+        this.patch(m.runId, (r) => {
+          r.samples.push(m.sample);
+          return { samplesVersion: r.samplesVersion + 1 };
+        });
+        return;
+      case 'run-progress':
+        this.patch(m.runId, () => ({ progress: m.progress }));
+        return;
+      case 'run-done':
+        this.finish(m.runId, m.result, m.hostSeconds);
+        return;
+      case 'run-error':
+        if (this.run.get()?.runId !== m.runId) return;
+        this.console.append(`\r\n\x1b[31mThe run could not go on: ${m.message}\x1b[0m\r\n`);
+        this.fail(m.message);
+        return;
+      default:
+    }
+  }
+
+  private patch(runId: number, f: (r: RunState) => Partial<RunState>): void {
+    const run = this.run.get();
+    if (!run || run.runId !== runId) return;
+    this.run.set({ ...run, ...f(run) });
+  }
+
+  private finish(runId: number, result: ExperimentResult, hostSeconds: number): void {
+    const run = this.run.get();
+    if (!run || run.runId !== runId) return;
+    this.stopHostTimer();
+    const stopped = result.rows.some((r) => r.failure?.kind === 'stopped');
+    this.console.append(`\r\n\x1b[1m${result.status === 'ok' ? 'Done' : stopped ? 'Stopped' : 'Finished with a failure'}\x1b[0m in ${hostSeconds.toFixed(1)} s of host time.\r\n`);
+    this.run.set({ ...run, status: 'done', result, hostSeconds });
+    const shared = sharedRun(run, result);
+    for (const l of this.finished) l(shared, hostSeconds);
+  }
+
+  private startHostTimer(): void {
+    this.stopHostTimer();
+    this.hostTimer = setInterval(() => {
+      const run = this.run.get();
+      if (!run || !this.running) return this.stopHostTimer();
+      this.patch(run.runId, () => ({ hostSeconds: (this.now() - this.startedAt) / 1000 }));
+    }, HOST_TICK_MS);
+  }
+
+  private stopHostTimer(): void {
+    if (this.hostTimer !== null) clearInterval(this.hostTimer);
+    this.hostTimer = null;
+  }
+}

@@ -1,0 +1,304 @@
+// The page's state in its parts (state/*.ts) and put together
+// (controller.ts), in Node, without a browser: the worker's messages come
+// over a real MessageChannel in the lab worker's protocol (the worker itself
+// runs in the e2e tests), permalinks are made and read by the real codec, and
+// the history is the browser's, which Node does not have (so saving says why,
+// as in a private window).
+
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import type { ExperimentResult } from '../../../../experiments/runner/result';
+import { checkForm, initialForm } from '../config';
+import { LabController } from '../controller';
+import type { SharedRun } from '../permalink';
+import type { FromWorker, ToWorker } from '../../worker/protocol';
+import { batch, ObjectAtom } from './atom';
+import { RunHistory } from './runHistory';
+import { Runs } from './runs';
+import { SESSION_RUNS, Shown, type PageAddress } from './shown';
+import { Terminal } from './terminal';
+import { WorkerLink, type WorkerPort } from './workerLink';
+
+/** A worker's end of a MessageChannel: what the page posted, and posting as the worker does. */
+function channel() {
+  const { port1, port2 } = new MessageChannel();
+  const posted: ToWorker[] = [];
+  port2.onmessage = (e: MessageEvent<ToWorker>) => posted.push(e.data);
+  ports.push(port1, port2);
+  return {
+    page: port1 as unknown as WorkerPort,
+    posted,
+    send: (m: FromWorker) => port2.postMessage(m),
+  };
+}
+const ports: MessagePort[] = [];
+after(() => ports.forEach((p) => p.close()));
+
+/** Waits until f() holds (messages cross the channel and the inbox on timers). */
+async function until(f: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (f()) return;
+    await sleep(5);
+  }
+  assert.fail(`timed out waiting for ${what}`);
+}
+
+/** An address bar and clipboard in memory. */
+function address(start = 'https://lab.example/vaxlab/'): PageAddress & { url: string; copied: string[] } {
+  const a = {
+    url: start,
+    copied: [] as string[],
+    href: () => a.url,
+    hash: () => (a.url.includes('#') ? a.url.slice(a.url.indexOf('#')) : ''),
+    base: () => a.url.split('#')[0]!,
+    replace: (url: string) => {
+      a.url = url;
+    },
+    copy: async (text: string) => {
+      a.copied.push(text);
+    },
+  };
+  return a;
+}
+
+function result(real: number, iterations = 2000): ExperimentResult {
+  return {
+    format: 'vaxlab-experiment-result', version: 2, experiment: 'syscall', title: 'Table 2, syscall', group: 'g', paperRef: 'p',
+    view: 'table2', machine: { cpu: '750', nsPerInstruction: 3333, memoryMB: 4.5, memoryNote: '', boot: 'single', direct: true },
+    image: { name: '43bsd.dsk.gz' }, parameters: { iterations }, kernelSettings: {}, compare: 'ours = elapsed', status: 'ok',
+    rows: [{
+      test: 'syscall', command: `/bin/time ./syscall ${iterations}`, iterations, status: 'ok', limitSeconds: 120, step: 'syscall',
+      kernelSettings: {}, guest: { real, user: 0.02, sys: real - 0.1, line: `${real} real` },
+      paper: { elapsed: 0.46, scale: 0.02, iterations: 100000, source: 'Table 2', column: '4.3BSD', scaled: true },
+    }],
+  };
+}
+
+test('atoms: a batch is announced once per atom changed, also when it throws; the same value is no change', () => {
+  const a = new ObjectAtom({ n: 0, s: 'x' });
+  const b = new ObjectAtom({ n: 0, s: 'x' });
+  let heardA = 0;
+  let heardB = 0;
+  a.subscribe(() => heardA++);
+  const stop = b.subscribe(() => heardB++);
+  batch(() => {
+    a.patch({ n: 1 });
+    a.patch({ s: 'y' });
+    b.patch({ n: 2 });
+  });
+  assert.deepEqual([heardA, heardB], [1, 1]);
+  assert.throws(() => batch(() => {
+    a.patch({ n: 5 });
+    throw new Error('in the middle');
+  }));
+  assert.equal(heardA, 2);
+  a.set(a.get());
+  assert.equal(heardA, 2);
+  stop();
+  b.patch({ n: 3 });
+  assert.equal(heardB, 1);
+});
+
+test('the worker link: init on connect; loading and ready in batches; console text at once; fatal is an error', async () => {
+  const w = channel();
+  const link = new WorkerLink(30);
+  let renders = 0;
+  link.machine.subscribe(() => renders++);
+  const texts: string[] = [];
+  const others: string[] = [];
+  link.onText((m) => texts.push(m.type));
+  link.onMessage((m) => others.push(m.type));
+  link.connect(w.page, [{ kernel: '4.3BSD', manifestUrl: 'https://lab.example/images/43bsd.json' }]);
+  assert.equal(link.machine.get().phase, 'loading-emulator');
+  await until(() => w.posted.length === 1, 'init');
+  assert.deepEqual(w.posted[0], { type: 'init', images: [{ kernel: '4.3BSD', manifestUrl: 'https://lab.example/images/43bsd.json' }] });
+
+  renders = 0;
+  w.send({ type: 'loading', phase: 'image', kernel: '4.3BSD', loaded: 10, total: 100 });
+  w.send({ type: 'loading', phase: 'image', kernel: '4.3BSD', loaded: 90, total: 100 });
+  w.send({ type: 'run-console', runId: 1, text: 'boot' });
+  w.send({ type: 'loading', phase: 'image', kernel: '4.2BSD', loaded: 5, total: 100 }); // not the page's machine
+  w.send({ type: 'ready', kernel: '4.3BSD', image: { name: '43bsd.dsk.gz', bytes: 100, compressedBytes: 40 }, wasmMs: 5, imageMs: 50 });
+  await until(() => texts.length === 1, 'the console text');
+  assert.equal(others.length, 0, 'state messages wait for the batch');
+  await until(() => link.machine.get().phase === 'ready', 'ready');
+  assert.equal(renders, 1, 'four messages, one announcement');
+  assert.deepEqual(others, ['loading', 'loading', 'loading', 'ready']);
+  assert.equal(link.machine.get().imageBytes, 100);
+
+  w.send({ type: 'fatal', message: 'the disk image did not load' });
+  await until(() => link.machine.get().phase === 'error', 'the error');
+  assert.equal(link.machine.get().message, 'the disk image did not load');
+});
+
+test('a run: started from settings, followed by its messages, stopped, finished as a run to share; others\' messages ignored', () => {
+  const posted: ToWorker[] = [];
+  let clock = 1000;
+  const runs = new Runs({ post: (m) => posted.push(m) }, () => clock);
+  const finished: [SharedRun, number][] = [];
+  runs.onFinished((s, h) => finished.push([s, h]));
+  const settings = checkForm({ ...initialForm(), params: { syscall: { iterations: '2000' } }, disk: 'eagle' }).settings!;
+  const id = runs.start('syscall', '4.3BSD', settings)!;
+  try {
+    assert.equal(runs.running, true);
+    assert.equal(runs.start('syscall', '4.3BSD', settings), null, 'one run at a time');
+    assert.deepEqual(posted[0], {
+      type: 'run', runId: id, experiment: 'syscall',
+      config: { kernel: '4.3BSD', cpu: '750', memoryMB: 4.5, set: {}, parameters: { iterations: 2000 }, disk: 'eagle' },
+    });
+    assert.match(runs.console.contents, /syscall.* on a VAX-11\/750 model, 4\.5 MB, eagle disk timing, 4\.3BSD/);
+
+    runs.handle({ type: 'run-started', runId: id });
+    assert.equal(runs.run.get()!.status, 'running');
+    runs.handle({ type: 'run-sample', runId: id, sample: { row: 0, t: 1, values: { 'faults.sy': 5 } } });
+    runs.handle({ type: 'run-sample', runId: id + 1, sample: { row: 0, t: 2, values: {} } });
+    runs.handle({ type: 'run-progress', runId: id, progress: { step: 1, steps: 1, label: 'syscall', virtualSeconds: 3, instructions: 9 }, hostSeconds: 0.1 });
+    runs.text({ type: 'run-console', runId: id, text: '# ' });
+    runs.text({ type: 'run-console', runId: id + 1, text: 'not this run' });
+    const r = runs.run.get()!;
+    assert.deepEqual([r.samples.length, r.samplesVersion, r.progress?.virtualSeconds], [1, 1, 3]);
+    assert.ok(runs.console.contents.endsWith('# '));
+
+    runs.stop();
+    assert.deepEqual(posted[1], { type: 'stop', runId: id });
+    assert.equal(runs.run.get()!.status, 'stopping');
+    clock += 700;
+    runs.handle({ type: 'run-done', runId: id, result: result(0.62), hostSeconds: 0.7 });
+    assert.equal(runs.run.get()!.status, 'done');
+    assert.equal(runs.running, false);
+    assert.match(runs.console.contents, /Done.* in 0\.7 s of host time/);
+    assert.equal(finished.length, 1);
+    const [shared, host] = finished[0]!;
+    assert.equal(host, 0.7);
+    assert.deepEqual(shared.config, { cpu: '750', memoryMB: 4.5, set: {}, parameters: { iterations: 2000 }, disk: 'eagle' });
+    assert.equal(shared.result.rows[0]!.guest!.real, 0.62);
+  } finally {
+    runs.fail('end of test'); // stops the host timer if the test failed half-way
+  }
+
+  const second = runs.start('syscall', '4.3BSD', settings)!;
+  runs.handle({ type: 'run-error', runId: second, message: 'no image' });
+  assert.equal(runs.run.get()!.status, 'error');
+  assert.equal(runs.run.get()!.error, 'no image');
+  assert.match(runs.console.contents, /The run could not go on: no image/);
+});
+
+test('what Results shows: a run of this page, a link\'s run (read from the address, made by the real codec), back again', async () => {
+  const addr = address();
+  const shown = new Shown(addr, () => new Date('2026-11-21T12:00:00Z'));
+  const mine: SharedRun = { experiment: 'syscall', config: { cpu: '750', memoryMB: 4.5, set: {}, parameters: { iterations: 2000 } }, result: result(0.62) };
+  shown.runFinished(mine, 0.7);
+  assert.deepEqual(shown.view.get(), { source: 'run', shared: mine, hostSeconds: 0.7 });
+  assert.deepEqual(shown.sessionRuns.get(), [{ shared: mine, at: '2026-11-21T12:00:00.000Z' }]);
+
+  await shown.copyPermalink();
+  assert.match(addr.url, /^https:\/\/lab\.example\/vaxlab\/#r=1\.[0-9a-f]{8}\./);
+  assert.deepEqual(addr.copied, [addr.url]);
+  assert.deepEqual(shown.share.get(), { url: addr.url, busy: false, message: 'Copied to the clipboard.' });
+  const link = addr.url;
+
+  const other = new Shown(address(link));
+  const read = await other.fromAddress();
+  assert.deepEqual(read, mine);
+  other.open({ source: 'permalink', shared: read! });
+  assert.equal(other.share.get().url, link);
+  assert.equal(other.shownRef()?.source, 'permalink');
+
+  // Closing a shared run goes back to this page's last run, and takes the link out of the address.
+  const theirs: SharedRun = { ...mine, result: result(0.4) };
+  shown.open({ source: 'permalink', shared: theirs });
+  assert.equal(shown.close(false), true);
+  assert.equal(shown.view.get()!.shared, mine);
+  assert.equal(addr.url, 'https://lab.example/vaxlab/');
+  assert.equal(shown.close(false), false, 'a run of this page is not closed');
+
+  // A run that finishes while a shared one is open leaves it on screen.
+  shown.open({ source: 'history', shared: theirs, historyId: 'h1' });
+  shown.runFinished(mine, 0.5);
+  assert.equal(shown.view.get()!.source, 'history');
+  for (let i = 0; i < SESSION_RUNS + 3; i++) shown.runFinished(mine, 0.5);
+  assert.equal(shown.sessionRuns.get().length, SESSION_RUNS);
+
+  const damaged = new Shown(address(`${link.slice(0, -6)}AAAAAA`));
+  assert.equal(await damaged.fromAddress(), null);
+  assert.match(damaged.permalinkError.get()!, /damaged/);
+  damaged.dismissPermalinkError();
+  assert.equal(damaged.permalinkError.get(), null);
+
+  const noClipboard = address();
+  noClipboard.copy = () => Promise.reject(new Error('not allowed'));
+  const s2 = new Shown(noClipboard);
+  s2.runFinished(mine, 1);
+  await s2.copyPermalink();
+  assert.match(s2.share.get().message!, /Select the link and copy it/);
+});
+
+test('the Terminal tab: boots the 780 with 8 MB, follows its status, shows its output, passes keys and speed on', () => {
+  const posted: ToWorker[] = [];
+  const t = new Terminal({ post: (m) => posted.push(m) });
+  t.output.append('old screen');
+  t.start();
+  assert.equal(t.output.contents, '');
+  assert.deepEqual(posted, [{ type: 'terminal-start', cpu: '780', memoryMB: 8, realtime: true }]);
+  assert.deepEqual([t.state.get().phase, t.state.get().started], ['booting', true]);
+  t.handle({ type: 'terminal-status', phase: 'running', virtualSeconds: 12, realtime: true });
+  t.text({ type: 'terminal-output', text: 'login: ' });
+  assert.deepEqual([t.state.get().phase, t.state.get().virtualSeconds, t.output.contents], ['running', 12, 'login: ']);
+  t.input('root\r');
+  t.setRealtime(false);
+  t.stop();
+  assert.deepEqual(posted.slice(1), [
+    { type: 'terminal-input', text: 'root\r' }, { type: 'terminal-speed', realtime: false }, { type: 'terminal-stop' },
+  ]);
+  assert.equal(t.state.get().realtime, false);
+});
+
+test('the history says why when the browser keeps none', async () => {
+  const refused = () => Promise.reject(new Error('IndexedDB is not available'));
+  const h = new RunHistory({ listRuns: refused, saveRun: refused, deleteRun: refused });
+  await h.refresh();
+  assert.equal(h.history.get().error, 'History unavailable: IndexedDB is not available');
+  await h.save({ experiment: 'syscall', config: { cpu: '750', memoryMB: 4.5, set: {}, parameters: {} }, result: result(1) });
+  assert.equal(h.history.get().error, 'Not saved in this browser: IndexedDB is not available');
+});
+
+test('the page put together: ready, Run sends the form\'s settings, the finished run is shown, Run again takes a link\'s settings', async () => {
+  const w = channel();
+  const addr = address();
+  const lab = new LabController({ imageBase: 'https://lab.example/images/', address: addr });
+  lab.link.connect(w.page, []);
+  assert.equal(lab.canRun(), false, 'not before the machine is ready');
+  w.send({ type: 'ready', kernel: '4.3BSD', image: { name: '43bsd.dsk.gz', bytes: 100, compressedBytes: 40 }, wasmMs: 5, imageMs: 50 });
+  await until(() => lab.canRun(), 'ready');
+
+  lab.form.select('syscall');
+  lab.form.setParameter('iterations', '2000');
+  lab.run();
+  const run = lab.runs.run.get()!;
+  assert.equal(lab.stats().state, 'running');
+  await until(() => w.posted.some((m) => m.type === 'run'), 'the run message');
+  const sent = w.posted.find((m) => m.type === 'run')!;
+  assert.deepEqual(sent.type === 'run' && sent.config.parameters, { iterations: 2000 });
+
+  w.send({ type: 'run-done', runId: run.runId, result: result(0.62), hostSeconds: 0.7 });
+  await until(() => lab.shown.view.get() !== null, 'the result shown');
+  assert.equal(lab.shown.view.get()!.source, 'run');
+  assert.equal(lab.stats().state, 'ready');
+  // Node keeps no history (no IndexedDB): the page says so, and the run is still shown.
+  await until(() => lab.history.history.get().error !== null, 'the history\'s answer');
+  assert.match(lab.history.history.get().error!, /^Not saved in this browser/);
+
+  // A link's run: shown, its settings put in the form; Run again runs them.
+  const theirs: SharedRun = { experiment: 'syscall', config: { cpu: '780', memoryMB: 8, set: { nbuf: 100 }, parameters: { iterations: 500 } }, result: result(0.3, 500) };
+  lab.shown.open({ source: 'permalink', shared: theirs });
+  lab.runAgain();
+  await until(() => w.posted.filter((m) => m.type === 'run').length === 2, 'the second run');
+  const again = w.posted.filter((m) => m.type === 'run')[1]!;
+  assert.deepEqual(again.type === 'run' && again.config, { kernel: '4.3BSD', cpu: '780', memoryMB: 8, set: { nbuf: 100 }, parameters: { iterations: 500 } });
+  assert.equal(lab.shown.view.get(), null, 'nothing shown while it runs');
+  lab.stop();
+  await until(() => w.posted.some((m) => m.type === 'stop'), 'stop');
+  lab.runs.fail('end of test');
+});

@@ -1,0 +1,55 @@
+// The Terminal tab: the multi-user machine the worker boots for it, its
+// state (booting, running, stopped) and its output, and what is typed.
+
+import type { Cpu, FromWorker, TerminalPhase, ToWorker } from '../../worker/protocol';
+import { ObjectAtom } from './atom';
+import { TextStream } from './textStream';
+
+export interface TerminalState {
+  phase: TerminalPhase;
+  /** Virtual time follows wall time after the login prompt (else: as fast as the host can). */
+  realtime: boolean;
+  message: string | null;
+  virtualSeconds: number;
+  /** Booted at least once (the tab boots it the first time it is shown). */
+  started: boolean;
+}
+
+/** The Terminal tab's machine: a 780 with 8 MB, as the lab's page describes it. */
+export const TERMINAL_MACHINE: { cpu: Cpu; memoryMB: number } = { cpu: '780', memoryMB: 8 };
+
+export class Terminal {
+  readonly state = new ObjectAtom<TerminalState>({ phase: 'off', realtime: true, message: null, virtualSeconds: 0, started: false });
+  readonly output = new TextStream();
+
+  constructor(private readonly link: { post(message: ToWorker): void }) {}
+
+  /** Boots it (again: a power cycle). */
+  start(): void {
+    this.output.reset();
+    this.state.patch({ phase: 'booting', message: null, started: true, virtualSeconds: 0 });
+    this.link.post({ type: 'terminal-start', ...TERMINAL_MACHINE, realtime: this.state.get().realtime });
+  }
+
+  stop(): void {
+    this.link.post({ type: 'terminal-stop' });
+  }
+
+  input(text: string): void {
+    this.link.post({ type: 'terminal-input', text });
+  }
+
+  setRealtime(realtime: boolean): void {
+    this.state.patch({ realtime });
+    this.link.post({ type: 'terminal-speed', realtime });
+  }
+
+  text(m: FromWorker): void {
+    if (m.type === 'terminal-output') this.output.append(m.text);
+  }
+
+  handle(m: FromWorker): void {
+    if (m.type !== 'terminal-status') return;
+    this.state.patch({ phase: m.phase, message: m.message ?? null, virtualSeconds: m.virtualSeconds, realtime: m.realtime });
+  }
+}
