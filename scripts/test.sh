@@ -60,7 +60,7 @@ if run_step "setup (packages, npm ci)" bash scripts/setup.sh --no-build; then
   # The boot and diagnostic tests again, on the machine built with ASan and
   # UBSan: a real 4.3BSD boot, panics, pastes and EVKAA under the sanitizers
   # (LeakSanitizer included: the machine frees what it allocates).
-  run_step "sanitizers: boot + EVKAA tests on the ASan build" env VAXLAB_VAX780=emu/build/asan/vax780 \
+  run_step "asan: boot + EVKAA tests, ASan machine" env VAXLAB_VAX780=emu/build/asan/vax780 \
     node --import tsx --test --test-reporter=spec emu/tests/system/boot.test.ts emu/tests/system/evkaa.test.ts
   run_step "typecheck: tsc --noEmit (+ e2e)" bash -c "node_modules/.bin/tsc --noEmit -p tsconfig.json && node_modules/.bin/tsc --noEmit -p e2e/tsconfig.json"
   if run_step "web build: vite build" node_modules/.bin/vite build --logLevel warn; then
@@ -75,7 +75,7 @@ if run_step "setup (packages, npm ci)" bash scripts/setup.sh --no-build; then
   fi
 else
   for s in "build: make -C emu native wasm" "build: the 4.3BSD image (installer)" "emu: make -C emu test (native + asan)" \
-           "node tests (incl. wasm == native)" "sanitizers: boot + EVKAA tests on the ASan build" "typecheck: tsc --noEmit (+ e2e)" "web build: vite build" "e2e: playwright (chromium)"; do
+           "node tests (incl. wasm == native)" "asan: boot + EVKAA tests, ASan machine" "typecheck: tsc --noEmit (+ e2e)" "web build: vite build" "e2e: playwright (chromium)"; do
     skip_step "$s"
   done
 fi

@@ -4,7 +4,7 @@
  * boot 4.3BSD from it, run, type on the console and collect its output.
  *
  * No globals: everything lives in a heap-allocated vax780w context whose
- * pointer JavaScript holds (web/src/emulator/vaxModule.ts, Vax780).
+ * pointer JavaScript holds (emu/js/vax780.ts, Vax780System).
  *
  * The disk: an "image" is the pristine pack, a buffer JavaScript gets from
  * vax780w_image_alloc and fills (in one copy, or chunk by chunk as a
