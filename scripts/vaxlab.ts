@@ -17,8 +17,8 @@
 // 2 on a bad command line or setting, 3 without an image or wasm build.
 
 import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { accessSync, constants as fsConstants, existsSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
 
 import { ALL_EXPERIMENTS, experimentGroups, findExperiment, type ExperimentSpec } from '../experiments/runner/experiments';
 import { type ExperimentResult, RESULT_VERSION, resultJson } from '../experiments/runner/result';
@@ -39,6 +39,23 @@ const USAGE = `usage: vaxlab list
   --set NAME=VALUE    a kernel variable or machine setting: ${TOGGLES.map((t) => t.name).join(', ')}
   --limit SECONDS     virtual-second limit of each timed command (default: 5 x the paper's time, at least 120)
   all                 runs ${ALL_EXPERIMENTS.join(', ')}`;
+
+/** The longest --limit: a virtual week, far beyond any experiment. */
+const MAX_LIMIT_SECONDS = 7 * 24 * 3600;
+
+/** --json FILE: refused before anything runs if it cannot be written. */
+function checkJsonTarget(file: string): string {
+  const path = resolve(file);
+  const dir = dirname(path);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) die(`--json ${file}: the directory ${dir} does not exist`);
+  if (existsSync(path) && statSync(path).isDirectory()) die(`--json ${file}: is a directory`);
+  try {
+    accessSync(existsSync(path) ? path : dir, fsConstants.W_OK);
+  } catch {
+    die(`--json ${file}: cannot be written (permission denied)`);
+  }
+  return file;
+}
 
 function die(message: string, code = 2): never {
   process.stderr.write(`vaxlab: ${message}\n`);
@@ -81,8 +98,10 @@ async function run(args: string[]): Promise<number> {
     ? ALL_EXPERIMENTS.map((e) => findExperiment(e)!)
     : [findExperiment(id) ?? die(`no experiment "${id}" (vaxlab list shows them)`)];
   const options: RunOptions = {};
-  const set: Record<string, number> = {};
-  const params: Record<string, number> = {};
+  // Null-prototype maps: a name such as __proto__ or constructor is just an
+  // unknown name, refused like any other.
+  const set: Record<string, number> = Object.create(null) as Record<string, number>;
+  const params: Record<string, number> = Object.create(null) as Record<string, number>;
   let jsonFile: string | null = null;
   let imageFile: string | null = null;
   while (args.length > 0) {
@@ -106,13 +125,15 @@ async function run(args: string[]): Promise<number> {
       const [k, n] = pair(a, v);
       params[k] = n;
     } else if (a === '--limit') {
-      const n = Number(v);
-      if (!(n > 0)) die('--limit takes a positive number of virtual seconds');
+      const n = /^\d*\.?\d+(e\d+)?$/i.test(v.trim()) ? Number(v) : NaN;
+      if (!(Number.isFinite(n) && n > 0 && n <= MAX_LIMIT_SECONDS)) {
+        die(`--limit takes a positive number of virtual seconds up to ${MAX_LIMIT_SECONDS}, got "${v}"`);
+      }
       options.limitSeconds = n;
     } else if (a === '--counters') {
       if (v !== 'all' && v !== 'experiment') die('--counters takes all or experiment');
       options.counters = v;
-    } else if (a === '--json') jsonFile = v;
+    } else if (a === '--json') jsonFile = checkJsonTarget(v);
     else if (a === '--image') imageFile = v;
     else die(`unknown option ${a}\n${USAGE}`);
   }
@@ -121,13 +142,13 @@ async function run(args: string[]): Promise<number> {
   const perSpec = new Map<ExperimentSpec, RunOptions>();
   const problems: string[] = [];
   for (const name of Object.keys(params)) {
-    if (!specs.some((s) => name in s.parameters)) {
+    if (!specs.some((s) => Object.hasOwn(s.parameters, name))) {
       problems.push(`--param ${name}: ${specs.length === 1 ? `${specs[0]!.id} has ${Object.keys(specs[0]!.parameters).join(', ') || 'no parameters'}`
         : `none of ${specs.map((s) => s.id).join(', ')} has it`}`);
     }
   }
   for (const spec of specs) {
-    const own = Object.fromEntries(Object.entries(params).filter(([k]) => k in spec.parameters));
+    const own = Object.fromEntries(Object.entries(params).filter(([k]) => Object.hasOwn(spec.parameters, k)));
     const o: RunOptions = { ...options, set: { ...set }, parameters: own };
     perSpec.set(spec, o);
     try {
@@ -144,9 +165,16 @@ async function run(args: string[]): Promise<number> {
   const imagePath = imageFile ?? findLabImage();
   if (!imagePath) die('no 4.3BSD image: build web/public/images/43bsd.dsk.gz with `npm run image` (or set VAXLAB_IMAGE)', 3);
   const api = await loadVaxNode();
-  const bytes = await loadDiskImage(imagePath);
+  // Any problem with the image is exit 3, as documented.
+  let bytes: Uint8Array;
+  let disk: ReturnType<typeof api.vax780.loadImage>;
+  try {
+    bytes = await loadDiskImage(imagePath);
+    disk = api.vax780.loadImage(bytes);
+  } catch (e) {
+    die(`${imagePath}: ${e instanceof Error ? e.message : String(e)}`, 3);
+  }
   const image = { name: basename(imagePath), sha256: createHash('sha256').update(bytes).digest('hex') };
-  const disk = api.vax780.loadImage(bytes);
 
   const results: ExperimentResult[] = [];
   const summaries: string[] = [];

@@ -112,11 +112,14 @@ export function resolveRun(spec: ExperimentSpec, options: RunOptions = {}): Reso
 
   const parameters = { ...spec.parameters };
   const known = Object.keys(spec.parameters);
-  const given: Record<string, number> = { ...(options.parameters ?? {}) };
-  const toggles: Record<string, number> = {};
+  // Names are looked up as own properties only: "constructor" or "__proto__"
+  // is an unknown name like any other, never something an object inherits.
+  const isParameter = (name: string): boolean => Object.hasOwn(spec.parameters, name);
+  const given: Record<string, number> = Object.assign(Object.create(null) as Record<string, number>, options.parameters ?? {});
+  const toggles: Record<string, number> = Object.create(null) as Record<string, number>;
   for (const [name, value] of Object.entries(options.set ?? {})) {
-    if (name in spec.parameters) {
-      if (!(name in given)) {
+    if (isParameter(name)) {
+      if (!Object.hasOwn(given, name)) {
         given[name] = value;
         notes.push(`--set ${name}=${value}: ${name} is a parameter of ${spec.id}, taken as --param ${name}=${value} ` +
           '(deprecated: --set is for kernel and machine settings)');
@@ -126,7 +129,7 @@ export function resolveRun(spec: ExperimentSpec, options: RunOptions = {}): Reso
     toggles[name] = value;
   }
   for (const [name, value] of Object.entries(given)) {
-    if (!(name in spec.parameters)) {
+    if (!isParameter(name)) {
       problems.push(`parameter ${name}: ${spec.id} has ${known.length ? `only ${known.join(', ')}` : 'no parameters'}`);
     } else if (!Number.isSafeInteger(value) || value < 1) {
       problems.push(`parameter ${name}: a whole number, 1 or more, got ${value}`);
@@ -143,7 +146,7 @@ export function resolveRun(spec: ExperimentSpec, options: RunOptions = {}): Reso
     return option ?? fromSet ?? dflt;
   };
   const cpu = pick('cpu', options.cpu, settings.machine.cpu, spec.machine.cpu);
-  if (!(cpu in CPU_NS_PER_INSTRUCTION)) problems.push(`cpu: ${JSON.stringify(cpu)} is not one of ${Object.keys(CPU_NS_PER_INSTRUCTION).join(', ')}`);
+  if (!Object.hasOwn(CPU_NS_PER_INSTRUCTION, cpu)) problems.push(`cpu: ${JSON.stringify(cpu)} is not one of ${Object.keys(CPU_NS_PER_INSTRUCTION).join(', ')}`);
   const memoryMB = pick('memoryMB', options.memoryMB, settings.machine.memoryMB, spec.machine.memoryMB);
   // A --set memoryMB was checked with the settings; the option and the spec's are checked here.
   const memoryProblem = settings.machine.memoryMB === undefined ? validateSetting('memoryMB', memoryMB) : null;
