@@ -54,11 +54,28 @@ export function findLabImage(): string | null {
 }
 
 /** The bytes of a disk image (gunzipped if the name ends in .gz). */
+/** The largest disk image the Node tools load: above every pack the 780
+ *  here takes (an RP06 is 174 MB, an RA81 456 MB).  A gzip that would
+ *  inflate beyond it is refused while it inflates, so a gzip bomb costs at
+ *  most this much memory. */
+export const MAX_IMAGE_BYTES = 512 * 1024 * 1024;
+
 export async function loadDiskImage(path: string): Promise<Uint8Array> {
-  const bytes = await readFile(path);
-  if (!path.endsWith('.gz')) return bytes;
+  const { stat } = await import('node:fs/promises');
+  const size = (await stat(path)).size;
+  if (!path.endsWith('.gz')) {
+    if (size > MAX_IMAGE_BYTES) throw new RangeError(`${path}: ${size} bytes, more than the ${MAX_IMAGE_BYTES} a disk image may have`);
+    return readFile(path);
+  }
   const { gunzipSync } = await import('node:zlib');
-  return gunzipSync(bytes);
+  try {
+    return gunzipSync(await readFile(path), { maxOutputLength: MAX_IMAGE_BYTES });
+  } catch (e) {
+    if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
+      throw new RangeError(`${path}: inflates to more than the ${MAX_IMAGE_BYTES} bytes a disk image may have`);
+    }
+    throw e;
+  }
 }
 
 /** findBsdImage() and its bytes, or null with no image. */

@@ -1,0 +1,75 @@
+// The experiment CLI (scripts/vaxlab.ts) refuses bad input before anything
+// runs, with one message and its documented exit code (2 a bad command line
+// or setting, 3 no usable image).
+
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const work = mkdtempSync(join(tmpdir(), 'vaxlab-cli-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+
+function vaxlab(...args: string[]): { status: number | null; stderr: string } {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/vaxlab.ts'), ...args],
+    { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+  return { status: r.status, stderr: r.stderr };
+}
+
+test('names an object inherits are unknown names: --param constructor, __proto__, toString', () => {
+  for (const name of ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty']) {
+    const r = vaxlab('run', 'syscall', '--param', `${name}=5`);
+    assert.equal(r.status, 2, name);
+    assert.match(r.stderr, new RegExp(`refused, nothing was run:\\n  --param ${name}: syscall has iterations`), name);
+  }
+  const set = vaxlab('run', 'syscall', '--set', '__proto__=5');
+  assert.equal(set.status, 2);
+  assert.match(set.stderr, /refused, nothing was run/);
+});
+
+test('--limit must be a finite positive number of seconds', () => {
+  for (const v of ['Infinity', 'NaN', '-5', '0', '1e400', '12abc', '']) {
+    const r = vaxlab('run', 'syscall', '--limit', v);
+    assert.equal(r.status, 2, v);
+    assert.match(r.stderr, /--limit takes a positive number of virtual seconds/, v);
+  }
+});
+
+test('--json into a directory that does not exist is refused before the run', () => {
+  const t0 = Date.now();
+  const r = vaxlab('run', 'syscall', '--json', join(work, 'missing', 'x.json'));
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /--json .*the directory .*missing does not exist/);
+  assert.ok(Date.now() - t0 < 30_000, 'refused at once, not after running');
+  const dir = vaxlab('run', 'syscall', '--json', work);
+  assert.equal(dir.status, 2);
+  assert.match(dir.stderr, /is a directory/);
+});
+
+test('an image that is missing or not an image exits 3', () => {
+  const missing = vaxlab('run', 'syscall', '--image', join(work, 'absent.dsk.gz'), '--param', 'iterations=10');
+  assert.equal(missing.status, 3, missing.stderr);
+  const junk = join(work, 'junk.dsk.gz');
+  writeFileSync(junk, 'not gzip at all');
+  const bad = vaxlab('run', 'syscall', '--image', junk, '--param', 'iterations=10');
+  assert.equal(bad.status, 3, bad.stderr);
+  assert.match(bad.stderr, /junk\.dsk\.gz/);
+});
+
+test('a gzip bomb is refused while it inflates, within the image size limit', async () => {
+  const { gzipSync } = await import('node:zlib');
+  const { MAX_IMAGE_BYTES } = await import('../emu/js/vaxNode');
+  const bomb = join(work, 'bomb.dsk.gz');
+  // 600 MB of zeros compress to about 600 KB: more than any pack may inflate to.
+  const zeros = new Uint8Array(1 << 20);
+  const parts: Buffer[] = [];
+  for (let i = 0; i < 600; i++) parts.push(gzipSync(zeros, { level: 9 }));
+  writeFileSync(bomb, Buffer.concat(parts));   // concatenated gzip members inflate as one stream
+  const r = vaxlab('run', 'syscall', '--image', bomb, '--param', 'iterations=10');
+  assert.equal(r.status, 3, r.stderr);
+  assert.match(r.stderr, new RegExp(`inflates to more than the ${MAX_IMAGE_BYTES} bytes`));
+});
