@@ -4,8 +4,9 @@
  * the installer.
  *
  *   vax780 --disk hp0=IMAGE[:TYPE] [--disk hp1=...] [--tape ts0=TAPE] [--mem MB]
- *          [--boot single|multi|askname] [--direct] [--kernel PATH] [--cpu 780|750] [--timing model|flat]
- *          [--standalone tape|tape:NAME|FILE] [--set NAME=VALUE] [--script FILE] [--quiet] [--stats]
+ *          [--boot single|multi|askname] [--direct] [--kernel PATH] [--kernel-file FILE] [--cpu 780|750]
+ *          [--timing model|flat] [--standalone tape|tape:NAME|FILE] [--set NAME=VALUE] [--script FILE]
+ *          [--quiet] [--stats]
  *          [--no-idle-skip] [--disk-timing rp06|eagle|ideal]
  *
  * --disk-timing times every disk as a DEC RP06 (the default for the RP06),
@@ -14,6 +15,10 @@
  * (src/massbus/rp.c, "Timing profiles").
  * --set NAME=VALUE (with --direct) sets the kernel's longword variable _NAME
  * after loading /vmunix and before it runs, e.g. --set nchsize=0.
+ * --kernel-file FILE (implies --direct) boots the kernel in the host file
+ * FILE instead of one from the disk's root, e.g. a kernel variant the
+ * installer built (web/public/images/43bsd-kernel-NAME.gz, gunzipped);
+ * --set then patches that kernel, by its own symbol table.
  * --standalone starts a standalone program instead of booting the disk:
  * tape is the --tape's boot block (its first record, tsboot), started as
  * the operator's toggle-in program tstoggle leaves it; it prompts "=" for
@@ -174,6 +179,8 @@ typedef struct {
     boot_method method;
     uint32_t howto;
     const char *kernel;
+    const uint8_t *kernel_image;   /* --kernel-file: the kernel's bytes, or NULL */
+    size_t kernel_image_len;
     int nset;                    /* --set NAME=VALUE: kernel variables patched before the kernel runs */
     char set_name[32][64];
     uint32_t set_value[32];
@@ -199,7 +206,10 @@ static void apply_settings(session *s)
         set[i].value = s->set_value[i];
         set[i].old = 0;
     }
-    int rc = boot_set_kernel_variables(s->sys->m, s->boot_disk, s->kernel, set, s->nset, err, sizeof err);
+    int rc = s->kernel_image
+                 ? boot_set_kernel_variables_image(s->sys->m, s->kernel_image, s->kernel_image_len, s->kernel, set,
+                                                   s->nset, err, sizeof err)
+                 : boot_set_kernel_variables(s->sys->m, s->boot_disk, s->kernel, set, s->nset, err, sizeof err);
     if (rc == BOOT_SET_IMAGE_ERROR)
         die(EXIT_IMAGE, "--set: %s", err);
     if (rc < 0)
@@ -224,7 +234,11 @@ static void boot(session *s, uint32_t howto)
         s->standalone = NULL;   /* a later reboot boots the disk, as the console would */
         return;
     }
-    if (vax_boot(s->sys->m, s->boot_disk, s->boot_type, s->method, howto, 0, s->kernel, err, sizeof err) < 0)
+    if (s->kernel_image) {
+        if (vax_boot_kernel_image(s->sys->m, s->kernel_image, s->kernel_image_len, s->kernel, howto, 0, NULL, err,
+                                  sizeof err) < 0)
+            die(EXIT_IMAGE, "%s", err);
+    } else if (vax_boot(s->sys->m, s->boot_disk, s->boot_type, s->method, howto, 0, s->kernel, err, sizeof err) < 0)
         die(EXIT_IMAGE, "%s", err);
     if (s->method == BOOT_DIRECT_KERNEL)
         apply_settings(s);
@@ -407,8 +421,9 @@ static void usage(const char *msg)
         fprintf(stderr, "vax780: %s\n", msg);
     fprintf(stderr,
             "usage: vax780 --disk hp0=IMAGE[:TYPE] [--disk hpN=...] [--tape ts0=TAPE] [--mem MB]\n"
-            "              [--boot single|multi|askname] [--direct] [--kernel PATH] [--cpu 780|750] [--timing model|flat]\n"
-            "              [--standalone tape|tape:NAME|FILE] [--set NAME=VALUE] [--script FILE] [--quiet] [--stats]\n"
+            "              [--boot single|multi|askname] [--direct] [--kernel PATH] [--kernel-file FILE] [--cpu 780|750]\n"
+            "              [--timing model|flat] [--standalone tape|tape:NAME|FILE] [--set NAME=VALUE] [--script FILE]\n"
+            "              [--quiet] [--stats]\n"
             "              [--no-idle-skip] [--disk-timing rp06|eagle|ideal]\n");
     exit(EXIT_USAGE);
 }
@@ -421,6 +436,8 @@ int main(int argc, char **argv)
     static file_ctx disk_files[VAX780_MAX_DISKS], tape_file;
     const char *script = NULL;
     const char *standalone = NULL;
+    const char *kernel_file = NULL;
+    int kernel_given = 0;
     int stats = 0;
     session s;
     memset(&s, 0, sizeof s);
@@ -481,6 +498,11 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--kernel") && v) {
             i++;
             s.kernel = v;
+            kernel_given = 1;
+        } else if (!strcmp(a, "--kernel-file") && v) {
+            i++;
+            kernel_file = v;
+            s.method = BOOT_DIRECT_KERNEL;
         } else if (!strcmp(a, "--standalone") && v) {
             i++;
             standalone = v;
@@ -542,6 +564,10 @@ int main(int argc, char **argv)
             usage(msg);
         }
     }
+    if (kernel_file && kernel_given)
+        usage("--kernel names a kernel on the disk, --kernel-file one on the host: give one of them");
+    if (kernel_file && standalone)
+        usage("--kernel-file boots a kernel, --standalone a standalone program: give one of them");
     if (s.nset && s.method != BOOT_DIRECT_KERNEL)
         usage("--set needs --direct: only then does the host load the kernel and can patch it before it runs");
     if (!have_disk)
@@ -557,6 +583,23 @@ int main(int argc, char **argv)
         cfg.todr_initial = 0;
         if (!standalone)
             die(EXIT_IMAGE, "%s: %s", disk_files[0].path, err);
+    }
+    uint8_t *kernel_prog = NULL;
+    if (kernel_file) {
+        vax_blockdev bd;
+        file_ctx f;
+        open_image(kernel_file, 1, &bd, &f);
+        if (bd.size == 0 || bd.size > (64u << 20))
+            die(EXIT_IMAGE, "--kernel-file %s: %llu bytes is not a kernel", kernel_file, (unsigned long long)bd.size);
+        kernel_prog = malloc((size_t)bd.size);
+        if (!kernel_prog)
+            die(EXIT_STOPPED, "out of host memory");
+        if (bd.read(&bd, 0, kernel_prog, (size_t)bd.size) != 0)
+            die(EXIT_IMAGE, "cannot read %s", kernel_file);
+        close(f.fd);
+        s.kernel_image = kernel_prog;
+        s.kernel_image_len = (size_t)bd.size;
+        s.kernel = kernel_file;
     }
     uint8_t *standalone_prog = NULL;
     if (standalone) {
@@ -617,5 +660,6 @@ int main(int argc, char **argv)
     }
     vax780_destroy(s.sys);
     free(standalone_prog);
+    free(kernel_prog);
     return 0;
 }

@@ -46,6 +46,8 @@ typedef struct {
     vax_blockdev disk;    /* hp0: this system's overlay over image */
     boot_method method;
     uint32_t howto;
+    uint8_t *kernel;      /* vax780w_set_kernel: the kernel to boot instead of /vmunix, or NULL */
+    uint32_t kernel_len;
     int nset;
     char set_name[VAX780W_MAX_SETTINGS][VAX780W_NAME_MAX];
     uint32_t set_value[VAX780W_MAX_SETTINGS];
@@ -176,6 +178,7 @@ EMSCRIPTEN_KEEPALIVE void vax780w_destroy(vax780w *w)
         return;
     vax780_destroy(w->sys);
     blockdev_overlay_destroy(&w->disk);
+    free(w->kernel);
     free(w);
 }
 
@@ -204,10 +207,43 @@ EMSCRIPTEN_KEEPALIVE int vax780w_add_setting(vax780w *w, const char *name, uint3
     return 0;
 }
 
+/* Boot this kernel, an a.out file of len bytes (copied), instead of
+ * /vmunix from the disk: e.g. one of the kernel variants the installer
+ * builds (web/public/images/43bsd-kernel-NAME.gz, gunzipped).  Only for a
+ * direct boot, before vax780w_boot; the settings and vax780w_kernel_symbols
+ * then use this kernel's symbol table, and a reboot boots it again.
+ * Returns 0, or -1 with a message (vax780w_error). */
+EMSCRIPTEN_KEEPALIVE int vax780w_set_kernel(vax780w *w, const uint8_t *bytes, uint32_t len)
+{
+    if (w->method != BOOT_DIRECT_KERNEL) {
+        snprintf(w->err, sizeof w->err, "a kernel from the host needs a direct boot");
+        return -1;
+    }
+    if (vax_instruction_count(w->sys->m) != 0) {
+        snprintf(w->err, sizeof w->err, "the kernel: only before the first instruction");
+        return -1;
+    }
+    uint8_t *copy = len ? malloc(len) : NULL;
+    if (!copy) {
+        snprintf(w->err, sizeof w->err, "kernel of %u bytes: out of memory", len);
+        return -1;
+    }
+    memcpy(copy, bytes, len);
+    free(w->kernel);
+    w->kernel = copy;
+    w->kernel_len = len;
+    return 0;
+}
+
 static int do_boot(vax780w *w, uint32_t howto)
 {
-    if (vax_boot(w->sys->m, &w->disk, "RP06", w->method, howto, 0, "/vmunix", w->err, sizeof w->err) < 0)
+    if (w->kernel) {
+        if (vax_boot_kernel_image(w->sys->m, w->kernel, w->kernel_len, "kernel", howto, 0, NULL, w->err,
+                                  sizeof w->err) < 0)
+            return -1;
+    } else if (vax_boot(w->sys->m, &w->disk, "RP06", w->method, howto, 0, "/vmunix", w->err, sizeof w->err) < 0) {
         return -1;
+    }
     if (w->method == BOOT_DIRECT_KERNEL && w->nset) {
         boot_kernel_setting set[VAX780W_MAX_SETTINGS];
         for (int i = 0; i < w->nset; i++) {
@@ -215,7 +251,11 @@ static int do_boot(vax780w *w, uint32_t howto)
             set[i].value = w->set_value[i];
             set[i].old = 0;
         }
-        if (boot_set_kernel_variables(w->sys->m, &w->disk, "/vmunix", set, w->nset, w->err, sizeof w->err) < 0)
+        int rc = w->kernel ? boot_set_kernel_variables_image(w->sys->m, w->kernel, w->kernel_len, "kernel", set,
+                                                             w->nset, w->err, sizeof w->err)
+                           : boot_set_kernel_variables(w->sys->m, &w->disk, "/vmunix", set, w->nset, w->err,
+                                                       sizeof w->err);
+        if (rc < 0)
             return -1;
     }
     return 0;
@@ -283,7 +323,8 @@ EMSCRIPTEN_KEEPALIVE uint32_t vax780w_reboots(vax780w *w) { return w->reboots; }
 EMSCRIPTEN_KEEPALIVE vax_machine *vax780w_machine(vax780w *w) { return w->sys->m; }
 
 /* Addresses of kernel symbols (names with their underscore, separated by
- * newlines) from /vmunix's symbol table on the disk: out[i] = address, or
+ * newlines) from /vmunix's symbol table on the disk (or the kernel of
+ * vax780w_set_kernel's): out[i] = address, or
  * 0 when the kernel lacks the symbol.  The runner reads the kernel's own
  * statistics (_cnt, _cp_time, _nchstats...) at these addresses.  Returns
  * how many were found, or -1 (message: vax780w_error). */
@@ -306,7 +347,9 @@ EMSCRIPTEN_KEEPALIVE int vax780w_kernel_symbols(vax780w *w, char *names, uint32_
             p += strlen(p);
         }
     }
-    int found = boot_lookup_kernel_symbols(&w->disk, "/vmunix", name, out, (int)n, w->err, sizeof w->err);
+    int found = w->kernel ? boot_lookup_kernel_symbols_image(w->kernel, w->kernel_len, "kernel", name, out, (int)n,
+                                                             w->err, sizeof w->err)
+                          : boot_lookup_kernel_symbols(&w->disk, "/vmunix", name, out, (int)n, w->err, sizeof w->err);
     return found < 0 ? -1 : found;
 }
 
