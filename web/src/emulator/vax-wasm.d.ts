@@ -38,6 +38,7 @@ declare module '*/emu/build/wasm/vax.mjs' {
     _vax780w_boot(w: number): number;
     _vax780w_set_ns_per_instruction(w: number, ns: number): number;
     _vax780w_set_disk_timing(w: number, profilePtr: number): number;
+    _vax780w_set_kernel(w: number, bytesPtr: number, len: number): number;
     _vax780w_run(w: number, maxInstructions: bigint): number;
     _vax780w_stop_detail(w: number): number;
     _vax780w_type(w: number, textPtr: number, len: number): number;

@@ -94,6 +94,11 @@ export interface Vax780Options {
   /** Kernel longword variables to patch before the kernel runs, by name
    *  without the underscore (the CLI's --set NAME=VALUE); needs direct. */
   set?: Record<string, number>;
+  /** An a.out kernel to boot instead of the disk's /vmunix (the CLI's
+   *  --kernel-file), e.g. a kernel variant the installer built
+   *  (experiments/kernels); needs direct.  `set` and kernelSymbols() then
+   *  use its symbol table. */
+  kernel?: Uint8Array;
   /** The timing model: virtual ns per instruction (the CLI's --cpu; see
    *  CPU_NS_PER_INSTRUCTION).  Default 2000, a 780. */
   nsPerInstruction?: number;
@@ -481,7 +486,10 @@ export async function loadVax(options: VaxLoadOptions = {}): Promise<VaxMachineA
   let hardwareStatNames: string[] | undefined; // vax780w_stats_names(), read once
 
   function createVax780(options: Vax780Options): Vax780System {
-    const { memoryMB, disk, boot, direct = false, set = {}, nsPerInstruction, diskTiming } = options;
+    const { memoryMB, disk, boot, direct = false, set = {}, nsPerInstruction, diskTiming, kernel } = options;
+    if (kernel !== undefined && (!direct || !(kernel instanceof Uint8Array) || kernel.length === 0)) {
+      throw new Error('kernel: a non-empty Uint8Array, with direct (the host loads the kernel)');
+    }
     if (diskTiming !== undefined && !(DISK_TIMINGS as readonly string[]).includes(diskTiming)) {
       throw new RangeError(`diskTiming must be one of ${DISK_TIMINGS.join(', ')}, got ${String(diskTiming)}`);
     }
@@ -547,6 +555,16 @@ export async function loadVax(options: VaxLoadOptions = {}): Promise<VaxMachineA
         withString(diskTiming, (p) => {
           if (mod._vax780w_set_disk_timing(handle, p) !== 0) throw new Error(`diskTiming: ${lastError()}`);
         });
+      }
+      if (kernel !== undefined) {
+        const kp = mod._malloc(kernel.length);
+        if (kp === 0) throw new Error('kernel: malloc failed');
+        try {
+          mod.HEAPU8.set(kernel, kp); // HEAPU8 read after the allocation: memory may have grown
+          if (mod._vax780w_set_kernel(handle, kp, kernel.length) !== 0) throw new Error(`kernel: ${lastError()}`);
+        } finally {
+          mod._free(kp);
+        }
       }
       for (const [name, value] of settings) {
         withString(name, (p) => {
