@@ -577,6 +577,22 @@ async function kernelsUpToDate(out: string, km: KernelManifest | undefined, key:
   return true;
 }
 
+/** --check's word on the kernels: up to date, or what would be built. */
+async function kernelsPlan(o: Options, imageCurrent: Record<string, unknown> | null): Promise<string> {
+  let src: KernelSources;
+  try {
+    src = findKernelSources(o.kernelSources);
+  } catch (e) {
+    if (e instanceof KernelSourceError) return `cannot be built: ${e.message}`;
+    throw e;
+  }
+  const names = src.kernels.map((k) => k.name).join(', ');
+  if (!imageCurrent) return `would be built after the image (${names})`;
+  const m = imageCurrent as { cacheKey: string; image: { uncompressedSha256: string }; kernels?: KernelManifest };
+  const key = kernelsKey(m.cacheKey, m.image.uncompressedSha256, src);
+  return (await kernelsUpToDate(o.out, m.kernels, key)) ? `up to date (${names})` : `would be built (${names})`;
+}
+
 /** A kernel's line "4.3 BSD UNIX #N: DATE" and the next (USER@HOST:DIR). */
 function bannerOf(transcript: string): string {
   const m = /4\.3 BSD UNIX #\d+: [^\r\n]*\r?\n\s*(\S+)/.exec(transcript);
@@ -820,6 +836,7 @@ async function main(): Promise<void> {
       say(`${p.version.name}: ${d.files.map((f) => f.name).join(', ')} in ${d.dir} ` +
         `${d.sumsFrom === 'built-in' && Object.keys(p.version.known).length === 0 ? 'found (no sums to check against)' : `verified (${d.sumsFrom})`}; ` +
         `${current ? `${image} is up to date` : `${image} would be built`}`);
+      if (p.version.id === '4.3' && o.kernels) say(`${p.version.name} kernels: ${await kernelsPlan(o, current)}`);
     }
     return;
   }

@@ -301,4 +301,8 @@ test('the installer: a variant whose patch does not apply stops the kernels, nam
   const m = JSON.parse(readFileSync(join(out, '43bsd.json'), 'utf8')) as Manifest;
   assert.equal(m.kernels, undefined, 'the manifest lists no kernels');
   assert.equal(m.cacheKey, manifest!.cacheKey, 'the image stays as it was');
+  const check = spawnSync(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'installer/install.ts'), '--dist-version', '4.3',
+    '--out', out, '--kernels', src, '--no-download', '--check'], { encoding: 'utf8', cwd: REPO_ROOT, timeout: 120_000 });
+  assert.equal(check.status, 0, check.stderr);
+  assert.match(check.stdout, /43bsd\.dsk\.gz is up to date\n.*4\.3BSD kernels: would be built \(generic, no-offset-cache, /);
 });
