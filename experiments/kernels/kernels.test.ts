@@ -59,7 +59,7 @@ function run(cmd: string, args: string[], cwd: string): { status: number | null;
 const snapshot = (dir: string): Record<string, string> =>
   Object.fromEntries(touched.map((t) => [t, readFileSync(join(dir, t), 'latin1')]));
 
-test('every patch applies to the distribution\'s sources, alone and all four in order, as GNU patch applies it', { skip }, () => {
+test('every patch applies to the distribution\'s sources, alone and all of like-4.2\'s in order, as GNU patch applies it', { skip }, () => {
   const sets = [...patches.map((p) => [p]), [...LIKE_42.patches]];
   for (const set of sets) {
     const ours = tree(`ours-${set.length}-${set[0]}`);
