@@ -16,14 +16,25 @@
 // manifest) and OUT/IMAGE.log (every console transcript), IMAGE = 43bsd or
 // 42bsd; OUT is web/public/images.  A re-run with the same inputs, lab
 // sources, installer version and console scripts finds the manifest up to
-// date and does nothing.  See installer/README.md for the steps.
+// date and does nothing.  For 4.3BSD it then builds kernels in the guest
+// (lib/kernels.ts): GENERIC from source and the variants of
+// experiments/kernels, shipped as OUT/43bsd-kernel-NAME.gz and listed in the
+// manifest (cached by the image and the kernels' sources; --no-kernels skips
+// them).  See installer/README.md for the steps.
 
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  appendFileSync, copyFileSync, createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync,
+  rmSync, writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
 
-import { DistError, loadDistribution, unpack } from './lib/dist';
+import { kernelFileName } from '../experiments/kernels/variants';
+import { DistError, loadDistribution, sha256File, unpack } from './lib/dist';
 import type { Distribution } from './lib/dist';
 import { RP06, RP06_BYTES, RP06_PARTITIONS, createBlankRp06 } from './lib/disk';
 import {
@@ -31,6 +42,11 @@ import {
   findLabSources, namesLoop, parseBinListing, toolLines,
 } from './lib/lab';
 import type { InstalledProgram, LabSources } from './lib/lab';
+import {
+  BUILD_SCRIPT, KERNEL_GUEST_DIR, KernelSourceError, aoutSizes, compiledFiles, findBuildFailure, findKernelSources, kernelBuildDir,
+  kernelGuestPath, kernelSourcesDigest, kernelTarEntries, timeOf,
+} from './lib/kernels';
+import type { KernelSources } from './lib/kernels';
 import { cacheKey, gzipFile, scriptsDigest, sourceDigest, upToDate, writeJsonAtomic } from './lib/output';
 import { buildTape, readTapeLayout } from './lib/tape';
 import type { TapeFileSpec, TapeInfo } from './lib/tape';
@@ -40,7 +56,7 @@ import type { DistVersion, Presence } from './lib/versions';
 import { EmulatorError, loadScript, runVax780 } from './lib/vax780';
 import type { RunResult } from './lib/vax780';
 
-const INSTALLER_VERSION = '0.2.1';
+const INSTALLER_VERSION = '0.3.0';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..');
 const SCRIPTS = join(import.meta.dirname, 'scripts');
@@ -51,12 +67,20 @@ const LAB_TAPE_FILE: TapeFileSpec = {
   name: 'lab.tar', recordSize: 10240, what: 'tar of the lab\'s sources (experiments/guest), made by the installer',
 };
 
+/** The kernel step's tape: one file. */
+const KERNELS_TAPE_FILE: TapeFileSpec = {
+  name: 'kernels.tar', recordSize: 10240, what: 'tar of the kernel sources of experiments/kernels and build-kernels.sh',
+};
+
 interface Options {
   versions: 'all' | '4.3' | '4.2';
   dist: Record<string, string>;
   guest: string;
+  kernelSources: string;
+  kernels: boolean;
   out: string;
   vax780: string;
+  bsdfs: string;
   force: boolean;
   keepWork: boolean;
   download: boolean;
@@ -67,7 +91,8 @@ interface Options {
 class InstallError extends Error {}
 
 const USAGE = 'usage: install.ts [--dist-version all|4.3|4.2] [--dist DIR] [--dist42 DIR] [--guest DIR] [--out DIR]\n' +
-  '                  [--vax780 PATH] [--force] [--keep-work] [--no-download] [--check] [--verbose]\n';
+  '                  [--kernels DIR] [--no-kernels] [--vax780 PATH] [--force] [--keep-work] [--no-download] [--check]\n' +
+  '                  [--verbose]\n';
 
 function parseArgs(argv: string[]): Options {
   const env = process.env;
@@ -75,8 +100,11 @@ function parseArgs(argv: string[]): Options {
     versions: 'all',
     dist: Object.fromEntries(VERSIONS.map((v) => [v.id, versionDistDir(v, REPO_ROOT, env)])),
     guest: env.VAXLAB_GUEST ? resolve(env.VAXLAB_GUEST) : join(REPO_ROOT, 'experiments/guest'),
+    kernelSources: env.VAXLAB_KERNELS ? resolve(env.VAXLAB_KERNELS) : join(REPO_ROOT, 'experiments/kernels'),
+    kernels: true,
     out: join(REPO_ROOT, 'web/public/images'),
     vax780: env.VAXLAB_VAX780 ?? join(REPO_ROOT, 'emu/build/native/vax780'),
+    bsdfs: env.VAXLAB_BSDFS ?? join(REPO_ROOT, 'emu/build/native/bsdfs'),
     force: false,
     keepWork: false,
     download: true,
@@ -99,6 +127,8 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--dist') o.dist['4.3'] = resolve(next());
     else if (a === '--dist42') o.dist['4.2'] = resolve(next());
     else if (a === '--guest') o.guest = resolve(next());
+    else if (a === '--kernels') o.kernelSources = resolve(next());
+    else if (a === '--no-kernels') o.kernels = false;
     else if (a === '--out') o.out = resolve(next());
     else if (a === '--vax780') o.vax780 = resolve(next());
     else if (a === '--force') o.force = true;
@@ -493,6 +523,256 @@ async function buildVersion(o: Options, v: DistVersion, presence: Presence, lab:
   }
 }
 
+// ------------------------------------------------------------------ kernels
+
+/** Virtual seconds the whole kernel build may take (GENERIC alone is about
+ * 2,600 on the 780 model: 43 minutes, as on a real 780). */
+const KERNEL_BUILD_TIMEOUT = 6 * 3600;
+
+/** The kernels' part of the manifest. */
+interface KernelManifest {
+  cacheKey: string;
+  sources: string;
+  builtOn: string;
+  tape: string;
+  reference: KernelCheck;
+  kernels: {
+    name: string; label: string; paper: string; description: string;
+    patches: { file: string; sha256: string; touches: string[] }[];
+    builtIn: string; compiled: string[];
+    file: string; sha256: string; bytes: number; uncompressedSha256: string; uncompressedBytes: number;
+    text: number; data: number; bss: number;
+    check: KernelCheck;
+  }[];
+  buildStep: StepRecord;
+  totalHostSeconds: number;
+}
+
+interface KernelCheck {
+  kernel: string;
+  banner: string;
+  runs: Record<string, { real: number; user: number; sys: number } | null>;
+  virtualSeconds: number | null;
+  hostSeconds: number;
+}
+
+/** The commands of scripts/8-check-kernel.vax whose times are recorded. */
+const CHECK_RUNS = ['/lab/bin/syscall 10000', '/lab/bin/forks 100 0', '/lab/bin/execs 100 0 /lab/bin/nulljob', 'ls -l > /dev/null'];
+
+function kernelsKey(imageKey: string, imageSha: string, src: KernelSources): string {
+  return createHash('sha256').update(JSON.stringify({ imageKey, imageSha, sources: kernelSourcesDigest(src), scripts: scriptsDigest(SCRIPTS) }))
+    .digest('hex');
+}
+
+async function gunzipTo(src: string, dest: string): Promise<void> {
+  await pipeline(createReadStream(src, { highWaterMark: 1 << 20 }), createGunzip(), createWriteStream(dest));
+}
+
+/** The kernels already shipped, if the manifest lists them under this key and every file is there intact. */
+async function kernelsUpToDate(out: string, km: KernelManifest | undefined, key: string): Promise<boolean> {
+  if (!km || km.cacheKey !== key) return false;
+  for (const k of km.kernels) {
+    const f = join(out, k.file);
+    if (!existsSync(f) || (await sha256File(f)) !== k.sha256) return false;
+  }
+  return true;
+}
+
+/** --check's word on the kernels: up to date, or what would be built. */
+async function kernelsPlan(o: Options, imageCurrent: Record<string, unknown> | null): Promise<string> {
+  let src: KernelSources;
+  try {
+    src = findKernelSources(o.kernelSources);
+  } catch (e) {
+    if (e instanceof KernelSourceError) return `cannot be built: ${e.message}`;
+    throw e;
+  }
+  const names = src.kernels.map((k) => k.name).join(', ');
+  if (!imageCurrent) return `would be built after the image (${names})`;
+  const m = imageCurrent as { cacheKey: string; image: { uncompressedSha256: string }; kernels?: KernelManifest };
+  const key = kernelsKey(m.cacheKey, m.image.uncompressedSha256, src);
+  return (await kernelsUpToDate(o.out, m.kernels, key)) ? `up to date (${names})` : `would be built (${names})`;
+}
+
+/** A kernel's line "4.3 BSD UNIX #N: DATE" and the next (USER@HOST:DIR). */
+function bannerOf(transcript: string): string {
+  const m = /4\.3 BSD UNIX #\d+: [^\r\n]*\r?\n\s*(\S+)/.exec(transcript);
+  return m ? `${m[0].split(/\r?\n/)[0]!.trim()} ${m[1]}` : '';
+}
+
+async function checkKernel(o: Options, work: string, base: string, label: string, bootArgs: string[], bannerDir: string,
+  steps: StepRecord[]): Promise<KernelCheck> {
+  const disk = join(work, 'check.dsk');
+  copyFileSync(base, disk);
+  const r = await emulate(o, work, `7c check ${label}: boots, runs the lab's programs`, '8-check-kernel.vax',
+    ['--disk', `hp0=${disk}`, ...bootArgs, '--boot', 'single'], { KERNEL_BANNER: `:${bannerDir}` },
+    { must: [`:${bannerDir}`, ...CHECK_RUNS.map((c) => new RegExp(`# /bin/time ${escapeRe(c)}\\r?\\n[^#]*\\d+\\.\\d+ real`))],
+      mustNot: ['panic', 'not found', /[Ee]rror/, 'Segmentation', 'core dumped'] }, steps);
+  rmSync(disk);
+  return {
+    kernel: label,
+    banner: bannerOf(r.transcript),
+    runs: Object.fromEntries(CHECK_RUNS.map((c) => [c, timeOf(r.transcript, c)])),
+    virtualSeconds: r.virtualSeconds,
+    hostSeconds: Number(r.hostSeconds.toFixed(3)),
+  };
+}
+
+/** GENERIC from source and the variants, built in the guest on a scratch
+ * copy of the image just installed (or found up to date), read back,
+ * booted and checked, then shipped beside the image and listed in its
+ * manifest.  Nothing is shipped unless every kernel built and passed. */
+async function buildKernels(o: Options, v: DistVersion, manifestPath: string): Promise<'built' | 'up to date'> {
+  const t0 = Date.now();
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, unknown> & {
+    cacheKey: string; image: { file: string; uncompressedSha256: string }; kernels?: KernelManifest;
+  };
+  let src: KernelSources;
+  try {
+    src = findKernelSources(o.kernelSources);
+  } catch (e) {
+    if (e instanceof KernelSourceError) throw new InstallError(`kernels: ${e.message}`);
+    throw e;
+  }
+  const key = kernelsKey(manifest.cacheKey, manifest.image.uncompressedSha256, src);
+  say(`===== ${v.name} kernels: ${src.kernels.map((k) => k.name).join(', ')} (sources: ${repoPath(src.dir)})`);
+  if (!o.force && (await kernelsUpToDate(o.out, manifest.kernels, key))) {
+    say(`kernels are up to date (same image and kernel sources); nothing to do`);
+    return 'up to date';
+  }
+  const work = mkdtempSync(join(process.env.VAXLAB_WORK ?? tmpdir(), `vaxlab-kernels-${v.imageName}-`));
+  logFile = join(work, 'kernels.log');
+  writeFileSync(logFile, `vaxlab installer ${INSTALLER_VERSION}, ${v.name} kernels, ${new Date().toISOString()}\n`);
+  say(`work directory: ${work}`);
+  const steps: StepRecord[] = [];
+  let ok = false;
+  try {
+    const base = join(work, 'installed.dsk');
+    await gunzipTo(join(o.out, manifest.image.file), base);
+    if ((await sha256File(base)) !== manifest.image.uncompressedSha256)
+      throw new InstallError(`${manifest.image.file} does not hold the image its manifest describes`);
+    const tarPath = join(work, 'kernels.tar');
+    writeFileSync(tarPath, makeTar(kernelTarEntries(src, LAB_MTIME)));
+    const tapePath = join(work, 'kernels.tap');
+    buildTape(tapePath, new Map([[KERNELS_TAPE_FILE.name, tarPath]]), [KERNELS_TAPE_FILE]);
+    say(`  tape file 0: kernels.tar: ${src.files.map((f) => f.guestName).join(' ')} ${BUILD_SCRIPT}`);
+
+    // 7a. Build them all in one guest session.
+    const build = join(work, 'build.dsk');
+    copyFileSync(base, build);
+    let r: RunResult;
+    try {
+      r = await emulate(o, work, `7a build ${src.kernels.length} kernels in the guest: ${src.kernels.map((k) => k.name).join(', ')}`,
+        '7-build-kernels.vax', ['--disk', `hp0=${build}`, '--tape', `ts0=${tapePath}`, '--boot', 'single'],
+        // A glob, not the list: a typed line longer than the terminal's input queue (255) would be cut.
+        { KERNEL_DIR: KERNEL_GUEST_DIR, BUILD_SCRIPT, KERNEL_PATHS: '/usr/src/sys/GENERIC/vmunix /usr/src/sys-*/GENERIC/vmunix',
+          KERNEL_TIMEOUT: KERNEL_BUILD_TIMEOUT },
+        { must: [/^applydiff: built\r?$/m, /^kernels: finished with status 0\r?$/m,
+          ...src.kernels.map((k) => new RegExp(`^kernel ${escapeRe(k.name)}: built\\r?$`, 'm'))],
+        mustNot: [/^[^#\n]*: FAILED/m, 'panic'] }, steps);
+    } catch (e) {
+      if (e instanceof EmulatorError) {
+        const f = findBuildFailure(e.transcript);
+        if (f) throw new EmulatorError(`kernel ${f.kernel}: ${f.why} (the guest's output follows)`, f.output);
+      }
+      throw e;
+    }
+    // 7b. Read them back from the scratch disk's /usr.
+    const g = RP06_PARTITIONS.find((p) => p.name === 'g')!;
+    const usr = join(work, 'usr.fs');
+    const buf = readFileSync(build);
+    writeFileSync(usr, buf.subarray(g.offset * 512, (g.offset + g.sectors) * 512));
+    const listed = r.transcript.replace(/\r/g, '');
+    const built = src.kernels.map((k) => {
+      const path = kernelGuestPath(k);
+      const res = spawnSync(o.bsdfs, [usr, 'cat', path.replace(/^\/usr/, '')], { maxBuffer: 64 << 20 });
+      if (res.status !== 0) throw new InstallError(`kernel ${k.name}: cannot read ${path} from the disk: ${res.stderr.toString().trim()}`);
+      const data = res.stdout;
+      const sizes = aoutSizes(data);
+      if (!sizes) throw new InstallError(`kernel ${k.name}: ${path} is not an a.out file`);
+      const ls = new RegExp(`\\s(\\d+) \\w{3} +\\d+ [\\d:]+ ${escapeRe(path)}$`, 'm').exec(listed);
+      if (!ls || Number(ls[1]) !== data.length)
+        throw new InstallError(`kernel ${k.name}: ${path} read back as ${data.length} bytes; the guest's ls -l says ${ls?.[1] ?? 'nothing'}`);
+      const file = join(work, `${k.name}.vmunix`);
+      writeFileSync(file, data);
+      say(`  ${k.name.padEnd(16)} ${path}: ${data.length} bytes, text ${sizes.text} data ${sizes.data} bss ${sizes.bss}; ` +
+        `compiled: ${compiledFiles(r.transcript, k.name).length} files`);
+      return { k, file, data, sizes };
+    });
+    rmSync(usr);
+    rmSync(build);
+
+    // 7c. Each boots and runs the lab's programs; the distributed /vmunix too, for comparison.
+    const reference = await checkKernel(o, work, base, 'the distributed /vmunix', ['--direct'], '/usr/src/sys/GENERIC', steps);
+    const checks: KernelCheck[] = [];
+    for (const b of built) {
+      const c = await checkKernel(o, work, base, `kernel ${b.k.name}`, ['--kernel-file', b.file], kernelBuildDir(b.k), steps);
+      if (c.banner === reference.banner) throw new InstallError(`kernel ${b.k.name}: it booted with the distributed kernel's banner`);
+      checks.push(c);
+      const runs = CHECK_RUNS.map((cmd) => `${cmd.split(' ')[0]!.split('/').pop()} ${c.runs[cmd]?.sys ?? '?'}`).join(', ');
+      say(`  ${b.k.name}: ${c.banner}; system seconds: ${runs}`);
+    }
+
+    // 8. Ship them: gzip -9 each, all or none.
+    mkdirSync(o.out, { recursive: true });
+    const shipped: KernelManifest['kernels'] = [];
+    const partials: [string, string][] = [];
+    for (const [i, b] of built.entries()) {
+      const name = kernelFileName(v.imageName, b.k.name);
+      const gz = await gzipFile(b.file, join(work, name));
+      partials.push([join(work, name), join(o.out, name)]);
+      shipped.push({
+        name: b.k.name, label: b.k.label, paper: b.k.paper, description: b.k.description,
+        patches: b.k.patches.map((p) => {
+          const info = src.patches.find((x) => x.file === p)!;
+          return { file: `experiments/kernels/patches/${p}`, sha256: info.sha256, touches: info.touches };
+        }),
+        builtIn: kernelBuildDir(b.k), compiled: compiledFiles(r.transcript, b.k.name),
+        file: name, sha256: gz.sha256, bytes: gz.bytes, uncompressedSha256: gz.uncompressedSha256, uncompressedBytes: gz.uncompressedBytes,
+        text: b.sizes.text, data: b.sizes.data, bss: b.sizes.bss,
+        check: checks[i]!,
+      });
+    }
+    for (const [from, to] of partials) renameSync(from, to);
+    const totalHostSeconds = Number(((Date.now() - t0) / 1000).toFixed(2));
+    const km: KernelManifest = {
+      cacheKey: key,
+      sources: repoPath(src.dir),
+      builtOn: `a scratch copy of ${manifest.image.file}, single-user; sources in ${KERNEL_GUEST_DIR}; GENERIC in ` +
+        `/usr/src/sys/GENERIC, each variant in /usr/src/sys-NAME/GENERIC (mkvariant.sh)`,
+      tape: 'kernels.tar, the only file of its own tape',
+      reference,
+      kernels: shipped,
+      buildStep: { ...steps[0]!, hostSeconds: Number(steps[0]!.hostSeconds.toFixed(3)) },
+      totalHostSeconds,
+    };
+    manifest.kernels = km;
+    writeJsonAtomic(manifestPath, manifest);
+    copyFileSync(logFile, join(o.out, `${v.imageName}-kernels.log`));
+    say(`${shipped.length} kernels written to ${repoPath(o.out)} (${shipped.map((k) => k.file).join(', ')}); ` +
+      `the kernels took ${secs(totalHostSeconds)}`);
+    ok = true;
+    return 'built';
+  } finally {
+    if (ok && !o.keepWork) rmSync(work, { recursive: true, force: true });
+    else if (!ok) say(`failed: the work directory ${work} is kept (console transcripts in ${logFile})`);
+    else say(`work directory kept: ${work}`);
+    logFile = null;
+  }
+}
+
+/** After a failed kernel build: the kernels of an earlier build go too (they
+ * were not built from the sources now there), and the manifest's list of them. */
+function dropKernels(out: string, manifestPath: string): void {
+  if (!existsSync(manifestPath)) return;
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, unknown> & { kernels?: KernelManifest };
+  if (!manifest.kernels) return;
+  for (const k of manifest.kernels.kernels) rmSync(join(out, k.file), { force: true });
+  delete manifest.kernels;
+  writeJsonAtomic(manifestPath, manifest);
+  say(`the kernels of the earlier build were removed from ${repoPath(out)} and the manifest`);
+}
+
 function labManifest(lab: LabSources, installed: InstalledProgram[], tapeFile: number | null): unknown {
   const run = checkRun(lab);
   return {
@@ -558,6 +838,7 @@ async function main(): Promise<void> {
       say(`${p.version.name}: ${d.files.map((f) => f.name).join(', ')} in ${d.dir} ` +
         `${d.sumsFrom === 'built-in' && Object.keys(p.version.known).length === 0 ? 'found (no sums to check against)' : `verified (${d.sumsFrom})`}; ` +
         `${current ? `${image} is up to date` : `${image} would be built`}`);
+      if (p.version.id === '4.3' && o.kernels) say(`${p.version.name} kernels: ${await kernelsPlan(o, current)}`);
     }
     return;
   }
@@ -567,16 +848,35 @@ async function main(): Promise<void> {
 
   const outcomes: Outcome[] = [];
   const failures: string[] = [];
+  const kernelOutcomes: string[] = [];
   for (const p of toBuild) {
+    let outcome: Outcome;
     try {
-      outcomes.push(await buildVersion(o, p.version, p, lab, planNotes));
+      outcome = await buildVersion(o, p.version, p, lab, planNotes);
+      outcomes.push(outcome);
     } catch (e) {
       report(e);
       failures.push(p.version.name);
+      continue;
+    }
+    if (p.version.id !== '4.3') {
+      kernelOutcomes.push(`${p.version.name} kernels: not built (the variants patch 4.3BSD's sources)`);
+    } else if (!o.kernels) {
+      kernelOutcomes.push(`${p.version.name} kernels: not built (--no-kernels)`);
+    } else {
+      const manifestPath = join(o.out, `${p.version.imageName}.json`);
+      try {
+        kernelOutcomes.push(`${p.version.name} kernels: ${await buildKernels(o, p.version, manifestPath)}`);
+      } catch (e) {
+        report(e);
+        dropKernels(o.out, manifestPath);
+        failures.push(`${p.version.name} kernels`);
+      }
     }
   }
   const summary = [
     ...outcomes.map((r) => `${r.version.name}: ${r.status} (${repoPath(r.image)})`),
+    ...kernelOutcomes,
     ...failures.map((n) => `${n}: FAILED`),
     ...presences.filter((p) => !toBuild.includes(p)).map((p) => `${p.version.name}: not built (files not found in ${p.dir})`),
   ];

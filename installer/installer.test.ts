@@ -2,7 +2,9 @@
 // distribution check, the tape assembly (4.3BSD's and 4.2BSD's orders), the
 // tar writer, the lab's sources and their console script blocks, the
 // versions and the "4.2BSD not found" message, script templates, the cache
-// key.  (The whole installation is run by installer/install.test.ts.)
+// key, the kernels' sources and build script (lib/kernels.ts).  (The whole
+// installation is run by installer/install.test.ts, the kernels it builds
+// are checked by installer/kernels.test.ts.)
 //
 //   node --import tsx --test installer/installer.test.ts
 
@@ -23,10 +25,15 @@ import {
   DEFAULT_BUILD, LAB_TOOLS, buildLines, checkLines, checkRun, commandFromTemplate, extractLines, findLabSources, namesLoop,
   parseBinListing, readmeBuildTemplate, sourceDirective, toolLines, LAB_ROOT_BIN,
 } from './lib/lab';
+import {
+  BUILD_SCRIPT, KernelSourceError, buildScript, compiledFiles, findBuildFailure, findKernelSources, kernelGuestPath, kernelTarEntries,
+  objectsToRebuild, parsePatch, timeOf,
+} from './lib/kernels';
 import { TAPE_LAYOUT, buildTape, readTapeLayout } from './lib/tape';
 import { makeTar, readTar } from './lib/tar';
 import { BSD42, BSD43, TAPE_LAYOUT_42, absentMessage, findDistribution, versionById, versionDistDir } from './lib/versions';
 import { renderScript } from './lib/vax780';
+import { KERNELS, NO_NAME_CACHE } from '../experiments/kernels/variants';
 
 const work = mkdtempSync(join(tmpdir(), 'vaxlab-installer-test-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -429,4 +436,75 @@ test('the installer with no distribution and no network: one clear message, non-
   assert.notEqual(r.status, 0, r.stdout);
   assert.match(r.stderr + r.stdout, /cannot reach https:\/\/archive\.invalid\/4\.3BSD\/\S+/);
   assert.deepEqual(readdirSync(out), [], 'nothing may be left in the output directory');
+});
+
+// ------------------------------------------------------------------ kernels
+
+const KERNEL_SOURCES = resolve(import.meta.dirname, '../experiments/kernels');
+
+test('kernels: the build script builds GENERIC from source, then each variant from its patches, and stops at a failure', () => {
+  const src = findKernelSources(KERNEL_SOURCES);
+  const script = buildScript(src);
+  const lines = script.split('\n');
+  // GENERIC first: config, make clean (every object compiled again), make.
+  const generic = lines.findIndex((l) => l.includes('config GENERIC ||'));
+  assert.ok(generic > 0 && lines[generic + 2]!.includes('make clean ||') && lines[generic + 3]!.includes('make vmunix ||'));
+  for (const k of src.kernels.filter((x) => x.patches.length > 0)) {
+    const l = lines.find((x) => x.includes(`mkvariant.sh ${k.name} `))!;
+    assert.ok(lines.indexOf(l) > generic, `${k.name} after GENERIC`);
+    assert.match(l, / \|\| exit 1$/);
+    for (const p of k.patches) assert.ok(l.includes(`/usr/lab/kernels/${p}`), `${k.name}: ${p}`);
+  }
+  assert.match(script, /^\($/m);
+  assert.match(script, /^echo "kernels: finished with status \$s"$/m);
+  // no-name-cache changes ufs_namei.c and conf/param.c: those objects (and the build directory's param.c) go.
+  const nonc = lines.find((x) => x.includes(`mkvariant.sh ${NO_NAME_CACHE.name} `))!;
+  assert.match(nonc, /"param\.c param\.o ufs_namei\.o"/);
+  assert.deepEqual(objectsToRebuild(['sys/kern_exec.c']), ['kern_exec.o']);
+  assert.deepEqual(objectsToRebuild(['sys/kern_exec.c', 'h/user.h']), ['*.o', 'locore.c', 'assym.s'], 'a header: everything');
+  // The tape archive: the sources, every patch and the script, flat.
+  const names = kernelTarEntries(src, 0).map((e) => e.name);
+  assert.deepEqual(names, ['applydiff.c', 'mkvariant.sh', ...src.patches.map((p) => p.file), BUILD_SCRIPT]);
+  const back = readTar(makeTar(kernelTarEntries(src, 0)));
+  assert.equal(back.find((m) => m.name === BUILD_SCRIPT)!.data.toString('latin1'), script);
+  assert.equal(kernelGuestPath(KERNELS[0]!), '/usr/src/sys/GENERIC/vmunix');
+  assert.equal(kernelGuestPath(NO_NAME_CACHE), '/usr/src/sys-no-name-cache/GENERIC/vmunix');
+});
+
+test('kernels: a patch header that disagrees with variants.ts, a missing patch or a bad path is refused', () => {
+  const dir = join(work, 'kernel-sources');
+  mkdirSync(join(dir, 'patches'), { recursive: true });
+  for (const f of ['applydiff.c', 'mkvariant.sh']) writeFileSync(join(dir, f), readFileSync(join(KERNEL_SOURCES, f)));
+  const patchText = readFileSync(join(KERNEL_SOURCES, 'patches/no-name-cache.patch'), 'latin1');
+  const generic = KERNELS.find((k) => k.name === 'generic')!;
+  writeFileSync(join(dir, 'patches/no-name-cache.patch'), patchText.replace('Label: 4.3BSD without the system-wide name cache',
+    'Label: 4.2BSD namei'), 'latin1');
+  assert.throws(() => findKernelSources(dir, [generic, NO_NAME_CACHE]), (e: Error) => e instanceof KernelSourceError &&
+    /no-name-cache\.patch: its header says variant "no-name-cache", label "4\.2BSD namei"/.test(e.message));
+  assert.throws(() => findKernelSources(dir, [generic, { ...NO_NAME_CACHE, patches: ['nosuch.patch'] }]), /patch nosuch\.patch is not in/);
+  assert.throws(() => findKernelSources(dir, [generic, { ...NO_NAME_CACHE, label: '4.2BSD name cache' }]), /must start "4\.3BSD without "/);
+  assert.throws(() => findKernelSources(dir, [NO_NAME_CACHE]), /must include generic/);
+  assert.throws(() => parsePatch('x.patch', 'Variant: x\n--- a/../h/user.h\n+++ b/../h/user.h\n'), /not a path inside/);
+  assert.throws(() => parsePatch('x.patch', 'Variant: x\nno diff here\n'), /not a unified diff/);
+  assert.throws(() => parsePatch('x.patch', '--- a/sys/x.c\n+++ b/sys/x.c\n'), /no "Variant:" line/);
+});
+
+test('kernels: a build transcript\'s failure names the kernel and keeps its part of the guest\'s output', () => {
+  const t = ['===== kernel generic: config GENERIC; make clean; make vmunix', 'cc -c -S -I. -I../h -DKERNEL ../sys/init_main.c',
+    'cc -c -O -I. -DKERNEL param.c', 'kernel generic: built',
+    '===== kernel no-name-cache: /usr/lab/kernels/no-name-cache.patch',
+    'applydiff: /usr/lab/kernels/no-name-cache.patch: sys/ufs_namei.c: hunk 1 (line 25 of the patch, at line 120 of the original) does not apply:',
+    '    the file has no "\tregister char *cp;"', 'kernel no-name-cache: FAILED (the patches do not apply)',
+    'kernels: finished with status 1'].join('\r\n');
+  const f = findBuildFailure(t)!;
+  assert.equal(f.kernel, 'no-name-cache');
+  assert.equal(f.why, 'the patches do not apply');
+  assert.match(f.output, /^===== kernel no-name-cache:[^]*hunk 1 [^]*FAILED \(the patches do not apply\)$/);
+  assert.doesNotMatch(f.output, /kernel generic/);
+  assert.equal(findBuildFailure(t.replace(/kernel no-name-cache: FAILED.*/, '')), null);
+  assert.deepEqual(compiledFiles(t, 'generic'), ['sys/init_main.c', 'param.c']);
+  assert.deepEqual(compiledFiles(t, 'no-name-cache'), []);
+  const time = '# /bin/time ls -l > /dev/null\r\n        3.3 real         1.2 user         2.0 sys\r\n# ';
+  assert.deepEqual(timeOf(time, 'ls -l > /dev/null'), { real: 3.3, user: 1.2, sys: 2.0 });
+  assert.equal(timeOf(time, 'ls'), null);
 });

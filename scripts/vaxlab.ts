@@ -3,7 +3,7 @@
 //   npx vaxlab list
 //   npx vaxlab run EXPERIMENT|all [--cpu 750|780] [--mem MB] [--disk rp06|eagle|ideal]
 //                                 [--param NAME=VALUE ...] [--set NAME=VALUE ...] [--limit SECONDS]
-//                                 [--json FILE] [--image FILE] [--counters all]
+//                                 [--json FILE] [--image FILE] [--kernel NAME|FILE] [--counters all]
 //
 // Runs the experiment (or `all`: table2, table7 and namecache, one after the
 // other) on the WebAssembly emulator (emu/js/vaxModule.ts) with the
@@ -13,13 +13,17 @@
 // parameter of the experiment (see `list`); --set a kernel variable or a
 // machine setting (experiments/runner/toggles.ts; --set disk=eagle is
 // --disk eagle: the disk's timing, the pack staying an RP06's).  Every setting is checked
-// before a machine runs.  Exit 0 when every step ran, 1 when a step failed,
+// before a machine runs.  --kernel boots a kernel the installer built
+// (experiments/kernels/variants.ts: generic, no-name-cache, ...; the file
+// IMAGE-kernel-NAME.gz beside the image) or any a.out kernel FILE (.gz or
+// not) instead of the image's /vmunix.  Exit 0 when every step ran, 1 when a step failed,
 // 2 on a bad command line or setting, 3 without an image or wasm build.
 
 import { createHash } from 'node:crypto';
 import { accessSync, constants as fsConstants, existsSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 
+import { KERNELS, kernelByName, kernelFileName } from '../experiments/kernels/variants';
 import { ALL_EXPERIMENTS, experimentGroups, findExperiment, type ExperimentSpec } from '../experiments/runner/experiments';
 import { type ExperimentResult, RESULT_VERSION, resultJson } from '../experiments/runner/result';
 import { formatTable } from '../experiments/runner/resultText';
@@ -32,12 +36,15 @@ import { findLabImage, loadDiskImage, loadVaxNode, wasmBuildExists } from '../em
 
 const USAGE = `usage: vaxlab list
        vaxlab run EXPERIMENT|all [--cpu 750|780] [--mem MB] [--disk ${DISK_TIMINGS.join('|')}] [--param NAME=VALUE ...]
-                                 [--set NAME=VALUE ...] [--limit SECONDS] [--json FILE] [--image FILE] [--counters all]
+                                 [--set NAME=VALUE ...] [--limit SECONDS] [--json FILE] [--image FILE] [--kernel NAME|FILE]
+                                 [--counters all]
   --disk TIMING       the disk's timing: rp06 (DEC RP06, the default), eagle (Fujitsu Eagle) or ideal (no seek or
                       rotational latency, not a real drive); the pack stays an RP06's.  Same as --set disk=TIMING
   --param NAME=VALUE  a parameter of the experiment (vaxlab list shows them: iterations, divisor)
   --set NAME=VALUE    a kernel variable or machine setting: ${TOGGLES.map((t) => t.name).join(', ')}
   --limit SECONDS     virtual-second limit of each timed command (default: 5 x the paper's time, at least 120)
+  --kernel NAME|FILE  boot this kernel instead of the image's /vmunix: one the installer built beside the image
+                      (${KERNELS.map((k) => k.name).join(', ')}) or an a.out FILE
   all                 runs ${ALL_EXPERIMENTS.join(', ')}`;
 
 /** The longest --limit: a virtual week, far beyond any experiment. */
@@ -104,6 +111,7 @@ async function run(args: string[]): Promise<number> {
   const params: Record<string, number> = Object.create(null) as Record<string, number>;
   let jsonFile: string | null = null;
   let imageFile: string | null = null;
+  let kernelArg: string | null = null;
   while (args.length > 0) {
     const a = args.shift()!;
     const v = args.shift();
@@ -135,6 +143,7 @@ async function run(args: string[]): Promise<number> {
       options.counters = v;
     } else if (a === '--json') jsonFile = checkJsonTarget(v);
     else if (a === '--image') imageFile = v;
+    else if (a === '--kernel') kernelArg = v;
     else die(`unknown option ${a}\n${USAGE}`);
   }
 
@@ -175,12 +184,27 @@ async function run(args: string[]): Promise<number> {
     die(`${imagePath}: ${e instanceof Error ? e.message : String(e)}`, 3);
   }
   const image = { name: basename(imagePath), sha256: createHash('sha256').update(bytes).digest('hex') };
+  let kernel: RunOptions['kernel'];
+  if (kernelArg !== null) {
+    const variant = kernelByName(kernelArg);
+    const file = variant ? join(dirname(imagePath), kernelFileName(basename(imagePath).replace(/\.dsk(\.gz)?$/, ''), variant.name))
+      : kernelArg;
+    if (!existsSync(file)) {
+      die(variant ? `no kernel ${variant.name} beside the image (${file}): npm run image builds it`
+        : `--kernel ${kernelArg}: no such kernel (${KERNELS.map((k) => k.name).join(', ')}) or file`, 3);
+    }
+    const kb = await loadDiskImage(file);
+    kernel = { name: variant ? `${variant.name}: ${variant.label}` : basename(file), bytes: kb,
+      sha256: createHash('sha256').update(kb).digest('hex') };
+    process.stderr.write(`vaxlab: kernel ${kernel.name} (${file})\n`);
+  }
 
   const results: ExperimentResult[] = [];
   const summaries: string[] = [];
   for (const spec of specs) {
     const o = perSpec.get(spec)!;
     o.image = image;
+    if (kernel) o.kernel = kernel;
     const host: number[] = [];
     let t0 = 0;
     const start = performance.now();

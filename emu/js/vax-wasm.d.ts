@@ -36,10 +36,12 @@ declare module '*/build/wasm/vax.mjs' {
     _vax780w_error(w: number): number;
     _vax780w_add_setting(w: number, namePtr: number, value: number): number;
     _vax780w_boot(w: number): number;
+    _vax780w_set_kernel(w: number, bytesPtr: number, len: number): number;
     _vax780w_console_load(w: number, addr: number, dataPtr: number, len: number): number;
     _vax780w_console_start(w: number, start: number): number;
     _vax780w_set_ns_per_instruction(w: number, ns: number): number;
     _vax780w_set_disk_timing(w: number, profilePtr: number): number;
+    _vax780w_set_kernel(w: number, bytesPtr: number, len: number): number;
     _vax780w_run(w: number, maxInstructions: bigint): number;
     _vax780w_stop_detail(w: number): number;
     _vax780w_panic(w: number): number;

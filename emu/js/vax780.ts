@@ -47,6 +47,11 @@ export interface Vax780Options {
    *  only).  Timing only: the pack, and the geometry 4.3BSD sees, stay the
    *  RP06's (22 sectors x 19 tracks x 815 cylinders). */
   diskTiming?: DiskTiming;
+  /** An a.out kernel to boot instead of the disk's /vmunix (the CLI's
+   *  --kernel-file), e.g. a kernel variant the installer built
+   *  (experiments/kernels); needs direct.  `set`, kernelSymbols() and the
+   *  panic watch then use its symbol table; a reboot boots it again. */
+  kernel?: Uint8Array;
 }
 
 /** Registers a console command file may deposit before START. */
@@ -132,7 +137,10 @@ export function vax780Systems(
   let hardwareStatNames: string[] | undefined; // vax780w_stats_names(), read once
 
   function createVax780(options: Vax780Options): Vax780System {
-    const { memoryMB, disk, boot, direct = false, set = {}, nsPerInstruction, diskTiming } = options;
+    const { memoryMB, disk, boot, direct = false, set = {}, nsPerInstruction, diskTiming, kernel } = options;
+    if (kernel !== undefined && (!direct || !(kernel instanceof Uint8Array) || kernel.length === 0)) {
+      throw new Error('kernel: a non-empty Uint8Array, with direct (the host loads the kernel)');
+    }
     if (options.console !== undefined) {
       if (disk !== undefined || boot !== undefined || direct || Object.keys(set).length > 0) {
         throw new Error('console (LOAD and START) replaces booting: not with disk, boot, direct or set');
@@ -202,6 +210,16 @@ export function vax780Systems(
           if (mod._vax780w_set_disk_timing(handle, p) !== 0) throw new Error(`diskTiming: ${lastError()}`);
         });
       }
+      if (kernel !== undefined) {
+        const kp = mod._malloc(kernel.length);
+        if (kp === 0) throw new Error('kernel: malloc failed');
+        try {
+          mod.HEAPU8.set(kernel, kp); // HEAPU8 read after the allocation: memory may have grown
+          if (mod._vax780w_set_kernel(handle, kp, kernel.length) !== 0) throw new Error(`kernel: ${lastError()}`);
+        } finally {
+          mod._free(kp);
+        }
+      }
       for (const [name, value] of settings) {
         withString(mod, name, (p) => {
           if (mod._vax780w_add_setting(handle, p, value >>> 0) !== 0) throw new Error(`set ${name}: ${lastError()}`);
@@ -219,8 +237,9 @@ export function vax780Systems(
 
   /** A system without a disk, started by the console's LOAD and START. */
   function createDiskless(options: Vax780Options, con: ConsoleStart): Vax780System {
-    const { memoryMB, nsPerInstruction, diskTiming } = options;
+    const { memoryMB, nsPerInstruction, diskTiming, kernel } = options;
     if (diskTiming !== undefined) throw new Error('diskTiming needs a disk');
+    if (kernel !== undefined) throw new Error('kernel needs a disk (the kernel mounts its root from hp0)');
     if (!Array.isArray(con.load) || con.load.length === 0) throw new RangeError('console.load: at least one { address, data }');
     const u32 = (v: unknown, what: string): number => {
       if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 0xffff_ffff) {

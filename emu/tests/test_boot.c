@@ -23,6 +23,7 @@
 #include "boot/aout.h"
 #include "boot/boot.h"
 #include "boot/ffs.h"
+#include "boot/kernelvars.h"
 #include "boot/partitions.h"
 #include "cpu/cpu.h"
 #include "system/blockdev.h"
@@ -845,6 +846,62 @@ static void test_boot_synthetic(const uint8_t *img)
     }
 }
 
+/* vax_boot_kernel_image: the kernel's bytes from the host leave the machine
+ * exactly as the same file read from the disk does; bad files are refused
+ * with a message naming them. */
+static void test_boot_kernel_image(const uint8_t *img)
+{
+    char err[256];
+    vax_blockdev bd;
+    blockdev_memory(&bd, (uint8_t *)img, MK_BYTES, 1);
+    vax_config cfg = { 2u << 20 };
+    vax_machine *a = vax_create(&cfg), *b = vax_create(&cfg);
+    uint8_t k[32 + FAKE_K_TEXT + FAKE_K_DATA];
+    size_t klen = fake_kernel(k);
+    if (!a || !b) {
+        CHECK(0, "out of memory");
+        vax_destroy(a);
+        vax_destroy(b);
+        return;
+    }
+    vax_boot_info ia, ib;
+    int ra = vax_boot_ex(a, &bd, "RP06", BOOT_DIRECT_KERNEL, RB_SINGLE, 0, "/vmunix", &ia, err, sizeof err);
+    CHECK(ra == 0, "direct from the disk: %s", err);
+    int rb = vax_boot_kernel_image(b, k, klen, "fake.vmunix", RB_SINGLE, 0, &ib, err, sizeof err);
+    CHECK(rb == 0, "direct from the host: %s", err);
+    int same = vax_state_digest(a) == vax_state_digest(b) && ia.pc == ib.pc && ia.entry == ib.entry &&
+               ia.end == ib.end && ia.text == ib.text && ib.partition_offset == 0;
+    for (uint32_t pa = 0; same && pa < (1u << 20); pa += 4)
+        same = phys32(a, pa) == phys32(b, pa);
+    CHECK(same, "host kernel: same registers, PSL and first MB of memory as the disk's /vmunix");
+
+    /* Symbols and settings from the bytes (the fake kernel has no symbols). */
+    const char *names[1] = { "_nchsize" };
+    uint32_t val = 1;
+    CHECK(boot_lookup_kernel_symbols_image(k, klen, "fake.vmunix", names, &val, 1, err, sizeof err) == 0 && val == 0,
+          "a kernel without _nchsize: none found");
+    boot_kernel_setting set = { "nchsize", 0, 0 };
+    int rc = boot_set_kernel_variables_image(b, k, klen, "fake.vmunix", &set, 1, err, sizeof err);
+    CHECK(rc == BOOT_SET_BAD_NAME && strstr(err, "fake.vmunix has no symbol _nchsize"), "settings: %d %s", rc, err);
+
+    /* Bad input: not an a.out, cut short, a bad boot device; registers stay. */
+    vax_set_reg(b, 10, 0x1234);
+    uint8_t junk[64] = { 1, 2, 3 };
+    rc = vax_boot_kernel_image(b, junk, sizeof junk, "junk", 0, 0, NULL, err, sizeof err);
+    CHECK(rc < 0 && strstr(err, "junk: ") && strstr(err, "not a VAX a.out file"), "junk: %s", err);
+    rc = vax_boot_kernel_image(b, k, klen - 8, "short", 0, 0, NULL, err, sizeof err);
+    CHECK(rc < 0 && strstr(err, "short: "), "a kernel cut short: %s", err);
+    rc = vax_boot_kernel_image(b, k, klen, "k", 0, 0x50000000u, NULL, err, sizeof err);
+    CHECK_ERR(rc, err, "bad magic number");
+    rc = vax_boot_kernel_image(b, k, klen, "k", 0, BOOT_DEVICE(0, 0, 0, 9), NULL, err, sizeof err);
+    CHECK_ERR(rc, err, "partition 9");
+    rc = vax_boot_kernel_image(b, NULL, 0, "k", 0, 0, NULL, err, sizeof err);
+    CHECK_ERR(rc, err, "no kernel");
+    CHECK(vax_get_reg(b, 10) == 0x1234, "registers unchanged after failed boots");
+    vax_destroy(a);
+    vax_destroy(b);
+}
+
 /* ====================================================== the reference disk */
 
 typedef struct {
@@ -1087,6 +1144,7 @@ int main(void)
         test_damaged_fs(img);
         test_fuzz_fs(img);
         test_boot_synthetic(img);
+        test_boot_kernel_image(img);
         free(img);
     } else {
         CHECK(0, "out of memory");

@@ -6,9 +6,9 @@
  * line, the files and the script.
  *
  *   vax780 --disk hp0=IMAGE[:TYPE] [--disk hp1=...] [--tape ts0=TAPE] [--mem MB]
- *          [--boot single|multi|askname] [--direct] [--kernel PATH] [--cpu 780|750] [--timing model|flat]
- *          [--standalone tape|tape:NAME|FILE] [--set NAME=VALUE] [--script FILE] [--quiet] [--stats]
- *          [--no-idle-skip] [--disk-timing rp06|eagle|ideal]
+ *          [--boot single|multi|askname] [--direct] [--kernel PATH] [--kernel-file FILE] [--cpu 780|750]
+ *          [--timing model|flat] [--standalone tape|tape:NAME|FILE] [--set NAME=VALUE] [--script FILE]
+ *          [--quiet] [--stats] [--no-idle-skip] [--disk-timing rp06|eagle|ideal]
  *   vax780 --load FILE[@ADDR] [--load ...] --start ADDR [--reg NAME=VALUE ...] [--mem MB] [--script FILE] ...
  *
  * --disk-timing times every disk as a DEC RP06 (the default for the RP06),
@@ -17,6 +17,10 @@
  * (src/massbus/rp.c, "Timing profiles").
  * --set NAME=VALUE (with --direct) sets the kernel's longword variable _NAME
  * after loading /vmunix and before it runs, e.g. --set nchsize=0.
+ * --kernel-file FILE (implies --direct) boots the kernel in the host file
+ * FILE instead of one from the disk's root, e.g. a kernel variant the
+ * installer built (web/public/images/43bsd-kernel-NAME.gz, gunzipped);
+ * --set then patches that kernel, by its own symbol table.
  * --standalone starts a standalone program instead of booting the disk:
  * tape is the --tape's boot block (its first record, tsboot), started as
  * the operator's toggle-in program tstoggle leaves it; it prompts "=" for
@@ -113,9 +117,9 @@ static void die(int code, const char *fmt, ...)
 
 static const char usage_text[] =
     "usage: vax780 --disk hp0=IMAGE[:TYPE] [--disk hpN=...] [--tape ts0=TAPE] [--mem MB]\n"
-    "              [--boot single|multi|askname] [--direct] [--kernel PATH] [--cpu 780|750] [--timing model|flat]\n"
-    "              [--standalone tape|tape:NAME|FILE] [--set NAME=VALUE] [--script FILE] [--quiet] [--stats]\n"
-    "              [--no-idle-skip] [--disk-timing rp06|eagle|ideal]\n"
+    "              [--boot single|multi|askname] [--direct] [--kernel PATH] [--kernel-file FILE] [--cpu 780|750]\n"
+    "              [--timing model|flat] [--standalone tape|tape:NAME|FILE] [--set NAME=VALUE] [--script FILE]\n"
+    "              [--quiet] [--stats] [--no-idle-skip] [--disk-timing rp06|eagle|ideal]\n"
     "       vax780 --load FILE[@ADDR] [--load ...] --start ADDR [--reg NAME=VALUE ...] [--mem MB]\n"
     "              [--script FILE] [--quiet] [--stats] ...\n";
 
@@ -209,6 +213,8 @@ typedef struct {
     start_kind start;
     uint32_t howto;
     const char *kernel;
+    int kernel_given;
+    const char *kernel_file;    /* --kernel-file: a kernel from the host */
     const char *standalone;     /* FILE or tape:NAME's NAME */
     int nset;
     struct {
@@ -294,7 +300,7 @@ static void parse_options(options *o, int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        static const char *const with_value[] = { "--disk", "--tape", "--mem", "--boot", "--kernel",
+        static const char *const with_value[] = { "--disk", "--tape", "--mem", "--boot", "--kernel", "--kernel-file",
                                                   "--standalone", "--script", "--cpu", "--timing", "--disk-timing",
                                                   "--set", "--load", "--start", "--reg" };
         int takes_value = 0;
@@ -334,6 +340,10 @@ static void parse_options(options *o, int argc, char **argv)
             direct = 1;
         } else if (!strcmp(a, "--kernel")) {
             o->kernel = v;
+            o->kernel_given = 1;
+        } else if (!strcmp(a, "--kernel-file")) {
+            o->kernel_file = v;
+            direct = 1;
         } else if (!strcmp(a, "--standalone")) {
             o->standalone = v;
         } else if (!strcmp(a, "--script")) {
@@ -406,6 +416,11 @@ static void parse_options(options *o, int argc, char **argv)
             usage("unknown option %s", a);
         }
     }
+
+    if (o->kernel_file && o->kernel_given)
+        usage("--kernel names a kernel on the disk, --kernel-file one on the host: give one of them");
+    if (o->kernel_file && (o->standalone || o->nload))
+        usage("--kernel-file boots a kernel, not a standalone program or a --load: give one of them");
 
     /* What starts the machine. */
     if (o->nload || o->have_start || o->nreg) {
@@ -753,6 +768,14 @@ static void start(run *r)
         rc = vax_session_boot_disk(s, o->howto);
         break;
     case START_KERNEL:
+        if (o->kernel_file) {
+            size_t len;
+            uint8_t *k = read_whole(o->kernel_file, &len);
+            rc = vax_session_set_kernel_image(s, k, len, o->kernel_file);
+            free(k);
+            if (rc < 0)
+                die(EXIT_IMAGE, "--kernel-file %s: %s", o->kernel_file, vax_session_error(s));
+        }
         for (int i = 0; i < o->nset; i++)
             if (vax_session_set_kernel_variable(s, o->set[i].name, o->set[i].value, err, sizeof err) < 0)
                 usage("--set %s", err);

@@ -18,10 +18,11 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { gunzipSync } from 'node:zlib';
 
 import { Vax780Stop, type Vax780Options, type Vax780System } from '../js/vax780';
 import type { VaxMachineApi } from '../js/vaxModule';
@@ -216,6 +217,36 @@ for (const [name, options, args, steps] of [
     );
   });
 }
+
+// A kernel from the host (the installer's kernel variants: Vax780Options.kernel,
+// the CLI's --kernel-file), with a setting patched by its own symbol table.
+const VARIANT_GZ = join(REPO_ROOT, 'web/public/images/43bsd-kernel-no-name-cache.gz');
+test('identity: native vax780 and wasm alike: a kernel from the host (a variant), with set nbuf=100',
+  { skip: skipNative || (labImage && existsSync(VARIANT_GZ) ? false : `no ${VARIANT_GZ} for the lab image (npm run image)`) }, () => {
+  const kernel = gunzipSync(readFileSync(VARIANT_GZ));
+  const file = join(work, 'variant.vmunix');
+  writeFileSync(file, kernel);
+  const wasm = wasmBoot({ boot: 'single', direct: true, kernel, set: { nbuf: 100 } }, DATE_SCRIPT, 300);
+  const native = nativeBoot(['--boot', 'single', '--kernel-file', file, '--set', 'nbuf=100'], DATE_SCRIPT, 300);
+  const at = (o: Outcome) => o.marks.map((m) => [m.instructions, (Number(m.timeNs) / 1e9).toFixed(3)]);
+  assert.deepEqual(at(wasm), at(native), 'instruction count and virtual time at each match');
+  assert.equal(wasm.transcript, native.transcript, 'console transcript');
+  assert.match(wasm.transcript, /root@:\/usr\/src\/sys-no-name-cache\/GENERIC/);
+  assert.match(wasm.transcript, /using 100 buffers/);
+  checkDate(wasm.transcript);
+  const sys = api.vax780.create({ memoryMB: 8, disk, boot: 'single', direct: true, kernel });
+  try {
+    // Its own symbol table: this kernel has no name cache (nchsize 0 in its data).
+    const syms = sys.kernelSymbols(['_nchsize', '_nchstats']);
+    assert.ok(syms._nchsize !== null && syms._nchstats !== null);
+    assert.equal(new DataView(sys.readKernel(syms._nchsize!, 4).buffer).getUint32(0, true), 0);
+  } finally {
+    sys.destroy();
+  }
+  assert.throws(() => api.vax780.create({ memoryMB: 8, disk, boot: 'single', kernel }), /kernel: .*with direct/);
+  assert.throws(() => api.vax780.create({ memoryMB: 8, disk, boot: 'single', direct: true, kernel: new Uint8Array(64) }),
+    /boot: kernel: not a VAX a\.out file/);
+});
 
 test('wasm: a kernel setting that names no variable is refused', { skip }, () => {
   assert.throws(

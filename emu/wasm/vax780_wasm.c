@@ -172,6 +172,22 @@ EMSCRIPTEN_KEEPALIVE int vax780w_add_setting(vax780w *w, const char *name, uint3
     return vax_session_set_kernel_variable(w->s, name, value, w->err, sizeof w->err);
 }
 
+/* Boot this kernel, an a.out file of len bytes (copied), instead of
+ * /vmunix from the disk: e.g. one of the kernel variants the installer
+ * builds (web/public/images/43bsd-kernel-NAME.gz, gunzipped).  Only for a
+ * direct boot, before vax780w_boot; the settings and vax780w_kernel_symbols
+ * then use this kernel's symbol table, and a reboot boots it again.
+ * Returns 0, or -1 with a message (vax780w_error). */
+EMSCRIPTEN_KEEPALIVE int vax780w_set_kernel(vax780w *w, const uint8_t *bytes, uint32_t len)
+{
+    w->err[0] = 0;
+    if (!w->direct) {
+        snprintf(w->err, sizeof w->err, "a kernel from the host needs a direct boot");
+        return -1;
+    }
+    return vax_session_set_kernel_image(w->s, bytes, len, "kernel");
+}
+
 /* Boot with the flags given to vax780w_create.  Returns 0 or -1 (message:
  * vax780w_error). */
 EMSCRIPTEN_KEEPALIVE int vax780w_boot(vax780w *w)

@@ -89,6 +89,10 @@ export interface ExperimentResult {
     cpu: string; nsPerInstruction: number; memoryMB: number; memoryNote: string; boot: string; direct: true; disk?: DiskTiming;
   };
   image: { name: string; sha256?: string } | null;
+  /** The kernel booted, present only when it is not the image's /vmunix:
+   *  a variant the installer built (experiments/kernels: "no-name-cache:
+   *  4.3BSD without the name cache") or an a.out file, with its SHA-256. */
+  kernel?: { name: string; sha256?: string };
   parameters: Record<string, number>;
   /** Kernel variables set for every step (each row has its own, with the step's). */
   kernelSettings: Record<string, number>;
@@ -162,7 +166,7 @@ export const RESULT_SCHEMA = obj({
   group: str(200),
   paperRef: str(1000),
   view: { k: 'enum', values: VIEWS } as EnumS<ExperimentResult['view'][]>,
-});
+}, { kernel: obj({ name: str(1000) }, { sha256: str(200) }) });
 
 /**
  * Compile-time checks that the schema is the types above, field for field

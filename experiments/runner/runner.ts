@@ -45,6 +45,9 @@ export interface RunOptions {
   limitSeconds?: number;
   /** Identifies the disk image in the result (e.g. its SHA-256). */
   image?: { name: string; sha256?: string };
+  /** A kernel to boot instead of the image's /vmunix (e.g. a variant of
+   *  experiments/kernels: the CLI's --kernel), named in the result's kernel. */
+  kernel?: { name: string; bytes: Uint8Array; sha256?: string };
   /** Which counter series the result keeps: the experiment's (default) or all. */
   counters?: 'experiment' | 'all';
   /** Called as steps start and end (host-side progress; not part of the result). */
@@ -184,10 +187,10 @@ export function resolveRun(spec: ExperimentSpec, options: RunOptions = {}): Reso
  * settings (create() refuses symbols outside the kernel's data).  Creates
  * machines but runs none.  Throws SettingsError.
  */
-export function checkKernelSettings(api: Vax780Api, disk: DiskImage, run: ResolvedRun): void {
+export function checkKernelSettings(api: Vax780Api, disk: DiskImage, run: ResolvedRun, kernel?: Uint8Array): void {
   const problems: string[] = [];
   const base: Vax780Options = { memoryMB: run.memoryMB, disk, boot: 'single', direct: true,
-    nsPerInstruction: CPU_NS_PER_INSTRUCTION[run.cpu], diskTiming: run.disk };
+    nsPerInstruction: CPU_NS_PER_INSTRUCTION[run.cpu], diskTiming: run.disk, ...(kernel ? { kernel } : {}) };
   const names = new Set<string>();
   for (const s of run.steps) {
     Object.keys(s.kernel).forEach((n) => names.add(n));
@@ -279,7 +282,7 @@ export async function runExperiment(
   const image = disk instanceof Uint8Array ? api.loadImage(disk) : disk;
   const rows: RowResult[] = [];
   try {
-    checkKernelSettings(api, image, run);
+    checkKernelSettings(api, image, run, options.kernel?.bytes);
     const keep = options.counters === 'all' ? null : new Set(spec.counters);
     for (const [index, { step, count, kernel }] of run.steps.entries()) {
       if (options.signal?.aborted) break;
@@ -302,6 +305,8 @@ export async function runExperiment(
       ...(run.disk !== DEFAULT_DISK_TIMING ? { disk: run.disk } : {}),
     },
     image: options.image ?? null,
+    // Only when the kernel is not the image's /vmunix, so other results stay as they were.
+    ...(options.kernel ? { kernel: { name: options.kernel.name, ...(options.kernel.sha256 ? { sha256: options.kernel.sha256 } : {}) } } : {}),
     parameters: run.parameters,
     kernelSettings: run.kernel,
     compare: spec.compare,
@@ -343,6 +348,7 @@ async function runStep(
   try {
     sys = api.create({
       memoryMB: run.memoryMB, disk: image, boot: 'single', direct: true, set: kernel, nsPerInstruction, diskTiming: run.disk,
+      ...(options.kernel ? { kernel: options.kernel.bytes } : {}),
     });
     const machine = sys;
     let sampler: CounterSampler | null = null;

@@ -129,6 +129,114 @@ void boot_enter_with_calls(vax_machine *m, uint32_t top, uint32_t entry, uint32_
     vax_set_psl(m, psl);
 }
 
+/* A boot device's magic must be 0 or B_DEVMAGIC. */
+static int check_boot_device(uint32_t boot_device, char *err, size_t errlen)
+{
+    if ((boot_device & B_MAGICMASK) != 0 && (boot_device & B_MAGICMASK) != B_DEVMAGIC) {
+        boot_seterr(err, errlen, "boot device 0x%08x has a bad magic number (bits 31:28 must be 0 or 0xa)",
+               boot_device);
+        return -1;
+    }
+    return 0;
+}
+
+/* The direct boot proper, from the kernel file's bytes (already checked by
+ * aout_parse into h): load it as copyunix() does and leave the processor
+ * as /boot leaves it at the kernel's first instruction (boot.h).  path
+ * names the kernel in messages. */
+static int enter_kernel(vax_machine *m, const uint8_t *file, size_t len, const aout_header *h, const char *path,
+                        uint32_t boot_flags, uint32_t boot_device, aout_layout *lay, char *err, size_t errlen)
+{
+    uint32_t mem = vax_memory_bytes(m);
+    char why[320];
+    if (aout_load(m, file, len, h, 0, AOUT_BOOT_BSS_SLOP, lay, why, sizeof why) != 0) {
+        boot_seterr(err, errlen, "%s: %s", path, why);
+        return -1;
+    }
+    /* The entry mask: CALLS reads it at the entry and starts 2 bytes on. */
+    uint8_t mw[2];
+    if ((uint64_t)lay->entry + 2 > mem || vax_phys_read(m, lay->entry, mw, 2) != 0) {
+        boot_seterr(err, errlen, "%s: entry point 0x%x is outside memory", path, lay->entry);
+        return -1;
+    }
+    uint32_t mask = (uint32_t)mw[0] | (uint32_t)mw[1] << 8;
+    if (mask & 0x3000u) {
+        boot_seterr(err, errlen, "%s: bad entry mask 0x%04x at 0x%x (bits 13:12 must be zero; CALLS "
+               "would take a reserved operand fault)", path, mask, lay->entry);
+        return -1;
+    }
+    /* A page for the CALLS frame just above the cleared region, or if
+     * the slop reached the end of memory, the last page (inside the
+     * slop, above the bss). */
+    uint64_t page = ((uint64_t)lay->end + 511u) & ~(uint64_t)511u;
+    uint64_t top = page + 512u;
+    if (top > mem) {
+        top = mem & ~(uint64_t)511u;
+        page = top - 512u;
+        if (top < 512u || page < (uint64_t)lay->bss_addr + h->bss) {
+            boot_seterr(err, errlen, "%s: no memory left above the kernel's bss (ends at 0x%llx) for "
+                   "the boot stack; memory is %u bytes", path,
+                   (unsigned long long)((uint64_t)lay->bss_addr + h->bss), mem);
+            return -1;
+        }
+    }
+    static const uint8_t zeros[512];
+    (void)vax_phys_write(m, (uint32_t)page, zeros, sizeof zeros);
+
+    vax_boot_init_processor(m);
+    uint32_t r[12] = { 0 };
+    r[9] = 3;   /* /boot's file descriptor of the kernel */
+    r[10] = boot_device | B_DEVMAGIC;
+    r[11] = boot_flags;
+    boot_enter_with_calls(m, (uint32_t)top, lay->entry, mask, r);
+    return 0;
+}
+
+static void fill_info(vax_boot_info *info, const aout_header *h, const aout_layout *lay)
+{
+    if (!info)
+        return;
+    info->magic = h->magic;
+    info->text = h->text;
+    info->data = h->data;
+    info->bss = h->bss;
+    info->entry = lay->entry;
+    info->end = lay->end;
+}
+
+int vax_boot_kernel_image(vax_machine *m, const uint8_t *kernel, size_t len, const char *name,
+                          uint32_t boot_flags, uint32_t boot_device, vax_boot_info *info, char *err, size_t errlen)
+{
+    if (info)
+        memset(info, 0, sizeof *info);
+    if (!name || !*name)
+        name = "kernel";
+    if (!m || !kernel) {
+        boot_seterr(err, errlen, "no machine or no kernel");
+        return -1;
+    }
+    if (check_boot_device(boot_device, err, errlen) != 0)
+        return -1;
+    int part = (int)((boot_device >> B_PARTITIONSHIFT) & B_PARTITIONMASK);
+    if (part >= BSD_NPARTITIONS) {
+        boot_seterr(err, errlen, "boot device 0x%08x names partition %d (a to h only)", boot_device, part);
+        return -1;
+    }
+    aout_header h;
+    aout_layout lay;
+    char why[320];
+    if (aout_parse(kernel, len, &h, why, sizeof why) != 0) {
+        boot_seterr(err, errlen, "%s: %s", name, why);
+        return -1;
+    }
+    if (enter_kernel(m, kernel, len, &h, name, boot_flags, boot_device, &lay, err, errlen) != 0)
+        return -1;
+    fill_info(info, &h, &lay);
+    if (info)
+        info->pc = lay.entry + 2;
+    return 0;
+}
+
 int vax_boot_ex(vax_machine *m, const vax_blockdev *disk, const char *disk_type, boot_method how,
                 uint32_t boot_flags, uint32_t boot_device, const char *kernel_path,
                 vax_boot_info *info, char *err, size_t errlen)
@@ -180,11 +288,8 @@ int vax_boot_ex(vax_machine *m, const vax_blockdev *disk, const char *disk_type,
         }
     } else if (how == BOOT_DIRECT_KERNEL) {
         const char *path = kernel_path && *kernel_path ? kernel_path : "/vmunix";
-        if ((boot_device & B_MAGICMASK) != 0 && (boot_device & B_MAGICMASK) != B_DEVMAGIC) {
-            boot_seterr(err, errlen, "boot device 0x%08x has a bad magic number (bits 31:28 must be 0 or 0xa)",
-                   boot_device);
+        if (check_boot_device(boot_device, err, errlen) != 0)
             return -1;
-        }
         int part = (int)((boot_device >> B_PARTITIONSHIFT) & B_PARTITIONMASK);
         if (part >= BSD_NPARTITIONS || !(dt->standalone_mask & (1u << part))) {
             /* /boot's standalone driver refuses these too ("bad partition"). */
@@ -194,62 +299,20 @@ int vax_boot_ex(vax_machine *m, const vax_blockdev *disk, const char *disk_type,
         }
         if (read_program(disk, dt, part, path, &file, &len, &h, &part_off, err, errlen) != 0)
             return -1;
-        if (aout_load(m, file, len, &h, 0, AOUT_BOOT_BSS_SLOP, &lay, why, sizeof why) != 0) {
-            boot_seterr(err, errlen, "%s: %s", path, why);
-            free(file);
-            return -1;
-        }
+        int rc = enter_kernel(m, file, len, &h, path, boot_flags, boot_device, &lay, err, errlen);
         free(file);
-        /* The entry mask: CALLS reads it at the entry and starts 2 bytes on. */
-        uint8_t mw[2];
-        if ((uint64_t)lay.entry + 2 > mem || vax_phys_read(m, lay.entry, mw, 2) != 0) {
-            boot_seterr(err, errlen, "%s: entry point 0x%x is outside memory", path, lay.entry);
+        if (rc != 0)
             return -1;
-        }
-        uint32_t mask = (uint32_t)mw[0] | (uint32_t)mw[1] << 8;
-        if (mask & 0x3000u) {
-            boot_seterr(err, errlen, "%s: bad entry mask 0x%04x at 0x%x (bits 13:12 must be zero; CALLS "
-                   "would take a reserved operand fault)", path, mask, lay.entry);
-            return -1;
-        }
-        /* A page for the CALLS frame just above the cleared region, or if
-         * the slop reached the end of memory, the last page (inside the
-         * slop, above the bss). */
-        uint64_t page = ((uint64_t)lay.end + 511u) & ~(uint64_t)511u;
-        uint64_t top = page + 512u;
-        if (top > mem) {
-            top = mem & ~(uint64_t)511u;
-            page = top - 512u;
-            if (top < 512u || page < (uint64_t)lay.bss_addr + h.bss) {
-                boot_seterr(err, errlen, "%s: no memory left above the kernel's bss (ends at 0x%llx) for "
-                       "the boot stack; memory is %u bytes", path,
-                       (unsigned long long)((uint64_t)lay.bss_addr + h.bss), mem);
-                return -1;
-            }
-        }
-        static const uint8_t zeros[512];
-        (void)vax_phys_write(m, (uint32_t)page, zeros, sizeof zeros);
-
-        vax_boot_init_processor(m);
-        uint32_t r[12] = { 0 };
-        r[9] = 3;   /* /boot's file descriptor of the kernel */
-        r[10] = boot_device | B_DEVMAGIC;
-        r[11] = boot_flags;
-        uint32_t pc = lay.entry + 2;
-        boot_enter_with_calls(m, (uint32_t)top, lay.entry, mask, r);
         if (info)
-            info->pc = pc;
+            info->pc = lay.entry + 2;
     } else {
         boot_seterr(err, errlen, "unknown boot method %d", (int)how);
         return -1;
     }
     if (info) {
-        info->magic = h.magic;
-        info->text = h.text;
-        info->data = h.data;
-        info->bss = h.bss;
-        info->entry = lay.entry;
-        info->end = lay.end;
+        uint32_t pc = info->pc;
+        fill_info(info, &h, &lay);
+        info->pc = pc;
         info->partition_offset = part_off;
     }
     return 0;

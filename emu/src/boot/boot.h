@@ -128,6 +128,18 @@ int vax_boot_ex(vax_machine *m, const vax_blockdev *disk, const char *disk_type,
                 uint32_t boot_flags, uint32_t boot_device, const char *kernel_path,
                 vax_boot_info *info, char *err, size_t errlen);
 
+/* BOOT_DIRECT_KERNEL with the kernel from the host instead of a file of
+ * the disk's root: kernel holds the whole a.out file (len bytes, e.g. one
+ * of the kernel variants the installer builds in the guest), name is what
+ * messages call it.  The machine is left exactly as vax_boot_ex leaves it
+ * after loading the same file from the disk (same memory, registers and
+ * CALLS frame); the disk is not read (the kernel mounts its root from the
+ * partition boot_device names, as always).  info->partition_offset is 0.
+ * Returns 0, or -1 with a message (registers unchanged, memory maybe
+ * partly written). */
+int vax_boot_kernel_image(vax_machine *m, const uint8_t *kernel, size_t len, const char *name,
+                          uint32_t boot_flags, uint32_t boot_device, vax_boot_info *info, char *err, size_t errlen);
+
 /* The processor as after the console's INIT (PSL = BOOT_PSL, MAPEN, SCBB,
  * ICCS, SISR 0, ASTLVL 4, the translation buffer flushed, R0..R13 = 0);
  * used by vax_boot_ex and by standalone.c. */

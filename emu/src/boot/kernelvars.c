@@ -35,25 +35,75 @@ static int read_kernel(const vax_blockdev *disk, const char *kernel_path, uint8_
     return 0;
 }
 
+int boot_lookup_kernel_symbols_image(const uint8_t *kernel, size_t len, const char *name, const char *const *names,
+                                     uint32_t *values, int n, char *err, size_t errlen)
+{
+    aout_header h;
+    char e[200];
+    if (!kernel || aout_parse(kernel, len, &h, e, sizeof e) < 0) {
+        snprintf(err, errlen, "%s: %s", name, kernel ? e : "no kernel");
+        return BOOT_SET_IMAGE_ERROR;
+    }
+    int found = 0;
+    for (int i = 0; i < n; i++) {
+        values[i] = 0;
+        if (aout_find_symbol(kernel, len, &h, names[i], &values[i]) == 0)
+            found++;
+        else
+            values[i] = 0;
+    }
+    return found;
+}
+
 int boot_lookup_kernel_symbols(const vax_blockdev *disk, const char *kernel_path, const char *const *names,
                                uint32_t *values, int n, char *err, size_t errlen)
 {
     uint8_t *file;
     size_t len;
     aout_header h;
-    int rc = read_kernel(disk, kernel_path ? kernel_path : "/vmunix", &file, &len, &h, err, errlen);
+    const char *path = kernel_path ? kernel_path : "/vmunix";
+    int rc = read_kernel(disk, path, &file, &len, &h, err, errlen);
     if (rc < 0)
         return rc;
-    int found = 0;
-    for (int i = 0; i < n; i++) {
-        values[i] = 0;
-        if (aout_find_symbol(file, len, &h, names[i], &values[i]) == 0)
-            found++;
-        else
-            values[i] = 0;
-    }
+    rc = boot_lookup_kernel_symbols_image(file, len, path, names, values, n, err, errlen);
     free(file);
-    return found;
+    return rc;
+}
+
+int boot_set_kernel_variables_image(vax_machine *m, const uint8_t *kernel, size_t len, const char *name,
+                                    boot_kernel_setting *set, int n, char *err, size_t errlen)
+{
+    if (n <= 0)
+        return 0;
+    aout_header h;
+    char e[200];
+    if (!kernel || aout_parse(kernel, len, &h, e, sizeof e) < 0) {
+        snprintf(err, errlen, "%s: %s", name, kernel ? e : "no kernel");
+        return BOOT_SET_IMAGE_ERROR;
+    }
+    uint32_t data_start = (h.text + AOUT_DATA_ALIGN - 1) & ~(AOUT_DATA_ALIGN - 1);
+    for (int i = 0; i < n; i++) {
+        char sym[80];
+        snprintf(sym, sizeof sym, "_%s", set[i].name);
+        uint32_t va;
+        if (aout_find_symbol(kernel, len, &h, sym, &va) < 0) {
+            snprintf(err, errlen, "%s: the kernel %s has no symbol %s", set[i].name, name, sym);
+            return BOOT_SET_BAD_NAME;
+        }
+        uint32_t pa = va & 0x7FFFFFFFu;
+        if (pa < data_start || pa + 4 > data_start + h.data + h.bss) {
+            snprintf(err, errlen, "%s: %s at 0x%08X is not a kernel variable (not in data or bss)", set[i].name,
+                     sym, va);
+            return BOOT_SET_BAD_NAME;
+        }
+        uint32_t old = 0;
+        if (vax_phys_read(m, pa, &old, 4) != 0 || vax_phys_write(m, pa, &set[i].value, 4) != 0) {
+            snprintf(err, errlen, "%s: %s at 0x%08X is outside memory", set[i].name, sym, va);
+            return BOOT_SET_BAD_NAME;
+        }
+        set[i].old = old;
+    }
+    return 0;
 }
 
 int boot_set_kernel_variables(vax_machine *m, const vax_blockdev *disk, const char *kernel_path,
@@ -69,33 +119,9 @@ int boot_set_kernel_variables(vax_machine *m, const vax_blockdev *disk, const ch
     int rc = read_kernel(disk, kernel_path, &file, &len, &h, err, errlen);
     if (rc < 0)
         return rc;
-    uint32_t data_start = (h.text + AOUT_DATA_ALIGN - 1) & ~(AOUT_DATA_ALIGN - 1);
-    for (int i = 0; i < n; i++) {
-        char sym[80];
-        snprintf(sym, sizeof sym, "_%s", set[i].name);
-        uint32_t va;
-        if (aout_find_symbol(file, len, &h, sym, &va) < 0) {
-            snprintf(err, errlen, "%s: the kernel %s has no symbol %s", set[i].name, kernel_path, sym);
-            free(file);
-            return BOOT_SET_BAD_NAME;
-        }
-        uint32_t pa = va & 0x7FFFFFFFu;
-        if (pa < data_start || pa + 4 > data_start + h.data + h.bss) {
-            snprintf(err, errlen, "%s: %s at 0x%08X is not a kernel variable (not in data or bss)", set[i].name,
-                     sym, va);
-            free(file);
-            return BOOT_SET_BAD_NAME;
-        }
-        uint32_t old = 0;
-        if (vax_phys_read(m, pa, &old, 4) != 0 || vax_phys_write(m, pa, &set[i].value, 4) != 0) {
-            snprintf(err, errlen, "%s: %s at 0x%08X is outside memory", set[i].name, sym, va);
-            free(file);
-            return BOOT_SET_BAD_NAME;
-        }
-        set[i].old = old;
-    }
+    rc = boot_set_kernel_variables_image(m, file, len, kernel_path, set, n, err, errlen);
     free(file);
-    return 0;
+    return rc;
 }
 
 int boot_todr_from_disk(const vax_blockdev *disk, uint32_t *todr, char *err, size_t errlen)

@@ -39,6 +39,13 @@ int boot_set_kernel_variables(vax_machine *m, const vax_blockdev *disk, const ch
 int boot_lookup_kernel_symbols(const vax_blockdev *disk, const char *kernel_path, const char *const *names,
                                uint32_t *values, int n, char *err, size_t errlen);
 
+/* The same two, for a kernel file the host holds (vax_boot_kernel_image):
+ * kernel/len is the whole a.out file, name is for messages. */
+int boot_set_kernel_variables_image(vax_machine *m, const uint8_t *kernel, size_t len, const char *name,
+                                    boot_kernel_setting *set, int n, char *err, size_t errlen);
+int boot_lookup_kernel_symbols_image(const uint8_t *kernel, size_t len, const char *name, const char *const *names,
+                                     uint32_t *values, int n, char *err, size_t errlen);
+
 /* The battery-backed TODR of a real 780 would hold the date; ours is set
  * from the time the root file system (partition a) was last written, plus
  * a minute, so the kernel's clock check agrees and every run starts at

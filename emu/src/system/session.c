@@ -35,6 +35,8 @@ struct vax_session {
     /* How to boot hp0 again when the kernel asks for a reboot. */
     booted_kind reboot_kind;
     char kernel_path[256];
+    uint8_t *kernel_image;         /* vax_session_set_kernel_image's copy, or NULL */
+    size_t kernel_image_len;
     int nset;
     char set_name[VAX_SESSION_MAX_SETTINGS][NAME_MAX_LEN];
     uint32_t set_value[VAX_SESSION_MAX_SETTINGS], set_old[VAX_SESSION_MAX_SETTINGS];
@@ -133,7 +135,36 @@ void vax_session_destroy(vax_session *s)
     if (!s)
         return;
     vax780_destroy(s->sys);
+    free(s->kernel_image);
     free(s);
+}
+
+int vax_session_set_kernel_image(vax_session *s, const uint8_t *kernel, size_t len, const char *name)
+{
+    if (s->booted)
+        return fail(s, -1, "the kernel: only before booting");
+    if (len == 0)
+        return fail(s, -1, "the kernel %s is empty", name ? name : "");
+    uint8_t *copy = malloc(len);
+    if (!copy)
+        return fail(s, -1, "kernel of %zu bytes: out of host memory", len);
+    memcpy(copy, kernel, len);
+    free(s->kernel_image);
+    s->kernel_image = copy;
+    s->kernel_image_len = len;
+    snprintf(s->kernel_path, sizeof s->kernel_path, "%s", name && *name ? name : "kernel");
+    return 0;
+}
+
+/* Symbols of the kernel the session boots: the host's image, or a file of
+ * hp0's root. */
+static int lookup_symbols(vax_session *s, const char *kernel, const char *const *names, uint32_t *out, int n,
+                          char *err, size_t errlen)
+{
+    if (s->kernel_image && s->reboot_kind != BOOTED_DISK)
+        return boot_lookup_kernel_symbols_image(s->kernel_image, s->kernel_image_len, kernel, names, out, n, err,
+                                                errlen);
+    return boot_lookup_kernel_symbols(s->disk0, kernel, names, out, n, err, errlen);
 }
 
 const char *vax_session_hp0_unbootable(const vax_session *s) { return s->todr_ok ? NULL : s->todr_error; }
@@ -205,7 +236,7 @@ static void watch_kernel(vax_session *s, const char *kernel_path)
     uint32_t addr[2] = { 0, 0 };
     char why[200];
     s->panic[0] = 0;
-    if (boot_lookup_kernel_symbols(s->disk0, kernel_path, names, addr, 2, why, sizeof why) < 0)
+    if (lookup_symbols(s, kernel_path, names, addr, 2, why, sizeof why) < 0)
         addr[0] = addr[1] = 0;
     s->panicstr_addr = addr[0];
     s->cons_addr = addr[1];
@@ -219,9 +250,13 @@ static int boot_hp0(vax_session *s, booted_kind kind, uint32_t howto)
     if (!s->todr_ok)
         return fail(s, VAX_SESSION_ERR_IMAGE, "%s", s->todr_error);
     const char *kernel = s->kernel_path[0] ? s->kernel_path : "/vmunix";
-    if (vax_boot(m, s->disk0, "RP06", kind == BOOTED_KERNEL ? BOOT_DIRECT_KERNEL : BOOT_VIA_BOOT_PROGRAM, howto, 0,
-                 kernel, why, sizeof why) < 0)
+    if (kind == BOOTED_KERNEL && s->kernel_image) {
+        if (vax_boot_kernel_image(m, s->kernel_image, s->kernel_image_len, kernel, howto, 0, NULL, why, sizeof why) < 0)
+            return fail(s, VAX_SESSION_ERR_IMAGE, "%s", why);
+    } else if (vax_boot(m, s->disk0, "RP06", kind == BOOTED_KERNEL ? BOOT_DIRECT_KERNEL : BOOT_VIA_BOOT_PROGRAM,
+                        howto, 0, kernel, why, sizeof why) < 0) {
         return fail(s, VAX_SESSION_ERR_IMAGE, "%s", why);
+    }
     if (kind == BOOTED_KERNEL && s->nset) {
         boot_kernel_setting set[VAX_SESSION_MAX_SETTINGS];
         for (int i = 0; i < s->nset; i++) {
@@ -229,7 +264,9 @@ static int boot_hp0(vax_session *s, booted_kind kind, uint32_t howto)
             set[i].value = s->set_value[i];
             set[i].old = 0;
         }
-        int rc = boot_set_kernel_variables(m, s->disk0, kernel, set, s->nset, why, sizeof why);
+        int rc = s->kernel_image ? boot_set_kernel_variables_image(m, s->kernel_image, s->kernel_image_len, kernel, set,
+                                                                   s->nset, why, sizeof why)
+                                 : boot_set_kernel_variables(m, s->disk0, kernel, set, s->nset, why, sizeof why);
         if (rc == BOOT_SET_IMAGE_ERROR)
             return fail(s, VAX_SESSION_ERR_IMAGE, "%s", why);
         if (rc < 0)
@@ -274,7 +311,8 @@ int vax_session_boot_kernel(vax_session *s, uint32_t howto, const char *kernel_p
         return rc;
     if (kernel_path && strlen(kernel_path) >= sizeof s->kernel_path)
         return fail(s, VAX_SESSION_ERR_INPUT, "kernel path too long");
-    snprintf(s->kernel_path, sizeof s->kernel_path, "%s", kernel_path ? kernel_path : "");
+    if (!s->kernel_image)   /* a host image keeps the name it was given */
+        snprintf(s->kernel_path, sizeof s->kernel_path, "%s", kernel_path ? kernel_path : "");
     return booted(s, boot_hp0(s, BOOTED_KERNEL, howto));
 }
 
@@ -425,10 +463,11 @@ int vax_session_set_disk_timing(vax_session *s, const char *profile)
 
 int vax_session_kernel_symbols(vax_session *s, const char *const *names, uint32_t *out, int n)
 {
-    if (!s->disk0)
+    if (!s->disk0 && !s->kernel_image)
         return fail(s, -1, "no disk, so no kernel to read symbols from");
-    const char *kernel = s->reboot_kind == BOOTED_KERNEL && s->kernel_path[0] ? s->kernel_path : "/vmunix";
-    int found = boot_lookup_kernel_symbols(s->disk0, kernel, names, out, n, s->err, sizeof s->err);
+    const char *kernel = (s->reboot_kind == BOOTED_KERNEL || s->kernel_image) && s->kernel_path[0] ? s->kernel_path
+                                                                                                : "/vmunix";
+    int found = lookup_symbols(s, kernel, names, out, n, s->err, sizeof s->err);
     return found < 0 ? -1 : found;
 }
 

@@ -86,6 +86,13 @@ const char *vax_session_hp0_unbootable(const vax_session *s);
 #define VAX_SESSION_MAX_SETTINGS 32
 int vax_session_set_kernel_variable(vax_session *s, const char *name, uint32_t value, char *err, size_t errlen);
 
+/* The kernel vax_session_boot_kernel loads: instead of a file of hp0's root,
+ * an a.out file the host holds (a kernel variant the installer built), len
+ * bytes copied into the session; name is what messages call it.  Kernel
+ * variables, symbol look-ups, the panic watch and reboots then use it.
+ * Before booting.  0, or -1 with a message (out of memory, empty). */
+int vax_session_set_kernel_image(vax_session *s, const uint8_t *kernel, size_t len, const char *name);
+
 /* The boots.  Each returns 0, or with a message (vax_session_error)
  * VAX_SESSION_ERR_IMAGE when the disk, kernel, tape or program cannot be
  * used, VAX_SESSION_ERR_INPUT when what was asked is wrong (an unknown kernel

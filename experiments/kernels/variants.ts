@@ -1,0 +1,108 @@
+// The 4.3BSD kernels the installer builds in the guest (installer/lib/kernels.ts):
+// GENERIC from the distribution's sources, and variants of it, each reverting
+// one of the improvements of McKusick, Leffler and Karels, "Measuring and
+// Improving the Performance of Berkeley UNIX", section 4, to the 4.2BSD
+// behaviour the paper describes, by our own patches (patches/*.patch, each
+// with a header saying what it changes and why that is 4.2BSD's way).
+//
+// Data only, for the installer, the experiment runner and the lab page: no
+// Node or browser APIs here.  A variant is always "4.3BSD without ...": none of
+// them is 4.2BSD, whose kernel differs in much more than these changes.
+
+export interface KernelVariant {
+  /** File-name-safe id: the kernel ships as IMAGE-kernel-NAME.gz, its
+   *  sources are /usr/src/sys-NAME in the guest while it is built. */
+  name: string;
+  /** What the lab shows: "4.3BSD without ..." (GENERIC says what it is). */
+  label: string;
+  /** The paper's sections (and tables) the variant is about. */
+  paper: string;
+  /** One or two sentences: what is reverted and what to expect. */
+  description: string;
+  /** Patch files of experiments/kernels/patches, applied in this order to a
+   *  copy of /usr/src/sys; empty for GENERIC itself. */
+  patches: readonly string[];
+}
+
+/** GENERIC as the distribution configures it, compiled from /usr/src/sys by
+ *  config and make in the guest: the reference the variants differ from, and
+ *  a check that building in the guest gives the distributed /vmunix's
+ *  behaviour. */
+export const GENERIC_KERNEL: KernelVariant = {
+  name: 'generic',
+  label: '4.3BSD GENERIC, built from source in the guest',
+  paper: 'the system the paper measured as 4.3BSD (Table 2\'s 4.3 column)',
+  description: 'config GENERIC and make in /usr/src/sys/GENERIC, after make clean: every object compiled by the ' +
+    'guest\'s cc. It should behave as the distributed /vmunix does.',
+  patches: [],
+};
+
+export const NO_OFFSET_CACHE: KernelVariant = {
+  name: 'no-offset-cache',
+  label: '4.3BSD without the per-process directory offset cache',
+  paper: 'section 4.1.1, Tables 4 and 9',
+  description: 'namei searches every directory from its beginning, as 4.2BSD did; the paper: `ls -l` of 600 files ' +
+    'took 22.3 s of system time before the per-process cache and 3.3 s after it.',
+  patches: ['no-offset-cache.patch'],
+};
+
+export const NO_NAME_CACHE: KernelVariant = {
+  name: 'no-name-cache',
+  label: '4.3BSD without the system-wide name cache',
+  paper: 'section 4.1.1, Tables 9 and 10',
+  description: 'namei has no cache of recent translations compiled in (nchsize is 0): the per-process offset cache ' +
+    'alone, the paper\'s 3.3 s for `ls -l` (3.7 s with both caches).',
+  patches: ['no-name-cache.patch'],
+};
+
+export const EXEC_BYTES: KernelVariant = {
+  name: 'exec-bytes',
+  label: '4.3BSD without string-at-a-time exec argument copying',
+  paper: 'section 4.1.8, Tables 2 and 3 (exec)',
+  description: 'execve copies the arguments and environment in and back out a byte at a time (fubyte, subyte), as ' +
+    '4.2BSD did; the paper: string copies made argument processing ten times faster and exec 25% faster.',
+  patches: ['exec-bytes.patch'],
+};
+
+export const PROC_SCANS: KernelVariant = {
+  name: 'proc-scans',
+  label: '4.3BSD without the threaded process table',
+  paper: 'sections 3.2.5 and 4.1.3, Table 2 (fork, exec)',
+  description: 'fork, exit, wait, kill, schedcpu and sched search the whole process table (84 slots in GENERIC) as ' +
+    '4.2BSD did, instead of the lists of active, zombie and free processes and of each one\'s children.',
+  patches: ['proc-scans.patch'],
+};
+
+export const SOFTCLOCK_EVERY_TICK: KernelVariant = {
+  name: 'softclock-every-tick',
+  label: '4.3BSD without the clock interrupt\'s software-interrupt savings',
+  paper: 'sections 3.2.3 and 4.1.5',
+  description: 'hardclock posts a software clock interrupt on every tick, 100 a second, as 4.2BSD did, instead of ' +
+    'only when there is work for softclock, and never runs softclock directly; the paper: 3% of the machine to ' +
+    'trap and return, 2% more to find nothing to do.',
+  patches: ['softclock-every-tick.patch'],
+};
+
+export const LIKE_42: KernelVariant = {
+  name: 'like-4.2',
+  label: '4.3BSD without the name caches, string exec copying, the process lists and the clock\'s savings',
+  paper: 'sections 3.2.3, 3.2.5, 4.1.1, 4.1.3, 4.1.5 and 4.1.8; Table 2\'s 4.2 column',
+  description: 'All five reverts together: the nearest these patches come to 4.2BSD\'s kernel. It is still 4.3BSD ' +
+    '(its pipes, signals, context switch, setjmp, inline expansions and much else stay as they are).',
+  patches: ['no-offset-cache.patch', 'no-name-cache.patch', 'exec-bytes.patch', 'proc-scans.patch', 'softclock-every-tick.patch'],
+};
+
+/** Every kernel the installer builds, GENERIC first. */
+export const KERNELS: readonly KernelVariant[] = [
+  GENERIC_KERNEL, NO_OFFSET_CACHE, NO_NAME_CACHE, EXEC_BYTES, PROC_SCANS, SOFTCLOCK_EVERY_TICK, LIKE_42,
+];
+
+export function kernelByName(name: string): KernelVariant | undefined {
+  return KERNELS.find((k) => k.name === name);
+}
+
+/** The gzipped kernel's file name beside the disk image (web/public/images),
+ *  e.g. 43bsd-kernel-no-name-cache.gz: the page fetches only the chosen one. */
+export function kernelFileName(image: string, name: string): string {
+  return `${image}-kernel-${name}.gz`;
+}
