@@ -73,3 +73,13 @@ test('a gzip bomb is refused while it inflates, within the image size limit', as
   assert.equal(r.status, 3, r.stderr);
   assert.match(r.stderr, new RegExp(`inflates to more than the ${MAX_IMAGE_BYTES} bytes`));
 });
+
+test('vaxlab kernels lists every variant as "4.3BSD without ..." with its paper section', async () => {
+  const { KERNELS } = await import('../experiments/kernels/variants');
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/vaxlab.ts'), 'kernels'], { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  for (const k of KERNELS) {
+    assert.match(r.stdout, new RegExp(`^${k.name} +${k.label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
+  }
+  assert.doesNotMatch(r.stdout, /^\S+ +4\.2BSD/m, 'no variant is called 4.2BSD');
+});

@@ -35,6 +35,7 @@ import { DISK_TIMINGS, type DiskTiming } from '../emu/js/constants';
 import { findLabImage, loadDiskImage, loadVaxNode, wasmBuildExists } from '../emu/js/vaxNode';
 
 const USAGE = `usage: vaxlab list
+       vaxlab kernels
        vaxlab run EXPERIMENT|all [--cpu 750|780] [--mem MB] [--disk ${DISK_TIMINGS.join('|')}] [--param NAME=VALUE ...]
                                  [--set NAME=VALUE ...] [--limit SECONDS] [--json FILE] [--image FILE] [--kernel NAME|FILE]
                                  [--counters all]
@@ -247,9 +248,30 @@ async function run(args: string[]): Promise<number> {
   return results.every((r) => r.status === 'ok') ? 0 : 1;
 }
 
+/** The kernels the installer builds (experiments/kernels): name, what it
+ *  reverts, the paper's section, and whether it is built beside the image. */
+function kernels(): void {
+  const imagePath = findLabImage();
+  for (const k of KERNELS) {
+    const file = imagePath ? join(dirname(imagePath), kernelFileName(basename(imagePath).replace(/\.dsk(\.gz)?$/, ''), k.name)) : null;
+    const built = file && existsSync(file) ? 'built' : 'not built (npm run image builds it)';
+    console.log(`${k.name.padEnd(22)} ${k.label}`);
+    console.log(`${''.padEnd(22)} paper: ${k.paper}; ${built}`);
+  }
+  console.log('\nRun an experiment on one: npx vaxlab run EXPERIMENT --kernel NAME.  None of them is 4.2BSD: each is 4.3BSD ' +
+    'with the named improvements reverted by our own patches (experiments/kernels/patches).');
+}
+
+// Output into a closed pipe (`vaxlab list | head`) ends quietly.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(0);
+  throw e;
+});
+
 const argv = process.argv.slice(2);
 const cmd = argv.shift();
 if (cmd === 'list') list();
+else if (cmd === 'kernels') kernels();
 else if (cmd === 'run') {
   try {
     process.exitCode = await run(argv);
