@@ -118,6 +118,7 @@ void console_reset(vax_machine *m, vax_console *c)
 {
     c->rxcs = 0;
     c->txcs = CSR_DONE;
+    c->reply_pending = 0;
     if (c->in_count)
         machine_event_schedule(m, &c->rx_event, c->char_ns);
 }

@@ -14,6 +14,7 @@
 #include "../unibus/dz11.h"
 #include "../unibus/ts11.h"
 #include "../unibus/uba.h"
+#include "../unibus/uda50.h"
 #include "sbi.h"
 
 #define TR_MEMCTL 1
@@ -135,6 +136,14 @@ vax780 *vax780_create(const vax780_config *cfg, char *err, size_t errlen)
         goto fail_msg;
     if (cfg->tape && ts11_attach(s->ts, cfg->tape, err, errlen) < 0)
         goto fail;
+    for (int u = 0; u < VAX780_MAX_RA; u++) {
+        if (!cfg->ra[u].type)
+            continue;
+        if (!s->uda && !(s->uda = uda50_create(s->uba0, UDA50_CSR)))
+            goto fail_msg;
+        if (uda50_attach(s->uda, u, cfg->ra[u].type, cfg->ra[u].image, err, errlen) < 0)
+            goto fail;
+    }
     return s;
 fail_msg:
     snprintf(err, errlen, "cannot build the system's adapters");
@@ -194,6 +203,13 @@ int vax780_disk_stats(const vax780 *s, int unit, mba_disk_stats *out)
     if (unit < 0 || unit >= VAX780_MAX_DISKS)
         return -1;
     return mba_disk_stats_get(unit < 4 ? s->mba0 : s->mba1, unit % 4, out);
+}
+
+int vax780_ra_stats(const vax780 *s, int unit, uda50_disk_stats *out)
+{
+    if (!s->uda)
+        return -1;
+    return uda50_disk_stats_get(s->uda, unit, out);
 }
 
 void vax780_io_stats_get(const vax780 *s, vax780_io_stats *out)
