@@ -32,7 +32,8 @@
  *   - vax_run() returns a valid stop reason and never runs more than its
  *     budget (and exactly the budget when it stops for the budget);
  *   - the PSL the processor leaves is one it may produce: no MBZ bits,
- *     no compatibility mode, PRV >= CUR, the interrupt stack only in
+ *     compatibility mode only in user mode without FPD, IS, DV, FU, IV
+ *     (REI checks it), PRV >= CUR, the interrupt stack only in
  *     kernel mode, IPL 0 outside kernel mode;
  *   - the stop detail is a terminated string;
  *   - vax_phys_read/write accept exactly the in-memory ranges;
@@ -1284,8 +1285,9 @@ static int check_psl(uint32_t psl)
     uint32_t cur = PSL_GET_CUR(psl), prv = PSL_GET_PRV(psl), ipl = PSL_GET_IPL(psl);
     if (psl & PSL_MBZ)
         snprintf(g_msg, sizeof g_msg, "PSL %08X has MBZ bits set (%08X)", psl, psl & PSL_MBZ);
-    else if (psl & PSL_CM)
-        snprintf(g_msg, sizeof g_msg, "PSL %08X: compatibility mode", psl);
+    else if ((psl & PSL_CM) && (cur != 3 || (psl & (PSL_FPD | PSL_IS | PSL_DV | PSL_FU | PSL_IV))))
+        snprintf(g_msg, sizeof g_msg, "PSL %08X: compatibility mode outside user mode or with FPD/IS/DV/FU/IV",
+                 psl);
     else if ((psl & PSL_IS) && cur != 0)
         snprintf(g_msg, sizeof g_msg, "PSL %08X: interrupt stack outside kernel mode", psl);
     else if (prv < cur)
