@@ -134,7 +134,7 @@ EMSCRIPTEN_KEEPALIVE vax780w *vax780w_create(uint32_t memory_kb, uint8_t *image,
         free(w);
         return NULL;
     }
-    const char *why = w->diskless ? NULL : vax_session_hp0_unbootable(w->s);
+    const char *why = w->diskless ? NULL : vax_session_unbootable(w->s);
     if (why) {   /* a pack without a 4.3BSD root: say so now, not at vax780w_boot */
         snprintf(err, errlen, "%s", why);
         vax780w_destroy(w);
