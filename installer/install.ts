@@ -2,7 +2,8 @@
 // tape files with our own VAX-11/780 (emu/build/native/vax780), following
 // "Installing and Operating 4.3BSD on the VAX", section 2, and adds the
 // lab's programs (experiments/guest, compiled by the guest's own cc) and a
-// directory of 600 files for the name-translation experiment.
+// directory of 600 files for the name-translation experiment.  4.3BSD is
+// then copied to an RA81 (UDA50) as well: OUT/43bsd-ra81.dsk.gz.
 //
 //   node --import tsx installer/install.ts [--dist-version all|4.3|4.2]
 //        [--dist DIR] [--dist42 DIR] [--guest DIR] [--out DIR] [--force]
@@ -36,7 +37,7 @@ import { createGunzip } from 'node:zlib';
 import { kernelFileName } from '../experiments/kernels/variants';
 import { DistError, loadDistribution, sha256File, unpack } from './lib/dist';
 import type { Distribution } from './lib/dist';
-import { RP06, RP06_BYTES, RP06_PARTITIONS, createBlankRp06 } from './lib/disk';
+import { RA81, RA81_BYTES, RA81_PARTITIONS, RP06, RP06_BYTES, RP06_PARTITIONS, copyRp06ToRa81, createBlankRp06 } from './lib/disk';
 import {
   LAB_BIN, LAB_MTIME, LAB_NAMES, LAB_ROOT_BIN, LAB_SRC, NAMES_COUNT, NAMES_COUNT_COMMAND, buildLines, checkLines, checkRun, extractLines,
   findLabSources, namesLoop, parseBinListing, toolLines,
@@ -326,7 +327,8 @@ async function buildVersion(o: Options, v: DistVersion, presence: Presence, lab:
   const key = imageKey(v, dist, lab);
   const manifestPath = join(o.out, `${v.imageName}.json`);
   const imagePath = join(o.out, `${v.imageName}.dsk.gz`);
-  if (!o.force && (await upToDate(manifestPath, imagePath, key))) {
+  const ra81Path = v.id === '4.3' ? join(o.out, `${v.imageName}-ra81.dsk.gz`) : null;
+  if (!o.force && (await upToDate(manifestPath, imagePath, key)) && (ra81Path === null || existsSync(ra81Path))) {
     say(`${imagePath} is up to date (same inputs and lab sources, installer ${INSTALLER_VERSION}); nothing to do (--force rebuilds)`);
     return { version: v, status: 'up to date', image: imagePath, seconds: (Date.now() - t0) / 1000 };
   }
@@ -453,6 +455,32 @@ async function buildVersion(o: Options, v: DistVersion, presence: Presence, lab:
         mustNot: ['UNEXPECTED INCONSISTENCY', 'panic', 'Automatic reboot failed'] }, steps);
     rmSync(scratch);
 
+    // 7-8. 4.3BSD on an RA81: the file systems copied into the uda
+    // driver's partitions, fstab for the RA81, then a multi-user check.
+    let ra81: { gz: Awaited<ReturnType<typeof gzipFile>>; path: string } | null = null;
+    if (ra81Path !== null) {
+      const raDsk = join(work, `${v.imageName}-ra81.dsk`);
+      await timed('7a copy / and /usr to an RA81 (hp0a to ra0a, hp0g to ra0h)', () => copyRp06ToRa81(dsk, raDsk));
+      await emulate(o, work, '7b the RA81 single-user: /etc/fstab, /usr checked', '7-ra81.vax',
+        ['--disk', `ra0=${raDsk}:RA81`, '--boot', 'single'], vars,
+        { must: ['uda0 at uba0 csr 172150', 'ra0 at uda0 slave 0', 'Changing root device to ra0a', '/dev/ra0h:/usr:rw:1:2',
+          '** Phase 5 - Check Cyl groups', /\/dev\/ra0h\s+\d+\s+\d+/, 'syncing disks... done'],
+        mustNot: FAILURE_SIGNS }, steps);
+      const raScratch = join(work, 'check-ra81.dsk');
+      copyFileSync(raDsk, raScratch);
+      await emulate(o, work, '8 check: the RA81 multi-user to the login prompt', '8-check-ra81.vax',
+        ['--disk', `ra0=${raScratch}:RA81`, '--boot', 'multi'], vars,
+        { must: [/\/dev\/ra0a: \d+ files/, /\/dev\/rra0h: \d+ files/, 'login:', /\/dev\/ra0h\s+\d+/],
+          mustNot: ['UNEXPECTED INCONSISTENCY', 'panic', 'Automatic reboot failed'] }, steps);
+      rmSync(raScratch);
+      mkdirSync(o.out, { recursive: true });
+      const gzRa = await timed('8b gzip -9 the RA81 image', () => gzipFile(raDsk, ra81Path));
+      say(`  ${ra81Path}: ${gzRa.bytes.toLocaleString('en-US')} bytes (sha256 ${gzRa.sha256}), ` +
+        `${gzRa.uncompressedBytes.toLocaleString('en-US')} uncompressed`);
+      ra81 = { gz: gzRa, path: ra81Path };
+      rmSync(raDsk);
+    }
+
     // 6. The outputs.
     mkdirSync(o.out, { recursive: true });
     const gz = await timed('6 gzip -9 the image', () => gzipFile(dsk, imagePath));
@@ -502,6 +530,30 @@ async function buildVersion(o: Options, v: DistVersion, presence: Presence, lab:
         badSectorTable: 'empty DEC-144 table (serial 0) on the last track (bad144 rp06 hp0 0)',
       },
       boot: { bootProgram: '/boot', kernel: '/vmunix', kernelConfig: 'GENERIC', rootPassword: 'none' },
+      ...(ra81 ? {
+        ra81: {
+          description: 'the same system on an RA81 (UDA50 unit 0): hp0a copied to ra0a and hp0g to ra0h, /etc/fstab for ' +
+            'them, /usr checked; boots single- and multi-user with vax780 --disk ra0=IMAGE:RA81',
+          file: `${v.imageName}-ra81.dsk.gz`,
+          compression: 'gzip -9',
+          sha256: ra81.gz.sha256,
+          bytes: ra81.gz.bytes,
+          uncompressedSha256: ra81.gz.uncompressedSha256,
+          uncompressedBytes: ra81.gz.uncompressedBytes,
+          disk: {
+            model: RA81.model,
+            blocks: RA81_BYTES / 512,
+            geometry: { cylinders: RA81.cylinders, tracks: RA81.tracksPerCylinder, sectors: RA81.sectorsPerTrack, sectorBytes: 512 },
+            partitions: RA81_PARTITIONS,
+            fileSystems: [
+              { partition: 'a', device: '/dev/ra0a', mountPoint: '/' },
+              { partition: 'h', device: '/dev/ra0h', mountPoint: '/usr' },
+            ],
+            swap: 'b',
+          },
+          bootDevice: 'R10 = 9 (ra, unit 0, partition a)',
+        },
+      } : {}),
       lab: labManifest(lab, installed, labFile),
       steps: steps.map((s) => ({ ...s, hostSeconds: Number(s.hostSeconds.toFixed(3)) })),
       totalHostSeconds: Number(totalSeconds.toFixed(2)),
@@ -556,7 +608,7 @@ interface KernelCheck {
   hostSeconds: number;
 }
 
-/** The commands of scripts/8-check-kernel.vax whose times are recorded. */
+/** The commands of scripts/10-check-kernel.vax whose times are recorded. */
 const CHECK_RUNS = ['/lab/bin/syscall 10000', '/lab/bin/forks 100 0', '/lab/bin/execs 100 0 /lab/bin/nulljob', 'ls -l > /dev/null'];
 
 function kernelsKey(imageKey: string, imageSha: string, src: KernelSources): string {
@@ -604,7 +656,7 @@ async function checkKernel(o: Options, work: string, base: string, label: string
   steps: StepRecord[]): Promise<KernelCheck> {
   const disk = join(work, 'check.dsk');
   copyFileSync(base, disk);
-  const r = await emulate(o, work, `7c check ${label}: boots, runs the lab's programs`, '8-check-kernel.vax',
+  const r = await emulate(o, work, `10 check ${label}: boots, runs the lab's programs`, '10-check-kernel.vax',
     ['--disk', `hp0=${disk}`, ...bootArgs, '--boot', 'single'], { KERNEL_BANNER: `:${bannerDir}` },
     { must: [`:${bannerDir}`, ...CHECK_RUNS.map((c) => new RegExp(`# /bin/time ${escapeRe(c)}\\r?\\n[^#]*\\d+\\.\\d+ real`))],
       mustNot: ['panic', 'not found', /[Ee]rror/, 'Segmentation', 'core dumped'] }, steps);
@@ -662,8 +714,8 @@ async function buildKernels(o: Options, v: DistVersion, manifestPath: string): P
     copyFileSync(base, build);
     let r: RunResult;
     try {
-      r = await emulate(o, work, `7a build ${src.kernels.length} kernels in the guest: ${src.kernels.map((k) => k.name).join(', ')}`,
-        '7-build-kernels.vax', ['--disk', `hp0=${build}`, '--tape', `ts0=${tapePath}`, '--boot', 'single'],
+      r = await emulate(o, work, `9 build ${src.kernels.length} kernels in the guest: ${src.kernels.map((k) => k.name).join(', ')}`,
+        '9-build-kernels.vax', ['--disk', `hp0=${build}`, '--tape', `ts0=${tapePath}`, '--boot', 'single'],
         // A glob, not the list: a typed line longer than the terminal's input queue (255) would be cut.
         { KERNEL_DIR: KERNEL_GUEST_DIR, BUILD_SCRIPT, KERNEL_PATHS: '/usr/src/sys/GENERIC/vmunix /usr/src/sys-*/GENERIC/vmunix',
           KERNEL_TIMEOUT: KERNEL_BUILD_TIMEOUT },

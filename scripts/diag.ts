@@ -1,14 +1,21 @@
 // npm run diag: DEC's own diagnostics on our 780, one line per program and
-// build: passes, errors, instructions, virtual and host seconds.  Exits 1
-// if any reports an error or stops early, 0 when all pass; says "skipped"
-// and why when DEC's files are not beside the repository.
+// build: passes, errors, instructions, virtual and host seconds.  EVKAA
+// runs standalone (LOAD and START, --passes of them); EVKAB, EVKAC, EVKAD
+// and EVKAE run under DEC's Diagnostic Supervisor, booted through VMB from
+// the diagnostic RA81 (emu/diag/supervisor.ts), one pass each, their
+// figures counted from RUN to the supervisor's next prompt.  Exits 1 if a
+// program we expect to pass reports an error or stops early (EVKAD is
+// reported, not counted: compatibility mode is not implemented), 0 when
+// all pass; says "skipped" and why when DEC's files are not beside the
+// repository, and names a missing or damaged file (exit 3).
 //
 //   npm run diag [-- --passes N]
 
 import { join } from 'node:path';
 
-import { diagMissing } from '../emu/diag/dist';
+import { DiagFileError, diagMissing } from '../emu/diag/dist';
 import { type DiagRun, passed, runEvkaaNative, runEvkaaWasm } from '../emu/diag/evkaa';
+import { runSupervisorNative, runSupervisorWasm, SUPERVISOR_PROGRAMS, supervisorPassed } from '../emu/diag/supervisor';
 import { loadVaxNode, REPO_ROOT } from '../emu/js/vaxNode';
 
 const args = process.argv.slice(2);
@@ -27,18 +34,33 @@ if (missing) {
   process.exit(0);
 }
 
-const rows: DiagRun[] = [];
-rows.push(runEvkaaNative(join(REPO_ROOT, 'emu/build/native/vax780'), passes));
-const api = await loadVaxNode();
-rows.push(runEvkaaWasm(api.vax780, passes));
-
+const VAX780 = join(REPO_ROOT, 'emu/build/native/vax780');
 const line = (cells: string[]): string => cells.map((c, i) => (i < 2 ? c.padEnd(8) : c.padStart(13))).join(' ');
-console.log(line(['program', 'build', 'passes', 'errors', 'instructions', 'virtual s', 'host s']));
 let ok = true;
-for (const r of rows) {
-  const good = passed(r, passes);
+/** One row, printed as soon as the program has run; `note` for a program not expected to pass. */
+function row(r: DiagRun, good: boolean, note?: string): void {
   ok &&= good;
+  const why = ((note !== undefined ? r.stopped ?? r.errorText : r.errorText ?? r.stopped) ?? '').split('\n')[0];
+  const tail = note !== undefined ? `   (expected: ${note}${why ? `; ${why}` : ''})` : good ? '' : `   FAILED: ${why}`;
   console.log(line([r.program, r.engine, String(r.passes), String(r.errors), r.instructions.toLocaleString('en-US'),
-    r.virtualSeconds.toFixed(1), r.hostSeconds.toFixed(2)]) + (good ? '' : `   FAILED: ${r.errorText ?? r.stopped}`));
+    r.virtualSeconds.toFixed(1), r.hostSeconds.toFixed(2)]) + tail);
+}
+
+try {
+  console.log(line(['program', 'build', 'passes', 'errors', 'instructions', 'virtual s', 'host s']));
+  const evkaaNative = runEvkaaNative(VAX780, passes);
+  row(evkaaNative, passed(evkaaNative, passes));
+  const api = await loadVaxNode();
+  const evkaaWasm = runEvkaaWasm(api.vax780, passes);
+  row(evkaaWasm, passed(evkaaWasm, passes));
+  for (const p of SUPERVISOR_PROGRAMS) {
+    for (const r of [runSupervisorNative(VAX780, p.name), runSupervisorWasm(api.vax780, p.name)]) {
+      row(r, supervisorPassed(r, p), p.expectPass === true ? undefined : p.expectPass);
+    }
+  }
+} catch (e) {
+  if (!(e instanceof DiagFileError)) throw e;
+  console.error(`diag: ${e.message}`);
+  process.exit(3);
 }
 process.exit(ok ? 0 : 1);

@@ -7,7 +7,8 @@
 #   3. emu         make -C emu test: C tests, native and ASan/UBSan builds
 #   4. node        node --test (TypeScript via tsx): every *.test.{ts,mjs} under
 #                  web/src, emu/js, emu/wasm, emu/tests, installer, experiments and scripts;
-#                  then the boot and EVKAA tests on the ASan/UBSan machine
+#                  then the boot (RP06 and RA81), EVKAA and supervisor (EVKAE)
+#                  tests on the ASan/UBSan machine
 #   5. typecheck   tsc --noEmit
 #   6. web build   vite build
 #   7. e2e         Playwright + Debian's chromium against that build (vite
@@ -58,10 +59,13 @@ if run_step "setup (packages, npm ci)" bash scripts/setup.sh --no-build; then
   run_step "emu: make -C emu test (native + asan)" make -C emu -j"$jobs" test
   run_step "node tests (incl. wasm == native)" node_tests
   # The boot and diagnostic tests again, on the machine built with ASan and
-  # UBSan: a real 4.3BSD boot, panics, pastes and EVKAA under the sanitizers
-  # (LeakSanitizer included: the machine frees what it allocates).
-  run_step "asan: boot + EVKAA tests, ASan machine" env VAXLAB_VAX780=emu/build/asan/vax780 \
-    node --import tsx --test --test-reporter=spec emu/tests/system/boot.test.ts emu/tests/system/evkaa.test.ts
+  # UBSan: a real 4.3BSD boot from the RP06 and from the RA81 (the UDA50),
+  # panics, pastes, EVKAA, and DEC's VMB and Diagnostic Supervisor running
+  # EVKAE under the sanitizers (LeakSanitizer included: the machine frees
+  # what it allocates).
+  run_step "asan: boot + DEC diagnostics, ASan machine" env VAXLAB_VAX780=emu/build/asan/vax780 \
+    VAXLAB_DIAG_PROGRAMS=EVKAE node --import tsx --test --test-reporter=spec emu/tests/system/boot.test.ts \
+    emu/tests/system/boot-ra81.test.ts emu/tests/system/evkaa.test.ts emu/tests/system/diag.test.ts
   run_step "typecheck: tsc --noEmit (+ e2e)" bash -c "node_modules/.bin/tsc --noEmit -p tsconfig.json && node_modules/.bin/tsc --noEmit -p e2e/tsconfig.json"
   if run_step "web build: vite build" node_modules/.bin/vite build --logLevel warn; then
     if [ -f web/public/images/43bsd.dsk.gz ]; then
@@ -75,7 +79,7 @@ if run_step "setup (packages, npm ci)" bash scripts/setup.sh --no-build; then
   fi
 else
   for s in "build: make -C emu native wasm" "build: the 4.3BSD image (installer)" "emu: make -C emu test (native + asan)" \
-           "node tests (incl. wasm == native)" "asan: boot + EVKAA tests, ASan machine" "typecheck: tsc --noEmit (+ e2e)" "web build: vite build" "e2e: playwright (chromium)"; do
+           "node tests (incl. wasm == native)" "asan: boot + DEC diagnostics, ASan machine" "typecheck: tsc --noEmit (+ e2e)" "web build: vite build" "e2e: playwright (chromium)"; do
     skip_step "$s"
   done
 fi

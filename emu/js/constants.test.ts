@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 
 import {
-  ABI_VERSION, CPU_NS_PER_INSTRUCTION, DISK_TIMINGS, RB_SINGLE, StopReason, VAX780_PANICKED, VAX780_REBOOTED,
+  ABI_VERSION, CPU_NS_PER_INSTRUCTION, DISK_TIMINGS, DISK_TYPES, RA_BLOCKS, RB_SINGLE, StopReason, VAX780_PANICKED,
+  VAX780_REBOOTED,
 } from './constants';
 import { REPO_ROOT, loadVaxNode } from './vaxNode';
 
@@ -58,6 +59,16 @@ test('DISK_TIMINGS is rp_timing_names() (emu/src/massbus/rp.c), the default firs
   assert.deepEqual(m[1]!.split(' '), [...DISK_TIMINGS]);
   const table = find('emu/src/massbus/rp.c', /\{"(\w+)", 22, 19, 815,/, 'the RP06 profile first in its table');
   assert.equal(table[1], DISK_TIMINGS[0]);
+});
+
+test('DISK_TYPES and RA_BLOCKS are the RP06 and the RA drives of emu/src/unibus/uda50.c, blocks as its table says', () => {
+  const names = find('emu/src/unibus/uda50.c', /ra_type_names\(void\)\s*\{\s*return "([^"]*)";/, 'ra_type_names()')[1]!.split(' ');
+  assert.deepEqual(DISK_TYPES, ['RP06', ...names]);
+  assert.deepEqual(Object.keys(RA_BLOCKS), names);
+  for (const name of names) {
+    const row = find('emu/src/unibus/uda50.c', new RegExp(`\\{"${name}", \\d+, \\d+, (\\d+),`), `the ${name} row of ra_types[]`);
+    assert.equal(Number(row[1]), RA_BLOCKS[name as keyof typeof RA_BLOCKS], name);
+  }
 });
 
 test('ABI_VERSION is vaxw_abi_version() (emu/wasm/vax_wasm.c), in the source and in the built module', async () => {

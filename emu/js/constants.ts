@@ -32,8 +32,16 @@ export type CpuModel = keyof typeof CPU_NS_PER_INSTRUCTION;
 export const DISK_TIMINGS = ['rp06', 'eagle', 'ideal'] as const;
 export type DiskTiming = (typeof DISK_TIMINGS)[number];
 
+/** The drives a Vax780's disk can be on: the MASSBUS RP06 (hp0), or an RA
+ *  drive on the UDA50 (ra0): ra_type_names(), emu/src/unibus/uda50.c. */
+export const DISK_TYPES = ['RP06', 'RA60', 'RA80', 'RA81', 'RA82'] as const;
+export type DiskType = (typeof DISK_TYPES)[number];
+/** The RA drives' logical blocks (host-visible, 512 bytes each): the lbns of
+ *  ra_types[], emu/src/unibus/uda50.c. */
+export const RA_BLOCKS: Record<Exclude<DiskType, 'RP06'>, number> = { RA60: 400176, RA80: 237212, RA81: 891072, RA82: 1216665 };
+
 /** vaxw_abi_version(), emu/wasm/vax_wasm.c: the glue this binding was written for. */
-export const ABI_VERSION = 7;
+export const ABI_VERSION = 8;
 
 /** The boot flag for single-user that vax780w_create() takes in `howto` (0
  *  boots multi-user): RB_SINGLE, emu/src/boot/boot.h (4.3BSD's <sys/reboot.h>). */

@@ -31,6 +31,19 @@ declare module '*/build/wasm/vax.mjs' {
       errPtr: number,
       errLen: number,
     ): number;
+    /** ra0 of the given type (a C string) on the UDA50; the image may be shorter than the pack. */
+    _vax780w_create_ra(
+      memoryKB: number,
+      imagePtr: number,
+      imageLen: number,
+      typePtr: number,
+      method: number,
+      howto: number,
+      errPtr: number,
+      errLen: number,
+    ): number;
+    /** Boot through DEC's VMB (bytes copied) from dua0 with R5 = flags. */
+    _vax780w_set_vmb(w: number, vmbPtr: number, len: number, flags: number): number;
     _vax780w_destroy(w: number): void;
     _vax780w_dirty_bytes(w: number): bigint;
     _vax780w_error(w: number): number;

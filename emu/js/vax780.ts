@@ -4,7 +4,9 @@
 // host — or, without a disk, started by the console's LOAD and START — run in
 // slices, its console typed at and read, its counters read.
 
-import { DISK_TIMINGS, RB_SINGLE, StopReason, VAX780_PANICKED, VAX780_REBOOTED, type DiskTiming } from './constants';
+import {
+  DISK_TIMINGS, DISK_TYPES, RA_BLOCKS, RB_SINGLE, StopReason, VAX780_PANICKED, VAX780_REBOOTED, type DiskTiming, type DiskType,
+} from './constants';
 import type { DiskImage, DiskImages, DiskImageWriter } from './diskImage';
 import { hex32, toU64, withString, type VaxWasmModule } from './wasm';
 
@@ -52,7 +54,19 @@ export interface Vax780Options {
    *  (experiments/kernels); needs direct.  `set`, kernelSymbols() and the
    *  panic watch then use its symbol table; a reboot boots it again. */
   kernel?: Uint8Array;
+  /** The drive that holds `disk`: 'RP06' (hp0 on the MASSBUS, the default),
+   *  or an RA drive on the UDA50 (ra0; emu/src/unibus/uda50.h), which 4.3BSD
+   *  boots from with R10 = ra.  An RA image may be shorter than its pack:
+   *  the rest reads as zeros (DEC's diagnostic disk is 1.2 MB of an RA81). */
+  diskType?: DiskType;
+  /** Boot as the 780 console's BOOT command does, through DEC's primary
+   *  bootstrap VMB (the bytes of vmb.exe) from ra0 with R5 = flags (0x10:
+   *  stop in the Diagnostic Supervisor), at creation and at every reboot;
+   *  `boot` and `set` then do not apply and `direct` is refused.  Needs an
+   *  RA diskType (the CLI's --console-boot vmb=FILE --boot-flags N). */
+  consoleBoot?: { vmb: Uint8Array; flags?: number };
 }
+
 
 /** Registers a console command file may deposit before START. */
 export type ConsoleRegister =
@@ -137,17 +151,40 @@ export function vax780Systems(
   let hardwareStatNames: string[] | undefined; // vax780w_stats_names(), read once
 
   function createVax780(options: Vax780Options): Vax780System {
-    const { memoryMB, disk, boot, direct = false, set = {}, nsPerInstruction, diskTiming, kernel } = options;
-    if (kernel !== undefined && (!direct || !(kernel instanceof Uint8Array) || kernel.length === 0)) {
-      throw new Error('kernel: a non-empty Uint8Array, with direct (the host loads the kernel)');
+    const { memoryMB, disk, direct = false, set = {}, nsPerInstruction, diskTiming, diskType = 'RP06', consoleBoot, kernel } = options;
+    if (kernel !== undefined && (!direct || !(kernel instanceof Uint8Array) || kernel.length === 0 || consoleBoot !== undefined)) {
+      throw new Error('kernel: a non-empty Uint8Array, with direct (the host loads the kernel), not with consoleBoot');
     }
     if (options.console !== undefined) {
-      if (disk !== undefined || boot !== undefined || direct || Object.keys(set).length > 0) {
-        throw new Error('console (LOAD and START) replaces booting: not with disk, boot, direct or set');
+      if (disk !== undefined || options.boot !== undefined || direct || Object.keys(set).length > 0 || consoleBoot !== undefined) {
+        throw new Error('console (LOAD and START) replaces booting: not with disk, boot, direct, set or consoleBoot');
       }
       return createDiskless(options, options.console);
     }
     if (disk === undefined) throw new TypeError('a disk (or console LOAD and START) is needed');
+    if (!(DISK_TYPES as readonly string[]).includes(diskType)) {
+      throw new RangeError(`diskType must be one of ${DISK_TYPES.join(', ')}, got ${String(diskType)}`);
+    }
+    if (diskType !== 'RP06') {
+      const size = disk instanceof Uint8Array ? disk.length : disk.size;
+      const max = RA_BLOCKS[diskType] * 512;
+      if (size > max || size % 512 !== 0) {
+        throw new RangeError(`an ${diskType} image is at most ${max} bytes in whole 512-byte blocks, not ${size}`);
+      }
+    }
+    if (consoleBoot !== undefined) {
+      if (diskType === 'RP06') throw new Error('consoleBoot boots VMB from the UDA50: it needs an RA diskType');
+      if (direct || Object.keys(set).length > 0) throw new Error('consoleBoot boots through VMB: not with direct or set');
+      if (!(consoleBoot.vmb instanceof Uint8Array) || consoleBoot.vmb.length === 0 || consoleBoot.vmb.length % 512 !== 0) {
+        throw new RangeError('consoleBoot.vmb must be the bytes of VMB: a whole number of 512-byte blocks');
+      }
+      const flags = consoleBoot.flags ?? 0;
+      if (!Number.isInteger(flags) || flags < 0 || flags > 0xffff_ffff) {
+        throw new RangeError(`consoleBoot.flags must be an integer from 0 to 0xFFFFFFFF, got ${flags}`);
+      }
+    }
+    // VMB boots what the disk says; the BSD boot flags do not apply.
+    const boot = consoleBoot !== undefined ? options.boot ?? 'single' : options.boot;
     if (diskTiming !== undefined && !(DISK_TIMINGS as readonly string[]).includes(diskTiming)) {
       throw new RangeError(`diskTiming must be one of ${DISK_TIMINGS.join(', ')}, got ${String(diskTiming)}`);
     }
@@ -192,7 +229,9 @@ export function vax780Systems(
       // The system reads the image through its own copy-on-write overlay
       // and never writes it; the image stays ours (st) to free.
       const howto = boot === 'single' ? RB_SINGLE : 0;
-      handle = mod._vax780w_create(memoryMB * 1024, st.ptr, st.size, direct ? 1 : 0, howto, errPtr, ERR_LEN);
+      handle = diskType === 'RP06'
+        ? mod._vax780w_create(memoryMB * 1024, st.ptr, st.size, direct ? 1 : 0, howto, errPtr, ERR_LEN)
+        : withString(mod, diskType, (t) => mod._vax780w_create_ra(memoryMB * 1024, st.ptr, st.size, t, direct ? 1 : 0, howto, errPtr, ERR_LEN));
       if (handle === 0) throw new Error(`vax780 create: ${mod.UTF8ToString(errPtr)}`);
     } catch (e) {
       release();
@@ -224,6 +263,19 @@ export function vax780Systems(
         withString(mod, name, (p) => {
           if (mod._vax780w_add_setting(handle, p, value >>> 0) !== 0) throw new Error(`set ${name}: ${lastError()}`);
         });
+      }
+      if (consoleBoot !== undefined) {
+        const vmb = consoleBoot.vmb;
+        const p = mod._malloc(vmb.length);
+        if (p === 0) throw new Error('malloc failed');
+        try {
+          mod.HEAPU8.set(vmb, p);
+          if (mod._vax780w_set_vmb(handle, p, vmb.length, (consoleBoot.flags ?? 0) >>> 0) !== 0) {
+            throw new Error(`consoleBoot: ${lastError()}`);
+          }
+        } finally {
+          mod._free(p);
+        }
       }
       if (mod._vax780w_boot(handle) !== 0) throw new Error(`boot: ${lastError()}`);
     } catch (e) {

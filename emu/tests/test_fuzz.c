@@ -24,15 +24,17 @@
  *   - in some cases the whole 780 (vax780_create: memory controller,
  *     UBA0 and MBA0/1 with their map registers, an RM03 pack that reads
  *     synthetic data, a TS11 with a small .tap image, the DZ11, console
- *     and clock), with device registers mapped in S0 space and
- *     driver-like instruction sequences that start disk and tape
- *     operations.
+ *     and clock, and sometimes a UDA50 with an RA81), with device
+ *     registers mapped in S0 space and driver-like instruction sequences
+ *     that start disk and tape operations and take the UDA50 through its
+ *     initialisation with rings and commands in memory.
  * The case then runs several vax_run() slices with random budgets, with
  * random poking through the host API in between, and checks:
  *   - vax_run() returns a valid stop reason and never runs more than its
  *     budget (and exactly the budget when it stops for the budget);
  *   - the PSL the processor leaves is one it may produce: no MBZ bits,
- *     no compatibility mode, PRV >= CUR, the interrupt stack only in
+ *     compatibility mode only in user mode without FPD, IS, DV, FU, IV
+ *     (REI checks it), PRV >= CUR, the interrupt stack only in
  *     kernel mode, IPL 0 outside kernel mode;
  *   - the stop detail is a terminated string;
  *   - vax_phys_read/write accept exactly the in-memory ranges;
@@ -73,6 +75,7 @@
 #include "machine.h"
 #include "system/blockdev.h"
 #include "system/vax780.h"
+#include "unibus/uda50.h"
 #include "vax.h"
 
 #define DEFAULT_ITERATIONS 5000
@@ -215,7 +218,8 @@ typedef struct {
     uint32_t io_pa[12];      /* physical I/O pages that answer */
     uint32_t io_s0vpn;       /* S0 page mapping io_pa[0] (MAPEN cases) */
     uint64_t seed;
-    vax_blockdev disk_bd, tape_bd;
+    vax_blockdev disk_bd, tape_bd, ra_bd;
+    int has_uda;             /* an RA81 on a UDA50 (772150, in io page 9) */
     uint8_t *tape;
 } fcase;
 
@@ -561,9 +565,94 @@ static void emit_move_abs(fcase *c, uint32_t *va, int size, uint32_t v, uint32_t
 
 /* A short driver-like sequence that starts a device operation: an RM03
  * transfer through MBA0, a TS11 command packet, or DZ11 register writes. */
+/* TSTW @#a: a read of a device register. */
+static void emit_read_abs(fcase *c, uint32_t *va, uint32_t a)
+{
+    eb(c, va, 0xB5);
+    eb(c, va, 0x9F);
+    emit_n(c, va, a, 4);
+}
+
+/* The UDA50's port (IP at 772150, SA at 772152; UNIBUS pages 0 and 1 map
+ * the hot page): its initialisation steps with plausible or random words,
+ * ring descriptors and command envelopes in the hot page, IP reads that
+ * make it poll. */
+static void emit_uda_snippet(fcase *c, uint32_t *va)
+{
+    rng_t *r = &c->rng;
+    uint32_t ip = io_addr(c, 9, 0x068), sa = io_addr(c, 9, 0x06A);
+    switch (below(r, 8)) {
+    case 0:
+        emit_move_abs(c, va, 2, 0, ip);   /* hard initialisation */
+        break;
+    case 1:   /* step 1: rings of 1..8, IE sometimes, a vector */
+        emit_move_abs(c, va, 2, chance(r, 80) ? 0x8000u | below(r, 4) << 11 | below(r, 4) << 8 | (chance(r, 50) ? 0x80u : 0) |
+                                                   below(r, 128)
+                                             : r32(r) & 0xFFFF,
+                      sa);
+        break;
+    case 2:   /* step 2: the ring base, low bits, in the hot page */
+        emit_move_abs(c, va, 2, chance(r, 85) ? 8 + 4 * below(r, 64) : r32(r) & 0xFFFF, sa);
+        break;
+    case 3:   /* step 3 (high bits) or step 4 (GO) */
+        emit_move_abs(c, va, 2, chance(r, 85) ? below(r, 2) : r32(r) & 0xFFFF, sa);
+        break;
+    case 4: { /* a descriptor, mostly the port's, pointing into the hot page */
+        uint32_t off = 4 * below(r, 100);
+        uint32_t d = chance(r, 80) ? 0xC0000000u | (4 + 4 * below(r, 240)) : r32(r);
+        emit_move_abs(c, va, 4, d, c->hot_va + off);
+        emit_read_abs(c, va, ip);
+        break;
+    }
+    case 5: { /* an envelope and the start of a command: length, opcode */
+        uint32_t off = 4 * below(r, 120);
+        static const uint32_t ops[] = {0x03, 0x04, 0x08, 0x09, 0x0A, 0x21, 0x22, 0x41, 0x42, 0x01, 0x02, 0x7F};
+        emit_move_abs(c, va, 4, chance(r, 80) ? 60 : r32(r), c->hot_va + off);
+        emit_move_abs(c, va, 4, chance(r, 80) ? ops[below(r, sizeof ops / sizeof ops[0])] : r32(r),
+                      c->hot_va + off + 12);
+        emit_move_abs(c, va, 4, below(r, 4096), c->hot_va + off + 16);   /* byte count */
+        emit_read_abs(c, va, ip);
+        break;
+    }
+    case 6: { /* the whole initialisation, with delays the port needs between steps,
+               * then GO, a command in the ring and an IP read */
+        uint32_t ring = 8 + 4 * below(r, 16);   /* ring base in the hot page (rings of 1) */
+        uint32_t steps[4] = {0x8000u | (chance(r, 50) ? 0x80u : 0) | below(r, 128), ring, 0, 1};
+        emit_move_abs(c, va, 2, 0, ip);
+        for (int i = 0; i < 4; i++) {
+            /* MOVZWL #n, R0 ; SOBGTR R0, . : about 2 us an iteration */
+            eb(c, va, 0x3C);
+            eb(c, va, 0x8F);
+            emit_n(c, va, i == 0 ? 700 : 80, 2);
+            eb(c, va, 0x50);
+            eb(c, va, 0xF5);
+            eb(c, va, 0x50);
+            eb(c, va, 0xFD);
+            emit_move_abs(c, va, 2, steps[i], sa);
+        }
+        /* response slot (the port's), command slot (the port's) -> messages after the rings */
+        emit_move_abs(c, va, 4, 0xC0000000u | (ring + 0x40), c->hot_va + ring);
+        emit_move_abs(c, va, 4, 0xC0000000u | (ring + 0x80), c->hot_va + ring + 4);
+        emit_move_abs(c, va, 4, 60, c->hot_va + ring + 0x3C);
+        emit_move_abs(c, va, 4, 60, c->hot_va + ring + 0x7C);
+        emit_move_abs(c, va, 4, chance(r, 50) ? 0x41u : r32(r) & 0x7F, c->hot_va + ring + 0x88);   /* opcode */
+        emit_move_abs(c, va, 4, below(r, 2048), c->hot_va + ring + 0x8C);                        /* count */
+        emit_read_abs(c, va, ip);
+        break;
+    }
+    default:
+        emit_read_abs(c, va, ip);
+        break;
+    }
+}
+
 static void emit_device_snippet(fcase *c, uint32_t *va)
 {
     rng_t *r = &c->rng;
+    if (c->has_uda && chance(r, 30)) {
+        emit_uda_snippet(c, va);
+        return;
+    }
     uint32_t k = below(r, 3);
     if (k == 0) {
         static const uint32_t rp_func[] = {001, 005, 007, 011, 013, 015, 017, 021, 023, 031, 051, 061, 071, 071, 061};
@@ -974,6 +1063,17 @@ static vax_machine *build_system(fcase *c)
         cfg.disk[0].image = &c->disk_bd;
     }
     if (chance(r, 50)) {
+        /* An RA81 reading the same synthetic data (a few blocks fail). */
+        c->ra_bd.ctx = c;
+        c->ra_bd.size = ra_type_bytes(ra_type_find("RA81"));
+        c->ra_bd.read_only = chance(r, 20);
+        c->ra_bd.read = disk_read;
+        c->ra_bd.write = disk_write;
+        cfg.ra[0].type = "RA81";
+        cfg.ra[0].image = &c->ra_bd;
+        c->has_uda = 1;
+    }
+    if (chance(r, 50)) {
         uint32_t size = 16384;
         c->tape = malloc(size);
         if (c->tape) {
@@ -1284,8 +1384,9 @@ static int check_psl(uint32_t psl)
     uint32_t cur = PSL_GET_CUR(psl), prv = PSL_GET_PRV(psl), ipl = PSL_GET_IPL(psl);
     if (psl & PSL_MBZ)
         snprintf(g_msg, sizeof g_msg, "PSL %08X has MBZ bits set (%08X)", psl, psl & PSL_MBZ);
-    else if (psl & PSL_CM)
-        snprintf(g_msg, sizeof g_msg, "PSL %08X: compatibility mode", psl);
+    else if ((psl & PSL_CM) && (cur != 3 || (psl & (PSL_FPD | PSL_IS | PSL_DV | PSL_FU | PSL_IV))))
+        snprintf(g_msg, sizeof g_msg, "PSL %08X: compatibility mode outside user mode or with FPD/IS/DV/FU/IV",
+                 psl);
     else if ((psl & PSL_IS) && cur != 0)
         snprintf(g_msg, sizeof g_msg, "PSL %08X: interrupt stack outside kernel mode", psl);
     else if (prv < cur)

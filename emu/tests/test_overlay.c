@@ -225,8 +225,44 @@ static void test_base_errors_and_edges(void)
     blockdev_overlay_destroy(&ov);
 }
 
+/* A device longer than its base: the tail reads as zeros until written,
+ * a write across the base's end keeps both sides right, the base is never
+ * written, and a size below the base's is refused. */
+static void test_sized(void)
+{
+    uint8_t bytes[3 * 512];
+    fill(bytes, sizeof bytes, 9);
+    uint8_t keep[sizeof bytes];
+    memcpy(keep, bytes, sizeof bytes);
+    vax_blockdev base, ov;
+    blockdev_memory(&base, bytes, sizeof bytes, 1);
+    uint64_t size = 3ull * OVERLAY_CHUNK + 1024;
+    CHECK(blockdev_overlay_sized(&ov, &base, size) == 0 && ov.size == size, "sized overlay");
+    uint8_t buf[1024];
+    CHECK(ov.read(&ov, 1024, buf, 1024) == 0 && memcmp(buf, bytes + 1024, 512) == 0, "the base's last sector");
+    int zeros = 1;
+    for (int i = 512; i < 1024; i++)
+        zeros &= buf[i] == 0;
+    CHECK(zeros, "past the base: zeros");
+    CHECK(ov.read(&ov, size - 1024, buf, 1024) == 0, "the device's last bytes read");
+    memset(buf, 0xAB, sizeof buf);
+    CHECK(ov.write(&ov, 1024, buf, 1024) == 0, "a write across the base's end");
+    uint8_t back[2048];
+    CHECK(ov.read(&ov, 0, back, 2048) == 0 && memcmp(back, bytes, 1024) == 0 && back[1024] == 0xAB &&
+              back[2047] == 0xAB,
+          "read back across the base's end");
+    CHECK(ov.write(&ov, size - 10, buf, 10) == 0 && ov.read(&ov, size - 10, back, 10) == 0 && back[9] == 0xAB,
+          "the last chunk (short) written");
+    CHECK(ov.read(&ov, size - 10, back, 11) == -1, "past the device");
+    CHECK(memcmp(bytes, keep, sizeof bytes) == 0, "the base is never written");
+    blockdev_overlay_destroy(&ov);
+    CHECK(blockdev_overlay_sized(&ov, &base, 512) == -1, "a device shorter than its base");
+    blockdev_overlay_destroy(&ov);
+}
+
 int main(void)
 {
+    test_sized();
     test_unaligned_across_chunks();
     test_whole_device();
     test_base_errors_and_edges();

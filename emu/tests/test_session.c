@@ -4,7 +4,9 @@
  * and halts, the output ring (and what it drops when nobody reads it), typed
  * input reaching the program, and the refusals: a second START, LOAD after
  * START, addresses outside memory, boots that need a disk, kernel variables
- * beyond the limit.  Booting 4.3BSD through the session is tested by the
+ * beyond the limit; an RA drive as the boot disk and VMB's start (its
+ * registers, its refusals, a reboot through it again).  Booting 4.3BSD
+ * through the session is tested by the
  * system tests (emu/tests/system/boot.test.ts, emu/wasm/system.test.ts).
  */
 #include <stdio.h>
@@ -13,6 +15,8 @@
 
 #include "asm/vasm.h"
 #include "check.h"
+#include "system/blockdev.h"
+#include "system/overlay.h"
 #include "system/session.h"
 #include "vax.h"
 
@@ -73,7 +77,7 @@ static void test_load_start_and_console(void)
     if (!s)
         return;
     CHECK(load(s, hello, 0x1000) == 0, "LOAD: %s", vax_session_error(s));
-    CHECK(vax_session_hp0_unbootable(s) != NULL, "no hp0: it cannot be booted");
+    CHECK(vax_session_unbootable(s) != NULL, "no hp0: it cannot be booted");
     CHECK(vax_session_console_start(s, 0x1000) == 0, "START: %s", vax_session_error(s));
     CHECK(vax_session_console_start(s, 0x1000) == VAX_SESSION_ERR_INPUT, "a second START is refused");
     CHECK(vax_session_console_load(s, 0x2000, (const uint8_t *)"x", 1) == VAX_SESSION_ERR_INPUT,
@@ -145,8 +149,79 @@ static void test_refusals(void)
     vax_session_destroy(s);
 }
 
+/* A stand-in for VMB (DEC's is not needed here): it counts its starts in
+ * memory that INIT keeps, asks the console to reboot (TXDB 0xF02, as
+ * 4.3BSD's reboot does) the first time and halts the second. */
+static const char *const fake_vmb =
+    "start:  incl @#0x10000\n"
+    "        cmpl @#0x10000, #2\n"
+    "        bgeq done\n"
+    "wait:   mfpr #34, r6\n"
+    "        bbc #7, r6, wait\n"
+    "        mtpr #0xF02, #35\n"
+    "spin:   brb spin\n"
+    "done:   halt\n";
+
+static void test_ra_boot_disk_and_vmb(void)
+{
+    static uint8_t nothing[512];
+    vax_blockdev base, pack;
+    blockdev_memory(&base, nothing, sizeof nothing, 1);
+    uint64_t bytes = vax_session_ra_bytes("ra81");
+    CHECK(bytes == 891072ull * 512 && !strcmp(vax_session_ra_name("ra81"), "RA81"), "RA81: %llu bytes",
+          (unsigned long long)bytes);
+    CHECK(vax_session_ra_bytes("RA99") == 0 && vax_session_ra_name("RA99") == NULL, "RA99 is not a drive");
+    CHECK(blockdev_overlay_sized(&pack, &base, bytes) == 0, "a blank RA81 pack");
+    vax_session_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.memory_kb = 1024;
+    cfg.ra[0].type = "RA81";
+    cfg.ra[0].image = &pack;
+    char err[320];
+    vax_session *s = vax_session_create(&cfg, err, sizeof err);
+    CHECK(s != NULL, "create with ra0: %s", err);
+    if (!s) {
+        blockdev_overlay_destroy(&pack);
+        return;
+    }
+    const char *why = vax_session_unbootable(s);
+    CHECK(why != NULL && strstr(why, "no disk") == NULL, "ra0 is the boot disk, blank: %s", why ? why : "(null)");
+    CHECK(vax_session_boot_disk(s, 2) == VAX_SESSION_ERR_IMAGE, "no 4.3BSD on the blank pack");
+
+    vasm_result a;
+    CHECK(vasm_assemble(fake_vmb, 0x200, &a) == 0, "assemble: %s", a.error);
+    uint8_t image[1024];
+    memset(image, 0, sizeof image);
+    memcpy(image, a.bytes, a.len < sizeof image ? a.len : sizeof image);
+    vasm_free(&a);
+    CHECK(vax_session_boot_vmb(s, image, sizeof image, "dub0", 0x10) == VAX_SESSION_ERR_INPUT, "dub0 refused");
+    CHECK(vax_session_boot_vmb(s, image, sizeof image, "dua1", 0x10) == VAX_SESSION_ERR_INPUT &&
+              strstr(vax_session_error(s), "no drive ra1"),
+          "dua1 without ra1: %s", vax_session_error(s));
+    CHECK(vax_session_boot_vmb(s, image, 700, "dua0", 0x10) == VAX_SESSION_ERR_IMAGE &&
+              strstr(vax_session_error(s), "700 bytes"),
+          "700 bytes: %s", vax_session_error(s));
+    CHECK(vax_session_boot_vmb(s, image, sizeof image, "dua0", 0x10) == 0, "VMB: %s", vax_session_error(s));
+    memset(image, 0xFF, sizeof image);   /* the session keeps its own copy */
+    vax_machine *m = vax_session_machine(s);
+    CHECK(vax_get_reg(m, 0) == 17 && vax_get_reg(m, 1) == 3 && vax_get_reg(m, 2) == 0x0103F468u &&
+              vax_get_reg(m, 3) == 0 && vax_get_reg(m, 5) == 0x10 && vax_get_reg(m, 15) == 0x200,
+          "the console's registers for dua0, flags 0x10");
+    int rc = 0, rebooted = 0;
+    for (int i = 0; i < 100 && (rc == VAX_STOP_BUDGET || rc == VAX_SESSION_REBOOTED || rc == 0); i++) {
+        rc = vax_session_run(s, 1000);
+        rebooted += rc == VAX_SESSION_REBOOTED;
+    }
+    CHECK(rebooted == 1 && vax_session_reboots(s) == 1, "one reboot, through VMB again (%d)", rebooted);
+    CHECK(rc == VAX_STOP_HALT, "the second start halts: %d (%s)", rc, vax_session_stop_detail(s));
+    CHECK(vax_get_reg(m, 5) == 0x10, "the reboot kept the flags");
+    vax_session_destroy(s);
+    blockdev_overlay_destroy(&pack);
+}
+
 int main(void)
 {
+    test_ra_boot_disk_and_vmb();
     test_load_start_and_console();
     test_output_ring_drops_oldest();
     test_refusals();

@@ -5,11 +5,26 @@
  * machine and how it boots is system/session.h; this file is the command
  * line, the files and the script.
  *
- *   vax780 --disk hp0=IMAGE[:TYPE] [--disk hp1=...] [--tape ts0=TAPE] [--mem MB]
+ *   vax780 --disk hp0=IMAGE[:TYPE] | --disk ra0=IMAGE[:TYPE] [--disk hpN|raN=...] [--snapshot]
+ *          [--tape ts0=TAPE] [--mem MB]
  *          [--boot single|multi|askname] [--direct] [--kernel PATH] [--kernel-file FILE] [--cpu 780|750]
  *          [--timing model|flat] [--standalone tape|tape:NAME|FILE] [--set NAME=VALUE] [--script FILE]
  *          [--quiet] [--stats] [--no-idle-skip] [--disk-timing rp06|eagle|ideal]
+ *   vax780 --disk raN=IMAGE[:TYPE] --console-boot vmb=FILE [--boot-device duaN] [--boot-flags N] ...
  *   vax780 --load FILE[@ADDR] [--load ...] --start ADDR [--reg NAME=VALUE ...] [--mem MB] [--script FILE] ...
+ *
+ * --disk raN=IMAGE[:TYPE] (N 0-3, TYPE RA60, RA80, RA81 (the default) or
+ * RA82) is an RA drive on the UDA50 (MSCP) at 772150 on UBA0; the image must
+ * be exactly the pack's size.  Without hp0, ra0 is the boot disk: /boot and
+ * the kernel are told R10 = ra.  --snapshot keeps every disk's writes in
+ * host memory (the files are opened read-only and never change) and lets an
+ * RA image be shorter than its pack, the rest reading as zeros (DEC's
+ * diagnostic disk).
+ * --console-boot vmb=FILE boots as the 780 console's BOOT command does:
+ * DEC's primary bootstrap VMB.EXE loaded at 0x200 and started with R0-R3
+ * naming --boot-device (dua0, the default, to dua3) and R5 = --boot-flags
+ * (0x10: stop in the Diagnostic Supervisor); see src/boot/vmb.h.  A reboot
+ * the guest asks for goes through VMB again.
  *
  * --disk-timing times every disk as a DEC RP06 (the default for the RP06),
  * a Fujitsu Eagle, or an ideal disk with no seek or rotational latency
@@ -47,6 +62,8 @@
  *   timeout N       limit, in virtual seconds, for each following expect (default 60)
  *   wait-halt       wait until the guest halts (a clean shutdown), within the timeout;
  *                   a typed ^P (type \x10) is the operator's ^P HALT at the 780's console
+ *   report LABEL    print "vax780: report LABEL: N instructions, V virtual s, H host s" on
+ *                   stderr (where the run is, e.g. before and after a diagnostic)
  *   # ...           comment
  * Exit status: 0 when the script is done (or, without a script, when the
  * guest halts); otherwise non-zero with a one-line reason on stderr:
@@ -60,12 +77,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 
 #include "boot/boot.h"
 #include "boot/standalone.h"
 #include "system/blockdev_file.h"
+#include "system/overlay.h"
 #include "system/session.h"
 #include "vax.h"
 
@@ -116,10 +135,12 @@ static void die(int code, const char *fmt, ...)
 }
 
 static const char usage_text[] =
-    "usage: vax780 --disk hp0=IMAGE[:TYPE] [--disk hpN=...] [--tape ts0=TAPE] [--mem MB]\n"
+    "usage: vax780 --disk hp0=IMAGE[:TYPE] | --disk ra0=IMAGE[:TYPE] [--disk hpN|raN=...] [--snapshot]\n"
+    "              [--tape ts0=TAPE] [--mem MB]\n"
     "              [--boot single|multi|askname] [--direct] [--kernel PATH] [--kernel-file FILE] [--cpu 780|750]\n"
     "              [--timing model|flat] [--standalone tape|tape:NAME|FILE] [--set NAME=VALUE] [--script FILE]\n"
     "              [--quiet] [--stats] [--no-idle-skip] [--disk-timing rp06|eagle|ideal]\n"
+    "       vax780 --disk raN=IMAGE[:TYPE] --console-boot vmb=FILE [--boot-device duaN] [--boot-flags N] ...\n"
     "       vax780 --load FILE[@ADDR] [--load ...] --start ADDR [--reg NAME=VALUE ...] [--mem MB]\n"
     "              [--script FILE] [--quiet] [--stats] ...\n";
 
@@ -204,12 +225,31 @@ static uint8_t *read_whole(const char *path, size_t *len)
 
 /* ------------------------------------------------------------ options */
 
-typedef enum { START_DISK, START_KERNEL, START_STANDALONE_FILE, START_TAPE_BLOCK, START_TAPE_PROGRAM, START_LOAD } start_kind;
+typedef enum {
+    START_DISK,
+    START_KERNEL,
+    START_STANDALONE_FILE,
+    START_TAPE_BLOCK,
+    START_TAPE_PROGRAM,
+    START_LOAD,
+    START_VMB
+} start_kind;
 
 typedef struct {
     vax_session_config cfg;
     image_file disks[VAX_SESSION_MAX_DISKS], tape;
+    image_file ras[VAX_SESSION_MAX_RA];
+    /* Paths and types as given, opened once all options are known
+     * (--snapshot opens them read-only). */
+    char *disk_path[VAX_SESSION_MAX_DISKS], *ra_path[VAX_SESSION_MAX_RA];
+    /* With --snapshot, what the machine sees: overlays over the files. */
+    vax_blockdev disk_over[VAX_SESSION_MAX_DISKS], ra_over[VAX_SESSION_MAX_RA];
+    int snapshot;
     int have_tape;
+    const char *console_boot;   /* --console-boot vmb=FILE's FILE, or NULL */
+    const char *boot_device;    /* --boot-device, or NULL (dua0) */
+    int have_boot_flags;
+    uint32_t boot_flags;
     start_kind start;
     uint32_t howto;
     const char *kernel;
@@ -265,29 +305,72 @@ static int parse_reg(const char *name, size_t len)
     return n <= 13 && !(len == 3 && name[1] == '0') ? n : -1;
 }
 
-/* --disk hpN=IMAGE[:TYPE] */
+/* --disk hpN=IMAGE[:TYPE] or raN=IMAGE[:TYPE]; opened by open_disks. */
 static void option_disk(options *o, const char *v)
 {
-    if (strncmp(v, "hp", 2) != 0 || v[2] < '0' || v[2] > '7' || v[3] != '=' || !v[4])
-        usage("--disk takes hpN=IMAGE[:TYPE] with N from 0 to 7 (4-7 are on the second MASSBUS)");
+    int ra = !strncmp(v, "ra", 2);
+    if (ra ? v[2] < '0' || v[2] > '3' || v[3] != '=' || !v[4]
+           : strncmp(v, "hp", 2) != 0 || v[2] < '0' || v[2] > '7' || v[3] != '=' || !v[4])
+        usage("--disk takes hpN=IMAGE[:TYPE] with N from 0 to 7 (4-7 are on the second MASSBUS) "
+              "or raN=IMAGE[:TYPE] with N from 0 to 3 (the UDA50's drives)");
     int unit = v[2] - '0';
-    if (o->disks[unit].path)
-        usage("--disk hp%d given twice", unit);
+    char **slot = ra ? &o->ra_path[unit] : &o->disk_path[unit];
+    if (*slot)
+        usage("--disk %s%d given twice", ra ? "ra" : "hp", unit);
     char *path = strdup(v + 4);
     if (!path)
         die(EXIT_STOPPED, "out of host memory");
-    const char *type = "RP06";
+    const char *type = ra ? "RA81" : "RP06";
     char *colon = strrchr(path, ':');
     if (colon) {
         *colon = 0;
         type = colon + 1;
     }
-    image_open(&o->disks[unit], path, 0);
-    o->cfg.disk[unit].type = strdup(type);   /* freed at exit */
-    if (!o->cfg.disk[unit].type)
+    if (ra && !vax_session_ra_name(type))
+        usage("--disk ra%d: unknown drive type \"%s\" (known: %s)", unit, type, vax_session_ra_names());
+    char *type_copy = strdup(ra ? vax_session_ra_name(type) : type);   /* freed at exit */
+    if (!type_copy)
         die(EXIT_STOPPED, "out of host memory");
-    o->cfg.disk[unit].image = &o->disks[unit].file.bd;
-    free(path);
+    if (ra)
+        o->cfg.ra[unit].type = type_copy;
+    else
+        o->cfg.disk[unit].type = type_copy;
+    *slot = path;
+}
+
+/* Open the disks.  An RA image must be its pack's size; with --snapshot
+ * the files are only read, the machine writing into overlays in host
+ * memory, and an RA image may be the start of its pack. */
+static void open_disks(options *o)
+{
+    for (int u = 0; u < VAX_SESSION_MAX_DISKS; u++) {
+        if (!o->disk_path[u])
+            continue;
+        image_open(&o->disks[u], o->disk_path[u], o->snapshot);
+        o->cfg.disk[u].image = &o->disks[u].file.bd;
+        if (o->snapshot) {
+            if (blockdev_overlay(&o->disk_over[u], &o->disks[u].file.bd) < 0)
+                die(EXIT_STOPPED, "out of host memory");
+            o->cfg.disk[u].image = &o->disk_over[u];
+        }
+    }
+    for (int u = 0; u < VAX_SESSION_MAX_RA; u++) {
+        if (!o->ra_path[u])
+            continue;
+        image_open(&o->ras[u], o->ra_path[u], o->snapshot);
+        const char *type = o->cfg.ra[u].type;
+        uint64_t want = vax_session_ra_bytes(type), have = o->ras[u].file.bd.size;
+        if (o->snapshot ? have > want || have % 512u : have != want)
+            die(EXIT_IMAGE, "ra%d: %s is %llu bytes; an %s pack is %llu bytes (%llu blocks)%s", u, o->ra_path[u],
+                (unsigned long long)have, type, (unsigned long long)want, (unsigned long long)(want / 512u),
+                !o->snapshot && have < want && have % 512u == 0 ? " (a shorter image needs --snapshot)" : "");
+        o->cfg.ra[u].image = &o->ras[u].file.bd;
+        if (o->snapshot) {
+            if (blockdev_overlay_sized(&o->ra_over[u], &o->ras[u].file.bd, want) < 0)
+                die(EXIT_STOPPED, "out of host memory");
+            o->cfg.ra[u].image = &o->ra_over[u];
+        }
+    }
 }
 
 static void parse_options(options *o, int argc, char **argv)
@@ -302,7 +385,8 @@ static void parse_options(options *o, int argc, char **argv)
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         static const char *const with_value[] = { "--disk", "--tape", "--mem", "--boot", "--kernel", "--kernel-file",
                                                   "--standalone", "--script", "--cpu", "--timing", "--disk-timing",
-                                                  "--set", "--load", "--start", "--reg" };
+                                                  "--set", "--load", "--start", "--reg", "--console-boot",
+                                                  "--boot-device", "--boot-flags" };
         int takes_value = 0;
         for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
             takes_value |= !strcmp(a, with_value[k]);
@@ -406,6 +490,18 @@ static void parse_options(options *o, int argc, char **argv)
             if (r < 0 || o->nreg >= MAX_REGS || parse_u32(eq + 1, &o->reg_value[o->nreg]) < 0)
                 usage("--reg takes NAME=VALUE with NAME one of r0..r13, ap, fp, sp (at most %d)", MAX_REGS);
             o->reg_num[o->nreg++] = r;
+        } else if (!strcmp(a, "--snapshot")) {
+            o->snapshot = 1;
+        } else if (!strcmp(a, "--console-boot")) {
+            if (strncmp(v, "vmb=", 4) != 0 || !v[4])
+                usage("--console-boot takes vmb=FILE (DEC's primary bootstrap, VMB.EXE)");
+            o->console_boot = v + 4;
+        } else if (!strcmp(a, "--boot-device")) {
+            o->boot_device = v;
+        } else if (!strcmp(a, "--boot-flags")) {
+            if (parse_u32(v, &o->boot_flags) < 0)
+                usage("--boot-flags takes a number (R5 for VMB, e.g. 0x10)");
+            o->have_boot_flags = 1;
         } else if (!strcmp(a, "--stats")) {
             o->stats = 1;
         } else if (!strcmp(a, "--no-idle-skip")) {
@@ -419,11 +515,23 @@ static void parse_options(options *o, int argc, char **argv)
 
     if (o->kernel_file && o->kernel_given)
         usage("--kernel names a kernel on the disk, --kernel-file one on the host: give one of them");
-    if (o->kernel_file && (o->standalone || o->nload))
-        usage("--kernel-file boots a kernel, not a standalone program or a --load: give one of them");
+    if (o->kernel_file && (o->standalone || o->nload || o->console_boot))
+        usage("--kernel-file boots a kernel, not a standalone program, a --load or VMB: give one of them");
 
     /* What starts the machine. */
-    if (o->nload || o->have_start || o->nreg) {
+    if ((o->boot_device || o->have_boot_flags) && !o->console_boot)
+        usage("--boot-device and --boot-flags are VMB's: they need --console-boot vmb=FILE");
+    if (o->console_boot) {
+        if (o->nload || o->have_start || o->nreg || o->standalone || o->nset || direct)
+            usage("--console-boot boots through VMB: not with --load, --start, --reg, --standalone, --direct or --set");
+        const char *dev = o->boot_device ? o->boot_device : "dua0";
+        if (strlen(dev) != 4 || strncasecmp(dev, "dua", 3) != 0 || dev[3] < '0' || dev[3] > '3')
+            usage("--boot-device takes dua0 to dua3 (the UDA50's drives), not \"%s\"", dev);
+        if (!o->ra_path[dev[3] - '0'])
+            usage("--boot-device %s: there is no --disk ra%c", dev, dev[3]);
+        o->boot_device = dev;
+        o->start = START_VMB;
+    } else if (o->nload || o->have_start || o->nreg) {
         if (!o->nload)
             usage(o->have_start ? "--start needs --load FILE[@ADDR]"
                                 : "--reg is for --load/--start (the boot methods set their own registers)");
@@ -451,8 +559,9 @@ static void parse_options(options *o, int argc, char **argv)
             usage("--set needs --direct: only then does the host load the kernel and can patch it before it runs");
         o->start = direct ? START_KERNEL : START_DISK;
     }
-    if (!o->cfg.disk[0].type && o->start != START_LOAD)
-        usage("a boot disk is needed: --disk hp0=IMAGE (or --load FILE@ADDR --start ADDR)");
+    if (!o->cfg.disk[0].type && !o->cfg.ra[0].type && o->start != START_LOAD && o->start != START_VMB)
+        usage("a boot disk is needed: --disk hp0=IMAGE or --disk ra0=IMAGE (or --load FILE@ADDR --start ADDR)");
+    open_disks(o);
 }
 
 /* ------------------------------------------------------------ the console transcript */
@@ -525,6 +634,7 @@ typedef struct {
     vax_session *s;
     transcript out;
     int halted;   /* the guest has halted (a script's expect may still match what it printed) */
+    struct timespec t0;   /* when the machine started, for host seconds in reports */
 } run;
 
 static void drain_console(run *r)
@@ -648,6 +758,22 @@ static int parse_seconds(const char *v, double *out)
     return 0;
 }
 
+static double host_seconds(const run *r)
+{
+    /* Host time only reports speed; it never reaches the guest. */
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - r->t0.tv_sec) + (double)(t.tv_nsec - r->t0.tv_nsec) * 1e-9;
+}
+
+/* A script's `report LABEL`: where the run is, on stderr. */
+static void report(run *r, const char *label)
+{
+    fflush(stdout);
+    fprintf(stderr, "vax780: report %s: %llu instructions, %.3f virtual s, %.3f host s\n", label,
+            (unsigned long long)vax_instruction_count(vax_session_machine(r->s)), vseconds(r), host_seconds(r));
+}
+
 static void run_script(run *r, const char *path)
 {
     struct stat st;
@@ -710,6 +836,8 @@ static void run_script(run *r, const char *path)
             if (parse_seconds(arg, &limit) < 0)
                 die(EXIT_USAGE, "%s:%d: timeout needs a positive, finite number of seconds (up to 1e9), not \"%s\"",
                     path, lineno, arg);
+        } else if (!strcmp(p, "report")) {
+            report(r, arg);
         } else if (!strcmp(p, "wait-halt")) {
             double deadline = vseconds(r) + limit;
             while (!r->halted && !run_slice(r, 1))
@@ -804,6 +932,15 @@ static void start(run *r)
         free(prog);
         break;
     }
+    case START_VMB: {
+        size_t len;
+        uint8_t *vmb = read_whole(o->console_boot, &len);
+        rc = vax_session_boot_vmb(s, vmb, len, o->boot_device, o->boot_flags);
+        free(vmb);
+        if (rc == VAX_SESSION_ERR_IMAGE)
+            die(EXIT_IMAGE, "%s: %s", o->console_boot, vax_session_error(s));
+        break;
+    }
     case START_LOAD:
         for (int i = 0; i < o->nload && rc == 0; i++) {
             size_t len;
@@ -822,9 +959,11 @@ static void start(run *r)
     }
     if (rc == VAX_SESSION_ERR_INPUT)
         die(EXIT_USAGE, "%s%s", o->nset ? "--set " : "", vax_session_error(s));
-    if (rc < 0)
-        die(EXIT_IMAGE, "%s%s%s", o->disks[0].path && o->start <= START_KERNEL ? o->disks[0].path : "",
-            o->disks[0].path && o->start <= START_KERNEL ? ": " : "", vax_session_error(s));
+    if (rc < 0) {
+        const char *disk = o->disks[0].path ? o->disks[0].path : o->ras[0].path;
+        int name_it = disk && o->start <= START_KERNEL;
+        die(EXIT_IMAGE, "%s%s%s", name_it ? disk : "", name_it ? ": " : "", vax_session_error(s));
+    }
 }
 
 int main(int argc, char **argv)
@@ -839,8 +978,7 @@ int main(int argc, char **argv)
     r.s = vax_session_create(&o.cfg, err, sizeof err);
     if (!r.s)
         die(EXIT_IMAGE, "%s", err);
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    clock_gettime(CLOCK_MONOTONIC, &r.t0);
     start(&r);
 
     if (o.script) {
@@ -851,10 +989,7 @@ int main(int argc, char **argv)
     }
     fflush(stdout);
     if (o.stats) {
-        /* Host time is measured here only to report speed; it never
-         * influences the guest, whose time is virtual. */
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-        double host = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+        double host = host_seconds(&r);
         print_counters(r.s);
         uint64_t n = vax_instruction_count(vax_session_machine(r.s));
         fprintf(stderr, "vax780: %llu instructions, %.3f virtual s, %.3f host s, %.1f million instructions/s\n",
@@ -863,8 +998,18 @@ int main(int argc, char **argv)
     vax_session_destroy(r.s);
     free(r.out.buf);
     for (int i = 0; i < VAX_SESSION_MAX_DISKS; i++) {
+        if (o.snapshot && o.disk_path[i])
+            blockdev_overlay_destroy(&o.disk_over[i]);
         image_close(&o.disks[i]);
         free((void *)o.cfg.disk[i].type);
+        free(o.disk_path[i]);
+    }
+    for (int i = 0; i < VAX_SESSION_MAX_RA; i++) {
+        if (o.snapshot && o.ra_path[i])
+            blockdev_overlay_destroy(&o.ra_over[i]);
+        image_close(&o.ras[i]);
+        free((void *)o.cfg.ra[i].type);
+        free(o.ra_path[i]);
     }
     image_close(&o.tape);
     for (int i = 0; i < o.nload; i++)

@@ -14,6 +14,12 @@
  * the image never changes.  JavaScript frees the image (vax780w_image_free)
  * only after the last system using it is destroyed.
  *
+ * The disk may instead be an RA drive on the UDA50 (vax780w_create_ra): ra0,
+ * its overlay as long as the pack (an image shorter than the pack is its
+ * start, the rest zeros: DEC's diagnostic disk), 4.3BSD booted from it with
+ * R10 = ra; and instead of /boot such a system may boot as the 780 console's
+ * BOOT command does, through DEC's VMB (vax780w_set_vmb; boot/vmb.h).
+ *
  * Booting, reboots (console INIT and a multi-user boot the same way as the
  * first one, settings included: VAX780W_REBOOTED), panics (known from the
  * kernel's panicstr: VAX780W_PANICKED, message from vax780w_panic), the
@@ -37,10 +43,13 @@
 typedef struct {
     vax_session *s;
     vax_blockdev image;   /* read-only, over the shared image's bytes */
-    vax_blockdev disk;    /* hp0: this system's overlay over image */
+    vax_blockdev disk;    /* hp0 or ra0: this system's overlay over image */
     int diskless;         /* created without a disk (vax780w_console_load/start) */
     int direct;           /* boot the kernel from the host (not through /boot) */
+    int ra;               /* the disk is ra0 on the UDA50 */
     uint32_t howto;
+    uint8_t *vmb;         /* DEC's VMB to boot through (vax780w_set_vmb), or NULL */
+    uint32_t vmb_len, vmb_flags;
     char err[320];
 } vax780w;
 
@@ -97,11 +106,44 @@ EMSCRIPTEN_KEEPALIVE void vax780w_image_free(uint8_t *image)
  * howto: the boot flags (RB_SINGLE 2, 0 multi).  The system is not booted
  * yet: add settings, then vax780w_boot.  Returns NULL on failure, with a
  * message in err (errlen bytes, a buffer of the caller's). */
+static vax780w *create(uint32_t memory_kb, uint8_t *image, uint32_t image_len, const char *ra_type,
+                       uint32_t method, uint32_t howto, char *err, uint32_t errlen);
+
 EMSCRIPTEN_KEEPALIVE vax780w *vax780w_create(uint32_t memory_kb, uint8_t *image, uint32_t image_len,
                                              uint32_t method, uint32_t howto, char *err, uint32_t errlen)
 {
+    return create(memory_kb, image, image_len, NULL, method, howto, err, errlen);
+}
+
+/* The same with the disk an RA drive of the given type ("RA81"...) as ra0
+ * on the UDA50 (no MASSBUS disk): its overlay is the pack's size, and an
+ * image shorter than the pack is the pack's start (the rest reads as
+ * zeros).  4.3BSD boots from it with R10 = ra.  A pack without a 4.3BSD
+ * root is accepted (DEC's diagnostic disk, booted through VMB): only a
+ * 4.3BSD boot of it fails. */
+EMSCRIPTEN_KEEPALIVE vax780w *vax780w_create_ra(uint32_t memory_kb, uint8_t *image, uint32_t image_len,
+                                                const char *type, uint32_t method, uint32_t howto, char *err,
+                                                uint32_t errlen)
+{
+    if (!vax_session_ra_name(type)) {
+        if (errlen)
+            snprintf(err, errlen, "unknown drive type \"%s\" (known: %s)", type ? type : "", vax_session_ra_names());
+        return NULL;
+    }
+    return create(memory_kb, image, image_len, type, method, howto, err, errlen);
+}
+
+static vax780w *create(uint32_t memory_kb, uint8_t *image, uint32_t image_len, const char *ra_type,
+                       uint32_t method, uint32_t howto, char *err, uint32_t errlen)
+{
     if (errlen)
         err[0] = 0;
+    uint64_t pack = ra_type ? vax_session_ra_bytes(ra_type) : 0;
+    if (ra_type && (!image || image_len == 0 || image_len > pack || image_len % 512u)) {
+        snprintf(err, errlen, "an %s image is 512 to %llu bytes in whole 512-byte blocks, not %u",
+                 vax_session_ra_name(ra_type), (unsigned long long)pack, image_len);
+        return NULL;
+    }
     if (method > 1) {
         snprintf(err, errlen, "boot method %u: 0 (via /boot) or 1 (direct)", method);
         return NULL;
@@ -120,13 +162,19 @@ EMSCRIPTEN_KEEPALIVE vax780w *vax780w_create(uint32_t memory_kb, uint8_t *image,
         w->diskless = 1;
     } else {
         blockdev_memory(&w->image, image, image_len, 1);
-        if (blockdev_overlay(&w->disk, &w->image) < 0) {
+        if ((ra_type ? blockdev_overlay_sized(&w->disk, &w->image, pack) : blockdev_overlay(&w->disk, &w->image)) < 0) {
             snprintf(err, errlen, "out of memory for the disk overlay");
             free(w);
             return NULL;
         }
-        cfg.disk[0].type = "RP06";
-        cfg.disk[0].image = &w->disk;
+        if (ra_type) {
+            w->ra = 1;
+            cfg.ra[0].type = vax_session_ra_name(ra_type);
+            cfg.ra[0].image = &w->disk;
+        } else {
+            cfg.disk[0].type = "RP06";
+            cfg.disk[0].image = &w->disk;
+        }
     }
     if (!(w->s = vax_session_create(&cfg, err, errlen))) {
         if (!w->diskless)
@@ -134,7 +182,7 @@ EMSCRIPTEN_KEEPALIVE vax780w *vax780w_create(uint32_t memory_kb, uint8_t *image,
         free(w);
         return NULL;
     }
-    const char *why = w->diskless ? NULL : vax_session_hp0_unbootable(w->s);
+    const char *why = w->diskless || w->ra ? NULL : vax_session_unbootable(w->s);
     if (why) {   /* a pack without a 4.3BSD root: say so now, not at vax780w_boot */
         snprintf(err, errlen, "%s", why);
         vax780w_destroy(w);
@@ -151,7 +199,41 @@ EMSCRIPTEN_KEEPALIVE void vax780w_destroy(vax780w *w)
     vax_session_destroy(w->s);
     if (!w->diskless)
         blockdev_overlay_destroy(&w->disk);
+    free(w->vmb);
     free(w);
+}
+
+/* Boot (now and at every reboot) through DEC's primary bootstrap VMB, as
+ * the 780 console's BOOT command does, from dua0 with R5 = flags (0x10:
+ * stop in the Diagnostic Supervisor), instead of /boot.  The bytes are
+ * copied.  Only for an RA system, before vax780w_boot.  Returns 0, or -1
+ * (vax780w_error). */
+EMSCRIPTEN_KEEPALIVE int vax780w_set_vmb(vax780w *w, const uint8_t *vmb, uint32_t len, uint32_t flags)
+{
+    w->err[0] = 0;
+    if (!w->ra) {
+        snprintf(w->err, sizeof w->err, "VMB boots from the UDA50: create the system with an RA drive");
+        return -1;
+    }
+    if (w->direct) {
+        snprintf(w->err, sizeof w->err, "VMB boots what the disk holds: not with a direct boot");
+        return -1;
+    }
+    if (!vmb || len == 0 || len % 512u) {
+        snprintf(w->err, sizeof w->err, "%u bytes is not a VMB image (a whole number of 512-byte blocks)", len);
+        return -1;
+    }
+    uint8_t *copy = malloc(len);
+    if (!copy) {
+        snprintf(w->err, sizeof w->err, "out of memory");
+        return -1;
+    }
+    memcpy(copy, vmb, len);
+    free(w->vmb);
+    w->vmb = copy;
+    w->vmb_len = len;
+    w->vmb_flags = flags;
+    return 0;
 }
 
 /* Bytes of hp0 this system holds privately (the overlay's written chunks). */
@@ -197,7 +279,16 @@ EMSCRIPTEN_KEEPALIVE int vax780w_boot(vax780w *w)
         snprintf(w->err, sizeof w->err, "no disk to boot from (the system was created without one)");
         return -1;
     }
-    int rc = w->direct ? vax_session_boot_kernel(w->s, w->howto, "/vmunix") : vax_session_boot_disk(w->s, w->howto);
+    int rc;
+    if (w->vmb) {
+        rc = vax_session_boot_vmb(w->s, w->vmb, w->vmb_len, "dua0", w->vmb_flags);
+        if (rc == 0) {   /* the session keeps its own copy */
+            free(w->vmb);
+            w->vmb = NULL;
+        }
+    } else {
+        rc = w->direct ? vax_session_boot_kernel(w->s, w->howto, "/vmunix") : vax_session_boot_disk(w->s, w->howto);
+    }
     return rc < 0 ? -1 : 0;
 }
 

@@ -249,7 +249,7 @@ int vax_boot_ex(vax_machine *m, const vax_blockdev *disk, const char *disk_type,
     }
     const bsd_disktype *dt = bsd_disktype_find(disk_type);
     if (!dt) {
-        boot_seterr(err, errlen, "unknown disk type \"%s\" (known: RP06, RM03, RM05, RM80, RP07, RP04, RP05)",
+        boot_seterr(err, errlen, "unknown disk type \"%s\" (known: RP06, RM03, RM05, RM80, RP07, RP04, RP05, RA60, RA81)",
                disk_type ? disk_type : "(null)");
         return -1;
     }

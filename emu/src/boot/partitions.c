@@ -11,6 +11,19 @@
  * RP06: 22 sectors x 19 tracks x 815 cylinders (418 sectors/cylinder);
  *   a = cyl 0..37 (15884 sectors, root), b = cyl 38..117 (33440, swap),
  *   c = cyl 0..814 (340670, whole pack), g = cyl 118..814 (291280, /usr).
+ *
+ * The UDA50's RA drives: 4.3BSD /sys/vaxuba/uda.c (@(#)uda.c 7.1) gives
+ * their partitions as { nblocks, first block } (ra60_sizes and
+ * ra81_sizes as compiled without UCBRA and RA_COMPAT, as GENERIC is; a
+ * size of -1 there means "to the end of the unit", written out here), and
+ * /sys/stand/uda.c's ra*_off the ones /boot can open.  The RA80 is left
+ * out: its table describes 242606 blocks, more than the unit's 237212.
+ * An MSCP unit is a row of logical blocks with no geometry the host sees,
+ * so these are described as one-sector "cylinders": the offsets are block
+ * numbers.
+ * RA81 (891072 blocks): a = 0..15883 (root), b = 16422..83301 (swap),
+ * c = the whole unit, h = 83538..374883 (291346 blocks: /usr), g = 375564
+ * to the end.
  */
 #include "partitions.h"
 
@@ -52,6 +65,14 @@ static const bsd_disktype disktypes[] = {
       { 15884, 33440, 171798, 15884, 55936, 50512, 122408, 0 },
       { 0, 38, 0, 118, 156, 290, 118, 0 },
       SA(0, 38, 0, -1, -1, -1, 118, -1) },
+    { "RA81", 1, 1, 891072,
+      { 15884, 66880, 891072, 15884, 307200, 191352, 515508, 291346 },
+      { 0, 16422, 0, 375564, 391986, 699720, 375564, 83538 },
+      SA(0, 16422, 0, 375564, 391986, 699720, 375564, 83538) },
+    { "RA60", 1, 1, 400176,
+      { 15884, 33440, 400176, 82080, 268772, 350852, 157570, 193282 },
+      { 0, 15884, 0, 49324, 131404, 49324, 242606, 49324 },
+      SA(0, 15884, 0, 49324, 131404, 49324, 242606, 49324) },
 };
 
 #define NTYPES (sizeof disktypes / sizeof disktypes[0])

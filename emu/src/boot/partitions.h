@@ -1,7 +1,7 @@
 /*
  * partitions.h — the fixed partition tables 4.3BSD compiles into its
- * MASSBUS disk driver (there is no disk label in 4.3BSD: the kernel and
- * the standalone programs agree on these tables by convention).
+ * MASSBUS and UDA50 disk drivers (there is no disk label in 4.3BSD: the
+ * kernel and the standalone programs agree on these tables by convention).
  *
  * A partition is given as a size in 512-byte sectors and a starting
  * cylinder; its byte offset is cyloff * nsect * ntrak * 512.

@@ -90,6 +90,13 @@ enum {
     ARITH_FLT_UNDERFLOW_FAULT = 10
 };
 
+/* Compatibility-mode exception codes (compat.c); every one is taken with
+ * the PC of the PDP-11 instruction. */
+enum {
+    COMPAT_RESERVED_INSTRUCTION = 0, COMPAT_BPT = 1, COMPAT_IOT = 2, COMPAT_EMT = 3, COMPAT_TRAP = 4,
+    COMPAT_ILLEGAL_INSTRUCTION = 5, COMPAT_ODD_ADDRESS = 6
+};
+
 /* Memory-management fault parameter bits. */
 #define MM_LENGTH 1u      /* length violation */
 #define MM_PTE_REF 2u     /* fault on the reference to the page table entry */
@@ -112,6 +119,7 @@ typedef struct vax_cpu {
     int8_t rlog_delta[8];
     uint8_t trap_pending;      /* arithmetic trap code to take after this instruction */
     uint8_t arith_code;        /* code for VAX_EXC_ARITHMETIC_FAULT */
+    uint8_t compat_code;       /* code for VAX_EXC_COMPATIBILITY (COMPAT_*) */
     uint32_t fault_param, fault_va;   /* ACV/TNV parameters */
     uint32_t mchk_summary, mchk_address;  /* machine-check parameters */
 } vax_cpu;

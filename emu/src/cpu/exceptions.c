@@ -211,7 +211,7 @@ int cpu_deliver(vax_machine *m, int status)
     case VAX_EXC_BREAKPOINT:
         return fault(m, SCB_BREAKPOINT, 0, NULL);
     case VAX_EXC_COMPATIBILITY:
-        p[0] = 0;
+        p[0] = c->compat_code;   /* every one with the PC of the instruction (compat.c) */
         return fault(m, SCB_COMPATIBILITY, 1, p);
     case VAX_EXC_ARITHMETIC_FAULT:
         p[0] = c->arith_code;

@@ -73,4 +73,7 @@ exec_group_fn exec_float;       /* exec_float.c: F and D floating */
 exec_group_fn exec_decimal;     /* exec_decimal.c: packed decimal strings, EDITPC */
 exec_group_fn exec_privileged;  /* privileged.c: MTPR, MFPR, CHMx, REI, LDPCTX, ... */
 
+/* One instruction in compatibility mode (PSL<CM> set): compat.c. */
+int compat_execute(vax_machine *m);
+
 #endif

@@ -829,9 +829,18 @@ static int edit_run(vax_machine *m, edit_src *s, uint32_t pat, uint32_t dst, edi
                     continue;
                 }
                 TRY(next_digit(s, &d));
-                if (d) {
-                    if ((op & 0xF0u) == EO_FLOAT && !(*cc & PSL_C))
+                /* A nonzero digit starts significance and clears Z; but
+                 * EO$FLOAT clears Z only when the digit starts significance
+                 * (storing the sign): a nonzero digit it meets with
+                 * significance already set leaves Z as it was (DEC's EVKAB
+                 * test 161, subtests 50 and 51, EO$SET_SIGNIF then
+                 * EO$FLOAT over +89 and +90, expect Z set). */
+                if (d && (op & 0xF0u) == EO_FLOAT) {
+                    if (!(*cc & PSL_C)) {
                         TRY(out_put(o, sign));
+                        *cc = (*cc & ~PSL_Z) | PSL_C;
+                    }
+                } else if (d) {
                     *cc = (*cc & ~PSL_Z) | PSL_C;
                 }
                 TRY(out_put(o, (*cc & PSL_C) ? '0' + d : fill));
@@ -844,7 +853,9 @@ static int edit_run(vax_machine *m, edit_src *s, uint32_t pat, uint32_t dst, edi
 /* EDITPC srclen.rw, srcaddr.ab, pattern.ab, dstaddr.ab
  *   Fill starts as ' ', sign as '-' for a negative source else ' ',
  *   significance (C) clear.  Afterwards N = source < 0 (-0 is not), Z =
- *   source = 0, V = nonzero digits dropped by EO$ADJUST_INPUT (decimal
+ *   no nonzero digit started significance or was moved outside EO$FLOAT
+ *   (so source = 0, unless EO$FLOAT met its nonzero digits with
+ *   significance already set), V = nonzero digits dropped by EO$ADJUST_INPUT (decimal
  *   overflow trap if PSL<DV>), C = significance.  R0 = srclen, R1 =
  *   srcaddr, R2 = 0, R3 = address of EO$END, R4 = 0, R5 = address past
  *   the last byte stored. */
@@ -881,7 +892,7 @@ static int do_editpc(vax_machine *m)
         free(o.buf);
     if (st)
         return st;
-    if (cc & PSL_Z)
+    if (is_zero(&x, 0, DMAX))
         cc &= ~PSL_N;   /* -0 is not negative */
     m->cpu.r[0] = srclen;
     m->cpu.r[1] = src;

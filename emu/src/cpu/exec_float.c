@@ -4,8 +4,21 @@
  * POLYF/POLYD.  The arithmetic itself is in vaxfloat.c (exact integer
  * implementation, identical on every host); this file decodes operands,
  * sets condition codes and turns vaxfloat's statuses into the 780's
- * exceptions: floating overflow, divide-by-zero and (with PSL<FU>)
- * underflow are FAULTS on the 780, with arithmetic codes 8, 9 and 10.
+ * exceptions.
+ *
+ * On the 780 floating overflow, divide by zero and (with PSL<FU>)
+ * underflow are TRAPS, arithmetic codes 3, 4 and 5: the instruction
+ * completes and the trap is taken with the PC past it.  What it stores:
+ * overflow and divide by zero the reserved operand (sign 1, exponent 0:
+ * 0x8000), with N and V set and Z, C clear; underflow a true zero, with
+ * Z set (and only then a trap if FU is set).  ACBF/ACBD keep C and do not
+ * branch after an overflow; after an underflow they compare the zero
+ * with the limit as usual.  POLYF/POLYD replace an underflowed
+ * intermediate result by zero and go on; an overflow stops them with
+ * R0 = the reserved operand, R1 = 0 (the other registers as when they
+ * complete) and traps like the others.  All of this is what DEC's EVKAC
+ * (the floating point exerciser) checks on a KA780; the first version of
+ * this file had the later VAXes' faults (codes 8-10).
  */
 #include "exec.h"
 #include "vaxfloat.h"
@@ -13,25 +26,51 @@
 /* Floating values travel as uint64_t: F in the low 32 bits; D with its
  * first longword in the low 32 bits. */
 
-static int arith_fault(vax_machine *m, int code)
-{
-    m->cpu.arith_code = (uint8_t)code;
-    return VAX_EXC_ARITHMETIC_FAULT;
-}
+#define FP_RESERVED 0x8000u   /* the reserved operand an overflow stores (F, and D's first longword) */
 
-/* Map a vaxfloat status; returns 0 to go on (store the result). */
+/* Reserved operands fault; anything else goes on. */
 static int check(vax_machine *m, vf_status s)
 {
+    (void)m;
+    return s == VF_RESERVED_OPERAND ? VAX_EXC_RESERVED_OPERAND : 0;
+}
+
+static uint32_t fp_cc(uint64_t v);
+
+/* A floating result and what the 780 makes of its status (see above):
+ * the value to store (*r), the condition codes (*cc) and the trap to take
+ * once the result is stored (*trap, 0 for none).  Returns
+ * VAX_EXC_RESERVED_OPERAND for a reserved operand, else 0. */
+static int fp_result(vax_machine *m, vf_status s, uint64_t *r, uint32_t *cc, int *trap)
+{
+    *trap = 0;
     switch (s) {
-    case VF_OK: return 0;
-    case VF_RESERVED_OPERAND: return VAX_EXC_RESERVED_OPERAND;
-    case VF_OVERFLOW: return arith_fault(m, ARITH_FLT_OVERFLOW_FAULT);
-    case VF_DIVIDE_BY_ZERO: return arith_fault(m, ARITH_FLT_DIVIDE_FAULT);
+    case VF_OK:
+    case VF_INT_OVERFLOW:   /* callers handle V themselves */
+        *cc = fp_cc(*r);
+        return 0;
+    case VF_OVERFLOW:
+    case VF_DIVIDE_BY_ZERO:
+        *r = FP_RESERVED;
+        *cc = PSL_N | PSL_V;
+        *trap = s == VF_OVERFLOW ? ARITH_FLT_OVERFLOW_TRAP : ARITH_FLT_DIVIDE_TRAP;
+        return 0;
     case VF_UNDERFLOW:
-        return (m->cpu.psl & PSL_FU) ? arith_fault(m, ARITH_FLT_UNDERFLOW_FAULT) : 0;
-    case VF_INT_OVERFLOW: return 0;   /* callers handle V themselves */
+        *r = 0;
+        *cc = PSL_Z;
+        if (m->cpu.psl & PSL_FU)
+            *trap = ARITH_FLT_UNDERFLOW_TRAP;
+        return 0;
+    case VF_RESERVED_OPERAND:
+        break;
     }
     return VAX_EXC_RESERVED_OPERAND;
+}
+
+static void fp_trap(vax_machine *m, int trap)
+{
+    if (trap)
+        cpu_set_trap(m, trap);
 }
 
 static int read_fp(vax_machine *m, int dbl, uint64_t *v)
@@ -105,26 +144,32 @@ static vf_status fp_op(int op, int dbl, uint64_t a, uint64_t b, uint64_t *r)
 static int op2(vax_machine *m, int op, int dbl)
 {
     uint64_t a, b, r = 0;
+    uint32_t cc;
+    int trap;
     oploc l;
     TRY(read_fp(m, dbl, &a));
     TRY(loc_fp(m, dbl, &l));
     TRY(loc_read_fp(m, &l, dbl, &b));
-    TRY(check(m, fp_op(op, dbl, a, b, &r)));
+    TRY(fp_result(m, fp_op(op, dbl, a, b, &r), &r, &cc, &trap));
     TRY(loc_write_fp(m, &l, dbl, r));
-    cc_set(m, fp_cc(r));
+    cc_set(m, cc);
+    fp_trap(m, trap);
     return 0;
 }
 
 static int op3(vax_machine *m, int op, int dbl)
 {
     uint64_t a, b, r = 0;
+    uint32_t cc;
+    int trap;
     oploc l;
     TRY(read_fp(m, dbl, &a));
     TRY(read_fp(m, dbl, &b));
     TRY(loc_fp(m, dbl, &l));
-    TRY(check(m, fp_op(op, dbl, a, b, &r)));
+    TRY(fp_result(m, fp_op(op, dbl, a, b, &r), &r, &cc, &trap));
     TRY(loc_write_fp(m, &l, dbl, r));
-    cc_set(m, fp_cc(r));
+    cc_set(m, cc);
+    fp_trap(m, trap);
     return 0;
 }
 
@@ -221,18 +266,23 @@ static int op_cvt_from_int(vax_machine *m, int dbl, int size)
 static int op_cvt_fd(vax_machine *m, int to_d)
 {
     uint64_t a, r = 0;
+    uint32_t cc;
+    int trap;
+    vf_status s;
     oploc l;
     TRY(read_fp(m, !to_d, &a));
     TRY(loc_fp(m, to_d, &l));
     if (to_d) {
-        TRY(check(m, vf_cvt_f_to_d((uint32_t)a, &r)));
+        s = vf_cvt_f_to_d((uint32_t)a, &r);
     } else {
         uint32_t f = 0;
-        TRY(check(m, vf_cvt_d_to_f(a, &f)));
+        s = vf_cvt_d_to_f(a, &f);
         r = f;
     }
+    TRY(fp_result(m, s, &r, &cc, &trap));
     TRY(loc_write_fp(m, &l, to_d, r));
-    cc_set(m, fp_cc(r));
+    cc_set(m, cc);
+    fp_trap(m, trap);
     return 0;
 }
 
@@ -247,13 +297,23 @@ static int op_acb(vax_machine *m, int dbl)
     TRY(loc_fp(m, dbl, &l));
     TRY(loc_read_fp(m, &l, dbl, &idx));
     TRY(op_branch_w(m, &d));
-    TRY(check(m, fp_op(F_ADD, dbl, add, idx, &r)));
-    TRY(check(m, dbl ? vf_cmpd(r, limit, &cmp) : vf_cmpf((uint32_t)r, (uint32_t)limit, &cmp)));
+    uint32_t cc;
+    int trap;
+    vf_status s = fp_op(F_ADD, dbl, add, idx, &r);
+    if (reserved(dbl, limit))
+        return VAX_EXC_RESERVED_OPERAND;
+    TRY(fp_result(m, s, &r, &cc, &trap));
+    int branch = 0;
+    if (s != VF_OVERFLOW) {   /* an overflowed index does not branch */
+        TRY(check(m, dbl ? vf_cmpd(r, limit, &cmp) : vf_cmpf((uint32_t)r, (uint32_t)limit, &cmp)));
+        int add_negative = ((uint32_t)add & 0x8000u) != 0;
+        branch = add_negative ? cmp >= 0 : cmp <= 0;
+    }
     TRY(loc_write_fp(m, &l, dbl, r));
-    cc_set(m, fp_cc(r) | (m->cpu.psl & PSL_C));
-    int add_negative = ((uint32_t)add & 0x8000u) != 0;
-    if (add_negative ? cmp >= 0 : cmp <= 0)
+    cc_set(m, cc | (m->cpu.psl & PSL_C));
+    if (branch)
         m->cpu.r[15] += d;
+    fp_trap(m, trap);
     return 0;
 }
 
@@ -276,15 +336,19 @@ static int op_emod(vax_machine *m, int dbl)
         s = vf_emodf((uint32_t)mulr, (uint8_t)mulrx, (uint32_t)muld, &ip, &f);
         fract = f;
     }
-    TRY(check(m, s));
+    uint32_t cc;
+    int trap;
+    TRY(fp_result(m, s, &fract, &cc, &trap));
+    if (s == VF_UNDERFLOW)
+        ip = 0;
     TRY(loc_write(m, &li, 4, (uint32_t)ip));
     TRY(loc_write_fp(m, &lf, dbl, fract));
-    uint32_t cc = fp_cc(fract);
     if (s == VF_INT_OVERFLOW) {
         cc |= PSL_V;
         cpu_set_trap(m, ARITH_INT_OVERFLOW);
     }
     cc_set(m, cc);
+    fp_trap(m, trap);
     return 0;
 }
 
@@ -302,16 +366,11 @@ static vf_status poly_eval(int dbl, uint64_t arg, uint32_t degree, const uint32_
 
 /*
  * POLYF/POLYD.  The coefficients are read from the table, then vaxfloat
- * evaluates the polynomial.  Two orderings of the 780 are kept:
- * - With PSL<FU> set, an underflow faults at the iteration that underflows,
- *   so a later overflow or reserved coefficient is never reached (vf_poly
- *   would continue past the underflow and report the later condition).
- *   The intermediate result after iteration k is exactly POLY of degree k
- *   on the first k+1 coefficients (Horner), so the first failing iteration
- *   is found by evaluating the prefixes in turn (degree <= 31; only with
- *   FU set).
- * - A coefficient the processor cannot read only matters if the iterations
- *   before it completed: an exception in those comes first.
+ * evaluates the polynomial, replacing an underflowed intermediate result
+ * by zero and going on (the 780's way: see the top of this file for what
+ * an underflow or an overflow then does).  A coefficient the processor
+ * cannot read only matters if the iterations before it completed: an
+ * overflow in those comes first.
  */
 static int op_poly(vax_machine *m, int dbl)
 {
@@ -340,17 +399,20 @@ static int op_poly(vax_machine *m, int dbl)
     }
     if (nread == 0)
         return read_status;
-    uint32_t last = nread - 1;   /* highest degree whose coefficients we have */
-    vf_status s = VF_OK;
-    if (m->cpu.psl & PSL_FU) {
-        for (uint32_t k = last ? 1 : 0; k <= last && s == VF_OK; k++)
-            s = poly_eval(dbl, arg, k, cf, cd, &r);
-    } else {
-        s = poly_eval(dbl, arg, last, cf, cd, &r);
-    }
-    TRY(check(m, s));
-    if (read_status)
+    vf_status s = poly_eval(dbl, arg, nread - 1, cf, cd, &r);
+    if (s == VF_RESERVED_OPERAND)
+        return VAX_EXC_RESERVED_OPERAND;
+    if (s != VF_OVERFLOW && read_status)
         return read_status;
+    uint32_t cc;
+    int trap;
+    if (s == VF_UNDERFLOW) {
+        /* Some iteration underflowed; r is the final result all the same. */
+        cc = fp_cc(r);
+        trap = (m->cpu.psl & PSL_FU) ? ARITH_FLT_UNDERFLOW_TRAP : 0;
+    } else {
+        TRY(fp_result(m, s, &r, &cc, &trap));
+    }
     uint32_t *R = m->cpu.r;
     R[0] = (uint32_t)r;
     R[1] = dbl ? (uint32_t)(r >> 32) : 0;
@@ -360,7 +422,8 @@ static int op_poly(vax_machine *m, int dbl)
         R[4] = 0;
         R[5] = 0;
     }
-    cc_set(m, fp_cc(r));
+    cc_set(m, cc);
+    fp_trap(m, trap);
     return 0;
 }
 

@@ -95,7 +95,10 @@ static int op_insqi(vax_machine *m, int tail)
     uint32_t entry, h, flink, blink = 0;
     TRY(op_addr(m, 1, &entry));
     TRY(op_addr(m, 8, &h));
-    if ((entry | h) & 7u)
+    /* Both quadword aligned, and the entry cannot be the header itself:
+     * reserved operand, nothing changed (DEC's EVKAB tests 129 and 130
+     * insert a header into itself and expect the fault). */
+    if (((entry | h) & 7u) || entry == h)
         return VAX_EXC_RESERVED_OPERAND;
     TRY(mem_read_l(m, h, &flink));
     TRY(wcheck(m, h, 8));

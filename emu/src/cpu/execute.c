@@ -96,13 +96,24 @@ void cpu_execute(vax_machine *m)
         uint32_t pc = c->r[15];
         c->instr_pc = pc;
         c->rlog_n = 0;
-        if (UNLIKELY(c->psl & (PSL_T | PSL_TP))) {
+        if (UNLIKELY(c->psl & (PSL_T | PSL_TP | PSL_CM))) {
             if (c->psl & PSL_TP) {
                 if (cpu_take_trace(m) == VAX_EXC_FATAL)
                     return;
                 continue;
             }
-            c->psl |= PSL_TP;
+            if (c->psl & PSL_T)
+                c->psl |= PSL_TP;
+            if (c->psl & PSL_CM) {   /* compatibility mode: compat.c */
+                m->cost += op_cost[0x01];   /* as a VAX NOP */
+                st = compat_execute(m);
+                m->icount++;
+                if (st && cpu_deliver(m, st) == VAX_EXC_FATAL) {
+                    m->run_limit = 0;
+                    return;
+                }
+                continue;
+            }
         }
         if (LIKELY((pc >> 9) == m->ib_tag && (pc & 511u) <= 512u - DC_WINDOW)) {
             /* The fast form: the instruction lies in the mapped page. */

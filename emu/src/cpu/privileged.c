@@ -123,14 +123,14 @@ static int op_rei(vax_machine *m)
     if ((psl & PSL_MBZ) || newcur < oldcur || (int)PSL_GET_PRV(psl) < newcur ||
         newipl > PSL_GET_IPL(old) || (newcur != MODE_KERNEL && newipl != 0) ||
         ((psl & PSL_IS) && (!(old & PSL_IS) || newcur != MODE_KERNEL || newipl == 0)) ||
-        (psl & PSL_CM))   /* compatibility mode is not provided: 4.3BSD never enters it */
+        ((psl & PSL_CM) && ((psl & (PSL_FPD | PSL_IS | PSL_DV | PSL_FU | PSL_IV)) || newcur != MODE_USER)))
         return VAX_EXC_RESERVED_OPERAND;
     c->r[14] += 8;
     m->stats.rei++;
     /* A trace pending for the REI itself survives into the new PSL, so the
      * REI is traced like any other instruction. */
     cpu_set_psl_in_instruction(m, psl | (old & PSL_TP));
-    c->r[15] = pc;
+    c->r[15] = (psl & PSL_CM) ? pc & 0xFFFFu : pc;   /* the PDP-11's PC is 16 bits (compat.c) */
     if (!(psl & PSL_IS) && (uint32_t)newcur >= c->astlvl)
         c->sisr |= 1u << 2;   /* deliver the AST through IPL 2 */
     ib_invalidate(m);

@@ -11,6 +11,27 @@
 #define CONSOLE_IPL 0x14
 #define SRC_RX 16        /* interrupt sources beyond the nexus TRs */
 #define SRC_TX 17
+#define ID_TERMINAL 0x0u /* TXDB/RXDB<11:8>: the console terminal */
+#define ID_REVISION 0x3u /* a query of the console subsystem's revision levels */
+#define ID_COMMAND 0xFu  /* a console command */
+
+/* The console's answer to a revision-level query (channel 3).  What each
+ * query letter names is the console program's business; the answers are
+ * the least DEC's VMB of VAX/VMS V7.3 accepts on a 780 (it compares the
+ * answers to 'm' and 'j' bytewise with 12 and 1, and 'l' (low byte) and
+ * 'k' (high byte) as a word with 0x0C12, and prints "%BOOT-F-Microcode
+ * revision level lower than minimum required for VMS" below them); 'd'
+ * is combined with the accelerator's status, 0 meaning nothing more. */
+static uint8_t revision_answer(uint8_t query)
+{
+    switch (query) {
+    case 'm': return 0x0C;
+    case 'j': return 0x01;
+    case 'l': return 0x12;
+    case 'k': return 0x0C;
+    default: return 0;
+    }
+}
 
 static void update_rx_irq(vax_machine *m, vax_console *c)
 {
@@ -32,7 +53,16 @@ static void update_tx_irq(vax_machine *m, vax_console *c)
 static void rx_arrive(vax_machine *m, void *ctx)
 {
     vax_console *c = ctx;
-    if (c->in_count == 0 || (c->rxcs & CSR_DONE))
+    if (c->rxcs & CSR_DONE)
+        return;
+    if (c->reply_pending) {   /* the console subsystem's answer comes first */
+        c->reply_pending = 0;
+        c->rxdb = c->reply;
+        c->rxcs |= CSR_DONE;
+        update_rx_irq(m, c);
+        return;
+    }
+    if (c->in_count == 0)
         return;
     if (c->hold_input && c->hold_input(c->hold_ctx)) {
         machine_event_schedule(m, &c->rx_event, c->char_ns);
@@ -59,9 +89,16 @@ static void rx_arrive(vax_machine *m, void *ctx)
 static void tx_done(vax_machine *m, void *ctx)
 {
     vax_console *c = ctx;
-    c->chars_out++;
-    if (c->output)
-        c->output(c->output_ctx, (uint8_t)(c->pending_tx & 0x7F));   /* the kernel sets the parity bit */
+    if (c->pending_id == ID_TERMINAL) {
+        c->chars_out++;
+        if (c->output)
+            c->output(c->output_ctx, (uint8_t)(c->pending_tx & 0x7F));   /* the kernel sets the parity bit */
+    } else if (c->pending_id == ID_REVISION) {
+        c->reply = (uint16_t)(ID_REVISION << 8 | revision_answer(c->pending_tx));
+        c->reply_pending = 1;
+        if (!(c->rxcs & CSR_DONE))
+            machine_event_schedule(m, &c->rx_event, c->char_ns);
+    }
     c->txcs |= CSR_DONE;
     update_tx_irq(m, c);
 }
@@ -81,6 +118,7 @@ void console_reset(vax_machine *m, vax_console *c)
 {
     c->rxcs = 0;
     c->txcs = CSR_DONE;
+    c->reply_pending = 0;
     if (c->in_count)
         machine_event_schedule(m, &c->rx_event, c->char_ns);
 }
@@ -102,11 +140,11 @@ int console_ipr_read(vax_machine *m, vax_console *c, int ipr, uint32_t *value)
     switch (ipr) {
     case IPR_RXCS: *value = c->rxcs; return 1;
     case IPR_RXDB:
-        *value = c->rxdb & 0xFF;
+        *value = c->rxdb & 0xFFF;
         if (c->rxcs & CSR_DONE) {
             c->rxcs &= ~CSR_DONE;
             update_rx_irq(m, c);
-            if (c->in_count)
+            if (c->in_count || c->reply_pending)
                 machine_event_schedule(m, &c->rx_event, c->char_ns);
         }
         return 1;
@@ -129,12 +167,13 @@ int console_ipr_write(vax_machine *m, vax_console *c, int ipr, uint32_t value)
         update_tx_irq(m, c);
         return 1;
     case IPR_TXDB:
-        if (((value >> 8) & 0xF) == 0xF) {   /* a console-subsystem command, not a character */
+        if (((value >> 8) & 0xF) == ID_COMMAND) {   /* a console-subsystem command, not a character */
             if (c->command)
                 c->command(c->command_ctx, value & 0xFF);
             return 1;
         }
         c->pending_tx = (uint8_t)value;
+        c->pending_id = (uint8_t)((value >> 8) & 0xF);
         c->txcs &= ~CSR_DONE;
         update_tx_irq(m, c);
         machine_event_schedule(m, &c->tx_event, c->char_ns);

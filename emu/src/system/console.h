@@ -4,6 +4,14 @@
  * modelled baud rate in virtual time; the kernel sends console commands
  * (reboot, clear warm-start inhibit...) with channel id 0xF in TXDB.
  * A typed ^P halts the processor, like the operator's ^P and HALT.
+ *
+ * TXDB<11:8> selects what a transmitted byte is for: 0 the terminal, 0xF
+ * a console command, 3 a query of the console subsystem's revision
+ * levels, which the console answers with one byte in RXDB, tagged with
+ * channel 3 in RXDB<11:8> (DEC's VMB asks before it boots and refuses to
+ * go on if the levels are too low: see console.c).  Bytes for any other
+ * channel (the console floppy, 1 and 9, is not modelled) are taken and
+ * dropped.
  */
 #ifndef VAX_CONSOLE_H
 #define VAX_CONSOLE_H
@@ -18,6 +26,9 @@ typedef struct vax_console {
     uint32_t rxcs, rxdb, txcs;
     vax_event rx_event, tx_event;
     uint8_t pending_tx;          /* the character being transmitted */
+    uint8_t pending_id;          /* and its channel (TXDB<11:8>) */
+    uint16_t reply;              /* an answer to a channel-3 query, for RXDB */
+    int reply_pending;
     uint8_t input[CONSOLE_INPUT_MAX];
     uint32_t in_head, in_count;
     uint32_t char_ns;            /* time per character (baud rate) */

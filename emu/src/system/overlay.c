@@ -14,10 +14,24 @@
 
 typedef struct {
     const vax_blockdev *base;
+    uint64_t base_size;   /* bytes the base has; the device beyond them reads as zeros */
     uint64_t nchunks;
     uint8_t **chunk;   /* nchunks entries, NULL = clean */
     uint64_t dirty;    /* bytes in allocated chunks */
 } overlay;
+
+/* Read [off, off + len) of the device's clean bytes: the base's, zeros
+ * past its end. */
+static int base_read(const overlay *o, uint64_t off, uint8_t *buf, size_t len)
+{
+    size_t from_base = 0;
+    if (off < o->base_size)
+        from_base = o->base_size - off < len ? (size_t)(o->base_size - off) : len;
+    if (from_base && o->base->read(o->base, off, buf, from_base) != 0)
+        return -1;
+    memset(buf + from_base, 0, len - from_base);
+    return 0;
+}
 
 /* The length of chunk i: OVERLAY_CHUNK except for a short last one. */
 static size_t chunk_len(uint64_t size, uint64_t i)
@@ -41,7 +55,7 @@ static int overlay_read(const vax_blockdev *bd, uint64_t off, void *buf, size_t 
         size_t in = (size_t)(off % OVERLAY_CHUNK);
         size_t n = OVERLAY_CHUNK - in < len ? OVERLAY_CHUNK - in : len;
         if (o->chunk[i]) {
-            if (clean_len && o->base->read(o->base, clean_off, out - clean_len, clean_len) != 0)
+            if (clean_len && base_read(o, clean_off, out - clean_len, clean_len) != 0)
                 return -1;
             clean_len = 0;
             memcpy(out, o->chunk[i] + in, n);
@@ -54,7 +68,7 @@ static int overlay_read(const vax_blockdev *bd, uint64_t off, void *buf, size_t 
         out += n;
         len -= n;
     }
-    if (clean_len && o->base->read(o->base, clean_off, out - clean_len, clean_len) != 0)
+    if (clean_len && base_read(o, clean_off, out - clean_len, clean_len) != 0)
         return -1;
     return 0;
 }
@@ -68,7 +82,7 @@ static int chunk_copy(overlay *o, uint64_t size, uint64_t i, int whole)
     uint8_t *c = malloc(n);
     if (!c)
         return -1;
-    if (!whole && o->base->read(o->base, i * OVERLAY_CHUNK, c, n) != 0) {
+    if (!whole && base_read(o, i * OVERLAY_CHUNK, c, n) != 0) {
         free(c);
         return -1;
     }
@@ -101,12 +115,17 @@ static int overlay_write(const vax_blockdev *bd, uint64_t off, const void *buf, 
 
 int blockdev_overlay(vax_blockdev *bd, const vax_blockdev *base)
 {
+    return blockdev_overlay_sized(bd, base, base ? base->size : 0);
+}
+
+int blockdev_overlay_sized(vax_blockdev *bd, const vax_blockdev *base, uint64_t size)
+{
     memset(bd, 0, sizeof *bd);
     bd->read = overlay_read;
     bd->write = overlay_write;
-    if (!base)
+    if (!base || size < base->size)
         return -1;
-    uint64_t nchunks = base->size / OVERLAY_CHUNK + (base->size % OVERLAY_CHUNK != 0);
+    uint64_t nchunks = size / OVERLAY_CHUNK + (size % OVERLAY_CHUNK != 0);
     if (nchunks > SIZE_MAX / sizeof(uint8_t *))   /* only reachable on a 32-bit host */
         return -1;
     overlay *o = calloc(1, sizeof *o);
@@ -118,10 +137,11 @@ int blockdev_overlay(vax_blockdev *bd, const vax_blockdev *base)
         return -1;
     }
     o->base = base;
+    o->base_size = base->size;
     o->nchunks = nchunks;
     o->chunk = table;
     bd->ctx = o;
-    bd->size = base->size;
+    bd->size = size;
     bd->read_only = 0;   /* the whole point: writable over a base that is not */
     return 0;
 }

@@ -32,6 +32,12 @@
  * and blockdev_overlay_destroy on it is harmless). */
 int blockdev_overlay(vax_blockdev *bd, const vax_blockdev *base);
 
+/* The same with a device of size bytes (at least base->size): the bytes
+ * past the base's end read as zeros until written.  Why: DEC's diagnostic
+ * pack comes as the first 1.2 MB of an RA81 (the rest was never written),
+ * and a unit must have its drive's size. */
+int blockdev_overlay_sized(vax_blockdev *bd, const vax_blockdev *base, uint64_t size);
+
 /* Free the overlay's chunks and table (not the base).  bd must have been
  * set up by blockdev_overlay (successfully or not); safe to call twice. */
 void blockdev_overlay_destroy(vax_blockdev *bd);

@@ -11,26 +11,38 @@
 #include "boot/boot.h"
 #include "boot/kernelvars.h"
 #include "boot/standalone.h"
+#include "boot/vmb.h"
 #include "massbus/rp.h"
 #include "system/vax780.h"
 #include "system/vax780_stats.h"
+#include "unibus/uda50.h"
 
 #define NAME_MAX_LEN 64
 #define PANIC_MAX 160
 
 typedef enum {
     BOOTED_NOTHING,
-    BOOTED_DISK,        /* /boot from hp0 */
+    BOOTED_DISK,        /* /boot from the boot disk */
     BOOTED_KERNEL,      /* the kernel loaded by the host */
     BOOTED_STANDALONE,  /* a standalone program, the tape's boot block, or LOAD/START */
+    BOOTED_VMB,         /* DEC's VMB, as the console's BOOT command starts it */
 } booted_kind;
 
 struct vax_session {
     vax780 *sys;
-    vax_blockdev *disk0;           /* hp0, or NULL */
+    vax_blockdev *boot_disk;           /* the boot disk: hp0, else ra0, or NULL */
+    const char *boot_disk_type;        /* its drive type ("RP06", "RA81"...) */
+    uint32_t boot_disk_r10;            /* R10 naming it for /boot and the kernel (boot.h) */
     vax_blockdev *tape;            /* the TS11's, or NULL */
-    int todr_ok;                   /* hp0 holds a 4.3BSD root (the TODR came from it) */
+    int todr_ok;                   /* the boot disk holds a 4.3BSD root (the TODR came from it) */
     char todr_error[200];
+    int has_ra[VAX_SESSION_MAX_RA];
+
+    /* VMB and how it was started, to start it again at a reboot. */
+    uint8_t *vmb;
+    size_t vmb_len;
+    vmb_boot_regs vmb_regs;
+    uint32_t vmb_flags;
 
     /* How to boot hp0 again when the kernel asks for a reboot. */
     booted_kind reboot_kind;
@@ -90,6 +102,20 @@ static void console_out(void *ctx, uint8_t ch)
 int vax_session_disk_timing_known(const char *name) { return name && rp_timing_find(name) != NULL; }
 const char *vax_session_disk_timing_names(void) { return rp_timing_names(); }
 
+uint64_t vax_session_ra_bytes(const char *type)
+{
+    const ra_type *t = ra_type_find(type);
+    return t ? ra_type_bytes(t) : 0;
+}
+
+const char *vax_session_ra_name(const char *type)
+{
+    const ra_type *t = ra_type_find(type);
+    return t ? t->name : NULL;
+}
+
+const char *vax_session_ra_names(void) { return ra_type_names(); }
+
 vax_session *vax_session_create(const vax_session_config *cfg, char *err, size_t errlen)
 {
     vax_session *s = calloc(1, sizeof *s);
@@ -109,14 +135,28 @@ vax_session *vax_session_create(const vax_session_config *cfg, char *err, size_t
         c.disk[u].type = cfg->disk[u].type;
         c.disk[u].image = cfg->disk[u].image;
     }
-    s->disk0 = cfg->disk[0].type ? cfg->disk[0].image : NULL;
+    for (int u = 0; u < VAX_SESSION_MAX_RA && u < VAX780_MAX_RA; u++) {
+        c.ra[u].type = cfg->ra[u].type;
+        c.ra[u].image = cfg->ra[u].image;
+        s->has_ra[u] = cfg->ra[u].type != NULL;
+    }
+    /* The boot disk: hp0, or else ra0 (ra is major device 9 to /boot and
+     * the kernel: 4.3BSD's stand/conf.c devsw and vax/autoconf.c). */
+    if (cfg->disk[0].type) {
+        s->boot_disk = cfg->disk[0].image;
+        s->boot_disk_type = cfg->disk[0].type;
+    } else if (cfg->ra[0].type) {
+        s->boot_disk = cfg->ra[0].image;
+        s->boot_disk_type = cfg->ra[0].type;
+        s->boot_disk_r10 = BOOT_DEVICE(9, 0, 0, 0);
+    }
     s->tape = cfg->tape;
     /* The battery-backed TODR of a real 780 would hold the date; ours is set
      * from the time the root file system was last written, so the kernel's
      * clock check agrees and every run starts at the same time. */
-    if (!s->disk0)
-        snprintf(s->todr_error, sizeof s->todr_error, "no disk hp0 to boot from");
-    else if (boot_todr_from_disk(s->disk0, &c.todr_initial, s->todr_error, sizeof s->todr_error) == 0)
+    if (!s->boot_disk)
+        snprintf(s->todr_error, sizeof s->todr_error, "no disk hp0 or ra0 to boot from");
+    else if (boot_todr_from_disk(s->boot_disk, &c.todr_initial, s->todr_error, sizeof s->todr_error) == 0)
         s->todr_ok = 1;
     else
         c.todr_initial = 0;
@@ -136,6 +176,7 @@ void vax_session_destroy(vax_session *s)
         return;
     vax780_destroy(s->sys);
     free(s->kernel_image);
+    free(s->vmb);
     free(s);
 }
 
@@ -157,17 +198,17 @@ int vax_session_set_kernel_image(vax_session *s, const uint8_t *kernel, size_t l
 }
 
 /* Symbols of the kernel the session boots: the host's image, or a file of
- * hp0's root. */
+ * the boot disk's root. */
 static int lookup_symbols(vax_session *s, const char *kernel, const char *const *names, uint32_t *out, int n,
                           char *err, size_t errlen)
 {
     if (s->kernel_image && s->reboot_kind != BOOTED_DISK)
         return boot_lookup_kernel_symbols_image(s->kernel_image, s->kernel_image_len, kernel, names, out, n, err,
                                                 errlen);
-    return boot_lookup_kernel_symbols(s->disk0, kernel, names, out, n, err, errlen);
+    return boot_lookup_kernel_symbols(s->boot_disk, kernel, names, out, n, err, errlen);
 }
 
-const char *vax_session_hp0_unbootable(const vax_session *s) { return s->todr_ok ? NULL : s->todr_error; }
+const char *vax_session_unbootable(const vax_session *s) { return s->todr_ok ? NULL : s->todr_error; }
 
 int vax_session_set_kernel_variable(vax_session *s, const char *name, uint32_t value, char *err, size_t errlen)
 {
@@ -242,8 +283,9 @@ static void watch_kernel(vax_session *s, const char *kernel_path)
     s->cons_addr = addr[1];
 }
 
-/* Boot hp0 as `kind` (disk or kernel), the first time or on a reboot. */
-static int boot_hp0(vax_session *s, booted_kind kind, uint32_t howto)
+/* Boot the boot disk as `kind` (disk or kernel), the first time or on a
+ * reboot. */
+static int boot_bsd(vax_session *s, booted_kind kind, uint32_t howto)
 {
     vax_machine *m = s->sys->m;
     char why[320];
@@ -251,10 +293,12 @@ static int boot_hp0(vax_session *s, booted_kind kind, uint32_t howto)
         return fail(s, VAX_SESSION_ERR_IMAGE, "%s", s->todr_error);
     const char *kernel = s->kernel_path[0] ? s->kernel_path : "/vmunix";
     if (kind == BOOTED_KERNEL && s->kernel_image) {
-        if (vax_boot_kernel_image(m, s->kernel_image, s->kernel_image_len, kernel, howto, 0, NULL, why, sizeof why) < 0)
+        if (vax_boot_kernel_image(m, s->kernel_image, s->kernel_image_len, kernel, howto, s->boot_disk_r10, NULL, why,
+                                  sizeof why) < 0)
             return fail(s, VAX_SESSION_ERR_IMAGE, "%s", why);
-    } else if (vax_boot(m, s->disk0, "RP06", kind == BOOTED_KERNEL ? BOOT_DIRECT_KERNEL : BOOT_VIA_BOOT_PROGRAM,
-                        howto, 0, kernel, why, sizeof why) < 0) {
+    } else if (vax_boot(m, s->boot_disk, s->boot_disk_type,
+                        kind == BOOTED_KERNEL ? BOOT_DIRECT_KERNEL : BOOT_VIA_BOOT_PROGRAM, howto, s->boot_disk_r10,
+                        kernel, why, sizeof why) < 0) {
         return fail(s, VAX_SESSION_ERR_IMAGE, "%s", why);
     }
     if (kind == BOOTED_KERNEL && s->nset) {
@@ -266,7 +310,7 @@ static int boot_hp0(vax_session *s, booted_kind kind, uint32_t howto)
         }
         int rc = s->kernel_image ? boot_set_kernel_variables_image(m, s->kernel_image, s->kernel_image_len, kernel, set,
                                                                    s->nset, why, sizeof why)
-                                 : boot_set_kernel_variables(m, s->disk0, kernel, set, s->nset, why, sizeof why);
+                                 : boot_set_kernel_variables(m, s->boot_disk, kernel, set, s->nset, why, sizeof why);
         if (rc == BOOT_SET_IMAGE_ERROR)
             return fail(s, VAX_SESSION_ERR_IMAGE, "%s", why);
         if (rc < 0)
@@ -301,7 +345,7 @@ int vax_session_boot_disk(vax_session *s, uint32_t howto)
     if (rc == 0 && s->nset)
         rc = fail(s, VAX_SESSION_ERR_INPUT,
                   "kernel variables need the kernel loaded by the host (a direct boot): /boot loads it itself");
-    return rc ? rc : booted(s, boot_hp0(s, BOOTED_DISK, howto));
+    return rc ? rc : booted(s, boot_bsd(s, BOOTED_DISK, howto));
 }
 
 int vax_session_boot_kernel(vax_session *s, uint32_t howto, const char *kernel_path)
@@ -313,7 +357,7 @@ int vax_session_boot_kernel(vax_session *s, uint32_t howto, const char *kernel_p
         return fail(s, VAX_SESSION_ERR_INPUT, "kernel path too long");
     if (!s->kernel_image)   /* a host image keeps the name it was given */
         snprintf(s->kernel_path, sizeof s->kernel_path, "%s", kernel_path ? kernel_path : "");
-    return booted(s, boot_hp0(s, BOOTED_KERNEL, howto));
+    return booted(s, boot_bsd(s, BOOTED_KERNEL, howto));
 }
 
 /* After a standalone start, a reboot boots hp0 through /boot, as the
@@ -369,6 +413,44 @@ int vax_session_console_start(vax_session *s, uint32_t start)
     return booted(s, standalone_started(s));
 }
 
+/* VMB as the console's BOOT starts it (vmb.h); the first time or on a
+ * reboot.  What it boots is not known to the session: nothing is watched. */
+static int start_vmb(vax_session *s)
+{
+    char why[320];
+    if (vax_boot_vmb(s->sys->m, s->vmb, s->vmb_len, &s->vmb_regs, s->vmb_flags, why, sizeof why) < 0)
+        return fail(s, VAX_SESSION_ERR_IMAGE, "%s", why);
+    s->reboot_kind = BOOTED_VMB;
+    s->panicstr_addr = 0;
+    s->cons_addr = 0;
+    return 0;
+}
+
+int vax_session_boot_vmb(vax_session *s, const uint8_t *vmb, size_t len, const char *device, uint32_t flags)
+{
+    char why[320];
+    int rc = first_boot(s);
+    if (rc)
+        return rc;
+    if (vmb_boot_device(device, &s->vmb_regs, why, sizeof why) < 0)
+        return fail(s, VAX_SESSION_ERR_INPUT, "%s", why);
+    uint32_t unit = s->vmb_regs.r[3];
+    if (unit >= VAX_SESSION_MAX_RA || !s->has_ra[unit])
+        return fail(s, VAX_SESSION_ERR_INPUT, "boot device %s: there is no drive ra%u", device, unit);
+    if (!vmb || len == 0 || len % 512u)
+        return fail(s, VAX_SESSION_ERR_IMAGE, "%zu bytes is not a VMB image (a whole number of 512-byte blocks)",
+                    vmb ? len : 0);
+    uint8_t *copy = malloc(len);
+    if (!copy)
+        return fail(s, VAX_SESSION_ERR_IMAGE, "out of host memory for VMB");
+    memcpy(copy, vmb, len);
+    free(s->vmb);
+    s->vmb = copy;
+    s->vmb_len = len;
+    s->vmb_flags = flags;
+    return booted(s, start_vmb(s));
+}
+
 /* Has the kernel panicked?  panicstr is a pointer in the kernel's data; the
  * kernel runs with system space mapped to physical memory from 0, so both it
  * and the message are read at their address less 0x80000000. */
@@ -400,12 +482,18 @@ int vax_session_run(vax_session *s, uint64_t n)
     if (!had_panic && check_panic(s))
         return VAX_SESSION_PANICKED;   /* a reboot it asked for is done on the next run */
     if (r == VAX_STOP_HOST_REQUEST && s->sys->reboot_requested) {
-        if (!s->disk0 || !s->todr_ok)
+        if (s->reboot_kind == BOOTED_VMB) {
+            /* The console boots the way it did: VMB, same device and flags. */
+            vax780_init(s->sys);
+            s->reboots++;
+            return start_vmb(s) < 0 ? -1 : VAX_SESSION_REBOOTED;
+        }
+        if (!s->boot_disk || !s->todr_ok)
             return fail(s, -1, "the guest asked the console to reboot, and there is no disk to boot from");
         vax780_init(s->sys);
         s->reboots++;
         /* The console restarts the system multi-user, the way it booted. */
-        if (boot_hp0(s, s->reboot_kind == BOOTED_KERNEL ? BOOTED_KERNEL : BOOTED_DISK, 0) < 0)
+        if (boot_bsd(s, s->reboot_kind == BOOTED_KERNEL ? BOOTED_KERNEL : BOOTED_DISK, 0) < 0)
             return -1;
         return VAX_SESSION_REBOOTED;
     }
@@ -463,7 +551,7 @@ int vax_session_set_disk_timing(vax_session *s, const char *profile)
 
 int vax_session_kernel_symbols(vax_session *s, const char *const *names, uint32_t *out, int n)
 {
-    if (!s->disk0 && !s->kernel_image)
+    if (!s->boot_disk && !s->kernel_image)
         return fail(s, -1, "no disk, so no kernel to read symbols from");
     const char *kernel = (s->reboot_kind == BOOTED_KERNEL || s->kernel_image) && s->kernel_path[0] ? s->kernel_path
                                                                                                 : "/vmunix";

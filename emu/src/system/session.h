@@ -9,10 +9,13 @@
  * files and scripts in one, wasm memory and JavaScript in the other.  This is
  * their whole interface to the system; they need nothing from machine.h.
  *
- * Booting (once, after creation; the console's ways, boot/boot.h and
- * boot/standalone.h):
- *   vax_session_boot_disk        /boot from partition a of hp0, as the 780
- *                                console's DEFBOO does (howto in R11)
+ * The boot disk is hp0, or, without hp0, ra0 (an RA drive on the UDA50;
+ * /boot and the kernel are then told R10 = ra, boot.h's BOOT_DEVICE(9,...)).
+ *
+ * Booting (once, after creation; the console's ways, boot/boot.h,
+ * boot/standalone.h and boot/vmb.h):
+ *   vax_session_boot_disk        /boot from partition a of the boot disk, as
+ *                                the 780 console's DEFBOO does (howto in R11)
  *   vax_session_boot_kernel      the kernel loaded by the host in the state
  *                                /boot leaves it (faster, same kernel), with
  *                                the kernel variables of
@@ -20,10 +23,14 @@
  *   vax_session_boot_standalone  a 4.3BSD standalone program (copy, boot)
  *   vax_session_boot_tape_block  the tape's boot block, as tstoggle leaves it
  *   vax_session_console_load / _start   LOAD and START: DEC's diagnostics
+ *   vax_session_boot_vmb         DEC's primary bootstrap VMB from an RA drive,
+ *                                as the console's BOOT command starts it (the
+ *                                Diagnostic Supervisor, or what the disk holds)
  * When the kernel later asks the console to reboot (reboot(8), a panic), the
  * session does what the 780's console does: INIT, then a multi-user boot from
- * hp0 — through /boot, or by loading the kernel again (with its variables) if
- * the first boot did that.
+ * the boot disk — through /boot, or by loading the kernel again (with its
+ * variables) if the first boot did that, or through VMB again (same device
+ * and flags) if the first boot did that.
  *
  * Panics: when the session booted a 4.3BSD kernel it finds the kernel's
  * `_panicstr` in the kernel file's symbol table; panic() sets it before it
@@ -42,6 +49,7 @@
 typedef struct vax_session vax_session;
 
 #define VAX_SESSION_MAX_DISKS 8   /* hp0-hp3 on MBA0 (TR 8), hp4-hp7 on MBA1 (TR 9) */
+#define VAX_SESSION_MAX_RA 4      /* ra0-ra3: units 0-3 of the UDA50 at 772150 on UBA0 */
 
 /* The CPU presets: the cost model is a 780's (cpu/timing.h), whose average
  * instruction it makes about 2000 ns; the paper takes a 750 as 0.6 of a 780,
@@ -60,6 +68,10 @@ typedef struct {
         const char *type;         /* "RP06", "RM03", ...; NULL = no drive */
         vax_blockdev *image;      /* the session does not own it */
     } disk[VAX_SESSION_MAX_DISKS];
+    struct {
+        const char *type;         /* "RA60", "RA80", "RA81", "RA82"; NULL = no drive */
+        vax_blockdev *image;      /* exactly the pack's size (vax_session_ra_bytes); not owned */
+    } ra[VAX_SESSION_MAX_RA];     /* with any of these, a UDA50 on UBA0 */
     vax_blockdev *tape;           /* TS11 image (SIMH .tap), or NULL */
 } vax_session_config;
 
@@ -68,16 +80,24 @@ typedef struct {
 int vax_session_disk_timing_known(const char *name);
 const char *vax_session_disk_timing_names(void);
 
-/* Build the system.  The TODR is set from the time hp0's root file system was
- * last written (so every run of an image starts at the same guest time);
- * without hp0, or when it holds no 4.3BSD file system, it keeps a default and
- * only the boots that need the disk fail.  NULL with a message on failure. */
+/* The RA drive types (unibus/uda50.h): a pack's size in bytes (0 for a
+ * name that is not one, case-insensitive), its canonical name ("RA81") or
+ * NULL, and all of them for messages ("RA60 RA80 RA81 RA82"). */
+uint64_t vax_session_ra_bytes(const char *type);
+const char *vax_session_ra_name(const char *type);
+const char *vax_session_ra_names(void);
+
+/* Build the system.  The TODR is set from the time the boot disk's root file
+ * system was last written (so every run of an image starts at the same guest
+ * time); without a boot disk, or when it holds no 4.3BSD file system (DEC's
+ * diagnostic disk), it keeps a default and only the boots that need a 4.3BSD
+ * disk fail.  NULL with a message on failure. */
 vax_session *vax_session_create(const vax_session_config *cfg, char *err, size_t errlen);
 void vax_session_destroy(vax_session *s);
 
-/* Why hp0 cannot be booted (no hp0, no 4.3BSD root file system on it), or
- * NULL when it can. */
-const char *vax_session_hp0_unbootable(const vax_session *s);
+/* Why 4.3BSD cannot be booted from the boot disk (no hp0 or ra0, no 4.3BSD
+ * root file system on it), or NULL when it can. */
+const char *vax_session_unbootable(const vax_session *s);
 
 /* Kernel variables (_name, a longword in the kernel's data) to set after the
  * host loads the kernel and before it runs, at every boot of
@@ -105,6 +125,11 @@ int vax_session_boot_standalone(vax_session *s, const uint8_t *prog, size_t len,
 int vax_session_boot_tape_block(vax_session *s);
 int vax_session_console_load(vax_session *s, uint32_t addr, const uint8_t *data, size_t len);
 int vax_session_console_start(vax_session *s, uint32_t start);
+/* VMB (len bytes, a VMS image file: whole 512-byte blocks; copied) loaded at
+ * 0x200 and started with the registers of the console's BOOT command for
+ * device ("dua0".."dua3", an RA drive that must exist) and R5 = flags
+ * (0x10: stop in the Diagnostic Supervisor).  No 4.3BSD disk is needed. */
+int vax_session_boot_vmb(vax_session *s, const uint8_t *vmb, size_t len, const char *device, uint32_t flags);
 
 /* After vax_session_set_kernel_variable and a kernel boot: each variable's
  * value before it was patched (for messages); 0 for an index not set. */
@@ -149,7 +174,7 @@ int vax_session_set_ns_per_instruction(vax_session *s, uint32_t ns);
 int vax_session_set_disk_timing(vax_session *s, const char *profile);
 
 /* Addresses of kernel symbols (with their underscore) from the symbol table
- * of the kernel the session booted (hp0's /vmunix for a /boot boot): out[i]
+ * of the kernel the session booted (the boot disk's /vmunix for a /boot boot): out[i]
  * = address, 0 when absent.  Returns how many were found, or -1. */
 int vax_session_kernel_symbols(vax_session *s, const char *const *names, uint32_t *out, int n);
 

@@ -14,6 +14,7 @@
 #include "../unibus/dz11.h"
 #include "../unibus/ts11.h"
 #include "../unibus/uba.h"
+#include "../unibus/uda50.h"
 #include "sbi.h"
 
 #define TR_MEMCTL 1
@@ -29,11 +30,25 @@
 #define TODR_DEFAULT (TODR_ZERO + (181u * 86400u + 43200u) * 100u)
 
 /* MS780 memory controller: register A holds the nexus type in its low
- * byte; the kernel sizes memory by probing, and only enables and reads
- * the error-logging bits of register C.  We model no size field: register
- * A always says NEX_MEM16 (an MS780-C with 16K-chip arrays of 256 KB), so
- * it is as true of 4.5 MB (18 arrays) as of 8; the memory size, any
- * multiple of 256 KB, is only what the kernel's probe finds. */
+ * byte and, in bits 14:9, the memory size in 64 KB units less one; the
+ * kernel sizes memory by probing, and only enables and reads the
+ * error-logging bits of register C.  Register A says NEX_MEM16 (an
+ * MS780-C with 16K-chip arrays of 256 KB), so it is as true of 4.5 MB (18
+ * arrays) as of 8 for 4.3BSD, which looks only at the type.  DEC's VMB
+ * reads the size field to build its map of good memory: the field says
+ * the memory's size up to the 4 MB it can express (a real 780 with more
+ * had a second controller or an MS780-E; modelling that would change what
+ * 4.3BSD prints at boot, "mcr0 at tr1"), so VMB and the programs it boots
+ * see at most 4 MB, and 4.3BSD all of it.  With the field 0, as before,
+ * VMB took only the first 64 KB for good and DEC's DIAGBOOT warned of
+ * "memory errors". */
+static uint32_t memctl_register_a(const vax780 *s)
+{
+    uint32_t units = vax_memory_bytes(s->m) >> 16;   /* 64 KB */
+    uint32_t field = (units > 64 ? 64 : units) - 1;
+    return (s->memctl[0] & ~(0x7E00u | 0xFFu)) | field << 9 | NEX_MEM16;
+}
+
 static int memctl_read(void *dev, vax_machine *m, uint32_t pa, int size, uint32_t *value)
 {
     (void)m;
@@ -42,7 +57,7 @@ static int memctl_read(void *dev, vax_machine *m, uint32_t pa, int size, uint32_
     uint32_t reg = (pa - sbi_nexus_address(TR_MEMCTL)) / 4;
     if (reg >= 8)
         return VAX_EXC_MACHINE_CHECK;
-    *value = reg == 0 ? (s->memctl[0] & ~0xFFu) | NEX_MEM16 : s->memctl[reg];
+    *value = reg == 0 ? memctl_register_a(s) : s->memctl[reg];
     return 0;
 }
 
@@ -135,6 +150,14 @@ vax780 *vax780_create(const vax780_config *cfg, char *err, size_t errlen)
         goto fail_msg;
     if (cfg->tape && ts11_attach(s->ts, cfg->tape, err, errlen) < 0)
         goto fail;
+    for (int u = 0; u < VAX780_MAX_RA; u++) {
+        if (!cfg->ra[u].type)
+            continue;
+        if (!s->uda && !(s->uda = uda50_create(s->uba0, UDA50_CSR)))
+            goto fail_msg;
+        if (uda50_attach(s->uda, u, cfg->ra[u].type, cfg->ra[u].image, err, errlen) < 0)
+            goto fail;
+    }
     return s;
 fail_msg:
     snprintf(err, errlen, "cannot build the system's adapters");
@@ -194,6 +217,13 @@ int vax780_disk_stats(const vax780 *s, int unit, mba_disk_stats *out)
     if (unit < 0 || unit >= VAX780_MAX_DISKS)
         return -1;
     return mba_disk_stats_get(unit < 4 ? s->mba0 : s->mba1, unit % 4, out);
+}
+
+int vax780_ra_stats(const vax780 *s, int unit, uda50_disk_stats *out)
+{
+    if (!s->uda)
+        return -1;
+    return uda50_disk_stats_get(s->uda, unit, out);
 }
 
 void vax780_io_stats_get(const vax780 *s, vax780_io_stats *out)

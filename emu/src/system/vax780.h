@@ -16,6 +16,7 @@
 
 #include "../machine.h"
 #include "../massbus/mba.h"
+#include "../unibus/uda50.h"
 #include "blockdev.h"
 #include "clock.h"
 #include "console.h"
@@ -24,8 +25,10 @@ struct mba;
 struct uba;
 struct dz11;
 struct ts11;
+struct uda50;
 
 #define VAX780_MAX_DISKS 8   /* hp0-hp3 on MBA0 (TR 8), hp4-hp7 on MBA1 (TR 9) */
+#define VAX780_MAX_RA 4      /* ra0-ra3: units 0-3 of the UDA50 (UBA0, 772150) */
 
 typedef struct {
     uint32_t memory_kb;        /* physical memory in KB: a multiple of 256 (an MS780-C
@@ -44,6 +47,11 @@ typedef struct {
                                   (massbus/rp.c); NULL: each drive type's own figures,
                                   which for the lab's RP06 is "rp06".  Timing only: the
                                   geometry and the pack stay the drive type's */
+    struct {
+        const char *type;      /* "RA81", "RA60", "RA80", "RA82"; NULL = no drive */
+        vax_blockdev *image;   /* exactly the type's size (unibus/uda50.h) */
+    } ra[VAX780_MAX_RA];       /* with any of these, a UDA50 at 772150 (else none:
+                                  only what exists answers the kernel's probes) */
     vax_blockdev *tape;        /* TS11 image (SIMH .tap), or NULL */
     int no_idle_skip;          /* run idle loops instruction by instruction
                                   (default: skip them, see vax_set_idle_skip) */
@@ -58,6 +66,7 @@ typedef struct vax780 {
     struct uba *uba0;
     struct dz11 *dz;
     struct ts11 *ts;
+    struct uda50 *uda;         /* NULL unless an RA drive was configured */
     int reboot_requested;      /* the kernel asked the console to reboot */
 } vax780;
 
@@ -78,6 +87,10 @@ void vax780_init(vax780 *s);
 /* Disk statistics of drive hpN (0..7), iostat-like (mba.h,
  * mba_disk_stats).  0, or -1 if there is no such drive. */
 int vax780_disk_stats(const vax780 *s, int unit, mba_disk_stats *out);
+
+/* Counters of RA drive raN (0..3), unibus/uda50.h.  0, or -1 if there is
+ * no such drive. */
+int vax780_ra_stats(const vax780 *s, int unit, uda50_disk_stats *out);
 
 /* Character and record counts of the other devices. */
 typedef struct {
