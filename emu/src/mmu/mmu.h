@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../machine.h"
+#include "cache.h"
 
 /* PTE fields. */
 #define PTE_V 0x80000000u
@@ -79,8 +80,9 @@ static inline void store_le(uint8_t *p, int size, uint32_t v)
 /* Read/write size (1, 2, 4) bytes at va in an explicit access mode. */
 static inline int mem_read_mode(vax_machine *m, uint32_t va, int size, int mode, uint32_t *value)
 {
-    const tlb_entry *e = &m->tlb.e[tlb_index(va)];
-    if (e->tag == (va >> 9) && (e->access & (1u << mode)) && e->host && (va & 511u) <= 512u - (uint32_t)size) {
+    const tlb_entry *e = tlb_find(&m->tlb, va);
+    if (e && (e->access & (1u << mode)) && e->host && (va & 511u) <= 512u - (uint32_t)size) {
+        m->cost += cache_read(&m->cache, e->pa | (va & 511u), size);   /* cache.h: a miss's cost */
         *value = load_le(e->host + (va & 511u), size);
         return 0;
     }
@@ -89,8 +91,8 @@ static inline int mem_read_mode(vax_machine *m, uint32_t va, int size, int mode,
 
 static inline int mem_write_mode(vax_machine *m, uint32_t va, int size, int mode, uint32_t value)
 {
-    const tlb_entry *e = &m->tlb.e[tlb_index(va)];
-    if (e->tag == (va >> 9) && (e->access & (16u << mode)) && e->host && (va & 511u) <= 512u - (uint32_t)size) {
+    const tlb_entry *e = tlb_find(&m->tlb, va);
+    if (e && (e->access & (16u << mode)) && e->host && (va & 511u) <= 512u - (uint32_t)size) {
         store_le(e->host + (va & 511u), size, value);
         return 0;
     }
@@ -103,8 +105,9 @@ static inline int mem_write_mode(vax_machine *m, uint32_t va, int size, int mode
 static inline int mem_read_modify(vax_machine *m, uint32_t va, int size, uint32_t *value)
 {
     int mode = (int)PSL_GET_CUR(m->cpu.psl);
-    const tlb_entry *e = &m->tlb.e[tlb_index(va)];
-    if (e->tag == (va >> 9) && (e->access & (16u << mode)) && e->host && (va & 511u) <= 512u - (uint32_t)size) {
+    const tlb_entry *e = tlb_find(&m->tlb, va);
+    if (e && (e->access & (16u << mode)) && e->host && (va & 511u) <= 512u - (uint32_t)size) {
+        m->cost += cache_read(&m->cache, e->pa | (va & 511u), size);
         *value = load_le(e->host + (va & 511u), size);
         return 0;
     }
@@ -155,14 +158,31 @@ static inline int ifetch(vax_machine *m, int n, uint32_t *value)
 
 static inline void ib_invalidate(vax_machine *m) { m->ib_tag = TLB_INVALID; }
 
+/* The physical address of a host pointer into guest RAM. */
+static inline uint32_t host_pa(const vax_machine *m, const uint8_t *h) { return (uint32_t)(h - m->bus.mem); }
+
+/* The instruction buffer's fetches through the cache, at the start of the
+ * instruction at pc (execute.c): when pc has moved into another 8-byte
+ * block, that block is read through the cache.  (An instruction longer
+ * than a block, whose middle block no instruction starts in, is the
+ * simplification: the average instruction is under 4 bytes.) */
+void ifetch_cache(vax_machine *m, uint32_t pc);
+
+static inline void ifetch_account(vax_machine *m, uint32_t pc)
+{
+    if ((pc >> 3) != m->ifetch_block)
+        ifetch_cache(m, pc);
+}
+
 /* Host address of the size bytes at va if the TB maps them, within one
  * page of RAM, with the access bits `access` (tlb_entry.access: 1 << mode
  * to read, 16 << mode to write) allowed; NULL otherwise.  For operands
- * that are read and then written back in place. */
+ * that are read and then written back in place.  Looking is free: the
+ * caller charges the cache for what it reads (cache_read on host_pa). */
 static inline uint8_t *tlb_host(vax_machine *m, uint32_t va, int size, uint32_t access)
 {
-    const tlb_entry *e = &m->tlb.e[tlb_index(va)];
-    if (e->tag == (va >> 9) && (e->access & access) && e->host && (va & 511u) <= 512u - (uint32_t)size)
+    const tlb_entry *e = tlb_find(&m->tlb, va);
+    if (e && (e->access & access) && e->host && (va & 511u) <= 512u - (uint32_t)size)
         return e->host + (va & 511u);
     return NULL;
 }

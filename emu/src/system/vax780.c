@@ -99,6 +99,10 @@ vax780 *vax780_create(const vax780_config *cfg, char *err, size_t errlen)
         return NULL;
     }
     vax_machine *m = s->m;
+    if (cfg->cpu_model && vax_set_cpu_model(m, cfg->cpu_model) != 0) {
+        snprintf(err, errlen, "CPU model %d: we model the 780 and the 750", cfg->cpu_model);
+        goto fail;
+    }
     if (cfg->ns_per_instruction)
         machine_set_ns_per_instruction(m, cfg->ns_per_instruction);
     if (cfg->flat_timing)

@@ -32,8 +32,10 @@ typedef struct {
                                 * array of 16K chips) from 256 to 65536; 0 = 8192 (8 MB).
                                 * 4.3BSD sizes memory by probing pages, so any such size
                                 * boots the kernel (given room for it) */
-    uint32_t ns_per_instruction; /* CPU preset: scales the cost model (cpu/timing.h) by
-                                  * ns/2000 — 2000 a 780 (default), 3333 a 750 */
+    int cpu_model;               /* the processor modelled (cpu/timing.h): 780 (0 = the
+                                  * default) or 750, each with its own cycle, cache and TB */
+    uint32_t ns_per_instruction; /* scales the cost model by ns/2000: 0 or 2000 as it is;
+                                  * 3333 on the 780 model is the old "750 = 0.6 x 780" preset */
     int flat_timing;             /* the first, flat model: every instruction 2000 ns (scaled) */
     uint32_t todr_initial;     /* TODR at power-on (default: 1 July; see clock_todr_for_unix_time) */
     struct {
