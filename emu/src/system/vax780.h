@@ -46,6 +46,9 @@ typedef struct {
                                   (massbus/rp.c); NULL: each drive type's own figures,
                                   which for the lab's RP06 is "rp06".  Timing only: the
                                   geometry and the pack stay the drive type's */
+    uint32_t disk_spin_seed;   /* 0: the disks turn in step with virtual time (the default);
+                                  N: each command finds the platter at a pseudo-random angle
+                                  from seed N (massbus/rp.h, rp_set_spin_seed) */
     vax_blockdev *tape;        /* TS11 image (SIMH .tap), or NULL */
     int no_idle_skip;          /* run idle loops instruction by instruction
                                   (default: skip them, see vax_set_idle_skip) */
@@ -73,6 +76,10 @@ void vax780_destroy(vax780 *s);
  * wasm glue allows it only before the first instruction).  Returns 0, or -1
  * with a message in err. */
 int vax780_set_disk_timing(vax780 *s, const char *profile, char *err, size_t errlen);
+
+/* Every disk's spin seed (vax780_config.disk_spin_seed).  Before the disks
+ * are used.  Returns 0, or -1 with a message in err. */
+int vax780_set_disk_spin_seed(vax780 *s, uint32_t seed, char *err, size_t errlen);
 
 /* Console INIT: processor and adapters reset, memory kept. */
 void vax780_init(vax780 *s);
