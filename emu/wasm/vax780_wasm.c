@@ -64,6 +64,35 @@ EMSCRIPTEN_KEEPALIVE int vax780w_set_disk_timing(vax780w *w, const char *profile
     return vax_session_set_disk_timing(w->s, profile);
 }
 
+/* The processor modelled (the CLI's --cpu): 780 or 750, each with its own
+ * microcycle, cache and TB (cpu/timing.h).  Only before the first
+ * instruction.  Returns 0, or -1 with a message (vax780w_error). */
+EMSCRIPTEN_KEEPALIVE int vax780w_set_cpu_model(vax780w *w, int model)
+{
+    if (vax_instruction_count(w->sys->m) != 0) {
+        snprintf(w->err, sizeof w->err, "CPU model: only before the first instruction");
+        return -1;
+    }
+    if (vax_set_cpu_model(w->sys->m, model) != 0) {
+        snprintf(w->err, sizeof w->err, "CPU model %d: we model the 780 and the 750", model);
+        return -1;
+    }
+    return 0;
+}
+
+/* The disks' spin seed (the CLI's --disk-spin; massbus/rp.h,
+ * rp_set_spin_seed): 0 turns the platters in step with virtual time, N > 0
+ * puts each command at a pseudo-random angle from seed N.  Only before the
+ * first instruction.  Returns 0, or -1 with a message (vax780w_error). */
+EMSCRIPTEN_KEEPALIVE int vax780w_set_disk_spin_seed(vax780w *w, uint32_t seed)
+{
+    if (vax_instruction_count(w->sys->m) != 0) {
+        snprintf(w->err, sizeof w->err, "disk spin seed: only before the first instruction");
+        return -1;
+    }
+    return vax780_set_disk_spin_seed(w->sys, seed, w->err, sizeof w->err) < 0 ? -1 : 0;
+}
+
 /* The last error message (boot, settings); "" if none. */
 EMSCRIPTEN_KEEPALIVE const char *vax780w_error(vax780w *w)
 {
