@@ -20,16 +20,20 @@ export type StopReason = (typeof StopReason)[keyof typeof StopReason];
 export const VAX780_REBOOTED = 100;
 export const VAX780_PANICKED = 101;
 
-/** The CPU presets, virtual ns per instruction of the timing model: a 780 at
- *  about 0.5 MIPS, a 750 at 0.6 of that, as the paper assumes.
- *  VAX_NS_PER_INSTRUCTION_780 and _750, emu/src/system/session.h (the
- *  headless machine's --cpu; emu/src/cpu/timing.h scales the costs). */
-export const CPU_NS_PER_INSTRUCTION = { '780': 2000, '750': 3333 } as const;
+/** The CPU presets' scale of the cost model, virtual ns per "2000": each
+ *  processor model (780, 750: emu/docs/timing.md) runs its own costs
+ *  unscaled.  VAX_NS_PER_INSTRUCTION_780 and _750, emu/src/system/session.h
+ *  (the headless machine's --cpu; 3333 on the 780 model is its old "750 =
+ *  0.6 x 780" preset, --cpu 750x0.6). */
+export const CPU_NS_PER_INSTRUCTION = { '780': 2000, '750': 2000 } as const;
 export type CpuModel = keyof typeof CPU_NS_PER_INSTRUCTION;
+/** The processors modelled (Vax780Options.cpuModel; vax_set_cpu_model). */
+export const CPU_MODELS = ['780', '750'] as const satisfies readonly CpuModel[];
 
 /** The disk timing profiles, the default first: rp_timing_names(),
- *  emu/src/massbus/rp.c (vax780w_set_disk_timing takes these names). */
-export const DISK_TIMINGS = ['rp06', 'eagle', 'ideal'] as const;
+ *  emu/src/massbus/rp.c (vax780w_set_disk_timing takes these names); new
+ *  ones go at the end (toggles.ts numbers them in this order). */
+export const DISK_TIMINGS = ['rp06', 'eagle', 'ideal', 'rm05'] as const;
 export type DiskTiming = (typeof DISK_TIMINGS)[number];
 
 /** vaxw_abi_version(), emu/wasm/vax_wasm.c: the glue this binding was written for. */
