@@ -32,9 +32,11 @@ import { findLabImage, loadDiskImage, loadVaxNode, wasmBuildExists } from '../em
 
 const USAGE = `usage: vaxlab list
        vaxlab run EXPERIMENT|all [--cpu 750|780] [--mem MB] [--disk ${DISK_TIMINGS.join('|')}] [--param NAME=VALUE ...]
-                                 [--set NAME=VALUE ...] [--limit SECONDS] [--json FILE] [--image FILE] [--counters all]
-  --disk TIMING       the disk's timing: rp06 (DEC RP06, the default), eagle (Fujitsu Eagle) or ideal (no seek or
-                      rotational latency, not a real drive); the pack stays an RP06's.  Same as --set disk=TIMING
+                                 [--set NAME=VALUE ...] [--limit SECONDS] [--seeds N] [--json FILE] [--image FILE] [--counters all]
+  --seeds N           run each step N times, disk spin seeds 1..N (each disk command finds the platter at a pseudo-random
+                      angle); the row is the median run, with the range over the N (default 1)
+  --disk TIMING       the disk's timing: rp06 (DEC RP06, the default), eagle (Fujitsu Eagle), rm05 (DEC RM05) or ideal
+                      (no seek or rotational latency, not a real drive); the pack stays an RP06's.  Same as --set disk=TIMING
   --param NAME=VALUE  a parameter of the experiment (vaxlab list shows them: iterations, divisor)
   --set NAME=VALUE    a kernel variable or machine setting: ${TOGGLES.map((t) => t.name).join(', ')}
   --limit SECONDS     virtual-second limit of each timed command (default: 5 x the paper's time, at least 120)
@@ -109,6 +111,10 @@ async function run(args: string[]): Promise<number> {
       const n = Number(v);
       if (!(n > 0)) die('--limit takes a positive number of virtual seconds');
       options.limitSeconds = n;
+    } else if (a === '--seeds') {
+      const n = Number(v);
+      if (!Number.isSafeInteger(n) || n < 1 || n > 99) die('--seeds takes a whole number of runs per step, 1 to 99');
+      options.spinSeeds = n;
     } else if (a === '--counters') {
       if (v !== 'all' && v !== 'experiment') die('--counters takes all or experiment');
       options.counters = v;
