@@ -30,9 +30,10 @@
  *   - Memory timings (read miss, write, back-to-back write rate) and the
  *     TB refill's microcode: estimates from each machine's memory
  *     interconnect, stated per model below.
- *   - STALL_CYCLES, the instruction buffer's average stall per
- *     instruction, and the 750's read-miss time are the fitted figures
- *     (the calibration rows of Table 2; emu/docs/timing.md).
+ *   - STALL_TENTHS, the instruction buffer's average stall per
+ *     instruction, and the 750's read-miss time are fitted on Table 2's
+ *     syscall and pipeself4, the 750's string-move rate on forks100k (the
+ *     calibration rows; emu/docs/timing.md).
  */
 #include "timing.h"
 
@@ -45,12 +46,15 @@ typedef struct {
     unsigned write_cycles;        /* a write: its cycle and the average wait */
     unsigned burst_write_cycles;  /* per longword when writes come back to back */
     unsigned tb_miss_cycles;      /* the refill microcode, page-table reads apart */
+    unsigned move_tenths;         /* MOVC3/MOVC5: a byte moved or filled, tenths of a cycle
+                                   * (the source's cache misses apart) */
     unsigned exception_cycles;
     vax_memory_geometry geometry;
 } model_figures;
 
 /* The instruction buffer's average stall per instruction, in tenths of a
- * cycle, the same for both processors (fitted: emu/docs/timing.md). */
+ * cycle, the same for both processors (fitted on syscall and pipeself4,
+ * with the 750's read miss: emu/docs/timing.md). */
 #define STALL_TENTHS 10u
 
 static const model_figures figures_780 = {
@@ -64,6 +68,10 @@ static const model_figures figures_780 = {
     .write_cycles = 2,
     .burst_write_cycles = 4,
     .tb_miss_cycles = 18,   /* estimate; Emer & Clark count refills as a small separate share */
+    /* MOVC moves longwords: per 8 bytes two reads (misses simulated) and
+     * two writes back to back, 2 x 4 cycles: a cycle a byte; the MOVC5
+     * fill is the writes alone, 4 cycles a longword: the same. */
+    .move_tenths = 10,
     .exception_cycles = 20, /* push PSL and PC, read the SCB vector, switch stacks: estimate */
     .geometry = {.cache_sets = 512, .cache_ways = 2, .tb_half_sets = 32},
 };
@@ -77,6 +85,10 @@ static const model_figures figures_750 = {
     .write_cycles = 2,
     .burst_write_cycles = 3,
     .tb_miss_cycles = 18,
+    /* Fitted on forks100k (the paper's own measure of copying 100 KB of
+     * pages, less forks0): 2 cycles a byte, about 1.6 MB/s, for the move
+     * and the fill alike (the writes set the pace; emu/docs/timing.md). */
+    .move_tenths = 20,
     .exception_cycles = 20,
     .geometry = {.cache_sets = 512, .cache_ways = 1, .tb_half_sets = 128},
 };
@@ -198,10 +210,8 @@ int timing_init_model(vax_timing *t, vax_memory_geometry *g, vax_cpu_model model
     /* Registers saved or restored: back-to-back memory accesses. */
     t->call_reg = (uint16_t)(f->burst_write_cycles * cy);
     t->pushr_reg = (uint16_t)(f->burst_write_cycles * cy);
-    /* MOVC moves longwords: per 8 bytes two reads (their misses are
-     * simulated) and two writes back to back. */
-    t->move_byte = (uint16_t)(2u * f->burst_write_cycles * cy / 8u);
-    t->fill_byte = (uint16_t)(f->burst_write_cycles * cy / 4u);   /* writes only */
+    t->move_byte = (uint16_t)(f->move_tenths * cy / 10u);
+    t->fill_byte = (uint16_t)(f->move_tenths * cy / 10u);
     /* The compare and scan instructions take a byte at a time in microcode
      * (estimates). */
     t->movtc_byte = (uint16_t)(4 * cy);
