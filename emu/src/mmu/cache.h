@@ -36,7 +36,7 @@ typedef struct {
     uint32_t ways;         /* 1 or 2 */
     uint32_t random;       /* the replacement sequence's state (two ways) */
     uint32_t miss_cost;    /* what a read miss costs (ns, the model's) */
-    uint64_t reads, misses;
+    uint64_t misses;       /* (hits are not counted: one store less per read) */
 } vax_cache;
 
 struct vax_machine;
@@ -57,7 +57,6 @@ static inline uint32_t cache_read_block(vax_cache *c, uint32_t pa)
 {
     uint32_t blk = pa >> CACHE_BLOCK_SHIFT;
     uint32_t *s = &c->tag[(blk & c->set_mask) * 2];
-    c->reads++;
     if (s[0] == blk || s[1] == blk)
         return 0;
     return cache_fill(c, s, blk);

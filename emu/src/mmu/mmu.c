@@ -375,10 +375,3 @@ int ifetch_slow(vax_machine *m, int n, uint32_t *value)
     return 0;
 }
 
-void ifetch_cache(vax_machine *m, uint32_t pc)
-{
-    m->ifetch_block = pc >> 3;
-    if ((pc >> 9) != m->ib_tag)
-        return;   /* I/O space, or a crossing fetched a byte at a time: no cache */
-    m->cost += cache_read_block(&m->cache, m->ib_pa | (pc & 511u));
-}

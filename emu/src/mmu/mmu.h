@@ -77,8 +77,14 @@ static inline void store_le(uint8_t *p, int size, uint32_t v)
         memcpy(p, &v, 4);
 }
 
+#if defined(__GNUC__) || defined(__clang__)
+#define MMU_INLINE static inline __attribute__((always_inline))
+#else
+#define MMU_INLINE static inline
+#endif
+
 /* Read/write size (1, 2, 4) bytes at va in an explicit access mode. */
-static inline int mem_read_mode(vax_machine *m, uint32_t va, int size, int mode, uint32_t *value)
+MMU_INLINE int mem_read_mode(vax_machine *m, uint32_t va, int size, int mode, uint32_t *value)
 {
     const tlb_entry *e = tlb_find(&m->tlb, va);
     if (e && (e->access & (1u << mode)) && e->host && (va & 511u) <= 512u - (uint32_t)size) {
@@ -89,7 +95,7 @@ static inline int mem_read_mode(vax_machine *m, uint32_t va, int size, int mode,
     return mem_read_slow(m, va, size, mode, value);
 }
 
-static inline int mem_write_mode(vax_machine *m, uint32_t va, int size, int mode, uint32_t value)
+MMU_INLINE int mem_write_mode(vax_machine *m, uint32_t va, int size, int mode, uint32_t value)
 {
     const tlb_entry *e = tlb_find(&m->tlb, va);
     if (e && (e->access & (16u << mode)) && e->host && (va & 511u) <= 512u - (uint32_t)size) {
@@ -102,7 +108,7 @@ static inline int mem_write_mode(vax_machine *m, uint32_t va, int size, int mode
 /* The read half of a modify operand: the access is checked for write, so
  * a fault reports write intent (ACV/TNV parameter bit 2), as the
  * architecture specifies for modify operands. */
-static inline int mem_read_modify(vax_machine *m, uint32_t va, int size, uint32_t *value)
+MMU_INLINE int mem_read_modify(vax_machine *m, uint32_t va, int size, uint32_t *value)
 {
     int mode = (int)PSL_GET_CUR(m->cpu.psl);
     const tlb_entry *e = tlb_find(&m->tlb, va);
@@ -115,26 +121,26 @@ static inline int mem_read_modify(vax_machine *m, uint32_t va, int size, uint32_
 }
 
 /* In the current mode. */
-static inline int mem_read(vax_machine *m, uint32_t va, int size, uint32_t *value)
+MMU_INLINE int mem_read(vax_machine *m, uint32_t va, int size, uint32_t *value)
 {
     return mem_read_mode(m, va, size, (int)PSL_GET_CUR(m->cpu.psl), value);
 }
 
-static inline int mem_write(vax_machine *m, uint32_t va, int size, uint32_t value)
+MMU_INLINE int mem_write(vax_machine *m, uint32_t va, int size, uint32_t value)
 {
     return mem_write_mode(m, va, size, (int)PSL_GET_CUR(m->cpu.psl), value);
 }
 
-static inline int mem_read_b(vax_machine *m, uint32_t va, uint32_t *v) { return mem_read(m, va, 1, v); }
-static inline int mem_read_w(vax_machine *m, uint32_t va, uint32_t *v) { return mem_read(m, va, 2, v); }
-static inline int mem_read_l(vax_machine *m, uint32_t va, uint32_t *v) { return mem_read(m, va, 4, v); }
-static inline int mem_write_b(vax_machine *m, uint32_t va, uint32_t v) { return mem_write(m, va, 1, v); }
-static inline int mem_write_w(vax_machine *m, uint32_t va, uint32_t v) { return mem_write(m, va, 2, v); }
-static inline int mem_write_l(vax_machine *m, uint32_t va, uint32_t v) { return mem_write(m, va, 4, v); }
+MMU_INLINE int mem_read_b(vax_machine *m, uint32_t va, uint32_t *v) { return mem_read(m, va, 1, v); }
+MMU_INLINE int mem_read_w(vax_machine *m, uint32_t va, uint32_t *v) { return mem_read(m, va, 2, v); }
+MMU_INLINE int mem_read_l(vax_machine *m, uint32_t va, uint32_t *v) { return mem_read(m, va, 4, v); }
+MMU_INLINE int mem_write_b(vax_machine *m, uint32_t va, uint32_t v) { return mem_write(m, va, 1, v); }
+MMU_INLINE int mem_write_w(vax_machine *m, uint32_t va, uint32_t v) { return mem_write(m, va, 2, v); }
+MMU_INLINE int mem_write_l(vax_machine *m, uint32_t va, uint32_t v) { return mem_write(m, va, 4, v); }
 
 /* Quadwords: two longwords, low one first.  A write checks both halves
  * for access before storing either, so a fault leaves memory unchanged. */
-static inline int mem_read_q(vax_machine *m, uint32_t va, uint32_t v[2])
+MMU_INLINE int mem_read_q(vax_machine *m, uint32_t va, uint32_t v[2])
 {
     int st = mem_read_l(m, va, &v[0]);
     if (st)
@@ -166,12 +172,15 @@ static inline uint32_t host_pa(const vax_machine *m, const uint8_t *h) { return 
  * block, that block is read through the cache.  (An instruction longer
  * than a block, whose middle block no instruction starts in, is the
  * simplification: the average instruction is under 4 bytes.) */
-void ifetch_cache(vax_machine *m, uint32_t pc);
 
 static inline void ifetch_account(vax_machine *m, uint32_t pc)
 {
-    if ((pc >> 3) != m->ifetch_block)
-        ifetch_cache(m, pc);
+    uint32_t block = pc >> 3;
+    if (block != m->ifetch_block) {
+        m->ifetch_block = block;
+        if ((pc >> 9) == m->ib_tag)   /* else I/O space, or a crossing fetched a byte at a time */
+            m->cost += cache_read_block(&m->cache, m->ib_pa | (pc & 511u));
+    }
 }
 
 /* Host address of the size bytes at va if the TB maps them, within one
