@@ -58,3 +58,16 @@ test('Table 8: only rows with the paper\'s page fault service time', () => {
   assert.deepEqual(t.rows.map((r) => r.label), ['randpage']);
   assert.ok(Math.abs(t.summary.pfst!.maxAbsPercent - ((7.89 - 6) / 7.89) * 100) < 1e-9);
 });
+
+test('Table 7: rows with a handful of faults in the paper are shown, not counted', async () => {
+  const { table7Fidelity } = await import('./fidelity');
+  const paging = (test: string, faults: number, paperFaults: number): RowResult => ({
+    ...row(test, 10, 1, { elapsed: 10, system: 1 }),
+    paper: { elapsed: 10, system: 1, pageFaults: paperFaults, scale: 1, iterations: 1, source: 'Table 7', column: '4.2BSD', scaled: false },
+    derived: { pageFaults: faults },
+  });
+  const t = table7Fidelity(result([paging('gausspage.10', 8, 2), paging('gausspage.80', 4944, 5105)]));
+  assert.equal(t.summary.faults!.heldOut, 1);
+  assert.equal(t.summary.faults!.worst, 'gausspage.80');
+  assert.match(formatFidelity(t), /\+300% \*/);
+});
