@@ -37,7 +37,7 @@ export const DISK_TIMINGS = ['rp06', 'eagle', 'ideal', 'rm05'] as const;
 export type DiskTiming = (typeof DISK_TIMINGS)[number];
 
 /** vaxw_abi_version(), emu/wasm/vax_wasm.c: the glue this binding was written for. */
-export const ABI_VERSION = 7;
+export const ABI_VERSION = 8;
 
 /** The boot flag for single-user that vax780w_create() takes in `howto` (0
  *  boots multi-user): RB_SINGLE, emu/src/boot/boot.h (4.3BSD's <sys/reboot.h>). */

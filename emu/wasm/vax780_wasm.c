@@ -44,8 +44,9 @@ typedef struct {
     char err[320];
 } vax780w;
 
-/* The CPU preset (the CLI's --cpu): the cost model's scale, 2000 for a 780
- * (its costs as they are), 3333 for a 750 (1/0.6 of them; cpu/timing.h).
+/* The cost model's scale (ns / 2000): 2000 runs the model's costs as they
+ * are (both processor models, vax780w_set_cpu_model); 3333 on the 780 model
+ * is the old "a 750 is 0.6 of a 780" preset.
  * Only before the first instruction (before or just after vax780w_boot,
  * which runs none): changing it later would rescale the time already
  * elapsed.  Returns 0, or -1 with a message (vax780w_error). */
@@ -69,15 +70,7 @@ EMSCRIPTEN_KEEPALIVE int vax780w_set_disk_timing(vax780w *w, const char *profile
  * instruction.  Returns 0, or -1 with a message (vax780w_error). */
 EMSCRIPTEN_KEEPALIVE int vax780w_set_cpu_model(vax780w *w, int model)
 {
-    if (vax_instruction_count(w->sys->m) != 0) {
-        snprintf(w->err, sizeof w->err, "CPU model: only before the first instruction");
-        return -1;
-    }
-    if (vax_set_cpu_model(w->sys->m, model) != 0) {
-        snprintf(w->err, sizeof w->err, "CPU model %d: we model the 780 and the 750", model);
-        return -1;
-    }
-    return 0;
+    return vax_session_set_cpu_model(w->s, model);
 }
 
 /* The disks' spin seed (the CLI's --disk-spin; massbus/rp.h,
@@ -86,11 +79,7 @@ EMSCRIPTEN_KEEPALIVE int vax780w_set_cpu_model(vax780w *w, int model)
  * first instruction.  Returns 0, or -1 with a message (vax780w_error). */
 EMSCRIPTEN_KEEPALIVE int vax780w_set_disk_spin_seed(vax780w *w, uint32_t seed)
 {
-    if (vax_instruction_count(w->sys->m) != 0) {
-        snprintf(w->err, sizeof w->err, "disk spin seed: only before the first instruction");
-        return -1;
-    }
-    return vax780_set_disk_spin_seed(w->sys, seed, w->err, sizeof w->err) < 0 ? -1 : 0;
+    return vax_session_set_disk_spin_seed(w->s, seed);
 }
 
 /* The last error message (boot, settings); "" if none. */

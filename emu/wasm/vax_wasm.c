@@ -22,6 +22,7 @@ EMSCRIPTEN_KEEPALIVE uint32_t vaxw_abi_version(void) {
     /* 2: the vax780w_* system functions (vax780_wasm.c); 3: vax780w_set_ns_per_instruction;
      * 4: shared disk images (vax780w_image_alloc/free), vax780w_create no longer owns the disk;
      * 5: vax780w_set_disk_timing; 6: vax780w_create takes memory in KB (a multiple of 256);
-     * 7: diskless systems, vax780w_console_load/start */
-    return 7;
+     * 7: diskless systems, vax780w_console_load/start; 8: vax780w_set_cpu_model,
+     * vax780w_set_disk_spin_seed */
+    return 8;
 }

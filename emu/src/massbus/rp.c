@@ -136,8 +136,8 @@ static const rp_timing rp_profiles[] = {
     /* name    nsect ntrak ncyl  rev / min / avg / max seek / data        no_latency */
     {"rp06", 22, 19, 815, RP06_MECH, 0},
     {"eagle", 48, 20, 842, REV_3961RPM, MS(5), MS(18), MS(35), DATA_1859KBS, 0},
-    {"rm05", 32, 19, 823, REV_3600RPM, MS(6), MS(30), MS(55), DATA_1200KBS, 0},
     {"ideal", 22, 19, 0, REV_3600RPM, 0, 0, 0, DATA_806KBS, 1}, /* RP06 slots, nothing else */
+    {"rm05", 32, 19, 823, REV_3600RPM, MS(6), MS(30), MS(55), DATA_1200KBS, 0},
 };
 
 static int upcase(int c) { return c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c; }
@@ -175,7 +175,7 @@ const rp_timing *rp_timing_find(const char *name)
     return NULL;
 }
 
-const char *rp_timing_names(void) { return "rp06 eagle rm05 ideal"; }
+const char *rp_timing_names(void) { return "rp06 eagle ideal rm05"; }
 
 static uint32_t nspc(const rp_type *t) { return (uint32_t)(t->nsect * t->ntrak); }
 static uint32_t total_sectors(const rp_type *t) { return nspc(t) * (uint32_t)t->ncyl; }
