@@ -269,7 +269,7 @@ function fabricatedRun(): SharedRun {
     version: 2,
     experiment: 'syscall',
     title: 'Table 2, syscall: fabricated by e2e/lab.spec.ts',
-    machine: { cpu: '750', nsPerInstruction: 3333, memoryMB: 5, memoryNote: 'e2e', boot: 'single', direct: true },
+    machine: { cpu: '750', nsPerInstruction: 3333, memoryMB: 5, memoryNote: 'e2e', boot: 'single', direct: true, spinSeeds: 1 },
     image: null,
     parameters: { iterations: 1234 },
     kernelSettings: {},

@@ -31,16 +31,22 @@ import {
   resolveRun, runExperiment, type RunOptions, SettingsError, virtualSeconds,
 } from '../experiments/runner/runner';
 import { TOGGLES, expectedValues, findToggle, settingValue, validateSetting } from '../experiments/runner/toggles';
+import {
+  formatFidelity, nameCacheFidelity, table2Fidelity, table7Fidelity, table8Fidelity,
+} from '../experiments/runner/fidelity';
 import { DISK_TIMINGS, type DiskTiming } from '../emu/js/constants';
 import { findLabImage, loadDiskImage, loadVaxNode, wasmBuildExists } from '../emu/js/vaxNode';
 
 const USAGE = `usage: vaxlab list
        vaxlab kernels
+       vaxlab fidelity [--seeds N] [--json FILE]   (Tables 2, 7, 8 and the name cache against the paper; held-out rows summed up)
        vaxlab run EXPERIMENT|all [--cpu 750|780] [--mem MB] [--disk ${DISK_TIMINGS.join('|')}] [--param NAME=VALUE ...]
-                                 [--set NAME=VALUE ...] [--limit SECONDS] [--json FILE] [--image FILE] [--kernel NAME|FILE]
-                                 [--counters all]
-  --disk TIMING       the disk's timing: rp06 (DEC RP06, the default), eagle (Fujitsu Eagle) or ideal (no seek or
-                      rotational latency, not a real drive); the pack stays an RP06's.  Same as --set disk=TIMING
+                                 [--set NAME=VALUE ...] [--limit SECONDS] [--seeds N] [--json FILE] [--image FILE]
+                                 [--kernel NAME|FILE] [--counters all]
+  --seeds N           run each step N times, disk spin seeds 1..N (each disk command finds the platter at a pseudo-random
+                      angle); the row is the median run, with the range over the N (default 1)
+  --disk TIMING       the disk's timing: rp06 (DEC RP06, the default), eagle (Fujitsu Eagle), rm05 (DEC RM05) or ideal
+                      (no seek or rotational latency, not a real drive); the pack stays an RP06's.  Same as --set disk=TIMING
   --param NAME=VALUE  a parameter of the experiment (vaxlab list shows them: iterations, divisor)
   --set NAME=VALUE    a kernel variable or machine setting: ${TOGGLES.map((t) => t.name).join(', ')}
   --limit SECONDS     virtual-second limit of each timed command (default: 5 x the paper's time, at least 120)
@@ -139,6 +145,10 @@ async function run(args: string[]): Promise<number> {
         die(`--limit takes a positive number of virtual seconds up to ${MAX_LIMIT_SECONDS}, got "${v}"`);
       }
       options.limitSeconds = n;
+    } else if (a === '--seeds') {
+      const n = Number(v);
+      if (!Number.isSafeInteger(n) || n < 1 || n > 99) die('--seeds takes a whole number of runs per step, 1 to 99');
+      options.spinSeeds = n;
     } else if (a === '--counters') {
       if (v !== 'all' && v !== 'experiment') die('--counters takes all or experiment');
       options.counters = v;
@@ -262,6 +272,49 @@ function kernels(): void {
     'with the named improvements reverted by our own patches (experiments/kernels/patches).');
 }
 
+/** The experiments `vaxlab fidelity` runs: Table 2 (with spin seeds), Table 7 (and 8 from its rows), the name cache's ls -l. */
+const FIDELITY_EXPERIMENTS = ['table2', 'table7', 'namecache-ls'] as const;
+
+async function fidelity(args: string[]): Promise<number> {
+  let seeds = 3;
+  let jsonFile: string | null = null;
+  while (args.length > 0) {
+    const a = args.shift()!;
+    const v = args.shift();
+    if (v === undefined) die(`${a} needs a value\n${USAGE}`);
+    if (a === '--seeds') {
+      seeds = Number(v);
+      if (!Number.isSafeInteger(seeds) || seeds < 1 || seeds > 99) die('--seeds takes a whole number of runs per step, 1 to 99');
+    } else if (a === '--json') jsonFile = v;
+    else die(`unknown option ${a}\n${USAGE}`);
+  }
+  if (!wasmBuildExists()) die('the WebAssembly emulator is not built: make -C emu wasm (or npm run setup)', 3);
+  const imagePath = findLabImage();
+  if (!imagePath) die('no 4.3BSD image: build web/public/images/43bsd.dsk.gz with `npm run image` (or set VAXLAB_IMAGE)', 3);
+  const api = await loadVaxNode();
+  const bytes = await loadDiskImage(imagePath);
+  const image = { name: basename(imagePath), sha256: createHash('sha256').update(bytes).digest('hex') };
+  const disk = api.vax780.loadImage(bytes);
+  const results: Record<string, ExperimentResult> = {};
+  for (const id of FIDELITY_EXPERIMENTS) {
+    const spec = findExperiment(id)!;
+    const spinSeeds = id === 'table2' ? seeds : 1;
+    process.stderr.write(`${id}: ${spec.steps.length} steps${spinSeeds > 1 ? `, ${spinSeeds} disk spin seeds each` : ''} ...\n`);
+    results[id] = await runExperiment(api.vax780, disk, spec, { image, spinSeeds });
+  }
+  disk.dispose();
+  const tables = [
+    table2Fidelity(results.table2!), table7Fidelity(results.table7!), table8Fidelity(results.table7!),
+    nameCacheFidelity(results['namecache-ls']!),
+  ];
+  console.log(tables.map(formatFidelity).join('\n\n'));
+  if (jsonFile) {
+    writeFileSync(jsonFile, `${JSON.stringify({ format: 'vaxlab-fidelity', version: 1, tables,
+      results: Object.values(results) }, null, 2)}\n`);
+  }
+  return Object.values(results).every((r) => r.status === 'ok') ? 0 : 1;
+}
+
 // Output into a closed pipe (`vaxlab list | head`) ends quietly.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code === 'EPIPE') process.exit(0);
@@ -272,9 +325,9 @@ const argv = process.argv.slice(2);
 const cmd = argv.shift();
 if (cmd === 'list') list();
 else if (cmd === 'kernels') kernels();
-else if (cmd === 'run') {
+else if (cmd === 'run' || cmd === 'fidelity') {
   try {
-    process.exitCode = await run(argv);
+    process.exitCode = cmd === 'run' ? await run(argv) : await fidelity(argv);
   } catch (e) {
     die(e instanceof Error ? e.message : String(e), 2);
   }

@@ -20,16 +20,20 @@ export type StopReason = (typeof StopReason)[keyof typeof StopReason];
 export const VAX780_REBOOTED = 100;
 export const VAX780_PANICKED = 101;
 
-/** The CPU presets, virtual ns per instruction of the timing model: a 780 at
- *  about 0.5 MIPS, a 750 at 0.6 of that, as the paper assumes.
- *  VAX_NS_PER_INSTRUCTION_780 and _750, emu/src/system/session.h (the
- *  headless machine's --cpu; emu/src/cpu/timing.h scales the costs). */
-export const CPU_NS_PER_INSTRUCTION = { '780': 2000, '750': 3333 } as const;
+/** The CPU presets' scale of the cost model, virtual ns per "2000": each
+ *  processor model (780, 750: emu/docs/timing.md) runs its own costs
+ *  unscaled.  VAX_NS_PER_INSTRUCTION_780 and _750, emu/src/system/session.h
+ *  (the headless machine's --cpu; 3333 on the 780 model is its old "750 =
+ *  0.6 x 780" preset, --cpu 750x0.6). */
+export const CPU_NS_PER_INSTRUCTION = { '780': 2000, '750': 2000 } as const;
 export type CpuModel = keyof typeof CPU_NS_PER_INSTRUCTION;
+/** The processors modelled (Vax780Options.cpuModel; vax_set_cpu_model). */
+export const CPU_MODELS = ['780', '750'] as const satisfies readonly CpuModel[];
 
 /** The disk timing profiles, the default first: rp_timing_names(),
- *  emu/src/massbus/rp.c (vax780w_set_disk_timing takes these names). */
-export const DISK_TIMINGS = ['rp06', 'eagle', 'ideal'] as const;
+ *  emu/src/massbus/rp.c (vax780w_set_disk_timing takes these names); new
+ *  ones go at the end (toggles.ts numbers them in this order). */
+export const DISK_TIMINGS = ['rp06', 'eagle', 'ideal', 'rm05'] as const;
 export type DiskTiming = (typeof DISK_TIMINGS)[number];
 
 /** The drives a Vax780's disk can be on: the MASSBUS RP06 (hp0), or an RA
@@ -41,7 +45,7 @@ export type DiskType = (typeof DISK_TYPES)[number];
 export const RA_BLOCKS: Record<Exclude<DiskType, 'RP06'>, number> = { RA60: 400176, RA80: 237212, RA81: 891072, RA82: 1216665 };
 
 /** vaxw_abi_version(), emu/wasm/vax_wasm.c: the glue this binding was written for. */
-export const ABI_VERSION = 8;
+export const ABI_VERSION = 9;
 
 /** The boot flag for single-user that vax780w_create() takes in `howto` (0
  *  boots multi-user): RB_SINGLE, emu/src/boot/boot.h (4.3BSD's <sys/reboot.h>). */

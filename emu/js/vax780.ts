@@ -5,7 +5,8 @@
 // slices, its console typed at and read, its counters read.
 
 import {
-  DISK_TIMINGS, DISK_TYPES, RA_BLOCKS, RB_SINGLE, StopReason, VAX780_PANICKED, VAX780_REBOOTED, type DiskTiming, type DiskType,
+  CPU_MODELS, DISK_TIMINGS, DISK_TYPES, RA_BLOCKS, RB_SINGLE, StopReason, VAX780_PANICKED, VAX780_REBOOTED,
+  type CpuModel, type DiskTiming, type DiskType,
 } from './constants';
 import type { DiskImage, DiskImages, DiskImageWriter } from './diskImage';
 import { hex32, toU64, withString, type VaxWasmModule } from './wasm';
@@ -39,9 +40,18 @@ export interface Vax780Options {
   /** Kernel longword variables to patch before the kernel runs, by name
    *  without the underscore (the CLI's --set NAME=VALUE); needs direct. */
   set?: Record<string, number>;
-  /** The timing model: virtual ns per instruction (the CLI's --cpu; see
-   *  CPU_NS_PER_INSTRUCTION).  Default 2000, a 780. */
+  /** The processor modelled (the CLI's --cpu; emu/docs/timing.md): '780'
+   *  (the default) or '750', each with its own microcycle, cache and
+   *  translation buffer. */
+  cpuModel?: CpuModel;
+  /** Scales the cost model by nsPerInstruction / 2000 (default 2000: as it
+   *  is).  3333 on the 780 model is the old preset "a 750 is 0.6 of a 780". */
   nsPerInstruction?: number;
+  /** The disks' spin seed (the CLI's --disk-spin; emu/src/massbus/rp.h):
+   *  0 (the default) turns the platters in step with virtual time; N > 0
+   *  finds them at a pseudo-random angle at each command, from seed N, as a
+   *  spindle not locked to the processor's clock would drift. */
+  diskSpinSeed?: number;
   /** The disk's timing (the CLI's --disk-timing; emu/src/massbus/rp.c,
    *  "Timing profiles"): 'rp06' (DEC RP06, the default), 'eagle' (a Fujitsu
    *  M2351 Eagle: 3961 rpm, 1.86 MB/s, 18 ms average seek) or 'ideal' (not
@@ -151,7 +161,8 @@ export function vax780Systems(
   let hardwareStatNames: string[] | undefined; // vax780w_stats_names(), read once
 
   function createVax780(options: Vax780Options): Vax780System {
-    const { memoryMB, disk, direct = false, set = {}, nsPerInstruction, diskTiming, diskType = 'RP06', consoleBoot, kernel } = options;
+    const { memoryMB, disk, direct = false, set = {}, nsPerInstruction, diskTiming, diskType = 'RP06', consoleBoot, kernel,
+      cpuModel, diskSpinSeed } = options;
     if (kernel !== undefined && (!direct || !(kernel instanceof Uint8Array) || kernel.length === 0 || consoleBoot !== undefined)) {
       throw new Error('kernel: a non-empty Uint8Array, with direct (the host loads the kernel), not with consoleBoot');
     }
@@ -190,6 +201,12 @@ export function vax780Systems(
     }
     if (nsPerInstruction !== undefined && (!Number.isInteger(nsPerInstruction) || nsPerInstruction < 1 || nsPerInstruction > 1_000_000)) {
       throw new RangeError(`nsPerInstruction must be an integer from 1 to 1000000, got ${nsPerInstruction}`);
+    }
+    if (cpuModel !== undefined && !(CPU_MODELS as readonly string[]).includes(cpuModel)) {
+      throw new RangeError(`cpuModel must be one of ${CPU_MODELS.join(', ')}, got ${String(cpuModel)}`);
+    }
+    if (diskSpinSeed !== undefined && (!Number.isInteger(diskSpinSeed) || diskSpinSeed < 0 || diskSpinSeed > 0xffff_ffff)) {
+      throw new RangeError(`diskSpinSeed must be an integer from 0 to 4294967295, got ${diskSpinSeed}`);
     }
     if (typeof memoryMB !== 'number' || !Number.isInteger(memoryMB * 4) || memoryMB < 0.25 || memoryMB > 64) {
       throw new RangeError(`memoryMB must be a multiple of 0.25 (256 KB) from 0.25 to 64, got ${String(memoryMB)}`);
@@ -241,6 +258,9 @@ export function vax780Systems(
     }
     const lastError = (): string => mod.UTF8ToString(mod._vax780w_error(handle));
     try {
+      if (cpuModel !== undefined && mod._vax780w_set_cpu_model(handle, Number(cpuModel)) !== 0) {
+        throw new Error(`cpuModel: ${lastError()}`);
+      }
       if (nsPerInstruction !== undefined && mod._vax780w_set_ns_per_instruction(handle, nsPerInstruction) !== 0) {
         throw new Error(`nsPerInstruction: ${lastError()}`);
       }
@@ -258,6 +278,9 @@ export function vax780Systems(
         } finally {
           mod._free(kp);
         }
+      }
+      if (diskSpinSeed !== undefined && mod._vax780w_set_disk_spin_seed(handle, diskSpinSeed >>> 0) !== 0) {
+        throw new Error(`diskSpinSeed: ${lastError()}`);
       }
       for (const [name, value] of settings) {
         withString(mod, name, (p) => {
@@ -289,9 +312,12 @@ export function vax780Systems(
 
   /** A system without a disk, started by the console's LOAD and START. */
   function createDiskless(options: Vax780Options, con: ConsoleStart): Vax780System {
-    const { memoryMB, nsPerInstruction, diskTiming, kernel } = options;
+    const { memoryMB, nsPerInstruction, diskTiming, kernel, cpuModel } = options;
     if (diskTiming !== undefined) throw new Error('diskTiming needs a disk');
     if (kernel !== undefined) throw new Error('kernel needs a disk (the kernel mounts its root from hp0)');
+    if (cpuModel !== undefined && !(CPU_MODELS as readonly string[]).includes(cpuModel)) {
+      throw new RangeError(`cpuModel must be one of ${CPU_MODELS.join(', ')}, got ${String(cpuModel)}`);
+    }
     if (!Array.isArray(con.load) || con.load.length === 0) throw new RangeError('console.load: at least one { address, data }');
     const u32 = (v: unknown, what: string): number => {
       if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 0xffff_ffff) {
@@ -321,6 +347,9 @@ export function vax780Systems(
     }
     const lastError = (): string => mod.UTF8ToString(mod._vax780w_error(handle));
     try {
+      if (cpuModel !== undefined && mod._vax780w_set_cpu_model(handle, Number(cpuModel)) !== 0) {
+        throw new Error(`cpuModel: ${lastError()}`);
+      }
       if (nsPerInstruction !== undefined && mod._vax780w_set_ns_per_instruction(handle, nsPerInstruction) !== 0) {
         throw new Error(`nsPerInstruction: ${lastError()}`);
       }

@@ -59,8 +59,8 @@ vax_machine *vax_create(const vax_config *cfg)
         return NULL;
     }
     m->bus.mem_size = bytes;
-    m->ns_per_instruction = 2000;   /* a VAX-11/780: the model's costs as they are */
-    timing_init_model(&m->tm);
+    m->ns_per_instruction = 2000;   /* the model's costs as they are */
+    vax_set_cpu_model(m, VAX_MODEL_780);
     reset_processor(m);
     return m;
 }
@@ -113,9 +113,39 @@ void machine_set_ns_per_instruction(vax_machine *m, uint32_t ns)
     m->run_limit = 0;   /* the event limit, in cost, changes with the scale */
 }
 
+/* The memory system of a model: the TB's geometry (its contents go) and
+ * the cache's. */
+static void set_memory_geometry(vax_machine *m, const vax_memory_geometry *g)
+{
+    uint32_t half = g->tb_half_sets, shift = 0;
+    while ((1u << shift) < half)
+        shift++;
+    m->tlb.half_mask = half - 1;
+    m->tlb.half_shift = shift;
+    mmu_flush_all(m);
+    cache_configure(&m->cache, g->cache_sets, g->cache_ways, m->tm.read_miss);
+}
+
+int vax_set_cpu_model(vax_machine *m, int model)
+{
+    vax_memory_geometry g;
+    vax_timing t;
+    if (timing_init_model(&t, &g, (vax_cpu_model)model) != 0)
+        return -1;
+    m->tm = t;
+    m->cpu_model = model;
+    set_memory_geometry(m, &g);
+    m->run_limit = 0;
+    return 0;
+}
+
 void vax_set_timing_flat(vax_machine *m, uint32_t ns)
 {
     timing_init_flat(&m->tm, (uint16_t)(ns > 60000 ? 60000 : ns ? ns : 1));
+    m->cpu_model = 0;
+    /* The 780's memory system, costing nothing. */
+    vax_memory_geometry g = {.cache_sets = 512, .cache_ways = 2, .tb_half_sets = 32};
+    set_memory_geometry(m, &g);
     m->run_limit = 0;
 }
 

@@ -12,6 +12,7 @@
 #include "bus/bus.h"
 #include "cpu/cpu.h"
 #include "cpu/timing.h"
+#include "mmu/cache.h"
 #include "mmu/tlb.h"
 #include "stats.h"
 #include "vax.h"
@@ -32,12 +33,18 @@ typedef struct vax_event {
 struct vax_machine {
     vax_cpu cpu;
     vax_tlb tlb;
+    vax_cache cache;   /* the timing simulation of the processor's cache (mmu/cache.h) */
     vax_bus bus;
 
     /* Instruction-fetch shortcut: host address of the page the PC is in,
-     * valid while ib_tag == PC >> 9 (see mmu.h, ifetch). */
+     * valid while ib_tag == PC >> 9 (see mmu.h, ifetch); ib_pa is that
+     * page's physical address.  ifetch_block: the 8-byte block of the
+     * instruction stream the instruction buffer last fetched through the
+     * cache (execute.c), as a virtual address >> 3. */
     uint32_t ib_tag;
     const uint8_t *ib_host;
+    uint32_t ib_pa;
+    uint32_t ifetch_block;
 
     /* Hardware interrupt requests: for each IPL (0x10..0x1F used), a mask
      * of requesting sources; each source's SCB offset. */
@@ -53,15 +60,18 @@ struct vax_machine {
     void *system;   /* the system model's own state (devices), if any */
 
     /* Virtual time.  Each instruction adds its modelled cost (cpu/timing.h:
-     * nanoseconds of a VAX-11/780) to `cost`; virtual time is
-     * time_base_ns + (cost - cost_base) * ns_per_instruction / 2000, so the
-     * CPU preset scales the 780's costs: 2000 runs them as they are (a
-     * 780, whose average instruction the model makes about 2000 ns), 3333
-     * takes 1/0.6 of them (a 750, as the paper assumes).  The bases move
-     * only when the preset changes.  `tm` holds the costs. */
+     * nanoseconds of the modelled processor) to `cost`; virtual time is
+     * time_base_ns + (cost - cost_base) * ns_per_instruction / 2000.  The
+     * scale is 1 (2000) for both processor models; 3333 on the 780 model
+     * is the old preset, "a 750 runs at 0.6 of a 780" (the paper's
+     * assumption), kept for comparison.  The bases move only when the
+     * scale changes.  `tm` holds the costs, of the
+     * processor `cpu_model` (cpu/timing.h: a 780 or a 750, each with its
+     * own cache and TB; 0 for the flat model). */
     uint64_t cost_base, time_base_ns;
     uint32_t ns_per_instruction;
     vax_timing tm;
+    int cpu_model;
     int nevents;
     vax_event *events[MAX_EVENTS];
 

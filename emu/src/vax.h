@@ -94,6 +94,12 @@ void vax_request_stop(vax_machine *m);
  * only host time is saved.  The statistics (stats.h) book them as idle. */
 void vax_set_idle_skip(vax_machine *m, int on);
 
+/* Timing: the processor modelled, 780 (the default) or 750 — each with its
+ * own microcycle, cache and translation buffer (cpu/timing.h,
+ * emu/docs/timing.md).  Only before the first instruction.  Returns 0, or
+ * -1 for another number. */
+int vax_set_cpu_model(vax_machine *m, int model);
+
 /* Timing: replace the cost model (cpu/timing.h, the default) with a fixed
  * cost of ns per instruction and nothing else — the first, flat model, kept
  * to compare with.  Only before the first instruction. */

@@ -49,6 +49,7 @@ typedef struct {
 static const profile RP06 = {"rp06", 22, 19, 815, 16666667, 10e6, 25e6, 55e6, 512e9 / 806e3, 0};
 static const profile EAGLE = {"eagle", 48, 20, 842, 60e9 / 3961, 5e6, 18e6, 35e6, 512e9 / 1.859e6, 0};
 static const profile IDEAL = {"ideal", 22, 19, 815, 16666667, 0, 0, 0, 512e9 / 806e3, 1};
+static const profile RM05 = {"rm05", 32, 19, 823, 16666667, 6e6, 30e6, 55e6, 512e9 / 1.2e6, 0};
 
 static double slot(const profile *p) { return floor(p->rev / p->nsect); }
 
@@ -245,7 +246,7 @@ static void test_refusals(uint8_t *img)
     CHECK(mba_attach_disk(a, 0, "RP06", &bd, err, sizeof err) == 0, "attach: %s", err);
     err[0] = 0;
     CHECK(mba_set_disk_timing(a, 0, "rk07", err, sizeof err) == -1 && strstr(err, "rk07") &&
-              strstr(err, "rp06 eagle ideal"),
+              strstr(err, "rp06 eagle ideal rm05"),
           "an unknown profile is not refused clearly: %s", err);
     CHECK(mba_set_disk_timing(a, 1, "eagle", err, sizeof err) == -1, "a profile for an empty slot");
     CHECK(mba_set_disk_timing(a, 0, "EAGLE", err, sizeof err) == 0, "names are case-insensitive: %s", err);
@@ -288,6 +289,63 @@ static void test_refusals(uint8_t *img)
           "vax780_create with a bad profile: %s", err);
 }
 
+/* Spin seeds: the same one-sector read at the same cylinder, 40 times on
+ * a drive whose heads stay put; what varies is the rotational wait.  Seed
+ * 0 is the mechanics locked to virtual time (the same computing between
+ * requests, the same wait each time); a seed makes each wait a fresh
+ * angle, uniform over the turn (their mean is near half a turn), the same
+ * for the same seed and different for another. */
+static double spin_waits(uint8_t *img, uint32_t seed, double *spread)
+{
+    vax_config vc = {4u << 20};
+    vax_machine *m = vax_create(&vc);
+    static const uint8_t brb_self[] = {0x11, 0xFE};
+    vax_phys_write(m, 0x1000, brb_self, sizeof brb_self);
+    vax_set_reg(m, 15, 0x1000);
+    mba *a = mba_create(m, TR, 0);
+    vax_blockdev bd;
+    blockdev_memory(&bd, img, RP06_BYTES, 1);
+    char err[256] = "";
+    CHECK(a && mba_attach_disk(a, 0, "RP06", &bd, err, sizeof err) == 0, "attach: %s", err);
+    CHECK(mba_set_disk_spin_seed(a, 0, seed, err, sizeof err) == 0, "spin seed %u: %s", seed, err);
+    wr(m, DRV(RP_CS1), HP_DCLR | HP_GO);
+    wr(m, DRV(RP_CS1), HP_PACK | HP_GO);
+    seek_to(m, 200);
+    double sum = 0, lo = 1e18, hi = 0;
+    for (int i = 0; i < 40; i++) {
+        vax_run(m, 777); /* the same computing between requests */
+        double t = read_at(m, 200, 3, 5, 1);
+        sum += t;
+        lo = t < lo ? t : lo;
+        hi = t > hi ? t : hi;
+    }
+    *spread = hi - lo;
+    mba_destroy(a);
+    vax_destroy(m);
+    return sum / 40;
+}
+
+static void test_spin_seed(uint8_t *img)
+{
+    double s0, s1, s1b, s2;
+    double locked = spin_waits(img, 0, &s0);
+    double one = spin_waits(img, 1, &s1), again = spin_waits(img, 1, &s1b), two = spin_waits(img, 2, &s2);
+    CHECK(s0 < s1 / 10, "seed 0: the waits (spread over %.0f ns) nearly the same, unlike a seed's (%.0f ns)", s0, s1);
+    CHECK(one == again && s1 == s1b, "seed 1 twice: the same waits");
+    CHECK(one != two, "seeds 1 and 2: different waits");
+    CHECK(s1 > 16666667 / 2 && s2 > 16666667 / 2, "a seed spreads the waits over the turn (%.0f, %.0f ns)", s1, s2);
+    double half = 16666667 / 2.0 + slot(&RP06);
+    CHECK(fabs(one - half) < 16666667 / 4.0 && fabs(two - half) < 16666667 / 4.0,
+          "a seed's waits average about half a turn: %.0f and %.0f ns (locked: %.0f)", one, two, locked);
+    char err[128] = "";
+    vax_config vc = {1u << 20};
+    vax_machine *m = vax_create(&vc);
+    mba *a = mba_create(m, TR, 0);
+    CHECK(mba_set_disk_spin_seed(a, 2, 1, err, sizeof err) == -1 && strstr(err, "no drive"), "no drive: %s", err);
+    mba_destroy(a);
+    vax_destroy(m);
+}
+
 int main(void)
 {
     uint8_t *img = calloc(1, RP06_BYTES); /* untouched pages stay unallocated */
@@ -297,12 +355,15 @@ int main(void)
     double rp06 = run_sequence(&RP06, img);
     double eagle = run_sequence(&EAGLE, img);
     double ideal = run_sequence(&IDEAL, img);
+    double rm05 = run_sequence(&RM05, img);
+    CHECK(rm05 < rp06, "rm05 %.0f < rp06 %.0f ns", rm05, rp06);
     CHECK(ideal < eagle && eagle < rp06, "ideal %.0f < eagle %.0f < rp06 %.0f ns", ideal, eagle, rp06);
     /* ideal: the transfers only, 25 sectors at the RP06's rate. */
     double want = 25 * slot(&IDEAL) - 3 * (slot(&IDEAL) - floor(IDEAL.data)) / 2;
     CHECK(ideal >= want - 50 && ideal <= want + 5 * SLACK, "ideal: the whole sequence took %.0f ns, its transfers %.0f",
           ideal, want);
     test_refusals(img);
+    test_spin_seed(img);
     free(img);
     return check_summary();
 }

@@ -7,9 +7,10 @@
  *
  *   vax780 --disk hp0=IMAGE[:TYPE] | --disk ra0=IMAGE[:TYPE] [--disk hpN|raN=...] [--snapshot]
  *          [--tape ts0=TAPE] [--mem MB]
- *          [--boot single|multi|askname] [--direct] [--kernel PATH] [--kernel-file FILE] [--cpu 780|750]
- *          [--timing model|flat] [--standalone tape|tape:NAME|FILE] [--set NAME=VALUE] [--script FILE]
- *          [--quiet] [--stats] [--no-idle-skip] [--disk-timing rp06|eagle|ideal]
+ *          [--boot single|multi|askname] [--direct] [--kernel PATH] [--kernel-file FILE]
+ *          [--cpu 780|750|750x0.6] [--timing model|flat] [--standalone tape|tape:NAME|FILE] [--set NAME=VALUE]
+ *          [--script FILE] [--quiet] [--stats] [--no-idle-skip] [--disk-timing rp06|eagle|ideal|rm05]
+ *          [--disk-spin SEED]
  *   vax780 --disk raN=IMAGE[:TYPE] --console-boot vmb=FILE [--boot-device duaN] [--boot-flags N] ...
  *   vax780 --load FILE[@ADDR] [--load ...] --start ADDR [--reg NAME=VALUE ...] [--mem MB] [--script FILE] ...
  *
@@ -137,9 +138,10 @@ static void die(int code, const char *fmt, ...)
 static const char usage_text[] =
     "usage: vax780 --disk hp0=IMAGE[:TYPE] | --disk ra0=IMAGE[:TYPE] [--disk hpN|raN=...] [--snapshot]\n"
     "              [--tape ts0=TAPE] [--mem MB]\n"
-    "              [--boot single|multi|askname] [--direct] [--kernel PATH] [--kernel-file FILE] [--cpu 780|750]\n"
-    "              [--timing model|flat] [--standalone tape|tape:NAME|FILE] [--set NAME=VALUE] [--script FILE]\n"
-    "              [--quiet] [--stats] [--no-idle-skip] [--disk-timing rp06|eagle|ideal]\n"
+    "              [--boot single|multi|askname] [--direct] [--kernel PATH] [--kernel-file FILE]\n"
+    "              [--cpu 780|750|750x0.6] [--timing model|flat] [--standalone tape|tape:NAME|FILE] [--set NAME=VALUE]\n"
+    "              [--script FILE] [--quiet] [--stats] [--no-idle-skip] [--disk-timing rp06|eagle|ideal|rm05]\n"
+    "              [--disk-spin SEED]\n"
     "       vax780 --disk raN=IMAGE[:TYPE] --console-boot vmb=FILE [--boot-device duaN] [--boot-flags N] ...\n"
     "       vax780 --load FILE[@ADDR] [--load ...] --start ADDR [--reg NAME=VALUE ...] [--mem MB]\n"
     "              [--script FILE] [--quiet] [--stats] ...\n";
@@ -385,7 +387,7 @@ static void parse_options(options *o, int argc, char **argv)
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         static const char *const with_value[] = { "--disk", "--tape", "--mem", "--boot", "--kernel", "--kernel-file",
                                                   "--standalone", "--script", "--cpu", "--timing", "--disk-timing",
-                                                  "--set", "--load", "--start", "--reg", "--console-boot",
+                                                  "--disk-spin", "--set", "--load", "--start", "--reg", "--console-boot",
                                                   "--boot-device", "--boot-flags" };
         int takes_value = 0;
         for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
@@ -435,12 +437,19 @@ static void parse_options(options *o, int argc, char **argv)
         } else if (!strcmp(a, "--quiet")) {
             o->quiet = 1;
         } else if (!strcmp(a, "--cpu")) {
+            /* The processor modelled (src/cpu/timing.h, emu/docs/timing.md):
+             * 780 or 750, each with its own cycle, cache and TB; 750x0.6 is
+             * the old preset, the 780's model stretched by 1/0.6 (the
+             * paper's "a 750 runs at 60% of a 780"), to compare with. */
             if (!strcmp(v, "780"))
                 o->cfg.ns_per_instruction = VAX_NS_PER_INSTRUCTION_780;
             else if (!strcmp(v, "750"))
                 o->cfg.ns_per_instruction = VAX_NS_PER_INSTRUCTION_750;
+            else if (!strcmp(v, "750x0.6"))
+                o->cfg.ns_per_instruction = VAX_NS_PER_INSTRUCTION_750X06;
             else
-                usage("--cpu takes 780 or 750");
+                usage("--cpu takes 780, 750 or 750x0.6");
+            o->cfg.cpu_model = !strcmp(v, "750") ? 750 : 780;
         } else if (!strcmp(a, "--timing")) {
             /* model: the per-instruction cost model (the default); flat:
              * the first model, 2000 ns (scaled by --cpu) for every
@@ -451,8 +460,17 @@ static void parse_options(options *o, int argc, char **argv)
                 usage("--timing takes model or flat");
         } else if (!strcmp(a, "--disk-timing")) {
             if (!vax_session_disk_timing_known(v))
-                usage("--disk-timing takes rp06, eagle or ideal");
+                usage("--disk-timing takes %s", vax_session_disk_timing_names());
             o->cfg.disk_timing = v;
+        } else if (!strcmp(a, "--disk-spin")) {
+            /* 0: the disks turn in step with virtual time; N: each disk
+             * command finds the platter at a pseudo-random angle from seed N
+             * (src/massbus/rp.h, rp_set_spin_seed). */
+            char *end;
+            unsigned long seed = strtoul(v, &end, 10);
+            if (*v == 0 || *end || seed > 0xFFFFFFFFul)
+                usage("--disk-spin takes a seed: 0 (locked to virtual time) or a positive number");
+            o->cfg.disk_spin_seed = (uint32_t)seed;
         } else if (!strcmp(a, "--set")) {
             const char *eq = strchr(v, '=');
             if (!eq || eq == v || eq - v >= 64 || o->nset >= VAX_SESSION_MAX_SETTINGS)

@@ -259,7 +259,7 @@ test('wasm: a kernel setting that names no variable is refused', { skip }, () =>
     /^RangeError: memoryMB must be a multiple of 0\.25 \(256 KB\) from 0\.25 to 64, got 4\.3$/);
   assert.throws(() => api.vax780.create({ memoryMB: 0, disk, boot: 'single' }), RangeError);
   assert.throws(() => api.vax780.create({ memoryMB: 8, disk, boot: 'single', diskTiming: 'ssd' as never }),
-    /diskTiming must be one of rp06, eagle, ideal, got ssd/);
+    /diskTiming must be one of rp06, eagle, ideal, rm05, got ssd/);
   assert.throws(() => api.vax780.create({ memoryMB: 8, disk: new Uint8Array(4096), boot: 'single' }), /vax780 create/);
 });
 

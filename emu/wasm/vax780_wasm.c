@@ -53,8 +53,9 @@ typedef struct {
     char err[320];
 } vax780w;
 
-/* The CPU preset (the CLI's --cpu): the cost model's scale, 2000 for a 780
- * (its costs as they are), 3333 for a 750 (1/0.6 of them; cpu/timing.h).
+/* The cost model's scale (ns / 2000): 2000 runs the model's costs as they
+ * are (both processor models, vax780w_set_cpu_model); 3333 on the 780 model
+ * is the old "a 750 is 0.6 of a 780" preset.
  * Only before the first instruction (before or just after vax780w_boot,
  * which runs none): changing it later would rescale the time already
  * elapsed.  Returns 0, or -1 with a message (vax780w_error). */
@@ -71,6 +72,23 @@ EMSCRIPTEN_KEEPALIVE int vax780w_set_ns_per_instruction(vax780w *w, uint32_t ns)
 EMSCRIPTEN_KEEPALIVE int vax780w_set_disk_timing(vax780w *w, const char *profile)
 {
     return vax_session_set_disk_timing(w->s, profile);
+}
+
+/* The processor modelled (the CLI's --cpu): 780 or 750, each with its own
+ * microcycle, cache and TB (cpu/timing.h).  Only before the first
+ * instruction.  Returns 0, or -1 with a message (vax780w_error). */
+EMSCRIPTEN_KEEPALIVE int vax780w_set_cpu_model(vax780w *w, int model)
+{
+    return vax_session_set_cpu_model(w->s, model);
+}
+
+/* The disks' spin seed (the CLI's --disk-spin; massbus/rp.h,
+ * rp_set_spin_seed): 0 turns the platters in step with virtual time, N > 0
+ * puts each command at a pseudo-random angle from seed N.  Only before the
+ * first instruction.  Returns 0, or -1 with a message (vax780w_error). */
+EMSCRIPTEN_KEEPALIVE int vax780w_set_disk_spin_seed(vax780w *w, uint32_t seed)
+{
+    return vax_session_set_disk_spin_seed(w->s, seed);
 }
 
 /* The last error message (boot, settings); "" if none. */

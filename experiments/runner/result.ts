@@ -76,6 +76,17 @@ export interface RowResult {
   /** Cumulative counts over the timed command (CounterSampler.totals()). */
   totals?: CounterTotals;
   derived?: RowDerived;
+  /** This row was used to fit the timing model (emu/docs/timing.md): not a check of it. */
+  calibration?: true;
+  /** With spinSeeds N > 1: the step ran N times, disk spin seeds 1..N; the row
+   *  is the median run (by elapsed time), these are the ranges over all N. */
+  spread?: { seeds: number; real: SpreadRange; user: SpreadRange; sys: SpreadRange };
+}
+
+/** The least and the greatest of a figure over a step's runs. */
+export interface SpreadRange {
+  min: number;
+  max: number;
 }
 
 export interface ExperimentResult {
@@ -87,6 +98,9 @@ export interface ExperimentResult {
    *  of runs without the knob are as they were). */
   machine: {
     cpu: string; nsPerInstruction: number; memoryMB: number; memoryNote: string; boot: string; direct: true; disk?: DiskTiming;
+    /** The disk spin seeds each step ran with: 1..spinSeeds (RunOptions.spinSeeds); absent in results from
+     *  before the seeds (their disks turned in step with virtual time). */
+    spinSeeds?: number;
   };
   image: { name: string; sha256?: string } | null;
   /** The kernel booted, present only when it is not the image's /vmunix:
@@ -147,6 +161,10 @@ export const ROW_SCHEMA = obj({
   readback: rec(nul(num)),
   totals: numbers,
   derived: obj({}, { pageFaults: num, pfstMs: num, paperPfstMs: num }),
+  calibration: oneOf(true),
+  spread: obj({
+    seeds: int(), real: obj({ min: num, max: num }), user: obj({ min: num, max: num }), sys: obj({ min: num, max: num }),
+  }),
 });
 
 export const RESULT_SCHEMA = obj({
@@ -156,7 +174,7 @@ export const RESULT_SCHEMA = obj({
   title: str(1000),
   machine: obj({
     cpu: str(20), nsPerInstruction: num, memoryMB: MEMORY_MB_SCHEMA, memoryNote: str(1000), boot: str(100), direct: oneOf(true),
-  }, { disk: oneOf(...DISK_TIMINGS) }),
+  }, { disk: oneOf(...DISK_TIMINGS), spinSeeds: int() }),
   image: nul(obj({ name: str(1000) }, { sha256: str(200) })),
   parameters: numbers,
   kernelSettings: numbers,

@@ -11,6 +11,7 @@ export const DISK_TIMING_WORDS: Record<DiskTiming, string> = {
   rp06: 'DEC RP06',
   eagle: 'Fujitsu Eagle',
   ideal: 'no seek or rotational latency, not a real drive',
+  rm05: 'DEC RM05',
 };
 
 /** The longest a cell gets in text (a failure's message can be long; the CLI prints it whole below). */

@@ -233,8 +233,8 @@ test('the disk knob: --disk or --set disk, a name or its number, refused when it
   assert.deepEqual(resolveRun(syscall, { set: { disk: 1 } }).kernel, {});
   const refused = (o: Parameters<typeof resolveRun>[1], re: RegExp) =>
     assert.throws(() => resolveRun(syscall, o), (e: unknown) => e instanceof SettingsError && re.test(e.message), JSON.stringify(o));
-  refused({ set: { disk: 3 } }, /--set: disk: one of rp06 \(0\), eagle \(1\), ideal \(2\), got 3/);
-  refused({ disk: 'ssd' as DiskTiming }, /disk: "ssd" is not one of rp06, eagle, ideal/);
+  refused({ set: { disk: 4 } }, /--set: disk: one of rp06 \(0\), eagle \(1\), ideal \(2\), rm05 \(3\), got 4/);
+  refused({ disk: 'ssd' as DiskTiming }, /disk: "ssd" is not one of rp06, eagle, ideal, rm05/);
   refused({ disk: 'eagle', set: { disk: 2 } }, /disk: given twice, as eagle and as --set disk=ideal/);
   const noMachines = { create() { throw new Error('a machine was created'); }, loadImage() { throw new Error('loadImage'); } } as unknown as Vax780Api;
   await assert.rejects(runExperiment(noMachines, new Uint8Array(1), syscall, { disk: 'fast' as DiskTiming }), SettingsError);
@@ -243,7 +243,7 @@ test('the disk knob: --disk or --set disk, a name or its number, refused when it
 test('tables: each view lays out its rows, failures say why', () => {
   const base = (id: string): ExperimentResult => ({
     format: 'vaxlab-experiment-result', version: RESULT_VERSION, experiment: id, title: spec(id).title,
-    machine: { cpu: '750', nsPerInstruction: 3333, memoryMB: 5, memoryNote: 'n', boot: 'single', direct: true },
+    machine: { cpu: '750', nsPerInstruction: 3333, memoryMB: 5, memoryNote: 'n', boot: 'single', direct: true, spinSeeds: 1 },
     image: null, parameters: {}, kernelSettings: {}, compare: spec(id).compare, status: 'ok', rows: [],
     group: spec(id).group, paperRef: spec(id).paperRef, view: spec(id).view,
   });
@@ -290,8 +290,11 @@ test('syscall with a reduced count, twice: byte-identical JSON', { skip }, async
   assert.ok(r.rows[0].totals.syscalls >= 5000, a);
   assert.deepEqual(Object.keys(r.rows[0].counters.values).sort(), [...syscall.counters].sort());
   assert.match(formatTable(r), /syscall \|/);
-  assert.equal(r.machine.nsPerInstruction, 3333);
-  // The 780 preset (2000 ns per instruction) runs the same work in less virtual time.
+  // Each processor model runs its own costs unscaled; the 780 model runs the same work in less virtual time.
+  assert.equal(r.machine.nsPerInstruction, 2000);
+  assert.equal(r.machine.cpu, '750');
+  assert.equal(r.machine.spinSeeds, 1);
+  assert.equal(r.rows[0].calibration, true);   // syscall is a calibration row
   const fast = await runExperiment(lab.api.vax780, lab.disk, syscall, { ...options, cpu: '780' });
   assert.equal(fast.machine.nsPerInstruction, 2000);
   assert.ok(fast.rows[0]!.guest!.real < r.rows[0].guest.real, resultJson(fast));

@@ -16,11 +16,11 @@ import {
 } from './experiments';
 import { i32 } from './kstats';
 import {
-  RESULT_FORMAT, RESULT_VERSION, type ExperimentResult, type RowDerived, type RowPaper, type RowResult,
+  RESULT_FORMAT, RESULT_VERSION, type ExperimentResult, type RowDerived, type RowPaper, type RowResult, type SpreadRange,
 } from './result';
 import { ConsoleSession, SessionFailure, SLICE, type SessionHooks } from './session';
 import { parseTimedOutput } from './timeparse';
-import { DEFAULT_DISK_TIMING, resolveSettings, validateSetting, validateSettings } from './toggles';
+import { DEFAULT_DISK_TIMING, findToggle, resolveSettings, validateSetting, validateSettings } from './toggles';
 
 export const PROMPT = '\n# ';
 /** Virtual-second limits of the steps around the timed command. */
@@ -64,6 +64,12 @@ export interface RunOptions {
   onProgress?: (progress: RunProgress) => void;
   /** Virtual seconds between counter samples (default: samplingFor). */
   sampleSeconds?: number;
+  /** How many times each step runs, with disk spin seeds 1..N (Vax780Options.diskSpinSeed:
+   *  each disk command finds the platter at a pseudo-random angle, so no row
+   *  hinges on a lock between computing and rotation).  The row is the run
+   *  with the median elapsed time; with N > 1 it has the range (`spread`).
+   *  Default 1. */
+  spinSeeds?: number;
 }
 
 /** Where a run is: step `step` (1-based) of `steps`, and the machine's clocks. */
@@ -189,11 +195,11 @@ export function resolveRun(spec: ExperimentSpec, options: RunOptions = {}): Reso
  */
 export function checkKernelSettings(api: Vax780Api, disk: DiskImage, run: ResolvedRun, kernel?: Uint8Array): void {
   const problems: string[] = [];
-  const base: Vax780Options = { memoryMB: run.memoryMB, disk, boot: 'single', direct: true,
+  const base: Vax780Options = { memoryMB: run.memoryMB, disk, boot: 'single', direct: true, cpuModel: run.cpu,
     nsPerInstruction: CPU_NS_PER_INSTRUCTION[run.cpu], diskTiming: run.disk, ...(kernel ? { kernel } : {}) };
   const names = new Set<string>();
   for (const s of run.steps) {
-    Object.keys(s.kernel).forEach((n) => names.add(n));
+    Object.keys(s.kernel).filter((n) => !findToggle(n)?.code).forEach((n) => names.add(n));
     s.step.readback.forEach((n) => names.add(n));
   }
   if (names.size > 0) {
@@ -274,6 +280,10 @@ export async function runExperiment(
 ): Promise<ExperimentResult> {
   const run = resolveRun(spec, options);
   const nsPerInstruction = CPU_NS_PER_INSTRUCTION[run.cpu];
+  const spinSeeds = options.spinSeeds ?? 1;
+  if (!Number.isSafeInteger(spinSeeds) || spinSeeds < 1 || spinSeeds > 99) {
+    throw new SettingsError([`spinSeeds: a whole number from 1 to 99, got ${spinSeeds}`]);
+  }
   const memoryNote = run.memoryMB === spec.machine.memoryMB && run.cpu === spec.machine.cpu
     ? spec.machine.memoryNote
     : `${run.memoryMB} MB${run.cpu !== spec.machine.cpu ? ` on a ${run.cpu} preset` : ''}, set for this run ` +
@@ -287,7 +297,13 @@ export async function runExperiment(
     for (const [index, { step, count, kernel }] of run.steps.entries()) {
       if (options.signal?.aborted) break;
       options.onStep?.({ step, index, phase: 'start' });
-      const result = await runStep(api, image, spec, index, step, count, kernel, run, nsPerInstruction, options, keep);
+      const runs: RowResult[] = [];
+      for (let seed = 1; seed <= spinSeeds; seed++) {
+        if (seed > 1 && options.signal?.aborted) break;
+        runs.push(await runStep(api, image, spec, index, step, count, kernel, run, nsPerInstruction, seed, options, keep));
+      }
+      const result = medianRun(runs, spinSeeds);
+      if (step.calibration) result.calibration = true;
       rows.push(result);
       options.onStep?.({ step, index, phase: 'end', result });
     }
@@ -303,6 +319,7 @@ export async function runExperiment(
     machine: {
       cpu: run.cpu, nsPerInstruction, memoryMB: run.memoryMB, memoryNote, boot: spec.machine.boot, direct: true,
       ...(run.disk !== DEFAULT_DISK_TIMING ? { disk: run.disk } : {}),
+      spinSeeds,
     },
     image: options.image ?? null,
     // Only when the kernel is not the image's /vmunix, so other results stay as they were.
@@ -316,6 +333,24 @@ export async function runExperiment(
     paperRef: spec.paperRef,
     view: spec.view,
   };
+}
+
+/** The run with the median elapsed time (the lower median for an even
+ *  count; a failed run counts as slowest), with the ranges when there were
+ *  several; the first failure if none succeeded. */
+export function medianRun(runs: RowResult[], seeds: number): RowResult {
+  const ok = runs.filter((r) => r.status === 'ok' && r.guest);
+  if (ok.length === 0) return runs[0]!;
+  const sorted = [...ok].sort((a, b) => a.guest!.real - b.guest!.real);
+  const median = sorted[Math.floor((sorted.length - 1) / 2)]!;
+  if (seeds > 1) {
+    const range = (f: (r: RowResult) => number): SpreadRange => ({ min: Math.min(...ok.map(f)), max: Math.max(...ok.map(f)) });
+    median.spread = {
+      seeds, real: range((r) => r.guest!.real), user: range((r) => r.guest!.user), sys: range((r) => r.guest!.sys),
+    };
+    if (ok.length < runs.length) return runs.find((r) => r.status !== 'ok')!;
+  }
+  return median;
 }
 
 /** How often the counters are sampled during a timed command, and the
@@ -335,7 +370,7 @@ export function samplingFor(expectedSeconds: number | undefined, requested?: num
 
 async function runStep(
   api: Vax780Api, image: DiskImage, spec: ExperimentSpec, index: number, step: StepSpec, count: number | null,
-  kernel: Record<string, number>, run: ResolvedRun, nsPerInstruction: number, options: RunOptions,
+  kernel: Record<string, number>, run: ResolvedRun, nsPerInstruction: number, spinSeed: number, options: RunOptions,
   keep: Set<string> | null,
 ): Promise<RowResult> {
   const limitSeconds = options.limitSeconds ?? stepLimit(step, count);
@@ -347,8 +382,8 @@ async function runStep(
   let sys: Vax780System | null = null;
   try {
     sys = api.create({
-      memoryMB: run.memoryMB, disk: image, boot: 'single', direct: true, set: kernel, nsPerInstruction, diskTiming: run.disk,
-      ...(options.kernel ? { kernel: options.kernel.bytes } : {}),
+      memoryMB: run.memoryMB, disk: image, boot: 'single', direct: true, set: kernel, cpuModel: run.cpu, nsPerInstruction,
+      diskTiming: run.disk, diskSpinSeed: spinSeed, ...(options.kernel ? { kernel: options.kernel.bytes } : {}),
     });
     const machine = sys;
     let sampler: CounterSampler | null = null;

@@ -91,10 +91,10 @@ test('settings are checked with clear messages', () => {
   assert.equal(settingValue('nbuf', '100'), 100);
   assert.equal(choiceName('disk', 1), 'eagle');
   assert.equal(choiceName('nbuf', 1), undefined);
-  assert.equal(expectedValues('disk'), 'one of rp06 (0), eagle (1), ideal (2)');
+  assert.equal(expectedValues('disk'), 'one of rp06 (0), eagle (1), ideal (2), rm05 (3)');
   assert.equal(validateSetting('disk', 2), null);
-  assert.equal(validateSetting('disk', 3), 'disk: one of rp06 (0), eagle (1), ideal (2), got 3');
-  assert.equal(validateSetting('disk', 'eagle' as unknown as number), 'disk: one of rp06 (0), eagle (1), ideal (2), got "eagle"');
+  assert.equal(validateSetting('disk', 4), 'disk: one of rp06 (0), eagle (1), ideal (2), rm05 (3), got 4');
+  assert.equal(validateSetting('disk', 'eagle' as unknown as number), 'disk: one of rp06 (0), eagle (1), ideal (2), rm05 (3), got "eagle"');
   assert.deepEqual(resolveSettings({ disk: 1, nbuf: 100 }).machine, { disk: 'eagle' });
   assert.deepEqual(resolveSettings({ disk: 1, nbuf: 100 }).kernel, { nbuf: 100 });
   assert.deepEqual(validateSettings({ disk: 2 }, {}), []); // a machine knob needs no symbol

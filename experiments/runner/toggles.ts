@@ -36,7 +36,7 @@
 // eagle), and settingValue() turns a typed name into it, so --set disk=eagle
 // and the web form's select both end up as the same number.
 
-import { CPU_NS_PER_INSTRUCTION, DISK_TIMINGS, type DiskTiming } from '../../emu/js/constants';
+import { DISK_TIMINGS, type DiskTiming } from '../../emu/js/constants';
 
 /** A knob. */
 export interface ToggleDef {
@@ -61,6 +61,9 @@ export interface ToggleDef {
   choices?: readonly string[];
   /** What a value outside the range would break, or the kernel's own limits. */
   notes?: string;
+  /** A kernel setting that patches code, not a variable: the kernel has no
+   *  symbol _NAME (emu/src/boot/kernelvars.c). */
+  code?: boolean;
 }
 
 export const TOGGLES: ToggleDef[] = [
@@ -140,6 +143,16 @@ export const TOGGLES: ToggleDef[] = [
     related: ['dzhighrate'],
   },
   {
+    name: 'sosend_cluster_min', kind: 'kernel', section: '3.2.1 Micro-operation benchmarks (pipes)', code: true,
+    description: 'The smallest socket or pipe write sosend() puts into a 1 KB mbuf cluster: 512 (the 4.3BSD release) ' +
+      'or 1024 (the paper\'s 1985 kernel: a 512-byte message went as five 112-byte mbufs).',
+    min: 512, max: 1024, values: [512, 1024],
+    defaultNote: 'the release\'s 512 (uipc_socket.c: uio_resid >= CLBYTES / 2); Table 2 runs with 1024, as the paper\'s ' +
+      'kernel (before delta 6.12 of uipc_socket.c, 2 June 1985, clusters were for writes of CLBYTES)',
+    notes: 'patches the constant in the kernel\'s sosend(), not a variable (emu/src/boot/kernelvars.c); emu/docs/timing.md ' +
+      'has the evidence',
+  },
+  {
     name: 'memoryMB', kind: 'machine', section: '3.2.1 Micro-operation benchmarks',
     description: 'Physical memory of the machine, in megabytes, in steps of 0.25 (256 KB, an MS780-C memory array).',
     min: 0.75, max: 64, step: 0.25,
@@ -148,15 +161,16 @@ export const TOGGLES: ToggleDef[] = [
   },
   {
     name: 'cpu', kind: 'machine', section: '3.2.1 Micro-operation benchmarks',
-    description: `Processor timing preset: 780 (${CPU_NS_PER_INSTRUCTION['780']} ns per instruction) or 750 (${CPU_NS_PER_INSTRUCTION['750']} ns, 0.6 of a 780).`,
+    description: 'The processor modelled: 780 (200 ns microcycle, 8 KB two-way cache, 128-entry TB) or 750 (320 ns, 4 KB ' +
+      'direct-mapped cache, 512-entry TB); emu/docs/timing.md.',
     min: 750, max: 780, values: [750, 780],
     defaultNote: 'the experiment\'s machine: a 750 for Table 2, as the paper',
   },
   {
     name: 'disk', kind: 'machine', section: '3.2.1 Micro-operation benchmarks',
-    description: 'Disk timing: rp06 (DEC RP06), eagle (Fujitsu Eagle: 3961 rpm, 1.86 MB/s, 18 ms average seek) or ' +
-      'ideal (not a real drive: no seek or rotational latency, transfer time only). The pack and the geometry ' +
-      '4.3BSD sees stay the RP06\'s; only the timing changes.',
+    description: 'Disk timing: rp06 (DEC RP06), eagle (Fujitsu Eagle: 3961 rpm, 1.86 MB/s, 18 ms average seek), ' +
+      'ideal (not a real drive: no seek or rotational latency, transfer time only) or rm05 (DEC RM05: 3600 rpm, ' +
+      '1.2 MB/s, 30 ms average seek). The pack and the geometry 4.3BSD sees stay the RP06\'s; only the timing changes.',
     min: 0, max: DISK_TIMINGS.length - 1, values: DISK_TIMINGS.map((_, i) => i), choices: DISK_TIMINGS,
     defaultNote: 'rp06: the lab\'s pack is an RP06 (22 sectors x 19 tracks x 815 cylinders, 3600 rpm, 25 ms average seek); ' +
       'Table 2 ran "with two disks on a MASSBUS controller", the Berkeley 780 of Table 5 (section 3.2.6) had an RP06 and ' +
@@ -290,7 +304,7 @@ export function validateSettings(
       continue;
     }
     const t = findToggle(name)!;
-    if (t.kind === 'kernel' && symbols) {
+    if (t.kind === 'kernel' && !t.code && symbols) {
       const addr = symbols[`_${name}`] !== undefined ? symbols[`_${name}`] : symbols[name];
       if (addr === null || addr === undefined) errors.push(`${name}: this kernel has no variable _${name}`);
     }

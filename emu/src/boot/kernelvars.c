@@ -4,6 +4,7 @@
 #include "kernelvars.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 
 #include "aout.h"
@@ -70,6 +71,64 @@ int boot_lookup_kernel_symbols(const vax_blockdev *disk, const char *kernel_path
     return rc;
 }
 
+/* Kernel code settings (kernelvars.h): what the 4.3BSD release changed
+ * in code, not in a variable, set back to what the paper's kernel did.
+ *
+ * sosend_cluster_min: the smallest write(2) to a socket or pipe that
+ * sosend() puts into a 1 KB mbuf cluster instead of 112-byte mbufs.  The
+ * release (uipc_socket.c 7.1, 1986) takes a cluster from CLBYTES / 2 = 512
+ * bytes on; until 2 June 1985 (delta 6.12 of uipc_socket.c in the CSRG
+ * SCCS history, "use mbuf clusters for sends of >= NBPG"; before it
+ * "iov_len >= CLBYTES") only from 1024, so the paper's 4.3BSD kernel,
+ * measured for a paper of spring 1985, sent a 512-byte message as five
+ * small mbufs.  The release's GENERIC sosend compares the residual count
+ * with the immediate longword 512 (8F 00 02 00 00) and branches on it
+ * (BGEQ, 18): that literal is the one patched.  512 or 1024. */
+static int code_setting(vax_machine *m, const uint8_t *file, size_t len, const aout_header *h,
+                        boot_kernel_setting *set, const char *kernel_path, char *err, size_t errlen)
+{
+    if (strcmp(set->name, "sosend_cluster_min") != 0)
+        return 0;
+    if (set->value != 512 && set->value != 1024) {
+        snprintf(err, errlen, "sosend_cluster_min: %u is neither 512 (the 4.3BSD release) nor 1024 (the paper's kernel)",
+                 set->value);
+        return BOOT_SET_BAD_NAME;
+    }
+    uint32_t fn;
+    if (aout_find_symbol(file, len, h, "_sosend", &fn) < 0) {
+        snprintf(err, errlen, "sosend_cluster_min: the kernel %s has no _sosend", kernel_path);
+        return BOOT_SET_BAD_NAME;
+    }
+    enum { WINDOW = 1024 };
+    uint8_t code[WINDOW];
+    uint32_t pa = fn & 0x7FFFFFFFu;
+    if (vax_phys_read(m, pa, code, WINDOW) != 0) {
+        snprintf(err, errlen, "sosend_cluster_min: _sosend at 0x%08X is outside memory", fn);
+        return BOOT_SET_BAD_NAME;
+    }
+    static const uint8_t at512[] = {0x8F, 0x00, 0x02, 0x00, 0x00, 0x18};
+    int found = -1, count = 0;
+    for (int i = 0; i + (int)sizeof at512 <= WINDOW; i++)
+        if (!memcmp(code + i, at512, sizeof at512)) {
+            found = i;
+            count++;
+        }
+    if (count != 1) {
+        snprintf(err, errlen,
+                 "sosend_cluster_min: %s's sosend is not the 4.3BSD release's (%d places compare with 512)",
+                 kernel_path, count);
+        return BOOT_SET_BAD_NAME;
+    }
+    uint32_t old = 0;
+    vax_phys_read(m, pa + (uint32_t)found + 1, &old, 4);
+    if (vax_phys_write(m, pa + (uint32_t)found + 1, &set->value, 4) != 0) {
+        snprintf(err, errlen, "sosend_cluster_min: cannot patch _sosend");
+        return BOOT_SET_BAD_NAME;
+    }
+    set->old = old;
+    return 1;
+}
+
 int boot_set_kernel_variables_image(vax_machine *m, const uint8_t *kernel, size_t len, const char *name,
                                     boot_kernel_setting *set, int n, char *err, size_t errlen)
 {
@@ -83,6 +142,11 @@ int boot_set_kernel_variables_image(vax_machine *m, const uint8_t *kernel, size_
     }
     uint32_t data_start = (h.text + AOUT_DATA_ALIGN - 1) & ~(AOUT_DATA_ALIGN - 1);
     for (int i = 0; i < n; i++) {
+        int code = code_setting(m, kernel, len, &h, &set[i], name, err, errlen);
+        if (code < 0)
+            return code;
+        if (code)
+            continue;
         char sym[80];
         snprintf(sym, sizeof sym, "_%s", set[i].name);
         uint32_t va;

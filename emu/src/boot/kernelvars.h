@@ -28,7 +28,13 @@ typedef struct {
  * 0x80000000 and loaded at physical 0).  The symbols are looked up in the
  * kernel file's symbol table.  Returns 0, or BOOT_SET_IMAGE_ERROR /
  * BOOT_SET_BAD_NAME with a message in err; the settings before the failing
- * one have been applied then. */
+ * one have been applied then.
+ *
+ * One name is a code setting rather than a variable: sosend_cluster_min
+ * (512, the 4.3BSD release's, or 1024, the paper's 1985 kernel's: the
+ * smallest socket or pipe write that goes into a 1 KB mbuf cluster rather
+ * than 112-byte mbufs) patches the constant in the kernel's sosend()
+ * (kernelvars.c says why and how). */
 int boot_set_kernel_variables(vax_machine *m, const vax_blockdev *disk, const char *kernel_path,
                               boot_kernel_setting *set, int n, char *err, size_t errlen);
 

@@ -175,6 +175,7 @@ ALWAYS_INLINE int modify_memory(vax_machine *m, uint32_t va, int size, modloc *m
     uint8_t *h = tlb_host(m, va, size, 16u << mode);   /* write allowed, so read is too */
     ml->host = h;
     if (LIKELY(h != NULL)) {
+        m->cost += cache_read(&m->cache, host_pa(m, h), size);
         *v = load_le(h, size);
         return 0;
     }

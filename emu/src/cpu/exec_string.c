@@ -142,10 +142,10 @@ static uint32_t cc_compare(uint32_t a, uint32_t b, int size)
  * accessors), else NULL.  Valid up to the end of va's page. */
 static inline uint8_t *tb_host(vax_machine *m, uint32_t va, int write)
 {
-    const tlb_entry *e = &m->tlb.e[tlb_index(va)];
+    const tlb_entry *e = tlb_find(&m->tlb, va);
     uint32_t mode = PSL_GET_CUR(m->cpu.psl);
     uint32_t bit = write ? (16u << mode) : (1u << mode);
-    if (e->tag == (va >> 9) && (e->access & bit) && e->host)
+    if (e && (e->access & bit) && e->host)
         return e->host + (va & 511u);
     return NULL;
 }
@@ -248,6 +248,7 @@ static int move_run(vax_machine *m, move_state *s)
                     uint8_t *hs = tb_host(m, sa - (n - 1), 0);
                     uint8_t *hd = tb_host(m, da - (n - 1), 1);
                     if (hs && hd) {
+                        m->cost += cache_read_span(&m->cache, host_pa(m, hs), n);   /* the source's blocks */
                         memmove(hd, hs, n);
                         s->k -= n;
                         continue;
@@ -278,6 +279,7 @@ static int move_run(vax_machine *m, move_state *s)
                     n = page_left(s->src);
                 if (page_left(s->dst) < n)
                     n = page_left(s->dst);
+                m->cost += cache_read_span(&m->cache, host_pa(m, hs), n);   /* the source's blocks */
                 memmove(hd, hs, n);
                 s->src += n;
                 s->dst += n;

@@ -117,6 +117,7 @@ void cpu_execute(vax_machine *m)
         }
         if (LIKELY((pc >> 9) == m->ib_tag && (pc & 511u) <= 512u - DC_WINDOW)) {
             /* The fast form: the instruction lies in the mapped page. */
+            ifetch_account(m, pc);   /* the instruction buffer's fetches through the cache */
             dctx d = {m, pc + 1, m->ib_host, 1};
             uint8_t opcode = m->ib_host[pc & 511u];
             c->opcode = opcode;
@@ -225,6 +226,7 @@ void cpu_execute(vax_machine *m)
             uint32_t opcode;
             st = ifetch(m, 1, &opcode);
             if (LIKELY(st == 0)) {
+                ifetch_account(m, pc);
                 c->opcode = (uint8_t)opcode;
                 m->cost += op_cost[opcode];
                 st = dispatch_group(m, (int)opcode);

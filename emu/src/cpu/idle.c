@@ -65,7 +65,7 @@ typedef struct {
     uint32_t pc;
     uint32_t cc;
     uint32_t ipl;
-    int tb_miss;   /* a look failed only because the TB lacked the page */
+    int tb_miss;   /* a look failed only because the TB lacked the page or the cache the block */
     uint64_t cost; /* what the instructions walked so far cost */
 } walk;
 
@@ -74,32 +74,56 @@ typedef struct {
  * access crossing a page).  Looking changes nothing, not even the TB: on a
  * miss the loop runs once for real, which fills it, and the next look
  * succeeds (cpu_idle_skip arranges for a next look soon). */
-static int read_ram(walk *w, uint32_t va, int size, uint32_t *v)
+static int read_ram_as(walk *w, uint32_t va, int size, uint32_t *v, int through_cache)
 {
     const uint8_t *p = tlb_host(w->m, va, size, 1u << MODE_KERNEL);
     if (!p) {
-        if (w->m->tlb.e[tlb_index(va)].tag != (va >> 9))
+        if (!tlb_find(&w->m->tlb, va))
             w->tb_miss = 1;
+        return -1;
+    }
+    /* Skipped iterations are charged as if every read through the cache
+     * hit; a read that would miss is like a TB miss: one real iteration
+     * brings the block in, or, if the loop's blocks evict each other, it
+     * is never skipped. */
+    if (through_cache && !cache_holds(&w->m->cache, host_pa(w->m, p), size)) {
+        w->tb_miss = 1;
         return -1;
     }
     *v = load_le(p, size);
     return 0;
 }
 
+/* A data read: through the cache. */
+static int read_ram(walk *w, uint32_t va, int size, uint32_t *v)
+{
+    return read_ram_as(w, va, size, v, 1);
+}
+
 /* Instruction-stream bytes at the walk's PC, a byte at a time so that an
- * instruction crossing a page is no special case. */
+ * instruction crossing a page is no special case.  The cache simulation
+ * fetches the block where an instruction starts (mmu.h, ifetch_account),
+ * so only the opcode's byte (fetch_opcode) must be in the cache. */
 static int fetch(walk *w, int n, uint32_t *v)
 {
     uint32_t r = 0;
     for (int i = 0; i < n; i++) {
         uint32_t b;
-        if (read_ram(w, w->pc, 1, &b) != 0)
+        if (read_ram_as(w, w->pc, 1, &b, 0) != 0)
             return -1;
         r |= b << (8 * i);
         w->pc++;
     }
     *v = r;
     return 0;
+}
+
+static int fetch_opcode(walk *w, uint32_t *op)
+{
+    uint32_t b;
+    if (read_ram_as(w, w->pc, 1, &b, 1) != 0)
+        return -1;
+    return fetch(w, 1, op);
 }
 
 /* A read operand of size bytes whose evaluation changes nothing. */
@@ -189,7 +213,7 @@ static int branch(walk *w, int dsize, int taken)
 static int step(walk *w)
 {
     uint32_t op, a, b;
-    if (fetch(w, 1, &op) != 0)
+    if (fetch_opcode(w, &op) != 0)
         return -1;
     w->cost += w->m->tm.op[op];
     int size = (op & 0xF0) == 0x90 ? 1 : (op & 0xF0) == 0xB0 ? 2 : 4;
@@ -253,7 +277,7 @@ static int counted_loop(walk *w, uint32_t pc, uint32_t *op, int *reg, int64_t *l
 {
     const vax_cpu *c = &w->m->cpu;
     uint32_t spec, disp, limit = 0;
-    if (fetch(w, 1, op) != 0 || *op < 0xF2 || *op > 0xF5)
+    if (fetch_opcode(w, op) != 0 || *op < 0xF2 || *op > 0xF5)
         return 0;
     w->cost += w->m->tm.op[*op];
     if ((*op == 0xF2 || *op == 0xF3) && operand(w, 4, &limit) != 0)   /* AOBxxx's limit */

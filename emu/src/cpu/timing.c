@@ -1,52 +1,97 @@
 /*
- * timing.c — the figures of the cost model (timing.h), for a VAX-11/780.
+ * timing.c — the figures of the cost model (timing.h) for the two
+ * processors modelled, a VAX-11/780 and a VAX-11/750.
  *
  * Structure (Emer & Clark, "A Characterization of Processor Performance
  * in the VAX-11/780", ISCA 1984): an instruction's time is its decode, its
- * operand specifiers, its execute microcode, and stalls (instruction
- * buffer, cache read misses, write-buffer waits, translation-buffer
- * misses).  The machine runs on a 200 ns microcycle; on a time-sharing
- * mix the average instruction takes about 10.6 cycles, about 0.5 million
- * instructions a second (Emer & Clark; /work/shared/notes/vax-timing.md).
+ * operand specifiers, its execute microcode, and stalls — instruction
+ * buffer, cache read misses, write waits, translation-buffer misses.  The
+ * cache and the TB are simulated as built (mmu/cache.h, mmu/tlb.h), so
+ * their stalls fall where the misses do instead of being spread over every
+ * instruction as an average; what remains averaged is the instruction
+ * buffer's own stall (STALL_CYCLES below).
  *
- * Which figures are facts and which are estimates (every cycle count of a
- * class below is an estimate unless a source is named; the sources give
- * the structure and the averages, not a figure for every opcode):
- *   - 200 ns cycle: fact (780 hardware; the notes).
- *   - decode 1 cycle and 1 cycle per specifier in the simple case: the
- *     780's I-box/microcode structure as Emer & Clark describe it; the
- *     exact split is an estimate.
- *   - data read: 1 cycle plus the average miss stall: the notes give a
- *     data read hit ratio of about 83% (Clark 1983); a miss costs about 6
- *     cycles (estimate), so 0.17 * 6 = 1 cycle on average: 2 cycles.
- *   - data write: the cache is write-through with a one-longword write
- *     buffer; 1 cycle plus an estimated average wait of 1: 2 cycles.
- *   - string instructions, per byte (estimates from the memory system
- *     above): MOVC moves longwords, reading through the cache (8-byte
- *     blocks: one miss per 8 bytes, about 6 cycles) and writing through
- *     the buffer (about 4 cycles a longword on the SBI when writes come
- *     back to back): (2 * 4 + 6) / 8 = 1.75 cycles a byte, about 2.9 MB/s;
- *     the MOVC5 fill is writes only, 4 cycles a longword: 1 cycle a byte;
- *     the compare/scan instructions take a byte at a time in microcode.
- *   - translation-buffer miss: a microcode routine that reads a PTE,
- *     about 20 cycles (estimate; Emer & Clark count TB-miss service as a
- *     separate, small share of the average).
- *   - exception and interrupt entry (push PSL and PC, read the SCB vector,
- *     switch stacks): 20 cycles, estimate.
- *   - STALL_NS, the average instruction-buffer and other stalls charged to
- *     every instruction, is the one calibrated figure: chosen so that the
- *     paper's syscall and pipeself4 rows (Table 2, 4.3BSD, on a 750 at 0.6
- *     of a 780) come out right; see emu/docs/timing.md for the
- *     calibration and for the rows checked without tuning.
+ * Sources, and what is estimated or fitted (emu/docs/timing.md has the
+ * table with every figure):
+ *   - 780: 200 ns microcycle (DEC; Emer & Clark).  Cache 8 KB, two-way,
+ *     8-byte blocks, write-through without write allocation, random
+ *     replacement; TB 128 entries, two-way, half for process and half for
+ *     system space (DEC, "VAX-11/780 Translation Buffer, Cache and SBI
+ *     Control Technical Description", EK-MM780-TD; Clark, "Cache
+ *     Performance in the VAX-11/780", 1983).
+ *   - 750: 320 ns microcycle (DEC).  Cache 4 KB, direct mapped, 8-byte
+ *     blocks, write-through; TB 512 entries, two-way, half process and
+ *     half system (the sizes DEC's VAX hardware handbooks give for the
+ *     KA750; the organisation within them is our assumption).
+ *   - Execute cycles per opcode class (execute_cycles): estimates, the
+ *     same microcycle counts for both processors (the 750 ran the same
+ *     architecture in microcode of about the same length on a slower
+ *     cycle; we have no per-opcode source for either).
+ *   - Memory timings (read miss, write, back-to-back write rate) and the
+ *     TB refill's microcode: estimates from each machine's memory
+ *     interconnect, stated per model below.
+ *   - STALL_TENTHS, the instruction buffer's average stall per
+ *     instruction, and the 750's read-miss time are fitted on Table 2's
+ *     syscall and pipeself4, the 750's string-move rate on forks100k (the
+ *     calibration rows; emu/docs/timing.md).
  */
 #include "timing.h"
 
 #include "opcodes.h"
 
-#define CYCLE_NS 200u
+/* What distinguishes the models (cycles are the model's microcycles). */
+typedef struct {
+    unsigned cycle_ns;
+    unsigned read_miss_cycles;    /* a read that misses the cache */
+    unsigned write_cycles;        /* a write: its cycle and the average wait */
+    unsigned burst_write_cycles;  /* per longword when writes come back to back */
+    unsigned tb_miss_cycles;      /* the refill microcode, page-table reads apart */
+    unsigned move_tenths;         /* MOVC3/MOVC5: a byte moved or filled, tenths of a cycle
+                                   * (the source's cache misses apart) */
+    unsigned exception_cycles;
+    vax_memory_geometry geometry;
+} model_figures;
 
-/* The calibrated average stall per instruction, ns (see above). */
-#define STALL_NS 280u
+/* The instruction buffer's average stall per instruction, in tenths of a
+ * cycle, the same for both processors (fitted on syscall and pipeself4,
+ * with the 750's read miss: emu/docs/timing.md). */
+#define STALL_TENTHS 10u
+
+static const model_figures figures_780 = {
+    .cycle_ns = 200,
+    /* A quadword read over the SBI (200 ns cycles): command, memory access
+     * and the two data cycles: about 6 cycles (estimate). */
+    .read_miss_cycles = 6,
+    /* One longword write buffer: an isolated write costs its cycle, a
+     * write soon after another waits (estimate: 2 on average); back to
+     * back the SBI takes about 4 cycles a longword (estimate). */
+    .write_cycles = 2,
+    .burst_write_cycles = 4,
+    .tb_miss_cycles = 18,   /* estimate; Emer & Clark count refills as a small separate share */
+    /* MOVC moves longwords: per 8 bytes two reads (misses simulated) and
+     * two writes back to back, 2 x 4 cycles: a cycle a byte; the MOVC5
+     * fill is the writes alone, 4 cycles a longword: the same. */
+    .move_tenths = 10,
+    .exception_cycles = 20, /* push PSL and PC, read the SCB vector, switch stacks: estimate */
+    .geometry = {.cache_sets = 512, .cache_ways = 2, .tb_half_sets = 32},
+};
+
+static const model_figures figures_750 = {
+    .cycle_ns = 320,
+    /* A read over the CMI from MS750 memory (fitted: emu/docs/timing.md). */
+    .read_miss_cycles = 3,
+    /* No write buffer is documented for the 750: a write holds the CMI for
+     * its memory cycle (estimate: 2 cycles on average, 3 back to back). */
+    .write_cycles = 2,
+    .burst_write_cycles = 3,
+    .tb_miss_cycles = 18,
+    /* Fitted on forks100k (the paper's own measure of copying 100 KB of
+     * pages, less forks0): 2 cycles a byte, about 1.6 MB/s, for the move
+     * and the fill alike (the writes set the pace; emu/docs/timing.md). */
+    .move_tenths = 20,
+    .exception_cycles = 20,
+    .geometry = {.cache_sets = 512, .cache_ways = 1, .tb_half_sets = 128},
+};
 
 /* Execute cycles of an opcode beyond the simple case (estimates). */
 static unsigned execute_cycles(int op)
@@ -133,8 +178,16 @@ static void derive_memory_costs(vax_timing *t)
     }
 }
 
-void timing_init_model(vax_timing *t)
+int timing_init_model(vax_timing *t, vax_memory_geometry *g, vax_cpu_model model)
 {
+    const model_figures *f;
+    switch (model) {
+    case VAX_MODEL_780: f = &figures_780; break;
+    case VAX_MODEL_750: f = &figures_750; break;
+    default: return -1;
+    }
+    unsigned cy = f->cycle_ns;
+    unsigned stall = STALL_TENTHS * cy / 10u;
     for (int op = 0; op < 256; op++) {
         const vax_opinfo *oi = &vax_opcodes[op];
         unsigned specs = 0;
@@ -143,27 +196,33 @@ void timing_init_model(vax_timing *t)
                 specs++;
         /* Reserved opcodes: decoding them and starting the fault. */
         unsigned cycles = (oi->flags & (OPF_RESERVED | OPF_ESCAPE)) ? 2 : 1 + specs + execute_cycles(op);
-        t->op[op] = (uint16_t)(cycles * CYCLE_NS + STALL_NS);
+        t->op[op] = (uint16_t)(cycles * cy + stall);
     }
-    t->spec_disp = 1 * CYCLE_NS;
-    t->spec_abs = 1 * CYCLE_NS;
-    t->read = 2 * CYCLE_NS;
-    t->write = 2 * CYCLE_NS;
-    t->spec_deferred = 1 * CYCLE_NS + t->read;
-    t->spec_index = 2 * CYCLE_NS;
-    t->tb_miss = 20 * CYCLE_NS;
-    t->exception = 20 * CYCLE_NS;
-    t->call_reg = 2 * CYCLE_NS;
-    t->pushr_reg = 2 * CYCLE_NS;
-    t->move_byte = 350;    /* 1.75 cycles */
-    t->fill_byte = 1 * CYCLE_NS;
-    t->movtc_byte = 4 * CYCLE_NS;
-    t->cmpc_byte = 3 * CYCLE_NS;
-    t->locc_byte = 2 * CYCLE_NS;
-    t->scanc_byte = 3 * CYCLE_NS;
-    t->matchc_byte = 3 * CYCLE_NS;
-    t->crc_byte = 8 * CYCLE_NS;
+    t->spec_disp = (uint16_t)(1 * cy);
+    t->spec_abs = (uint16_t)(1 * cy);
+    t->read = (uint16_t)(1 * cy);
+    t->write = (uint16_t)(f->write_cycles * cy);
+    t->read_miss = (uint16_t)(f->read_miss_cycles * cy);
+    t->spec_deferred = (uint16_t)(1 * cy + t->read);
+    t->spec_index = (uint16_t)(2 * cy);
+    t->tb_miss = (uint16_t)(f->tb_miss_cycles * cy);
+    t->exception = (uint16_t)(f->exception_cycles * cy);
+    /* Registers saved or restored: back-to-back memory accesses. */
+    t->call_reg = (uint16_t)(f->burst_write_cycles * cy);
+    t->pushr_reg = (uint16_t)(f->burst_write_cycles * cy);
+    t->move_byte = (uint16_t)(f->move_tenths * cy / 10u);
+    t->fill_byte = (uint16_t)(f->move_tenths * cy / 10u);
+    /* The compare and scan instructions take a byte at a time in microcode
+     * (estimates). */
+    t->movtc_byte = (uint16_t)(4 * cy);
+    t->cmpc_byte = (uint16_t)(3 * cy);
+    t->locc_byte = (uint16_t)(2 * cy);
+    t->scanc_byte = (uint16_t)(3 * cy);
+    t->matchc_byte = (uint16_t)(3 * cy);
+    t->crc_byte = (uint16_t)(8 * cy);
     derive_memory_costs(t);
+    *g = f->geometry;
+    return 0;
 }
 
 void timing_init_flat(vax_timing *t, uint16_t ns)

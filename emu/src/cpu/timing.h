@@ -1,32 +1,42 @@
 /*
  * timing.h — the processor's cost model: how much virtual time each
- * instruction takes.
+ * instruction takes on the modelled VAX, a VAX-11/780 or a VAX-11/750.
  *
- * Costs are in nanoseconds of a VAX-11/780 (one microcycle is 200 ns).
- * The machine adds them up in vax_machine.cost as it runs; virtual time is
- * that sum scaled by the CPU preset (machine.c: ns_per_instruction / 2000,
- * so a 780 runs the costs as they are and a 750, at 3333, takes 1/0.6 of
- * them, as the paper assumes).  Where each part is charged:
+ * Costs are nanoseconds of the modelled machine (its microcycle: 200 ns on
+ * a 780, 320 ns on a 750).  The machine adds them up in vax_machine.cost
+ * as it runs; virtual time is that sum scaled by ns_per_instruction / 2000
+ * (machine.h), which is 1 for both models — the scale is only the old
+ * "0.6 of a 780" preset's knob, kept for comparison.  Where each part is
+ * charged:
  *
  *   op[opcode]      once per instruction, at its start (execute.c): decode,
  *                   one cycle per operand specifier as if it named a
  *                   register or a literal, the execute microcode of its
- *                   class, and the average instruction-buffer and cache
- *                   stall (the calibrated part, timing.c);
+ *                   class, and the average instruction-buffer stall that
+ *                   the simulations below do not produce (fitted, timing.c);
  *   spec_*          a memory operand specifier's extra address work
  *                   (decode.c: displacement, absolute, deferred, index);
  *   read, write     its data access (decode.c and the modify/field/quad
- *                   paths): a cache access plus the average miss stall;
+ *                   paths): a cache hit's cycle; a write's cycle and its
+ *                   average wait for the write path to memory;
+ *   read_miss       a read that misses the simulated cache (mmu/cache.h;
+ *                   charged by the memory accessors, the instruction
+ *                   fetch in execute.c and the page-table reads of a TB
+ *                   refill);
  *   call_reg ...    per register saved or restored by CALLx/RET/PUSHR/POPR
- *                   (exec_call.c);
+ *                   (exec_call.c): back-to-back writes, so the write path's
+ *                   rate;
  *   *_byte          per byte processed by the character-string
  *                   instructions, charged from their progress, so a string
  *                   instruction that faults part way and resumes pays for
- *                   each byte once (exec_string.c);
- *   tb_miss         a translation-buffer refill (mmu.c);
+ *                   each byte once (exec_string.c); their source reads go
+ *                   through the cache simulation as well;
+ *   tb_miss         a translation-buffer refill's microcode, beyond its
+ *                   page-table reads (mmu.c; the TB is simulated as built,
+ *                   mmu/tlb.h);
  *   exception       taking an exception or interrupt (exceptions.c).
  *
- * The figures, their sources and what is estimated are in timing.c and
+ * The figures, their sources and what is fitted are in timing.c and
  * emu/docs/timing.md.  Nothing here depends on the host: the same sums in
  * native and WebAssembly builds.
  */
@@ -35,18 +45,22 @@
 
 #include <stdint.h>
 
+/* The processors modelled (vax_set_cpu_model). */
+typedef enum { VAX_MODEL_780 = 780, VAX_MODEL_750 = 750 } vax_cpu_model;
+
 typedef struct vax_timing {
     uint16_t op[256];
     uint16_t spec_disp;       /* displacement or PC-relative: the add */
     uint16_t spec_abs;        /* absolute @#: the longword from the I-stream */
     uint16_t spec_deferred;   /* deferred modes: reading the pointer */
     uint16_t spec_index;      /* index mode: scaling and adding the index */
-    uint16_t read, write;     /* a memory data operand read / written */
+    uint16_t read, write;     /* a memory data operand read (a cache hit) / written */
+    uint16_t read_miss;       /* a read that misses the cache: the memory's read */
     uint16_t tb_miss;
     uint16_t exception;
     uint16_t call_reg;        /* CALLS/CALLG/RET, per register in the entry mask */
     uint16_t pushr_reg;       /* PUSHR/POPR, per register in the mask */
-    uint16_t move_byte;       /* MOVC3/MOVC5: per byte moved */
+    uint16_t move_byte;       /* MOVC3/MOVC5: per byte moved (the source's misses apart) */
     uint16_t fill_byte;       /* MOVC5: per fill byte stored */
     uint16_t movtc_byte;      /* MOVTC/MOVTUC: per byte translated */
     uint16_t cmpc_byte;       /* CMPC3/CMPC5: per byte pair compared */
@@ -66,11 +80,19 @@ typedef struct vax_timing {
  * displacement base. */
 enum { SPEC_FORM_PLAIN, SPEC_FORM_DISP, SPEC_FORM_INDEX, SPEC_FORM_INDEX_DISP };
 
-/* The model (timing.c). */
-void timing_init_model(vax_timing *t);
+/* The memory system a model has (mmu/cache.h, mmu/tlb.h): its cache's
+ * sets and ways and its TB's sets in each half (two ways each). */
+typedef struct {
+    uint32_t cache_sets, cache_ways;
+    uint32_t tb_half_sets;
+} vax_memory_geometry;
+
+/* The model of a processor: its costs and its memory system.  Returns 0,
+ * or -1 for a model we do not have. */
+int timing_init_model(vax_timing *t, vax_memory_geometry *g, vax_cpu_model model);
 
 /* A fixed cost per instruction and nothing else: the first timing model,
- * kept for comparison (vax_set_timing_flat). */
+ * kept for comparison (vax_set_timing_flat).  No cache or TB costs. */
 void timing_init_flat(vax_timing *t, uint16_t ns);
 
 #endif

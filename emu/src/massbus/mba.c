@@ -449,6 +449,15 @@ int mba_set_disk_timing(mba *a, int unit, const char *profile, char *err, size_t
     return rp_set_timing(&a->drive[unit], profile, err, errlen);
 }
 
+int mba_set_disk_spin_seed(mba *a, int unit, uint32_t seed, char *err, size_t errlen)
+{
+    if (!a || unit < 0 || unit >= NDRIVES || !a->drive[unit].type) {
+        snprintf(err, errlen, "disk spin seed: no drive %d on this MASSBUS adapter", unit);
+        return -1;
+    }
+    return rp_set_spin_seed(&a->drive[unit], seed, err, errlen);
+}
+
 void mba_reset(mba *a)
 {
     if (a)

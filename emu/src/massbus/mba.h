@@ -50,6 +50,8 @@ int mba_attach_disk(mba *a, int unit, const char *type, vax_blockdev *image, cha
  * its own again).  The registers, geometry and pack stay the type's.  Only
  * while the drive is idle.  Returns 0, or -1 with a message in err. */
 int mba_set_disk_timing(mba *a, int unit, const char *profile, char *err, size_t errlen);
+/* The drive's spin seed (rp.h, rp_set_spin_seed). */
+int mba_set_disk_spin_seed(mba *a, int unit, uint32_t seed, char *err, size_t errlen);
 
 /* Console INIT (also what the adapter's own CR.INIT does): stop any
  * transfer, clear the adapter's registers and every drive's errors and

@@ -21,7 +21,8 @@
  * timing is its geometry:
  *   - Rotation: the angular position at virtual time t is (t + phase) mod
  *     revolution, with a fixed per-slot phase (unit * rev/8) so drives are
- *     not in lock step.  A track is divided into nsect equal slots; sector
+ *     not in lock step; with a spin seed (rp_set_spin_seed), each command
+ *     adds a pseudo-random phase of its own (rp.h says why).  A track is divided into nsect equal slots; sector
  *     s starts at angle s * (rev / nsect).  Rotational latency is the wait
  *     from the current angle to the start of the target sector.
  *   - Seek time over d >= 1 cylinders: with u = (d-1)/(ncyl-2) in [0,1],
@@ -136,6 +137,7 @@ static const rp_timing rp_profiles[] = {
     {"rp06", 22, 19, 815, RP06_MECH, 0},
     {"eagle", 48, 20, 842, REV_3961RPM, MS(5), MS(18), MS(35), DATA_1859KBS, 0},
     {"ideal", 22, 19, 0, REV_3600RPM, 0, 0, 0, DATA_806KBS, 1}, /* RP06 slots, nothing else */
+    {"rm05", 32, 19, 823, REV_3600RPM, MS(6), MS(30), MS(55), DATA_1200KBS, 0},
 };
 
 static int upcase(int c) { return c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c; }
@@ -173,7 +175,7 @@ const rp_timing *rp_timing_find(const char *name)
     return NULL;
 }
 
-const char *rp_timing_names(void) { return "rp06 eagle ideal"; }
+const char *rp_timing_names(void) { return "rp06 eagle ideal rm05"; }
 
 static uint32_t nspc(const rp_type *t) { return (uint32_t)(t->nsect * t->ntrak); }
 static uint32_t total_sectors(const rp_type *t) { return nspc(t) * (uint32_t)t->ncyl; }
@@ -236,7 +238,25 @@ static uint64_t seek_ns(const rp_timing *tm, int from, int to)
     return tm->seek_min_ns + (((uint64_t)b * s) >> 16) + c * x / X;
 }
 
-static uint64_t phase_ns(const rp_drive *d) { return (uint64_t)d->unit * (d->tm->rev_ns / 8u); }
+static uint64_t phase_ns(const rp_drive *d)
+{
+    return (uint64_t)d->unit * (d->tm->rev_ns / 8u) + d->spin_offset_ns;
+}
+
+/* A command arrives: with a spin seed, the platter is somewhere new
+ * (rp_set_spin_seed).  The offset holds until the next command, so the
+ * look-ahead register and the command's own timing agree. */
+static void new_spin_phase(rp_drive *d)
+{
+    if (!d->spin_seed)
+        return;
+    uint32_t x = d->spin_state;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    d->spin_state = x;
+    d->spin_offset_ns = (uint64_t)x * d->tm->rev_ns >> 32;
+}
 
 /* Angle (as time into the revolution) at virtual time t. */
 static uint64_t angle_at(const rp_drive *d, uint64_t t) { return (t + phase_ns(d)) % d->tm->rev_ns; }
@@ -472,6 +492,7 @@ static void start_transfer(rp_drive *d, int f)
     uint32_t lba = lba_of(t, c, h, s);
     if (nsec > total_sectors(t) - lba)
         nsec = total_sectors(t) - lba;
+    new_spin_phase(d);
     uint64_t now = machine_time_ns(d->m);
     int arm = place_of(d->tm, lba).c;
     uint64_t sk = seek_ns(d->tm, d->arm, arm);
@@ -572,6 +593,7 @@ static void command(rp_drive *d, int f)
     }
     case RPF_SEARCH: {
         int h = (d->da >> 8) & 0xFF, s = d->da & 0xFF;
+        new_spin_phase(d);
         if (d->dc >= t->ncyl || h >= t->ntrak || s >= t->nsect) {
             set_error(d, RPER1_IAE);
             break;
@@ -789,6 +811,25 @@ int rp_set_timing(rp_drive *d, const char *profile, char *err, size_t errlen)
     d->tm = tm;
     /* The heads stay where they are, now named on the new layout. */
     d->arm = d->target_arm = place_of(tm, lba_of(d->type, d->cyl, 0, 0)).c;
+    return 0;
+}
+
+int rp_set_spin_seed(rp_drive *d, uint32_t seed, char *err, size_t errlen)
+{
+    if (!d->type) {
+        snprintf(err, errlen, "disk spin seed: no drive in slot %d", d->unit);
+        return -1;
+    }
+    if (d->state != RP_IDLE) {
+        snprintf(err, errlen, "disk spin seed: drive %d is busy; set it before the drive is used", d->unit);
+        return -1;
+    }
+    d->spin_seed = seed;
+    /* A non-zero state for xorshift, different per drive. */
+    d->spin_state = seed ? seed * 2654435761u ^ (0x9E3779B9u + (uint32_t)d->unit) : 0;
+    if (seed && !d->spin_state)
+        d->spin_state = 1;
+    d->spin_offset_ns = 0;
     return 0;
 }
 

@@ -168,6 +168,10 @@ typedef struct rp_drive {
     int target_arm;              /* the same on the timing's layout */
 
     int fast;                    /* complete everything after RP_FAST_NS */
+    uint32_t spin_seed;          /* 0: the platter turns in step with virtual time; else
+                                  * the seed of each command's phase (rp_set_spin_seed) */
+    uint32_t spin_state;         /* the phases' pseudo-random sequence */
+    uint64_t spin_offset_ns;     /* the phase of the command in progress */
 
     /* iostat-like counters (mba.h, mba_disk_stats) */
     uint64_t st_transfers, st_sectors, st_seeks, st_busy_ns;
@@ -188,6 +192,23 @@ void rp_detach(rp_drive *d);
  * the pack does not fit on the profile's layout.  Returns 0, or -1 with a
  * message in err. */
 int rp_set_timing(rp_drive *d, const char *profile, char *err, size_t errlen);
+
+/* Where the platter is when a command arrives.  With seed 0 (the
+ * default) the angle is virtual time modulo the revolution, as the
+ * mechanics say, and a loop that waits for the disk, computes, then asks
+ * again locks onto the rotation: each exec of Table 2, say, makes the same
+ * requests after the same computing, so each waits the same part of a
+ * turn, set by that computing time modulo a revolution — a few per cent
+ * more or less CPU time can change a wait by a whole turn (16.7 ms), the
+ * same for every iteration, and the starting phase does not change it (the
+ * first request sets the phase of all that follow).  A real spindle is not
+ * locked to the processor's clock (an AC motor's speed follows the line
+ * and its load; interrupts and the caches jitter the computing), so over a
+ * run the phase at each request wanders.  With a seed N > 0, every command
+ * sees the platter at a pseudo-random angle (a per-drive sequence from N),
+ * uniform over the revolution: the waits average what a drifting phase
+ * would give, and a few seeds show the spread.  Only while idle. */
+int rp_set_spin_seed(rp_drive *d, uint32_t seed, char *err, size_t errlen);
 
 /* Register access (reg 0..31).  Reads of a register the drive does not
  * have set ILR. rp_read_reg does not handle AS (the MBA answers it). */

@@ -27,6 +27,7 @@ int phys_read_l(vax_machine *m, uint32_t pa, uint32_t *value)
 {
     pa &= PA_MASK;
     if (pa < m->bus.mem_size && m->bus.mem_size - pa >= 4) {
+        m->cost += cache_read(&m->cache, pa, 4);   /* page tables, SCB, PCB: through the cache */
         *value = load_le(m->bus.mem + pa, 4);
         return 0;
     }
@@ -43,13 +44,52 @@ int phys_write_l(vax_machine *m, uint32_t pa, uint32_t value)
     return bus_write(m, pa, 4, value);
 }
 
+static void fill_entry(vax_machine *m, tlb_entry *e, uint32_t va, uint32_t pa_page, uint32_t access)
+{
+    e->tag = va >> 9;
+    e->pa = pa_page;
+    e->host = pa_page < m->bus.mem_size ? m->bus.mem + pa_page : NULL;
+    e->access = access;
+}
+
+/* The entry to load va's translation into: the one that holds its page
+ * already, else a victim in its set (tlb.h: an invalid way, else the way
+ * filled least recently) — a TB miss, counted and charged the refill's
+ * microcode (timing.h; its page-table reads are charged as they happen). */
+static tlb_entry *tb_slot(vax_machine *m, uint32_t va)
+{
+    tlb_entry *e = tlb_find(&m->tlb, va);
+    if (e)
+        return e;
+    uint32_t set = tlb_set(&m->tlb, va);
+    tlb_entry *s = &m->tlb.e[set * TLB_WAYS];
+    if (s[0].tag == TLB_INVALID) {
+        e = &s[0];
+    } else if (s[1].tag == TLB_INVALID) {
+        e = &s[1];
+    } else {
+        e = &s[m->tlb.next_victim[set]];
+        m->tlb.next_victim[set] ^= 1u;
+    }
+    if (e->tag == m->ib_tag)   /* the instruction-fetch shortcut rode on it */
+        ib_invalidate(m);
+    e->tag = TLB_INVALID;
+    if (m->cpu.mapen) {
+        m->stats.tb_miss++;
+        m->cost += m->tm.tb_miss;   /* cpu/timing.h: the microcode's refill */
+    }
+    return e;
+}
+
 /* Physical address of the PTE that maps va, for a process-space va whose
- * PTE lives at system virtual address pteva. */
+ * PTE lives at system virtual address pteva.  When the TB lacks the
+ * page-table page, the refill translates it through the system page table
+ * and loads that translation too (a second miss), as the microcode does. */
 static int process_pte_address(vax_machine *m, uint32_t pteva, uint32_t va, int write, uint32_t *pte_pa)
 {
     uint32_t wbit = write ? MM_WRITE : 0;
-    const tlb_entry *e = &m->tlb.e[tlb_index(pteva)];
-    if (e->tag == (pteva >> 9) && (e->access & 1)) {   /* the page-table page is cached */
+    const tlb_entry *e = tlb_find(&m->tlb, pteva);
+    if (e && (e->access & 1)) {   /* the page-table page is in the TB */
         *pte_pa = e->pa | (pteva & 511u);
         return 0;
     }
@@ -66,6 +106,9 @@ static int process_pte_address(vax_machine *m, uint32_t pteva, uint32_t va, int 
         return mm_fault(m, VAX_EXC_ACCESS_VIOLATION, MM_PTE_REF | wbit, va);
     if (!(spte & PTE_V))
         return mm_fault(m, VAX_EXC_TRANSLATION_NOT_VALID, MM_PTE_REF | wbit, va);
+    uint32_t prot = (spte >> PTE_PROT_SHIFT) & 15;
+    uint32_t access = prot_read[prot] | ((spte & PTE_M) ? (uint32_t)prot_write[prot] << 4 : 0u);
+    fill_entry(m, tb_slot(m, pteva), pteva, ((spte & PTE_PFN) << 9) & PA_MASK, access);
     *pte_pa = ((spte & PTE_PFN) << 9) | (pteva & 511u);
     return 0;
 }
@@ -103,25 +146,23 @@ static int find_pte(vax_machine *m, uint32_t va, int write, uint32_t *pte_pa, ui
     return phys_read_l(m, *pte_pa, pte);
 }
 
-static void fill_entry(vax_machine *m, tlb_entry *e, uint32_t va, uint32_t pa_page, uint32_t access)
-{
-    e->tag = va >> 9;
-    e->pa = pa_page;
-    e->host = pa_page < m->bus.mem_size ? m->bus.mem + pa_page : NULL;
-    e->access = access;
-}
-
 int mmu_translate(vax_machine *m, uint32_t va, int mode, int write, tlb_entry **entry)
 {
-    tlb_entry *e = &m->tlb.e[tlb_index(va)];
     if (!m->cpu.mapen) {
+        tlb_entry *e = tb_slot(m, va);
         fill_entry(m, e, va, (va & PA_MASK) & ~511u, 0xFF);
         *entry = e;
         return 0;
     }
-    if (e->tag != (va >> 9)) {
-        m->stats.tb_miss++;   /* not a refill for a write or another mode: a miss */
-        m->cost += m->tm.tb_miss;   /* cpu/timing.h: the microcode's refill */
+    /* A page the TB holds with the access wanted: nothing to do (the
+     * write checks of the field, queue and decimal instructions come
+     * here).  Else a refill — for a write or another mode of a page the TB
+     * holds, no miss — or a miss.  The slot is taken after the page-table
+     * walk, which may itself load the page-table page's translation. */
+    tlb_entry *held = tlb_find(&m->tlb, va);
+    if (held && (held->access & ((write ? 16u : 1u) << mode))) {
+        *entry = held;
+        return 0;
     }
     uint32_t pte_pa, pte;
     int st = find_pte(m, va, write, &pte_pa, &pte);
@@ -142,6 +183,7 @@ int mmu_translate(vax_machine *m, uint32_t va, int mode, int write, tlb_entry **
     uint32_t access = prot_read[prot];
     if (pte & PTE_M)
         access |= (uint32_t)prot_write[prot] << 4;
+    tlb_entry *e = tb_slot(m, va);
     fill_entry(m, e, va, ((pte & PTE_PFN) << 9) & PA_MASK, access);
     *entry = e;
     return 0;
@@ -168,24 +210,24 @@ int mmu_probe(vax_machine *m, uint32_t va, int mode, int write, int *ok)
 
 void mmu_flush_all(vax_machine *m)
 {
-    for (uint32_t i = 0; i < TLB_SIZE; i++)
+    for (uint32_t i = 0; i < TLB_MAX_SETS * TLB_WAYS; i++)
         m->tlb.e[i].tag = TLB_INVALID;
     ib_invalidate(m);
 }
 
 void mmu_flush_process(vax_machine *m)
 {
-    /* tag = va >> 9: region bits are tag<22:21>; P0 and P1 are regions 0, 1. */
-    for (uint32_t i = 0; i < TLB_SIZE; i++)
-        if (m->tlb.e[i].tag < (2u << 21))
-            m->tlb.e[i].tag = TLB_INVALID;
+    /* The process half: sets 0 .. half - 1 (tlb.h). */
+    uint32_t n = (m->tlb.half_mask + 1) * TLB_WAYS;
+    for (uint32_t i = 0; i < n; i++)
+        m->tlb.e[i].tag = TLB_INVALID;
     ib_invalidate(m);
 }
 
 void mmu_flush_single(vax_machine *m, uint32_t va)
 {
-    tlb_entry *e = &m->tlb.e[tlb_index(va)];
-    if (e->tag == (va >> 9))
+    tlb_entry *e = tlb_find(&m->tlb, va);
+    if (e)
         e->tag = TLB_INVALID;
     ib_invalidate(m);
 }
@@ -195,10 +237,12 @@ static int phys_access(vax_machine *m, const tlb_entry *e, uint32_t va, int size
 {
     uint32_t off = va & 511u;
     if (e->host) {
-        if (write)
+        if (write) {
             store_le(e->host + off, size, *value);
-        else
+        } else {
+            m->cost += cache_read(&m->cache, e->pa | off, size);
             *value = load_le(e->host + off, size);
+        }
         return 0;
     }
     return write ? bus_write(m, e->pa | off, size, *value) : bus_read(m, e->pa | off, size, value);
@@ -296,6 +340,7 @@ int ifetch_fill(vax_machine *m, uint32_t pc)
     if (e->host) {
         m->ib_tag = pc >> 9;
         m->ib_host = e->host;
+        m->ib_pa = e->pa;
     } else {
         ib_invalidate(m);
     }
@@ -329,3 +374,4 @@ int ifetch_slow(vax_machine *m, int n, uint32_t *value)
     m->cpu.r[15] = pc + (uint32_t)n;
     return 0;
 }
+

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../machine.h"
+#include "cache.h"
 
 /* PTE fields. */
 #define PTE_V 0x80000000u
@@ -76,21 +77,28 @@ static inline void store_le(uint8_t *p, int size, uint32_t v)
         memcpy(p, &v, 4);
 }
 
+#if defined(__GNUC__) || defined(__clang__)
+#define MMU_INLINE static inline __attribute__((always_inline))
+#else
+#define MMU_INLINE static inline
+#endif
+
 /* Read/write size (1, 2, 4) bytes at va in an explicit access mode. */
-static inline int mem_read_mode(vax_machine *m, uint32_t va, int size, int mode, uint32_t *value)
+MMU_INLINE int mem_read_mode(vax_machine *m, uint32_t va, int size, int mode, uint32_t *value)
 {
-    const tlb_entry *e = &m->tlb.e[tlb_index(va)];
-    if (e->tag == (va >> 9) && (e->access & (1u << mode)) && e->host && (va & 511u) <= 512u - (uint32_t)size) {
+    const tlb_entry *e = tlb_find(&m->tlb, va);
+    if (e && (e->access & (1u << mode)) && e->host && (va & 511u) <= 512u - (uint32_t)size) {
+        m->cost += cache_read(&m->cache, e->pa | (va & 511u), size);   /* cache.h: a miss's cost */
         *value = load_le(e->host + (va & 511u), size);
         return 0;
     }
     return mem_read_slow(m, va, size, mode, value);
 }
 
-static inline int mem_write_mode(vax_machine *m, uint32_t va, int size, int mode, uint32_t value)
+MMU_INLINE int mem_write_mode(vax_machine *m, uint32_t va, int size, int mode, uint32_t value)
 {
-    const tlb_entry *e = &m->tlb.e[tlb_index(va)];
-    if (e->tag == (va >> 9) && (e->access & (16u << mode)) && e->host && (va & 511u) <= 512u - (uint32_t)size) {
+    const tlb_entry *e = tlb_find(&m->tlb, va);
+    if (e && (e->access & (16u << mode)) && e->host && (va & 511u) <= 512u - (uint32_t)size) {
         store_le(e->host + (va & 511u), size, value);
         return 0;
     }
@@ -100,11 +108,12 @@ static inline int mem_write_mode(vax_machine *m, uint32_t va, int size, int mode
 /* The read half of a modify operand: the access is checked for write, so
  * a fault reports write intent (ACV/TNV parameter bit 2), as the
  * architecture specifies for modify operands. */
-static inline int mem_read_modify(vax_machine *m, uint32_t va, int size, uint32_t *value)
+MMU_INLINE int mem_read_modify(vax_machine *m, uint32_t va, int size, uint32_t *value)
 {
     int mode = (int)PSL_GET_CUR(m->cpu.psl);
-    const tlb_entry *e = &m->tlb.e[tlb_index(va)];
-    if (e->tag == (va >> 9) && (e->access & (16u << mode)) && e->host && (va & 511u) <= 512u - (uint32_t)size) {
+    const tlb_entry *e = tlb_find(&m->tlb, va);
+    if (e && (e->access & (16u << mode)) && e->host && (va & 511u) <= 512u - (uint32_t)size) {
+        m->cost += cache_read(&m->cache, e->pa | (va & 511u), size);
         *value = load_le(e->host + (va & 511u), size);
         return 0;
     }
@@ -112,26 +121,26 @@ static inline int mem_read_modify(vax_machine *m, uint32_t va, int size, uint32_
 }
 
 /* In the current mode. */
-static inline int mem_read(vax_machine *m, uint32_t va, int size, uint32_t *value)
+MMU_INLINE int mem_read(vax_machine *m, uint32_t va, int size, uint32_t *value)
 {
     return mem_read_mode(m, va, size, (int)PSL_GET_CUR(m->cpu.psl), value);
 }
 
-static inline int mem_write(vax_machine *m, uint32_t va, int size, uint32_t value)
+MMU_INLINE int mem_write(vax_machine *m, uint32_t va, int size, uint32_t value)
 {
     return mem_write_mode(m, va, size, (int)PSL_GET_CUR(m->cpu.psl), value);
 }
 
-static inline int mem_read_b(vax_machine *m, uint32_t va, uint32_t *v) { return mem_read(m, va, 1, v); }
-static inline int mem_read_w(vax_machine *m, uint32_t va, uint32_t *v) { return mem_read(m, va, 2, v); }
-static inline int mem_read_l(vax_machine *m, uint32_t va, uint32_t *v) { return mem_read(m, va, 4, v); }
-static inline int mem_write_b(vax_machine *m, uint32_t va, uint32_t v) { return mem_write(m, va, 1, v); }
-static inline int mem_write_w(vax_machine *m, uint32_t va, uint32_t v) { return mem_write(m, va, 2, v); }
-static inline int mem_write_l(vax_machine *m, uint32_t va, uint32_t v) { return mem_write(m, va, 4, v); }
+MMU_INLINE int mem_read_b(vax_machine *m, uint32_t va, uint32_t *v) { return mem_read(m, va, 1, v); }
+MMU_INLINE int mem_read_w(vax_machine *m, uint32_t va, uint32_t *v) { return mem_read(m, va, 2, v); }
+MMU_INLINE int mem_read_l(vax_machine *m, uint32_t va, uint32_t *v) { return mem_read(m, va, 4, v); }
+MMU_INLINE int mem_write_b(vax_machine *m, uint32_t va, uint32_t v) { return mem_write(m, va, 1, v); }
+MMU_INLINE int mem_write_w(vax_machine *m, uint32_t va, uint32_t v) { return mem_write(m, va, 2, v); }
+MMU_INLINE int mem_write_l(vax_machine *m, uint32_t va, uint32_t v) { return mem_write(m, va, 4, v); }
 
 /* Quadwords: two longwords, low one first.  A write checks both halves
  * for access before storing either, so a fault leaves memory unchanged. */
-static inline int mem_read_q(vax_machine *m, uint32_t va, uint32_t v[2])
+MMU_INLINE int mem_read_q(vax_machine *m, uint32_t va, uint32_t v[2])
 {
     int st = mem_read_l(m, va, &v[0]);
     if (st)
@@ -155,14 +164,34 @@ static inline int ifetch(vax_machine *m, int n, uint32_t *value)
 
 static inline void ib_invalidate(vax_machine *m) { m->ib_tag = TLB_INVALID; }
 
+/* The physical address of a host pointer into guest RAM. */
+static inline uint32_t host_pa(const vax_machine *m, const uint8_t *h) { return (uint32_t)(h - m->bus.mem); }
+
+/* The instruction buffer's fetches through the cache, at the start of the
+ * instruction at pc (execute.c): when pc has moved into another 8-byte
+ * block, that block is read through the cache.  (An instruction longer
+ * than a block, whose middle block no instruction starts in, is the
+ * simplification: the average instruction is under 4 bytes.) */
+
+static inline void ifetch_account(vax_machine *m, uint32_t pc)
+{
+    uint32_t block = pc >> 3;
+    if (block != m->ifetch_block) {
+        m->ifetch_block = block;
+        if ((pc >> 9) == m->ib_tag)   /* else I/O space, or a crossing fetched a byte at a time */
+            m->cost += cache_read_block(&m->cache, m->ib_pa | (pc & 511u));
+    }
+}
+
 /* Host address of the size bytes at va if the TB maps them, within one
  * page of RAM, with the access bits `access` (tlb_entry.access: 1 << mode
  * to read, 16 << mode to write) allowed; NULL otherwise.  For operands
- * that are read and then written back in place. */
+ * that are read and then written back in place.  Looking is free: the
+ * caller charges the cache for what it reads (cache_read on host_pa). */
 static inline uint8_t *tlb_host(vax_machine *m, uint32_t va, int size, uint32_t access)
 {
-    const tlb_entry *e = &m->tlb.e[tlb_index(va)];
-    if (e->tag == (va >> 9) && (e->access & access) && e->host && (va & 511u) <= 512u - (uint32_t)size)
+    const tlb_entry *e = tlb_find(&m->tlb, va);
+    if (e && (e->access & access) && e->host && (va & 511u) <= 512u - (uint32_t)size)
         return e->host + (va & 511u);
     return NULL;
 }

@@ -2,19 +2,33 @@
  * tlb.h — the translation buffer's data layout (kept apart from mmu.h so
  * that machine.h can embed it without pulling in the access functions).
  *
- * The emulated TB is a direct-mapped cache of page translations, larger
- * than the 780's 128 entries; software cannot tell the difference as long
- * as TBIA/TBIS/LDPCTX invalidate what the architecture says they do.  Each
- * entry keeps the host address of the page so that a hit costs one compare
- * and one mask test.
+ * The emulated TB is the modelled processor's own, as built: set
+ * associative, two ways, with separate halves for process space (P0, P1)
+ * and system space (S0), indexed by the low bits of the virtual page
+ * number within its half.  A VAX-11/780's has 128 entries (32 sets of two
+ * in each half); a VAX-11/750's 512 (128 sets of two in each half).  So a
+ * miss here is a miss on the machine being modelled, and costs what the
+ * model says a refill costs (cpu/timing.h, mmu.c) — the TB is both the
+ * emulator's translation cache and the timing simulation of the real one.
+ * Software cannot tell one size from another as long as TBIA/TBIS/LDPCTX
+ * invalidate what the architecture says they do.
+ *
+ * Replacement: a fill takes an invalid way if the set has one, else the
+ * way the set filled least recently (first in, first out; one bit per set,
+ * nothing to update on a hit).  DEC's descriptions give the geometry; the
+ * replacement rule is our assumption (see emu/docs/timing.md).
+ *
+ * Each entry keeps the host address of the page so that a hit costs a
+ * couple of compares and one mask test.
  */
 #ifndef VAX_TLB_H
 #define VAX_TLB_H
 
+#include <stddef.h>
 #include <stdint.h>
 
-#define TLB_BITS 10
-#define TLB_SIZE (1u << TLB_BITS)
+#define TLB_WAYS 2
+#define TLB_MAX_SETS 256   /* the largest TB modelled (750: 512 entries) */
 #define TLB_INVALID 0xFFFFFFFFu
 
 typedef struct {
@@ -26,14 +40,29 @@ typedef struct {
 } tlb_entry;
 
 typedef struct {
-    tlb_entry e[TLB_SIZE];
+    tlb_entry e[TLB_MAX_SETS * TLB_WAYS];   /* set s: e[2s], e[2s + 1] */
+    uint8_t next_victim[TLB_MAX_SETS];      /* the way the next fill of a full set replaces */
+    uint32_t half_mask;                     /* sets in each half - 1 */
+    uint32_t half_shift;                    /* log2(sets in each half) */
 } vax_tlb;
 
-static inline uint32_t tlb_index(uint32_t va)
+/* The set that holds va's page: its page number's low bits within the
+ * process half (va<31> = 0) or the system half. */
+static inline uint32_t tlb_set(const vax_tlb *t, uint32_t va)
 {
-    /* Mix in the region bits so P0, P1 and S0 pages with equal low page
-     * numbers do not evict each other. */
-    return ((va >> 9) ^ (va >> 30) * 0x2B5u) & (TLB_SIZE - 1);
+    return ((va >> 9) & t->half_mask) | ((va >> 31) << t->half_shift);
+}
+
+/* The entry holding va's page, or NULL. */
+static inline tlb_entry *tlb_find(vax_tlb *t, uint32_t va)
+{
+    tlb_entry *s = &t->e[tlb_set(t, va) * TLB_WAYS];
+    uint32_t tag = va >> 9;
+    if (s[0].tag == tag)
+        return &s[0];
+    if (s[1].tag == tag)
+        return &s[1];
+    return NULL;
 }
 
 #endif

@@ -126,7 +126,9 @@ vax_session *vax_session_create(const vax_session_config *cfg, char *err, size_t
     vax780_config c;
     memset(&c, 0, sizeof c);
     c.memory_kb = cfg->memory_kb;
+    c.cpu_model = cfg->cpu_model;
     c.ns_per_instruction = cfg->ns_per_instruction;
+    c.disk_spin_seed = cfg->disk_spin_seed;
     c.flat_timing = cfg->flat_timing;
     c.no_idle_skip = cfg->no_idle_skip;
     c.disk_timing = cfg->disk_timing;
@@ -547,6 +549,22 @@ int vax_session_set_disk_timing(vax_session *s, const char *profile)
     if (vax_instruction_count(s->sys->m) != 0)
         return fail(s, -1, "disk timing: only before the first instruction");
     return vax780_set_disk_timing(s->sys, profile, s->err, sizeof s->err) < 0 ? -1 : 0;
+}
+
+int vax_session_set_cpu_model(vax_session *s, int model)
+{
+    if (vax_instruction_count(s->sys->m) != 0)
+        return fail(s, -1, "CPU model: only before the first instruction");
+    if (vax_set_cpu_model(s->sys->m, model) != 0)
+        return fail(s, -1, "CPU model %d: we model the 780 and the 750", model);
+    return 0;
+}
+
+int vax_session_set_disk_spin_seed(vax_session *s, uint32_t seed)
+{
+    if (vax_instruction_count(s->sys->m) != 0)
+        return fail(s, -1, "disk spin seed: only before the first instruction");
+    return vax780_set_disk_spin_seed(s->sys, seed, s->err, sizeof s->err) < 0 ? -1 : 0;
 }
 
 int vax_session_kernel_symbols(vax_session *s, const char *const *names, uint32_t *out, int n)

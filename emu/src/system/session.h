@@ -51,19 +51,26 @@ typedef struct vax_session vax_session;
 #define VAX_SESSION_MAX_DISKS 8   /* hp0-hp3 on MBA0 (TR 8), hp4-hp7 on MBA1 (TR 9) */
 #define VAX_SESSION_MAX_RA 4      /* ra0-ra3: units 0-3 of the UDA50 at 772150 on UBA0 */
 
-/* The CPU presets: the cost model is a 780's (cpu/timing.h), whose average
- * instruction it makes about 2000 ns; the paper takes a 750 as 0.6 of a 780,
- * so its preset stretches every cost by 2000/0.6.  The runner's TypeScript
- * names the same numbers (experiments' and the page's "cpu" setting). */
+/* The CPU presets: each picks a processor model (cpu/timing.h: the 780 or
+ * the 750, each with its own cycle, cache and TB), whose costs run as they
+ * are — the cost model's scale, ns_per_instruction / 2000, is 1 for both.
+ * The old preset "a 750 is 0.6 of a 780" was the 780's model at 3333
+ * (VAX_NS_PER_INSTRUCTION_750X06, the CLI's --cpu 750x0.6).  The runner's
+ * TypeScript names the same numbers (experiments' and the page's "cpu"
+ * setting). */
 #define VAX_NS_PER_INSTRUCTION_780 2000u
-#define VAX_NS_PER_INSTRUCTION_750 3333u
+#define VAX_NS_PER_INSTRUCTION_750 2000u
+#define VAX_NS_PER_INSTRUCTION_750X06 3333u
 
 typedef struct {
     uint32_t memory_kb;           /* a multiple of 256 from 256 to 65536; 0 = 8192 */
-    uint32_t ns_per_instruction;  /* CPU preset (above); 0 = the 780 */
+    int cpu_model;                /* the processor modelled: 780 (0 = the default) or 750 */
+    uint32_t ns_per_instruction;  /* the cost model's scale (above); 0 = 2000, as it is */
+    uint32_t disk_spin_seed;      /* 0: disks turn in step with virtual time; N: each disk command
+                                   * finds the platter at a pseudo-random angle (massbus/rp.h) */
     int flat_timing;              /* the first, flat model: 2000 ns an instruction (scaled) */
     int no_idle_skip;             /* run idle loops instruction by instruction */
-    const char *disk_timing;      /* "rp06", "eagle", "ideal"; NULL = each drive's own */
+    const char *disk_timing;      /* "rp06", "eagle", "ideal", "rm05"; NULL = each drive's own */
     struct {
         const char *type;         /* "RP06", "RM03", ...; NULL = no drive */
         vax_blockdev *image;      /* the session does not own it */
@@ -172,6 +179,9 @@ uint32_t vax_session_reboots(const vax_session *s);
  * with a message. */
 int vax_session_set_ns_per_instruction(vax_session *s, uint32_t ns);
 int vax_session_set_disk_timing(vax_session *s, const char *profile);
+/* The processor model (780 or 750) and the disks' spin seed, likewise. */
+int vax_session_set_cpu_model(vax_session *s, int model);
+int vax_session_set_disk_spin_seed(vax_session *s, uint32_t seed);
 
 /* Addresses of kernel symbols (with their underscore) from the symbol table
  * of the kernel the session booted (the boot disk's /vmunix for a /boot boot): out[i]

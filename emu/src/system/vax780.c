@@ -114,6 +114,10 @@ vax780 *vax780_create(const vax780_config *cfg, char *err, size_t errlen)
         return NULL;
     }
     vax_machine *m = s->m;
+    if (cfg->cpu_model && vax_set_cpu_model(m, cfg->cpu_model) != 0) {
+        snprintf(err, errlen, "CPU model %d: we model the 780 and the 750", cfg->cpu_model);
+        goto fail;
+    }
     if (cfg->ns_per_instruction)
         machine_set_ns_per_instruction(m, cfg->ns_per_instruction);
     if (cfg->flat_timing)
@@ -143,6 +147,8 @@ vax780 *vax780_create(const vax780_config *cfg, char *err, size_t errlen)
             goto fail;
     }
     if (cfg->disk_timing && vax780_set_disk_timing(s, cfg->disk_timing, err, errlen) < 0)
+        goto fail;
+    if (cfg->disk_spin_seed && vax780_set_disk_spin_seed(s, cfg->disk_spin_seed, err, errlen) < 0)
         goto fail;
     s->dz = dz11_create(s->uba0, 0760100, 0300);
     s->ts = ts11_create(s->uba0, 0772520, 0224);
@@ -178,6 +184,19 @@ int vax780_set_disk_timing(vax780 *s, const char *profile, char *err, size_t err
         if (mba_disk_stats_get(a, u % 4, &st) < 0)
             continue; /* no drive there */
         if (mba_set_disk_timing(a, u % 4, profile, err, errlen) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+int vax780_set_disk_spin_seed(vax780 *s, uint32_t seed, char *err, size_t errlen)
+{
+    for (int u = 0; u < VAX780_MAX_DISKS; u++) {
+        mba *a = u < 4 ? s->mba0 : s->mba1;
+        mba_disk_stats st;
+        if (mba_disk_stats_get(a, u % 4, &st) < 0)
+            continue; /* no drive there */
+        if (mba_set_disk_spin_seed(a, u % 4, seed, err, errlen) < 0)
             return -1;
     }
     return 0;

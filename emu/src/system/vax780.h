@@ -35,8 +35,10 @@ typedef struct {
                                 * array of 16K chips) from 256 to 65536; 0 = 8192 (8 MB).
                                 * 4.3BSD sizes memory by probing pages, so any such size
                                 * boots the kernel (given room for it) */
-    uint32_t ns_per_instruction; /* CPU preset: scales the cost model (cpu/timing.h) by
-                                  * ns/2000 — 2000 a 780 (default), 3333 a 750 */
+    int cpu_model;               /* the processor modelled (cpu/timing.h): 780 (0 = the
+                                  * default) or 750, each with its own cycle, cache and TB */
+    uint32_t ns_per_instruction; /* scales the cost model by ns/2000: 0 or 2000 as it is;
+                                  * 3333 on the 780 model is the old "750 = 0.6 x 780" preset */
     int flat_timing;             /* the first, flat model: every instruction 2000 ns (scaled) */
     uint32_t todr_initial;     /* TODR at power-on (default: 1 July; see clock_todr_for_unix_time) */
     struct {
@@ -52,6 +54,9 @@ typedef struct {
         vax_blockdev *image;   /* exactly the type's size (unibus/uda50.h) */
     } ra[VAX780_MAX_RA];       /* with any of these, a UDA50 at 772150 (else none:
                                   only what exists answers the kernel's probes) */
+    uint32_t disk_spin_seed;   /* 0: the disks turn in step with virtual time (the default);
+                                  N: each command finds the platter at a pseudo-random angle
+                                  from seed N (massbus/rp.h, rp_set_spin_seed) */
     vax_blockdev *tape;        /* TS11 image (SIMH .tap), or NULL */
     int no_idle_skip;          /* run idle loops instruction by instruction
                                   (default: skip them, see vax_set_idle_skip) */
@@ -80,6 +85,10 @@ void vax780_destroy(vax780 *s);
  * wasm glue allows it only before the first instruction).  Returns 0, or -1
  * with a message in err. */
 int vax780_set_disk_timing(vax780 *s, const char *profile, char *err, size_t errlen);
+
+/* Every disk's spin seed (vax780_config.disk_spin_seed).  Before the disks
+ * are used.  Returns 0, or -1 with a message in err. */
+int vax780_set_disk_spin_seed(vax780 *s, uint32_t seed, char *err, size_t errlen);
 
 /* Console INIT: processor and adapters reset, memory kept. */
 void vax780_init(vax780 *s);

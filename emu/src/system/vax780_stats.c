@@ -52,6 +52,7 @@ typedef struct {
     X("tb.miss", g->c.tb_miss)                          \
     X("tb.tbia", g->c.tbia)                             \
     X("tb.tbis", g->c.tbis)                             \
+    X("cache.misses", s->m->cache.misses)               \
     X("console.in", g->io.console_in)                   \
     X("console.out", g->io.console_out)                 \
     X("dz.in", g->io.dz_in)                             \

@@ -46,7 +46,7 @@ function run(rows: RowResult[], o: RunOptions = {}): SharedRun {
   const result: ExperimentResult = {
     format: 'vaxlab-experiment-result', version: 2, experiment, title: `Table 2, ${experiment}`, group: 'g', paperRef: 'p',
     view: o.view ?? 'table2',
-    machine: { cpu, nsPerInstruction: cpu === '780' ? 2000 : 3333, memoryMB, memoryNote: '', boot: 'single', direct: true },
+    machine: { cpu, nsPerInstruction: cpu === '780' ? 2000 : 3333, memoryMB, memoryNote: '', boot: 'single', direct: true, spinSeeds: 1 },
     image: o.image === undefined ? { name: '43bsd.dsk.gz', sha256: 'e0b0e58092ae6e56' } : o.image,
     parameters, kernelSettings: set, compare: 'ours = elapsed', status: rows.every((r) => r.status === 'ok') ? 'ok' : 'failed', rows,
   };

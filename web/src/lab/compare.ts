@@ -106,7 +106,7 @@ export function imageLabel(image: ExperimentResult['image']): string {
 }
 
 /** Machine fields that follow from others or only describe them. */
-const DERIVED_MACHINE = new Set(['nsPerInstruction', 'memoryNote', 'direct']);
+const DERIVED_MACHINE = new Set(['nsPerInstruction', 'memoryNote', 'direct', 'spinSeeds']);
 const CONFIG_KNOWN = new Set(['cpu', 'memoryMB', 'set', 'parameters']);
 const KERNEL_ORDER = TOGGLES.filter((t) => t.kind === 'kernel').map((t) => t.name);
 

@@ -30,7 +30,7 @@ function row(over: Partial<RowResult>): RowResult {
 function result(rows: RowResult[], view: ExperimentResult['view'] = 'table2'): ExperimentResult {
   return {
     format: 'vaxlab-experiment-result', version: 2, experiment: 'syscall', title: 'Table 2, syscall', group: 'g',
-    paperRef: 'p', view, machine: { cpu: '750', nsPerInstruction: 3333, memoryMB: 5, memoryNote: '', boot: 'single', direct: true },
+    paperRef: 'p', view, machine: { cpu: '750', nsPerInstruction: 3333, memoryMB: 5, memoryNote: '', boot: 'single', direct: true, spinSeeds: 1 },
     image: null, parameters: { iterations: 2000 }, kernelSettings: {}, compare: '', status: 'ok', rows,
   };
 }

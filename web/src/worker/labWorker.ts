@@ -239,7 +239,7 @@ async function startTerminal(cpu: '750' | '780', memoryMB: number, realtime: boo
   const session: TerminalSession = new TerminalSession(
     api!.vax780,
     img.disk,
-    { memoryMB, nsPerInstruction: CPU_NS_PER_INSTRUCTION[cpu], realtime },
+    { memoryMB, cpuModel: cpu, nsPerInstruction: CPU_NS_PER_INSTRUCTION[cpu], realtime },
     {
       output: (text) => {
         if (terminal === session) post({ type: 'terminal-output', text });

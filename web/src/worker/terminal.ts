@@ -4,11 +4,13 @@
 // the first "login: " on it follows wall time (virtual time may lead by at
 // most MAX_LEAD_S), unless the page asks for full speed.
 
+import type { CpuModel } from '../../../emu/js/constants';
 import type { DiskImage } from '../../../emu/js/diskImage';
 import { Vax780Stop, type Vax780Api, type Vax780System } from '../../../emu/js/vax780';
 
 export interface TerminalOptions {
   memoryMB: number;
+  cpuModel: CpuModel;
   nsPerInstruction: number;
   realtime: boolean;
 }
@@ -62,10 +64,10 @@ export class TerminalSession {
 
   /** Boots and runs until stop(); resolves when the machine is gone. */
   async run(): Promise<void> {
-    const { memoryMB, nsPerInstruction } = this.options;
+    const { memoryMB, cpuModel, nsPerInstruction } = this.options;
     this.events.status('booting', 0);
     try {
-      this.sys = this.api.create({ memoryMB, disk: this.disk, boot: 'multi', nsPerInstruction });
+      this.sys = this.api.create({ memoryMB, disk: this.disk, boot: 'multi', cpuModel, nsPerInstruction });
     } catch (e) {
       this.events.status('error', 0, e instanceof Error ? e.message : String(e));
       return;

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 
-import { CPU_NS_PER_INSTRUCTION, DISK_TIMINGS, type DiskTiming } from '../../../../emu/js/constants';
+import { DISK_TIMINGS, type DiskTiming } from '../../../../emu/js/constants';
 import { DEFAULT_DISK_TIMING } from '../../../../experiments/runner/toggles';
 import { checkForm, experimentById, KERNEL_TOGGLES, MACHINE_TOGGLES } from '../config';
 import type { LabController } from '../controller';
@@ -9,14 +9,18 @@ import { useAtom } from '../state/atom';
 import { isRunning } from '../state/runs';
 import { FieldError, FieldHelp, settingsFormEvents } from './fields';
 
-/** The processor presets, looked up by the form's text. */
-const CPU_NS: Readonly<Record<string, number>> = CPU_NS_PER_INSTRUCTION;
+/** The processors modelled (emu/docs/timing.md), in a few words. */
+const CPU_WORDS: Readonly<Record<string, string>> = {
+  '750': '320 ns microcycle, 4 KB direct-mapped cache, 512-entry TB',
+  '780': '200 ns microcycle, 8 KB two-way cache, 128-entry TB',
+};
 
 /** The disk timings as the select shows them. */
 const DISK_LABELS: Record<DiskTiming, string> = {
   rp06: 'DEC RP06',
   eagle: 'Fujitsu Eagle',
   ideal: 'Ideal (no latency)',
+  rm05: 'DEC RM05',
 };
 
 /** The form's disk timing: a known name, else the default. */
@@ -60,7 +64,7 @@ export function SettingsPanel({ lab }: { lab: LabController }) {
   const memToggle = MACHINE_TOGGLES.find((t) => t.name === 'memoryMB');
   const diskToggle = MACHINE_TOGGLES.find((t) => t.name === 'disk');
   const disk = diskOf(form.disk);
-  const cpu = form.cpu && CPU_NS[form.cpu] ? form.cpu : spec.machine.cpu;
+  const cpu = form.cpu && CPU_WORDS[form.cpu] ? form.cpu : spec.machine.cpu;
   const memory = form.memoryMB ?? String(spec.machine.memoryMB);
   const kernelErrors = KERNEL_TOGGLES.some((t) => errors[`toggle-${t.name}`]);
   // A variable with an error keeps the list open, so the error is seen.
@@ -70,7 +74,7 @@ export function SettingsPanel({ lab }: { lab: LabController }) {
     kernel: bsd42.available
       ? 'The kernel the machine boots: 4.3BSD as distributed (June 1986, GENERIC), or 4.2BSD.'
       : `The kernel the machine boots: 4.3BSD as distributed (June 1986, GENERIC). 4.2BSD: ${bsd42.reason}.`,
-    'toggle-cpu': `The timing model: ${CPU_NS['780']} ns per instruction on a 780; a 750 takes ${CPU_NS['750']} (0.6 of the speed). ` +
+    'toggle-cpu': `The processor modelled: a 780 (${CPU_WORDS['780']}) or a 750 (${CPU_WORDS['750']}), each with its cache and TB simulated. ` +
       `The paper ran this experiment on a ${spec.machine.cpu}${cpuToggle ? ` (§${cpuToggle.section.split(' ')[0]})` : ''}.`,
     'toggle-memoryMB': `${memToggle ? `${memToggle.min}–${memToggle.max} MB${memToggle.step ? ` in steps of ${memToggle.step} (256 KB), e.g. 4.5` : ''}. ` : ''}` +
       `Default: ${spec.machine.memoryNote}.`,
@@ -143,7 +147,7 @@ export function SettingsPanel({ lab }: { lab: LabController }) {
         </div>
         {focused && machineIds.includes(focused) ? null : (
           <p className="machine-note hint">
-            VAX-11/{cpu}: {CPU_NS[cpu]} ns per instruction{cpu === spec.machine.cpu ? '' : ` (the paper’s: a ${spec.machine.cpu})`}
+            VAX-11/{cpu}: {CPU_WORDS[cpu]}{cpu === spec.machine.cpu ? '' : ` (the paper’s: a ${spec.machine.cpu})`}
             {disk === DEFAULT_DISK_TIMING ? '' : `; ${DISK_LABELS[disk]} disk timing on the RP06 pack`}.{' '}
             <span className={changed.total ? 'changed-count' : undefined}>
               {changed.total ? `${changed.total} setting${changed.total === 1 ? '' : 's'} changed from the paper’s.` : 'All as the paper ran it.'}

@@ -1,0 +1,73 @@
+// The fidelity summaries (fidelity.ts): errors against the paper per row,
+// calibration rows shown but not counted, medians and maxima over the
+// held-out rows, the spin-seed range carried through.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { formatFidelity, table2Fidelity, table8Fidelity } from './fidelity';
+import type { ExperimentResult, RowResult } from './result';
+
+function row(test: string, real: number, sys: number, paper: { elapsed: number; system: number }, extra: Partial<RowResult> = {}): RowResult {
+  return {
+    test, command: `/bin/time ./${test}`, iterations: 1, status: 'ok', limitSeconds: 100, step: test, kernelSettings: {},
+    guest: { real, user: 0, sys, line: '' },
+    paper: { ...paper, scale: 1, iterations: 1, source: 'Table 2', column: '4.3BSD', scaled: false },
+    ...extra,
+  };
+}
+
+function result(rows: RowResult[]): ExperimentResult {
+  return {
+    format: 'vaxlab-experiment-result', version: 2, experiment: 'table2', title: 't',
+    machine: { cpu: '750', nsPerInstruction: 2000, memoryMB: 4.5, memoryNote: '', boot: 'single', direct: true, spinSeeds: 3 },
+    image: null, parameters: {}, kernelSettings: {}, compare: '', status: 'ok', rows, group: '', paperRef: '', view: 'table2',
+  };
+}
+
+test('Table 2: per-row errors, calibration rows not counted, the worst held-out row named', () => {
+  const t = table2Fidelity(result([
+    row('syscall', 23, 20, { elapsed: 23, system: 20 }, { calibration: true }),
+    row('csw', 55, 22, { elapsed: 50, system: 20 }),                      // +10%, +10%
+    row('forks0', 18, 17, { elapsed: 20, system: 20 }),                   // -10%, -15%
+    row('execs0big', 160, 95, { elapsed: 100, system: 95 },               // +60%, 0%
+      { spread: { seeds: 3, real: { min: 150, max: 170 }, user: { min: 0, max: 0 }, sys: { min: 94, max: 96 } } }),
+    row('broken', 1, 1, { elapsed: 1, system: 1 }, { status: 'failed' }),
+  ]));
+  assert.equal(t.rows.length, 4);   // the failed row is left out
+  assert.equal(t.rows[0]!.calibration, true);
+  assert.ok(Math.abs(t.rows[1]!.cells.elapsed!.errorPercent - 10) < 1e-9);
+  const e = t.summary.elapsed!;
+  assert.equal(e.heldOut, 3);
+  assert.ok(Math.abs(e.medianAbsPercent - 10) < 1e-9);
+  assert.ok(Math.abs(e.maxAbsPercent - 60) < 1e-9);
+  assert.equal(e.worst, 'execs0big');
+  assert.equal(t.summary.system!.worst, 'forks0');
+  assert.deepEqual(t.rows[3]!.cells.elapsed!.range, { min: 150, max: 170 });
+  const text = formatFidelity(t);
+  assert.match(text, /syscall \(calibration\)/);
+  assert.match(text, /160 \[150-170\]/);
+  assert.match(text, /elapsed: 3 held-out rows, median \|error\| 10\.0%, max 60\.0% \(execs0big\)/);
+});
+
+test('Table 8: only rows with the paper\'s page fault service time', () => {
+  const t = table8Fidelity(result([
+    row('randpage', 440, 56, { elapsed: 569, system: 77.2 }, { derived: { pageFaults: 9400, pfstMs: 6, paperPfstMs: 7.89 } }),
+    row('seqpage', 660, 144, { elapsed: 1126, system: 213 }, { derived: { pageFaults: 16925, pfstMs: 8.5 } }),
+  ]));
+  assert.deepEqual(t.rows.map((r) => r.label), ['randpage']);
+  assert.ok(Math.abs(t.summary.pfst!.maxAbsPercent - ((7.89 - 6) / 7.89) * 100) < 1e-9);
+});
+
+test('Table 7: rows with a handful of faults in the paper are shown, not counted', async () => {
+  const { table7Fidelity } = await import('./fidelity');
+  const paging = (test: string, faults: number, paperFaults: number): RowResult => ({
+    ...row(test, 10, 1, { elapsed: 10, system: 1 }),
+    paper: { elapsed: 10, system: 1, pageFaults: paperFaults, scale: 1, iterations: 1, source: 'Table 7', column: '4.2BSD', scaled: false },
+    derived: { pageFaults: faults },
+  });
+  const t = table7Fidelity(result([paging('gausspage.10', 8, 2), paging('gausspage.80', 4944, 5105)]));
+  assert.equal(t.summary.faults!.heldOut, 1);
+  assert.equal(t.summary.faults!.worst, 'gausspage.80');
+  assert.match(formatFidelity(t), /\+300% \*/);
+});

@@ -1,0 +1,171 @@
+// "How close are we?": the paper's figures against ours, table by table,
+// with the rows the timing model was fitted on (calibration) kept apart
+// from the rows it was not (held out), which alone are summed up.  Pure
+// functions of experiment results (runner.ts), so the CLI (`npx vaxlab
+// fidelity`) and the page can share them.
+
+import { GENERIC_NCHSIZE } from './experiments';
+import type { ExperimentResult, RowResult, SpreadRange } from './result';
+
+/** One figure of one row: ours against the paper's. */
+export interface FidelityCell {
+  ours: number;
+  paper: number;
+  /** (ours - paper) / paper, in per cent. */
+  errorPercent: number;
+  /** Over the disk spin seeds, when the step ran with several (RowResult.spread). */
+  range?: SpreadRange;
+}
+
+export interface FidelityRow {
+  label: string;
+  /** A row the model was fitted on: shown, not counted. */
+  calibration: boolean;
+  /** Figures shown but not counted in the summary, and why (e.g. a count too small for a per-cent error). */
+  uncounted?: Record<string, string>;
+  cells: Record<string, FidelityCell | undefined>;
+}
+
+/** A table's comparison: its rows, and per figure the median and largest
+ *  |error| over the held-out rows. */
+export interface FidelityTable {
+  title: string;
+  /** The figures compared, in order (e.g. elapsed, system). */
+  figures: string[];
+  rows: FidelityRow[];
+  summary: Record<string, { heldOut: number; medianAbsPercent: number; maxAbsPercent: number; worst: string } | undefined>;
+  note: string;
+}
+
+function cell(ours: number | undefined, paper: number | undefined, range?: SpreadRange): FidelityCell | undefined {
+  if (ours === undefined || paper === undefined || paper === 0) return undefined;
+  return { ours, paper, errorPercent: ((ours - paper) / paper) * 100, ...(range ? { range } : {}) };
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const n = s.length;
+  return n === 0 ? NaN : n % 2 ? s[(n - 1) / 2]! : (s[n / 2 - 1]! + s[n / 2]!) / 2;
+}
+
+function summarise(rows: FidelityRow[], figures: string[]): FidelityTable['summary'] {
+  const out: FidelityTable['summary'] = {};
+  for (const f of figures) {
+    const held = rows.filter((r) => !r.calibration && r.cells[f] !== undefined && r.uncounted?.[f] === undefined);
+    if (held.length === 0) continue;
+    const abs = held.map((r) => Math.abs(r.cells[f]!.errorPercent));
+    const worstRow = held[abs.indexOf(Math.max(...abs))]!;
+    out[f] = { heldOut: held.length, medianAbsPercent: median(abs), maxAbsPercent: Math.max(...abs), worst: worstRow.label };
+  }
+  return out;
+}
+
+/** Table 2: elapsed and system time, each row scaled to the paper's count as the runner does. */
+export function table2Fidelity(result: ExperimentResult): FidelityTable {
+  const figures = ['elapsed', 'system'];
+  const rows: FidelityRow[] = result.rows.filter((r) => r.status === 'ok' && r.guest && r.paper).map((r: RowResult) => ({
+    label: r.test,
+    calibration: r.calibration === true,
+    cells: {
+      elapsed: cell(r.guest!.real, r.paper!.elapsed, r.spread?.real),
+      system: cell(r.guest!.sys, r.paper!.system, r.spread?.sys),
+    },
+  }));
+  return {
+    title: `Table 2 (4.3BSD column), VAX-11/${result.machine.cpu}`,
+    figures, rows, summary: summarise(rows, figures),
+    note: 'elapsed and system seconds of the guest\'s /bin/time; calibration rows (fitted on) are marked and not counted',
+  };
+}
+
+/** Table 7 rows whose paper fault count is below this are shown, not counted:
+ *  a per-cent error of a handful of faults says nothing about the walk. */
+export const TABLE7_MIN_FAULTS = 100;
+
+/** Table 7: page faults (page-ins), against the paper's 4.2BSD column (it has no 4.3 column). */
+export function table7Fidelity(result: ExperimentResult): FidelityTable {
+  const figures = ['faults', 'elapsed'];
+  const rows: FidelityRow[] = result.rows.filter((r) => r.status === 'ok' && r.paper).map((r) => {
+    const few = (r.paper!.pageFaults ?? 0) < TABLE7_MIN_FAULTS;
+    return {
+      label: r.test,
+      calibration: r.calibration === true,
+      ...(few ? { uncounted: { faults: `fewer than ${TABLE7_MIN_FAULTS} faults in the paper` } } : {}),
+      cells: {
+        faults: cell(r.derived?.pageFaults, r.paper!.pageFaults),
+        elapsed: cell(r.guest?.real, r.paper!.elapsed),
+      },
+    };
+  });
+  return {
+    title: 'Table 7 (paging), against its 4.2BSD column',
+    figures, rows, summary: summarise(rows, figures),
+    note: `page faults are the kernel's page-ins over the command; rows with fewer than ${TABLE7_MIN_FAULTS} faults in ` +
+      'the paper (gausspage.1-.30: 8, 2, 2) are shown, not counted; the paper ran 4.1 and 4.2BSD here, we run 4.3BSD',
+  };
+}
+
+/** Table 8: page fault service time (system time / page faults), in ms, for its three rows. */
+export function table8Fidelity(result: ExperimentResult): FidelityTable {
+  const figures = ['pfst'];
+  const rows: FidelityRow[] = result.rows
+    .filter((r) => r.status === 'ok' && r.derived?.paperPfstMs !== undefined)
+    .map((r) => ({
+      label: r.test,
+      calibration: r.calibration === true,
+      cells: { pfst: cell(r.derived?.pfstMs, r.derived?.paperPfstMs) },
+    }));
+  return {
+    title: 'Table 8 (page fault service time, ms), against its 4.2BSD column',
+    figures, rows, summary: summarise(rows, figures),
+    note: 'system time / page faults, as the paper computes it',
+  };
+}
+
+/** Section 4.1.1: ls -l's system time with the per-process cache alone (nchsize 0) and with both caches. */
+export function nameCacheFidelity(result: ExperimentResult): FidelityTable {
+  const figures = ['system'];
+  const paperBySize: Record<string, number> = { 'ls.nch0': 3.3, [`ls.nch${GENERIC_NCHSIZE}`]: 3.7, 'ls.nch1000': 3.7 };
+  const rows: FidelityRow[] = result.rows
+    .filter((r) => r.status === 'ok' && r.guest && paperBySize[r.step] !== undefined)
+    .map((r) => ({ label: r.test, calibration: false, cells: { system: cell(r.guest!.sys, paperBySize[r.step]) } }));
+  return {
+    title: 'Name cache (section 4.1.1): ls -l system time',
+    figures, rows, summary: summarise(rows, figures),
+    note: 'the paper: 3.3 s with the per-process cache alone, 3.7 s with both caches (its machine for this is not named)',
+  };
+}
+
+const pct = (x: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(0)}%`;
+
+/** The table as text: a row per test, then the held-out summary. */
+export function formatFidelity(t: FidelityTable): string {
+  const head = ['test', ...t.figures.flatMap((f) => [`ours ${f}`, 'paper', 'error'])];
+  const body = t.rows.map((r) => [
+    `${r.label}${r.calibration ? ' (calibration)' : ''}`,
+    ...t.figures.flatMap((f) => {
+      const c = r.cells[f];
+      if (!c) return ['', '', ''];
+      const ours = c.range && fmt(c.range.max) !== fmt(c.range.min)
+        ? `${fmt(c.ours)} [${fmt(c.range.min)}-${fmt(c.range.max)}]` : fmt(c.ours);
+      return [ours, fmt(c.paper), `${pct(c.errorPercent)}${r.uncounted?.[f] !== undefined ? ' *' : ''}`];
+    }),
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
+  const line = (cells: string[]) => cells.map((s, i) => (i === 0 ? s.padEnd(widths[i]!) : s.padStart(widths[i]!))).join(' | ');
+  const out = [t.title, line(head), widths.map((w) => '-'.repeat(w)).join('-|-'), ...body.map(line)];
+  for (const f of t.figures) {
+    const s = t.summary[f];
+    if (s) {
+      out.push(`${f}: ${s.heldOut} held-out rows, median |error| ${s.medianAbsPercent.toFixed(1)}%, ` +
+        `max ${s.maxAbsPercent.toFixed(1)}% (${s.worst})`);
+    }
+  }
+  if (t.rows.some((r) => r.uncounted)) out.push('* not counted in the summary');
+  out.push(`(${t.note})`);
+  return out.join('\n');
+}
+
+function fmt(x: number): string {
+  return Math.abs(x) >= 100 ? x.toFixed(0) : Math.abs(x) >= 1 ? x.toFixed(1) : x.toFixed(2);
+}
