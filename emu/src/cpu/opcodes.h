@@ -43,11 +43,29 @@ enum {
     OPF_ESCAPE = 16     /* FD/FE/FF escape (two-byte opcodes, G/H floating) */
 };
 
+/* Which part of the processor executes an opcode: one exec_*.c file each
+ * (cpu/exec.h); execute.c dispatches on this column, so the table is the one
+ * place that says where an instruction is implemented. */
+enum {
+    OPG_RESERVED = 0,   /* reserved or escape: reserved-instruction fault */
+    OPG_INTEGER,        /* exec_integer.c */
+    OPG_BRANCH,         /* exec_branch.c: branches, loops, CASE, BSB/JSB/RSB */
+    OPG_FIELD,          /* exec_field.c: bit fields and bit branches */
+    OPG_CALL,           /* exec_call.c: CALLS/CALLG/RET, PUSHR/POPR */
+    OPG_QUEUE,          /* exec_queue.c */
+    OPG_STRING,         /* exec_string.c: character strings, CRC */
+    OPG_FLOAT,          /* exec_float.c: F and D floating */
+    OPG_PRIVILEGED,     /* privileged.c: HALT, REI, CHMx, MTPR... */
+    OPG_DECIMAL,        /* exec_decimal.c: packed decimal, EDITPC */
+    OPG_COUNT
+};
+
 typedef struct {
     const char *name;   /* mnemonic, upper case; "" for reserved */
     uint8_t nspec;      /* number of operand specifiers */
     uint8_t spec[6];    /* SPEC(access, datatype) for each */
     uint8_t flags;      /* OPF_* */
+    uint8_t group;      /* OPG_*: where it is executed */
 } vax_opinfo;
 
 extern const vax_opinfo vax_opcodes[256];
