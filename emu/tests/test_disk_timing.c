@@ -178,7 +178,7 @@ static double run_sequence(const profile *p, uint8_t *img)
     vax_blockdev bd;
     blockdev_memory(&bd, img, RP06_BYTES, 1);
     char err[256] = "";
-    CHECK(a && mba_attach_disk(a, 0, "RP06", &bd, err, sizeof err) == 0, "attach: %s", err);
+    CHECK(a && rp_attach(a, 0, "RP06", &bd, err, sizeof err) == 0, "attach: %s", err);
     CHECK(mba_set_disk_timing(a, 0, p->name, err, sizeof err) == 0, "%s: %s", p->name, err);
     wr(m, DRV(RP_CS1), HP_DCLR | HP_GO);
     wr(m, DRV(RP_CS1), HP_PACK | HP_GO);
@@ -243,7 +243,7 @@ static void test_refusals(uint8_t *img)
     vax_blockdev bd, big;
     blockdev_memory(&bd, img, RP06_BYTES, 1);
     char err[256] = "";
-    CHECK(mba_attach_disk(a, 0, "RP06", &bd, err, sizeof err) == 0, "attach: %s", err);
+    CHECK(rp_attach(a, 0, "RP06", &bd, err, sizeof err) == 0, "attach: %s", err);
     err[0] = 0;
     CHECK(mba_set_disk_timing(a, 0, "rk07", err, sizeof err) == -1 && strstr(err, "rk07") &&
               strstr(err, "rp06 eagle ideal rm05"),
@@ -256,7 +256,7 @@ static void test_refusals(uint8_t *img)
     /* An RP07 pack (50 x 32 x 630 sectors) is bigger than an Eagle. */
     static uint8_t tiny[512];
     blockdev_memory(&big, tiny, (uint64_t)50 * 32 * 630 * 512, 1); /* never accessed */
-    CHECK(mba_attach_disk(a, 2, "RP07", &big, err, sizeof err) == 0, "attach RP07: %s", err);
+    CHECK(rp_attach(a, 2, "RP07", &big, err, sizeof err) == 0, "attach RP07: %s", err);
     err[0] = 0;
     CHECK(mba_set_disk_timing(a, 2, "eagle", err, sizeof err) == -1 && strstr(err, "does not fit"),
           "an RP07 pack on an Eagle: %s", err);
@@ -306,7 +306,7 @@ static double spin_waits(uint8_t *img, uint32_t seed, double *spread)
     vax_blockdev bd;
     blockdev_memory(&bd, img, RP06_BYTES, 1);
     char err[256] = "";
-    CHECK(a && mba_attach_disk(a, 0, "RP06", &bd, err, sizeof err) == 0, "attach: %s", err);
+    CHECK(a && rp_attach(a, 0, "RP06", &bd, err, sizeof err) == 0, "attach: %s", err);
     CHECK(mba_set_disk_spin_seed(a, 0, seed, err, sizeof err) == 0, "spin seed %u: %s", seed, err);
     wr(m, DRV(RP_CS1), HP_DCLR | HP_GO);
     wr(m, DRV(RP_CS1), HP_PACK | HP_GO);

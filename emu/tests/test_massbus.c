@@ -134,17 +134,17 @@ static void test_attach_errors(vax_machine *m, mba *a)
     static uint8_t tiny[512];
     blockdev_memory(&small, tiny, sizeof tiny, 0);
     err[0] = 0;
-    CHECK(mba_attach_disk(a, 3, "RP06", &small, err, sizeof err) == -1, "tiny RP06 image accepted");
+    CHECK(rp_attach(a, 3, "RP06", &small, err, sizeof err) == -1, "tiny RP06 image accepted");
     CHECK(strstr(err, "174423040") != NULL, "size error does not name the expected size: %s", err);
     blockdev_memory(&big, tiny, RP06_BYTES + 512, 0); /* never accessed */
     err[0] = 0;
-    CHECK(mba_attach_disk(a, 3, "rp06", &big, err, sizeof err) == -1, "oversized RP06 image accepted");
+    CHECK(rp_attach(a, 3, "rp06", &big, err, sizeof err) == -1, "oversized RP06 image accepted");
     CHECK(strstr(err, "wrong size") != NULL, "oversize error unclear: %s", err);
     err[0] = 0;
-    CHECK(mba_attach_disk(a, 3, "RX50", &small, err, sizeof err) == -1 && strstr(err, "RX50"),
+    CHECK(rp_attach(a, 3, "RX50", &small, err, sizeof err) == -1 && strstr(err, "RX50"),
           "unknown type not refused clearly: %s", err);
-    CHECK(mba_attach_disk(a, 8, "RP06", &small, err, sizeof err) == -1, "unit 8 accepted");
-    CHECK(mba_attach_disk(a, 0, "RP06", &small, err, sizeof err) == -1 && strstr(err, "already"),
+    CHECK(rp_attach(a, 8, "RP06", &small, err, sizeof err) == -1, "unit 8 accepted");
+    CHECK(rp_attach(a, 0, "RP06", &small, err, sizeof err) == -1 && strstr(err, "already"),
           "second disk on drive 0 accepted: %s", err);
     mba_disk_stats st;
     CHECK(mba_disk_stats_get(a, 3, &st) == -1, "stats of an empty slot");
@@ -536,8 +536,8 @@ int main(void)
     blockdev_memory(&rp06, img, RP06_BYTES, 0);
     blockdev_memory(&rm03, rm, RM03_BYTES, 1);
     char err[256] = "";
-    CHECK(mba_attach_disk(a, 0, "RP06", &rp06, err, sizeof err) == 0, "attach RP06: %s", err);
-    CHECK(mba_attach_disk(a, 1, "RM03", &rm03, err, sizeof err) == 0, "attach RM03: %s", err);
+    CHECK(rp_attach(a, 0, "RP06", &rp06, err, sizeof err) == 0, "attach RP06: %s", err);
+    CHECK(rp_attach(a, 1, "RM03", &rm03, err, sizeof err) == 0, "attach RM03: %s", err);
 
     test_attach_errors(m, a);
     test_probe(m);

@@ -35,7 +35,6 @@
 #include <string.h>
 
 #include "../system/sbi.h"
-#include "rp.h"
 
 #define NDRIVES 8
 #define VAR_MASK 0x1FFFFu
@@ -50,8 +49,17 @@ struct mba {
     uint32_t xfer_left;  /* bytes it still has to move */
     int xfer_abort;      /* stopped by an adapter error */
     int fast;
-    rp_drive drive[NDRIVES];
+    /* The drives, through their operations (mba.h): the adapter knows no
+     * drive type. */
+    struct {
+        const mba_drive_ops *ops;
+        void *dev;
+    } drive[NDRIVES];
 };
+
+/* The attention/summary register's offset in a drive's register block:
+ * every drive answers it together (the adapter does). */
+#define DRIVE_AS 4
 
 /* ------------------------------------------------------------ interrupts */
 
@@ -59,7 +67,7 @@ static uint32_t attention_summary(const mba *a)
 {
     uint32_t as = 0;
     for (int i = 0; i < NDRIVES; i++)
-        if (a->drive[i].type && a->drive[i].ata)
+        if (a->drive[i].ops && a->drive[i].ops->attention(a->drive[i].dev))
             as |= 1u << i;
     return as;
 }
@@ -208,7 +216,8 @@ void mba_xfer_end(mba *a, int drive_exception)
 static void adapter_init(mba *a)
 {
     for (int i = 0; i < NDRIVES; i++)
-        rp_massbus_init(&a->drive[i]);
+        if (a->drive[i].ops)
+            a->drive[i].ops->massbus_init(a->drive[i].dev);
     a->xfer_unit = -1;
     a->xfer_left = 0;
     a->xfer_abort = 0;
@@ -224,7 +233,7 @@ static void adapter_abort(mba *a)
 {
     if (a->xfer_unit < 0)
         return;
-    rp_abort_transfer(&a->drive[a->xfer_unit]);
+    a->drive[a->xfer_unit].ops->abort_transfer(a->drive[a->xfer_unit].dev);
     a->xfer_unit = -1;
     a->sr |= MBASR_DTABT | MBASR_DTCMP;
     request_irq(a);
@@ -234,31 +243,29 @@ static void adapter_abort(mba *a)
 
 static uint32_t drive_read(mba *a, int unit, int reg)
 {
-    if (reg == RP_AS)
+    if (reg == DRIVE_AS)
         return attention_summary(a); /* every drive answers its own bit */
-    rp_drive *d = &a->drive[unit];
-    if (!d->type) {
+    if (!a->drive[unit].ops) {
         a->sr |= MBASR_NED;
         return 0;
     }
-    return rp_read_reg(d, reg);
+    return a->drive[unit].ops->read_reg(a->drive[unit].dev, reg);
 }
 
 static void drive_write(mba *a, int unit, int reg, uint32_t v)
 {
-    if (reg == RP_AS) {
+    if (reg == DRIVE_AS) {
         for (int i = 0; i < NDRIVES; i++)
-            if ((v & (1u << i)) && a->drive[i].type)
-                rp_clear_attention(&a->drive[i]);
+            if ((v & (1u << i)) && a->drive[i].ops)
+                a->drive[i].ops->clear_attention(a->drive[i].dev);
         recheck_irq(a);
         return;
     }
-    rp_drive *d = &a->drive[unit];
-    if (!d->type) {
+    if (!a->drive[unit].ops) {
         a->sr |= MBASR_NED;
         return;
     }
-    rp_write_reg(d, reg, (uint16_t)v);
+    a->drive[unit].ops->write_reg(a->drive[unit].dev, reg, (uint16_t)v);
 }
 
 static uint32_t reg_read(mba *a, uint32_t off)
@@ -381,8 +388,6 @@ mba *mba_create(vax_machine *m, int tr, int number)
     a->number = number;
     a->base = sbi_nexus_address(tr);
     a->xfer_unit = -1;
-    for (int i = 0; i < NDRIVES; i++)
-        a->drive[i].unit = i;
     if (bus_add_region(m, a->base, SBI_NEXUS_SIZE, a, mba_io_read, mba_io_write) != 0) {
         free(a);
         return NULL;
@@ -395,7 +400,8 @@ void mba_destroy(mba *a)
     if (!a)
         return;
     for (int i = 0; i < NDRIVES; i++)
-        rp_detach(&a->drive[i]);
+        if (a->drive[i].ops)
+            a->drive[i].ops->destroy(a->drive[i].dev);
     machine_irq_clear(a->m, MBA_IPL, a->tr);
     vax_bus *b = &a->m->bus;
     for (int i = 0; i < b->nregions; i++)
@@ -407,13 +413,8 @@ void mba_destroy(mba *a)
     free(a);
 }
 
-int mba_attach_disk(mba *a, int unit, const char *type, vax_blockdev *image, char *err, size_t errlen)
+int mba_slot_free(const mba *a, int unit, char *err, size_t errlen)
 {
-    char dummy[8];
-    if (!err || errlen == 0) {
-        err = dummy;
-        errlen = sizeof dummy;
-    }
     if (!a) {
         snprintf(err, errlen, "no MASSBUS adapter");
         return -1;
@@ -422,17 +423,46 @@ int mba_attach_disk(mba *a, int unit, const char *type, vax_blockdev *image, cha
         snprintf(err, errlen, "MASSBUS drive number %d out of range 0-7", unit);
         return -1;
     }
-    if (a->drive[unit].type) {
+    if (a->drive[unit].ops) {
         snprintf(err, errlen, "mba%d drive %d already has a disk", a->number, unit);
         return -1;
     }
-    if (rp_attach(&a->drive[unit], a, a->m, a->number, unit, type, image, err, errlen) != 0) {
-        a->drive[unit].type = NULL;
-        a->drive[unit].unit = unit;
+    return 0;
+}
+
+int mba_connect(mba *a, int unit, const mba_drive_ops *ops, void *drive, char *err, size_t errlen)
+{
+    if (!a || !ops || !drive) {
+        snprintf(err, errlen, "no MASSBUS adapter or no drive");
         return -1;
     }
-    a->drive[unit].fast = a->fast;
+    if (unit < 0 || unit >= NDRIVES) {
+        snprintf(err, errlen, "MASSBUS drive number %d out of range 0-7", unit);
+        return -1;
+    }
+    if (a->drive[unit].ops) {
+        snprintf(err, errlen, "mba%d drive %d already has a disk", a->number, unit);
+        return -1;
+    }
+    a->drive[unit].ops = ops;
+    a->drive[unit].dev = drive;
+    if (ops->set_fast)
+        ops->set_fast(drive, a->fast);
     return 0;
+}
+
+vax_machine *mba_machine(const mba *a) { return a->m; }
+int mba_number(const mba *a) { return a->number; }
+int mba_fast_timing(const mba *a) { return a->fast; }
+
+/* The drive in slot unit, or NULL (with a message) when there is none. */
+static int slot(const mba *a, int unit, const char *what, char *err, size_t errlen)
+{
+    if (!a || unit < 0 || unit >= NDRIVES || !a->drive[unit].ops) {
+        snprintf(err, errlen, "%s: no drive %d on this MASSBUS adapter", what, unit);
+        return 0;
+    }
+    return 1;
 }
 
 int mba_set_disk_timing(mba *a, int unit, const char *profile, char *err, size_t errlen)
@@ -442,20 +472,24 @@ int mba_set_disk_timing(mba *a, int unit, const char *profile, char *err, size_t
         err = dummy;
         errlen = sizeof dummy;
     }
-    if (!a || unit < 0 || unit >= NDRIVES || !a->drive[unit].type) {
-        snprintf(err, errlen, "disk timing: no drive %d on this MASSBUS adapter", unit);
+    if (!slot(a, unit, "disk timing", err, errlen))
+        return -1;
+    if (!a->drive[unit].ops->set_timing) {
+        snprintf(err, errlen, "disk timing: drive %d has no timing profiles", unit);
         return -1;
     }
-    return rp_set_timing(&a->drive[unit], profile, err, errlen);
+    return a->drive[unit].ops->set_timing(a->drive[unit].dev, profile, err, errlen);
 }
 
 int mba_set_disk_spin_seed(mba *a, int unit, uint32_t seed, char *err, size_t errlen)
 {
-    if (!a || unit < 0 || unit >= NDRIVES || !a->drive[unit].type) {
-        snprintf(err, errlen, "disk spin seed: no drive %d on this MASSBUS adapter", unit);
+    if (!slot(a, unit, "disk spin seed", err, errlen))
+        return -1;
+    if (!a->drive[unit].ops->set_spin_seed) {
+        snprintf(err, errlen, "disk spin seed: drive %d is not a rotating disk", unit);
         return -1;
     }
-    return rp_set_spin_seed(&a->drive[unit], seed, err, errlen);
+    return a->drive[unit].ops->set_spin_seed(a->drive[unit].dev, seed, err, errlen);
 }
 
 void mba_reset(mba *a)
@@ -470,28 +504,14 @@ void mba_set_fast_timing(mba *a, int on)
         return;
     a->fast = on != 0;
     for (int i = 0; i < NDRIVES; i++)
-        a->drive[i].fast = a->fast;
+        if (a->drive[i].ops && a->drive[i].ops->set_fast)
+            a->drive[i].ops->set_fast(a->drive[i].dev, a->fast);
 }
 
 int mba_disk_stats_get(const mba *a, int unit, mba_disk_stats *out)
 {
-    if (!a || unit < 0 || unit >= NDRIVES || !a->drive[unit].type || !out)
+    if (!a || unit < 0 || unit >= NDRIVES || !a->drive[unit].ops || !a->drive[unit].ops->stats || !out)
         return -1;
-    const rp_drive *d = &a->drive[unit];
-    out->transfers = d->st_transfers;
-    out->sectors = d->st_sectors;
-    out->seeks = d->st_seeks;
-    out->busy_ns = d->st_busy_ns;
-    out->reads = d->st_reads;
-    out->writes = d->st_writes;
-    out->bytes_read = d->st_bytes_read;
-    out->bytes_written = d->st_bytes_written;
-    out->cylinders = d->st_cylinders;
-    /* A command in progress counts up to now. */
-    if (d->state != RP_IDLE) {
-        uint64_t now = machine_time_ns(d->m);
-        if (now > d->op_start_ns)
-            out->busy_ns += now - d->op_start_ns;
-    }
+    a->drive[unit].ops->stats(a->drive[unit].dev, out);
     return 0;
 }

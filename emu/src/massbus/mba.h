@@ -38,12 +38,43 @@ mba *mba_create(vax_machine *m, int tr, int number);
  * images stay the caller's. */
 void mba_destroy(mba *a);
 
-/* Put a disk drive of the given type ("RP04", "RP05", "RP06", "RP07",
- * "RM03", "RM05", "RM80"; case-insensitive) in slot unit (0..7) with
- * pack `image`, which must hold exactly the type's capacity.  Returns 0,
- * or -1 with a message in err. */
-int mba_attach_disk(mba *a, int unit, const char *type, vax_blockdev *image, char *err,
-                    size_t errlen);
+/* Statistics for the lab's iostat-like counters (read by the host). */
+typedef struct {
+    uint64_t transfers, sectors, seeks, busy_ns;
+    uint64_t reads, writes, bytes_read, bytes_written, cylinders;
+} mba_disk_stats;
+
+/* A drive on the MASSBUS, as the adapter sees it: whatever its type (rp.c
+ * implements it for the RP and RM disks), the adapter reads and writes its
+ * registers, collects its attention, initialises and aborts it, and passes
+ * the host's disk knobs through.  The drive talks back through the
+ * mba_xfer_* and mba_attention functions below.  Optional members may be
+ * NULL (a drive without the knob). */
+typedef struct mba_drive_ops {
+    uint16_t (*read_reg)(void *drive, int reg);
+    void (*write_reg)(void *drive, int reg, uint16_t value);
+    int (*attention)(const void *drive);       /* its bit in the attention summary */
+    void (*clear_attention)(void *drive);
+    void (*massbus_init)(void *drive);         /* MASSBUS INIT */
+    void (*abort_transfer)(void *drive);       /* the adapter's ABORT */
+    void (*destroy)(void *drive);              /* cancel its events, free it */
+    void (*set_fast)(void *drive, int on);
+    int (*set_timing)(void *drive, const char *profile, char *err, size_t errlen);
+    int (*set_spin_seed)(void *drive, uint32_t seed, char *err, size_t errlen);
+    void (*stats)(const void *drive, mba_disk_stats *out);
+} mba_drive_ops;
+
+/* Put a drive in slot unit (0..7): the adapter owns it from now on and
+ * destroys it with itself.  Returns 0, or -1 with a message (no such slot,
+ * the slot taken). */
+int mba_connect(mba *a, int unit, const mba_drive_ops *ops, void *drive, char *err, size_t errlen);
+/* Whether slot unit exists and is free: 0, or -1 with mba_connect's message. */
+int mba_slot_free(const mba *a, int unit, char *err, size_t errlen);
+
+/* What a drive needs to know of its adapter. */
+vax_machine *mba_machine(const mba *a);
+int mba_number(const mba *a);
+int mba_fast_timing(const mba *a);
 
 /* Time the drive in slot unit with a timing profile instead of its type's
  * own figures: "rp06", "eagle", "ideal" (rp.h, rp_set_timing; NULL or "":
@@ -62,19 +93,6 @@ void mba_reset(mba *a);
  * fixed delay (RP_FAST_NS) instead of the modelled mechanical time. */
 void mba_set_fast_timing(mba *a, int on);
 
-/* Statistics for the lab's iostat-like counters (read by the host):
- * transfers: data transfer commands executed (read, write, write check),
- * of which reads (read and write check: data off the pack) and writes;
- * sectors: sectors moved by them; bytes_read/bytes_written: bytes they
- * moved between the pack and memory; seeks: arm movements to another
- * cylinder (explicit seek/search/recalibrate and the implied seek of a
- * transfer); cylinders: cylinders the heads travelled (seeks and the steps
- * of transfers running on to the next cylinder); busy_ns: virtual time the
- * drive spent executing commands. */
-typedef struct {
-    uint64_t transfers, sectors, seeks, busy_ns;
-    uint64_t reads, writes, bytes_read, bytes_written, cylinders;
-} mba_disk_stats;
 /* 0, or -1 if there is no drive in that slot. */
 int mba_disk_stats_get(const mba *a, int unit, mba_disk_stats *out);
 

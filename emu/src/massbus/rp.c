@@ -97,6 +97,7 @@
 #include "rp.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mba.h"
@@ -742,8 +743,9 @@ void rp_massbus_init(rp_drive *d)
     d->lst = 0;
 }
 
-int rp_attach(rp_drive *d, mba *a, vax_machine *m, int mba_number, int unit, const char *type,
-              vax_blockdev *bd, char *err, size_t errlen)
+/* Check a pack for a drive type and set the drive up (not connected). */
+static int rp_init(rp_drive *d, mba *a, vax_machine *m, int mba_number, int unit, const char *type,
+                   vax_blockdev *bd, char *err, size_t errlen)
 {
     const rp_type *t = rp_type_find(type);
     if (!t) {
@@ -833,9 +835,78 @@ int rp_set_spin_seed(rp_drive *d, uint32_t seed, char *err, size_t errlen)
     return 0;
 }
 
-void rp_detach(rp_drive *d)
+
+/* ------------------------------------------------------------ on the MASSBUS */
+
+static uint16_t op_read_reg(void *d, int reg) { return rp_read_reg(d, reg); }
+static void op_write_reg(void *d, int reg, uint16_t v) { rp_write_reg(d, reg, v); }
+static int op_attention(const void *d) { return ((const rp_drive *)d)->ata != 0; }
+static void op_clear_attention(void *d) { rp_clear_attention(d); }
+static void op_massbus_init(void *d) { rp_massbus_init(d); }
+static void op_abort_transfer(void *d) { rp_abort_transfer(d); }
+static void op_set_fast(void *d, int on) { ((rp_drive *)d)->fast = on; }
+static int op_set_timing(void *d, const char *p, char *err, size_t n) { return rp_set_timing(d, p, err, n); }
+static int op_set_spin_seed(void *d, uint32_t seed, char *err, size_t n) { return rp_set_spin_seed(d, seed, err, n); }
+
+static void op_destroy(void *dev)
 {
-    if (d->type && d->m)
-        machine_event_cancel(d->m, &d->ev);
-    d->type = NULL;
+    rp_drive *d = dev;
+    machine_event_cancel(d->m, &d->ev);
+    free(d);
+}
+
+static void op_stats(const void *dev, mba_disk_stats *out)
+{
+    const rp_drive *d = dev;
+    out->transfers = d->st_transfers;
+    out->sectors = d->st_sectors;
+    out->seeks = d->st_seeks;
+    out->busy_ns = d->st_busy_ns;
+    out->reads = d->st_reads;
+    out->writes = d->st_writes;
+    out->bytes_read = d->st_bytes_read;
+    out->bytes_written = d->st_bytes_written;
+    out->cylinders = d->st_cylinders;
+    /* A command in progress counts up to now. */
+    if (d->state != RP_IDLE) {
+        uint64_t now = machine_time_ns(d->m);
+        if (now > d->op_start_ns)
+            out->busy_ns += now - d->op_start_ns;
+    }
+}
+
+static const mba_drive_ops rp_ops = {
+    .read_reg = op_read_reg,
+    .write_reg = op_write_reg,
+    .attention = op_attention,
+    .clear_attention = op_clear_attention,
+    .massbus_init = op_massbus_init,
+    .abort_transfer = op_abort_transfer,
+    .destroy = op_destroy,
+    .set_fast = op_set_fast,
+    .set_timing = op_set_timing,
+    .set_spin_seed = op_set_spin_seed,
+    .stats = op_stats,
+};
+
+int rp_attach(mba *a, int unit, const char *type, vax_blockdev *bd, char *err, size_t errlen)
+{
+    char dummy[8];
+    if (!err || errlen == 0) {
+        err = dummy;
+        errlen = sizeof dummy;
+    }
+    if (mba_slot_free(a, unit, err, errlen) != 0)
+        return -1;
+    rp_drive *d = calloc(1, sizeof *d);
+    if (!d) {
+        snprintf(err, errlen, "out of host memory");
+        return -1;
+    }
+    if (rp_init(d, a, mba_machine(a), mba_number(a), unit, type, bd, err, errlen) != 0 ||
+        mba_connect(a, unit, &rp_ops, d, err, errlen) != 0) {
+        free(d);
+        return -1;
+    }
+    return 0;
 }

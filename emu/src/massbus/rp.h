@@ -181,11 +181,13 @@ typedef struct rp_drive {
 /* Delay of every timed operation in fast mode. */
 #define RP_FAST_NS 10000u
 
-/* Put a drive of type `type` with pack `bd` in slot `unit` of MBA `a`.
- * Returns 0, or -1 with a message in err. */
-int rp_attach(rp_drive *d, mba *a, vax_machine *m, int mba_number, int unit, const char *type,
-              vax_blockdev *bd, char *err, size_t errlen);
-void rp_detach(rp_drive *d);
+/* Put a drive of type ("RP04", "RP05", "RP06", "RP07", "RM03", "RM05",
+ * "RM80") with pack bd in slot unit (0..7) of MBA a; the adapter owns the
+ * drive from then on (mba_connect) and knows it only through its
+ * operations.  The pack must have the type's size (up to one cylinder
+ * short).  Returns 0, or -1 with a message in err (unknown type, wrong
+ * size, the slot taken). */
+int rp_attach(mba *a, int unit, const char *type, vax_blockdev *bd, char *err, size_t errlen);
 
 /* Time the drive with a profile (rp_timing_find's names), or with its own
  * figures (profile NULL or "").  Only while the drive is idle; refused when

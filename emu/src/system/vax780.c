@@ -142,7 +142,7 @@ vax780 *vax780_create(const vax780_config *cfg, char *err, size_t errlen)
         if (!cfg->disk[u].type)
             continue;
         /* hp0..hp3 are drives 0..3 of MBA0, hp4..hp7 drives 0..3 of MBA1 */
-        if (mba_attach_disk(u < 4 ? s->mba0 : s->mba1, u % 4, cfg->disk[u].type, cfg->disk[u].image, err, errlen) <
+        if (rp_attach(u < 4 ? s->mba0 : s->mba1, u % 4, cfg->disk[u].type, cfg->disk[u].image, err, errlen) <
             0)
             goto fail;
     }
