@@ -23,6 +23,7 @@
 #include "boot/aout.h"
 #include "boot/boot.h"
 #include "boot/ffs.h"
+#include "boot/kernelvars.h"
 #include "boot/partitions.h"
 #include "cpu/cpu.h"
 #include "system/blockdev.h"
@@ -173,24 +174,39 @@ static uint8_t big_byte(uint32_t i) { return (uint8_t)(i * 7u + i / 8192u); }
 
 /* A 0407 /boot and an 0410 /vmunix, for vax_boot without the real disk.
  * The kernel: text 0x300 (entry mask 0x4C00 at 0x100: IV, save R10, R11),
- * data 0x20 of 0x5A, bss 0x40, entry 0x80000100. */
+ * data 0x20 of 0x5A, bss 0x40, entry 0x80000100; two symbols, _nchsize
+ * (0x80000404) and _panicstr (0x80000408), both in its data. */
 #define FAKE_K_TEXT 0x300u
 #define FAKE_K_DATA 0x20u
 #define FAKE_K_BSS 0x40u
 #define FAKE_K_MASK 0x4C00u
+#define FAKE_K_SYMOFF (32u + FAKE_K_TEXT + FAKE_K_DATA)
+#define FAKE_K_STROFF (FAKE_K_SYMOFF + 24u)
 static size_t fake_kernel(uint8_t *out)
 {
-    memset(out, 0, 32 + FAKE_K_TEXT + FAKE_K_DATA);
+    static const char strings[] = "_nchsize\0_panicstr";   /* at string offsets 4 and 13 */
+    size_t len = FAKE_K_STROFF + 4 + sizeof strings;
+    memset(out, 0, len);
     put32(out + 0, AOUT_NMAGIC);
     put32(out + 4, FAKE_K_TEXT);
     put32(out + 8, FAKE_K_DATA);
     put32(out + 12, FAKE_K_BSS);
+    put32(out + 16, 24);   /* two nlist entries */
     put32(out + 20, 0x80000100u);
     for (uint32_t i = 0; i < FAKE_K_TEXT; i++)
         out[32 + i] = (uint8_t)(0x80 + (i & 0x3F));
     put16(out + 32 + 0x100, FAKE_K_MASK);
     memset(out + 32 + FAKE_K_TEXT, 0x5A, FAKE_K_DATA);
-    return 32 + FAKE_K_TEXT + FAKE_K_DATA;
+    uint8_t *sym = out + FAKE_K_SYMOFF;
+    put32(sym + 0, 4);            /* n_strx */
+    sym[4] = 0x07;                /* n_type: N_DATA | N_EXT */
+    put32(sym + 8, 0x80000404u);  /* n_value */
+    put32(sym + 12, 13);
+    sym[16] = 0x07;
+    put32(sym + 20, 0x80000408u);
+    put32(out + FAKE_K_STROFF, (uint32_t)(4 + sizeof strings));
+    memcpy(out + FAKE_K_STROFF + 4, strings, sizeof strings);
+    return len;
 }
 
 #define FAKE_B_TEXT 0x40u
@@ -845,6 +861,79 @@ static void test_boot_synthetic(const uint8_t *img)
     }
 }
 
+/* Kernel variables and symbols (boot/kernelvars.h) from the synthetic
+ * disk's /vmunix; a damaged symbol table (found by the file-system fuzzer:
+ * a flipped a_trsize or string-table size made --set report "no symbol",
+ * a usage error, for what is a damaged image) is BOOT_SET_IMAGE_ERROR. */
+static void test_kernelvars(const uint8_t *img)
+{
+    char err[256];
+    uint8_t *copy = malloc(MK_BYTES);
+    vax_config cfg = { 2u << 20 };
+    vax_machine *m = vax_create(&cfg);
+    if (!copy || !m) {
+        CHECK(0, "out of memory");
+        free(copy);
+        vax_destroy(m);
+        return;
+    }
+    memcpy(copy, img, MK_BYTES);
+    vax_blockdev bd;
+    blockdev_memory(&bd, copy, MK_BYTES, 1);
+    int rc = vax_boot(m, &bd, "RP06", BOOT_DIRECT_KERNEL, 0, 0, "/vmunix", err, sizeof err);
+    CHECK(rc == 0, "direct boot: %s", err);
+
+    boot_kernel_setting set = { "nchsize", 7, 0 };
+    rc = boot_set_kernel_variables(m, &bd, NULL, &set, 1, err, sizeof err);
+    CHECK(rc == 0 && phys32(m, 0x404) == 7 && set.old == 0x5A5A5A5Au, "set _nchsize: rc %d %s, old 0x%x", rc,
+          err, set.old);
+    const char *names[2] = { "_panicstr", "_nosuch" };
+    uint32_t values[2] = { 1, 1 };
+    rc = boot_lookup_kernel_symbols(&bd, NULL, names, values, 2, err, sizeof err);
+    CHECK(rc == 1 && values[0] == 0x80000408u && values[1] == 0, "lookup: rc %d, 0x%x 0x%x", rc, values[0],
+          values[1]);
+    set.name = "nosuch";
+    rc = boot_set_kernel_variables(m, &bd, NULL, &set, 1, err, sizeof err);
+    CHECK(rc == BOOT_SET_BAD_NAME && strstr(err, "has no symbol _nosuch"), "unknown name: rc %d %s", rc, err);
+    set.name = "nchsize";
+
+    /* The kernel's first fragment holds its header and its symbols. */
+    uint8_t *k = copy + (size_t)get32(inode_ptr(copy, INO_VMUNIX) + 40) * MK_FSIZE;
+    static const struct {
+        uint32_t at, value;
+        const char *words;
+    } damage[] = {
+        { 16, 25, "whole number of 12-byte entries" },   /* a_syms */
+        { 16, 0x7FFFFFF8u, "past the end of the file" },
+        { 24, 0x10000, "past the end of the file" },     /* a_trsize */
+        { 28, 0xFFFFFFF0u, "past the end of the file" }, /* a_drsize */
+        { FAKE_K_STROFF, 0, "string table size 0" },
+        { FAKE_K_STROFF, 0x100000, "string table size 1048576" },
+        { FAKE_K_STROFF, 12, "symbol 1 names string 13, outside the string table (12 bytes)" },
+        { FAKE_K_SYMOFF, 2, "symbol 0 names string 2" },
+    };
+    for (size_t i = 0; i < sizeof damage / sizeof damage[0]; i++) {
+        uint32_t old = get32(k + damage[i].at);
+        put32(k + damage[i].at, damage[i].value);
+        rc = boot_set_kernel_variables(m, &bd, NULL, &set, 1, err, sizeof err);
+        CHECK(rc == BOOT_SET_IMAGE_ERROR && strstr(err, "/vmunix: damaged symbol table") &&
+                  strstr(err, damage[i].words),
+              "damage %zu: set gives rc %d: %s", i, rc, err);
+        rc = boot_lookup_kernel_symbols(&bd, NULL, names, values, 2, err, sizeof err);
+        CHECK(rc == BOOT_SET_IMAGE_ERROR && strstr(err, damage[i].words), "damage %zu: lookup gives rc %d: %s", i,
+              rc, err);
+        put32(k + damage[i].at, old);
+    }
+    /* A kernel without symbols (a_syms 0) has none to find: a bad name. */
+    put32(k + 16, 0);
+    rc = boot_set_kernel_variables(m, &bd, NULL, &set, 1, err, sizeof err);
+    CHECK(rc == BOOT_SET_BAD_NAME, "stripped kernel: rc %d %s", rc, err);
+    rc = boot_lookup_kernel_symbols(&bd, NULL, names, values, 2, err, sizeof err);
+    CHECK(rc == 0 && values[0] == 0, "stripped kernel: lookup rc %d", rc);
+    vax_destroy(m);
+    free(copy);
+}
+
 /* ====================================================== the reference disk */
 
 typedef struct {
@@ -1087,6 +1176,7 @@ int main(void)
         test_damaged_fs(img);
         test_fuzz_fs(img);
         test_boot_synthetic(img);
+        test_kernelvars(img);
         free(img);
     } else {
         CHECK(0, "out of memory");

@@ -32,6 +32,12 @@ static int read_kernel(const vax_blockdev *disk, const char *kernel_path, uint8_
         free(*file);
         return BOOT_SET_IMAGE_ERROR;
     }
+    /* A damaged symbol table is a damaged image, not a missing symbol. */
+    if (aout_check_symbols(*file, *len, h, e, sizeof e) < 0) {
+        snprintf(err, errlen, "%s: damaged symbol table: %s", kernel_path, e);
+        free(*file);
+        return BOOT_SET_IMAGE_ERROR;
+    }
     return 0;
 }
 

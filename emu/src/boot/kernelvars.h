@@ -19,7 +19,7 @@ typedef struct {
     uint32_t old;       /* filled in: the value the loaded kernel had */
 } boot_kernel_setting;
 
-#define BOOT_SET_IMAGE_ERROR (-1)   /* the kernel could not be read from the disk */
+#define BOOT_SET_IMAGE_ERROR (-1)   /* the kernel could not be read from the disk, or its symbol table is damaged */
 #define BOOT_SET_BAD_NAME (-2)      /* no such symbol, or not a variable in data or bss */
 
 /* Set the longword kernel variables _NAME in physical memory, after
