@@ -138,7 +138,7 @@ function cgStart(sb: Superblock, c: number): number {
 
 /** One stretch of metadata the fuzzer may damage, in image bytes. */
 export interface Region {
-  kind: 'superblock' | 'csum' | 'cg' | 'inode' | 'indirect' | 'directory';
+  kind: 'superblock' | 'csum' | 'cg' | 'inode' | 'indirect' | 'directory' | 'aout';
   fs: FsName;
   offset: number;
   length: number;
@@ -161,6 +161,10 @@ export interface FsMetadata {
   inodeBlocks: Region[];
   indirect: Region[];
   directories: Region[];
+  /** Parts of /vmunix and /boot that the host's loader reads (a.out
+   *  headers; /vmunix's string-table size and the symbols the session
+   *  looks up), which sit in file data rather than in metadata. */
+  aout: Region[];
 }
 
 /** Walk a file system of the pristine image and list its metadata. */
@@ -184,6 +188,7 @@ export function describeFs(image: Uint8Array, fs: FsName, limits = { directories
   const inodes: Region[] = [];
   const indirect: Region[] = [];
   const directories: Region[] = [];
+  const aout: Region[] = [];
   const seen = new Set<number>();
   const queue: { ino: number; path: string }[] = [{ ino: ROOTINO, path: '/' }];
   while (queue.length > 0) {
@@ -196,6 +201,8 @@ export function describeFs(image: Uint8Array, fs: FsName, limits = { directories
     const size = view.getInt32(at + 8, true);
     const type = mode & IFMT;
     if (type !== IFDIR && type !== IFREG) continue;
+    // (blocks are collected below, then used for directories and for the
+    // programs the host loads)
     // Block addresses: the direct ones and the single indirect block (the
     // directories and files here are small enough for that).
     const blocks: number[] = [];
@@ -204,6 +211,9 @@ export function describeFs(image: Uint8Array, fs: FsName, limits = { directories
     if (ib > 0 && ib < sb.size) {
       indirect.push({ kind: 'indirect', fs, offset: frag(ib), length: sb.bsize, ino, path });
       for (let i = 0; i < sb.bsize / 4; i++) blocks.push(view.getInt32(frag(ib) + 4 * i, true));
+    }
+    if (type === IFREG && fs === 'root' && (path === '/vmunix' || path === '/boot')) {
+      aout.push(...aoutRegions(image, frag, sb.bsize, blocks, size, path));
     }
     if (type !== IFDIR || directories.length >= limits.directories) continue;
     const nblocks = Math.ceil(size / sb.bsize);
@@ -228,10 +238,58 @@ export function describeFs(image: Uint8Array, fs: FsName, limits = { directories
     }
   }
   return {
-    fs, sb, cgs, inodes, inodeBlocks, indirect, directories,
+    fs, sb, cgs, inodes, inodeBlocks, indirect, directories, aout,
     superblock: { kind: 'superblock', fs, offset: base + SBOFF, length: sb.sbsize, fields: SB_FIELDS },
     csum: { kind: 'csum', fs, offset: frag(sb.csaddr), length: sb.cssize },
   };
+}
+
+/** struct exec (a.out.h, VAX). */
+const AOUT_FIELDS: [number, string][] = [
+  [0, 'a_magic'], [4, 'a_text'], [8, 'a_data'], [12, 'a_bss'], [16, 'a_syms'], [20, 'a_entry'], [24, 'a_trsize'],
+  [28, 'a_drsize'],
+];
+const NLIST_FIELDS: [number, string][] = [[0, 'n_strx'], [4, 'n_type'], [5, 'n_other'], [6, 'n_desc'], [8, 'n_value']];
+
+/** The a.out header of a program and, for the kernel, the string table's
+ *  size and the symbol entries of _panicstr and _cons (which the session
+ *  reads to watch for panics and to pace typing). */
+function aoutRegions(image: Uint8Array, frag: (f: number) => number, bsize: number, blocks: number[], size: number,
+  path: string): Region[] {
+  // File offset -> image offset; a region must not cross a block.
+  const at = (fo: number, len: number): number | null => {
+    const bn = blocks[Math.floor(fo / bsize)];
+    if (!bn || (fo % bsize) + len > bsize) return null;
+    return frag(bn) + (fo % bsize);
+  };
+  const file = new Uint8Array(Math.min(size, blocks.length * bsize));
+  for (let fo = 0; fo < file.length; fo += bsize) {
+    const o = at(fo, 0);
+    if (o !== null) file.set(image.subarray(o, o + Math.min(bsize, file.length - fo)), fo);
+  }
+  const regions: Region[] = [];
+  const push = (fo: number, len: number, what: string, fields: [number, string][]): void => {
+    const o = at(fo, len);
+    if (o !== null) regions.push({ kind: 'aout', fs: 'root', offset: o, length: len, path: `${path} ${what}`, fields });
+  };
+  push(0, 32, 'header', AOUT_FIELDS);
+  if (path !== '/vmunix' || file.length < 32) return regions;
+  const v = new DataView(file.buffer);
+  const magic = v.getUint32(0, true);
+  const textOff = magic === 0o413 ? 1024 : 32;
+  const symoff = textOff + v.getUint32(4, true) + v.getUint32(8, true) + v.getUint32(24, true) + v.getUint32(28, true);
+  const stroff = symoff + v.getUint32(16, true);
+  if (stroff + 4 > file.length) return regions;
+  push(stroff, 4, 'string table size', [[0, 'size']]);
+  const strsize = v.getUint32(stroff, true);
+  for (let p = symoff; p + 12 <= stroff; p += 12) {
+    const strx = v.getUint32(p, true);
+    if (strx < 4 || strx >= strsize || stroff + strx >= file.length) continue;
+    const end = file.indexOf(0, stroff + strx);
+    const name = Buffer.from(file.subarray(stroff + strx, end < 0 ? stroff + strx : end)).toString('latin1');
+    if (name === '_panicstr' || name === '_cons') push(p, 12, `symbol ${name}`, NLIST_FIELDS);
+  }
+  return regions;
 }
 
 // --------------------------------------------------------------- damage
@@ -256,7 +314,8 @@ const INTERESTING32 = [0, 1, 2, 0xFFFFFFFF, 0x7FFFFFFF, 0x80000000, 0xFFFF, 0x80
 function regionWhat(r: Region, off: number): string {
   const rel = off - r.offset;
   const head = r.kind === 'inode' && r.ino !== undefined ? `inode ${r.ino} (${r.path})`
-    : r.kind === 'directory' || r.kind === 'indirect' ? `${r.kind} block of ${r.path}` : r.kind;
+    : r.kind === 'directory' || r.kind === 'indirect' ? `${r.kind} block of ${r.path}`
+    : r.kind === 'aout' ? `${r.path}` : r.kind;
   if (r.kind === 'inode') return `${r.fs} ${head} ${fieldName(INODE_FIELDS, rel % DINODE)}${r.ino === undefined
     ? ` (inode slot ${Math.floor(rel / DINODE)} of the group)` : ''}`;
   if (r.fields) return `${r.fs} ${head} ${fieldName(r.fields, rel)}`;
@@ -297,7 +356,7 @@ function pickOffset(rng: SplitMix64, r: Region): number {
 }
 
 /** Change the image in place, in one of several ways; returns what changed. */
-function damage(rng: SplitMix64, image: Uint8Array, r: Region): Mutation {
+export function damage(rng: SplitMix64, image: Uint8Array, r: Region): Mutation {
   let off = pickOffset(rng, r);
   const how = rng.weighted({ bit: 40, byte: 15, word: 30, zero: 8, copy: 7 });
   let len = 1;
@@ -343,7 +402,8 @@ function damage(rng: SplitMix64, image: Uint8Array, r: Region): Mutation {
 
 /** Choose where to hit: a kind of metadata, then one of its regions. */
 function chooseRegion(rng: SplitMix64, meta: FsMetadata): Region {
-  const kind = rng.weighted({ superblock: 8, csum: 4, cg: 16, inode: 36, freeInode: 4, indirect: 8, directory: 24 });
+  const kind = rng.weighted({ superblock: 8, csum: 4, cg: 16, inode: 36, freeInode: 4, indirect: 8, directory: 24,
+    aout: 6 });
   switch (kind) {
     case 'superblock': return meta.superblock;
     case 'csum': return meta.csum;
@@ -351,6 +411,7 @@ function chooseRegion(rng: SplitMix64, meta: FsMetadata): Region {
     case 'freeInode': return rng.pick(meta.inodeBlocks);
     case 'indirect': if (meta.indirect.length) return rng.pick(meta.indirect); break;
     case 'directory': if (meta.directories.length) return rng.pick(meta.directories); break;
+    case 'aout': if (meta.aout.length) return rng.pick(meta.aout); break;
     case 'inode': break;
   }
   if (rng.chance(0.5)) {
