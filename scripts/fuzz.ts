@@ -31,7 +31,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
-import { findBsdImage, loadDiskImage, REPO_ROOT } from '../web/src/emulator/vaxNode';
+import { findBsdImage, loadDiskImage, REPO_ROOT } from '../emu/js/vaxNode';
 import { type FsFuzzSummary, fsFuzz, missingTools, toolsIn } from '../emu/tests/fuzz/fsfuzz';
 
 const ASAN = join(REPO_ROOT, 'emu/build/asan');

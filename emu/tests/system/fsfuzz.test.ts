@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { findBsdImage, loadDiskImage, REPO_ROOT } from '../../../web/src/emulator/vaxNode';
+import { findBsdImage, loadDiskImage, REPO_ROOT } from '../../js/vaxNode';
 import {
   BSDFS_EXIT, describeFs, fsFuzz, type FsMetadata, missingTools, planCase, runTool, toolsIn, undo, VAX780_EXIT,
   WorkingImage,
