@@ -356,7 +356,7 @@ function pickOffset(rng: SplitMix64, r: Region): number {
 }
 
 /** Change the image in place, in one of several ways; returns what changed. */
-export function damage(rng: SplitMix64, image: Uint8Array, r: Region): Mutation {
+function damage(rng: SplitMix64, image: Uint8Array, r: Region): Mutation {
   let off = pickOffset(rng, r);
   const how = rng.weighted({ bit: 40, byte: 15, word: 30, zero: 8, copy: 7 });
   let len = 1;
@@ -577,7 +577,8 @@ function readTail(path: string, n: number): string {
   return text.subarray(Math.max(0, text.length - n)).toString('latin1');
 }
 
-/** "5 kernel panic: iinit" etc., with numbers folded so that like panics count together. */
+/** "0 done", "5 panic: iinit", "3 bad image: bad block size in the superblock"...: the exit status and
+ *  the reason, numbers folded, so that like endings count together. */
 export function outcomeLabel(o: ProcessOutcome): string {
   if (o.failure) return 'FAILED';
   if (o.status === 0) return '0 done';
