@@ -174,24 +174,39 @@ static uint8_t big_byte(uint32_t i) { return (uint8_t)(i * 7u + i / 8192u); }
 
 /* A 0407 /boot and an 0410 /vmunix, for vax_boot without the real disk.
  * The kernel: text 0x300 (entry mask 0x4C00 at 0x100: IV, save R10, R11),
- * data 0x20 of 0x5A, bss 0x40, entry 0x80000100. */
+ * data 0x20 of 0x5A, bss 0x40, entry 0x80000100; two symbols, _nchsize
+ * (0x80000404) and _panicstr (0x80000408), both in its data. */
 #define FAKE_K_TEXT 0x300u
 #define FAKE_K_DATA 0x20u
 #define FAKE_K_BSS 0x40u
 #define FAKE_K_MASK 0x4C00u
+#define FAKE_K_SYMOFF (32u + FAKE_K_TEXT + FAKE_K_DATA)
+#define FAKE_K_STROFF (FAKE_K_SYMOFF + 24u)
 static size_t fake_kernel(uint8_t *out)
 {
-    memset(out, 0, 32 + FAKE_K_TEXT + FAKE_K_DATA);
+    static const char strings[] = "_nchsize\0_panicstr";   /* at string offsets 4 and 13 */
+    size_t len = FAKE_K_STROFF + 4 + sizeof strings;
+    memset(out, 0, len);
     put32(out + 0, AOUT_NMAGIC);
     put32(out + 4, FAKE_K_TEXT);
     put32(out + 8, FAKE_K_DATA);
     put32(out + 12, FAKE_K_BSS);
+    put32(out + 16, 24);   /* two nlist entries */
     put32(out + 20, 0x80000100u);
     for (uint32_t i = 0; i < FAKE_K_TEXT; i++)
         out[32 + i] = (uint8_t)(0x80 + (i & 0x3F));
     put16(out + 32 + 0x100, FAKE_K_MASK);
     memset(out + 32 + FAKE_K_TEXT, 0x5A, FAKE_K_DATA);
-    return 32 + FAKE_K_TEXT + FAKE_K_DATA;
+    uint8_t *sym = out + FAKE_K_SYMOFF;
+    put32(sym + 0, 4);            /* n_strx */
+    sym[4] = 0x07;                /* n_type: N_DATA | N_EXT */
+    put32(sym + 8, 0x80000404u);  /* n_value */
+    put32(sym + 12, 13);
+    sym[16] = 0x07;
+    put32(sym + 20, 0x80000408u);
+    put32(out + FAKE_K_STROFF, (uint32_t)(4 + sizeof strings));
+    memcpy(out + FAKE_K_STROFF + 4, strings, sizeof strings);
+    return len;
 }
 
 #define FAKE_B_TEXT 0x40u
@@ -856,7 +871,7 @@ static void test_boot_kernel_image(const uint8_t *img)
     blockdev_memory(&bd, (uint8_t *)img, MK_BYTES, 1);
     vax_config cfg = { 2u << 20 };
     vax_machine *a = vax_create(&cfg), *b = vax_create(&cfg);
-    uint8_t k[32 + FAKE_K_TEXT + FAKE_K_DATA];
+    uint8_t k[FAKE_K_STROFF + 64];
     size_t klen = fake_kernel(k);
     if (!a || !b) {
         CHECK(0, "out of memory");
@@ -875,21 +890,36 @@ static void test_boot_kernel_image(const uint8_t *img)
         same = phys32(a, pa) == phys32(b, pa);
     CHECK(same, "host kernel: same registers, PSL and first MB of memory as the disk's /vmunix");
 
-    /* Symbols and settings from the bytes (the fake kernel has no symbols). */
-    const char *names[1] = { "_nchsize" };
-    uint32_t val = 1;
-    CHECK(boot_lookup_kernel_symbols_image(k, klen, "fake.vmunix", names, &val, 1, err, sizeof err) == 0 && val == 0,
-          "a kernel without _nchsize: none found");
-    boot_kernel_setting set = { "nchsize", 0, 0 };
+    /* Symbols and settings from the bytes: the fake kernel's _nchsize. */
+    const char *names[2] = { "_nchsize", "_nosuch" };
+    uint32_t val[2] = { 1, 1 };
+    CHECK(boot_lookup_kernel_symbols_image(k, klen, "fake.vmunix", names, val, 2, err, sizeof err) == 1 &&
+              val[0] == 0x80000404u && val[1] == 0,
+          "symbols from the host's kernel: _nchsize %08x, _nosuch %08x", val[0], val[1]);
+    boot_kernel_setting set = { "nchsize", 7, 0 };
     int rc = boot_set_kernel_variables_image(b, k, klen, "fake.vmunix", &set, 1, err, sizeof err);
-    CHECK(rc == BOOT_SET_BAD_NAME && strstr(err, "fake.vmunix has no symbol _nchsize"), "settings: %d %s", rc, err);
+    CHECK(rc == 0 && set.old == 0x5A5A5A5Au && phys32(b, 0x404) == 7, "set nchsize=7: %d %s (was %08x)", rc, err,
+          set.old);
+    /* Variables the host watches (_panicstr): only an aligned longword in
+     * data or bss counts; a damaged table pointing into text does not. */
+    const char *watch[1] = { "_panicstr" };
+    uint32_t at = 0;
+    CHECK(boot_lookup_kernel_variables_image(k, klen, "fake.vmunix", watch, &at, 1, err, sizeof err) == 1 &&
+              at == 0x80000408u, "_panicstr in data: %08x", at);
+    put32(k + FAKE_K_SYMOFF + 20, 0x80000104u);   /* its n_value now in text */
+    CHECK(boot_lookup_kernel_variables_image(k, klen, "fake.vmunix", watch, &at, 1, err, sizeof err) == 0 && at == 0,
+          "a _panicstr pointing into text is not watched: %08x", at);
+    put32(k + FAKE_K_SYMOFF + 20, 0x80000408u);
+    boot_kernel_setting missing = { "nosuch", 0, 0 };
+    rc = boot_set_kernel_variables_image(b, k, klen, "fake.vmunix", &missing, 1, err, sizeof err);
+    CHECK(rc == BOOT_SET_BAD_NAME && strstr(err, "fake.vmunix has no symbol _nosuch"), "settings: %d %s", rc, err);
 
     /* Bad input: not an a.out, cut short, a bad boot device; registers stay. */
     vax_set_reg(b, 10, 0x1234);
     uint8_t junk[64] = { 1, 2, 3 };
     rc = vax_boot_kernel_image(b, junk, sizeof junk, "junk", 0, 0, NULL, err, sizeof err);
     CHECK(rc < 0 && strstr(err, "junk: ") && strstr(err, "not a VAX a.out file"), "junk: %s", err);
-    rc = vax_boot_kernel_image(b, k, klen - 8, "short", 0, 0, NULL, err, sizeof err);
+    rc = vax_boot_kernel_image(b, k, 32 + FAKE_K_TEXT + FAKE_K_DATA - 8, "short", 0, 0, NULL, err, sizeof err);
     CHECK(rc < 0 && strstr(err, "short: "), "a kernel cut short: %s", err);
     rc = vax_boot_kernel_image(b, k, klen, "k", 0, 0x50000000u, NULL, err, sizeof err);
     CHECK_ERR(rc, err, "bad magic number");
@@ -900,6 +930,79 @@ static void test_boot_kernel_image(const uint8_t *img)
     CHECK(vax_get_reg(b, 10) == 0x1234, "registers unchanged after failed boots");
     vax_destroy(a);
     vax_destroy(b);
+}
+
+/* Kernel variables and symbols (boot/kernelvars.h) from the synthetic
+ * disk's /vmunix; a damaged symbol table (found by the file-system fuzzer:
+ * a flipped a_trsize or string-table size made --set report "no symbol",
+ * a usage error, for what is a damaged image) is BOOT_SET_IMAGE_ERROR. */
+static void test_kernelvars(const uint8_t *img)
+{
+    char err[256];
+    uint8_t *copy = malloc(MK_BYTES);
+    vax_config cfg = { 2u << 20 };
+    vax_machine *m = vax_create(&cfg);
+    if (!copy || !m) {
+        CHECK(0, "out of memory");
+        free(copy);
+        vax_destroy(m);
+        return;
+    }
+    memcpy(copy, img, MK_BYTES);
+    vax_blockdev bd;
+    blockdev_memory(&bd, copy, MK_BYTES, 1);
+    int rc = vax_boot(m, &bd, "RP06", BOOT_DIRECT_KERNEL, 0, 0, "/vmunix", err, sizeof err);
+    CHECK(rc == 0, "direct boot: %s", err);
+
+    boot_kernel_setting set = { "nchsize", 7, 0 };
+    rc = boot_set_kernel_variables(m, &bd, NULL, &set, 1, err, sizeof err);
+    CHECK(rc == 0 && phys32(m, 0x404) == 7 && set.old == 0x5A5A5A5Au, "set _nchsize: rc %d %s, old 0x%x", rc,
+          err, set.old);
+    const char *names[2] = { "_panicstr", "_nosuch" };
+    uint32_t values[2] = { 1, 1 };
+    rc = boot_lookup_kernel_symbols(&bd, NULL, names, values, 2, err, sizeof err);
+    CHECK(rc == 1 && values[0] == 0x80000408u && values[1] == 0, "lookup: rc %d, 0x%x 0x%x", rc, values[0],
+          values[1]);
+    set.name = "nosuch";
+    rc = boot_set_kernel_variables(m, &bd, NULL, &set, 1, err, sizeof err);
+    CHECK(rc == BOOT_SET_BAD_NAME && strstr(err, "has no symbol _nosuch"), "unknown name: rc %d %s", rc, err);
+    set.name = "nchsize";
+
+    /* The kernel's first fragment holds its header and its symbols. */
+    uint8_t *k = copy + (size_t)get32(inode_ptr(copy, INO_VMUNIX) + 40) * MK_FSIZE;
+    static const struct {
+        uint32_t at, value;
+        const char *words;
+    } damage[] = {
+        { 16, 25, "whole number of 12-byte entries" },   /* a_syms */
+        { 16, 0x7FFFFFF8u, "past the end of the file" },
+        { 24, 0x10000, "past the end of the file" },     /* a_trsize */
+        { 28, 0xFFFFFFF0u, "past the end of the file" }, /* a_drsize */
+        { FAKE_K_STROFF, 0, "string table size 0" },
+        { FAKE_K_STROFF, 0x100000, "string table size 1048576" },
+        { FAKE_K_STROFF, 12, "symbol 1 names string 13, outside the string table (12 bytes)" },
+        { FAKE_K_SYMOFF, 2, "symbol 0 names string 2" },
+    };
+    for (size_t i = 0; i < sizeof damage / sizeof damage[0]; i++) {
+        uint32_t old = get32(k + damage[i].at);
+        put32(k + damage[i].at, damage[i].value);
+        rc = boot_set_kernel_variables(m, &bd, NULL, &set, 1, err, sizeof err);
+        CHECK(rc == BOOT_SET_IMAGE_ERROR && strstr(err, "/vmunix: damaged symbol table") &&
+                  strstr(err, damage[i].words),
+              "damage %zu: set gives rc %d: %s", i, rc, err);
+        rc = boot_lookup_kernel_symbols(&bd, NULL, names, values, 2, err, sizeof err);
+        CHECK(rc == BOOT_SET_IMAGE_ERROR && strstr(err, damage[i].words), "damage %zu: lookup gives rc %d: %s", i,
+              rc, err);
+        put32(k + damage[i].at, old);
+    }
+    /* A kernel without symbols (a_syms 0) has none to find: a bad name. */
+    put32(k + 16, 0);
+    rc = boot_set_kernel_variables(m, &bd, NULL, &set, 1, err, sizeof err);
+    CHECK(rc == BOOT_SET_BAD_NAME, "stripped kernel: rc %d %s", rc, err);
+    rc = boot_lookup_kernel_symbols(&bd, NULL, names, values, 2, err, sizeof err);
+    CHECK(rc == 0 && values[0] == 0, "stripped kernel: lookup rc %d", rc);
+    vax_destroy(m);
+    free(copy);
 }
 
 /* ====================================================== the reference disk */
@@ -1145,6 +1248,7 @@ int main(void)
         test_fuzz_fs(img);
         test_boot_synthetic(img);
         test_boot_kernel_image(img);
+        test_kernelvars(img);
         free(img);
     } else {
         CHECK(0, "out of memory");

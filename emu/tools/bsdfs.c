@@ -7,13 +7,18 @@
  *   bsdfs IMAGE cat PATH       copy a file to stdout
  *   bsdfs IMAGE sum PATH       4.3BSD /bin/sum's output line for a file
  *   bsdfs IMAGE stat PATH      inode, mode, size, uid, gid, mtime
- * Partition a (offset 0) of the image is read.
+ * Partition a (offset 0) of the image is read, or with -p LETTER that
+ * partition of an RP06 pack (e.g. -p g for /usr; src/boot/partitions.c).
+ * Exit status: 0 done, 1 the path could not be read (a damaged file system
+ * or a missing file, with the reason on stderr), 2 usage, 3 the image or
+ * its superblock is unusable.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "boot/ffs.h"
+#include "boot/partitions.h"
 #include "system/blockdev_file.h"
 
 static void print_name(void *ctx, const char *name, uint32_t ino)
@@ -24,8 +29,20 @@ static void print_name(void *ctx, const char *name, uint32_t ino)
 
 int main(int argc, char **argv)
 {
+    uint64_t part_off = 0;
+    if (argc == 6 && !strcmp(argv[1], "-p")) {
+        const char *letter = argv[2];
+        uint64_t part_len;
+        if (letter[0] < 'a' || letter[0] > 'h' || letter[1] ||
+            bsd_partition_range(bsd_disktype_find("RP06"), letter[0] - 'a', &part_off, &part_len) != 0) {
+            fprintf(stderr, "bsdfs: -p takes a partition letter of an RP06 pack (a-g, not %s)\n", letter);
+            return 2;
+        }
+        argv += 2;
+        argc -= 2;
+    }
     if (argc != 4) {
-        fprintf(stderr, "usage: bsdfs IMAGE ls|cat|sum|stat PATH\n");
+        fprintf(stderr, "usage: bsdfs [-p LETTER] IMAGE ls|cat|sum|stat PATH\n");
         return 2;
     }
     /* Only the blocks the command needs are read from the file. */
@@ -35,7 +52,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "bsdfs: %s\n", err);
         return 3;
     }
-    ffs_fs *fs = ffs_open(&img.bd, 0, err, sizeof err);
+    ffs_fs *fs = ffs_open(&img.bd, part_off, err, sizeof err);
     if (!fs) {
         fprintf(stderr, "bsdfs: %s: %s\n", argv[1], err);
         blockdev_file_close(&img);

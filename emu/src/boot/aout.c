@@ -120,19 +120,52 @@ int aout_load(vax_machine *m, const uint8_t *file, size_t len, const aout_header
     return 0;
 }
 
+int aout_check_symbols(const uint8_t *file, size_t len, const aout_header *h, char *err, size_t errlen)
+{
+    uint64_t symoff = (uint64_t)aout_text_offset(h) + h->text + h->data + h->trsize + h->drsize;
+    uint64_t stroff = symoff + h->syms;
+    if (h->syms == 0)
+        return 0;   /* stripped: no symbols to look for */
+    if (h->syms % 12 != 0) {
+        boot_seterr(err, errlen, "symbol table of %u bytes is not a whole number of 12-byte entries", h->syms);
+        return -1;
+    }
+    if (stroff + 4 > len) {
+        boot_seterr(err, errlen,
+                    "symbol table (%u bytes from byte %llu, after %u + %u bytes of relocation) and string table "
+                    "run past the end of the file (%zu bytes)",
+                    h->syms, (unsigned long long)symoff, h->trsize, h->drsize, len);
+        return -1;
+    }
+    uint64_t strsize = boot_le32(file + stroff);
+    if (strsize < 4 || stroff + strsize > len) {
+        boot_seterr(err, errlen, "string table size %llu at byte %llu does not fit the file (%zu bytes)",
+                    (unsigned long long)strsize, (unsigned long long)stroff, len);
+        return -1;
+    }
+    /* Every name (n_strx, 0 for none) must lie inside the string table. */
+    for (uint64_t p = symoff; p + 12 <= stroff; p += 12) {
+        uint32_t strx = boot_le32(file + p);
+        if (strx != 0 && (strx < 4 || strx >= strsize)) {
+            boot_seterr(err, errlen, "symbol %llu names string %u, outside the string table (%llu bytes)",
+                        (unsigned long long)((p - symoff) / 12), strx, (unsigned long long)strsize);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int aout_find_symbol(const uint8_t *file, size_t len, const aout_header *h, const char *name, uint32_t *value)
 {
     /* The symbol table follows text, data and the relocation entries; the
      * string table (a longword size, then the strings) follows it.  Each
      * entry (struct nlist) is n_strx(4) n_type(1) n_other(1) n_desc(2)
      * n_value(4). */
+    if (h->syms == 0 || aout_check_symbols(file, len, h, NULL, 0) != 0)
+        return -1;
     uint64_t symoff = (uint64_t)aout_text_offset(h) + h->text + h->data + h->trsize + h->drsize;
     uint64_t stroff = symoff + h->syms;
-    if (stroff + 4 > len || h->syms % 12 != 0)
-        return -1;
     uint64_t strsize = boot_le32(file + stroff);
-    if (strsize < 4 || stroff + strsize > len)
-        return -1;
     size_t namelen = strlen(name);
     for (uint64_t p = symoff; p + 12 <= stroff; p += 12) {
         uint32_t strx = boot_le32(file + p);

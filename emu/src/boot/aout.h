@@ -65,6 +65,14 @@ typedef struct {
 int aout_load(vax_machine *m, const uint8_t *file, size_t len, const aout_header *h,
               uint32_t load_addr, uint32_t bss_slop, aout_layout *lay, char *err, size_t errlen);
 
+/* Check where the header puts the symbol table (after text, data and the
+ * relocation entries: a_syms bytes of 12-byte entries) and the string
+ * table after it (a longword size, at least 4, then the strings): both
+ * must lie inside the file, and every symbol's name inside the string
+ * table.  A file without symbols (a_syms 0) passes.  Returns 0, or -1 with a message
+ * (e.g. a damaged header or a truncated file). */
+int aout_check_symbols(const uint8_t *file, size_t len, const aout_header *h, char *err, size_t errlen);
+
 /* The value of symbol `name` (as the linker spells it, e.g. "_nchsize")
  * in the file's symbol table; 0, or -1 if absent or the table is bad. */
 int aout_find_symbol(const uint8_t *file, size_t len, const aout_header *h, const char *name, uint32_t *value);

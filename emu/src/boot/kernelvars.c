@@ -33,11 +33,20 @@ static int read_kernel(const vax_blockdev *disk, const char *kernel_path, uint8_
         free(*file);
         return BOOT_SET_IMAGE_ERROR;
     }
+    /* A damaged symbol table is a damaged image, not a missing symbol. */
+    if (aout_check_symbols(*file, *len, h, e, sizeof e) < 0) {
+        snprintf(err, errlen, "%s: damaged symbol table: %s", kernel_path, e);
+        free(*file);
+        return BOOT_SET_IMAGE_ERROR;
+    }
     return 0;
 }
 
-int boot_lookup_kernel_symbols_image(const uint8_t *kernel, size_t len, const char *name, const char *const *names,
-                                     uint32_t *values, int n, char *err, size_t errlen)
+/* Look up names in a kernel file; with vars_only, a symbol outside the
+ * kernel's data and bss (a damaged table pointing elsewhere) counts as not
+ * found. */
+static int lookup(const uint8_t *kernel, size_t len, const char *name, const char *const *names, uint32_t *values,
+                  int n, int vars_only, char *err, size_t errlen)
 {
     aout_header h;
     char e[200];
@@ -45,15 +54,49 @@ int boot_lookup_kernel_symbols_image(const uint8_t *kernel, size_t len, const ch
         snprintf(err, errlen, "%s: %s", name, kernel ? e : "no kernel");
         return BOOT_SET_IMAGE_ERROR;
     }
+    uint32_t data_start = (h.text + AOUT_DATA_ALIGN - 1) & ~(AOUT_DATA_ALIGN - 1);
     int found = 0;
     for (int i = 0; i < n; i++) {
         values[i] = 0;
-        if (aout_find_symbol(kernel, len, &h, names[i], &values[i]) == 0)
-            found++;
-        else
+        if (aout_find_symbol(kernel, len, &h, names[i], &values[i]) != 0) {
             values[i] = 0;
+            continue;
+        }
+        uint32_t pa = values[i] & 0x7FFFFFFFu;
+        if (vars_only && (pa < data_start || pa + 4 > data_start + h.data + h.bss || (values[i] & 3u))) {
+            values[i] = 0;
+            continue;
+        }
+        found++;
     }
     return found;
+}
+
+int boot_lookup_kernel_symbols_image(const uint8_t *kernel, size_t len, const char *name, const char *const *names,
+                                     uint32_t *values, int n, char *err, size_t errlen)
+{
+    return lookup(kernel, len, name, names, values, n, 0, err, errlen);
+}
+
+int boot_lookup_kernel_variables_image(const uint8_t *kernel, size_t len, const char *name, const char *const *names,
+                                       uint32_t *values, int n, char *err, size_t errlen)
+{
+    return lookup(kernel, len, name, names, values, n, 1, err, errlen);
+}
+
+int boot_lookup_kernel_variables(const vax_blockdev *disk, const char *kernel_path, const char *const *names,
+                                 uint32_t *values, int n, char *err, size_t errlen)
+{
+    uint8_t *file;
+    size_t len;
+    aout_header h;
+    const char *path = kernel_path ? kernel_path : "/vmunix";
+    int rc = read_kernel(disk, path, &file, &len, &h, err, errlen);
+    if (rc < 0)
+        return rc;
+    rc = lookup(file, len, path, names, values, n, 1, err, errlen);
+    free(file);
+    return rc;
 }
 
 int boot_lookup_kernel_symbols(const vax_blockdev *disk, const char *kernel_path, const char *const *names,

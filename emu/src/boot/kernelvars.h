@@ -19,7 +19,7 @@ typedef struct {
     uint32_t old;       /* filled in: the value the loaded kernel had */
 } boot_kernel_setting;
 
-#define BOOT_SET_IMAGE_ERROR (-1)   /* the kernel could not be read from the disk */
+#define BOOT_SET_IMAGE_ERROR (-1)   /* the kernel could not be read from the disk, or its symbol table is damaged */
 #define BOOT_SET_BAD_NAME (-2)      /* no such symbol, or not a variable in data or bss */
 
 /* Set the longword kernel variables _NAME in physical memory, after
@@ -51,6 +51,15 @@ int boot_set_kernel_variables_image(vax_machine *m, const uint8_t *kernel, size_
                                     boot_kernel_setting *set, int n, char *err, size_t errlen);
 int boot_lookup_kernel_symbols_image(const uint8_t *kernel, size_t len, const char *name, const char *const *names,
                                      uint32_t *values, int n, char *err, size_t errlen);
+
+/* Like the look-ups above, for variables the host will read while the
+ * kernel runs (_panicstr, _cons): a symbol that is not an aligned longword
+ * in the kernel's data or bss — a damaged symbol table pointing anywhere —
+ * counts as not found, so the host never watches the wrong memory. */
+int boot_lookup_kernel_variables(const vax_blockdev *disk, const char *kernel_path, const char *const *names,
+                                 uint32_t *values, int n, char *err, size_t errlen);
+int boot_lookup_kernel_variables_image(const uint8_t *kernel, size_t len, const char *name, const char *const *names,
+                                       uint32_t *values, int n, char *err, size_t errlen);
 
 /* The battery-backed TODR of a real 780 would hold the date; ours is set
  * from the time the root file system (partition a) was last written, plus

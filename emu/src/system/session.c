@@ -279,7 +279,11 @@ static void watch_kernel(vax_session *s, const char *kernel_path)
     uint32_t addr[2] = { 0, 0 };
     char why[200];
     s->panic[0] = 0;
-    if (lookup_symbols(s, kernel_path, names, addr, 2, why, sizeof why) < 0)
+    int rc = s->kernel_image && s->reboot_kind != BOOTED_DISK
+                 ? boot_lookup_kernel_variables_image(s->kernel_image, s->kernel_image_len, kernel_path, names, addr, 2,
+                                                      why, sizeof why)
+                 : boot_lookup_kernel_variables(s->boot_disk, kernel_path, names, addr, 2, why, sizeof why);
+    if (rc < 0)
         addr[0] = addr[1] = 0;
     s->panicstr_addr = addr[0];
     s->cons_addr = addr[1];
