@@ -111,6 +111,34 @@ test('the session driver: panic and time limit on a scripted console', async () 
   assert.equal(pauses, 0); // fewer than PAUSE_EVERY slices
 });
 
+test('the session driver keeps a chatty guest\'s output bounded: the head, the tail and how much was left out', async () => {
+  // 100 KB a slice for 600 slices (60 MB), then the prompt: the wait stays
+  // linear, the transcript bounded, and the output says what it left out.
+  const { TRANSCRIPT_MAX, TRANSCRIPT_HEAD } = await import('./session');
+  let n = 0;
+  const chunk = 'x'.repeat(100 * 1024 - 2) + '\r\n';
+  const machine: ConsoleMachine = {
+    run: () => { n++; return 0; },
+    type() {},
+    readConsole: () => (n === 1 ? 'boot banner\r\n' : n <= 600 ? chunk : n === 601 ? 'end\r\n# ' : ''),
+    consoleDropped: () => 0n,
+    timeNs: () => BigInt(n) * 1_000_000n,
+    instructionCount: () => BigInt(n),
+    stopDetail: () => '',
+    panicMessage: () => '',
+  };
+  const session = new ConsoleSession(machine);
+  const t0 = performance.now();
+  const r = await session.expect('\n# ', 100);
+  assert.ok(performance.now() - t0 < 20_000, 'linear, not quadratic');
+  assert.ok(session.transcript.length <= TRANSCRIPT_MAX + chunk.length + 200, `${session.transcript.length} characters kept`);
+  assert.ok(session.omitted > 50 * 1024 * 1024, `${session.omitted} left out`);
+  assert.ok(session.transcript.startsWith('boot banner'), 'the head (boot messages) is kept');
+  assert.match(r.output, /\[vaxlab: [\d,]+ characters of output not kept\]/);
+  assert.ok(r.output.endsWith('end\r\n# '), 'the tail is kept');
+  assert.ok(TRANSCRIPT_HEAD < TRANSCRIPT_MAX);
+});
+
 test('experiments: groups, ids, descriptions, steps and chart counters', () => {
   const ids = EXPERIMENTS.map((e) => e.id);
   assert.equal(new Set(ids).size, ids.length, 'experiment ids are unique');

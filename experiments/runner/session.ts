@@ -32,6 +32,21 @@ const STOP_PANICKED = 101;
 /** After a panic, slices run so that the kernel's message reaches the output. */
 const PANIC_DRAIN_SLICES = 10;
 
+/** How much of a guest's output the session keeps: everything up to
+ *  TRANSCRIPT_MAX characters; beyond that the first TRANSCRIPT_HEAD (the
+ *  boot messages) and the last TRANSCRIPT_TAIL, with a line saying how much
+ *  was left out between them.  A guest printing without end (until its
+ *  step's time limit) so costs bounded memory, and a failure's output in a
+ *  result stays readable. */
+export const TRANSCRIPT_MAX = 1 << 20;
+export const TRANSCRIPT_HEAD = 64 << 10;
+export const TRANSCRIPT_TAIL = 256 << 10;
+
+/** The line that stands for output that was not kept. */
+export function omittedLine(chars: number): string {
+  return `\r\n[vaxlab: ${chars.toLocaleString('en-US')} characters of output not kept]\r\n`;
+}
+
 export type FailureKind = 'time limit' | 'panic' | 'stopped' | 'parse failure' | 'program error' | 'console overflow';
 
 /** Why a session (or a step of an experiment) failed. */
@@ -74,8 +89,10 @@ export interface SessionHooks {
 export const PAUSE_EVERY = 10;
 
 export class ConsoleSession {
-  /** Everything the console printed. */
+  /** What the console printed: all of it, or its head and tail (TRANSCRIPT_MAX). */
   transcript = '';
+  /** Characters of output left out of the transcript. */
+  omitted = 0;
   private mark = 0;
   private slices = 0;
 
@@ -93,7 +110,7 @@ export class ConsoleSession {
   /** Waits for text (the CLI's `expect`), at most limitSeconds of virtual
    *  time, running the machine in slices of `slice` instructions. */
   async expect(text: string, limitSeconds: number, slice: number = SLICE): Promise<ExpectResult> {
-    const start = this.mark;
+    let start = this.mark;
     const deadline = this.machine.timeNs() + BigInt(Math.round(limitSeconds * 1e9));
     const { signal, pause, onSlice } = this.hooks;
     let from = this.mark;   // no match of text starts before here
@@ -108,6 +125,21 @@ export class ConsoleSession {
         };
       }
       from = Math.max(this.mark, this.transcript.length - text.length + 1);
+      if (this.transcript.length > TRANSCRIPT_MAX) {
+        // Keep the head and the tail: the cut ends before anything not yet
+        // searched (from), and positions past it move down.
+        const cut = Math.min(from, this.transcript.length - TRANSCRIPT_TAIL);
+        if (cut > TRANSCRIPT_HEAD) {
+          const dropped = cut - TRANSCRIPT_HEAD;
+          const line = omittedLine(dropped);
+          this.omitted += dropped;
+          this.transcript = this.transcript.slice(0, TRANSCRIPT_HEAD) + line + this.transcript.slice(cut);
+          const moved = (i: number): number => (i < TRANSCRIPT_HEAD ? i : i < cut ? TRANSCRIPT_HEAD : i - dropped + line.length);
+          start = moved(start);
+          this.mark = moved(this.mark);
+          from = moved(from);
+        }
+      }
       const output = (): string => this.transcript.slice(start);
       if (signal?.aborted) throw new SessionFailure('stopped', 'stopped by the user', output());
       if (this.machine.timeNs() > deadline) {
