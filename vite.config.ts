@@ -10,6 +10,35 @@ const isolationHeaders = {
   'Cross-Origin-Embedder-Policy': 'require-corp',
 };
 
+// What the built page needs and nothing more (README, "Serving the page"):
+// its own scripts and the WebAssembly they compile ('wasm-unsafe-eval'), its
+// module workers, fetches of its own images, inline styles (React's style
+// attributes, xterm.js), data: and blob: images for the PNG export; no
+// plugins, no framing, no other origin.  The dev server's hot reload injects
+// inline scripts, so it gets only the isolation headers.
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "worker-src 'self'",
+  "connect-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export const SECURITY_HEADERS = {
+  ...isolationHeaders,
+  'Cross-Origin-Resource-Policy': 'same-origin',
+  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+};
+
 export default defineConfig({
   root: 'web',
   plugins: [react()],
@@ -24,7 +53,7 @@ export default defineConfig({
     fs: { allow: [repoRoot] },
   },
   preview: {
-    headers: isolationHeaders,
+    headers: SECURITY_HEADERS,
   },
   worker: {
     format: 'es',

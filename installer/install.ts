@@ -48,7 +48,7 @@ import {
   kernelGuestPath, kernelSourcesDigest, kernelTarEntries, timeOf,
 } from './lib/kernels';
 import type { KernelSources } from './lib/kernels';
-import { cacheKey, gzipFile, scriptsDigest, sourceDigest, upToDate, writeJsonAtomic } from './lib/output';
+import { cacheKey, gzipFile, scriptsDigest, scrubHostPaths, sourceDigest, upToDate, writeJsonAtomic } from './lib/output';
 import { buildTape, readTapeLayout } from './lib/tape';
 import type { TapeFileSpec, TapeInfo } from './lib/tape';
 import { makeTar } from './lib/tar';
@@ -559,7 +559,7 @@ async function buildVersion(o: Options, v: DistVersion, presence: Presence, lab:
       totalHostSeconds: Number(totalSeconds.toFixed(2)),
     };
     writeJsonAtomic(manifestPath, manifest);
-    copyFileSync(logFile, join(o.out, `${v.imageName}.log`));
+    writeFileSync(join(o.out, `${v.imageName}.log`), scrubHostPaths(readFileSync(logFile, 'latin1')), 'latin1');
     say(`${manifestPath} written; ${v.name} took ${secs(totalSeconds)}`);
     ok = true;
     return { version: v, status: 'built', image: imagePath, seconds: totalSeconds };
@@ -800,7 +800,7 @@ async function buildKernels(o: Options, v: DistVersion, manifestPath: string): P
     };
     manifest.kernels = km;
     writeJsonAtomic(manifestPath, manifest);
-    copyFileSync(logFile, join(o.out, `${v.imageName}-kernels.log`));
+    writeFileSync(join(o.out, `${v.imageName}-kernels.log`), scrubHostPaths(readFileSync(logFile, 'latin1')), 'latin1');
     say(`${shipped.length} kernels written to ${repoPath(o.out)} (${shipped.map((k) => k.file).join(', ')}); ` +
       `the kernels took ${secs(totalHostSeconds)}`);
     ok = true;

@@ -11,7 +11,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, test } from 'node:test';
@@ -507,4 +507,20 @@ test('kernels: a build transcript\'s failure names the kernel and keeps its part
   const time = '# /bin/time ls -l > /dev/null\r\n        3.3 real         1.2 user         2.0 sys\r\n# ';
   assert.deepEqual(timeOf(time, 'ls -l > /dev/null'), { real: 3.3, user: 1.2, sys: 2.0 });
   assert.equal(timeOf(time, 'ls'), null);
+});
+
+test('nothing the installer writes for the page holds a path of the machine that built it', async () => {
+  const { scrubHostPaths } = await import('./lib/output');
+  const { tmpdir: tmp } = await import('node:os');
+  const root = resolve(import.meta.dirname, '..');
+  assert.equal(scrubHostPaths(`${root}/web/public/images/x`, root), 'web/public/images/x');
+  assert.equal(scrubHostPaths(`${resolve(root, '..')}/shared/bsd/4.3BSD/SHA256SUMS`, root), '../shared/bsd/4.3BSD/SHA256SUMS');
+  assert.equal(scrubHostPaths(`work ${tmp()}/vaxlab-install-x`, root), 'work $TMPDIR/vaxlab-install-x');
+  // The files the last `npm run image` wrote, if there are any.
+  const out = join(root, 'web/public/images');
+  for (const f of existsSync(out) ? readdirSync(out).filter((n) => /\.(json|log)$/.test(n)) : []) {
+    const text = readFileSync(join(out, f), 'latin1');
+    assert.ok(!text.includes(root), `${f} names the repository's place on this machine`);
+    assert.ok(!text.includes(`${tmp()}/`), `${f} names this machine's temporary directory`);
+  }
 });

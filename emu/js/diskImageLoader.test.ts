@@ -168,6 +168,14 @@ before(async () => {
   files.set('/images/badsha.json', JSON.stringify({ image: { file: 'small.dsk.gz', bytes: smallGz.length, uncompressedBytes: small.length, uncompressedSha256: 'f'.repeat(64) } }));
   files.set('/images/missing.json', JSON.stringify({ image: { file: 'missing.dsk.gz', bytes: 10, uncompressedBytes: 10 } }));
   files.set('/images/nonsense.json', JSON.stringify({ hello: 1 }));
+  // Manifests that try to send the page elsewhere, or to allocate too much.
+  const elsewhere = (file: string): string =>
+    JSON.stringify({ image: { file, bytes: smallGz.length, uncompressedBytes: small.length } });
+  files.set('/images/other-origin.json', elsewhere('https://evil.example/x.dsk.gz'));
+  files.set('/images/protocol-relative.json', elsewhere('//evil.example/x.dsk.gz'));
+  files.set('/images/up.json', elsewhere('../secret.dsk.gz'));
+  files.set('/images/path.json', elsewhere('sub/dir.dsk.gz'));
+  files.set('/images/huge.json', JSON.stringify({ image: { file: 'small.dsk.gz', bytes: 10, uncompressedBytes: 4 * 1024 ** 3 } }));
   server = createServer((req, res) => {
     const body = files.get(req.url ?? '');
     if (body === undefined) {
@@ -203,6 +211,11 @@ test('fetchDiskImage: 404s, a bad manifest and a SHA-256 mismatch are clear erro
   await assert.rejects(fetchDiskImage(vax, { manifestUrl: `${base}/images/nothere.json` }), /nothere\.json: HTTP 404 Not Found \(the image is built by `npm run image`\)/);
   await assert.rejects(fetchDiskImage(vax, { manifestUrl: `${base}/images/missing.json` }), /missing\.dsk\.gz: HTTP 404/);
   await assert.rejects(fetchDiskImage(vax, { manifestUrl: `${base}/images/nonsense.json` }), /not an image manifest/);
+  for (const m of ['other-origin', 'protocol-relative', 'up', 'path']) {
+    await assert.rejects(fetchDiskImage(vax, { manifestUrl: `${base}/images/${m}.json` }),
+      /is not a plain file name next to the manifest/, m);
+  }
+  await assert.rejects(fetchDiskImage(vax, { manifestUrl: `${base}/images/huge.json` }), /more than the \d+ an image may have/);
   await assert.rejects(fetchDiskImage(vax, { manifestUrl: `${base}/images/badsha.json` }), /SHA-256 mismatch/);
   const unchecked = await fetchDiskImage(vax, { manifestUrl: `${base}/images/badsha.json`, verify: false });
   unchecked.image.dispose();

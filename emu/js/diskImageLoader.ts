@@ -238,7 +238,28 @@ function checkManifest(m: unknown, url: URL): ImageManifest {
   if (!img || typeof img.file !== 'string' || !positive(img.bytes) || !positive(img.uncompressedBytes)) {
     throw new DiskImageLoadError(`${url}: not an image manifest (no image.file, image.bytes, image.uncompressedBytes)`);
   }
+  if (img.uncompressedBytes > MAX_IMAGE_BYTES || img.bytes > MAX_IMAGE_BYTES) {
+    throw new DiskImageLoadError(`${url}: the manifest announces ${img.uncompressedBytes} bytes, more than the ` +
+      `${MAX_IMAGE_BYTES} an image may have`);
+  }
   return m as ImageManifest;
+}
+
+/** The largest image a manifest may announce: above every pack the lab
+ *  uses (an RP06 is 174 MB, an RA81 456 MB), so a manifest cannot make the
+ *  page allocate whatever it says. */
+export const MAX_IMAGE_BYTES = 512 * 1024 * 1024;
+
+/** A file a manifest names, next to the manifest: a plain file name (no
+ *  scheme, no host, no path), so a manifest can never make the page fetch
+ *  from another origin or another folder. */
+export function sameOriginFile(file: string, manifestUrl: URL): URL {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/.test(file) || file.includes('..')) {
+    throw new DiskImageLoadError(`${manifestUrl}: image.file ${JSON.stringify(file.slice(0, 80))} is not a plain file name next to the manifest`);
+  }
+  const url = new URL(file, manifestUrl);
+  if (url.origin !== manifestUrl.origin) throw new DiskImageLoadError(`${manifestUrl}: image.file is on another origin`);
+  return url;
 }
 
 /** Fetches a gzipped image and streams it into a new DiskImage of
@@ -286,7 +307,7 @@ export async function fetchDiskImage(
     throw new DiskImageLoadError(`${manifestUrl}: not JSON: ${message(e)}`, { cause: e });
   }
   const manifest = checkManifest(json, manifestUrl);
-  const image = await loadDiskImage(api, new URL(manifest.image.file, manifestUrl), {
+  const image = await loadDiskImage(api, sameOriginFile(manifest.image.file, manifestUrl), {
     ...options,
     size: manifest.image.uncompressedBytes,
     compressedBytes: manifest.image.bytes,

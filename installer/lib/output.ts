@@ -3,12 +3,17 @@
 
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 
 import { sha256File } from './dist';
+
+/** The repository (installer/lib/ is two levels down). */
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export interface GzipResult {
   sha256: string;
@@ -88,6 +93,21 @@ export async function upToDate(manifestPath: string, imagePath: string, key: str
 
 export function writeJsonAtomic(path: string, value: unknown): void {
   const tmp = `${path}.partial`;
-  writeFileSync(tmp, JSON.stringify(value, null, 2) + '\n');
+  writeFileSync(tmp, scrubHostPaths(JSON.stringify(value, null, 2)) + '\n');
   renameSync(tmp, path);
+}
+
+/** What the installer writes next to the image is shipped with the page:
+ *  no path of the machine that built it may be in it.  The repository
+ *  becomes "." (the distribution beside it "../shared/..."), the home
+ *  directory "~" and the temporary directory "$TMPDIR". */
+export function scrubHostPaths(text: string, repoRoot: string = REPO_ROOT): string {
+  const root = repoRoot.replace(/\/+$/, '');
+  const parent = dirname(root);
+  const swaps: [string, string][] = [[`${root}/`, ''], [root, '.'], [`${parent}/`, '../'], [tmpdir().replace(/\/+$/, ''), '$TMPDIR']];
+  const home = homedir();
+  if (home && home !== '/') swaps.push([home, '~']);
+  let out = text;
+  for (const [from, to] of swaps) if (from.length > 1) out = out.split(from).join(to);
+  return out;
 }
