@@ -13,7 +13,7 @@ import {
 import { decimate, formatValue, MAX_POINT_CIRCLES } from './charts/counterChart';
 import { checkForm, formFor, groupedExperiments, initialForm } from './config';
 import { chartPanels, counterName, counterTitle } from './counterNames';
-import { exportTitle, paperLegend, resultCsv, resultSummary, SeriesBuilder, seriesFromSamples } from './results';
+import { csvCell, exportTitle, paperLegend, resultCsv, resultSummary, SeriesBuilder, seriesFromSamples } from './results';
 import { batch, ObjectAtom } from './state/atom';
 import { TextStream } from './state/textStream';
 
@@ -232,6 +232,17 @@ test('CSV: a header, a line per row, quoting', () => {
   assert.match(lines[1]!, /^syscall,syscall,ok,2000,0.7,0.1,0.5,Table 2,4.3BSD,0.46,/);
   assert.ok(lines[2]!.startsWith('"x, ""y""",'));
   assert.ok(lines[2]!.includes(',"a,b",'));
+});
+
+test('CSV: text that a spreadsheet would run as a formula is neutralised (OWASP); numbers stay numbers', () => {
+  for (const evil of ['=HYPERLINK("http://x","y")', '@SUM(1+1)*cmd|\' /C calc\'!A0', '+1+1', '-2+3', '\t=1', '\r=1']) {
+    const cell = csvCell(evil);
+    assert.ok(cell.startsWith('"\''), `${JSON.stringify(evil)} -> ${cell}`);
+  }
+  assert.equal(csvCell(-3.5), '-3.5');
+  assert.equal(csvCell('syscall'), 'syscall');
+  const csv = resultCsv(result([row({ test: '=cmd|\' /C calc\'!A0', command: '@SUM(1)' })]));
+  assert.ok(!/(^|,)[=+@-][^0-9]/m.test(csv.split('\r\n').slice(1).join('\n')), csv);
 });
 
 test('counter samples become one row\'s columns, gaps as NaN', () => {

@@ -22,10 +22,15 @@ export const CSV_COLUMNS = [
 
 export type CsvValue = string | number | boolean | null | undefined;
 
+/** One CSV cell, RFC 4180 quoted.  Text (it may come from someone else's
+ *  permalink) that a spreadsheet would take for a formula — starting with
+ *  =, +, -, @, a tab or a carriage return — gets a leading apostrophe and
+ *  quotes, as OWASP advises for CSV injection; numbers stay numbers. */
 export function csvCell(v: CsvValue): string {
   if (v === null || v === undefined) return '';
-  const s = String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  const s = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
+  return /[",\r\n']/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 /** One line per row, RFC 4180 quoting, CRLF line ends. */
