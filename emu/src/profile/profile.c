@@ -29,6 +29,7 @@
 
 #include "cpu/cpu.h"
 #include "machine.h"
+#include "vax.h"
 
 #define NONE 0xFFFFFFFFu
 /* The key of a frame whose return cannot be predicted (the outermost frame
@@ -1044,4 +1045,26 @@ char *profile_json(vax_machine *m, size_t *len)
     }
     *len = b.n;
     return b.s;
+}
+
+/* ------------------------------------------------------------ vax.h */
+
+int vax_profile_start(vax_machine *m)
+{
+    profile_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    return profile_enable(m, &cfg, NULL);
+}
+
+void vax_profile_clear(vax_machine *m) { profile_clear(m); }
+
+void vax_profile_stop(vax_machine *m) { profile_disable(m); }
+
+char *vax_profile_json(vax_machine *m, size_t *len)
+{
+    size_t n = 0;
+    char *s = profile_json(m, &n);
+    if (len)
+        *len = n;
+    return s;
 }
