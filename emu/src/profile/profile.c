@@ -797,8 +797,21 @@ void profile_ldpctx(vax_machine *m)
 {
     vax_profile *p = m->prof;
     profile_account(m, m->acct_slot, m->icount + 1);
+    uint32_t before = p->nctx;
     p->cur_ctx = context_for(m, p, m->cpu.pcbb);
-    pstack *st = &p->ctx[p->cur_ctx].st[SP_KERNEL];
+    pctx *cx = &p->ctx[p->cur_ctx];
+    if (p->nctx == before && p->cur_ctx != 0) {
+        /* A PCB the profiler has seen: if its process has another name, the
+         * PCB's memory went to a new process (the old one exited), and the
+         * stacks it left are not this one's. */
+        uint32_t image = context_image(m, p, m->cpu.pcbb);
+        if (image != cx->image) {
+            for (int s = 0; s < 4; s++)
+                cx->st[s].n = 0;
+            cx->image = image;
+        }
+    }
+    pstack *st = &cx->st[SP_KERNEL];
     if (st->n == 0) {
         /* A context never seen: until its REI, this is the code switching
          * to it. */
