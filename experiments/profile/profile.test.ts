@@ -11,7 +11,7 @@ import { test } from 'node:test';
 
 import {
   buildProfile, diffProfiles, flatProfile, foldedStacks, formatCallGraph, formatDiff, formatFlat, fromSummary,
-  IDLE, KINDS, parseRawProfile, ProfileFormatError, RAW_FORMAT, SLOTS, SPEEDSCOPE_SCHEMA, summarize, Symbolizer,
+  IDLE, KINDS, parseRawProfile, ProfileFormatError, RAW_FORMAT, rawProfileJson, SLOTS, SPEEDSCOPE_SCHEMA, summarize, Symbolizer,
   toSpeedscope, type Kind, type RawProfile,
 } from './index';
 
@@ -70,6 +70,11 @@ test('parseRawProfile refuses what is not a profile, saying what', () => {
   assert.throws(() => parseRawProfile({ ...good, kinds: ['a'] }), /kinds/);
   assert.throws(() => parseRawProfile({ ...good, nodes: [[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]] }), /node 0: parent 0/);
   assert.throws(() => parseRawProfile({ ...good, nodes: [[-1, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]] }), /kind 9/);
+});
+
+test('rawProfileJson writes back what parseRawProfile read', () => {
+  const raw = fixture();
+  assert.deepEqual(parseRawProfile(rawProfileJson(raw)), raw);
 });
 
 test('names: kernel symbols as nm shows them, programs qualified, stripped ones by address', () => {

@@ -155,3 +155,13 @@ export function parseRawProfile(input: string | unknown): RawProfile {
 export function costToNs(raw: Pick<RawProfile, 'nsPerInstruction' | 'costDenominator'>, cost: number): number {
   return (cost / raw.costDenominator) * raw.nsPerInstruction;
 }
+
+/** A profile back in the dump's own form (what the emulator writes), e.g.
+ *  to export it or keep it with a result. */
+export function rawProfileJson(raw: RawProfile): string {
+  const { nodes, images, ...rest } = raw;
+  return `${JSON.stringify({
+    ...rest, slots: SLOTS, kinds: KINDS, images,
+    nodes: nodes.map((n) => [n.parent, KINDS.indexOf(n.kind), n.image, n.addr, n.aux, n.calls, n.instructions, ...n.cost]),
+  })}\n`;
+}

@@ -38,6 +38,9 @@ export type ProfileRunOptions = Pick<RunOptions, 'cpu' | 'memoryMB' | 'disk' | '
   'signal' | 'pause' | 'onConsole'> & {
   /** Only these steps (ids); all by default. */
   steps?: string[];
+  /** false: the same runs with the profiler off (no profiles), to measure
+   *  what profiling costs the host. */
+  profile?: boolean;
   onStep?: (event: { step: string; index: number; phase: 'start' | 'end'; result?: StepProfile }) => void;
 };
 
@@ -53,7 +56,7 @@ const elapsed = (sys: Vax780System, from: bigint): number => Number(sys.timeNs()
 export async function profileExperiment(
   api: Vax780Api, disk: DiskImage, spec: ExperimentSpec, options: ProfileRunOptions = {},
 ): Promise<StepProfile[]> {
-  const { onStep, steps: only, ...runOptions } = options;
+  const { onStep, steps: only, profile = true, ...runOptions } = options;
   const run = resolveRun(spec, runOptions);
   checkKernelSettings(api, disk, run);
   const wanted = only ? new Set(only) : null;
@@ -74,7 +77,7 @@ export async function profileExperiment(
     try {
       sys = api.create({
         memoryMB: run.memoryMB, disk, boot: 'single', direct: true, set: kernel,
-        nsPerInstruction: CPU_NS_PER_INSTRUCTION[run.cpu], diskTiming: run.disk, profile: true,
+        nsPerInstruction: CPU_NS_PER_INSTRUCTION[run.cpu], diskTiming: run.disk, profile,
       });
       const session = new ConsoleSession(sys, (r) => api.stopName(r), {
         signal: options.signal, pause: options.pause, onConsole: options.onConsole,
@@ -86,7 +89,7 @@ export async function profileExperiment(
       }
       result.setup = dump(sys);
       result.setupNs = elapsed(sys, 0n);
-      sys.profileClear();
+      if (profile) sys.profileClear();
       cleared = sys.timeNs();
       inCommand = true;
       session.send(`${command}; echo exit $?`);

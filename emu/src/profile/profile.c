@@ -12,10 +12,13 @@
  *   slots    the cost columns: kernel, exec, super, user, interrupt, idle
  *   kinds    node kinds by number (profile.h)
  *   images   [{name, path, note, symbols: [[value, name], ...]}]: 0 the
- *            kernel, 1 code run unmapped, then programs by name
+ *            kernel, 1 code run unmapped, then programs by name; of the
+ *            symbols, those that name a node (the last at or below its
+ *            address)
  *   nodes    [[parent, kind, image, addr, aux, calls, instructions,
  *             cost by slot x6], ...]; parent -1 for a root; a node's parent
- *            always comes before it
+ *            always comes before it; only nodes that ran something since the
+ *            profile was started or cleared, and their ancestors
  *   overflow, limits, contexts, walks, unmatchedReturns   bookkeeping
  * Everything in it is integers and names from the guest's disk, so native
  * and WebAssembly builds write the same bytes.
@@ -1001,15 +1004,67 @@ static void sb_string(sbuf *b, const char *name)
     sb_printf(b, "\"");
 }
 
+/* The index of the symbol naming addr in image img (the last at or
+ * below it), or NONE. */
+static uint32_t symbol_index(const vax_profile *p, uint32_t img, uint32_t addr)
+{
+    const profile_symbols *s = &p->images[img].sym;
+    if (s->n == 0 || s->value[0] > addr)
+        return NONE;
+    uint32_t lo = 0, hi = s->n;
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (s->value[mid] <= addr)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 char *profile_json(vax_machine *m, size_t *len)
 {
     vax_profile *p = m->prof;
     if (!p)
         return NULL;
     profile_account(m, m->acct_slot, m->icount);
+    /* Only nodes that did something, or have such a node below them, are
+     * written (renumbered in order: parents still come first); nodes made
+     * before the profile was cleared and idle since are not.  Of each
+     * image's symbols, those that name a node written. */
+    uint32_t *newid = malloc(sizeof *newid * (p->nnodes ? p->nnodes : 1));
+    uint8_t **used = calloc(p->nimages, sizeof *used);
     sbuf b = { malloc(65536), 0, 65536, 0 };
-    if (!b.s)
-        return NULL;
+    if (!newid || !used || !b.s)
+        goto fail;
+    for (uint32_t i = 0; i < p->nimages; i++)
+        if (p->images[i].sym.n && !(used[i] = calloc(p->images[i].sym.n, 1)))
+            goto fail;
+    for (uint32_t i = 0; i < p->nnodes; i++)
+        newid[i] = 0;
+    for (uint32_t i = p->nnodes; i-- > 0;) {
+        const pnode *n = &p->nodes[i];
+        int active = newid[i] != 0 || n->calls || n->instructions;
+        for (int s = 0; s < PROFILE_NSLOTS && !active; s++)
+            active = n->cost[s] != 0;
+        if (active) {
+            newid[i] = 1;
+            if (n->parent != NONE)
+                newid[n->parent] = 1;
+        }
+    }
+    uint32_t written = 0;
+    for (uint32_t i = 0; i < p->nnodes; i++) {
+        if (!newid[i]) {
+            newid[i] = NONE;
+            continue;
+        }
+        newid[i] = written++;
+        const pnode *n = &p->nodes[i];
+        uint32_t k = n->kind == PROFILE_PROGRAM ? NONE : symbol_index(p, n->image, n->addr);
+        if (k != NONE)
+            used[n->image][k] = 1;
+    }
     b.s[0] = 0;
     sb_printf(&b, "{\"format\":\"vaxlab-profile-raw\",\"version\":1,\"nsPerInstruction\":%u,\"costDenominator\":%u,",
               m->ns_per_instruction, MACHINE_COST_SCALE_DEN);
@@ -1034,30 +1089,47 @@ char *profile_json(vax_machine *m, size_t *len)
         sb_printf(&b, ",\"note\":");
         sb_string(&b, im->note);
         sb_printf(&b, ",\"symbols\":[");
+        int first = 1;
         for (uint32_t k = 0; k < im->sym.n; k++) {
-            sb_printf(&b, "%s[%u,", k ? "," : "", im->sym.value[k]);
+            if (!used[i][k])
+                continue;
+            sb_printf(&b, "%s[%u,", first ? "" : ",", im->sym.value[k]);
             sb_string(&b, im->sym.names + im->sym.name[k]);
             sb_printf(&b, "]");
+            first = 0;
         }
         sb_printf(&b, "]}");
     }
     sb_printf(&b, "],\"nodes\":[");
-    for (uint32_t i = 0; i < p->nnodes; i++) {
+    for (uint32_t i = 0, first = 1; i < p->nnodes; i++) {
+        if (newid[i] == NONE)
+            continue;
         const pnode *n = &p->nodes[i];
-        sb_printf(&b, "%s[%lld,%u,%u,%u,%u,%llu,%llu", i ? "," : "", n->parent == NONE ? -1ll : (long long)n->parent,
-                  n->kind, n->image, n->addr, n->aux, (unsigned long long)n->calls,
-                  (unsigned long long)n->instructions);
+        sb_printf(&b, "%s[%lld,%u,%u,%u,%u,%llu,%llu", first ? "" : ",",
+                  n->parent == NONE ? -1ll : (long long)newid[n->parent], n->kind, n->image, n->addr, n->aux,
+                  (unsigned long long)n->calls, (unsigned long long)n->instructions);
         for (int s = 0; s < PROFILE_NSLOTS; s++)
             sb_printf(&b, ",%llu", (unsigned long long)n->cost[s]);
         sb_printf(&b, "]");
+        first = 0;
     }
     sb_printf(&b, "]}\n");
-    if (b.failed) {
-        free(b.s);
-        return NULL;
-    }
+    if (b.failed)
+        goto fail;
+    for (uint32_t i = 0; i < p->nimages; i++)
+        free(used[i]);
+    free(used);
+    free(newid);
     *len = b.n;
     return b.s;
+fail:
+    if (used)
+        for (uint32_t i = 0; i < p->nimages; i++)
+            free(used[i]);
+    free(used);
+    free(newid);
+    free(b.s);
+    return NULL;
 }
 
 /* ------------------------------------------------------------ vax.h */
