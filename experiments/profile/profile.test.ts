@@ -14,6 +14,8 @@ import {
   IDLE, KINDS, parseRawProfile, ProfileFormatError, RAW_FORMAT, rawProfileJson, SLOTS, SPEEDSCOPE_SCHEMA, summarize, Symbolizer,
   toSpeedscope, type Kind, type RawProfile,
 } from './index';
+import { formatNameiComparison, nameiFigures } from './namei';
+import { TABLE_10 } from '../paper/namei';
 
 const K = 0x8000_0000;
 type N = [parent: number, kind: Kind, image: number, addr: number, aux: number, calls: number, instructions: number,
@@ -204,4 +206,20 @@ test('summary: small, and back as a profile whose kept functions and totals agre
   assert.equal(q.functions.get('[ls]')!.name.isProgram, true);
   assert.equal(q.functions.get('ls`_main')!.name.program, 'ls');
   assert.throws(() => fromSummary({ ...s, version: 9 } as unknown as typeof s), /not a vaxlab profile summary/);
+});
+
+test('namei figures: per call and % of the kernel\'s time, beside a paper table', () => {
+  const p = buildProfile(fixture());
+  const f = nameiFigures(p);
+  assert.equal(f.calls, 12);
+  // Kernel time: the kernel code's self in kernel and interrupt modes, idle left out.
+  const kernel = 300 + 400 + 2000 + 600 + 200 + 100 + 50 + 90 + 70;
+  assert.ok(Math.abs(f.kernelMs - kernel / 1e6) < 1e-12);
+  assert.ok(Math.abs(f.selfMsPerCall - 2270 / 1e6 / 12) < 1e-12);
+  assert.ok(Math.abs(f.childMsPerCall - 700 / 1e6 / 12) < 1e-12);
+  assert.ok(Math.abs(f.totalPercent - (100 * 2970) / kernel) < 1e-9);
+  const text = formatNameiComparison(f, TABLE_10, 'fixture');
+  assert.match(text, /^self\s+0\.00\s+4\.2\s+\d+\.\d%\s+6\.2%$/m);
+  assert.match(text, /^total\s+0\.00\s+8\.6\s+\d+\.\d%\s+12\.8%$/m);
+  assert.equal(nameiFigures(p, '_nosuch').calls, 0);
 });

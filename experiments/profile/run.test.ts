@@ -19,6 +19,7 @@ import { findExperiment, type ExperimentSpec } from '../runner/experiments';
 import { COMMON_SETUP } from '../runner/runner';
 import { ConsoleSession } from '../runner/session';
 import { buildProfile, costToNs, flatProfile, ns, parseRawProfile, stackOf, type Profile } from './index';
+import { formatNameiComparison, NAMEI_MIX_COUNT, NAMEI_PROFILE_EXPERIMENT, NAMEI_TABLE_FOR_STEP, nameiFigures } from './namei';
 import { profileExperiment, type StepProfile } from './run';
 import { bootSingleUser, useLabImage } from '../runner/testLab';
 
@@ -181,4 +182,19 @@ test('a machine met running: profiling started after the boot rebuilds the stack
   assert.equal(callsAt(p, ['[syscall]', '_Xsyscall', '_syscall', '_getpid']), 300);
   // The shell was inside a read (or wait) when profiling began: found by walking.
   assert.ok(p.tree.some((t) => t.kind === 'resume' && stackOf(p, t.id)[0] === '[sh]'));
+});
+
+test('the namei mix: both caches and the per-process cache alone, beside Tables 10 and 9', { skip }, async () => {
+  const steps = await profileExperiment(lab.api.vax780, lab.disk, NAMEI_PROFILE_EXPERIMENT, { parameters: { divisor: NAMEI_MIX_COUNT } });
+  assert.deepEqual(steps.map((s) => [s.step, s.status]), [['mix.both', 'ok'], ['mix.offset', 'ok']], JSON.stringify(steps.map((s) => s.failure)));
+  const [both, offset] = steps.map((s) => nameiFigures(buildProfile(s.run!)));
+  // The same commands translate the same names...
+  assert.equal(both!.calls, offset!.calls);
+  assert.ok(both!.calls > 100);
+  // ...and the system-wide cache makes each translation cheaper, itself and in
+  // what it calls (fewer directory blocks searched), as from Table 9 to 10.
+  assert.ok(both!.selfMsPerCall < offset!.selfMsPerCall && both!.childMsPerCall < offset!.childMsPerCall);
+  for (const [s, f] of [[steps[0]!, both!], [steps[1]!, offset!]] as const) {
+    assert.match(formatNameiComparison(f, NAMEI_TABLE_FOR_STEP[s.step]!, s.label), /^total\s+\d+\.\d\d\s+\d+\.\d\s+/m);
+  }
 });
