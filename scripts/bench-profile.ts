@@ -11,7 +11,7 @@
 import { deflateRawSync } from 'node:zlib';
 import { parseArgs } from 'node:util';
 
-import { findLabImage, loadDiskImage, loadVaxNode } from '../web/src/emulator/vaxNode';
+import { findLabImage, loadDiskImage, loadVaxNode } from '../emu/js/vaxNode';
 import { findExperiment } from '../experiments/runner/experiments';
 import { buildProfile, rawProfileJson, summarize } from '../experiments/profile/index';
 import { profileExperiment, type StepProfile } from '../experiments/profile/run';

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 
-import { findLabImage, loadDiskImage, REPO_ROOT } from '../../web/src/emulator/vaxNode';
+import { findLabImage, loadDiskImage, REPO_ROOT } from '../../emu/js/vaxNode';
 import { findExperiment, type ExperimentSpec } from '../runner/experiments';
 import { COMMON_SETUP } from '../runner/runner';
 import { ConsoleSession } from '../runner/session';

@@ -7,9 +7,9 @@
 // own.  A step that fails still gives the profile of what ran, with the
 // failure's reason.  No Node APIs: the CLI and the page can both use it.
 
-import {
-  CPU_NS_PER_INSTRUCTION, type DiskImage, type Vax780Api, type Vax780System,
-} from '../../web/src/emulator/vaxModule';
+import { CPU_NS_PER_INSTRUCTION } from '../../emu/js/constants';
+import type { DiskImage } from '../../emu/js/diskImage';
+import type { Vax780Api, Vax780System } from '../../emu/js/vax780';
 import { stepCommand, type ExperimentSpec } from '../runner/experiments';
 import { BOOT_LIMIT_S, checkKernelSettings, COMMON_SETUP, PROMPT, resolveRun, SETUP_LIMIT_S, stepLimit, type RunOptions } from '../runner/runner';
 import { ConsoleSession, SessionFailure, type FailureKind } from '../runner/session';
