@@ -31,10 +31,12 @@ export function stacks(profile: Profile, mode: Mode = 'all'): Stack[] {
   return out;
 }
 
-/** The folded text: a line per stack, integer ns, ';' in names replaced. */
-export function foldedStacks(profile: Profile, mode: Mode = 'all'): string {
+/** The folded text: a line per stack, integer ns, ';' in names replaced;
+ *  with a prefix, every stack starts with that frame (several profiles in
+ *  one file, e.g. the steps of an experiment). */
+export function foldedStacks(profile: Profile, mode: Mode = 'all', prefix?: string): string {
   return stacks(profile, mode)
-    .map((s) => `${s.frames.map((f) => f.replace(/[;\s]/g, '_')).join(';')} ${Math.round(s.value)}`)
+    .map((s) => `${(prefix === undefined ? s.frames : [prefix, ...s.frames]).map((f) => f.replace(/[;\s]/g, '_')).join(';')} ${Math.round(s.value)}`)
     .filter((line) => !line.endsWith(' 0'))
     .join('\n') + '\n';
 }

@@ -28,6 +28,12 @@ export interface SpeedscopeFile {
 
 export function toSpeedscope(profile: Profile, options: { name?: string; mode?: Mode } = {}): SpeedscopeFile {
   const name = options.name ?? 'vaxlab profile';
+  return toSpeedscopeMany([{ name, profile }], { name, mode: options.mode });
+}
+
+/** Several profiles in one file (speedscope lists them; frames are shared). */
+export function toSpeedscopeMany(profiles: { name: string; profile: Profile }[],
+  options: { name?: string; mode?: Mode } = {}): SpeedscopeFile {
   const frames: { name: string }[] = [];
   const index = new Map<string, number>();
   const frame = (f: string): number => {
@@ -39,20 +45,23 @@ export function toSpeedscope(profile: Profile, options: { name?: string; mode?: 
     }
     return i;
   };
-  const samples: number[][] = [];
-  const weights: number[] = [];
-  for (const s of stacks(profile, options.mode ?? 'all')) {
-    const w = Math.round(s.value);
-    if (w <= 0) continue;
-    samples.push(s.frames.map(frame));
-    weights.push(w);
-  }
-  const end = weights.reduce((a, b) => a + b, 0);
+  const out: SpeedscopeFile['profiles'] = profiles.map(({ name, profile }) => {
+    const samples: number[][] = [];
+    const weights: number[] = [];
+    for (const s of stacks(profile, options.mode ?? 'all')) {
+      const w = Math.round(s.value);
+      if (w <= 0) continue;
+      samples.push(s.frames.map(frame));
+      weights.push(w);
+    }
+    const end = weights.reduce((a, b) => a + b, 0);
+    return { type: 'sampled', name, unit: 'nanoseconds', startValue: 0, endValue: end, samples, weights };
+  });
   return {
     $schema: SPEEDSCOPE_SCHEMA,
     shared: { frames },
-    profiles: [{ type: 'sampled', name, unit: 'nanoseconds', startValue: 0, endValue: end, samples, weights }],
-    name,
+    profiles: out,
+    name: options.name ?? profiles[0]?.name ?? 'vaxlab profile',
     activeProfileIndex: 0,
     exporter: 'vaxlab (emu/src/profile)',
   };
