@@ -16,9 +16,10 @@ import { after, test } from 'node:test';
 
 import { findLabImage, loadDiskImage, REPO_ROOT } from '../../emu/js/vaxNode';
 import { findExperiment, type ExperimentSpec } from '../runner/experiments';
-import { COMMON_SETUP } from '../runner/runner';
+import { resultJson, validateResult } from '../runner/result';
+import { COMMON_SETUP, runExperiment } from '../runner/runner';
 import { ConsoleSession } from '../runner/session';
-import { buildProfile, costToNs, flatProfile, ns, parseRawProfile, stackOf, type Profile } from './index';
+import { buildProfile, costToNs, flatProfile, fromSummary, ns, parseRawProfile, stackOf, type Profile } from './index';
 import { formatNameiComparison, NAMEI_MIX_COUNT, NAMEI_PROFILE_EXPERIMENT, NAMEI_TABLE_FOR_STEP, nameiFigures } from './namei';
 import { profileExperiment, type StepProfile } from './run';
 import { bootSingleUser, useLabImage } from '../runner/testLab';
@@ -197,4 +198,20 @@ test('the namei mix: both caches and the per-process cache alone, beside Tables 
   for (const [s, f] of [[steps[0]!, both!], [steps[1]!, offset!]] as const) {
     assert.match(formatNameiComparison(f, NAMEI_TABLE_FOR_STEP[s.step]!, s.label), /^total\s+\d+\.\d\d\s+\d+\.\d\s+/m);
   }
+});
+
+test('the runner: RunOptions.profile puts each row\'s profile summary in the result, and only then', { skip }, async () => {
+  const spec = findExperiment('syscall')!;
+  const on = await runExperiment(lab.api.vax780, lab.disk, spec, { parameters: { iterations: 500 }, profile: true });
+  const off = await runExperiment(lab.api.vax780, lab.disk, spec, { parameters: { iterations: 500 } });
+  const row = on.rows[0]!;
+  assert.ok(row.profile, 'a profile');
+  assert.equal(off.rows[0]!.profile, undefined);
+  assert.ok(!resultJson(off).includes('"profile"'), 'a result without profiling is as it was');
+  // The same run otherwise, and a result that reads back.
+  assert.deepEqual({ ...row, profile: undefined }, { ...off.rows[0]!, profile: undefined });
+  assert.deepEqual(validateResult(JSON.parse(resultJson(on)), 'result'), on);
+  const p = fromSummary(row.profile);
+  assert.ok(row.profile.top.some((e) => e.name === '_syscall' && e.calls >= 500));
+  assert.equal(callsAt(p, ['[syscall]', '_Xsyscall', '_syscall', '_getpid']), 500);
 });

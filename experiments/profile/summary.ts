@@ -7,11 +7,20 @@
 // what was kept.
 
 import { completeProfile, NSLOTS, type Profile, type TreeNode } from './aggregate';
-import { flatProfile, type FlatEntry } from './gprof';
+import { flatProfile } from './gprof';
 import { KINDS } from './raw';
 
 export const SUMMARY_FORMAT = 'vaxlab-profile-summary';
 export const SUMMARY_VERSION = 1;
+
+/** A function of the flat profile, as a summary keeps it. */
+export interface SummaryEntry {
+  name: string;
+  calls: number;
+  /** Virtual ms, all modes (idle: the (idle) row). */
+  selfMs: number;
+  totalMs: number;
+}
 
 export interface ProfileSummary {
   format: typeof SUMMARY_FORMAT;
@@ -28,8 +37,8 @@ export interface ProfileSummary {
   names: string[];
   /** [parent index in this array or -1, name index, kind index, calls, self cost by slot...]. */
   tree: number[][];
-  /** The flat profile's first entries (all modes). */
-  top: FlatEntry[];
+  /** The flat profile's first entries (all modes), exact over the whole profile. */
+  top: SummaryEntry[];
   notes: string[];
 }
 
@@ -64,12 +73,20 @@ export function summarize(profile: Profile, options: { top?: number; minShare?: 
     const row = tree[kept.get(t.parent)!]!;
     for (let s = 0; s < NSLOTS; s++) row[4 + s]! += subtreeSlot(profile, t.id, s);
   }
-  const top = flatProfile(profile, { mode: 'all', top: options.top ?? 30 }).entries;
+  const top = flatProfile(profile, { mode: 'all', top: options.top ?? 30 }).entries
+    .map((e): SummaryEntry => ({ name: e.name, calls: e.calls, selfMs: e.selfMs, totalMs: e.totalMs }));
   return {
     format: SUMMARY_FORMAT, version: SUMMARY_VERSION, nsPerInstruction: profile.nsPerInstruction, scale: profile.scale,
     instructions: profile.instructions, cost: profile.cost, idleCost: profile.idleCost, minShare, names, tree, top,
     notes: profile.notes,
   };
+}
+
+/** A smaller summary of a summary (what it kept, cut further): for a
+ *  permalink.  Its top list is the old one's first `top`. */
+export function shrinkSummary(s: ProfileSummary, options: { top: number; minShare: number }): ProfileSummary {
+  const smaller = summarize(fromSummary(s), options);
+  return { ...smaller, top: s.top.slice(0, options.top), notes: s.notes };
 }
 
 function subtreeSlot(profile: Profile, id: number, slot: number): number {
