@@ -52,9 +52,8 @@ import {
   buildProfile, diffProfiles, flatProfile, foldedStacks, formatCallGraph, formatDiff, formatFlat, toSpeedscopeMany,
   type Mode, type Profile,
 } from '../experiments/profile/index';
-import {
-  formatNameiComparison, NAMEI_PROFILE_EXPERIMENT, NAMEI_TABLE_FOR_STEP, NAMEI_TABLE_NOT_RUN, nameiFigures,
-} from '../experiments/profile/namei';
+import { formatNameiComparison, NAMEI_PROFILE_EXPERIMENT, nameiFigures, nameiTableFor } from '../experiments/profile/namei';
+import { TABLE_4 } from '../experiments/paper/namei';
 import { profileExperiment, type StepProfile } from '../experiments/profile/run';
 
 const USAGE = `usage: vaxlab list
@@ -64,13 +63,14 @@ const USAGE = `usage: vaxlab list
                                  [--set NAME=VALUE ...] [--limit SECONDS] [--seeds N] [--json FILE] [--image FILE]
                                  [--kernel NAME|FILE] [--counters all]
        vaxlab profile EXPERIMENT [--step ID ...] [--mode kernel|user|all] [--top N] [--format text|json|speedscope|folded]
-                                 [--out FILE] [--diff A,B] [--phase command|setup] [and run's settings]
+                                 [--out FILE] [--diff A,B] [--phase command|setup] [and run's settings, --kernel too]
   --mode              kernel (system time), user or all (default) for the flat profile, call graph and stacks
   --top N             the first N functions (default 30 in text, all in json)
   --format            text (gprof's flat profile and call graph), json (the flat profile), speedscope, folded
   --diff A,B          also compare the profiles of steps A and B (e.g. ls.nch0,ls.nch154)
   --phase             the timed command (default) or what ran before it (the boot and the set-up)
-  namei-profile       profiles a name-heavy mix with both caches and the per-process cache alone (Tables 10, 9)
+  namei-profile       profiles a name-heavy mix with both caches and the per-process cache alone (Tables 10, 9);
+                      with --kernel no-offset-cache, the name cache alone and neither cache (Table 4)
   --seeds N           run each step N times, disk spin seeds 1..N (each disk command finds the platter at a pseudo-random
                       angle); the row is the median run, with the range over the N (default 1)
   --disk TIMING       the disk's timing: rp06 (DEC RP06, the default), eagle (Fujitsu Eagle), rm05 (DEC RM05) or ideal
@@ -229,20 +229,7 @@ async function run(args: string[]): Promise<number> {
     die(`${imagePath}: ${e instanceof Error ? e.message : String(e)}`, 3);
   }
   const image = { name: basename(imagePath), sha256: createHash('sha256').update(bytes).digest('hex') };
-  let kernel: RunOptions['kernel'];
-  if (kernelArg !== null) {
-    const variant = kernelByName(kernelArg);
-    const file = variant ? join(dirname(imagePath), kernelFileName(basename(imagePath).replace(/\.dsk(\.gz)?$/, ''), variant.name))
-      : kernelArg;
-    if (!existsSync(file)) {
-      die(variant ? `no kernel ${variant.name} beside the image (${file}): npm run image builds it`
-        : `--kernel ${kernelArg}: no such kernel (${KERNELS.map((k) => k.name).join(', ')}) or file`, 3);
-    }
-    const kb = await loadDiskImage(file);
-    kernel = { name: variant ? `${variant.name}: ${variant.label}` : basename(file), bytes: kb,
-      sha256: createHash('sha256').update(kb).digest('hex') };
-    process.stderr.write(`vaxlab: kernel ${kernel.name} (${file})\n`);
-  }
+  const kernel = kernelArg !== null ? await loadKernel(kernelArg, imagePath) : undefined;
 
   const results: ExperimentResult[] = [];
   const summaries: string[] = [];
@@ -355,6 +342,22 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   throw e;
 });
 
+/** --kernel NAME|FILE: a kernel the installer built beside the image, or a file (exit 3 if there is none). */
+async function loadKernel(kernelArg: string, imagePath: string): Promise<NonNullable<RunOptions['kernel']>> {
+  const variant = kernelByName(kernelArg);
+  const file = variant ? join(dirname(imagePath), kernelFileName(basename(imagePath).replace(/\.dsk(\.gz)?$/, ''), variant.name))
+    : kernelArg;
+  if (!existsSync(file)) {
+    die(variant ? `no kernel ${variant.name} beside the image (${file}): npm run image builds it`
+      : `--kernel ${kernelArg}: no such kernel (${KERNELS.map((k) => k.name).join(', ')}) or file`, 3);
+  }
+  const kb = await loadDiskImage(file);
+  const kernel = { name: variant ? `${variant.name}: ${variant.label}` : basename(file), bytes: kb,
+    sha256: createHash('sha256').update(kb).digest('hex') };
+  process.stderr.write(`vaxlab: kernel ${kernel.name} (${file})\n`);
+  return kernel;
+}
+
 const FORMATS = ['text', 'json', 'speedscope', 'folded'] as const;
 type Format = (typeof FORMATS)[number];
 
@@ -368,6 +371,7 @@ async function profile(args: string[]): Promise<number> {
   const steps: string[] = [];
   let mode: Mode = 'all', format: Format = 'text', top: number | undefined, out: string | null = null;
   let diff: [string, string] | null = null, phase: 'command' | 'setup' = 'command', imageFile: string | null = null;
+  let kernelArg: string | null = null;
   while (args.length > 0) {
     const a = args.shift()!;
     const v = args.shift();
@@ -411,6 +415,7 @@ async function profile(args: string[]): Promise<number> {
       if (!(n > 0)) die('--limit takes a positive number of virtual seconds');
       options.limitSeconds = n;
     } else if (a === '--image') imageFile = v;
+    else if (a === '--kernel') kernelArg = v;
     else die(`unknown option ${a}\n${USAGE}`);
   }
   const ids = spec.steps.map((s) => s.id);
@@ -433,6 +438,8 @@ async function profile(args: string[]): Promise<number> {
   if (!imagePath) die('no 4.3BSD image: build web/public/images/43bsd.dsk.gz with `npm run image` (or set VAXLAB_IMAGE)', 3);
   const api = await loadVaxNode();
   const disk = api.vax780.loadImage(await loadDiskImage(imagePath));
+  if (kernelArg !== null) options.kernel = await loadKernel(kernelArg, imagePath);
+  const variant = kernelArg !== null ? kernelByName(kernelArg)?.name : undefined;
   let t0 = 0;
   options.onStep = ({ step, index, phase: p, result }) => {
     const label = spec.steps.find((s) => s.id === step)!.label;
@@ -482,11 +489,14 @@ async function profile(args: string[]): Promise<number> {
         continue;
       }
       parts.push(formatFlat(flatProfile(p, { mode, top: top ?? 30 })), '', formatCallGraph(p, { mode, top: Math.min(top ?? 10, 10) }), '');
-      const paper = spec.id === NAMEI_PROFILE_EXPERIMENT.id ? NAMEI_TABLE_FOR_STEP[step.step] : undefined;
-      if (paper) parts.push(formatNameiComparison(nameiFigures(p), paper, step.label), '');
+      if (spec.id === NAMEI_PROFILE_EXPERIMENT.id) {
+        const t = nameiTableFor(step.step, kernelArg === null ? null : variant ?? 'other');
+        parts.push(t.table ? formatNameiComparison(nameiFigures(p), t.table, `${step.label}${t.note ? `, ${t.note}` : ''}`)
+          : `${step.label}: ${t.note}`, '');
+      }
     }
-    if (spec.id === NAMEI_PROFILE_EXPERIMENT.id) {
-      parts.push(`${NAMEI_TABLE_NOT_RUN.table.ref.caption}: not run — ${NAMEI_TABLE_NOT_RUN.why}`, '');
+    if (spec.id === NAMEI_PROFILE_EXPERIMENT.id && kernelArg === null) {
+      parts.push(`${TABLE_4.ref.caption}: run namei-profile --kernel no-offset-cache (its nchsize=0 step has neither cache)`, '');
     }
     text = `${parts.join('\n')}\n`;
   }

@@ -8,7 +8,11 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
+import { existsSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
+
 import { findLabImage, REPO_ROOT, wasmBuildExists } from '../../emu/js/vaxNode';
+import { kernelFileName } from '../kernels/variants';
 
 const skip = !wasmBuildExists() ? 'the WebAssembly emulator is not built (make -C emu wasm)'
   : findLabImage() ? false : 'no 4.3BSD image (npm run image)';
@@ -66,10 +70,25 @@ test('text: the flat profile and call graph, a diff of two steps, the namei tabl
   assert.equal(namei.status, 0, namei.stderr);
   assert.match(namei.stdout, /Table 10\. {2}Call times for namei with both caches\.\npart\s+ours ms\/call\s+paper ms\/call/);
   assert.match(namei.stdout, /Table 9\. Call times for namei with per-process cache\./);
-  assert.match(namei.stdout, /Table 4\. Call times for namei in 4\.2BSD\.: not run — needs a kernel without the per-process cache/);
+  assert.match(namei.stdout, /Table 4\. Call times for namei in 4\.2BSD\.: run namei-profile --kernel no-offset-cache/);
 
   const failing = vaxlab('namecache-ls', '--step', 'ls.nch0', '--limit', '2', '--top', '3');
   assert.equal(failing.status, 1);
   assert.match(failing.stdout, /FAILED: time limit: .*; the profile is of what ran until then/);
   assert.match(failing.stdout, /_namei/);
+});
+
+const kernelFile = (name: string): string | null => {
+  const image = findLabImage();
+  return image ? join(dirname(image), kernelFileName(basename(image).replace(/\.dsk(\.gz)?$/, ''), name)) : null;
+};
+const noOffset = kernelFile('no-offset-cache');
+const skipKernel = skip || (noOffset && existsSync(noOffset) ? false : 'the no-offset-cache kernel is not built (npm run image)');
+
+test('Table 4\'s situation: the kernel without the per-process cache, the name cache off', { skip: skipKernel }, () => {
+  const r = vaxlab('namei-profile', '--kernel', 'no-offset-cache', '--step', 'mix.offset', '--param', 'divisor=5', '--mode', 'kernel', '--top', '3');
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stderr, /kernel no-offset-cache: 4\.3BSD without the per-process directory offset cache/);
+  assert.match(r.stdout, /neither cache \(no-offset-cache kernel, nchsize=0\): namei, \d+ calls.*Table 4\. Call times for namei in 4\.2BSD\.\n/);
+  assert.match(r.stdout, /^self\s+[\d.]+\s+14\.3\s+[\d.]+%\s+11\.3%$/m);
 });

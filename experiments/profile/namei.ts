@@ -92,10 +92,28 @@ export const NAMEI_PROFILE_EXPERIMENT: ExperimentSpec = {
   view: 'namecache',
 };
 
-/** Which of the paper's tables a step of the experiment stands beside. */
+/** Which of the paper's tables a step of the experiment stands beside, with the kernel as distributed. */
 export const NAMEI_TABLE_FOR_STEP: Record<string, NameiProfile> = { 'mix.both': TABLE_10, 'mix.offset': TABLE_9 };
-/** The table no kernel here can be set up for yet. */
-export const NAMEI_TABLE_NOT_RUN = { table: TABLE_4, why: 'needs a kernel without the per-process cache (4.2BSD\'s namei)' };
+
+/** The paper's table for a step run on a kernel (experiments/kernels
+ *  variants by name; null: the image's own /vmunix), or why there is none.
+ *  mix.offset is the step with nchsize=0 (the system-wide cache off). */
+export function nameiTableFor(step: string, kernel: string | null): { table: NameiProfile | null; note: string } {
+  const off = step === 'mix.offset';
+  switch (kernel) {
+    case null: case 'generic':
+      return { table: off ? TABLE_9 : TABLE_10, note: '' };
+    case 'no-offset-cache':
+      return off ? { table: TABLE_4, note: 'neither cache (no-offset-cache kernel, nchsize=0)' }
+        : { table: null, note: 'the name cache alone (no-offset-cache kernel): no table of the paper\'s' };
+    case 'no-name-cache':
+      return { table: TABLE_9, note: 'the per-process cache alone (no-name-cache kernel)' };
+    case 'like-4.2':
+      return { table: TABLE_4, note: 'neither cache (like-4.2 kernel: 4.3BSD with 4.2BSD\'s namei, and more, reverted)' };
+    default:
+      return { table: null, note: `kernel ${kernel}: no table of the paper's for it` };
+  }
+}
 
 export interface NameiFigures {
   calls: number;

@@ -35,7 +35,7 @@ export interface StepProfile {
 }
 
 export type ProfileRunOptions = Pick<RunOptions, 'cpu' | 'memoryMB' | 'disk' | 'parameters' | 'set' | 'limitSeconds' |
-  'signal' | 'pause' | 'onConsole'> & {
+  'signal' | 'pause' | 'onConsole' | 'kernel'> & {
   /** Only these steps (ids); all by default. */
   steps?: string[];
   /** false: the same runs with the profiler off (no profiles), to measure
@@ -58,7 +58,7 @@ export async function profileExperiment(
 ): Promise<StepProfile[]> {
   const { onStep, steps: only, profile = true, ...runOptions } = options;
   const run = resolveRun(spec, runOptions);
-  checkKernelSettings(api, disk, run);
+  checkKernelSettings(api, disk, run, options.kernel?.bytes);
   const wanted = only ? new Set(only) : null;
   if (wanted) {
     const unknown = [...wanted].filter((id) => !spec.steps.some((s) => s.id === id));
@@ -78,6 +78,7 @@ export async function profileExperiment(
       sys = api.create({
         memoryMB: run.memoryMB, disk, boot: 'single', direct: true, set: kernel,
         nsPerInstruction: CPU_NS_PER_INSTRUCTION[run.cpu], diskTiming: run.disk, profile,
+        ...(options.kernel ? { kernel: options.kernel.bytes } : {}),
       });
       const session = new ConsoleSession(sys, (r) => api.stopName(r), {
         signal: options.signal, pause: options.pause, onConsole: options.onConsole,
