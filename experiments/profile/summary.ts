@@ -35,8 +35,11 @@ export interface ProfileSummary {
   minShare: number;
   /** Names used by `tree`. */
   names: string[];
-  /** [parent index in this array or -1, name index, kind index, calls, self cost by slot...]. */
-  tree: number[][];
+  /** A node per string, "parent,name,kind,calls,cost,cost,cost,cost,cost,cost":
+   *  the parent's index in this array or -1, the name's index in `names`, the
+   *  kind's in KINDS, the calls and the self cost by slot (integers; a string
+   *  each so that a result file stays a line per node). */
+  tree: string[];
   /** The flat profile's first entries (all modes), exact over the whole profile. */
   top: SummaryEntry[];
   notes: string[];
@@ -77,8 +80,8 @@ export function summarize(profile: Profile, options: { top?: number; minShare?: 
     .map((e): SummaryEntry => ({ name: e.name, calls: e.calls, selfMs: e.selfMs, totalMs: e.totalMs }));
   return {
     format: SUMMARY_FORMAT, version: SUMMARY_VERSION, nsPerInstruction: profile.nsPerInstruction, scale: profile.scale,
-    instructions: profile.instructions, cost: profile.cost, idleCost: profile.idleCost, minShare, names, tree, top,
-    notes: profile.notes,
+    instructions: profile.instructions, cost: profile.cost, idleCost: profile.idleCost, minShare, names,
+    tree: tree.map((r) => r.join(',')), top, notes: profile.notes,
   };
 }
 
@@ -103,10 +106,17 @@ function subtreeSlot(profile: Profile, id: number, slot: number): number {
 /** A summary back as a Profile of the tree it kept. */
 export function fromSummary(s: ProfileSummary): Profile {
   if (s.format !== SUMMARY_FORMAT || s.version !== SUMMARY_VERSION) throw new Error('not a vaxlab profile summary');
-  const tree: TreeNode[] = s.tree.map((r, id) => ({
-    id, parent: r[0]!, fn: s.names[r[1]!] ?? '?', kind: KINDS[r[2]!] ?? 'call', calls: r[3]!, instructions: 0,
-    self: r.slice(4, 4 + NSLOTS), total: 0, children: [],
-  }));
+  const tree: TreeNode[] = s.tree.map((text, id) => {
+    const r = text.split(',').map(Number);
+    const parent = r[0]!;
+    if (r.length !== 4 + NSLOTS || r.some((x) => !Number.isSafeInteger(x)) || parent < -1 || parent >= id ||
+      s.names[r[1]!] === undefined || KINDS[r[2]!] === undefined) {
+      throw new Error(`not a vaxlab profile summary: tree node ${id} is "${text.slice(0, 80)}"`);
+    }
+    return {
+      id, parent, fn: s.names[r[1]!]!, kind: KINDS[r[2]!]!, calls: r[3]!, instructions: 0, self: r.slice(4), total: 0, children: [],
+    };
+  });
   return completeProfile({
     scale: s.scale, nsPerInstruction: s.nsPerInstruction, instructions: s.instructions, cost: s.cost, tree,
     notes: [...s.notes, `a summary: the calling contexts with at least ${(100 * s.minShare).toFixed(2)}% of the run ` +

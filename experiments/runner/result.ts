@@ -171,7 +171,8 @@ export const ROW_SCHEMA = obj({
   }),
   profile: obj({
     format: oneOf(SUMMARY_FORMAT), version: oneOf(SUMMARY_VERSION), nsPerInstruction: num, scale: num, instructions: num,
-    cost: num, idleCost: num, minShare: num, names: arr(str(300), 100_000), tree: arr(arr(num, 16), 200_000),
+    cost: num, idleCost: num, minShare: num, names: arr(str(300), 100_000),
+    tree: arr(str(300, /^-?\d+(,\d+){9}$/, 'ten whole numbers separated by commas'), 200_000),
     top: arr(obj({ name: str(300), calls: num, selfMs: num, totalMs: num }), 1000), notes: arr(str(2000), 100),
   }),
 });

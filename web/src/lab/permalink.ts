@@ -25,8 +25,9 @@
 //      FAILURE_OUTPUT_KEEP characters.
 // Rows' profiles (a profiled run) are first cut to LINK_PROFILE_TOP
 // functions and the calling contexts with LINK_PROFILE_MIN_SHARE of a row's
-// time, before the counters are touched; with the counters they are dropped
-// last, before the transcripts are shortened.
+// time, before the counters are touched; once the counters are dropped, cut
+// further (LINK_PROFILE_SMALL_*), then dropped too, before the transcripts
+// are shortened.
 // What was done is recorded in the link itself (SharedRun.reduction, with a
 // sentence for the page to show): nothing is dropped silently.  A result too
 // large even then is refused with a PermalinkError.
@@ -63,6 +64,9 @@ export const COUNTER_DIGITS = 4;
  *  calling contexts with at least this share of the row's time. */
 export const LINK_PROFILE_TOP = 15;
 export const LINK_PROFILE_MIN_SHARE = 0.01;
+/** ...and when even that does not fit (many rows). */
+export const LINK_PROFILE_SMALL_TOP = 8;
+export const LINK_PROFILE_SMALL_MIN_SHARE = 0.05;
 
 /** A row's counter time series: values[name][i] was sampled at t[i] (the runner's CounterSeries). */
 export type RowCounters = NonNullable<RowResult['counters']>;
@@ -157,6 +161,8 @@ export async function encodePermalinkDetailed(run: SharedRun): Promise<{ value: 
     if (dropped) return dropped;
   }
   if (hasProfiles) {
+    const small = await attempt({ counters: points > 0 ? 'drop' : 'keep', truncate: false, profiles: 'shrink' });
+    if (small) return small;
     const none = await attempt({ counters: points > 0 ? 'drop' : 'keep', truncate: false, profiles: 'drop' });
     if (none) return none;
   }
@@ -172,8 +178,9 @@ interface Step {
   /** Keep as is, round, thin to at most this many points per row (rounded), or drop. */
   counters: 'keep' | 'round' | number | 'drop';
   truncate: boolean;
-  /** Rows' profiles: as they are, cut (LINK_PROFILE_TOP, LINK_PROFILE_MIN_SHARE) or left out. */
-  profiles: 'keep' | 'reduce' | 'drop';
+  /** Rows' profiles: as they are, cut (LINK_PROFILE_TOP, LINK_PROFILE_MIN_SHARE), cut more
+   *  (LINK_PROFILE_SMALL_*) or left out. */
+  profiles: 'keep' | 'reduce' | 'shrink' | 'drop';
 }
 
 function fits(p: { value: string; jsonBytes: number }): boolean {
@@ -223,9 +230,13 @@ function reduceRun(run: SharedRun, step: Step): SharedRun | null {
     if (row.profile && step.profiles === 'drop') {
       delete out.profile;
       changedProfiles = true;
-    } else if (row.profile && step.profiles === 'reduce' && (row.profile.top.length > LINK_PROFILE_TOP || row.profile.minShare < LINK_PROFILE_MIN_SHARE)) {
-      out.profile = shrinkSummary(row.profile, { top: LINK_PROFILE_TOP, minShare: LINK_PROFILE_MIN_SHARE });
-      changedProfiles = true;
+    } else if (row.profile && (step.profiles === 'reduce' || step.profiles === 'shrink')) {
+      const cut = step.profiles === 'reduce' ? { top: LINK_PROFILE_TOP, minShare: LINK_PROFILE_MIN_SHARE }
+        : { top: LINK_PROFILE_SMALL_TOP, minShare: LINK_PROFILE_SMALL_MIN_SHARE };
+      if (row.profile.top.length > cut.top || row.profile.minShare < cut.minShare) {
+        out.profile = shrinkSummary(row.profile, cut);
+        changedProfiles = true;
+      }
     }
     const c = countersOf(row);
     const how = step.counters;
@@ -270,10 +281,12 @@ function reduceRun(run: SharedRun, step: Step): SharedRun | null {
   }
   if (truncated) notes.push(`Failed rows' console output was shortened to its last ${fmt(FAILURE_OUTPUT_KEEP)} characters.`);
   const profiles: LinkReduction['profiles'] = step.profiles === 'drop' && changedProfiles ? 'dropped'
-    : (step.profiles === 'reduce' && changedProfiles) || prior?.profiles === 'reduced' ? 'reduced' : prior?.profiles;
+    : (step.profiles !== 'keep' && changedProfiles) || prior?.profiles === 'reduced' ? 'reduced' : prior?.profiles;
   if (profiles === 'reduced') {
-    notes.push(`The rows' profiles were cut to their top ${LINK_PROFILE_TOP} functions and the calling contexts with at least ` +
-      `${(100 * LINK_PROFILE_MIN_SHARE).toFixed(0)}% of each row's time (the rest counted in the callers).`);
+    const kept = rows.find((r) => r.profile)?.profile;
+    notes.push(`The rows' profiles were cut to their top ${kept?.top.length ?? LINK_PROFILE_TOP} functions and the calling ` +
+      `contexts with at least ${(100 * (kept?.minShare ?? LINK_PROFILE_MIN_SHARE)).toFixed(0)}% of each row's time ` +
+      '(the rest counted in the callers).');
   } else if (profiles === 'dropped') notes.push('The rows\' profiles are not in this link: they do not fit.');
   notes.push('The JSON export of the original run has everything.');
   return {
