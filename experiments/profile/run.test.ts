@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 
+import { CPU_NS_PER_INSTRUCTION } from '../../emu/js/constants';
 import { findLabImage, loadDiskImage, REPO_ROOT } from '../../emu/js/vaxNode';
 import { findExperiment, type ExperimentSpec } from '../runner/experiments';
 import { resultJson, validateResult } from '../runner/result';
@@ -99,7 +100,7 @@ test('forks 1000 0: exactly 1,000 forks, and the children\'s return through save
 test('profiling changes nothing the guest sees, and two runs give the same profile', { skip }, async () => {
   const script = ['./syscall 2000', './forks 20 0', 'ls -l /usr/lab/names > /dev/null'];
   const session = async (profile: boolean) => {
-    const sys = lab.api.vax780.create({ memoryMB: 4.5, disk: lab.disk, boot: 'single', direct: true, nsPerInstruction: 3333, profile });
+    const sys = lab.api.vax780.create({ memoryMB: 4.5, disk: lab.disk, boot: 'single', direct: true, cpuModel: '750', nsPerInstruction: CPU_NS_PER_INSTRUCTION['750'], diskSpinSeed: 1, profile });
     const s = new ConsoleSession(sys);
     await s.expect('\n# ', 300);
     for (const line of [...COMMON_SETUP, ...script]) {
@@ -135,7 +136,7 @@ test('native vax780 --profile writes the same bytes as the WebAssembly build', {
     `profile-write ${join(work, 'setup.json')}`, 'profile-clear',
     `send ${command}; echo exit $?`, 'expect \\n# ', `profile-write ${join(work, 'run.json')}`, '',
   ].join('\n'));
-  const r = spawnSync(VAX780, ['--disk', `hp0=${disk}`, '--direct', '--mem', '4.5', '--cpu', '750', '--quiet',
+  const r = spawnSync(VAX780, ['--disk', `hp0=${disk}`, '--direct', '--mem', '4.5', '--cpu', '750', '--disk-spin', '1', '--quiet',
     '--profile', join(work, 'end.json'), '--script', script], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   assert.equal(readFileSync(join(work, 'setup.json'), 'utf8'), wasm.setup, 'boot and set-up');
@@ -145,7 +146,7 @@ test('native vax780 --profile writes the same bytes as the WebAssembly build', {
 /** A command's dumps as text, the way profileExperiment takes them: the boot
  *  and set-up, then the command from a cleared profile to its prompt. */
 async function rawRun(command: string): Promise<{ setup: string; run: string }> {
-  const sys = lab.api.vax780.create({ memoryMB: 4.5, disk: lab.disk, boot: 'single', direct: true, nsPerInstruction: 3333, profile: true });
+  const sys = lab.api.vax780.create({ memoryMB: 4.5, disk: lab.disk, boot: 'single', direct: true, cpuModel: '750', nsPerInstruction: CPU_NS_PER_INSTRUCTION['750'], diskSpinSeed: 1, profile: true });
   const s = new ConsoleSession(sys);
   await s.expect('\n# ', 300);
   for (const line of COMMON_SETUP) {

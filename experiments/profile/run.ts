@@ -51,6 +51,9 @@ function dump(sys: Vax780System): RawProfile | null {
 
 const elapsed = (sys: Vax780System, from: bigint): number => Number(sys.timeNs() - from);
 
+/** The disk spin seed of a step (the runner's first, and only by default). */
+const SPIN_SEED = 1;
+
 /** Profiles the steps of an experiment (settings checked first, as the
  *  runner does: a bad one throws SettingsError before anything runs). */
 export async function profileExperiment(
@@ -77,7 +80,8 @@ export async function profileExperiment(
     try {
       sys = api.create({
         memoryMB: run.memoryMB, disk, boot: 'single', direct: true, set: kernel,
-        nsPerInstruction: CPU_NS_PER_INSTRUCTION[run.cpu], diskTiming: run.disk, profile,
+        cpuModel: run.cpu, nsPerInstruction: CPU_NS_PER_INSTRUCTION[run.cpu], diskTiming: run.disk,
+        diskSpinSeed: SPIN_SEED, profile,
         ...(options.kernel ? { kernel: options.kernel.bytes } : {}),
       });
       const session = new ConsoleSession(sys, (r) => api.stopName(r), {
