@@ -7,7 +7,7 @@
 // old results no longer read).
 
 import { DISK_TIMINGS, type DiskTiming } from '../../emu/js/constants';
-import { SUMMARY_FORMAT, SUMMARY_VERSION, type ProfileSummary } from '../profile/summary';
+import { SUMMARY_FORMAT, SUMMARY_VERSION, type ProfileSummary } from '../profile/summaryFormat';
 import type { CounterSeries, CounterTotals } from './counters';
 import type { ExperimentView } from './experiments';
 import {

@@ -9,7 +9,11 @@
 import { CPU_NS_PER_INSTRUCTION, DISK_TIMINGS, type DiskTiming } from '../../emu/js/constants';
 import type { DiskImage } from '../../emu/js/diskImage';
 import type { Vax780Api, Vax780Options, Vax780System } from '../../emu/js/vax780';
-import type { ProfileSummary } from '../profile/summary';
+import type { ProfileSummary } from '../profile/summaryFormat';
+
+/** What a profiled run needs of experiments/profile, loaded only then (the
+ *  page that checks settings with this module need not carry it). */
+type ProfileCode = typeof import('../profile/index');
 import { CounterSampler, type CounterSample, type CounterSeries } from './counters';
 import {
   LAB_BIN, TABLE2_COMPARE, stepCommand, stepCount, type ExperimentSpec, type MachineSpec,
@@ -20,7 +24,6 @@ import {
   RESULT_FORMAT, RESULT_VERSION, type ExperimentResult, type RowDerived, type RowPaper, type RowResult, type SpreadRange,
 } from './result';
 import { ConsoleSession, SessionFailure, SLICE, type SessionHooks } from './session';
-import { buildProfile, parseRawProfile, summarize } from '../profile/index';
 import { parseTimedOutput } from './timeparse';
 import { DEFAULT_DISK_TIMING, findToggle, resolveSettings, validateSetting, validateSettings } from './toggles';
 
@@ -386,6 +389,7 @@ async function runStep(
   };
   let sys: Vax780System | null = null;
   let profiling = false;
+  const profileCode: ProfileCode | null = options.profile ? await import('../profile/index') : null;
   try {
     sys = api.create({
       memoryMB: run.memoryMB, disk: image, boot: 'single', direct: true, set: kernel, cpuModel: run.cpu, nsPerInstruction,
@@ -429,7 +433,7 @@ async function runStep(
     profiling = options.profile === true;
     session.send(`${command}; echo exit $?`);
     const done = await session.expect(PROMPT, limitSeconds, sampling.slice);
-    if (profiling) result.profile = profileSummary(sys);
+    if (profiling) result.profile = profileSummary(sys, profileCode!);
     profiling = false;
     const last = sampler.finish();
     if (last) options.onSample?.(last);
@@ -456,7 +460,7 @@ async function runStep(
     result.status = 'failed';
     result.failure = { kind: e.kind, message: limitMessage(e, limitSeconds, options), output: e.output };
     // The command's profile up to the failure: what ran.
-    if (profiling && sys) result.profile = profileSummary(sys);
+    if (profiling && sys) result.profile = profileSummary(sys, profileCode!);
   } finally {
     sys?.destroy();
   }
@@ -465,9 +469,10 @@ async function runStep(
 
 /** The profile of the timed command so far, summed up (PROFILE_TOP functions,
  *  contexts with at least PROFILE_MIN_SHARE of its time). */
-function profileSummary(sys: Vax780System): ProfileSummary | undefined {
+function profileSummary(sys: Vax780System, code: ProfileCode): ProfileSummary | undefined {
   const text = sys.profileJson();
-  return text === null ? undefined : summarize(buildProfile(parseRawProfile(text)), { top: PROFILE_TOP, minShare: PROFILE_MIN_SHARE });
+  return text === null ? undefined
+    : code.summarize(code.buildProfile(code.parseRawProfile(text)), { top: PROFILE_TOP, minShare: PROFILE_MIN_SHARE });
 }
 
 /** What a result keeps of each row's profile (RunOptions.profile). */

@@ -41,7 +41,10 @@ import {
 import {
   check, int, isPlainObject, num, obj, oneOf, rec, SchemaError, str, type Expect, type Infer, type Paths, type Same,
 } from '../../../experiments/runner/schema';
-import { shrinkSummary } from '../../../experiments/profile/summary';
+import type { ProfileSummary } from '../../../experiments/profile/summaryFormat';
+
+/** summary.ts's shrinkSummary, loaded only when a link has profiles to cut. */
+type Shrink = (s: ProfileSummary, options: { top: number; minShare: number }) => ProfileSummary;
 
 export const PERMALINK_VERSION = 1;
 /** The fragment key: the page puts the link in location.hash as '#r=' + value. */
@@ -127,10 +130,11 @@ export async function encodePermalinkDetailed(run: SharedRun): Promise<{ value: 
   const points = counterPoints(clean.result);
   const longest = Math.max(0, ...clean.result.rows.map((r) => countersOf(r)?.t.length ?? 0));
   const hasProfiles = clean.result.rows.some((r) => r.profile !== undefined);
+  const shrink: Shrink | null = hasProfiles ? (await import('../../../experiments/profile/summary')).shrinkSummary : null;
   const profiles: Step['profiles'] = hasProfiles ? 'reduce' : 'keep';
   let last = full;
   const attempt = async (step: Step): Promise<{ value: string; reduction: LinkReduction } | null> => {
-    const reduced = reduceRun(clean, step);
+    const reduced = reduceRun(clean, step, shrink);
     if (!reduced) return null;
     last = await pack(reduced);
     return fits(last) ? { value: last.value, reduction: reduced.reduction! } : null;
@@ -219,7 +223,7 @@ export function roundSignificant(x: number, digits: number): number {
 }
 
 /** A copy of run reduced as `step` says, with its reduction recorded; null if that changes nothing. */
-function reduceRun(run: SharedRun, step: Step): SharedRun | null {
+function reduceRun(run: SharedRun, step: Step, shrinkSummary: Shrink | null): SharedRun | null {
   const prior = run.reduction;
   const before = counterPoints(run.result);
   let changedOutputs = false;
@@ -233,7 +237,7 @@ function reduceRun(run: SharedRun, step: Step): SharedRun | null {
     } else if (row.profile && (step.profiles === 'reduce' || step.profiles === 'shrink')) {
       const cut = step.profiles === 'reduce' ? { top: LINK_PROFILE_TOP, minShare: LINK_PROFILE_MIN_SHARE }
         : { top: LINK_PROFILE_SMALL_TOP, minShare: LINK_PROFILE_SMALL_MIN_SHARE };
-      if (row.profile.top.length > cut.top || row.profile.minShare < cut.minShare) {
+      if (shrinkSummary && (row.profile.top.length > cut.top || row.profile.minShare < cut.minShare)) {
         out.profile = shrinkSummary(row.profile, cut);
         changedProfiles = true;
       }
