@@ -4,6 +4,18 @@
 //   npx vaxlab run EXPERIMENT|all [--cpu 750|780] [--mem MB] [--disk rp06|eagle|ideal]
 //                                 [--param NAME=VALUE ...] [--set NAME=VALUE ...] [--limit SECONDS]
 //                                 [--json FILE] [--image FILE] [--kernel NAME|FILE] [--counters all]
+//   npx vaxlab profile EXPERIMENT [--step ID ...] [--mode kernel|user|all] [--top N]
+//                                 [--format text|json|speedscope|folded] [--out FILE] [--diff A,B]
+//                                 [--phase command|setup] and run's --cpu --mem --disk --param --set --limit --image
+//
+// `profile` runs the experiment's steps (or those of --step) with the
+// emulator's profiler on (experiments/profile) and prints, for each step's
+// timed command, gprof's flat profile and call graph (text), the flat
+// profile as JSON (one entry per function: name, calls, self and total
+// virtual ms...), a speedscope file or folded stacks.  --diff A,B compares
+// two steps' profiles; namei-profile also sets namei's figures beside the
+// paper's Tables 10 and 9.  A step that fails still has the profile of what
+// ran (exit 1).
 //
 // Runs the experiment (or `all`: table2, table7 and namecache, one after the
 // other) on the WebAssembly emulator (emu/js/vaxModule.ts) with the
@@ -36,6 +48,13 @@ import {
 } from '../experiments/runner/fidelity';
 import { DISK_TIMINGS, type DiskTiming } from '../emu/js/constants';
 import { findLabImage, loadDiskImage, loadVaxNode, wasmBuildExists } from '../emu/js/vaxNode';
+import {
+  buildProfile, diffProfiles, flatProfile, foldedStacks, formatCallGraph, formatDiff, formatFlat, toSpeedscopeMany,
+  type Mode, type Profile,
+} from '../experiments/profile/index';
+import { formatNameiComparison, NAMEI_PROFILE_EXPERIMENT, nameiFigures, nameiTableFor } from '../experiments/profile/namei';
+import { TABLE_4 } from '../experiments/paper/namei';
+import { profileExperiment, type StepProfile } from '../experiments/profile/run';
 
 const USAGE = `usage: vaxlab list
        vaxlab kernels
@@ -43,6 +62,15 @@ const USAGE = `usage: vaxlab list
        vaxlab run EXPERIMENT|all [--cpu 750|780] [--mem MB] [--disk ${DISK_TIMINGS.join('|')}] [--param NAME=VALUE ...]
                                  [--set NAME=VALUE ...] [--limit SECONDS] [--seeds N] [--json FILE] [--image FILE]
                                  [--kernel NAME|FILE] [--counters all]
+       vaxlab profile EXPERIMENT [--step ID ...] [--mode kernel|user|all] [--top N] [--format text|json|speedscope|folded]
+                                 [--out FILE] [--diff A,B] [--phase command|setup] [and run's settings, --kernel too]
+  --mode              kernel (system time), user or all (default) for the flat profile, call graph and stacks
+  --top N             the first N functions (default 30 in text, all in json)
+  --format            text (gprof's flat profile and call graph), json (the flat profile), speedscope, folded
+  --diff A,B          also compare the profiles of steps A and B (e.g. ls.nch0,ls.nch154)
+  --phase             the timed command (default) or what ran before it (the boot and the set-up)
+  namei-profile       profiles a name-heavy mix with both caches and the per-process cache alone (Tables 10, 9);
+                      with --kernel no-offset-cache, the name cache alone and neither cache (Table 4)
   --seeds N           run each step N times, disk spin seeds 1..N (each disk command finds the platter at a pseudo-random
                       angle); the row is the median run, with the range over the N (default 1)
   --disk TIMING       the disk's timing: rp06 (DEC RP06, the default), eagle (Fujitsu Eagle), rm05 (DEC RM05) or ideal
@@ -76,6 +104,11 @@ function die(message: string, code = 2): never {
   process.exit(code);
 }
 
+/** An experiment by id: the runner's, or the profiler's own namei-profile. */
+function experimentById(id: string): ExperimentSpec | undefined {
+  return findExperiment(id) ?? (id === NAMEI_PROFILE_EXPERIMENT.id ? NAMEI_PROFILE_EXPERIMENT : undefined);
+}
+
 function list(): void {
   for (const { group, experiments } of experimentGroups()) {
     console.log(`${group}`);
@@ -89,6 +122,7 @@ function list(): void {
   console.log(`all: ${ALL_EXPERIMENTS.join(', ')} (${ALL_EXPERIMENTS.map((id) => findExperiment(id)!.steps.length)
     .reduce((a, b) => a + b, 0)} steps)`);
   console.log(`--set takes: ${TOGGLES.map((t) => `${t.name} (${t.choices ? t.choices.join('|') : `${t.min}..${t.max}`})`).join(', ')}`);
+  console.log(`profile also takes ${NAMEI_PROFILE_EXPERIMENT.id}: ${NAMEI_PROFILE_EXPERIMENT.title}`);
 }
 
 function pair(flag: string, v: string): [string, number] {
@@ -195,20 +229,7 @@ async function run(args: string[]): Promise<number> {
     die(`${imagePath}: ${e instanceof Error ? e.message : String(e)}`, 3);
   }
   const image = { name: basename(imagePath), sha256: createHash('sha256').update(bytes).digest('hex') };
-  let kernel: RunOptions['kernel'];
-  if (kernelArg !== null) {
-    const variant = kernelByName(kernelArg);
-    const file = variant ? join(dirname(imagePath), kernelFileName(basename(imagePath).replace(/\.dsk(\.gz)?$/, ''), variant.name))
-      : kernelArg;
-    if (!existsSync(file)) {
-      die(variant ? `no kernel ${variant.name} beside the image (${file}): npm run image builds it`
-        : `--kernel ${kernelArg}: no such kernel (${KERNELS.map((k) => k.name).join(', ')}) or file`, 3);
-    }
-    const kb = await loadDiskImage(file);
-    kernel = { name: variant ? `${variant.name}: ${variant.label}` : basename(file), bytes: kb,
-      sha256: createHash('sha256').update(kb).digest('hex') };
-    process.stderr.write(`vaxlab: kernel ${kernel.name} (${file})\n`);
-  }
+  const kernel = kernelArg !== null ? await loadKernel(kernelArg, imagePath) : undefined;
 
   const results: ExperimentResult[] = [];
   const summaries: string[] = [];
@@ -321,13 +342,183 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   throw e;
 });
 
+/** --kernel NAME|FILE: a kernel the installer built beside the image, or a file (exit 3 if there is none). */
+async function loadKernel(kernelArg: string, imagePath: string): Promise<NonNullable<RunOptions['kernel']>> {
+  const variant = kernelByName(kernelArg);
+  const file = variant ? join(dirname(imagePath), kernelFileName(basename(imagePath).replace(/\.dsk(\.gz)?$/, ''), variant.name))
+    : kernelArg;
+  if (!existsSync(file)) {
+    die(variant ? `no kernel ${variant.name} beside the image (${file}): npm run image builds it`
+      : `--kernel ${kernelArg}: no such kernel (${KERNELS.map((k) => k.name).join(', ')}) or file`, 3);
+  }
+  const kb = await loadDiskImage(file);
+  const kernel = { name: variant ? `${variant.name}: ${variant.label}` : basename(file), bytes: kb,
+    sha256: createHash('sha256').update(kb).digest('hex') };
+  process.stderr.write(`vaxlab: kernel ${kernel.name} (${file})\n`);
+  return kernel;
+}
+
+const FORMATS = ['text', 'json', 'speedscope', 'folded'] as const;
+type Format = (typeof FORMATS)[number];
+
+async function profile(args: string[]): Promise<number> {
+  const id = args.shift();
+  if (!id || id.startsWith('-')) die(`profile needs an experiment id\n${USAGE}`);
+  const spec = experimentById(id) ?? die(`no experiment "${id}" (vaxlab list shows them)`);
+  const options: Parameters<typeof profileExperiment>[3] = {};
+  const set: Record<string, number> = {};
+  const params: Record<string, number> = {};
+  const steps: string[] = [];
+  let mode: Mode = 'all', format: Format = 'text', top: number | undefined, out: string | null = null;
+  let diff: [string, string] | null = null, phase: 'command' | 'setup' = 'command', imageFile: string | null = null;
+  let kernelArg: string | null = null;
+  while (args.length > 0) {
+    const a = args.shift()!;
+    const v = args.shift();
+    if (v === undefined) die(`${a} needs a value\n${USAGE}`);
+    if (a === '--mode') {
+      if (v !== 'kernel' && v !== 'user' && v !== 'all') die(`--mode takes kernel, user or all, got "${v}"`);
+      mode = v;
+    } else if (a === '--format') {
+      if (!(FORMATS as readonly string[]).includes(v)) die(`--format takes ${FORMATS.join(', ')}, got "${v}"`);
+      format = v as Format;
+    } else if (a === '--top') {
+      if (!/^\d+$/.test(v) || Number(v) < 1) die(`--top takes a whole number, 1 or more, got "${v}"`);
+      top = Number(v);
+    } else if (a === '--step') steps.push(v);
+    else if (a === '--out') out = v;
+    else if (a === '--diff') {
+      const m = /^([^,]+),([^,]+)$/.exec(v);
+      if (!m) die(`--diff takes two step ids, A,B, got "${v}"`);
+      diff = [m[1]!, m[2]!];
+    } else if (a === '--phase') {
+      if (v !== 'command' && v !== 'setup') die(`--phase takes command or setup, got "${v}"`);
+      phase = v;
+    } else if (a === '--cpu') {
+      if (v !== '750' && v !== '780') die('--cpu takes 750 or 780');
+      options.cpu = v;
+    } else if (a === '--disk') {
+      if (!(DISK_TIMINGS as readonly string[]).includes(v)) die(`--disk takes ${DISK_TIMINGS.join(', ')}, got "${v}"`);
+      options.disk = v as DiskTiming;
+    } else if (a === '--mem') {
+      const n = /^\d*\.?\d+$/.test(v.trim()) ? Number(v) : NaN;
+      if (validateSetting('memoryMB', n) !== null) die(`--mem takes megabytes in steps of 0.25 from 0.75 to 64 (e.g. 4.5), got "${v}"`);
+      options.memoryMB = n;
+    } else if (a === '--set') {
+      const [k, n] = pair(a, v);
+      set[k] = n;
+    } else if (a === '--param') {
+      const [k, n] = pair(a, v);
+      params[k] = n;
+    } else if (a === '--limit') {
+      const n = Number(v);
+      if (!(n > 0)) die('--limit takes a positive number of virtual seconds');
+      options.limitSeconds = n;
+    } else if (a === '--image') imageFile = v;
+    else if (a === '--kernel') kernelArg = v;
+    else die(`unknown option ${a}\n${USAGE}`);
+  }
+  const ids = spec.steps.map((s) => s.id);
+  const unknown = [...steps, ...(diff ?? [])].filter((s) => !ids.includes(s));
+  if (unknown.length > 0) die(`${spec.id} has no step ${unknown.join(', ')} (it has ${ids.join(', ')})`);
+  if (diff && steps.length > 0) for (const d of diff) if (!steps.includes(d)) steps.push(d);
+  options.set = set;
+  options.parameters = params;
+  if (steps.length > 0) options.steps = steps;
+  try {
+    const { steps: _only, onStep: _progress, ...settings } = options;
+    const r = resolveRun(spec, settings);
+    for (const n of r.notes) process.stderr.write(`vaxlab: ${spec.id}: ${n}\n`);
+  } catch (e) {
+    if (e instanceof SettingsError) die(`refused, nothing was run:\n  ${e.problems.join('\n  ')}`);
+    throw e;
+  }
+  if (!wasmBuildExists()) die('the WebAssembly emulator is not built: make -C emu wasm (or npm run setup)', 3);
+  const imagePath = imageFile ?? findLabImage();
+  if (!imagePath) die('no 4.3BSD image: build web/public/images/43bsd.dsk.gz with `npm run image` (or set VAXLAB_IMAGE)', 3);
+  const api = await loadVaxNode();
+  const disk = api.vax780.loadImage(await loadDiskImage(imagePath));
+  if (kernelArg !== null) options.kernel = await loadKernel(kernelArg, imagePath);
+  const variant = kernelArg !== null ? kernelByName(kernelArg)?.name : undefined;
+  let t0 = 0;
+  options.onStep = ({ step, index, phase: p, result }) => {
+    const label = spec.steps.find((s) => s.id === step)!.label;
+    if (p === 'start') {
+      t0 = performance.now();
+      process.stderr.write(`${spec.id} ${index + 1}/${spec.steps.length} ${label} ... `);
+    } else {
+      const took = `${((performance.now() - t0) / 1000).toFixed(1)} s host`;
+      process.stderr.write(result?.status === 'ok' ? `ok (${took})\n` : `FAILED: ${result?.failure?.message} (${took})\n`);
+    }
+  };
+  let results: StepProfile[];
+  try {
+    results = await profileExperiment(api.vax780, disk, spec, options);
+  } finally {
+    disk.dispose();
+  }
+  const profiles: { step: StepProfile; profile: Profile | null }[] = results.map((step) => {
+    const raw = phase === 'setup' ? step.setup : step.run;
+    return { step, profile: raw ? buildProfile(raw) : null };
+  });
+  const title = (s: StepProfile): string => `${spec.id}: ${s.label} — \`${s.command}\`` +
+    `${s.guest ? ` (${s.guest.real} real, ${s.guest.user} user, ${s.guest.sys} sys)` : ''}` +
+    `${s.status === 'failed' ? ` FAILED: ${s.failure?.message}; the profile is of what ran until then` : ''}` +
+    `${phase === 'setup' ? ' — the boot and set-up before it' : ''}`;
+  let text: string;
+  if (format === 'json') {
+    text = `${JSON.stringify({
+      format: 'vaxlab-profile', version: 1, experiment: spec.id, phase, mode,
+      steps: profiles.map(({ step, profile: p }) => ({
+        step: step.step, label: step.label, command: step.command, status: step.status, failure: step.failure ?? null,
+        guest: step.guest ?? null, profile: p ? flatProfile(p, { mode, top }) : null,
+      })),
+    }, null, 2)}\n`;
+  } else if (format === 'speedscope') {
+    text = `${JSON.stringify(toSpeedscopeMany(profiles.filter((p) => p.profile)
+      .map(({ step, profile: p }) => ({ name: `${spec.id} ${step.step}: ${step.command}`, profile: p! })), { mode, name: spec.id }))}\n`;
+  } else if (format === 'folded') {
+    text = profiles.filter((p) => p.profile)
+      .map(({ step, profile: p }) => foldedStacks(p!, mode, profiles.length > 1 ? step.step : undefined)).join('');
+  } else {
+    const parts: string[] = [];
+    for (const { step, profile: p } of profiles) {
+      parts.push(title(step), '');
+      if (!p) {
+        parts.push('(no profile)', '');
+        continue;
+      }
+      parts.push(formatFlat(flatProfile(p, { mode, top: top ?? 30 })), '', formatCallGraph(p, { mode, top: Math.min(top ?? 10, 10) }), '');
+      if (spec.id === NAMEI_PROFILE_EXPERIMENT.id) {
+        const t = nameiTableFor(step.step, kernelArg === null ? null : variant ?? 'other');
+        parts.push(t.table ? formatNameiComparison(nameiFigures(p), t.table, `${step.label}${t.note ? `, ${t.note}` : ''}`)
+          : `${step.label}: ${t.note}`, '');
+      }
+    }
+    if (spec.id === NAMEI_PROFILE_EXPERIMENT.id && kernelArg === null) {
+      parts.push(`${TABLE_4.ref.caption}: run namei-profile --kernel no-offset-cache (its nchsize=0 step has neither cache)`, '');
+    }
+    text = `${parts.join('\n')}\n`;
+  }
+  if (diff) {
+    const a = profiles.find((p) => p.step.step === diff![0])?.profile, b = profiles.find((p) => p.step.step === diff![1])?.profile;
+    const d = a && b ? formatDiff(diffProfiles(a, b, { mode, top: top ?? 30 }), { a: diff[0], b: diff[1] })
+      : `no diff: ${!a ? diff[0] : diff[1]} has no profile`;
+    if (format === 'text') text += `${d}\n`;
+    else process.stderr.write(`${d}\n`);
+  }
+  if (out) writeFileSync(out, text);
+  else process.stdout.write(text);
+  return results.every((r) => r.status === 'ok') ? 0 : 1;
+}
+
 const argv = process.argv.slice(2);
 const cmd = argv.shift();
 if (cmd === 'list') list();
 else if (cmd === 'kernels') kernels();
-else if (cmd === 'run' || cmd === 'fidelity') {
+else if (cmd === 'run' || cmd === 'fidelity' || cmd === 'profile') {
   try {
-    process.exitCode = cmd === 'run' ? await run(argv) : await fidelity(argv);
+    process.exitCode = cmd === 'run' ? await run(argv) : cmd === 'fidelity' ? await fidelity(argv) : await profile(argv);
   } catch (e) {
     die(e instanceof Error ? e.message : String(e), 2);
   }

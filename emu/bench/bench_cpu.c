@@ -1,7 +1,7 @@
 /*
  * bench_cpu — raw CPU speed of the native build, in VAX instructions/s.
  *
- *   bench_cpu [--instructions N] [--slice N] [--workload FILE.bin] [--mem MB]
+ *   bench_cpu [--instructions N] [--slice N] [--workload FILE.bin] [--mem MB] [--profile FILE]
  *
  * Loads the workload (default build/workload.bin, assembled by make from
  * bench/workload.s, or emu/build/workload.bin when run from the repository
@@ -13,6 +13,9 @@
  *
  *   native: <rate> VAX instructions/s
  *   native: <n> instructions in <s> s
+ *
+ * --profile FILE runs with the profiler on (vax_profile_start: the cost of
+ * profiling is the difference in speed) and writes its JSON to FILE.
  *
  * emu/bench/bench-cpu-wasm.ts does the same through the wasm build.
  */
@@ -91,6 +94,7 @@ int main(int argc, char **argv) {
     uint64_t total = 200000000ull, slice = 4000000ull;
     const char *workload = NULL;
     uint32_t mem_mb = 0;
+    const char *profile = NULL;
 
     for (int i = 1; i < argc; i++) {
         const char *v = (i + 1 < argc) ? argv[i + 1] : NULL;
@@ -106,9 +110,13 @@ int main(int argc, char **argv) {
         } else if (!strcmp(argv[i], "--mem") && v) {
             mem_mb = (uint32_t)parse_u64(v, "--mem");
             i++;
+        } else if (!strcmp(argv[i], "--profile") && v) {
+            profile = v;
+            i++;
         } else {
             fprintf(stderr,
-                    "usage: bench_cpu [--instructions N] [--slice N] [--workload FILE.bin] [--mem MB]\n");
+                    "usage: bench_cpu [--instructions N] [--slice N] [--workload FILE.bin] [--mem MB] "
+                    "[--profile FILE]\n");
             return 2;
         }
     }
@@ -177,6 +185,10 @@ int main(int argc, char **argv) {
     free(image);
     vax_set_reg(m, 15, pc);
     if (have_psl) vax_set_psl(m, psl);
+    if (profile && vax_profile_start(m) != 0) {
+        fprintf(stderr, "bench_cpu: cannot start the profiler\n");
+        return 2;
+    }
 
     uint64_t start_count = vax_instruction_count(m);
     uint64_t done = 0;
@@ -198,6 +210,16 @@ int main(int argc, char **argv) {
     double rate = secs > 0 ? (double)done / secs : 0.0;
     printf("native: %.0f VAX instructions/s\n", rate);
     printf("native: %" PRIu64 " instructions in %.3f s\n", done, secs);
+    if (profile) {
+        size_t plen;
+        char *pj = vax_profile_json(m, &plen);
+        FILE *pf = pj ? fopen(profile, "w") : NULL;
+        if (!pf || fwrite(pj, 1, plen, pf) != plen || fclose(pf) != 0) {
+            fprintf(stderr, "bench_cpu: cannot write the profile to %s\n", profile);
+            return 2;
+        }
+        free(pj);
+    }
     vax_destroy(m);
     return r == VAX_STOP_BUDGET ? 0 : 1;
 }

@@ -44,6 +44,13 @@ export interface VaxMachine {
   instructionCount(): bigint;
   /** vax_state_digest(): 64-bit FNV-1a of the architectural state, unsigned. */
   stateDigest(): bigint;
+  /** The profiler (vax_profile_*, emu/src/profile/profile.h): on from now, by
+   *  address (a bare machine has no symbols); changes nothing the guest sees. */
+  profileStart(): void;
+  profileClear(): void;
+  profileStop(): void;
+  /** The profile so far ("vaxlab-profile-raw" JSON text), null when off. */
+  profileJson(): string | null;
 }
 
 export const DEFAULT_SLICE = 4_000_000n;
@@ -158,6 +165,24 @@ export function bareMachines(mod: VaxWasmModule): BareMachines {
       },
       stateDigest() {
         return BigInt.asUintN(64, mod._vax_state_digest(h()));
+      },
+      profileStart() {
+        if (mod._vax_profile_start(h()) !== 0) throw new Error('profileStart: out of memory');
+      },
+      profileClear() {
+        mod._vax_profile_clear(h());
+      },
+      profileStop() {
+        mod._vax_profile_stop(h());
+      },
+      profileJson() {
+        const p = mod._vax_profile_json(h(), 0);
+        if (p === 0) return null;
+        try {
+          return mod.UTF8ToString(p);
+        } finally {
+          mod._free(p);
+        }
       },
     };
     return machine;

@@ -71,6 +71,11 @@ declare module '*/build/wasm/vax.mjs' {
     _vax780w_stats_names(): number;
     _vax780w_machine(w: number): number;
     _vax780w_kernel_symbols(w: number, namesPtr: number, outPtr: number, n: number): number;
+    _vax780w_profile_start(w: number): number;
+    _vax780w_profile_clear(w: number): number;
+    _vax780w_profile_stop(w: number): void;
+    _vax780w_profile_json(w: number): number;
+    _vax780w_profile_json_length(w: number): number;
 
     // emu/src/vax.h
     _vax_create(cfgPtr: number): number;
@@ -90,6 +95,11 @@ declare module '*/build/wasm/vax.mjs' {
     _vax_instruction_count(m: number): bigint;
     _vax_state_digest(m: number): bigint;
     _vax_request_stop(m: number): void;
+    _vax_profile_start(m: number): number;
+    _vax_profile_clear(m: number): void;
+    _vax_profile_stop(m: number): void;
+    /** A malloc'd NUL-terminated JSON text (free it), 0 when off; lenPtr may be 0. */
+    _vax_profile_json(m: number, lenPtr: number): number;
   }
 
   export interface VaxWasmModuleOptions {

@@ -75,6 +75,9 @@ export interface Vax780Options {
    *  `boot` and `set` then do not apply and `direct` is refused.  Needs an
    *  RA diskType (the CLI's --console-boot vmb=FILE --boot-flags N). */
   consoleBoot?: { vmb: Uint8Array; flags?: number };
+  /** Profile from the first instruction (emu/src/profile/profile.h; the
+   *  guest runs exactly as without it): see Vax780System.profileJson. */
+  profile?: boolean;
 }
 
 
@@ -142,6 +145,15 @@ export interface Vax780System {
   readKernel(address: number, length: number): Uint8Array;
   /** The vax_machine * underneath (for the bare-machine functions of the raw module). */
   readonly machinePtr: number;
+  /** The profiler (emu/src/system/session.h): start (on from now, or zero the
+   *  counts if on), clear (zero the counts: what follows is profiled on its
+   *  own), stop (off).  Profiling changes nothing the guest sees. */
+  profileStart(): void;
+  profileClear(): void;
+  profileStop(): void;
+  /** The profile so far: the "vaxlab-profile-raw" JSON text
+   *  (experiments/profile reads it), or null when profiling is off. */
+  profileJson(): string | null;
 }
 
 export interface Vax780Api {
@@ -162,7 +174,7 @@ export function vax780Systems(
 
   function createVax780(options: Vax780Options): Vax780System {
     const { memoryMB, disk, direct = false, set = {}, nsPerInstruction, diskTiming, diskType = 'RP06', consoleBoot, kernel,
-      cpuModel, diskSpinSeed } = options;
+      cpuModel, diskSpinSeed, profile = false } = options;
     if (kernel !== undefined && (!direct || !(kernel instanceof Uint8Array) || kernel.length === 0 || consoleBoot !== undefined)) {
       throw new Error('kernel: a non-empty Uint8Array, with direct (the host loads the kernel), not with consoleBoot');
     }
@@ -300,6 +312,7 @@ export function vax780Systems(
           mod._free(p);
         }
       }
+      if (profile && mod._vax780w_profile_start(handle) !== 0) throw new Error(`profile: ${lastError()}`);
       if (mod._vax780w_boot(handle) !== 0) throw new Error(`boot: ${lastError()}`);
     } catch (e) {
       mod._vax780w_destroy(handle);
@@ -365,6 +378,7 @@ export function vax780Systems(
           mod._free(p);
         }
       }
+      if (options.profile && mod._vax780w_profile_start(handle) !== 0) throw new Error(`profile: ${lastError()}`);
       if (mod._vax780w_console_start(handle, con.start >>> 0) !== 0) throw new RangeError(`console.start: ${lastError()}`);
       const machine = mod._vax780w_machine(handle);
       for (const [n, v] of regs) mod._vax_set_reg(machine, n, v >>> 0);
@@ -495,6 +509,22 @@ export function vax780Systems(
           }
         }
         return out;
+      },
+      profileStart() {
+        if (mod._vax780w_profile_start(h()) !== 0) throw new Error(`profileStart: ${lastError()}`);
+      },
+      profileClear() {
+        mod._vax780w_profile_clear(h());
+      },
+      profileStop() {
+        mod._vax780w_profile_stop(h());
+      },
+      profileJson() {
+        const w = h();
+        const p = mod._vax780w_profile_json(w);
+        if (p === 0) return null;
+        // The dump is ASCII (profile.c escapes the rest), so bytes are characters.
+        return new TextDecoder('latin1').decode(mod.HEAPU8.subarray(p, p + (mod._vax780w_profile_json_length(w) >>> 0)));
       },
       readKernel(address, length) {
         const w = h();

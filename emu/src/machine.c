@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "mmu/mmu.h"
+#include "profile/profile.h"
 
 void machine_set_stop(vax_machine *m, vax_stop_reason r, const char *fmt, ...)
 {
@@ -42,6 +43,8 @@ void vax_reset(vax_machine *m)
     memset(m->irq_pending, 0, sizeof m->irq_pending);
     reset_processor(m);
     ib_invalidate(m);
+    if (m->prof)
+        profile_machine_reset(m);
 }
 
 vax_machine *vax_create(const vax_config *cfg)
@@ -69,6 +72,7 @@ void vax_destroy(vax_machine *m)
 {
     if (!m)
         return;
+    profile_disable(m);
     free(m->bus.mem);
     free(m);
 }
@@ -98,7 +102,7 @@ static int highest_bit(uint32_t x)
 
 /* The scale is ns_per_instruction / 2000: 2000 is the 780's nominal
  * average instruction, for which the costs are written. */
-#define COST_SCALE_DEN 2000u
+#define COST_SCALE_DEN MACHINE_COST_SCALE_DEN
 
 uint64_t machine_time_ns(const vax_machine *m)
 {

@@ -30,6 +30,12 @@ typedef struct vax_event {
 
 #define MAX_EVENTS 32
 
+/* Virtual ns = cost * ns_per_instruction / MACHINE_COST_SCALE_DEN (see
+ * "Virtual time" below). */
+#define MACHINE_COST_SCALE_DEN 2000u
+
+struct vax_profile;
+
 struct vax_machine {
     vax_cpu cpu;
     vax_tlb tlb;
@@ -101,6 +107,10 @@ struct vax_machine {
      * idle_retry_pc: where the last look that could not decide was. */
     int idle_skip;
     uint32_t idle_retry_pc;
+
+    /* The profiler (profile/profile.h), NULL when off: the processor calls
+     * its hooks only when this is set. */
+    struct vax_profile *prof;
 };
 
 /* Record why the machine stopped (printf-style detail). */

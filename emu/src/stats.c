@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "machine.h"
+#include "profile/profile.h"
 
 void machine_account_mode(vax_machine *m, int slot, uint64_t boundary)
 {
@@ -19,6 +20,8 @@ void machine_account_mode(vax_machine *m, int slot, uint64_t boundary)
      * the previous one. */
     if (boundary < m->acct_icount)
         boundary = m->acct_icount;
+    if (m->prof)   /* the profile's split by mode follows this one exactly */
+        profile_account(m, m->acct_slot, boundary);
     uint64_t t = machine_time_ns(m);
     m->stats.instr_mode[m->acct_slot] += boundary - m->acct_icount;
     m->stats.ns_mode[m->acct_slot] += t > m->acct_ns ? t - m->acct_ns : 0;
@@ -32,6 +35,8 @@ void machine_account_idle(vax_machine *m, uint64_t n, uint64_t cost)
     machine_account_mode(m, m->acct_slot, m->icount);
     m->icount += n;
     m->cost += cost;
+    if (m->prof)
+        profile_idle(m);
     uint64_t t = machine_time_ns(m);
     m->stats.instr_idle += n;
     m->stats.ns_idle += t - m->acct_ns;

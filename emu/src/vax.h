@@ -105,6 +105,18 @@ int vax_set_cpu_model(vax_machine *m, int model);
  * to compare with.  Only before the first instruction. */
 void vax_set_timing_flat(vax_machine *m, uint32_t ns);
 
+/* Profiling (profile/profile.h): an exact call-graph profile of what the
+ * processor runs, by address (a bare machine has no symbols; the 780 system,
+ * system/session.h, adds them).  Changes nothing the guest sees.  start: on,
+ * counting from now (0, or -1 out of host memory); clear: counts to zero;
+ * stop: off.  json: the profile so far, a malloc'd NUL-terminated JSON text
+ * ("vaxlab-profile-raw") the caller frees, NULL when off; *len its length
+ * (len may be NULL). */
+int vax_profile_start(vax_machine *m);
+void vax_profile_clear(vax_machine *m);
+void vax_profile_stop(vax_machine *m);
+char *vax_profile_json(vax_machine *m, size_t *len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -10,7 +10,7 @@
  *          [--boot single|multi|askname] [--direct] [--kernel PATH] [--kernel-file FILE]
  *          [--cpu 780|750|750x0.6] [--timing model|flat] [--standalone tape|tape:NAME|FILE] [--set NAME=VALUE]
  *          [--script FILE] [--quiet] [--stats] [--no-idle-skip] [--disk-timing rp06|eagle|ideal|rm05]
- *          [--disk-spin SEED]
+ *          [--disk-spin SEED] [--profile FILE]
  *   vax780 --disk raN=IMAGE[:TYPE] --console-boot vmb=FILE [--boot-device duaN] [--boot-flags N] ...
  *   vax780 --load FILE[@ADDR] [--load ...] --start ADDR [--reg NAME=VALUE ...] [--mem MB] [--script FILE] ...
  *
@@ -54,6 +54,11 @@
  * virtual and host time.  --no-idle-skip runs the kernel's idle loop
  * instruction by instruction instead of skipping it (vax_set_idle_skip):
  * the guest runs the same either way, only host time differs.
+ * --profile FILE profiles everything the processor runs from the boot on
+ * (src/profile/profile.h; the guest runs exactly as without it) and writes
+ * the profile to FILE at the end, as JSON ("vaxlab-profile-raw": the
+ * TypeScript in experiments/profile reads it); the script commands
+ * profile-clear and profile-write FILE zero it and write it at that point.
  *
  * The console transcript goes to stdout.  Script lines:
  *   expect TEXT     wait until the console output since the previous match contains TEXT
@@ -63,6 +68,8 @@
  *   timeout N       limit, in virtual seconds, for each following expect (default 60)
  *   wait-halt       wait until the guest halts (a clean shutdown), within the timeout;
  *                   a typed ^P (type \x10) is the operator's ^P HALT at the 780's console
+ *   profile-clear   zero the profile (--profile): what follows is profiled on its own
+ *   profile-write FILE   write the profile so far to FILE
  *   report LABEL    print "vax780: report LABEL: N instructions, V virtual s, H host s" on
  *                   stderr (where the run is, e.g. before and after a diagnostic)
  *   # ...           comment
@@ -141,7 +148,7 @@ static const char usage_text[] =
     "              [--boot single|multi|askname] [--direct] [--kernel PATH] [--kernel-file FILE]\n"
     "              [--cpu 780|750|750x0.6] [--timing model|flat] [--standalone tape|tape:NAME|FILE] [--set NAME=VALUE]\n"
     "              [--script FILE] [--quiet] [--stats] [--no-idle-skip] [--disk-timing rp06|eagle|ideal|rm05]\n"
-    "              [--disk-spin SEED]\n"
+    "              [--disk-spin SEED] [--profile FILE]\n"
     "       vax780 --disk raN=IMAGE[:TYPE] --console-boot vmb=FILE [--boot-device duaN] [--boot-flags N] ...\n"
     "       vax780 --load FILE[@ADDR] [--load ...] --start ADDR [--reg NAME=VALUE ...] [--mem MB]\n"
     "              [--script FILE] [--quiet] [--stats] ...\n";
@@ -274,6 +281,7 @@ typedef struct {
     int reg_num[MAX_REGS];
     uint32_t reg_value[MAX_REGS];
     const char *script;
+    const char *profile;
     int quiet, stats;
 } options;
 
@@ -388,7 +396,7 @@ static void parse_options(options *o, int argc, char **argv)
         static const char *const with_value[] = { "--disk", "--tape", "--mem", "--boot", "--kernel", "--kernel-file",
                                                   "--standalone", "--script", "--cpu", "--timing", "--disk-timing",
                                                   "--disk-spin", "--set", "--load", "--start", "--reg", "--console-boot",
-                                                  "--boot-device", "--boot-flags" };
+                                                  "--boot-device", "--boot-flags", "--profile" };
         int takes_value = 0;
         for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
             takes_value |= !strcmp(a, with_value[k]);
@@ -520,6 +528,8 @@ static void parse_options(options *o, int argc, char **argv)
             if (parse_u32(v, &o->boot_flags) < 0)
                 usage("--boot-flags takes a number (R5 for VMB, e.g. 0x10)");
             o->have_boot_flags = 1;
+        } else if (!strcmp(a, "--profile")) {
+            o->profile = v;
         } else if (!strcmp(a, "--stats")) {
             o->stats = 1;
         } else if (!strcmp(a, "--no-idle-skip")) {
@@ -792,6 +802,19 @@ static void report(run *r, const char *label)
             (unsigned long long)vax_instruction_count(vax_session_machine(r->s)), vseconds(r), host_seconds(r));
 }
 
+/* The profile so far to path (--profile, profile-write). */
+static void write_profile(vax_session *s, const char *path)
+{
+    size_t len;
+    char *json = vax_session_profile_json(s, &len);
+    if (!json)
+        die(EXIT_USAGE, "--profile: no profile (out of host memory)");
+    FILE *f = fopen(path, "w");
+    if (!f || fwrite(json, 1, len, f) != len || fclose(f) != 0)
+        die(EXIT_USAGE, "--profile: cannot write %s: %s", path, strerror(errno));
+    free(json);
+}
+
 static void run_script(run *r, const char *path)
 {
     struct stat st;
@@ -850,6 +873,15 @@ static void run_script(run *r, const char *path)
             } else {
                 type_text(r, arg, unescape(arg), limit, where);
             }
+        } else if (!strcmp(p, "profile-clear") || !strcmp(p, "profile-write")) {
+            if (!r->o->profile)
+                die(EXIT_USAGE, "%s:%d: %s needs --profile", path, lineno, p);
+            if (!strcmp(p, "profile-clear"))
+                vax_session_profile_clear(r->s);
+            else if (!*arg)
+                die(EXIT_USAGE, "%s:%d: profile-write needs a file name", path, lineno);
+            else
+                write_profile(r->s, arg);
         } else if (!strcmp(p, "timeout")) {
             if (parse_seconds(arg, &limit) < 0)
                 die(EXIT_USAGE, "%s:%d: timeout needs a positive, finite number of seconds (up to 1e9), not \"%s\"",
@@ -997,6 +1029,8 @@ int main(int argc, char **argv)
     if (!r.s)
         die(EXIT_IMAGE, "%s", err);
     clock_gettime(CLOCK_MONOTONIC, &r.t0);
+    if (o.profile && vax_session_profile_start(r.s) < 0)
+        die(EXIT_USAGE, "--profile: %s", vax_session_error(r.s));
     start(&r);
 
     if (o.script) {
@@ -1006,6 +1040,8 @@ int main(int argc, char **argv)
             ;
     }
     fflush(stdout);
+    if (o.profile)
+        write_profile(r.s, o.profile);
     if (o.stats) {
         double host = host_seconds(&r);
         print_counters(r.s);

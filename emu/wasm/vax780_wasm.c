@@ -50,6 +50,8 @@ typedef struct {
     uint32_t howto;
     uint8_t *vmb;         /* DEC's VMB to boot through (vax780w_set_vmb), or NULL */
     uint32_t vmb_len, vmb_flags;
+    char *profile;        /* the last vax780w_profile_json, kept until the next or destroy */
+    size_t profile_len;
     char err[320];
 } vax780w;
 
@@ -218,6 +220,7 @@ EMSCRIPTEN_KEEPALIVE void vax780w_destroy(vax780w *w)
     if (!w->diskless)
         blockdev_overlay_destroy(&w->disk);
     free(w->vmb);
+    free(w->profile);
     free(w);
 }
 
@@ -410,3 +413,31 @@ EMSCRIPTEN_KEEPALIVE uint32_t vax780w_stats(vax780w *w, uint64_t *out, uint32_t 
 
 /* The counters' names, comma-separated, in array order (a constant). */
 EMSCRIPTEN_KEEPALIVE const char *vax780w_stats_names(void) { return vax_session_stats_names(); }
+
+/* Profiling (session.h, profile/profile.h): on before vax780w_boot it
+ * profiles from the first instruction, later from now.  0, or -1 with a
+ * message (vax780w_error). */
+EMSCRIPTEN_KEEPALIVE int vax780w_profile_start(vax780w *w)
+{
+    w->err[0] = 0;
+    return vax_session_profile_start(w->s) < 0 ? -1 : 0;
+}
+
+/* Zero the counts: what follows is profiled on its own. */
+EMSCRIPTEN_KEEPALIVE int vax780w_profile_clear(vax780w *w) { return vax_session_profile_clear(w->s); }
+
+EMSCRIPTEN_KEEPALIVE void vax780w_profile_stop(vax780w *w) { vax_session_profile_stop(w->s); }
+
+/* The profile so far as JSON (profile.c), NUL-terminated, valid until the
+ * next call or vax780w_destroy; its length is vax780w_profile_json_length.
+ * NULL when profiling is off (or out of memory). */
+EMSCRIPTEN_KEEPALIVE const char *vax780w_profile_json(vax780w *w)
+{
+    free(w->profile);
+    w->profile = vax_session_profile_json(w->s, &w->profile_len);
+    if (!w->profile)
+        w->profile_len = 0;
+    return w->profile;
+}
+
+EMSCRIPTEN_KEEPALIVE uint32_t vax780w_profile_json_length(vax780w *w) { return (uint32_t)w->profile_len; }

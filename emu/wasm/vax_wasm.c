@@ -24,6 +24,7 @@ EMSCRIPTEN_KEEPALIVE uint32_t vaxw_abi_version(void) {
      * 5: vax780w_set_disk_timing; 6: vax780w_create takes memory in KB (a multiple of 256);
      * 7: diskless systems, vax780w_console_load/start;
      * 8: RA drives on the UDA50 (vax780w_create_ra), booting through VMB (vax780w_set_vmb);
-     * 9: vax780w_set_cpu_model, vax780w_set_disk_spin_seed */
-    return 9;
+     * 9: vax780w_set_cpu_model, vax780w_set_disk_spin_seed;
+     * 10: profiling (vax780w_profile_*, vax_profile_*) */
+    return 10;
 }

@@ -7,6 +7,7 @@
 // old results no longer read).
 
 import { DISK_TIMINGS, type DiskTiming } from '../../emu/js/constants';
+import { SUMMARY_FORMAT, SUMMARY_VERSION, type ProfileSummary } from '../profile/summaryFormat';
 import type { CounterSeries, CounterTotals } from './counters';
 import type { ExperimentView } from './experiments';
 import {
@@ -81,6 +82,9 @@ export interface RowResult {
   /** With spinSeeds N > 1: the step ran N times, disk spin seeds 1..N; the row
    *  is the median run (by elapsed time), these are the ranges over all N. */
   spread?: { seeds: number; real: SpreadRange; user: SpreadRange; sys: SpreadRange };
+  /** The timed command's profile (RunOptions.profile; experiments/profile/summary.ts):
+   *  the top functions and the calling contexts that took a share of it. */
+  profile?: ProfileSummary;
 }
 
 /** The least and the greatest of a figure over a step's runs. */
@@ -164,6 +168,12 @@ export const ROW_SCHEMA = obj({
   calibration: oneOf(true),
   spread: obj({
     seeds: int(), real: obj({ min: num, max: num }), user: obj({ min: num, max: num }), sys: obj({ min: num, max: num }),
+  }),
+  profile: obj({
+    format: oneOf(SUMMARY_FORMAT), version: oneOf(SUMMARY_VERSION), nsPerInstruction: num, scale: num, instructions: num,
+    cost: num, idleCost: num, minShare: num, names: arr(str(300), 100_000),
+    tree: arr(str(300, /^-?\d+(,\d+){9}$/, 'ten whole numbers separated by commas'), 200_000),
+    top: arr(obj({ name: str(300), calls: num, selfMs: num, totalMs: num }), 1000), notes: arr(str(2000), 100),
   }),
 });
 

@@ -9,6 +9,11 @@
 import { CPU_NS_PER_INSTRUCTION, DISK_TIMINGS, type DiskTiming } from '../../emu/js/constants';
 import type { DiskImage } from '../../emu/js/diskImage';
 import type { Vax780Api, Vax780Options, Vax780System } from '../../emu/js/vax780';
+import type { ProfileSummary } from '../profile/summaryFormat';
+
+/** What a profiled run needs of experiments/profile, loaded only then (the
+ *  page that checks settings with this module need not carry it). */
+type ProfileCode = typeof import('../profile/index');
 import { CounterSampler, type CounterSample, type CounterSeries } from './counters';
 import {
   LAB_BIN, TABLE2_COMPARE, stepCommand, stepCount, type ExperimentSpec, type MachineSpec,
@@ -50,6 +55,9 @@ export interface RunOptions {
   kernel?: { name: string; bytes: Uint8Array; sha256?: string };
   /** Which counter series the result keeps: the experiment's (default) or all. */
   counters?: 'experiment' | 'all';
+  /** Profile each step's timed command (emu/src/profile; the guest runs the
+   *  same): RowResult.profile holds its summary (experiments/profile). */
+  profile?: boolean;
   /** Called as steps start and end (host-side progress; not part of the result). */
   onStep?: (event: { step: StepSpec; index: number; phase: 'start' | 'end'; result?: RowResult }) => void;
   /** Stop: the current step fails with kind 'stopped', the rest are not run. */
@@ -380,10 +388,13 @@ async function runStep(
     step: step.id, kernelSettings: kernel,
   };
   let sys: Vax780System | null = null;
+  let profiling = false;
+  const profileCode: ProfileCode | null = options.profile ? await import('../profile/index') : null;
   try {
     sys = api.create({
       memoryMB: run.memoryMB, disk: image, boot: 'single', direct: true, set: kernel, cpuModel: run.cpu, nsPerInstruction,
       diskTiming: run.disk, diskSpinSeed: spinSeed, ...(options.kernel ? { kernel: options.kernel.bytes } : {}),
+      profile: options.profile === true,
     });
     const machine = sys;
     let sampler: CounterSampler | null = null;
@@ -418,8 +429,12 @@ async function runStep(
     const t0 = sys.timeNs();
     const sampling = samplingFor(result.paper?.elapsed, options.sampleSeconds);
     sampler = new CounterSampler(sys, index, sampling.seconds);
+    if (options.profile) sys.profileClear();
+    profiling = options.profile === true;
     session.send(`${command}; echo exit $?`);
     const done = await session.expect(PROMPT, limitSeconds, sampling.slice);
+    if (profiling) result.profile = profileSummary(sys, profileCode!);
+    profiling = false;
     const last = sampler.finish();
     if (last) options.onSample?.(last);
     result.counters = keepSeries(sampler.series(), keep);
@@ -444,11 +459,25 @@ async function runStep(
     if (!(e instanceof SessionFailure)) throw e;
     result.status = 'failed';
     result.failure = { kind: e.kind, message: limitMessage(e, limitSeconds, options), output: e.output };
+    // The command's profile up to the failure: what ran.
+    if (profiling && sys) result.profile = profileSummary(sys, profileCode!);
   } finally {
     sys?.destroy();
   }
   return result;
 }
+
+/** The profile of the timed command so far, summed up (PROFILE_TOP functions,
+ *  contexts with at least PROFILE_MIN_SHARE of its time). */
+function profileSummary(sys: Vax780System, code: ProfileCode): ProfileSummary | undefined {
+  const text = sys.profileJson();
+  return text === null ? undefined
+    : code.summarize(code.buildProfile(code.parseRawProfile(text)), { top: PROFILE_TOP, minShare: PROFILE_MIN_SHARE });
+}
+
+/** What a result keeps of each row's profile (RunOptions.profile). */
+export const PROFILE_TOP = 40;
+export const PROFILE_MIN_SHARE = 0.001;
 
 /** A time-limit failure says which limit and how to change it. */
 function limitMessage(e: SessionFailure, limitSeconds: number, options: RunOptions): string {

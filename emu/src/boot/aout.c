@@ -179,3 +179,28 @@ int aout_find_symbol(const uint8_t *file, size_t len, const aout_header *h, cons
     }
     return -1;
 }
+
+int aout_for_each_symbol(const uint8_t *file, size_t len, const aout_header *h,
+                         void (*each)(void *ctx, const char *name, uint8_t type, uint32_t value), void *ctx)
+{
+    if (h->syms == 0)
+        return 0;
+    uint64_t symoff = (uint64_t)aout_text_offset(h) + h->text + h->data + h->trsize + h->drsize;
+    uint64_t stroff = symoff + h->syms;
+    if (stroff + 4 > len || h->syms % 12 != 0)
+        return -1;
+    uint64_t strsize = boot_le32(file + stroff);
+    if (strsize < 4 || stroff + strsize > len)
+        return -1;
+    int n = 0;
+    for (uint64_t p = symoff; p + 12 <= stroff; p += 12, n++) {
+        uint32_t strx = boot_le32(file + p);
+        if (strx < 4 || strx >= strsize)
+            continue;
+        const char *s = (const char *)file + stroff + strx;
+        if (!memchr(s, 0, strsize - strx))   /* the name must end inside the table */
+            continue;
+        each(ctx, s, file[p + 4], boot_le32(file + p + 8));
+    }
+    return n;
+}

@@ -77,6 +77,13 @@ int aout_check_symbols(const uint8_t *file, size_t len, const aout_header *h, ch
  * in the file's symbol table; 0, or -1 if absent or the table is bad. */
 int aout_find_symbol(const uint8_t *file, size_t len, const aout_header *h, const char *name, uint32_t *value);
 
+/* Call each(ctx, name, type, value) for every entry of the file's symbol
+ * table (struct nlist: n_type is type; names from the string table).
+ * Returns how many there were, 0 for a file without one (stripped), or -1
+ * if the table is damaged. */
+int aout_for_each_symbol(const uint8_t *file, size_t len, const aout_header *h,
+                         void (*each)(void *ctx, const char *name, uint8_t type, uint32_t value), void *ctx);
+
 /* "0407"/"0410"/"0413" names for messages. */
 const char *aout_magic_name(uint32_t magic);
 

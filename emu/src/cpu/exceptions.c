@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "../mmu/mmu.h"
+#include "../profile/profile.h"
 #include "exec.h"
 
 /* SCB offsets. */
@@ -91,9 +92,10 @@ static int read_vector(vax_machine *m, uint32_t scb_offset, uint32_t *vec)
     return 0;
 }
 
-/* Common tail: switch to the new PSL's stack, push, vector. */
+/* Common tail: switch to the new PSL's stack, push, vector.  interrupt:
+ * for the profiler, an interrupt rather than an exception. */
 static int enter(vax_machine *m, uint32_t scb_offset, uint32_t newpsl, uint32_t old_psl, uint32_t pc,
-                 int nparam, const uint32_t *params, uint32_t vec)
+                 int nparam, const uint32_t *params, uint32_t vec, int interrupt)
 {
     vax_cpu *c = &m->cpu;
     uint32_t saved_sp[5];
@@ -120,10 +122,13 @@ static int enter(vax_machine *m, uint32_t scb_offset, uint32_t newpsl, uint32_t 
         uint32_t p = (old_psl & ~(PSL_IPL | PSL_CUR | PSL_PRV | PSL_CC | PSL_T | PSL_TP | PSL_FPD |
                                   PSL_DV | PSL_FU | PSL_IV | PSL_CM)) |
                      PSL_IS | (31u << PSL_IPL_SHIFT) | (PSL_GET_CUR(old_psl) << PSL_PRV_SHIFT);
-        return enter(m, SCB_KERNEL_STACK_NOT_VALID, p, old_psl, pc, 0, NULL, ksnv);
+        return enter(m, SCB_KERNEL_STACK_NOT_VALID, p, old_psl, pc, 0, NULL, ksnv, 0);
     }
     c->r[15] = vec & ~3u;
     ib_invalidate(m);
+    if (UNLIKELY(m->prof != NULL))   /* its saved PC is above the parameters */
+        profile_exception(m, scb_offset, vec & ~3u, c->r[14] + 4u * (uint32_t)nparam, old_psl, pc, interrupt,
+                          m->icount);
     return 0;
 }
 
@@ -157,7 +162,7 @@ int cpu_take_exception(vax_machine *m, uint32_t scb_offset, int nparam, const ui
         ipl = 31;
     }
     uint32_t newpsl = (PSL_GET_CUR(old) << PSL_PRV_SHIFT) | (ipl << PSL_IPL_SHIFT) | (on_is ? PSL_IS : 0);
-    return enter(m, scb_offset, newpsl, old, pc, nparam, params, vec);
+    return enter(m, scb_offset, newpsl, old, pc, nparam, params, vec, 0);
 }
 
 /* Interrupts, like exceptions, use the interrupt stack only when the
@@ -175,7 +180,7 @@ int cpu_take_interrupt(vax_machine *m, uint32_t scb_offset, int ipl)
     TRY(read_vector(m, scb_offset, &vec));
     uint32_t on_is = (vec & 1) ? PSL_IS : (m->cpu.psl & PSL_IS);
     uint32_t newpsl = on_is | ((uint32_t)ipl << PSL_IPL_SHIFT);
-    return enter(m, scb_offset, newpsl, m->cpu.psl, m->cpu.r[15], 0, NULL, vec);
+    return enter(m, scb_offset, newpsl, m->cpu.psl, m->cpu.r[15], 0, NULL, vec, 1);
 }
 
 /* A fault: the instruction is undone and the saved PC is its opcode's. */
@@ -275,6 +280,7 @@ int cpu_change_mode(vax_machine *m, int target, uint32_t code)
         return VAX_EXC_FATAL;
     }
     uint32_t sp = newmode == cur ? c->r[14] : c->sp_save[newmode];
+    uint32_t saved_pc = c->r[15];
     TRY(mem_write_mode(m, sp - 4, 4, newmode, old));
     TRY(mem_write_mode(m, sp - 8, 4, newmode, c->r[15]));
     TRY(mem_write_mode(m, sp - 12, 4, newmode, code));
@@ -283,6 +289,8 @@ int cpu_change_mode(vax_machine *m, int target, uint32_t code)
     c->r[14] = sp - 12;
     c->r[15] = vec & ~3u;
     ib_invalidate(m);
+    if (UNLIKELY(m->prof != NULL))
+        profile_exception(m, scb, vec & ~3u, sp - 8, old, saved_pc, 0, m->icount + 1);
     switch (target) {
     case MODE_KERNEL:
         m->stats.chmk++;

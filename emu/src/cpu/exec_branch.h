@@ -9,6 +9,7 @@
 #ifndef VAX_EXEC_BRANCH_H
 #define VAX_EXEC_BRANCH_H
 
+#include "../profile/profile.h"
 #include "exec.h"
 
 /* Is the branch condition of opcode 0x12..0x1F true for these CCs? */
@@ -63,6 +64,8 @@ ALWAYS_INLINE int op_bsb(dctx *d, int size)
     TRY(size == 1 ? dc_branch_b(d, &disp) : dc_branch_w(d, &disp));
     TRY(push_l(d->m, d->pc));
     d->pc += disp;
+    if (UNLIKELY(d->m->prof != NULL))
+        profile_call(d->m, d->pc, d->m->cpu.r[14], 1);
     return dc_done(d);
 }
 
@@ -72,6 +75,8 @@ ALWAYS_INLINE int op_jsb(dctx *d)
     TRY(dc_addr(d, 1, &a));
     TRY(push_l(d->m, d->pc));
     d->pc = a;
+    if (UNLIKELY(d->m->prof != NULL))
+        profile_call(d->m, a, d->m->cpu.r[14], 1);
     return dc_done(d);
 }
 
@@ -90,6 +95,8 @@ ALWAYS_INLINE int op_rsb(dctx *d)
     TRY(mem_read_l(m, m->cpu.r[14], &a));
     m->cpu.r[14] += 4;
     d->pc = a;
+    if (UNLIKELY(m->prof != NULL))
+        profile_return(m, m->cpu.r[14] - 4, a);
     return dc_done(d);
 }
 

@@ -20,6 +20,7 @@
  * simply be restarted.  Memory below the stack pointer may have been
  * written by then, which is harmless.
  */
+#include "../profile/profile.h"
 #include "exec.h"
 
 /* Entry mask bits. */
@@ -94,13 +95,16 @@ static int op_call(vax_machine *m, int calls)
         c->psl |= PSL_DV;
     c->r[15] = dst + 2;
     m->cost += (uint64_t)popcount16(mask & MASK_REGS) * m->tm.call_reg;   /* timing.h */
+    if (UNLIKELY(m->prof != NULL))
+        profile_call(m, dst, sp, 0);
     return 0;
 }
 
 static int op_ret(vax_machine *m)
 {
     vax_cpu *c = &m->cpu;
-    uint32_t sp = c->r[13] + 4;   /* skip the condition handler */
+    uint32_t fp = c->r[13];
+    uint32_t sp = fp + 4;   /* skip the condition handler */
     uint32_t save, nap, nfp, npc, regs[12];
     TRY(mem_read_l(m, sp, &save));
     if (save & 0xFF00u)
@@ -134,6 +138,8 @@ static int op_ret(vax_machine *m)
     /* PSW<15:0> from the frame: condition codes, trap enables and T
      * (which CALLx saved as 0).  Bits 15:8 were checked to be zero. */
     cpu_set_psl(m, (c->psl & ~0xFFFFu) | (save & 0xFFu));
+    if (UNLIKELY(m->prof != NULL))
+        profile_return(m, fp, npc);
     return 0;
 }
 

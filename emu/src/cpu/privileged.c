@@ -4,6 +4,7 @@
  * and XFC.
  */
 #include "../mmu/mmu.h"
+#include "../profile/profile.h"
 #include "exec.h"
 
 static int is_kernel(const vax_machine *m) { return PSL_GET_CUR(m->cpu.psl) == MODE_KERNEL; }
@@ -125,6 +126,7 @@ static int op_rei(vax_machine *m)
         ((psl & PSL_IS) && (!(old & PSL_IS) || newcur != MODE_KERNEL || newipl == 0)) ||
         ((psl & PSL_CM) && ((psl & (PSL_FPD | PSL_IS | PSL_DV | PSL_FU | PSL_IV)) || newcur != MODE_USER)))
         return VAX_EXC_RESERVED_OPERAND;
+    uint32_t key = c->r[14];   /* for the profiler: where the saved PC was */
     c->r[14] += 8;
     m->stats.rei++;
     /* A trace pending for the REI itself survives into the new PSL, so the
@@ -135,6 +137,8 @@ static int op_rei(vax_machine *m)
         c->sisr |= 1u << 2;   /* deliver the AST through IPL 2 */
     ib_invalidate(m);
     cpu_interrupts_changed(m);
+    if (UNLIKELY(m->prof != NULL))
+        profile_rei(m, key, psl_sp_slot(old));
     return 0;
 }
 
@@ -172,6 +176,8 @@ static int op_ldpctx(vax_machine *m)
     TRY(mem_write_mode(m, sp - 8, 4, MODE_KERNEL, pcb[PCB_PC / 4]));
     c->r[14] = sp - 8;
     m->stats.ldpctx++;
+    if (UNLIKELY(m->prof != NULL))
+        profile_ldpctx(m);
     return 0;
 }
 

@@ -8,10 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "boot/aout.h"
 #include "boot/boot.h"
 #include "boot/kernelvars.h"
 #include "boot/standalone.h"
+#include "boot/symbols.h"
 #include "boot/vmb.h"
+#include "machine.h"
 #include "massbus/rp.h"
 #include "system/vax780.h"
 #include "system/vax780_stats.h"
@@ -60,6 +63,10 @@ struct vax_session {
     /* The kernel's console tty (struct tty cons), for typing pace; 0 = none. */
     uint32_t cons_addr;
     char panic[PANIC_MAX];
+
+    /* Profiling was asked for before the boot: it starts at the boot. */
+    int profile_requested;
+    int kernel_booted;             /* the system runs a 4.3BSD kernel (its symbols are known) */
 
     /* Console output ring. */
     uint8_t out[VAX_SESSION_OUTPUT_RING];
@@ -289,6 +296,64 @@ static void watch_kernel(vax_session *s, const char *kernel_path)
     s->cons_addr = addr[1];
 }
 
+/* 4.3BSD's u area (h/user.h, vax/pcb.h): struct user starts with the PCB
+ * (24 hardware longwords, then pcb_szpt, pcb_cmap2, pcb_sswap and
+ * pcb_sigc[5]: 128 bytes), u_procp, u_ar0, then u_comm[MAXCOMLEN + 1], with
+ * MAXCOMLEN 16.  PCBB is the physical address of the PCB, so a process's
+ * name is at PCBB + 136. */
+#define U_COMM_OFFSET 136u
+#define U_COMM_LEN 16u
+
+static int find_program(void *ctx, const char *name, profile_symbols *syms, char *path, size_t pathlen, char *note,
+                        size_t notelen)
+{
+    vax_session *s = ctx;
+    return boot_program_symbols(s->boot_disk, s->boot_disk_type, BOOT_PROGRAM_PATH, name, syms, path, pathlen, note,
+                                notelen);
+}
+
+/* Profiling on: with the symbols of the 4.3BSD kernel booted (the host's
+ * kernel file, or the boot disk's) and names for its processes, or
+ * (anything else booted) by address only. */
+static int profile_on(vax_session *s, int kernel_booted)
+{
+    profile_config cfg;
+    profile_symbols ksyms;
+    memset(&cfg, 0, sizeof cfg);
+    memset(&ksyms, 0, sizeof ksyms);
+    const char *kernel = s->kernel_path[0] ? s->kernel_path : "/vmunix";
+    uint8_t *file = NULL;
+    size_t len = 0;
+    int own = 0;
+    char why[200];
+    if (kernel_booted && s->kernel_image && s->reboot_kind != BOOTED_DISK) {
+        file = s->kernel_image;
+        len = s->kernel_image_len;
+    } else if (kernel_booted && s->boot_disk &&
+               boot_read_system_file(s->boot_disk, s->boot_disk_type, kernel, &file, &len, why, sizeof why) == 0) {
+        own = 1;
+    }
+    if (file) {
+        aout_header h;
+        if (boot_aout_text_symbols(file, len, &ksyms, why, sizeof why) < 0)
+            profile_symbols_free(&ksyms);
+        if (aout_parse(file, len, &h, why, sizeof why) == 0 &&
+            aout_find_symbol(file, len, &h, "_execve", &cfg.exec_routine) < 0)
+            cfg.exec_routine = 0;
+        if (own)
+            free(file);
+        cfg.comm_offset = U_COMM_OFFSET;
+        cfg.comm_len = U_COMM_LEN;
+        cfg.kernel_path = kernel;
+        cfg.find_program = s->boot_disk ? find_program : NULL;
+        cfg.find_ctx = s;
+    }
+    if (profile_enable(s->sys->m, &cfg, &ksyms) < 0)
+        return fail(s, -1, "profiling: out of host memory");
+    s->profile_requested = 0;
+    return 0;
+}
+
 /* Boot the boot disk as `kind` (disk or kernel), the first time or on a
  * reboot. */
 static int boot_bsd(vax_session *s, booted_kind kind, uint32_t howto)
@@ -325,7 +390,10 @@ static int boot_bsd(vax_session *s, booted_kind kind, uint32_t howto)
             s->set_old[i] = set[i].old;
     }
     s->reboot_kind = kind;
+    s->kernel_booted = 1;
     watch_kernel(s, kernel);
+    if (s->profile_requested && profile_on(s, 1) < 0)
+        return -1;
     return 0;
 }
 
@@ -371,8 +439,11 @@ int vax_session_boot_kernel(vax_session *s, uint32_t howto, const char *kernel_p
 static int standalone_started(vax_session *s)
 {
     s->reboot_kind = BOOTED_DISK;
+    s->kernel_booted = 0;
     s->panicstr_addr = 0;
     s->cons_addr = 0;
+    if (s->profile_requested && profile_on(s, 0) < 0)
+        return -1;
     return 0;
 }
 
@@ -427,8 +498,11 @@ static int start_vmb(vax_session *s)
     if (vax_boot_vmb(s->sys->m, s->vmb, s->vmb_len, &s->vmb_regs, s->vmb_flags, why, sizeof why) < 0)
         return fail(s, VAX_SESSION_ERR_IMAGE, "%s", why);
     s->reboot_kind = BOOTED_VMB;
+    s->kernel_booted = 0;
     s->panicstr_addr = 0;
     s->cons_addr = 0;
+    if (s->profile_requested && profile_on(s, 0) < 0)
+        return -1;
     return 0;
 }
 
@@ -579,6 +653,37 @@ int vax_session_kernel_symbols(vax_session *s, const char *const *names, uint32_
                                                                                                 : "/vmunix";
     int found = lookup_symbols(s, kernel, names, out, n, s->err, sizeof s->err);
     return found < 0 ? -1 : found;
+}
+
+int vax_session_profile_start(vax_session *s)
+{
+    if (!s->booted) {
+        s->profile_requested = 1;
+        return 0;
+    }
+    if (s->sys->m->prof)
+        return vax_session_profile_clear(s);
+    return profile_on(s, s->kernel_booted);
+}
+
+int vax_session_profile_clear(vax_session *s)
+{
+    profile_clear(s->sys->m);
+    return 0;
+}
+
+void vax_session_profile_stop(vax_session *s)
+{
+    s->profile_requested = 0;
+    profile_disable(s->sys->m);
+}
+
+int vax_session_profiling(const vax_session *s) { return s->profile_requested || s->sys->m->prof != NULL; }
+
+char *vax_session_profile_json(vax_session *s, size_t *len)
+{
+    *len = 0;
+    return profile_json(s->sys->m, len);
 }
 
 size_t vax_session_stats(const vax_session *s, uint64_t *out, size_t max)

@@ -188,6 +188,23 @@ int vax_session_set_disk_spin_seed(vax_session *s, uint32_t seed);
  * = address, 0 when absent.  Returns how many were found, or -1. */
 int vax_session_kernel_symbols(vax_session *s, const char *const *names, uint32_t *out, int n);
 
+/* Profiling (profile/profile.h): an exact call-graph profile of everything
+ * the processor runs, by function, process and mode, that changes nothing
+ * the guest sees.  vax_session_profile_start turns it on: before the boot,
+ * from the first instruction (the profiler is made when the system boots);
+ * later, from now, meeting the running code where it is.  After a boot of a
+ * 4.3BSD kernel it names code by the kernel file's symbols, processes by
+ * their u.u_comm and their programs' symbols by looking that name up in
+ * boot/symbols.h's BOOT_PROGRAM_PATH.  _clear zeroes the counts (what
+ * follows is profiled on its own), _stop turns it off, _json returns the
+ * profile so far (a malloc'd "vaxlab-profile-raw" JSON text, profile.c; free
+ * it) or NULL when off.  0, or -1 with a message (out of host memory). */
+int vax_session_profile_start(vax_session *s);
+int vax_session_profile_clear(vax_session *s);
+void vax_session_profile_stop(vax_session *s);
+int vax_session_profiling(const vax_session *s);
+char *vax_session_profile_json(vax_session *s, size_t *len);
+
 /* The hardware model's counters (system/vax780_stats.h) as uint64: up to max
  * of them, in the order of vax_session_stats_names (comma-separated, a
  * constant).  Returns how many there are. */

@@ -22,6 +22,8 @@ export interface FormState {
   memoryMB: string | null;
   /** The disk's timing by name ('rp06', 'eagle', 'ideal'); null: rp06, the lab's drive. */
   disk: string | null;
+  /** Profile the run (the emulator's exact profiler; the guest runs the same). */
+  profile: boolean;
 }
 
 /** What a run is given; the same shape a permalink keeps (SharedRun.config). */
@@ -47,6 +49,7 @@ export function initialForm(): FormState {
     cpu: null,
     memoryMB: null,
     disk: null,
+    profile: false,
   };
 }
 

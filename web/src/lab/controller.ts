@@ -138,7 +138,7 @@ export class LabController {
     batch(() => {
       this.shown.runStarted();
       this.ui.setCounterRow(null);
-      this.runs.start(form.experimentId, form.kernel, settings);
+      this.runs.start(form.experimentId, form.kernel, settings, form.profile);
     });
   }
 

@@ -23,6 +23,11 @@
 //   3. drops them;
 //   4. shortens failed rows' console transcripts to their last
 //      FAILURE_OUTPUT_KEEP characters.
+// Rows' profiles (a profiled run) are first cut to LINK_PROFILE_TOP
+// functions and the calling contexts with LINK_PROFILE_MIN_SHARE of a row's
+// time, before the counters are touched; once the counters are dropped, cut
+// further (LINK_PROFILE_SMALL_*), then dropped too, before the transcripts
+// are shortened.
 // What was done is recorded in the link itself (SharedRun.reduction, with a
 // sentence for the page to show): nothing is dropped silently.  A result too
 // large even then is refused with a PermalinkError.
@@ -36,6 +41,10 @@ import {
 import {
   check, int, isPlainObject, num, obj, oneOf, rec, SchemaError, str, type Expect, type Infer, type Paths, type Same,
 } from '../../../experiments/runner/schema';
+import type { ProfileSummary } from '../../../experiments/profile/summaryFormat';
+
+/** summary.ts's shrinkSummary, loaded only when a link has profiles to cut. */
+type Shrink = (s: ProfileSummary, options: { top: number; minShare: number }) => ProfileSummary;
 
 export const PERMALINK_VERSION = 1;
 /** The fragment key: the page puts the link in location.hash as '#r=' + value. */
@@ -54,6 +63,14 @@ export const FAILURE_OUTPUT_KEEP = 2000;
 /** Significant digits counter values keep when a link rounds them. */
 export const COUNTER_DIGITS = 4;
 
+/** A profile in a link that does not fit whole: its top functions, and its
+ *  calling contexts with at least this share of the row's time. */
+export const LINK_PROFILE_TOP = 15;
+export const LINK_PROFILE_MIN_SHARE = 0.01;
+/** ...and when even that does not fit (many rows). */
+export const LINK_PROFILE_SMALL_TOP = 8;
+export const LINK_PROFILE_SMALL_MIN_SHARE = 0.05;
+
 /** A row's counter time series: values[name][i] was sampled at t[i] (the runner's CounterSeries). */
 export type RowCounters = NonNullable<RowResult['counters']>;
 
@@ -64,6 +81,8 @@ export interface LinkReduction {
   /** Sample points (entries of t) over all rows, in the run and in the link. */
   counterPoints: { before: number; after: number };
   failureOutputs: 'kept' | 'truncated';
+  /** Rows' profiles: cut to their top functions and biggest contexts, or left out (absent: kept). */
+  profiles?: 'reduced' | 'dropped';
   /** One or two sentences for the page to show next to the result. */
   note: string;
 }
@@ -110,24 +129,31 @@ export async function encodePermalinkDetailed(run: SharedRun): Promise<{ value: 
 
   const points = counterPoints(clean.result);
   const longest = Math.max(0, ...clean.result.rows.map((r) => countersOf(r)?.t.length ?? 0));
+  const hasProfiles = clean.result.rows.some((r) => r.profile !== undefined);
+  const shrink: Shrink | null = hasProfiles ? (await import('../../../experiments/profile/summary')).shrinkSummary : null;
+  const profiles: Step['profiles'] = hasProfiles ? 'reduce' : 'keep';
   let last = full;
   const attempt = async (step: Step): Promise<{ value: string; reduction: LinkReduction } | null> => {
-    const reduced = reduceRun(clean, step);
+    const reduced = reduceRun(clean, step, shrink);
     if (!reduced) return null;
     last = await pack(reduced);
     return fits(last) ? { value: last.value, reduction: reduced.reduction! } : null;
   };
+  if (hasProfiles) {
+    const cut = await attempt({ counters: 'keep', truncate: false, profiles });
+    if (cut) return cut;
+  }
   if (points > 0) {
-    const rounded = await attempt({ counters: 'round', truncate: false });
+    const rounded = await attempt({ counters: 'round', truncate: false, profiles });
     if (rounded) return rounded;
     // Thinned: the most points per row that fit (binary search; size grows with n).
-    let best = longest > MIN_COUNTER_POINTS ? await attempt({ counters: MIN_COUNTER_POINTS, truncate: false }) : null;
+    let best = longest > MIN_COUNTER_POINTS ? await attempt({ counters: MIN_COUNTER_POINTS, truncate: false, profiles }) : null;
     if (best) {
       let lo = MIN_COUNTER_POINTS;
       let hi = longest - 1;
       while (lo < hi) {
         const mid = Math.ceil((lo + hi) / 2);
-        const got = await attempt({ counters: mid, truncate: false });
+        const got = await attempt({ counters: mid, truncate: false, profiles });
         if (got) {
           best = got;
           lo = mid;
@@ -135,10 +161,16 @@ export async function encodePermalinkDetailed(run: SharedRun): Promise<{ value: 
       }
       return best;
     }
-    const dropped = await attempt({ counters: 'drop', truncate: false });
+    const dropped = await attempt({ counters: 'drop', truncate: false, profiles });
     if (dropped) return dropped;
   }
-  const truncated = await attempt({ counters: points > 0 ? 'drop' : 'keep', truncate: true });
+  if (hasProfiles) {
+    const small = await attempt({ counters: points > 0 ? 'drop' : 'keep', truncate: false, profiles: 'shrink' });
+    if (small) return small;
+    const none = await attempt({ counters: points > 0 ? 'drop' : 'keep', truncate: false, profiles: 'drop' });
+    if (none) return none;
+  }
+  const truncated = await attempt({ counters: points > 0 ? 'drop' : 'keep', truncate: true, profiles: hasProfiles ? 'drop' : 'keep' });
   if (truncated) return truncated;
   throw new PermalinkError(
     `This result is too large for a link (${last.value.length.toLocaleString('en-US')} characters after ` +
@@ -150,6 +182,9 @@ interface Step {
   /** Keep as is, round, thin to at most this many points per row (rounded), or drop. */
   counters: 'keep' | 'round' | number | 'drop';
   truncate: boolean;
+  /** Rows' profiles: as they are, cut (LINK_PROFILE_TOP, LINK_PROFILE_MIN_SHARE), cut more
+   *  (LINK_PROFILE_SMALL_*) or left out. */
+  profiles: 'keep' | 'reduce' | 'shrink' | 'drop';
 }
 
 function fits(p: { value: string; jsonBytes: number }): boolean {
@@ -188,13 +223,25 @@ export function roundSignificant(x: number, digits: number): number {
 }
 
 /** A copy of run reduced as `step` says, with its reduction recorded; null if that changes nothing. */
-function reduceRun(run: SharedRun, step: Step): SharedRun | null {
+function reduceRun(run: SharedRun, step: Step, shrinkSummary: Shrink | null): SharedRun | null {
   const prior = run.reduction;
   const before = counterPoints(run.result);
   let changedOutputs = false;
   let changedValues = false;
+  let changedProfiles = false;
   const rows = run.result.rows.map((row) => {
     const out: RowResult = { ...row };
+    if (row.profile && step.profiles === 'drop') {
+      delete out.profile;
+      changedProfiles = true;
+    } else if (row.profile && (step.profiles === 'reduce' || step.profiles === 'shrink')) {
+      const cut = step.profiles === 'reduce' ? { top: LINK_PROFILE_TOP, minShare: LINK_PROFILE_MIN_SHARE }
+        : { top: LINK_PROFILE_SMALL_TOP, minShare: LINK_PROFILE_SMALL_MIN_SHARE };
+      if (shrinkSummary && (row.profile.top.length > cut.top || row.profile.minShare < cut.minShare)) {
+        out.profile = shrinkSummary(row.profile, cut);
+        changedProfiles = true;
+      }
+    }
     const c = countersOf(row);
     const how = step.counters;
     if (!c || how === 'keep') {
@@ -216,7 +263,7 @@ function reduceRun(run: SharedRun, step: Step): SharedRun | null {
   });
   const result = { ...run.result, rows };
   const after = counterPoints(result);
-  if (after === before && !changedValues && !changedOutputs) return null;
+  if (after === before && !changedValues && !changedOutputs && !changedProfiles) return null;
 
   // Counted against the original run when this one came from a reduced link.
   const original = prior ? prior.counterPoints.before : before;
@@ -237,6 +284,14 @@ function reduceRun(run: SharedRun, step: Step): SharedRun | null {
     notes.push(`The counter series (${fmt(original)} samples) are not in this link: they do not fit.`);
   }
   if (truncated) notes.push(`Failed rows' console output was shortened to its last ${fmt(FAILURE_OUTPUT_KEEP)} characters.`);
+  const profiles: LinkReduction['profiles'] = step.profiles === 'drop' && changedProfiles ? 'dropped'
+    : (step.profiles !== 'keep' && changedProfiles) || prior?.profiles === 'reduced' ? 'reduced' : prior?.profiles;
+  if (profiles === 'reduced') {
+    const kept = rows.find((r) => r.profile)?.profile;
+    notes.push(`The rows' profiles were cut to their top ${kept?.top.length ?? LINK_PROFILE_TOP} functions and the calling ` +
+      `contexts with at least ${(100 * (kept?.minShare ?? LINK_PROFILE_MIN_SHARE)).toFixed(0)}% of each row's time ` +
+      '(the rest counted in the callers).');
+  } else if (profiles === 'dropped') notes.push('The rows\' profiles are not in this link: they do not fit.');
   notes.push('The JSON export of the original run has everything.');
   return {
     ...run,
@@ -245,6 +300,7 @@ function reduceRun(run: SharedRun, step: Step): SharedRun | null {
       counters,
       counterPoints: { before: original, after },
       failureOutputs: truncated ? 'truncated' : 'kept',
+      ...(profiles ? { profiles } : {}),
       note: notes.join(' '),
     },
   };
@@ -337,7 +393,7 @@ const REDUCTION = obj({
   counterPoints: obj({ before: int(), after: int() }),
   failureOutputs: oneOf('kept', 'truncated'),
   note: str(2000),
-});
+}, { profiles: oneOf('reduced', 'dropped') });
 
 const RUN = obj({
   experiment: str(100),

@@ -185,6 +185,7 @@ async function run(runId: number, experiment: string, config: RunConfig): Promis
       parameters: config.parameters,
       disk: config.disk,
       limitSeconds: config.limitSeconds,
+      profile: config.profile === true,
       image: { name: img.name, sha256: img.sha256 },
       signal: abort.signal,
       pause: async () => {

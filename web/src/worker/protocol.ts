@@ -37,6 +37,8 @@ export interface RunConfig {
   /** The disk's timing (the runner's `disk`); absent: rp06. */
   disk?: DiskTiming;
   limitSeconds?: number;
+  /** Profile each row's timed command (the runner's `profile`: RowResult.profile). */
+  profile?: boolean;
 }
 
 export type ToWorker =

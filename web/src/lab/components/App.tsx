@@ -13,6 +13,7 @@ import { SharedBanner } from './SharedBanner';
 import { TerminalPanel } from './TerminalPanel';
 
 const XtermView = lazy(() => import('./XtermView'));
+const ProfilePanel = lazy(() => import('./ProfilePanel'));
 
 /**
  * The lab's layout.  Wide: the experiments in a sidebar; the run and the
@@ -75,6 +76,13 @@ export function App({ lab }: { lab: LabController }) {
     </div>
   );
   const results = <ResultsPanel key="results" lab={lab} />;
+  // The Profile view, when the shown run was profiled (loaded with its code then).
+  const profiled = !!view?.shared.result.rows.some((r) => r.profile !== undefined);
+  const profile = profiled ? (
+    <Suspense key="profile" fallback={<div className="panel">Loading the profile…</div>}>
+      <ProfilePanel lab={lab} />
+    </Suspense>
+  ) : null;
   const history = <HistoryPanel key="history" lab={lab} />;
 
   return (
@@ -97,8 +105,8 @@ export function App({ lab }: { lab: LabController }) {
           <ExperimentPicker lab={lab} />
           <div className={shared ? 'workspace shared' : 'workspace'}>
             {shared
-              ? [<SharedBanner key="banner" lab={lab} />, results, counters, columns, history]
-              : [columns, results, history]}
+              ? [<SharedBanner key="banner" lab={lab} />, results, profile, counters, columns, history]
+              : [columns, results, profile, history]}
           </div>
         </div>
         <div id="panel-terminal" role="tabpanel" aria-labelledby="tab-terminal" hidden={tab !== 'terminal'}>

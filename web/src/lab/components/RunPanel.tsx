@@ -69,6 +69,13 @@ export function RunPanel({ lab }: { lab: LabController }) {
               </div>
             );
           })}
+          <div className="field profile-toggle">
+            <label title="The emulator's profiler: every instruction charged to the function it ran in, calls counted exactly; the guest runs the same, the host a little slower">
+              <input type="checkbox" data-testid="profile-toggle" checked={form.profile}
+                onChange={(e) => lab.form.setProfile(e.target.checked)} />
+              {' '}Profile
+            </label>
+          </div>
           <div className="actions">
             <button type="submit" className="primary run" data-testid="run-button" disabled={!ready || running || !settings}
               aria-describedby={why ? 'run-why' : undefined} aria-keyshortcuts="Enter">

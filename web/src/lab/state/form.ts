@@ -44,6 +44,11 @@ export class Form {
     this.form.update((f) => ({ ...f, disk: raw }));
   }
 
+  /** Profile the next runs (or not). */
+  setProfile(on: boolean): void {
+    this.form.update((f) => ({ ...f, profile: on }));
+  }
+
   setKernel(kernel: KernelName): void {
     this.form.update((f) => ({ ...f, kernel }));
   }
@@ -57,6 +62,8 @@ export class Form {
 
   /** The settings a shared run was made with (to show them, or to run it again). */
   adopt(shared: SharedRun): void {
-    this.form.update((f) => formFor(shared.experiment, shared.config, f));
+    // A run that was profiled runs again profiled.
+    const profiled = shared.result.rows.some((r) => r.profile !== undefined);
+    this.form.update((f) => ({ ...formFor(shared.experiment, shared.config, f), profile: profiled || f.profile }));
   }
 }

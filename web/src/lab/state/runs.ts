@@ -66,8 +66,9 @@ export class Runs {
     return isRunning(this.run.get());
   }
 
-  /** Starts a run of the experiment with these settings (nothing if one is running); its id. */
-  start(experiment: string, kernel: KernelName, settings: RunSettings): number | null {
+  /** Starts a run of the experiment with these settings (nothing if one is running); its id.
+   *  profile: profile each row's command (RowResult.profile). */
+  start(experiment: string, kernel: KernelName, settings: RunSettings, profile = false): number | null {
     if (this.running) return null;
     const runId = this.nextRunId++;
     this.console.reset();
@@ -85,7 +86,7 @@ export class Runs {
       experiment,
       config: {
         kernel, cpu: settings.cpu, memoryMB: settings.memoryMB, set: settings.set, parameters: settings.parameters,
-        ...(settings.disk ? { disk: settings.disk } : {}),
+        ...(settings.disk ? { disk: settings.disk } : {}), ...(profile ? { profile: true } : {}),
       },
     });
     return runId;
