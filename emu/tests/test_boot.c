@@ -26,7 +26,7 @@
 #include "boot/kernelvars.h"
 #include "boot/partitions.h"
 #include "cpu/cpu.h"
-#include "system/blockdev.h"
+#include "storage/blockdev.h"
 #include "vax.h"
 
 #include "check.h"

@@ -15,8 +15,8 @@
 #include "machine.h"
 #include "massbus/mba.h"
 #include "massbus/rp.h"
-#include "system/blockdev.h"
-#include "system/sbi.h"
+#include "storage/blockdev.h"
+#include "bus/sbi.h"
 #include "system/vax780.h"
 
 #include "check.h"

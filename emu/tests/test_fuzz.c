@@ -73,7 +73,7 @@
 #include "cpu/cpu.h"
 #include "cpu/opcodes.h"
 #include "machine.h"
-#include "system/blockdev.h"
+#include "storage/blockdev.h"
 #include "system/vax780.h"
 #include "unibus/uda50.h"
 #include "vax.h"

@@ -11,8 +11,8 @@
 #include "machine.h"
 #include "massbus/mba.h"
 #include "massbus/rp.h"
-#include "system/blockdev.h"
-#include "system/sbi.h"
+#include "storage/blockdev.h"
+#include "bus/sbi.h"
 
 #include "check.h"
 

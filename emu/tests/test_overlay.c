@@ -1,5 +1,5 @@
 /*
- * test_overlay.c — the copy-on-write block device (system/overlay.h):
+ * test_overlay.c — the copy-on-write block device (storage/overlay.h):
  * reads and writes at any offset and length, across chunk boundaries,
  * agree with a plain copy of the disk; the base is never written; ranges
  * past the end are refused; overlays over one base do not see each other;
@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "system/blockdev.h"
-#include "system/overlay.h"
+#include "storage/blockdev.h"
+#include "storage/overlay.h"
 
 #include "check.h"
 

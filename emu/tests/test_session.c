@@ -15,8 +15,8 @@
 
 #include "asm/vasm.h"
 #include "check.h"
-#include "system/blockdev.h"
-#include "system/overlay.h"
+#include "storage/blockdev.h"
+#include "storage/overlay.h"
 #include "system/session.h"
 #include "vax.h"
 

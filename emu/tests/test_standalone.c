@@ -12,7 +12,7 @@
 #include "boot/aout.h"
 #include "boot/standalone.h"
 #include "boot/tp.h"
-#include "system/blockdev.h"
+#include "storage/blockdev.h"
 #include "vax.h"
 
 #include "check.h"

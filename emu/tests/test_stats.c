@@ -20,7 +20,7 @@
 #include "massbus/mba.h"
 #include "massbus/rp.h"
 #include "stats.h"
-#include "system/sbi.h"
+#include "bus/sbi.h"
 #include "system/vax780.h"
 #include "system/vax780_stats.h"
 #include "vax.h"

@@ -16,9 +16,9 @@
 
 #include "bus/bus.h"
 #include "machine.h"
-#include "system/blockdev.h"
-#include "system/overlay.h"
-#include "system/sbi.h"
+#include "storage/blockdev.h"
+#include "storage/overlay.h"
+#include "bus/sbi.h"
 #include "unibus/mscp.h"
 #include "unibus/uba.h"
 #include "unibus/uda50.h"

@@ -10,10 +10,10 @@
 #include "asm/vasm.h"
 #include "bus/bus.h"
 #include "machine.h"
-#include "system/blockdev.h"
-#include "system/sbi.h"
+#include "storage/blockdev.h"
+#include "bus/sbi.h"
 #include "unibus/dz11.h"
-#include "unibus/tapeimage.h"
+#include "storage/tapeimage.h"
 #include "unibus/ts11.h"
 #include "unibus/uba.h"
 

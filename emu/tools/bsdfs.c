@@ -19,7 +19,7 @@
 
 #include "boot/ffs.h"
 #include "boot/partitions.h"
-#include "system/blockdev_file.h"
+#include "storage/blockdev_file.h"
 
 static void print_name(void *ctx, const char *name, uint32_t ino)
 {

@@ -91,8 +91,8 @@
 
 #include "boot/boot.h"
 #include "boot/standalone.h"
-#include "system/blockdev_file.h"
-#include "system/overlay.h"
+#include "storage/blockdev_file.h"
+#include "storage/overlay.h"
 #include "system/session.h"
 #include "vax.h"
 
@@ -187,7 +187,7 @@ typedef struct {
     char *path;
 } image_file;
 
-/* Open an image (system/blockdev_file.h: locked, so two machines never
+/* Open an image (storage/blockdev_file.h: locked, so two machines never
  * write one pack). */
 static void image_open(image_file *f, const char *path, int read_only)
 {

@@ -10,7 +10,7 @@
  * vax780w_image_alloc and fills (in one copy, or chunk by chunk as a
  * download decompresses).  Any number of systems share one image without
  * owning it: each system's hp0 is a copy-on-write overlay over it
- * (system/overlay.h), so guest writes land in the system's own chunks and
+ * (storage/overlay.h), so guest writes land in the system's own chunks and
  * the image never changes.  JavaScript frees the image (vax780w_image_free)
  * only after the last system using it is destroyed.
  *
@@ -32,7 +32,7 @@
 #include <string.h>
 
 #include "boot/boot.h"
-#include "system/overlay.h"
+#include "storage/overlay.h"
 #include "system/session.h"
 #include "vax.h"
 

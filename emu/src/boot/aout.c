@@ -1,8 +1,9 @@
 /*
  * aout.c — the VAX a.out header and the /boot-style loader (see aout.h).
  */
-#include "aout.h"
-#include "util.h"
+#include "boot/aout.h"
+#include "boot/util.h"
+#include "le.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -34,14 +35,14 @@ int aout_parse(const uint8_t *file, size_t len, aout_header *h, char *err, size_
                AOUT_HEADER_SIZE);
         return -1;
     }
-    h->magic = boot_le32(file + 0);
-    h->text = boot_le32(file + 4);
-    h->data = boot_le32(file + 8);
-    h->bss = boot_le32(file + 12);
-    h->syms = boot_le32(file + 16);
-    h->entry = boot_le32(file + 20);
-    h->trsize = boot_le32(file + 24);
-    h->drsize = boot_le32(file + 28);
+    h->magic = le32_get(file + 0);
+    h->text = le32_get(file + 4);
+    h->data = le32_get(file + 8);
+    h->bss = le32_get(file + 12);
+    h->syms = le32_get(file + 16);
+    h->entry = le32_get(file + 20);
+    h->trsize = le32_get(file + 24);
+    h->drsize = le32_get(file + 28);
     if (h->magic != AOUT_OMAGIC && h->magic != AOUT_NMAGIC && h->magic != AOUT_ZMAGIC) {
         boot_seterr(err, errlen, "not a VAX a.out file: bad magic 0%o (expected 0407, 0410 or 0413)",
                h->magic);
@@ -137,7 +138,7 @@ int aout_check_symbols(const uint8_t *file, size_t len, const aout_header *h, ch
                     h->syms, (unsigned long long)symoff, h->trsize, h->drsize, len);
         return -1;
     }
-    uint64_t strsize = boot_le32(file + stroff);
+    uint64_t strsize = le32_get(file + stroff);
     if (strsize < 4 || stroff + strsize > len) {
         boot_seterr(err, errlen, "string table size %llu at byte %llu does not fit the file (%zu bytes)",
                     (unsigned long long)strsize, (unsigned long long)stroff, len);
@@ -145,7 +146,7 @@ int aout_check_symbols(const uint8_t *file, size_t len, const aout_header *h, ch
     }
     /* Every name (n_strx, 0 for none) must lie inside the string table. */
     for (uint64_t p = symoff; p + 12 <= stroff; p += 12) {
-        uint32_t strx = boot_le32(file + p);
+        uint32_t strx = le32_get(file + p);
         if (strx != 0 && (strx < 4 || strx >= strsize)) {
             boot_seterr(err, errlen, "symbol %llu names string %u, outside the string table (%llu bytes)",
                         (unsigned long long)((p - symoff) / 12), strx, (unsigned long long)strsize);
@@ -165,15 +166,15 @@ int aout_find_symbol(const uint8_t *file, size_t len, const aout_header *h, cons
         return -1;
     uint64_t symoff = (uint64_t)aout_text_offset(h) + h->text + h->data + h->trsize + h->drsize;
     uint64_t stroff = symoff + h->syms;
-    uint64_t strsize = boot_le32(file + stroff);
+    uint64_t strsize = le32_get(file + stroff);
     size_t namelen = strlen(name);
     for (uint64_t p = symoff; p + 12 <= stroff; p += 12) {
-        uint32_t strx = boot_le32(file + p);
+        uint32_t strx = le32_get(file + p);
         if (strx < 4 || strx >= strsize || strsize - strx <= namelen)
             continue;
         const char *s = (const char *)file + stroff + strx;
         if (memcmp(s, name, namelen) == 0 && s[namelen] == 0) {
-            *value = boot_le32(file + p + 8);
+            *value = le32_get(file + p + 8);
             return 0;
         }
     }
@@ -189,18 +190,18 @@ int aout_for_each_symbol(const uint8_t *file, size_t len, const aout_header *h,
     uint64_t stroff = symoff + h->syms;
     if (stroff + 4 > len || h->syms % 12 != 0)
         return -1;
-    uint64_t strsize = boot_le32(file + stroff);
+    uint64_t strsize = le32_get(file + stroff);
     if (strsize < 4 || stroff + strsize > len)
         return -1;
     int n = 0;
     for (uint64_t p = symoff; p + 12 <= stroff; p += 12, n++) {
-        uint32_t strx = boot_le32(file + p);
+        uint32_t strx = le32_get(file + p);
         if (strx < 4 || strx >= strsize)
             continue;
         const char *s = (const char *)file + stroff + strx;
         if (!memchr(s, 0, strsize - strx))   /* the name must end inside the table */
             continue;
-        each(ctx, s, file[p + 4], boot_le32(file + p + 8));
+        each(ctx, s, file[p + 4], le32_get(file + p + 8));
     }
     return n;
 }

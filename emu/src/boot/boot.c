@@ -26,18 +26,19 @@
  *     r11 -> _boothowto (through the PCB).  So the kernel needs: MAPEN 0,
  *     IPL 31, kernel mode, R10/R11, its image at physical 0; not SP.
  */
-#include "boot.h"
-#include "util.h"
+#include "boot/boot.h"
+#include "boot/util.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "aout.h"
+#include "boot/aout.h"
 #include "cpu/cpu.h"
-#include "ffs.h"
-#include "partitions.h"
+#include "boot/ffs.h"
+#include "boot/partitions.h"
+#include "le.h"
 
 
 /* Read path from the file system on partition part of the disk and check
@@ -89,7 +90,8 @@ void vax_boot_init_processor(vax_machine *m)
 
 static void put_l(vax_machine *m, uint32_t pa, uint32_t v)
 {
-    uint8_t b[4] = { (uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24) };
+    uint8_t b[4];
+    le32_put(b, v);
     (void)vax_phys_write(m, pa, b, 4);
 }
 

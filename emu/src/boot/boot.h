@@ -69,7 +69,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "system/blockdev.h"
+#include "storage/blockdev.h"
 #include "vax.h"
 
 /* <sys/reboot.h> */

@@ -13,8 +13,9 @@
  *     not crossing a 512-byte chunk) and d_namlen (fits in the record);
  *   - symbolic links are followed at most 8 times (MAXSYMLINKS).
  */
-#include "ffs.h"
-#include "util.h"
+#include "boot/ffs.h"
+#include "boot/util.h"
+#include "le.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -63,9 +64,8 @@ typedef struct {
 
 
 
-static int32_t sle32(const uint8_t *p) { return (int32_t)boot_le32(p); }
+static int32_t sle32(const uint8_t *p) { return (int32_t)le32_get(p); }
 
-static uint16_t le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
 
 /* log2 of v if v is a power of two, else -1. */
 static int ilog2(int64_t v)
@@ -116,7 +116,7 @@ ffs_fs *ffs_open(const vax_blockdev *disk, uint64_t partition_offset, char *err,
                (unsigned long long)(partition_offset + SBOFF));
         return NULL;
     }
-    uint32_t magic = boot_le32(sb + 1372);
+    uint32_t magic = le32_get(sb + 1372);
     if (magic != FS_MAGIC) {
         boot_seterr(err, errlen,
                "not a 4.3BSD file system: bad superblock magic 0x%x at byte %u (expected 0x%x)",
@@ -296,10 +296,10 @@ static int read_inode(ffs_fs *fs, uint32_t ino, dinode *di, char *err, size_t er
     if (dev_read(fs, off, b, sizeof b, err, errlen) != 0)
         return -1;
     di->ino = ino;
-    di->mode = le16(b + 0);
-    di->nlink = (int16_t)le16(b + 2);
-    di->uid = le16(b + 4);
-    di->gid = le16(b + 6);
+    di->mode = le16_get(b + 0);
+    di->nlink = (int16_t)le16_get(b + 2);
+    di->uid = le16_get(b + 4);
+    di->gid = le16_get(b + 6);
     di->size = sle32(b + 8);   /* i_size is ic_size.val[0] on the VAX */
     di->mtime = sle32(b + 24);
     for (int i = 0; i < NDADDR; i++)
@@ -461,9 +461,9 @@ static int walk_dir(ffs_fs *fs, const dinode *di, dir_fn fn, void *ctx, const ch
                 rc = -1;
                 break;
             }
-            uint32_t ino = boot_le32(buf + off);
-            uint16_t reclen = le16(buf + off + 4);
-            uint16_t namlen = le16(buf + off + 6);
+            uint32_t ino = le32_get(buf + off);
+            uint16_t reclen = le16_get(buf + off + 4);
+            uint16_t namlen = le16_get(buf + off + 6);
             if (reclen < DIRHDR + 4 || (reclen & 3) != 0 || reclen > end - off) {
                 boot_seterr(err, errlen, "%s: damaged directory (inode %u): bad record length %u at offset %zu",
                        path, di->ino, reclen, off);

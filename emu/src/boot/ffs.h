@@ -29,7 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "system/blockdev.h"
+#include "storage/blockdev.h"
 
 typedef struct ffs_fs ffs_fs;
 

@@ -1,14 +1,14 @@
 /*
  * kernelvars.c — see kernelvars.h.
  */
-#include "kernelvars.h"
+#include "boot/kernelvars.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
 
-#include "aout.h"
-#include "ffs.h"
+#include "boot/aout.h"
+#include "boot/ffs.h"
 #include "system/clock.h"
 
 /* Read kernel_path from partition a and parse its header; *file is the

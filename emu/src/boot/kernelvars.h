@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "system/blockdev.h"
+#include "storage/blockdev.h"
 #include "vax.h"
 
 typedef struct {

@@ -25,7 +25,7 @@
  * c = the whole unit, h = 83538..374883 (291346 blocks: /usr), g = 375564
  * to the end.
  */
-#include "partitions.h"
+#include "boot/partitions.h"
 
 #include <ctype.h>
 #include <stddef.h>

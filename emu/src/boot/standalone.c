@@ -2,14 +2,15 @@
  * standalone.c — standalone programs from a distribution tape or a host
  * file (see standalone.h).
  */
-#include "standalone.h"
-#include "util.h"
+#include "boot/standalone.h"
+#include "boot/util.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "aout.h"
-#include "unibus/tapeimage.h"
+#include "boot/aout.h"
+#include "storage/tapeimage.h"
+#include "le.h"
 
 int standalone_tape_file(const vax_blockdev *tape, unsigned fileno, uint8_t **data, size_t *len, char *err,
                          size_t errlen)
@@ -137,7 +138,7 @@ int vax_boot_standalone(vax_machine *m, const uint8_t *prog, size_t len, uint32_
     aout_header h;
     char why[320];
     uint32_t end;
-    uint32_t magic = len >= 4 ? boot_le32(prog) : 0;
+    uint32_t magic = len >= 4 ? le32_get(prog) : 0;
     if (magic == AOUT_OMAGIC || magic == AOUT_NMAGIC || magic == AOUT_ZMAGIC) {
         aout_layout lay;
         if (aout_parse(prog, len, &h, why, sizeof why) != 0 ||

@@ -33,9 +33,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "boot.h"
-#include "system/blockdev.h"
-#include "tp.h"
+#include "boot/boot.h"
+#include "storage/blockdev.h"
+#include "boot/tp.h"
 #include "vax.h"
 
 /* What tstoggle leaves for tsboot, and tsboot for the program it calls. */

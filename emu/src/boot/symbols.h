@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "profile/profile.h"
-#include "system/blockdev.h"
+#include "storage/blockdev.h"
 
 /* The directories a program is looked for in, in order (the lab's own
  * programs first: the experiments run them from /lab/bin). */

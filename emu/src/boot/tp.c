@@ -1,13 +1,13 @@
 /*
  * tp.c — a tp(5) archive reader (see tp.h).
  */
-#include "tp.h"
-#include "util.h"
+#include "boot/tp.h"
+#include "boot/util.h"
+#include "le.h"
 
 #include <stdio.h>
 #include <string.h>
 
-static uint16_t le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
 
 /* Decode the entry at p; 1 well-formed, 0 unused, -1 malformed (why set). */
 static int decode(const uint8_t *p, tp_entry *e, const char **why)
@@ -29,19 +29,19 @@ static int decode(const uint8_t *p, tp_entry *e, const char **why)
     }
     uint16_t sum = 0;
     for (unsigned i = 0; i < TP_ENTRY_SIZE; i += 2)
-        sum = (uint16_t)(sum + le16(p + i));
+        sum = (uint16_t)(sum + le16_get(p + i));
     if (sum != 0) {
         *why = "a bad checksum";
         return -1;
     }
     memcpy(e->name, p, n);
     e->name[n] = 0;
-    e->mode = le16(p + 32);
+    e->mode = le16_get(p + 32);
     e->uid = p[34];
     e->gid = p[35];
-    e->size = (uint32_t)p[37] << 16 | le16(p + 38);
-    e->mtime = boot_le32(p + 40);
-    e->block = le16(p + 44);
+    e->size = (uint32_t)p[37] << 16 | le16_get(p + 38);
+    e->mtime = le32_get(p + 40);
+    e->block = le16_get(p + 44);
     return 1;
 }
 

@@ -1,7 +1,7 @@
 /*
  * util.c — see util.h.
  */
-#include "util.h"
+#include "boot/util.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /*
  * util.h — small helpers shared by the host-side readers of BSD disks and
- * programs (ffs.c, aout.c, boot.c): error messages into caller buffers and
- * little-endian fields of on-disk structures.
+ * programs (ffs.c, aout.c, boot.c): error messages into caller buffers
+ * (their little-endian fields: le.h).
  */
 #ifndef VAX_BOOT_UTIL_H
 #define VAX_BOOT_UTIL_H
@@ -15,10 +15,5 @@ void boot_seterr(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
-
-static inline uint32_t boot_le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
 
 #endif

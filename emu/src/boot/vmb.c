@@ -1,12 +1,12 @@
 /*
  * vmb.c — starting DEC's primary bootstrap VMB (see vmb.h).
  */
-#include "vmb.h"
+#include "boot/vmb.h"
 
 #include <string.h>
 
-#include "boot.h"
-#include "util.h"
+#include "boot/boot.h"
+#include "boot/util.h"
 
 int vmb_boot_device(const char *name, vmb_boot_regs *regs, char *err, size_t errlen)
 {

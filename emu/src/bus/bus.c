@@ -2,10 +2,10 @@
  * bus.c — physical address decoding: RAM, registered I/O regions, and the
  * machine check for a reference to nothing (nonexistent memory).
  */
-#include "bus.h"
+#include "bus/bus.h"
 
-#include "../machine.h"
-#include "../mmu/mmu.h"
+#include "machine.h"
+#include "mmu/mmu.h"
 
 int bus_add_region(vax_machine *m, uint32_t base, uint32_t size, void *dev, io_read_fn rd, io_write_fn wr)
 {

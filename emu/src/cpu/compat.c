@@ -18,7 +18,7 @@
  * instruction set: emu/docs/compatibility-mode.md says what that takes.
  * Memory-management faults on the instruction fetch are taken as usual.
  */
-#include "exec.h"
+#include "cpu/exec.h"
 
 int compat_execute(vax_machine *m)
 {

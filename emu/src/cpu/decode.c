@@ -23,7 +23,7 @@
  * opcode's base cost.  The same mode costs the same on both layers, and
  * cpu/idle.c charges its skipped loops the same way.
  */
-#include "decode.h"
+#include "cpu/decode.h"
 
 #include <string.h>
 

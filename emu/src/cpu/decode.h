@@ -24,8 +24,8 @@
 #ifndef VAX_DECODE_H
 #define VAX_DECODE_H
 
-#include "../mmu/mmu.h"
-#include "cpu.h"
+#include "mmu/mmu.h"
+#include "cpu/cpu.h"
 
 /* Force inlining of small workers that take constant size/operation
  * arguments, so each opcode gets its own specialised body. */

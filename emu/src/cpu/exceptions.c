@@ -5,9 +5,9 @@
  */
 #include <stdio.h>
 
-#include "../mmu/mmu.h"
-#include "../profile/profile.h"
-#include "exec.h"
+#include "mmu/mmu.h"
+#include "profile/profile.h"
+#include "cpu/exec.h"
 
 /* SCB offsets. */
 enum {

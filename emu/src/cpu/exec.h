@@ -19,8 +19,8 @@
 #ifndef VAX_EXEC_H
 #define VAX_EXEC_H
 
-#include "../machine.h"
-#include "decode.h"
+#include "machine.h"
+#include "cpu/decode.h"
 
 /* Set NZVC. */
 static inline void cc_set(vax_machine *m, uint32_t cc)

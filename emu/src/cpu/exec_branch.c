@@ -7,7 +7,7 @@
  * those opcodes inline); this file has ACBx and CASEx, and the group
  * function that runs any branch opcode.
  */
-#include "exec_branch.h"
+#include "cpu/exec_branch.h"
 
 /* ACBx limit, add, index, displacement (word). */
 static int op_acb(vax_machine *m, int size)

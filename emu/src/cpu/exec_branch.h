@@ -9,8 +9,8 @@
 #ifndef VAX_EXEC_BRANCH_H
 #define VAX_EXEC_BRANCH_H
 
-#include "../profile/profile.h"
-#include "exec.h"
+#include "profile/profile.h"
+#include "cpu/exec.h"
 
 /* Is the branch condition of opcode 0x12..0x1F true for these CCs? */
 ALWAYS_INLINE int condition(int opcode, uint32_t psl)

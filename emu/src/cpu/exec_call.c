@@ -20,8 +20,8 @@
  * simply be restarted.  Memory below the stack pointer may have been
  * written by then, which is harmless.
  */
-#include "../profile/profile.h"
-#include "exec.h"
+#include "profile/profile.h"
+#include "cpu/exec.h"
 
 /* Entry mask bits. */
 #define MASK_REGS 0x0FFFu

@@ -78,7 +78,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec.h"
+#include "cpu/exec.h"
 
 #define MAXLEN 31u    /* longest decimal string, in digits */
 #define NDIG 32       /* digits of a normalized source: 31, and a carry out of

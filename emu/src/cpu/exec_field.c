@@ -15,7 +15,7 @@
  * into the PC is UNPREDICTABLE; we take a reserved addressing mode fault.
  * A field of size 0 is 0 and accesses nothing.
  */
-#include "exec.h"
+#include "cpu/exec.h"
 
 typedef struct {
     int reg;          /* register number, or -1 for memory */

@@ -20,8 +20,8 @@
  * (the floating point exerciser) checks on a KA780; the first version of
  * this file had the later VAXes' faults (codes 8-10).
  */
-#include "exec.h"
-#include "vaxfloat.h"
+#include "cpu/exec.h"
+#include "cpu/vaxfloat.h"
 
 /* Floating values travel as uint64_t: F in the low 32 bits; D with its
  * first longword in the low 32 bits. */

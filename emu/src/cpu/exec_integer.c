@@ -8,7 +8,7 @@
  * expands those opcodes inline); this file has the rest, and the group
  * function that runs any integer opcode.
  */
-#include "exec_integer.h"
+#include "cpu/exec_integer.h"
 
 static int op_movq(vax_machine *m)
 {

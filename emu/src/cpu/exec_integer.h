@@ -15,7 +15,7 @@
 #ifndef VAX_EXEC_INTEGER_H
 #define VAX_EXEC_INTEGER_H
 
-#include "exec.h"
+#include "cpu/exec.h"
 
 enum { ALU_ADD, ALU_SUB, ALU_MUL, ALU_DIV, ALU_BIS, ALU_BIC, ALU_XOR };
 

@@ -17,7 +17,7 @@
  * sees it: if it is set, the instruction fails with C set.  It is never
  * left set by these instructions.
  */
-#include "exec.h"
+#include "cpu/exec.h"
 
 /* Check that len bytes at va (len <= 512) can be written in the current
  * mode, raising the fault a write would raise. */

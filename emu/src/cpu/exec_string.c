@@ -69,7 +69,7 @@
  */
 #include <string.h>
 
-#include "exec.h"
+#include "cpu/exec.h"
 
 /* Timing (cpu/timing.h): besides the opcode's base cost, each instruction
  * pays per byte of progress, counted from its counters before and after

@@ -18,10 +18,10 @@
  * group's function (dispatch_group).  Which opcodes are expanded is only a
  * matter of speed: the group functions handle all of their opcodes.
  */
-#include "../mmu/mmu.h"
-#include "exec_branch.h"
-#include "exec_integer.h"
-#include "opcodes.h"
+#include "mmu/mmu.h"
+#include "cpu/exec_branch.h"
+#include "cpu/exec_integer.h"
+#include "cpu/opcodes.h"
 
 /* Every opcode to its group (the opcode table's group column): the path
  * of the opcodes cpu_execute's switch does not expand itself. */

@@ -52,9 +52,9 @@
  * memory operand its mode's address work and a data read (every operand
  * here is read; the TB already holds every page, so no refill is due).
  */
-#include "../mmu/mmu.h"
-#include "cpu.h"
-#include "decode.h"
+#include "mmu/mmu.h"
+#include "cpu/cpu.h"
+#include "cpu/decode.h"
 
 #define IDLE_MAX_INSNS 8   /* the longest loop recognised */
 

@@ -4,7 +4,7 @@
  * floating and extended instructions, which a VAX-11/780 without the
  * G/H option does not have: they take a reserved-instruction fault.
  */
-#include "opcodes.h"
+#include "cpu/opcodes.h"
 
 #include <ctype.h>
 #include <string.h>

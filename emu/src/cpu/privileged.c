@@ -3,9 +3,9 @@
  * (CHMx, REI), process context (LDPCTX/SVPCTX), PROBER/PROBEW, HALT, BPT
  * and XFC.
  */
-#include "../mmu/mmu.h"
-#include "../profile/profile.h"
-#include "exec.h"
+#include "mmu/mmu.h"
+#include "profile/profile.h"
+#include "cpu/exec.h"
 
 static int is_kernel(const vax_machine *m) { return PSL_GET_CUR(m->cpu.psl) == MODE_KERNEL; }
 

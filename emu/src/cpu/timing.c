@@ -35,9 +35,9 @@
  *     syscall and pipeself4, the 750's string-move rate on forks100k (the
  *     calibration rows; emu/docs/timing.md).
  */
-#include "timing.h"
+#include "cpu/timing.h"
 
-#include "opcodes.h"
+#include "cpu/opcodes.h"
 
 /* What distinguishes the models (cycles are the model's microcycles). */
 typedef struct {

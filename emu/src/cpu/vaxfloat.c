@@ -26,7 +26,7 @@
  * Only integer arithmetic is used; 128-bit quantities are pairs of
  * uint64_t, with hand-written multiply and divide.
  */
-#include "vaxfloat.h"
+#include "cpu/vaxfloat.h"
 
 #include <stddef.h>
 

@@ -28,13 +28,13 @@
  * end of memory with NRCONF|DTABT (no response from the nonexistent
  * memory).
  */
-#include "mba.h"
+#include "massbus/mba.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../system/sbi.h"
+#include "bus/sbi.h"
 
 #define NDRIVES 8
 #define VAR_MASK 0x1FFFFu

@@ -25,8 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../machine.h"
-#include "../system/blockdev.h"
+#include "machine.h"
+#include "storage/blockdev.h"
 
 typedef struct mba mba;
 

@@ -44,12 +44,12 @@
  *     when it arrives.  OFFSET and RTC take one one-cylinder seek time;
  *     RECAL a seek to cylinder 0 (at least a one-cylinder seek).
  *   - Fast mode: every timed command completes after RP_FAST_NS.
- * Figures: RP04/05/06 one-cylinder 10 ms and full stroke 55 ms from
- * /work/shared/notes/vax-timing.md and DEC's RP06 data (track-to-track 10,
- * average 30, maximum 55 ms; peak transfer 806 KB/s: 5.6 us per 36-bit
- * word as the PDP-10 sites list it); 3600 rpm, 8.33 ms average latency.
- * Whether "average 30 ms" is the seek or the whole access is read both
- * ways (the notes: access); we take an average seek of 25 ms, between the
+ * Figures: RP04/05/06 one-cylinder 10 ms and full stroke 55 ms from DEC's
+ * RP06 data as Columbia University's "The DEC RP06 Disk Drive" gives it
+ * (track-to-track 10, average 30, maximum 55 ms; peak transfer 806 KB/s:
+ * 5.6 us per 36-bit word as the PDP-10 sites list it); 3600 rpm, 8.33 ms
+ * average latency.  Whether "average 30 ms" is the seek or the whole
+ * access is read both ways; we take an average seek of 25 ms, between the
  * two readings, which makes the average access 33 ms and the seek curve a
  * straight line from 10 to 55 ms.  RM03/RM05: average seek 30 ms,
  * one-cylinder 6 ms, maximum 55 ms, 1.2 MB/s (DEC's RM02/03 data).  Every
@@ -71,8 +71,8 @@
  * the same work whatever the profile.
  *   - rp06: the RP06's own figures (above); the lab's drive as it always was.
  *   - eagle: Fujitsu M2351A "Eagle", the disk of the paper's Berkeley 780
- *     (Table 5, section 3.2.6: Eagles on an Emulex SC780, "RM05-like" as
- *     the notes put it), on its own layout as 4.3BSD's hpst[] formats it,
+ *     (Table 5, section 3.2.6: Eagles on an Emulex SC780, an "RM05-like"
+ *     drive to 4.3BSD), on its own layout as 4.3BSD's hpst[] formats it,
  *     48 sectors x 20 tracks x 842 cylinders, so an RP06 pack fills its
  *     first 355 cylinders.  3961 rpm (15.15 ms a turn, 7.57 ms average
  *     latency; Wikipedia "Fujitsu Eagle") and 1.859 MB/s (275 us for a
@@ -80,9 +80,9 @@
  *     track): Fujitsu's figure as a secondary page quotes the IPSJ computer
  *     museum (Wikipedia: 1.8 MB/s).  Average seek 18 ms: both give 18 ms as
  *     the average positioning time ("the time required to move the heads
- *     to the desired track"); /work/shared/notes/vax-timing.md reads it as
- *     the average access — we follow the sources, so the average access is
- *     about 25.6 ms (with the notes' reading the seek would be ~10.4 ms).
+ *     to the desired track"); other summaries read it as the average
+ *     access — we follow the sources, so the average access is about
+ *     25.6 ms (with the other reading the seek would be ~10.4 ms).
  *     One-cylinder 5 ms and full stroke 35 ms: the figures usually quoted
  *     for the M2351, in none of our sources: estimates.
  *   - ideal: not a real drive.  No seek and no rotational wait, only the
@@ -94,13 +94,13 @@
  * set, RELEASE does nothing), the 18-bit (576-byte sector) format: a
  * sector is always 512 bytes whatever OF.FMT22 says.
  */
-#include "rp.h"
+#include "massbus/rp.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "mba.h"
+#include "massbus/mba.h"
 
 #define MS(x) ((uint32_t)(x) * 1000000u)
 #define REV_3600RPM 16666667u

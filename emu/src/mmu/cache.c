@@ -1,7 +1,7 @@
 /*
  * cache.c — the out-of-line part of the cache timing simulation (cache.h).
  */
-#include "cache.h"
+#include "mmu/cache.h"
 
 void cache_invalidate_all(vax_cache *c)
 {

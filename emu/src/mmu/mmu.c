@@ -7,9 +7,9 @@
  * process-space translation first fetches its PTE through the system page
  * table, and a failure there is reported with the "PTE reference" bit.
  */
-#include "mmu.h"
+#include "mmu/mmu.h"
 
-#include "../bus/bus.h"
+#include "bus/bus.h"
 
 /* Modes (bit per mode: K=1, E=2, S=4, U=8) allowed to read / write for
  * each 4-bit protection code.  Code 1 is reserved: no access. */

@@ -14,8 +14,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../machine.h"
-#include "cache.h"
+#include "machine.h"
+#include "mmu/cache.h"
 
 /* PTE fields. */
 #define PTE_V 0x80000000u

@@ -33,6 +33,7 @@
 #include "cpu/cpu.h"
 #include "machine.h"
 #include "vax.h"
+#include "le.h"
 
 #define NONE 0xFFFFFFFFu
 /* The key of a frame whose return cannot be predicted (the outermost frame
@@ -222,7 +223,7 @@ static int phys_peek_l(const vax_machine *m, uint32_t pa, uint32_t *v)
     if (pa > m->bus.mem_size || m->bus.mem_size - pa < 4)
         return -1;
     const uint8_t *b = m->bus.mem + pa;
-    *v = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+    *v = le32_get(b);
     return 0;
 }
 

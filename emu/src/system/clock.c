@@ -1,9 +1,9 @@
 /*
  * clock.c — interval timer and time-of-year clock.
  */
-#include "clock.h"
+#include "system/clock.h"
 
-#include "../cpu/cpu.h"
+#include "cpu/cpu.h"
 
 #define ICCS_RUN 0x00000001u
 #define ICCS_TRANS 0x00000010u

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "../machine.h"
+#include "machine.h"
 
 typedef struct vax_clock {
     uint32_t iccs, nicr;

@@ -2,9 +2,9 @@
  * console.c — the console terminal registers and their interrupts
  * (IPL 0x14; receive vector 0xF8, transmit vector 0xFC).
  */
-#include "console.h"
+#include "system/console.h"
 
-#include "../cpu/cpu.h"
+#include "cpu/cpu.h"
 
 #define CSR_IE 0x40u
 #define CSR_DONE 0x80u   /* RXCS done / TXCS ready */

@@ -18,7 +18,7 @@
 
 #include <stdint.h>
 
-#include "../machine.h"
+#include "machine.h"
 
 #define CONSOLE_INPUT_MAX 8192
 

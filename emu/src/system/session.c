@@ -19,6 +19,7 @@
 #include "system/vax780.h"
 #include "system/vax780_stats.h"
 #include "unibus/uda50.h"
+#include "le.h"
 
 #define NAME_MAX_LEN 64
 #define PANIC_MAX 160
@@ -242,7 +243,7 @@ static uint32_t read_kernel_long(vax_session *s, uint32_t va)
     uint8_t b[4];
     if (va < 0x80000000u || vax_phys_read(s->sys->m, va - 0x80000000u, b, 4) != 0)
         return 0;
-    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+    return le32_get(b);
 }
 
 /* Typing pace (console.h, hold_input).  4.3BSD's ttyinput() throws a typed

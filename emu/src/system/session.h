@@ -43,7 +43,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "system/blockdev.h"
+#include "storage/blockdev.h"
 #include "vax.h"
 
 typedef struct vax_session vax_session;

@@ -3,19 +3,19 @@
  * MBA0 at TR 8 (the layout of a typical 780 and of 4.3BSD's GENERIC
  * configuration), console and clock registers, and SBI error registers.
  */
-#include "vax780.h"
+#include "system/vax780.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../massbus/mba.h"
-#include "../massbus/rp.h"
-#include "../unibus/dz11.h"
-#include "../unibus/ts11.h"
-#include "../unibus/uba.h"
-#include "../unibus/uda50.h"
-#include "sbi.h"
+#include "massbus/mba.h"
+#include "massbus/rp.h"
+#include "unibus/dz11.h"
+#include "unibus/ts11.h"
+#include "unibus/uba.h"
+#include "unibus/uda50.h"
+#include "bus/sbi.h"
 
 #define TR_MEMCTL 1
 #define TR_UBA0 3

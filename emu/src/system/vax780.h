@@ -14,12 +14,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../machine.h"
-#include "../massbus/mba.h"
-#include "../unibus/uda50.h"
-#include "blockdev.h"
-#include "clock.h"
-#include "console.h"
+#include "machine.h"
+#include "massbus/mba.h"
+#include "unibus/uda50.h"
+#include "storage/blockdev.h"
+#include "system/clock.h"
+#include "system/console.h"
 
 struct mba;
 struct uba;

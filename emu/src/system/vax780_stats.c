@@ -5,11 +5,11 @@
  * value comes from, so the names string and the array cannot drift apart;
  * the names are put together by the preprocessor into one constant string.
  */
-#include "vax780_stats.h"
+#include "system/vax780_stats.h"
 
 #include <string.h>
 
-#include "../stats.h"
+#include "stats.h"
 
 /* Where the values are gathered before they are copied out. */
 typedef struct {

@@ -29,7 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "vax780.h"
+#include "system/vax780.h"
 
 /* Number of counters in the flat array. */
 size_t vax780_stats_count(void);

@@ -1,7 +1,7 @@
 /*
  * dz11.c — the DZ11 terminal multiplexer.  See dz11.h.
  */
-#include "dz11.h"
+#include "unibus/dz11.h"
 
 #include <stdlib.h>
 #include <string.h>

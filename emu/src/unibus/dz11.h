@@ -45,7 +45,7 @@
 
 #include <stdint.h>
 
-#include "uba.h"
+#include "unibus/uba.h"
 
 typedef struct dz11 dz11;
 

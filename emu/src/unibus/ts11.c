@@ -7,13 +7,13 @@
  * SSR comes back and the interrupt (if IE) is requested.  A driver cannot
  * tell the difference: it may look at neither data nor status before SSR.
  */
-#include "ts11.h"
+#include "unibus/ts11.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tapeimage.h"
+#include "storage/tapeimage.h"
 
 #define TS_BR 5
 #define TS_MAXBUF 65536u

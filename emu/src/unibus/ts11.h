@@ -51,8 +51,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../system/blockdev.h"
-#include "uba.h"
+#include "storage/blockdev.h"
+#include "unibus/uba.h"
 
 typedef struct ts11 ts11;
 

@@ -3,7 +3,7 @@
  * CPU's window onto the UNIBUS, device interrupts through the BR receive
  * vector registers, and DMA for UNIBUS devices.  See uba.h.
  */
-#include "uba.h"
+#include "unibus/uba.h"
 
 #include <stdlib.h>
 #include <string.h>

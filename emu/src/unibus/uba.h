@@ -35,8 +35,8 @@
 
 #include <stdint.h>
 
-#include "../machine.h"
-#include "../system/sbi.h"
+#include "machine.h"
+#include "bus/sbi.h"
 
 typedef struct uba uba;
 

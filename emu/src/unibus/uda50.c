@@ -60,13 +60,14 @@
  * tracks, 1216665 LBNs, average seek 24 ms, 2.4 MB/s.  One-cylinder and
  * full-stroke seeks of the RA60/80/82 are estimates.
  */
-#include "uda50.h"
+#include "unibus/uda50.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "mscp.h"
+#include "unibus/mscp.h"
+#include "le.h"
 
 /* SA as the port shows it. */
 #define SA_ERR 0100000u
@@ -206,13 +207,6 @@ struct uda50 {
 static uint64_t now_ns(const uda50 *d) { return machine_time_ns(d->m); }
 
 static uint16_t get16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
-static uint32_t get32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
-static void put16(uint8_t *p, uint32_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
-static void put32(uint8_t *p, uint32_t v)
-{
-    put16(p, v);
-    put16(p + 2, v >> 16);
-}
 
 /* ---------------------------------------------------------- scheduling */
 
@@ -306,14 +300,14 @@ static int read_desc(uda50 *d, uint32_t ua, uint32_t *v)
     uint8_t b[4];
     if (dma_in(d, ua, b, 4) != 0)
         return -1;
-    *v = get32(b);
+    *v = le32_get(b);
     return 0;
 }
 
 static int write_desc(uda50 *d, uint32_t ua, uint32_t v)
 {
     uint8_t b[4];
-    put32(b, v);
+    le32_put(b, v);
     return dma_out(d, ua, b, 4);
 }
 
@@ -375,7 +369,7 @@ static int send_one(uda50 *d)
         credits = (uint8_t)(give > 15 ? 15 : give);
         d->credits_held += credits;
     }
-    put16(env, len);
+    le16_put(env, len);
     env[2] = (uint8_t)(r->type << 4 | credits);
     env[3] = 0;   /* connection: the disk server */
     if ((len && dma_out(d, text, r->msg, len) != 0) || dma_out(d, text - MSCP_ENV_BYTES, env, MSCP_ENV_BYTES) != 0) {
@@ -480,7 +474,7 @@ static void end_header(uint8_t *msg, const uint8_t *cmd, uint8_t endcode, uint16
     memcpy(msg + MSCP_CMDREF, cmd + MSCP_CMDREF, 4);
     memcpy(msg + MSCP_UNIT, cmd + MSCP_UNIT, 2);
     msg[MSCP_OPCODE] = endcode;
-    put16(msg + MSCP_STATUS, status);
+    le16_put(msg + MSCP_STATUS, status);
 }
 
 static void unit_identifier(const uda50 *d, int unit, uint8_t *p)
@@ -488,8 +482,8 @@ static void unit_identifier(const uda50 *d, int unit, uint8_t *p)
     /* Serial number: the controller's CSR and the unit, so that two
      * drives never share one. */
     uint32_t serial = ((d->csr & 0xFFFFu) << 4) | (uint32_t)unit;
-    put32(p, serial);
-    put16(p + 4, 0);
+    le32_put(p, serial);
+    le16_put(p + 4, 0);
     p[6] = d->unit[unit].type->model;
     p[7] = MSCP_CLASS_DISK;
 }
@@ -513,17 +507,17 @@ static uint16_t unit_flags(const uda_unit *un)
 static void unit_common(const uda50 *d, int unit, uint8_t *msg)
 {
     const uda_unit *un = &d->unit[unit];
-    put16(msg + MSCP_MULTUNT, (uint32_t)unit);
-    put16(msg + MSCP_UNITFLGS, unit_flags(un));
+    le16_put(msg + MSCP_MULTUNT, (uint32_t)unit);
+    le16_put(msg + MSCP_UNITFLGS, unit_flags(un));
     unit_identifier(d, unit, msg + MSCP_UNITID);
-    put32(msg + MSCP_MEDIAID, media_id(un->type));
+    le32_put(msg + MSCP_MEDIAID, media_id(un->type));
 }
 
 static uint16_t online_end(const uda50 *d, int unit, uint8_t *msg)
 {
     unit_common(d, unit, msg);
-    put32(msg + MSCP_UNTSIZE, d->unit[unit].type->lbns);
-    put32(msg + MSCP_VOLSER, 0x1000u + (uint32_t)unit);
+    le32_put(msg + MSCP_UNTSIZE, d->unit[unit].type->lbns);
+    le32_put(msg + MSCP_VOLSER, 0x1000u + (uint32_t)unit);
     return MSCP_ONLINE_BYTES;
 }
 
@@ -531,12 +525,12 @@ static uint16_t unit_status_end(const uda50 *d, int unit, uint8_t *msg)
 {
     const ra_type *t = d->unit[unit].type;
     unit_common(d, unit, msg);
-    put16(msg + MSCP_TRACK, t->lbn_per_track);
-    put16(msg + MSCP_GROUP, t->tracks);
-    put16(msg + MSCP_CYLINDER, 1);
+    le16_put(msg + MSCP_TRACK, t->lbn_per_track);
+    le16_put(msg + MSCP_GROUP, t->tracks);
+    le16_put(msg + MSCP_CYLINDER, 1);
     msg[MSCP_USVR] = 0;
     msg[MSCP_UHVR] = 0;
-    put16(msg + MSCP_RCTSIZE, t->rct_size);
+    le16_put(msg + MSCP_RCTSIZE, t->rct_size);
     msg[MSCP_RBNS] = t->rbns;
     msg[MSCP_RCTCPYS] = t->rct_copies;
     return MSCP_GTUNT_BYTES;
@@ -585,7 +579,7 @@ static void accept_transfer(uda50 *d, uda_op *op, uint8_t opcode)
     const uint8_t *cmd = op->cmd;
     uint8_t *msg = op->msg;
     uint32_t unit = get16(cmd + MSCP_UNIT);
-    uint32_t count = get32(cmd + MSCP_BYTECNT), buffer = get32(cmd + MSCP_BUFFER), lbn = get32(cmd + MSCP_LBN);
+    uint32_t count = le32_get(cmd + MSCP_BYTECNT), buffer = le32_get(cmd + MSCP_BUFFER), lbn = le32_get(cmd + MSCP_LBN);
     uint8_t endcode = (uint8_t)(opcode | MSCP_OP_END);
     op->msg_len = MSCP_XFER_BYTES;
     op->due = now_ns(d) + UDA50_CMD_NS;
@@ -620,7 +614,7 @@ static void accept_transfer(uda50 *d, uda_op *op, uint8_t opcode)
         return;
     }
     end_header(msg, cmd, endcode, MSCP_ST_SUCC);
-    put32(msg + MSCP_BYTECNT, count);
+    le32_put(msg + MSCP_BYTECNT, count);
     switch (opcode) {
     case MSCP_OP_READ: op->action = DO_READ; break;
     case MSCP_OP_WRITE: op->action = DO_WRITE; break;
@@ -663,7 +657,7 @@ static void accept_unit_command(uda50 *d, uda_op *op, uint8_t opcode)
     }
     if (!unit_exists(d, unit)) {
         end_header(msg, cmd, endcode, MSCP_ST_OFFLN | MSCP_SC_OFFLN_UNKNOWN);
-        put16(msg + MSCP_UNIT, unit);
+        le16_put(msg + MSCP_UNIT, unit);
         op->msg_len = opcode == MSCP_OP_GTUNT ? MSCP_GTUNT_BYTES : MSCP_HEADER_BYTES;
         return;
     }
@@ -673,7 +667,7 @@ static void accept_unit_command(uda50 *d, uda_op *op, uint8_t opcode)
     switch (opcode) {
     case MSCP_OP_GTUNT:
         end_header(msg, cmd, endcode, un->online ? MSCP_ST_SUCC : MSCP_ST_AVLBL);
-        put16(msg + MSCP_UNIT, unit);
+        le16_put(msg + MSCP_UNIT, unit);
         op->msg_len = unit_status_end(d, (int)unit, msg);
         return;
     case MSCP_OP_ONLIN:
@@ -723,9 +717,9 @@ static void accept_stcon(uda50 *d, uda_op *op)
     }
     d->cntflgs = get16(cmd + MSCP_CNTFLGS) & (MSCP_CF_ATTN | MSCP_CF_MISC | MSCP_CF_OTHER | MSCP_CF_THIS);
     end_header(msg, cmd, endcode, MSCP_ST_SUCC);
-    put16(msg + MSCP_CNTFLGS, d->cntflgs);
-    put16(msg + MSCP_HSTTMO, UDA50_CNT_TIMEOUT);
-    put32(msg + MSCP_CNTID, d->csr & 0xFFFFu);
+    le16_put(msg + MSCP_CNTFLGS, d->cntflgs);
+    le16_put(msg + MSCP_HSTTMO, UDA50_CNT_TIMEOUT);
+    le32_put(msg + MSCP_CNTID, d->csr & 0xFFFFu);
     msg[MSCP_CNTID + 6] = UDA50_MSCP_MODEL;
     msg[MSCP_CNTID + 7] = MSCP_CLASS_CONTROLLER;
     msg[MSCP_CNTSVR] = UDA50_SW_VERSION;
@@ -736,7 +730,7 @@ static void accept_stcon(uda50 *d, uda_op *op)
 static uda_op *find_outstanding(uda50 *d, const uda_op *self, uint32_t ref)
 {
     for (int i = 0; i < UDA50_MAX_OPS; i++)
-        if (d->ops[i].used && &d->ops[i] != self && get32(d->ops[i].cmd + MSCP_CMDREF) == ref)
+        if (d->ops[i].used && &d->ops[i] != self && le32_get(d->ops[i].cmd + MSCP_CMDREF) == ref)
             return &d->ops[i];
     return NULL;
 }
@@ -855,8 +849,8 @@ static void poll_commands(uda50 *d)
 static void run_transfer(uda50 *d, uda_op *op)
 {
     uda_unit *un = &d->unit[op->unit];
-    uint32_t count = get32(op->cmd + MSCP_BYTECNT), ua = get32(op->cmd + MSCP_BUFFER) & DESC_ADDR;
-    uint64_t off = (uint64_t)get32(op->cmd + MSCP_LBN) * 512u;
+    uint32_t count = le32_get(op->cmd + MSCP_BYTECNT), ua = le32_get(op->cmd + MSCP_BUFFER) & DESC_ADDR;
+    uint64_t off = (uint64_t)le32_get(op->cmd + MSCP_LBN) * 512u;
     uint8_t sector[512], host[512];
     uint32_t done = 0;
     uint16_t status = MSCP_ST_SUCC;
@@ -909,10 +903,10 @@ static void run_transfer(uda50 *d, uda_op *op)
         un->st.writes++;
     if (op->action == DO_READ || op->action == DO_WRITE)
         un->st.transfers++;
-    put16(op->msg + MSCP_STATUS, status);
-    put32(op->msg + MSCP_BYTECNT, done);
+    le16_put(op->msg + MSCP_STATUS, status);
+    le32_put(op->msg + MSCP_BYTECNT, done);
     if (status != MSCP_ST_SUCC && status != MSCP_ST_COMP)
-        put32(op->msg + MSCP_LBN, get32(op->cmd + MSCP_LBN) + done / 512u);   /* first bad block */
+        le32_put(op->msg + MSCP_LBN, le32_get(op->cmd + MSCP_LBN) + done / 512u);   /* first bad block */
 }
 
 static void complete(uda50 *d, uda_op *op)
@@ -920,15 +914,15 @@ static void complete(uda50 *d, uda_op *op)
     uint8_t opcode = op->cmd[MSCP_OPCODE];
     uint16_t status = get16(op->msg + MSCP_STATUS);
     if ((opcode == MSCP_OP_GTCMD || opcode == MSCP_OP_ABORT) && op->msg[MSCP_OPCODE] == (opcode | MSCP_OP_END)) {
-        uda_op *o = find_outstanding(d, op, get32(op->cmd + MSCP_OUTREF));
+        uda_op *o = find_outstanding(d, op, le32_get(op->cmd + MSCP_OUTREF));
         if (opcode == MSCP_OP_GTCMD) {
             /* Progress: microseconds left, plus one (0 means unknown). */
             uint64_t now = now_ns(d);
-            put32(op->msg + MSCP_CMDSTS, o ? (uint32_t)((o->due > now ? o->due - now : 0) / 1000u + 1u) : 0u);
+            le32_put(op->msg + MSCP_CMDSTS, o ? (uint32_t)((o->due > now ? o->due - now : 0) / 1000u + 1u) : 0u);
         } else if (o) {
-            put16(o->msg + MSCP_STATUS, MSCP_ST_ABRTD);
+            le16_put(o->msg + MSCP_STATUS, MSCP_ST_ABRTD);
             if (o->msg_len >= MSCP_XFER_BYTES && o->action != DO_NOTHING)
-                put32(o->msg + MSCP_BYTECNT, 0);
+                le32_put(o->msg + MSCP_BYTECNT, 0);
             queue_response(d, o->msg, o->msg_len, MSCP_MT_SEQ);
             o->used = 0;
         }

@@ -60,8 +60,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../system/blockdev.h"
-#include "uba.h"
+#include "storage/blockdev.h"
+#include "unibus/uba.h"
 
 typedef struct uda50 uda50;
 

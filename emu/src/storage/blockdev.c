@@ -2,7 +2,7 @@
  * blockdev.c — the memory-backed block device (file-backed ones belong to
  * the host programs, which own the files).
  */
-#include "blockdev.h"
+#include "storage/blockdev.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /*
  * blockdev_file.c — a block device over a host file (blockdev_file.h).
  */
-#include "system/blockdev_file.h"
+#include "storage/blockdev_file.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -7,7 +7,7 @@
  * access falls inside one chunk; the loops below still handle any offset
  * and length.
  */
-#include "system/overlay.h"
+#include "storage/overlay.h"
 
 #include <stdlib.h>
 #include <string.h>

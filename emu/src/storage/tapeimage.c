@@ -2,7 +2,8 @@
  * tapeimage.c — moving over and writing the objects of a SIMH .tap image
  * through a block device.  See tapeimage.h.
  */
-#include "tapeimage.h"
+#include "storage/tapeimage.h"
+#include "le.h"
 
 #define TAPE_EOM_MARK 0xFFFFFFFFu
 #define TAPE_GAP_MARK 0xFFFFFFFEu
@@ -12,7 +13,7 @@ static int read_u32(const tape_image *t, uint64_t off, uint32_t *v)
     uint8_t b[4];
     if (off > t->bd->size || t->bd->size - off < 4 || t->bd->read(t->bd, off, b, 4) != 0)
         return -1;
-    *v = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+    *v = le32_get(b);
     return 0;
 }
 

@@ -24,7 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../system/blockdev.h"
+#include "storage/blockdev.h"
 
 typedef enum {
     TAPE_OK = 0,      /* moved over a data record (rec filled in) */

@@ -20,7 +20,7 @@
 
 #include <stdint.h>
 
-#include "system/blockdev.h"
+#include "storage/blockdev.h"
 
 /* 64 KB: 128 disk sectors.  Small enough that a few scattered writes
  * (superblock, inodes, a log file) copy little; large enough that the

@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#include "../bus/bus.h"
+#include "bus/bus.h"
 
 typedef struct vax_machine vax_machine;
 

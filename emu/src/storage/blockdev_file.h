@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-#include "system/blockdev.h"
+#include "storage/blockdev.h"
 
 typedef struct {
     vax_blockdev bd;   /* the device: read, write, size, read_only */
