@@ -11,6 +11,7 @@
 //     over a small set of names, each with the name cache off, at GENERIC's
 //     size and larger), `namecache-ls` and `namecache-work` (either half).
 
+import { KERNEL_BUILD_EXPERIMENT } from '../kernels/build';
 import {
   ENVIRONMENT, KERNEL_BENCHMARK_MACHINE, LS_L_600_FILES, PAGING_SETUP, TABLE_1, TABLE_6, TABLE_8, table2, table7,
   type KernelResult, type KernelTest, type PagingTest,
@@ -108,6 +109,7 @@ export const GROUPS = {
   table2: 'Micro-operations (3.2.1, Table 2)',
   paging: 'Paging (3.2.8, Tables 6–8)',
   namei: 'Name translation (4.1.1)',
+  workloads: 'Workloads',
 } as const;
 
 /** The experiments `vaxlab run all` runs, one per group. */
@@ -474,7 +476,9 @@ const NAMEI_EXPERIMENTS: ExperimentSpec[] = [
 
 // ------------------------------------------------------------ all
 
-export const EXPERIMENTS: ExperimentSpec[] = [...TABLE2_EXPERIMENTS, ...PAGING_EXPERIMENTS, ...NAMEI_EXPERIMENTS];
+export const EXPERIMENTS: ExperimentSpec[] = [
+  ...TABLE2_EXPERIMENTS, ...PAGING_EXPERIMENTS, ...NAMEI_EXPERIMENTS, KERNEL_BUILD_EXPERIMENT,
+];
 
 export function findExperiment(id: string): ExperimentSpec | undefined {
   return EXPERIMENTS.find((e) => e.id === id);

@@ -143,7 +143,7 @@ test('experiments: groups, ids, descriptions, steps and chart counters', () => {
   const ids = EXPERIMENTS.map((e) => e.id);
   assert.equal(new Set(ids).size, ids.length, 'experiment ids are unique');
   assert.deepEqual(experimentGroups().map((g) => g.group),
-    ['Micro-operations (3.2.1, Table 2)', 'Paging (3.2.8, Tables 6–8)', 'Name translation (4.1.1)']);
+    ['Micro-operations (3.2.1, Table 2)', 'Paging (3.2.8, Tables 6–8)', 'Name translation (4.1.1)', 'Workloads']);
   assert.deepEqual([...ALL_EXPERIMENTS], ['table2', 'table7', 'namecache']);
   const counterIds = new Set(COUNTERS.map((c) => c.id));
   for (const e of EXPERIMENTS) {
