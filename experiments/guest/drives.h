@@ -4,7 +4,8 @@
  * a drive, and its name, for vmstat and iostat.  A MASSBUS drive's
  * driver gives it a slot when autoconfiguration finds it: the slot is
  * mi_dk in the drive's entry of the kernel's table mbdinit, whose driver
- * names the device ("hp").  Needs kmem.h, <types.h> and <dk.h> first.
+ * names the device ("hp").  Also the header line both build, a drive's
+ * name centred over its columns.  Needs kmem.h, <types.h> and <dk.h> first.
  */
 #include <buf.h>
 #include <../vaxmba/mbavar.h>
@@ -54,4 +55,38 @@ finddrives(mbdinit, mspw)
 			sprintf(drive_name[ndrives], "dk%d", dk);
 		ndrives++;
 	}
+}
+
+/* The header line being built. */
+char	line[256];
+
+/* name centred in width columns, at the end of line. */
+centre(name, width)
+	char *name;
+	int width;
+{
+	register char *p = line + strlen(line);
+	register int n = strlen(name), left, i;
+
+	left = (width - n) / 2;
+	if (left < 0)
+		left = 0;
+	for (i = 0; i < left; i++)
+		*p++ = ' ';
+	strcpy(p, name);
+	p += n;
+	for (i = left + n; i < width; i++)
+		*p++ = ' ';
+	*p = 0;
+}
+
+/* line without its trailing blanks. */
+trim(s)
+	char *s;
+{
+	register char *p = s + strlen(s);
+
+	while (p > s && p[-1] == ' ')
+		p--;
+	*p = 0;
 }

@@ -58,7 +58,6 @@ struct reading {
 
 int	hz;
 float	mspw[DK_NDRIVE];
-char	line[256];
 
 takereading(r)
 	register struct reading *r;
@@ -72,40 +71,18 @@ takereading(r)
 	KREADARRAY(nl, X_DKTIME, r->time);
 }
 
-/* name centred in width columns, at the end of line. */
-centre(name, width)
-	char *name;
-	int width;
-{
-	register char *p = line + strlen(line);
-	register int n = strlen(name), left, i;
-
-	left = (width - n) / 2;
-	if (left < 0)
-		left = 0;
-	for (i = 0; i < left; i++)
-		*p++ = ' ';
-	strcpy(p, name);
-	p += n;
-	for (i = left + n; i < width; i++)
-		*p++ = ' ';
-	*p = 0;
-}
 
 header()
 {
 	register int i;
-	register char *p;
 
 	line[0] = 0;
 	centre("tty", 10);
 	for (i = 0; i < ndrives; i++)
 		centre(drive_name[i], 15);
 	centre("cpu", 16);
-	p = line + strlen(line);
-	while (p > line && p[-1] == ' ')
-		p--;
-	strcpy(p, "\n tin tout");
+	trim(line);
+	strcpy(line + strlen(line), "\n tin tout");
 	for (i = 0; i < ndrives; i++)
 		strcpy(line + strlen(line), "  bps tps  msps");
 	strcpy(line + strlen(line), "  us  ni  sy  id\n");

@@ -90,7 +90,6 @@ struct reading {
 };
 
 int	hz;
-char	line[256];
 
 /* sum + cnt, read again if vmmeter() moved cnt into sum in between. */
 readcounts(v)
@@ -127,36 +126,7 @@ takereading(r)
 	KREADARRAY(nl, X_DKXFER, r->xfer);
 }
 
-/* name centred in width columns, at the end of line. */
-centre(name, width)
-	char *name;
-	int width;
-{
-	register char *p = line + strlen(line);
-	register int n = strlen(name), left, i;
 
-	left = (width - n) / 2;
-	if (left < 0)
-		left = 0;
-	for (i = 0; i < left; i++)
-		*p++ = ' ';
-	strcpy(p, name);
-	p += n;
-	for (i = left + n; i < width; i++)
-		*p++ = ' ';
-	*p = 0;
-}
-
-/* line without its trailing blanks. */
-trim(s)
-	char *s;
-{
-	register char *p = s + strlen(s);
-
-	while (p > s && p[-1] == ' ')
-		p--;
-	*p = 0;
-}
 
 header()
 {

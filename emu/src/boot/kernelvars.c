@@ -84,8 +84,9 @@ int boot_lookup_kernel_variables_image(const uint8_t *kernel, size_t len, const 
     return lookup(kernel, len, name, names, values, n, 1, err, errlen);
 }
 
-int boot_lookup_kernel_variables(const vax_blockdev *disk, const char *kernel_path, const char *const *names,
-                                 uint32_t *values, int n, char *err, size_t errlen)
+/* lookup() on a kernel file of the disk's root. */
+static int lookup_on_disk(const vax_blockdev *disk, const char *kernel_path, const char *const *names,
+                          uint32_t *values, int n, int vars_only, char *err, size_t errlen)
 {
     uint8_t *file;
     size_t len;
@@ -94,24 +95,21 @@ int boot_lookup_kernel_variables(const vax_blockdev *disk, const char *kernel_pa
     int rc = read_kernel(disk, path, &file, &len, &h, err, errlen);
     if (rc < 0)
         return rc;
-    rc = lookup(file, len, path, names, values, n, 1, err, errlen);
+    rc = lookup(file, len, path, names, values, n, vars_only, err, errlen);
     free(file);
     return rc;
+}
+
+int boot_lookup_kernel_variables(const vax_blockdev *disk, const char *kernel_path, const char *const *names,
+                                 uint32_t *values, int n, char *err, size_t errlen)
+{
+    return lookup_on_disk(disk, kernel_path, names, values, n, 1, err, errlen);
 }
 
 int boot_lookup_kernel_symbols(const vax_blockdev *disk, const char *kernel_path, const char *const *names,
                                uint32_t *values, int n, char *err, size_t errlen)
 {
-    uint8_t *file;
-    size_t len;
-    aout_header h;
-    const char *path = kernel_path ? kernel_path : "/vmunix";
-    int rc = read_kernel(disk, path, &file, &len, &h, err, errlen);
-    if (rc < 0)
-        return rc;
-    rc = boot_lookup_kernel_symbols_image(file, len, path, names, values, n, err, errlen);
-    free(file);
-    return rc;
+    return lookup_on_disk(disk, kernel_path, names, values, n, 0, err, errlen);
 }
 
 /* Kernel code settings (kernelvars.h): what the 4.3BSD release changed

@@ -435,11 +435,11 @@ int vax_session_boot_kernel(vax_session *s, uint32_t howto, const char *kernel_p
     return booted(s, boot_bsd(s, BOOTED_KERNEL, howto));
 }
 
-/* After a standalone start, a reboot boots hp0 through /boot, as the
- * console would. */
-static int standalone_started(vax_session *s)
+/* Something that is not a kernel the session loaded has started: nothing
+ * to watch; a reboot goes the way `kind` says. */
+static int not_a_kernel(vax_session *s, booted_kind kind)
 {
-    s->reboot_kind = BOOTED_DISK;
+    s->reboot_kind = kind;
     s->kernel_booted = 0;
     s->panicstr_addr = 0;
     s->cons_addr = 0;
@@ -447,6 +447,10 @@ static int standalone_started(vax_session *s)
         return -1;
     return 0;
 }
+
+/* After a standalone start, a reboot boots hp0 through /boot, as the
+ * console would. */
+static int standalone_started(vax_session *s) { return not_a_kernel(s, BOOTED_DISK); }
 
 int vax_session_boot_standalone(vax_session *s, const uint8_t *prog, size_t len, uint32_t r10, uint32_t r11)
 {
@@ -498,13 +502,7 @@ static int start_vmb(vax_session *s)
     char why[320];
     if (vax_boot_vmb(s->sys->m, s->vmb, s->vmb_len, &s->vmb_regs, s->vmb_flags, why, sizeof why) < 0)
         return fail(s, VAX_SESSION_ERR_IMAGE, "%s", why);
-    s->reboot_kind = BOOTED_VMB;
-    s->kernel_booted = 0;
-    s->panicstr_addr = 0;
-    s->cons_addr = 0;
-    if (s->profile_requested && profile_on(s, 0) < 0)
-        return -1;
-    return 0;
+    return not_a_kernel(s, BOOTED_VMB);
 }
 
 int vax_session_boot_vmb(vax_session *s, const uint8_t *vmb, size_t len, const char *device, uint32_t flags)
