@@ -7,6 +7,7 @@
 #include <emscripten/emscripten.h>
 #include <string.h>
 
+#include "snapshot/snap.h"
 #include "vax.h"
 
 /* vax_create() with a config whose other fields (if any are added) are zero. */
@@ -25,6 +26,11 @@ EMSCRIPTEN_KEEPALIVE uint32_t vaxw_abi_version(void) {
      * 7: diskless systems, vax780w_console_load/start;
      * 8: RA drives on the UDA50 (vax780w_create_ra), booting through VMB (vax780w_set_vmb);
      * 9: vax780w_set_cpu_model, vax780w_set_disk_spin_seed;
-     * 10: profiling (vax780w_profile_*, vax_profile_*) */
-    return 10;
+     * 10: profiling (vax780w_profile_*, vax_profile_*);
+     * 11: machine snapshots (vax780w_snapshot*, vax780w_restore*) */
+    return 11;
 }
+
+/* The emulator build's identity (32 bytes: the SHA-256 of emu/src), which
+ * machine snapshots carry: one made by another build is refused. */
+EMSCRIPTEN_KEEPALIVE const uint8_t *vaxw_build_id(void) { return snap_build_id(); }
