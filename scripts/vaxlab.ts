@@ -47,7 +47,7 @@ import {
   formatFidelity, nameCacheFidelity, table2Fidelity, table7Fidelity, table8Fidelity,
 } from '../experiments/runner/fidelity';
 import { DISK_TIMINGS, type DiskTiming } from '../emu/js/constants';
-import { findLabImage, loadDiskImage, loadVaxNode, wasmBuildExists } from '../emu/js/vaxNode';
+import { findLabImage, loadDiskImage, loadVaxNode, openDiskImage, wasmBuildExists } from '../emu/js/vaxNode';
 import {
   buildProfile, diffProfiles, flatProfile, foldedStacks, formatCallGraph, formatDiff, formatFlat, toSpeedscopeMany,
   type Mode, type Profile,
@@ -219,16 +219,16 @@ async function run(args: string[]): Promise<number> {
   const imagePath = imageFile ?? findLabImage();
   if (!imagePath) die('no 4.3BSD image: build web/public/images/43bsd.dsk.gz with `npm run image` (or set VAXLAB_IMAGE)', 3);
   const api = await loadVaxNode();
-  // Any problem with the image is exit 3, as documented.
-  let bytes: Uint8Array;
-  let disk: ReturnType<typeof api.vax780.loadImage>;
+  // Any problem with the image is exit 3, as documented.  The pack is held
+  // once, compressed in chunks when the installer wrote them (openDiskImage).
+  let opened: Awaited<ReturnType<typeof openDiskImage>>;
   try {
-    bytes = await loadDiskImage(imagePath);
-    disk = api.vax780.loadImage(bytes);
+    opened = await openDiskImage(api.vax780, imagePath);
   } catch (e) {
     die(`${imagePath}: ${e instanceof Error ? e.message : String(e)}`, 3);
   }
-  const image = { name: basename(imagePath), sha256: createHash('sha256').update(bytes).digest('hex') };
+  const disk = opened.disk;
+  const image = { name: basename(imagePath), sha256: opened.sha256 };
   const kernel = kernelArg !== null ? await loadKernel(kernelArg, imagePath) : undefined;
 
   const results: ExperimentResult[] = [];
@@ -313,9 +313,8 @@ async function fidelity(args: string[]): Promise<number> {
   const imagePath = findLabImage();
   if (!imagePath) die('no 4.3BSD image: build web/public/images/43bsd.dsk.gz with `npm run image` (or set VAXLAB_IMAGE)', 3);
   const api = await loadVaxNode();
-  const bytes = await loadDiskImage(imagePath);
-  const image = { name: basename(imagePath), sha256: createHash('sha256').update(bytes).digest('hex') };
-  const disk = api.vax780.loadImage(bytes);
+  const { disk, sha256 } = await openDiskImage(api.vax780, imagePath);
+  const image = { name: basename(imagePath), sha256 };
   const results: Record<string, ExperimentResult> = {};
   for (const id of FIDELITY_EXPERIMENTS) {
     const spec = findExperiment(id)!;
@@ -437,7 +436,7 @@ async function profile(args: string[]): Promise<number> {
   const imagePath = imageFile ?? findLabImage();
   if (!imagePath) die('no 4.3BSD image: build web/public/images/43bsd.dsk.gz with `npm run image` (or set VAXLAB_IMAGE)', 3);
   const api = await loadVaxNode();
-  const disk = api.vax780.loadImage(await loadDiskImage(imagePath));
+  const { disk } = await openDiskImage(api.vax780, imagePath);
   if (kernelArg !== null) options.kernel = await loadKernel(kernelArg, imagePath);
   const variant = kernelArg !== null ? kernelByName(kernelArg)?.name : undefined;
   let t0 = 0;
