@@ -1,14 +1,23 @@
 // The lab's Web Worker (a module worker): loads the WebAssembly emulator and
-// the disk image (streamed, gunzipped straight into wasm memory, with
-// progress), keeps that pristine image, and serves the page's messages
+// the disk image (the chunked one when the manifest lists it, decompressed
+// as machines read it; else streamed, gunzipped straight into wasm memory,
+// with progress), keeps that pristine image, and serves the page's messages
 // (protocol.ts): experiment runs through the experiment runner, and the
 // Terminal tab's multi-user machine.  Both can run at once: each yields to
 // the event loop between emulator slices, so they interleave and a stop or a
 // keystroke gets through within a slice.
+//
+// Machines start from snapshots at their prompts when there are some
+// (experiments/runner/bootSnapshots.ts): the ones the image builder ships
+// (fetched as soon as the image is in, the default experiment's and the
+// terminal's first), and the ones this worker saves when it boots a machine
+// configured otherwise — so only the first run of each configuration boots.
 
 import { findExperiment } from '../../../experiments/runner/experiments';
 import { runExperiment } from '../../../experiments/runner/runner';
-import { fetchDiskImage } from '../../../emu/js/diskImageLoader';
+import { BootSnapshots, bootKey, bootSnapshotFromFile } from '../../../experiments/runner/bootSnapshots';
+import { fetchDiskImage, fetchShippedFile, type ImageManifest } from '../../../emu/js/diskImageLoader';
+import type { Vax780Options } from '../../../emu/js/vax780';
 import { CPU_NS_PER_INSTRUCTION } from '../../../emu/js/constants';
 import type { DiskImage } from '../../../emu/js/diskImage';
 import { loadVax, type VaxMachineApi } from '../../../emu/js/vaxModule';
@@ -48,6 +57,25 @@ let api: VaxMachineApi | null = null;
 let emulator: Promise<VaxMachineApi> | null = null;
 let images: ImageRef[] = [];
 const loaded = new Map<KernelName, Promise<LoadedImage>>();
+/** Machines at their prompts, for runs and the terminal (shipped and saved here). */
+const bootSnapshots = new BootSnapshots();
+
+/** The manifest's machine snapshots, made by this emulator build, as sources
+ *  of the store; those named in `prefetch` are fetched at once. */
+function offerShippedSnapshots(vax: VaxMachineApi, disk: DiskImage, manifest: ImageManifest, manifestUrl: string, prefetch: string[]): void {
+  const s = manifest.snapshots;
+  if (!s || !Array.isArray(s.boots)) return;
+  if (s.emulatorBuild !== vax.buildId) {
+    console.info(`vaxlab: the image's machine snapshots are of another emulator build (${String(s.emulatorBuild).slice(0, 12)}…): ` +
+      'machines boot instead (npm run image makes them again)');
+    return;
+  }
+  for (const boot of s.boots) {
+    const key = bootKey(disk, { ...(boot.options as Omit<Vax780Options, 'disk'>), disk }, boot.recipe);
+    bootSnapshots.addSource(key, async () => bootSnapshotFromFile(await fetchShippedFile(boot, manifestUrl)));
+    if (prefetch.includes(boot.name)) void bootSnapshots.take(key);
+  }
+}
 
 async function loadImage(kernel: KernelName): Promise<LoadedImage> {
   const ref = images.find((i) => i.kernel === kernel);
@@ -68,6 +96,7 @@ async function loadImage(kernel: KernelName): Promise<LoadedImage> {
   });
   const name = manifest.image.file;
   const sha256 = manifest.image.uncompressedSha256;
+  offerShippedSnapshots(await emulator, disk, manifest, ref.manifestUrl, ['table2', 'terminal']);
   post({
     type: 'ready',
     kernel,
@@ -187,6 +216,7 @@ async function run(runId: number, experiment: string, config: RunConfig): Promis
       limitSeconds: config.limitSeconds,
       profile: config.profile === true,
       image: { name: img.name, sha256: img.sha256 },
+      bootSnapshots,
       signal: abort.signal,
       pause: async () => {
         if (performance.now() - lastFlush >= FLUSH_MS) flush();
@@ -253,6 +283,7 @@ async function startTerminal(cpu: '750' | '780', memoryMB: number, realtime: boo
       executed: countExecuted,
     },
     yieldNow,
+    bootSnapshots,
   );
   terminal = session;
   updateSpeedTimer();
