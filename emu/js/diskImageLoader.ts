@@ -372,7 +372,8 @@ export async function fetchShippedFile(
  *  (fetchShippedFile), opened in wasm memory, its pack's SHA-256 (its
  *  header's) the one the manifest gives. */
 async function fetchChunkedImage(
-  api: Pick<Vax780Api, 'openChunked'>, manifest: ImageManifest, manifestUrl: URL, options: FetchImageOptions,
+  api: Pick<Vax780Api, 'openChunked'> | Promise<Pick<Vax780Api, 'openChunked'>>, manifest: ImageManifest, manifestUrl: URL,
+  options: FetchImageOptions,
 ): Promise<DiskImage> {
   const c = manifest.chunked!;
   const size = manifest.image.uncompressedBytes;
@@ -383,8 +384,9 @@ async function fetchChunkedImage(
     });
   const bytes = await fetchShippedFile(c, manifestUrl, { fetch: options.fetch, signal: options.signal, onBytes: (n) => progress('download', n) });
   let image: DiskImage;
+  const vax = await api;
   try {
-    image = api.openChunked(bytes);
+    image = vax.openChunked(bytes);
   } catch (e) {
     throw new DiskImageLoadError(`${c.file}: ${message(e)}`, { cause: e });
   }
@@ -396,9 +398,11 @@ async function fetchChunkedImage(
 }
 
 /** Fetches the manifest, then its image: the chunked one when it lists one
- *  (opened as it is), else the gzipped one streamed into a new DiskImage. */
+ *  (opened as it is), else the gzipped one streamed into a new DiskImage.
+ *  The emulator may still be loading (api a promise): the downloads start
+ *  at once and wait for it only to hand it the bytes. */
 export async function fetchDiskImage(
-  api: Pick<Vax780Api, 'allocImage' | 'openChunked'>,
+  api: Pick<Vax780Api, 'allocImage' | 'openChunked'> | Promise<Pick<Vax780Api, 'allocImage' | 'openChunked'>>,
   options: FetchImageOptions,
 ): Promise<{ image: DiskImage; manifest: ImageManifest }> {
   const f = options.fetch ?? fetch;
@@ -416,7 +420,7 @@ export async function fetchDiskImage(
     c.bytes <= MAX_IMAGE_BYTES && typeof c.sha256 === 'string' && c.imageSha256 === manifest.image.uncompressedSha256) {
     return { image: await fetchChunkedImage(api, manifest, manifestUrl, options), manifest };
   }
-  const image = await loadDiskImage(api, sameOriginFile(manifest.image.file, manifestUrl), {
+  const image = await loadDiskImage(await api, sameOriginFile(manifest.image.file, manifestUrl), {
     ...options,
     size: manifest.image.uncompressedBytes,
     compressedBytes: manifest.image.bytes,

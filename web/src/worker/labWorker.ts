@@ -81,9 +81,9 @@ async function loadImage(kernel: KernelName): Promise<LoadedImage> {
   const ref = images.find((i) => i.kernel === kernel);
   if (!ref) throw new Error(`no ${kernel} image is configured`);
   if (!emulator) throw new Error('the emulator is not loaded');
-  const vax = (await emulator).vax780;
   const t0 = performance.now();
-  const { image: disk, manifest } = await fetchDiskImage(vax, {
+  // The image downloads while the emulator compiles.
+  const { image: disk, manifest } = await fetchDiskImage(emulator.then((a) => a.vax780), {
     manifestUrl: ref.manifestUrl,
     // Decompressed bytes against the image's size: known whether or not the
     // server sent the .gz with Content-Encoding (then fetch gunzips it and
@@ -123,18 +123,21 @@ async function init(refs: ImageRef[]): Promise<void> {
   images = refs;
   post({ type: 'loading', phase: 'emulator', kernel: refs[0]?.kernel ?? '4.3BSD', loaded: 0, total: null });
   const t0 = performance.now();
+  emulator = loadVax();
+  // The first image's download starts now, beside the emulator's compile.
+  const first = refs[0];
+  const firstImage = first ? image(first.kernel) : null;
+  firstImage?.catch(() => {}); // reported below, once the emulator is known to be there
   try {
-    emulator = loadVax();
     api = await emulator;
   } catch (e) {
     post({ type: 'fatal', message: `The emulator (vax.wasm) did not load: ${errorMessage(e)}` });
     return;
   }
   wasmMs = performance.now() - t0;
-  const first = refs[0];
   if (!first) return;
   try {
-    await image(first.kernel);
+    await firstImage;
   } catch (e) {
     post({ type: 'fatal', message: `The ${first.kernel} disk image did not load: ${errorMessage(e)}` });
   }
