@@ -10,12 +10,12 @@
 // peak resident memory.  Chromium: a fresh context opens the page, picks the
 // table, presses Run when the worker is ready and waits for the result; the
 // run's host seconds are the worker's own figure (run-started to run-done),
-// and the worker's memory is what performance.measureUserAgentSpecificMemory
-// reports for the page and its workers at the end.  --json-dir keeps each
-// Node result (to compare two versions byte for byte).
+// and the memory is the peak resident size of the page's renderer process
+// (which runs its worker), sampled from /proc every 200 ms.  --json-dir keeps
+// each Node result (to compare two versions byte for byte).
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -99,10 +99,50 @@ const TAP = `(() => {
 
 interface WebFigures { table: string; ready: number; hostSeconds: number; status: string; memoryMB: number | null }
 
-async function runWeb(browser: Browser, table: string): Promise<WebFigures> {
+/** Chromium's renderer processes under pid, and their resident sizes (KB). */
+function rendererRss(root: number): Map<number, number> {
+  const children = new Map<number, number[]>();
+  const cmd = new Map<number, string>();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(d)]);
+      cmd.set(Number(d), readFileSync(`/proc/${d}/cmdline`, 'utf8'));
+    } catch {
+      // gone
+    }
+  }
+  const out = new Map<number, number>();
+  const walk = (p: number): void => {
+    for (const c of children.get(p) ?? []) {
+      if (cmd.get(c)?.includes('--type=renderer')) {
+        try {
+          const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${c}/status`, 'utf8'));
+          if (m) out.set(c, Number(m[1]));
+        } catch {
+          // gone
+        }
+      }
+      walk(c);
+    }
+  };
+  walk(root);
+  return out;
+}
+
+async function runWeb(browser: Browser, table: string, browserPid: number): Promise<WebFigures> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   await context.addInitScript({ content: TAP });
   const page = await context.newPage();
+  // The renderers there before this page are not its own.
+  const before = new Set(browserPid ? rendererRss(browserPid).keys() : []);
+  let peakKB = 0;
+  const sampler = setInterval(() => {
+    if (!browserPid) return;
+    for (const [pid, kb] of rendererRss(browserPid)) if (!before.has(pid)) peakKB = Math.max(peakKB, kb);
+  }, 200);
   try {
     await page.goto(`${BASE}/`);
     await page.getByTestId(`experiment-${table}`).click();
@@ -111,13 +151,9 @@ async function runWeb(browser: Browser, table: string): Promise<WebFigures> {
     await page.waitForFunction(() => (window as any).__suite.done || (window as any).__suite.error, null, { timeout: 1_800_000, polling: 250 });
     const t = (await page.evaluate(() => (window as any).__suite)) as { done?: { hostSeconds: number; status: string }; error?: string };
     if (!t.done) throw new Error(`${table} in the page: ${t.error}`);
-    const memoryMB = await page.evaluate(async () => {
-      const p = performance as unknown as { measureUserAgentSpecificMemory?: () => Promise<{ bytes: number }> };
-      if (!crossOriginIsolated || !p.measureUserAgentSpecificMemory) return null;
-      return (await p.measureUserAgentSpecificMemory()).bytes / 1048576;
-    }).catch(() => null);
-    return { table, ready, hostSeconds: t.done.hostSeconds, status: t.done.status, memoryMB };
+    return { table, ready, hostSeconds: t.done.hostSeconds, status: t.done.status, memoryMB: peakKB ? peakKB / 1024 : null };
   } finally {
+    clearInterval(sampler);
     await context.close();
   }
 }
@@ -151,16 +187,18 @@ async function main(): Promise<void> {
       const preview = await startPreview();
       const browser = await chromium.launch({
         executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-        args: ['--no-sandbox', '--disable-gpu', '--enable-blink-features=ForceEagerMeasureMemory'],
+        args: ['--no-sandbox', '--disable-gpu'],
         headless: true,
       });
       try {
         console.log(`\nChromium ${browser.version()} headless (fresh context each; Run pressed when the worker is ready; ` +
-          'the run\'s host seconds as the worker counts them; memory: measureUserAgentSpecificMemory, page and workers)');
+          'the run\'s host seconds as the worker counts them; memory: the page\'s renderer process, peak RSS)');
+        // Chromium is a child of this process: its renderers are below us.
+        const browserPid = process.pid;
         for (const table of TABLES) {
-          const f = await runWeb(browser, table);
+          const f = await runWeb(browser, table, browserPid);
           console.log(`  ${table.padEnd(8)} ready ${fmt(f.ready / 1000, 2)} s   run ${fmt(f.hostSeconds).padStart(6)} s   ` +
-            `memory ${f.memoryMB === null ? 'n/a' : `${fmt(f.memoryMB, 0)} MB`}   ${f.status}`);
+            `renderer peak RSS ${f.memoryMB === null ? 'n/a' : `${fmt(f.memoryMB, 0)} MB`}   ${f.status}`);
         }
       } finally {
         await browser.close();
