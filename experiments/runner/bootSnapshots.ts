@@ -70,8 +70,13 @@ export function encodeHostPart(transcript: string, mark: number): Uint8Array {
 /** The transcript and mark of a snapshot's host part; throws on anything else. */
 export function decodeHostPart(bytes: Uint8Array | null): { transcript: string; mark: number } {
   if (!bytes) throw new Error('the snapshot carries no boot transcript');
-  const part = JSON.parse(new TextDecoder().decode(bytes)) as Partial<HostPart>;
-  if (part.format !== 'vaxlab-boot' || part.version !== 1 || typeof part.transcript !== 'string' ||
+  let part: Partial<HostPart> | null = null;
+  try {
+    part = JSON.parse(new TextDecoder().decode(bytes)) as Partial<HostPart>;
+  } catch {
+    // not JSON: refused below, as anything else that is not ours
+  }
+  if (!part || typeof part !== 'object' || part.format !== 'vaxlab-boot' || part.version !== 1 || typeof part.transcript !== 'string' ||
     typeof part.mark !== 'number' || !Number.isInteger(part.mark) || part.mark < 0 || part.mark > part.transcript.length) {
     throw new Error('the snapshot\'s host part is not a vaxlab boot transcript');
   }
