@@ -16,7 +16,7 @@ import type { ProfileSummary } from '../profile/summaryFormat';
 type ProfileCode = typeof import('../profile/index');
 import { CounterSampler, type CounterSample, type CounterSeries } from './counters';
 import {
-  LAB_BIN, TABLE2_COMPARE, stepCommand, stepCount, type ExperimentSpec, type MachineSpec,
+  LAB_BIN, TABLE2_COMPARE, stepCommand, stepCount, stepPaper, type ExperimentSpec, type MachineSpec,
   type StepSpec,
 } from './experiments';
 import { i32 } from './kstats';
@@ -245,6 +245,18 @@ export function rowLimit(paperElapsed: number): number {
   return Math.max(120, Math.ceil(5 * paperElapsed));
 }
 
+/** Virtual seconds a step's machine takes before its timed command: the single-user boot and the set-up
+ *  (about 10 on the 750 of the paper's experiments, measured). */
+export const STEP_PREPARE_SECONDS = 10;
+
+/** About how many virtual seconds a step's timed command takes at this count: the paper's elapsed time (or
+ *  the step's typical time), in proportion to the count.  For estimates only (the page's "about 2 min"). */
+export function expectedSeconds(step: StepSpec, count: number | null): number {
+  const scale = count !== null && step.count ? count / step.count : 1;
+  const base = step.paper?.elapsed ?? step.typicalSeconds ?? (step.limitSeconds ?? 100) / 5;
+  return base * scale;
+}
+
 /** A step's limit: rowLimit of the paper's elapsed time when it has one
  *  (scaled to our count when the figures scale), else the step's own
  *  (scaled to our count), else 600 s. */
@@ -255,8 +267,8 @@ export function stepLimit(step: StepSpec, count: number | null): number {
   return Math.max(120, Math.ceil((step.limitSeconds ?? 600) * Math.min(1, scale)));
 }
 
-function rowPaper(step: StepSpec, count: number | null): RowPaper | null {
-  const p = step.paper;
+function rowPaper(step: StepSpec, count: number | null, kernel: Record<string, number>): RowPaper | null {
+  const p = stepPaper(step, kernel);
   if (!p) return null;
   const scale = count !== null && p.count > 0 ? count / p.count : 1;
   const f = (x: number | undefined) => (x === undefined ? undefined : round(p.scales ? x * scale : x, 3));
@@ -384,7 +396,7 @@ async function runStep(
   const limitSeconds = options.limitSeconds ?? stepLimit(step, count);
   const command = `/bin/time ${stepCommand(step, count)}`;
   const result: RowResult = {
-    test: step.label, command, iterations: count ?? 1, status: 'ok', limitSeconds, paper: rowPaper(step, count),
+    test: step.label, command, iterations: count ?? 1, status: 'ok', limitSeconds, paper: rowPaper(step, count, kernel),
     step: step.id, kernelSettings: kernel,
   };
   let sys: Vax780System | null = null;
