@@ -194,7 +194,7 @@ test('what Results shows: a run of this page, a link\'s run (read from the addre
   assert.deepEqual(shown.sessionRuns.get(), [{ shared: mine, at: '2026-11-21T12:00:00.000Z' }]);
 
   await shown.copyPermalink();
-  assert.match(addr.url, /^https:\/\/lab\.example\/vaxlab\/#r=1\.[0-9a-f]{8}\./);
+  assert.match(addr.url, /^https:\/\/lab\.example\/vaxlab\/#r=2\.[0-9a-f]{8}\./);
   assert.deepEqual(addr.copied, [addr.url]);
   assert.deepEqual(shown.share.get(), { url: addr.url, busy: false, message: 'Copied to the clipboard.' });
   const link = addr.url;
