@@ -324,7 +324,12 @@ test('tables: each view lays out its rows, failures say why', () => {
 test('syscall with a reduced count, twice: byte-identical JSON', { skip }, async () => {
   const syscall = spec('syscall');
   const options = { parameters: { iterations: 5000 }, image: { name: 'test' } };
-  const a = resultJson(await runExperiment(lab.api.vax780, lab.disk, syscall, options));
+  const partials: ExperimentResult[] = [];
+  const a = resultJson(await runExperiment(lab.api.vax780, lab.disk, syscall, { ...options, onPartial: (p) => partials.push(p) }));
+  // The result so far: before the first step (no rows), then after it (the whole result).
+  assert.deepEqual(partials.map((p) => p.rows.length), [0, 1]);
+  assert.equal(partials[0]!.status, 'failed');
+  assert.equal(resultJson(partials[1]!), a);
   const b = resultJson(await runExperiment(lab.api.vax780, lab.disk, syscall, options));
   assert.equal(a, b);
   const r = JSON.parse(a);
@@ -337,7 +342,7 @@ test('syscall with a reduced count, twice: byte-identical JSON', { skip }, async
   assert.equal(r.rows[0].paper.elapsed, 1.15); // 23.0 s scaled by 5000 / 100000
   assert.ok(r.rows[0].totals.syscalls >= 5000, a);
   assert.deepEqual(Object.keys(r.rows[0].counters.values).sort(), [...syscall.counters].sort());
-  assert.match(formatTable(r), /syscall \|/);
+  assert.match(formatTable(r), /syscall +\|/);
   // Each processor model runs its own costs unscaled; the 780 model runs the same work in less virtual time.
   assert.equal(r.machine.nsPerInstruction, 2000);
   assert.equal(r.machine.cpu, '750');
@@ -394,6 +399,13 @@ test('the name cache off and on: hits 0 and > 0, nchsize read back; twice: ident
   }
   assert.match(formatTable(a), /namework, nchsize=0 \(off\)\s+\|\s+0 \|/);
   assert.equal(resultJson(await runExperiment(lab.api.vax780, lab.disk, work, options)), resultJson(a));
+  // namework alone, with nchsize from the settings: the same figures as namecache-work's own steps.
+  const one = spec('namework');
+  const off1 = await runExperiment(lab.api.vax780, lab.disk, one, { parameters: { iterations: 5 }, set: { nchsize: 0 }, image: { name: 'test' } });
+  const on1 = await runExperiment(lab.api.vax780, lab.disk, one, { parameters: { iterations: 5 }, image: { name: 'test' } });
+  assert.deepEqual([off1.rows[0]!.readback?.nchsize, on1.rows[0]!.readback?.nchsize], [0, GENERIC_NCHSIZE]);
+  assert.deepEqual([off1.rows[0]!.guest, on1.rows[0]!.guest], [a.rows[0]!.guest, a.rows[1]!.guest]);
+  assert.deepEqual([off1.rows[0]!.totals, on1.rows[0]!.totals], [off, generic]);
 });
 
 test('a reduced paging run completes, parses and counts page faults', { skip }, async () => {

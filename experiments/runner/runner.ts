@@ -70,6 +70,9 @@ export interface RunOptions {
   /** Counters (all of them), once per virtual second of each timed command. */
   onSample?: (sample: CounterSample) => void;
   onProgress?: (progress: RunProgress) => void;
+  /** The result so far: once before the first step (no rows) and after each step; the last is what
+   *  runExperiment returns.  (The page keeps it, so a run cut short by a reload is not lost.) */
+  onPartial?: (result: ExperimentResult) => void;
   /** Virtual seconds between counter samples (default: samplingFor). */
   sampleSeconds?: number;
   /** How many times each step runs, with disk spin seeds 1..N (Vax780Options.diskSpinSeed:
@@ -311,27 +314,7 @@ export async function runExperiment(
   // One shared image for every step (a Uint8Array would be copied per machine).
   const image = disk instanceof Uint8Array ? api.loadImage(disk) : disk;
   const rows: RowResult[] = [];
-  try {
-    checkKernelSettings(api, image, run, options.kernel?.bytes);
-    const keep = options.counters === 'all' ? null : new Set(spec.counters);
-    for (const [index, { step, count, kernel }] of run.steps.entries()) {
-      if (options.signal?.aborted) break;
-      options.onStep?.({ step, index, phase: 'start' });
-      const runs: RowResult[] = [];
-      for (let seed = 1; seed <= spinSeeds; seed++) {
-        if (seed > 1 && options.signal?.aborted) break;
-        runs.push(await runStep(api, image, spec, index, step, count, kernel, run, nsPerInstruction, seed, options, keep));
-      }
-      const result = medianRun(runs, spinSeeds);
-      if (step.calibration) result.calibration = true;
-      rows.push(result);
-      options.onStep?.({ step, index, phase: 'end', result });
-    }
-  } finally {
-    if (image !== disk) image.dispose();
-  }
-
-  return {
+  const result = (): ExperimentResult => ({
     format: RESULT_FORMAT,
     version: RESULT_VERSION,
     experiment: spec.id,
@@ -348,11 +331,33 @@ export async function runExperiment(
     kernelSettings: run.kernel,
     compare: spec.compare,
     status: rows.length === spec.steps.length && rows.every((r) => r.status === 'ok') ? 'ok' : 'failed',
-    rows,
+    rows: [...rows],
     group: spec.group,
     paperRef: spec.paperRef,
     view: spec.view,
-  };
+  });
+  try {
+    checkKernelSettings(api, image, run, options.kernel?.bytes);
+    options.onPartial?.(result());
+    const keep = options.counters === 'all' ? null : new Set(spec.counters);
+    for (const [index, { step, count, kernel }] of run.steps.entries()) {
+      if (options.signal?.aborted) break;
+      options.onStep?.({ step, index, phase: 'start' });
+      const runs: RowResult[] = [];
+      for (let seed = 1; seed <= spinSeeds; seed++) {
+        if (seed > 1 && options.signal?.aborted) break;
+        runs.push(await runStep(api, image, spec, index, step, count, kernel, run, nsPerInstruction, seed, options, keep));
+      }
+      const row = medianRun(runs, spinSeeds);
+      if (step.calibration) row.calibration = true;
+      rows.push(row);
+      options.onStep?.({ step, index, phase: 'end', result: row });
+      options.onPartial?.(result());
+    }
+  } finally {
+    if (image !== disk) image.dispose();
+  }
+  return result();
 }
 
 /** The run with the median elapsed time (the lower median for an even
