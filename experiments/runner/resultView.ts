@@ -118,13 +118,18 @@ export function failureText(failure: RowResult['failure']): string {
 }
 
 /** How a run that did not finish ended, in words (null when every row is ok): "Stopped by the user during csw:
- *  1 of 29 rows done" (`steps`: how many rows the experiment has, when known), or "2 of 5 rows failed". */
-export function runOutcome(result: ExperimentResult, steps?: number): string | null {
+ *  1 of 29 rows done" (`steps`: how many rows the experiment has, when known), "2 of 5 rows failed", or, for a
+ *  run kept as it went and cut short (`interrupted`), "Interrupted after 3 of 29 rows". */
+export function runOutcome(result: ExperimentResult, steps?: number, interrupted = false): string | null {
   const rows = result.rows;
   const failed = rows.filter((r) => r.status !== 'ok');
+  const total = Math.max(steps ?? rows.length, rows.length);
+  if (interrupted) {
+    return `Interrupted after ${rows.length} of ${total} row${total === 1 ? '' : 's'}: the page was reloaded or closed while it ran` +
+      `${failed.length ? ` (${failed.length} failed)` : ''}`;
+  }
   if (failed.length === 0 && (steps === undefined || rows.length >= steps)) return null;
   const stopped = failed.find((r) => r.failure?.kind === 'stopped' && /by the user/.test(r.failure.message));
-  const total = Math.max(steps ?? rows.length, rows.length);
   if (stopped) return `Stopped by the user during ${stopped.test}: ${rows.length - failed.length} of ${total} rows done`;
   return `${failed.length} of ${total} row${total === 1 ? '' : 's'} failed${rows.length < total ? `, ${total - rows.length} not run` : ''}`;
 }

@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 
 import { App } from './lab/components/App';
-import { LabController, type LabStats } from './lab/controller';
+import { browserLab, type LabStats } from './lab/controller';
 import './style.css';
 
 declare global {
@@ -12,7 +12,7 @@ declare global {
   }
 }
 
-const lab = new LabController();
+const lab = browserLab();
 lab.start();
 window.__vaxlab = { stats: () => lab.stats() };
 

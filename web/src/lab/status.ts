@@ -1,5 +1,9 @@
 // The words the header and the progress line show, from the state alone.
 
+import { CPU_NS_PER_INSTRUCTION } from '../../../emu/js/constants';
+import type { ExperimentResult } from '../../../experiments/runner/result';
+import { expectedSeconds, resolveRun, STEP_PREPARE_SECONDS } from '../../../experiments/runner/runner';
+import { experimentById, type RunSettings } from './config';
 import { isRunning, type RunState } from './state/runs';
 import type { MachineState } from './state/workerLink';
 
@@ -44,7 +48,7 @@ export function machineStatus(m: MachineState, run: RunState | null): { text: st
   }
 }
 
-export function progressText(run: RunState | null): string | null {
+export function progressText(run: RunState | null, estimate: RunEstimate | null = null): string | null {
   if (!run) return null;
   const p = run.progress;
   const host = `host ${run.hostSeconds.toFixed(1)} s`;
@@ -58,5 +62,90 @@ export function progressText(run: RunState | null): string | null {
     return `${head}: ${rows.length} row${rows.length === 1 ? '' : 's'}, timed commands ${virtual.toFixed(1)} virtual s, ${host}`;
   }
   if (!p) return `Starting… ${host}`;
-  return `Step ${p.step} of ${p.steps}: ${p.label} — virtual ${p.virtualSeconds.toFixed(1)} s, ${host}`;
+  const expected = estimate?.steps[p.step - 1];
+  return `Step ${p.step} of ${p.steps}: ${p.label} — virtual ${p.virtualSeconds.toFixed(1)} s` +
+    `${expected ? ` of about ${Math.round(expected).toLocaleString('en-US')}` : ''}, ${host}`;
+}
+
+// ------------------------------------------------------------ how long a run takes
+
+/**
+ * How fast this computer runs the machine, as VAX instruction times per host
+ * second: a run's virtual seconds (its steps' machines from power-on) over
+ * the processor's time per instruction, divided by the host seconds it took.
+ * Idle time skipped by the emulator makes a run faster than its instructions
+ * alone, so the measure is of whole runs.  Before any run: DEFAULT_SPEED
+ * (about what a 2-core machine does; scripts/bench-web.ts).
+ */
+export const DEFAULT_SPEED = 40e6;
+const SPEED_KEY = 'vaxlab-speed';
+
+/** The speed a finished run shows (null when it is too short to tell). */
+export function measuredSpeed(result: ExperimentResult, hostSeconds: number): number | null {
+  const virtual = result.rows.reduce((n, r) => n + (r.emulator?.machineVirtualSeconds ?? 0), 0);
+  if (hostSeconds < 0.5 || virtual <= 0) return null;
+  return (virtual * 1e9) / result.machine.nsPerInstruction / hostSeconds;
+}
+
+export function loadSpeed(storage: Pick<Storage, 'getItem'> | null): number | null {
+  const v = Number(storage?.getItem(SPEED_KEY));
+  return Number.isFinite(v) && v > 1e5 && v < 1e12 ? v : null;
+}
+
+export function saveSpeed(storage: Pick<Storage, 'setItem'> | null, speed: number): void {
+  try {
+    storage?.setItem(SPEED_KEY, String(Math.round(speed)));
+  } catch {
+    // Storage full or blocked: the estimate starts from the default next time.
+  }
+}
+
+export interface RunEstimate {
+  /** Virtual seconds the steps' machines take (boot and set-up included), about. */
+  virtualSeconds: number;
+  /** Host seconds at `speed`, about. */
+  hostSeconds: number;
+  /** Each step's expected virtual seconds (boot and set-up included). */
+  steps: number[];
+}
+
+/** About how long a run of these settings takes: each step's expected virtual time (the paper's, in proportion to the count) at `speed`. */
+export function estimateRun(experimentId: string, settings: RunSettings, speed: number): RunEstimate | null {
+  const spec = experimentById(experimentId);
+  if (!spec) return null;
+  let steps: number[];
+  try {
+    const run = resolveRun(spec, settings);
+    // The paper's times are for the experiment's processor; another one takes its time per instruction's share.
+    const ratio = CPU_NS_PER_INSTRUCTION[run.cpu] / CPU_NS_PER_INSTRUCTION[spec.machine.cpu];
+    steps = run.steps.map((s) => STEP_PREPARE_SECONDS + expectedSeconds(s.step, s.count) * ratio);
+  } catch {
+    return null;
+  }
+  const virtualSeconds = steps.reduce((a, b) => a + b, 0);
+  return { virtualSeconds, hostSeconds: (virtualSeconds * 1e9) / CPU_NS_PER_INSTRUCTION[settings.cpu] / speed, steps };
+}
+
+/** A duration in words, rounded: "about 3 s", "about 2 min 20 s", "about 1 h 5 min". */
+export function durationWords(seconds: number): string {
+  if (seconds < 1) return 'under a second';
+  if (seconds < 60) return `about ${Math.round(seconds)} s`;
+  if (seconds < 3600) {
+    const m = Math.floor(seconds / 60);
+    const s = Math.round((seconds - 60 * m) / 10) * 10;
+    return `about ${m} min${s && m < 10 ? ` ${s} s` : ''}`;
+  }
+  const h = Math.floor(seconds / 3600);
+  const m = Math.round((seconds - 3600 * h) / 60);
+  return `about ${h} h${m ? ` ${m} min` : ''}`;
+}
+
+/** How far a run is, 0..1: the steps done and, within the current one, its virtual time against what it should take. */
+export function runFraction(run: RunState | null, estimate: RunEstimate | null): number | null {
+  const p = run?.progress;
+  if (!run || !p) return null;
+  const expected = estimate?.steps[p.step - 1];
+  // Within a step: at most 95% until it is done (its time is only expected).
+  const within = expected && expected > 0 ? Math.min(0.95, p.virtualSeconds / expected) : 0;
+  return Math.min(1, (p.step - 1 + within) / p.steps);
 }
