@@ -1,4 +1,23 @@
+import { useEffect, useRef, useState } from 'react';
+
 import { columnGroups, startsGroup, type ResultTable as Table } from '../../../../experiments/runner/resultView';
+
+/** Whether the element is wider inside than it shows (its content scrolls sideways). */
+function useOverflow(): [React.RefObject<HTMLDivElement | null>, boolean] {
+  const ref = useRef<HTMLDivElement>(null);
+  const [overflow, setOverflow] = useState(false);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const check = () => setOverflow(el.scrollWidth > el.clientWidth + 1);
+    const ro = new ResizeObserver(check);
+    ro.observe(el);
+    if (el.firstElementChild) ro.observe(el.firstElementChild);
+    check();
+    return () => ro.disconnect();
+  }, []);
+  return [ref, overflow];
+}
 
 /**
  * A result's table as HTML: the runner's view model (resultView.ts), the
@@ -13,11 +32,12 @@ export function ResultTable({ table, caption }: { table: Table; caption: string 
     [j === 0 ? 'sticky-col' : '', numeric ? 'num' : '', startsGroup(table.columns, j) ? 'group-start' : '', extra ?? '']
       .filter(Boolean).join(' ') || undefined;
   const groups = columnGroups(table.columns);
+  const [wrap, overflow] = useOverflow();
   const named = groups.some((g) => g.label.trim() !== '');
   let at = 0;
   return (
     <>
-      <div className="table-wrap" role="region" aria-label={caption} tabIndex={0} data-testid="result-table-box">
+      <div className="table-wrap" role="region" aria-label={caption} tabIndex={0} data-testid="result-table-box" ref={wrap}>
         <table data-testid="result-table" className="result-table" aria-describedby={table.footnote ? 'results-footnote' : undefined}>
           <caption className="visually-hidden">{caption}</caption>
           <thead>
@@ -60,6 +80,11 @@ export function ResultTable({ table, caption }: { table: Table; caption: string 
           </tbody>
         </table>
       </div>
+      {overflow ? (
+        <p className="hint table-more" data-testid="table-scroll-hint">
+          {table.columns.length} columns, wider than the panel: scroll the table sideways for the rest (the first column stays).
+        </p>
+      ) : null}
       {table.footnote ? <p className="table-footnote" id="results-footnote">{table.footnote}</p> : null}
       {table.notes.map((n) => <p key={n} className="hint">{n}</p>)}
     </>

@@ -17,6 +17,7 @@ export function SharedBanner({ lab }: { lab: LabController }) {
   const history = useAtom(lab.history.history);
   const running = isRunning(useAtom(lab.runs.run));
   const ready = useAtom(lab.link.machine).phase === 'ready';
+  const against = useAtom(lab.comparison.against);
   const heading = useRef<HTMLHeadingElement>(null);
   const key = view && view.source !== 'run' ? `${view.source}:${view.historyId ?? ''}:${view.shared.result.title}` : null;
   useEffect(() => {
@@ -37,7 +38,9 @@ export function SharedBanner({ lab }: { lab: LabController }) {
     <section className="shared-banner" aria-labelledby="shared-title">
       <div className="shared-text">
         <p className="eyebrow">
-          {view.source === 'permalink' ? 'A shared run, opened from its link' : 'A run from your history'}
+          {view.source === 'permalink'
+            ? against?.source === 'permalink' ? 'Two runs compared, opened from their link: this is B' : 'A shared run, opened from its link'
+            : entry?.interrupted ? 'A run from your history, cut short' : 'A run from your history'}
           {entry ? <>, saved <time dateTime={entry.savedAt}>{when(entry.savedAt)}</time></> : null}
         </p>
         <h2 id="shared-title" ref={heading} tabIndex={-1}>
@@ -53,7 +56,8 @@ export function SharedBanner({ lab }: { lab: LabController }) {
           {failed > 0 ? <span className="failure"> ({failed} row{failed === 1 ? '' : 's'} failed)</span> : null}
         </p>
         <p className="hint">
-          Shown as it was recorded: nothing was run in this browser. Run again runs it here with the same settings.
+          Shown as it was recorded: nothing was run in this browser. Run again runs it here with the same settings
+          {shared.ranAt ? ` (it ran ${when(shared.ranAt)})` : ''}.
           {shared.reduction ? ` ${shared.reduction.note}` : ''}
         </p>
       </div>
