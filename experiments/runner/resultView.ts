@@ -805,16 +805,17 @@ export function figureChanges(c: ResultPair): FigureChange[] {
 }
 
 /**
- * How much a change means, to say which changed most: a percentage by its points (/ 100); a time against
- * the larger of A's and a tenth of A's elapsed time (0.2 → 0.6 s of user time in a 34 s run is /bin/time's
- * rounding, not a change); a count against the larger of A's and 100.  The name cache's hits and misses
+ * How much a change means, to say which changed most: a percentage by its points (/ 100); a time, less the
+ * tenth of a second /bin/time rounds to, against the larger of A's and a tenth of A's elapsed time (0.2 → 0.6 s
+ * of user time in a 34 s run is not a change that matters); a count against the larger of A's and 100.  The name cache's hits and misses
  * are not ranked: their hit rate says it.
  */
 function significance(f: Figure, a: number, diff: number, elapsedA: number): number {
   const d = Math.abs(diff);
   switch (f.kind) {
     case 'percent': return d / 100;
-    case 'time': return d / Math.max(Math.abs(a), 0.1 * elapsedA, 0.1);
+    // The guest's /bin/time prints tenths: a change of one tenth may be its rounding alone.
+    case 'time': return Math.max(0, d - 0.1) / Math.max(Math.abs(a), 0.1 * elapsedA, 0.1);
     case 'ms': return d / Math.max(Math.abs(a), 0.1);
     case 'count': return f.key === 'hits' || f.key === 'misses' ? 0 : d / Math.max(Math.abs(a), 100);
   }

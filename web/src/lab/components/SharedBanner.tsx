@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 
+import { experimentById } from '../config';
 import type { LabController } from '../controller';
 import { useAtom } from '../state/atom';
 import { isRunning } from '../state/runs';
@@ -52,7 +53,9 @@ export function SharedBanner({ lab }: { lab: LabController }) {
           {params ? `; ${params}` : ''}; kernel variables {kernel || 'as distributed'}
         </p>
         <p className="shared-figure">
-          {r.status === 'ok' || failed < r.rows.length ? `Ours: ${resultSummary(r)}` : 'The run failed.'}
+          {entry?.interrupted
+            ? `Cut short: ${r.rows.length} of ${experimentById(r.experiment)?.steps.length ?? r.rows.length} rows done`
+            : r.status === 'ok' || failed < r.rows.length ? `Ours: ${resultSummary(r)}` : 'The run failed.'}
           {failed > 0 ? <span className="failure"> ({failed} row{failed === 1 ? '' : 's'} failed)</span> : null}
         </p>
         <p className="hint">
