@@ -69,8 +69,8 @@ export class LabController {
   readonly charts = new ChartHandles();
   /** Whether 4.2BSD can be chosen: only when its image's manifest is there. */
   readonly bsd42 = new Atom<{ available: boolean; reason: string }>({ available: false, reason: BSD42_MISSING });
-  /** How fast this computer runs the machine: VAX instruction times (virtual seconds / ns per instruction) per host second. */
-  readonly speed: Atom<{ slotsPerSecond: number; measured: boolean }>;
+  /** How fast this computer runs the machine (status.ts measuredSpeed): virtual 780 seconds per host second. */
+  readonly speed: Atom<{ virtualPerSecond: number; measured: boolean }>;
 
   private readonly address: PageAddress;
   /** The history entry the current run is kept in (null until its first save, or without a history). */
@@ -85,7 +85,7 @@ export class LabController {
     this.shown = new Shown();
     this.history = new RunHistory(options.store ?? { listRuns, saveRun, deleteRun }, options.channel ?? null);
     const stored = loadSpeed(options.storage ?? null);
-    this.speed = new Atom(stored ? { slotsPerSecond: stored, measured: true } : { slotsPerSecond: DEFAULT_SPEED, measured: false });
+    this.speed = new Atom(stored ? { virtualPerSecond: stored, measured: true } : { virtualPerSecond: DEFAULT_SPEED, measured: false });
     this.link.onText((m) => {
       this.runs.text(m);
       this.terminal.text(m);
@@ -104,10 +104,10 @@ export class LabController {
       const previous = this.runEntry ?? Promise.resolve(null);
       this.runEntry = null;
       void previous.then((id) => this.history.keep(shared, id, false));
-      const slots = measuredSpeed(shared.result, hostSeconds);
-      if (slots !== null) {
-        this.speed.set({ slotsPerSecond: slots, measured: true });
-        saveSpeed(options.storage ?? null, slots);
+      const speed = measuredSpeed(shared.result, hostSeconds);
+      if (speed !== null) {
+        this.speed.set({ virtualPerSecond: speed, measured: true });
+        saveSpeed(options.storage ?? null, speed);
       }
     });
     this.runs.onFailed(() => {

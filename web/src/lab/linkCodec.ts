@@ -69,6 +69,8 @@ export const LINK_WORDS: readonly string[] = Object.freeze([
   // 141: what a link adds
   'counterPoints', 'before', 'after', 'failureOutputs', 'kept', 'quantised', 'thinned', 'dropped', 'truncated', 'note',
   'rounded', 'a', 'b', 'eagle', 'ideal', 'rp06', 'per-process cache only', 'both caches', 'time limit', 'stopped',
+  // 161: the processor models' results (spin seeds, calibration rows, their spread), another kernel
+  'spinSeeds', 'calibration', 'spread', 'seeds', 'min', 'max', 'kernel', 'rm05',
 ]);
 
 /** Nesting deeper than this is refused (results nest about 6 deep). */

@@ -1,11 +1,12 @@
 // The words the header and the progress line show, from the state alone.
 
-import { CPU_NS_PER_INSTRUCTION } from '../../../emu/js/constants';
+import { KERNEL_BENCHMARK_MACHINE } from '../../../experiments/paper';
 import type { ExperimentResult } from '../../../experiments/runner/result';
 import { expectedSeconds, resolveRun, STEP_PREPARE_SECONDS } from '../../../experiments/runner/runner';
 import { experimentById, type RunSettings } from './config';
 import { isRunning, type RunState } from './state/runs';
 import type { MachineState } from './state/workerLink';
+import type { Cpu } from '../worker/protocol';
 
 export function megabytes(bytes: number): string {
   return `${(bytes / 1048576).toFixed(1)} MB`;
@@ -70,31 +71,34 @@ export function progressText(run: RunState | null, estimate: RunEstimate | null 
 // ------------------------------------------------------------ how long a run takes
 
 /**
- * How fast this computer runs the machine, as VAX instruction times per host
- * second: a run's virtual seconds (its steps' machines from power-on) over
- * the processor's time per instruction, divided by the host seconds it took.
- * Idle time skipped by the emulator makes a run faster than its instructions
- * alone, so the measure is of whole runs.  Before any run: DEFAULT_SPEED
- * (about what a 2-core machine does; scripts/bench-web.ts).
+ * How fast this computer runs the machine: virtual seconds of a VAX-11/780
+ * per host second (a 750's virtual second counts as 0.6 of a 780's, the
+ * paper's footnote [7]), measured over whole runs, boot and set-up included
+ * (time the emulator skips while the machine is idle makes a run faster than
+ * its instructions alone).  Before any run: DEFAULT_SPEED (about what a
+ * 2-core machine does; README, Performance).
  */
-export const DEFAULT_SPEED = 40e6;
+export const DEFAULT_SPEED = 80;
 const SPEED_KEY = 'vaxlab-speed';
+/** A processor's speed relative to a 780's (the paper's footnote [7]: a 750 runs at 60%). */
+export const RELATIVE_SPEED: Record<Cpu, number> = { '780': 1, '750': KERNEL_BENCHMARK_MACHINE.speedRelativeTo780 };
 
 /** The speed a finished run shows (null when it is too short to tell). */
 export function measuredSpeed(result: ExperimentResult, hostSeconds: number): number | null {
   const virtual = result.rows.reduce((n, r) => n + (r.emulator?.machineVirtualSeconds ?? 0), 0);
+  const relative = RELATIVE_SPEED[result.machine.cpu as Cpu] ?? 1;
   if (hostSeconds < 0.5 || virtual <= 0) return null;
-  return (virtual * 1e9) / result.machine.nsPerInstruction / hostSeconds;
+  return (virtual * relative) / hostSeconds;
 }
 
 export function loadSpeed(storage: Pick<Storage, 'getItem'> | null): number | null {
   const v = Number(storage?.getItem(SPEED_KEY));
-  return Number.isFinite(v) && v > 1e5 && v < 1e12 ? v : null;
+  return Number.isFinite(v) && v > 0.1 && v < 1e6 ? v : null;
 }
 
 export function saveSpeed(storage: Pick<Storage, 'setItem'> | null, speed: number): void {
   try {
-    storage?.setItem(SPEED_KEY, String(Math.round(speed)));
+    storage?.setItem(SPEED_KEY, String(Number(speed.toPrecision(4))));
   } catch {
     // Storage full or blocked: the estimate starts from the default next time.
   }
@@ -109,21 +113,22 @@ export interface RunEstimate {
   steps: number[];
 }
 
-/** About how long a run of these settings takes: each step's expected virtual time (the paper's, in proportion to the count) at `speed`. */
+/** About how long a run of these settings takes: each step's expected virtual time (the paper's, in proportion to
+ *  the count and the processor's speed) at `speed` (virtual 780 seconds per host second). */
 export function estimateRun(experimentId: string, settings: RunSettings, speed: number): RunEstimate | null {
   const spec = experimentById(experimentId);
   if (!spec) return null;
   let steps: number[];
   try {
     const run = resolveRun(spec, settings);
-    // The paper's times are for the experiment's processor; another one takes its time per instruction's share.
-    const ratio = CPU_NS_PER_INSTRUCTION[run.cpu] / CPU_NS_PER_INSTRUCTION[spec.machine.cpu];
-    steps = run.steps.map((s) => STEP_PREPARE_SECONDS + expectedSeconds(s.step, s.count) * ratio);
+    // The paper's times are for the experiment's processor; another one takes them in proportion to its speed.
+    const ratio = RELATIVE_SPEED[spec.machine.cpu] / RELATIVE_SPEED[run.cpu];
+    steps = run.steps.map((s) => (STEP_PREPARE_SECONDS + expectedSeconds(s.step, s.count)) * ratio);
   } catch {
     return null;
   }
   const virtualSeconds = steps.reduce((a, b) => a + b, 0);
-  return { virtualSeconds, hostSeconds: (virtualSeconds * 1e9) / CPU_NS_PER_INSTRUCTION[settings.cpu] / speed, steps };
+  return { virtualSeconds, hostSeconds: (virtualSeconds * RELATIVE_SPEED[settings.cpu]) / speed, steps };
 }
 
 /** A duration in words, rounded: "about 3 s", "about 2 min 20 s", "about 1 h 5 min". */

@@ -16,7 +16,7 @@ const lab = useLabImage('terminal.test.ts');
 test('the terminal: its size is the console tty\'s window size; a long paste arrives whole', { skip: lab.skip }, async () => {
   let screen = '';
   const session = new TerminalSession(
-    lab.api.vax780, lab.disk, { memoryMB: 8, nsPerInstruction: CPU_NS_PER_INSTRUCTION['780'], realtime: false },
+    lab.api.vax780, lab.disk, { memoryMB: 8, cpuModel: '780', nsPerInstruction: CPU_NS_PER_INSTRUCTION['780'], realtime: false },
     { output: (text) => (screen += text), status: () => {}, executed: () => {} },
     async () => {
       await yieldNow();

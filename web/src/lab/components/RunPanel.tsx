@@ -32,12 +32,12 @@ export function RunPanel({ lab }: { lab: LabController }) {
   const speed = useAtom(lab.speed);
   // About how long it takes: before the run (the form's settings), and for the run going on (its own).
   const estimate = useMemo(
-    () => (settings ? estimateRun(form.experimentId, settings, speed.slotsPerSecond) : null),
-    [form.experimentId, settings && JSON.stringify(settings), speed.slotsPerSecond],
+    () => (settings ? estimateRun(form.experimentId, settings, speed.virtualPerSecond) : null),
+    [form.experimentId, settings && JSON.stringify(settings), speed.virtualPerSecond],
   );
   const runEstimate = useMemo(
-    () => (run ? estimateRun(run.experiment, run.settings, speed.slotsPerSecond) : null),
-    [run?.runId, speed.slotsPerSecond],
+    () => (run ? estimateRun(run.experiment, run.settings, speed.virtualPerSecond) : null),
+    [run?.runId, speed.virtualPerSecond],
   );
   const fraction = running ? runFraction(run, runEstimate) : null;
   const progress = progressText(run, runEstimate);

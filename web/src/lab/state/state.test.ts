@@ -429,24 +429,26 @@ test('the page put together: the address follows the form, a run is kept row by 
 });
 
 test('how long a run takes: the paper\'s time per step (scaled to the count and the processor) at the measured speed', () => {
-  const syscall = estimateRun('syscall', { cpu: '750', memoryMB: 4.5, set: {}, parameters: { iterations: 100000 } }, 40e6)!;
-  // 10 s of boot and set-up and the paper's 23 s, on a 750 (3333 ns per instruction) at 40 million a second.
+  const syscall = estimateRun('syscall', { cpu: '750', memoryMB: 4.5, set: {}, parameters: { iterations: 100000 } }, 80)!;
+  // 10 s of boot and set-up and the paper's 23 s on its 750, at 80 virtual 780 seconds a second (a 750's count 0.6).
   assert.equal(syscall.virtualSeconds, 33);
-  assert.equal(Number(syscall.hostSeconds.toFixed(3)), Number(((33 * 1e9) / 3333 / 40e6).toFixed(3)));
-  const huge = estimateRun('syscall', { cpu: '750', memoryMB: 4.5, set: {}, parameters: { iterations: 99_999_999 } }, 40e6)!;
+  assert.equal(Number(syscall.hostSeconds.toFixed(4)), Number(((33 * 0.6) / 80).toFixed(4)));
+  const huge = estimateRun('syscall', { cpu: '750', memoryMB: 4.5, set: {}, parameters: { iterations: 99_999_999 } }, 80)!;
   assert.ok(huge.virtualSeconds > 22_000);
   assert.equal(durationWords(huge.hostSeconds), 'about 2 min 50 s');
-  const fast = estimateRun('syscall', { cpu: '780', memoryMB: 4.5, set: {}, parameters: { iterations: 100000 } }, 40e6)!;
-  assert.ok(fast.virtualSeconds < syscall.virtualSeconds);
-  assert.equal(estimateRun('table2', { cpu: '750', memoryMB: 4.5, set: {}, parameters: { divisor: 1 } }, 40e6)!.steps.length, 29);
+  // On a 780 the same work takes 0.6 of the virtual time, and as long on the host.
+  const fast = estimateRun('syscall', { cpu: '780', memoryMB: 4.5, set: {}, parameters: { iterations: 100000 } }, 80)!;
+  assert.equal(Number(fast.virtualSeconds.toFixed(3)), Number((33 * 0.6).toFixed(3)));
+  assert.equal(Number(fast.hostSeconds.toFixed(4)), Number(syscall.hostSeconds.toFixed(4)));
+  assert.equal(estimateRun('table2', { cpu: '750', memoryMB: 4.5, set: {}, parameters: { divisor: 1 } }, 80)!.steps.length, 29);
   assert.deepEqual([durationWords(0.5), durationWords(42), durationWords(3725)], ['under a second', 'about 42 s', 'about 1 h 2 min']);
   // Within one step: its virtual time against what it should take (at most 95% until it ends).
   const running = { progress: { step: 1, steps: 1, label: 'syscall', virtualSeconds: 16.5, instructions: 1 } } as never;
   assert.equal(runFraction(running, syscall), 0.5);
   assert.equal(runFraction({ progress: { step: 1, steps: 1, label: 's', virtualSeconds: 999, instructions: 1 } } as never, syscall), 0.95);
-  // A finished run's speed: its machines' virtual seconds in instruction times per host second.
+  // A finished run's speed: its machines' virtual seconds (a 750's at 0.6) per host second.
   const r = result(0.62);
-  r.rows[0]!.emulator = { instructions: '1', virtualSeconds: 1, machineInstructions: '2', machineVirtualSeconds: 33.33 };
-  assert.equal(Math.round(measuredSpeed(r, 1)!), 10_000_000);
+  r.rows[0]!.emulator = { instructions: '1', virtualSeconds: 1, machineInstructions: '2', machineVirtualSeconds: 50 };
+  assert.equal(measuredSpeed(r, 1), 30);
   assert.equal(measuredSpeed(r, 0.1), null);
 });
