@@ -343,6 +343,32 @@ test('validation: an out-of-range value is marked inline and disables Run; fixin
     await memory.fill('');
   });
 
+  await test.step('hz with a tick that does not match: said below, without the command line\'s "--set:"', async () => {
+    await page.getByTestId('toggle-hz').fill('60');
+    await page.getByTestId('toggle-tick').fill('1000');
+    await expect(run).toBeDisabled();
+    await expect(why).toHaveText('These settings cannot run together (listed below).');
+    const problems = page.locator('#settings-problems li');
+    await expect(problems).toHaveCount(1);
+    await expect(problems.first()).toHaveText(/^tick: 1000 does not match hz 60: tick must be 1000000 \/ hz = 16666 µs/);
+    await page.getByTestId('toggle-hz').fill('');
+    await page.getByTestId('toggle-tick').fill('');
+    await expect(run).toBeEnabled();
+  });
+
+  await test.step('99,999,999 iterations: how long it would take, said before it runs', async () => {
+    const iterations = page.getByTestId('param-iterations');
+    await iterations.fill('99999999');
+    // The paper's 23 s per 100,000 calls, a thousand times over: minutes of host time.
+    await expect(page.getByTestId('run-estimate')).toHaveText(/^Takes about \d+ min( \d+ s)? here \(2\d,\d{3} virtual seconds\)\.$/);
+    // Longer than five minutes: said, with how to stop it.
+    await iterations.fill('9999999999');
+    await expect(page.getByTestId('run-estimate')).toHaveText(/^Takes about \d+ h( \d+ min)? here \([\d,]+ virtual seconds\)\. A long run: Stop \(Esc\) ends it/);
+    await expect(page.getByTestId('run-estimate')).toHaveClass(/long/);
+    await iterations.fill('1000');
+    await expect(page.getByTestId('run-estimate')).not.toHaveClass(/long/);
+  });
+
   await test.step('iterations "abc" and 0', async () => {
     const iterations = page.getByTestId('param-iterations');
     for (const bad of ['abc', '0']) {

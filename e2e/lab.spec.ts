@@ -18,6 +18,11 @@ test('the page loads the emulator and the 4.3BSD image, cross-origin isolated, a
   await waitReady(page);
   await expect(page.getByTestId('experiment-syscall')).toBeVisible();
   await expect(page.getByTestId('run-button')).toBeEnabled();
+  // The download's size, not the unpacked image's or a "100%"; no path of the machine that built it anywhere.
+  await expect(page.getByTestId('image-progress')).toHaveText(/^disk image \d+\.\d MB$/);
+  expect(await page.evaluate(() => document.documentElement.outerHTML)).not.toMatch(/\.\.\/shared|\/work\//);
+  // The address says what the page is set to.
+  await expect(page).toHaveURL(/#x=syscall$/);
   // The hook scripts/bench-web.ts reads.
   expect(await page.evaluate(() => (window as unknown as { __vaxlab: { stats(): { state: string; instructionsPerSecond: number } } }).__vaxlab.stats()))
     .toMatchObject({ state: 'ready', instructionsPerSecond: expect.any(Number) });

@@ -164,6 +164,12 @@ test('two runs: a row per figure when they share one row; what changed most, in 
   assert.equal(changeSentence(pair),
     'What changed most: the name-cache hit rate, 89.7% in A and 0.0% in B (-89.7 points); system time 13.0 s → 19.9 s (+53.1%), ' +
     'elapsed time 34.1 s → 40.7 s (+19.4%).');
+  // A short run on a faster processor: the times moved by a third of the run, the context switches by a few.
+  const short = (real: number, sys: number, cs: number) => ({
+    result: { ...TABLE2, rows: [{ ...TABLE2.rows[0]!, guest: { real, user: 0.1, sys, line: '' }, totals: { cs, faults: 21, 'disk.hp0.xfers': 18 } }] },
+  });
+  assert.equal(changeSentence(pairResults(short(0.3, 0.2, 33), short(0.2, 0.1, 28), { a: 'A', b: 'B' })),
+    'What changed most: the elapsed time, 0.30 s in A and 0.20 s in B (-33.3%); system time 0.20 s → 0.10 s (-50.0%).');
   // The same settings: nothing changed.
   const same = pairResults(run(154, 5396, 620, 13.0, 34.1), run(154, 5396, 620, 13.0, 34.1), { a: 'A', b: 'B' });
   assert.equal(changeSentence(same), 'A and B measured the same: no figure changed.');

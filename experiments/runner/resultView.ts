@@ -799,23 +799,23 @@ export function figureChanges(c: ResultPair): FigureChange[] {
       b /= n;
     }
     const change = figureChange(f, a, b);
-    if (change) out.push({ figure: f, a, b, change, rows: n, significance: significance(f, a, change.diff, elapsedA) });
+    // Rounded, so that equal changes tie (and keep the figures' order: elapsed time first) whatever the float noise.
+    if (change) out.push({ figure: f, a, b, change, rows: n, significance: Number(significance(f, a, change.diff, elapsedA).toFixed(6)) });
   }
   return out.sort((x, y) => y.significance - x.significance);
 }
 
 /**
- * How much a change means, to say which changed most: a percentage by its points (/ 100); a time, less the
- * tenth of a second /bin/time rounds to, against the larger of A's and a tenth of A's elapsed time (0.2 → 0.6 s
- * of user time in a 34 s run is not a change that matters); a count against the larger of A's and 100.  The name cache's hits and misses
- * are not ranked: their hit rate says it.
+ * How much a change means, to say which changed most: a percentage by its points (/ 100); a time by how much of
+ * A's elapsed time it moved (0.2 → 0.6 s of user time in a 34 s run is not a change that matters, 0.3 → 0.2 s
+ * of elapsed time is a third); a count against the larger of A's and 100.  The name cache's hits and misses are
+ * not ranked: their hit rate says it.
  */
 function significance(f: Figure, a: number, diff: number, elapsedA: number): number {
   const d = Math.abs(diff);
   switch (f.kind) {
     case 'percent': return d / 100;
-    // The guest's /bin/time prints tenths: a change of one tenth may be its rounding alone.
-    case 'time': return Math.max(0, d - 0.1) / Math.max(Math.abs(a), 0.1 * elapsedA, 0.1);
+    case 'time': return d / Math.max(elapsedA, 0.1);
     case 'ms': return d / Math.max(Math.abs(a), 0.1);
     case 'count': return f.key === 'hits' || f.key === 'misses' ? 0 : d / Math.max(Math.abs(a), 100);
   }

@@ -418,6 +418,10 @@ test('the page put together: the address follows the form, a run is kept row by 
   assert.deepEqual(opened.comparison.against.get()!.shared.result, result(0.62));
   // Both runs the link brought can be compared with a run of one's own.
   assert.equal(opened.shown.linkRuns.get().length, 2);
+  // A run with no row in common shown next: the comparison is let go (no stale "Not compared").
+  const paging: SharedRun = { ...other, experiment: 'table8', result: { ...result(1), experiment: 'table8', rows: [{ ...result(1).rows[0]!, step: 'randpage', test: 'randpage' }] } };
+  opened.shown.open({ source: 'history', shared: paging, historyId: 'x' });
+  assert.equal(opened.comparison.against.get(), null);
 
   // A settings-only address restores the form, without a result.
   const addr3 = address('https://lab.example/vaxlab/#x=namework&k.nchsize=0');
