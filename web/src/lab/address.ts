@@ -10,6 +10,7 @@
 //   p.NAME    one of its parameters, as typed
 //   k.NAME    a kernel variable, as typed
 //   cpu, mem, disk, kernel   the machine (when not the experiment's own)
+//   profile   1: the run is profiled
 //   r         a permalink's value (a run, or two compared)
 //
 // Values are kept as typed (a half-typed number comes back as it was, and is
@@ -37,6 +38,7 @@ export function formParams(form: FormState): string {
   }
   if (form.disk !== null && form.disk.trim() !== '' && form.disk.trim() !== 'rp06') out.set('disk', form.disk);
   if (form.kernel !== '4.3BSD') out.set('kernel', form.kernel);
+  if (form.profile) out.set('profile', '1');
   for (const t of KERNEL_TOGGLES) {
     const raw = form.kernelToggles[t.name];
     if (raw !== undefined && raw.trim() !== '') out.set(`k.${t.name}`, raw);
@@ -83,6 +85,7 @@ export function readFragment(hash: string): AddressContents {
   let memoryMB: string | null = null;
   let disk: string | null = null;
   let kernel: FormState['kernel'] = '4.3BSD';
+  let profile = false;
   for (const [key, v] of params) {
     if (key === 'x' || key === PERMALINK_KEY) continue;
     if (key.startsWith('p.') && Object.hasOwn(spec.parameters, key.slice(2))) typedParams[key.slice(2)] = value(v);
@@ -91,6 +94,7 @@ export function readFragment(hash: string): AddressContents {
     else if (key === 'mem') memoryMB = value(v);
     else if (key === 'disk') disk = value(v);
     else if (key === 'kernel' && (v === '4.3BSD' || v === '4.2BSD')) kernel = v;
+    else if (key === 'profile' && (v === '1' || v === '0')) profile = v === '1';
     else ignored.push(key.slice(0, MAX_VALUE));
   }
   if (ignored.length) problems.push(`The address has settings this lab does not know, left out: ${ignored.join(', ')}.`);
@@ -99,6 +103,7 @@ export function readFragment(hash: string): AddressContents {
     problems,
     form: (previous) => ({
       ...previous, experimentId: spec.id, params: { ...previous.params, [spec.id]: typedParams }, kernelToggles, cpu, memoryMB, disk, kernel,
+      profile,
     }),
   };
 }

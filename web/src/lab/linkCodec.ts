@@ -71,6 +71,9 @@ export const LINK_WORDS: readonly string[] = Object.freeze([
   'rounded', 'a', 'b', 'eagle', 'ideal', 'rp06', 'per-process cache only', 'both caches', 'time limit', 'stopped',
   // 161: the processor models' results (spin seeds, calibration rows, their spread), another kernel
   'spinSeeds', 'calibration', 'spread', 'seeds', 'min', 'max', 'kernel', 'rm05',
+  // 169: a profiled run's rows (experiments/profile/summaryFormat.ts), and what a link did to them
+  'profile', 'vaxlab-profile-summary', 'cost', 'idleCost', 'minShare', 'names', 'tree', 'top', 'notes', 'calls',
+  'selfMs', 'totalMs', 'profiles', 'reduced',
 ]);
 
 /** Nesting deeper than this is refused (results nest about 6 deep). */

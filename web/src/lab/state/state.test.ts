@@ -273,6 +273,9 @@ test('the address: the form\'s settings as they differ from the paper\'s, read b
   assert.match(readFragment('#x=syscall&colour=red&p.divisor=2').problems[0]!, /does not know, left out: colour, p\.divisor/);
   assert.deepEqual(readFragment('#r=1.00000000.AAAA'), { form: null, problems: [], link: '1.00000000.AAAA' });
   assert.equal(formParams(initialForm()), 'x=syscall');
+  const profiled = { ...initialForm(), profile: true };
+  assert.equal(formParams(profiled), 'x=syscall&profile=1');
+  assert.equal(readFragment('#x=syscall&profile=1').form!(initialForm()).profile, true);
 });
 
 test('the Terminal tab: boots the 780 with 8 MB, follows its status, shows its output, passes keys and speed on', () => {
