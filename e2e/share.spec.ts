@@ -239,4 +239,15 @@ test('the history follows other tabs; a format-1 link still opens; a reduced pag
     await expect(second.getByTestId('permalink-error')).toHaveCount(0);
     await shot(second, '27-format-1-link', testInfo);
   });
+
+  await test.step('a run of one\'s own is compared with the link\'s run', async () => {
+    await waitReady(second);
+    await second.getByTestId('toggle-cpu').selectOption('780');
+    await runAndWait(second);
+    const select = second.getByTestId('compare-select');
+    const option = select.locator('optgroup[label="Shared runs opened here"] option').first();
+    await select.selectOption((await option.getAttribute('value'))!);
+    await expect(second.getByTestId('compare-diff')).toContainText('A: cpu=750 · B: cpu=780');
+    await expect(second.getByTestId('result-row')).toHaveCount(3);
+  });
 });
