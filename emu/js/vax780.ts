@@ -113,6 +113,10 @@ export interface Vax780System {
   /** Types text on the console terminal (characters as bytes, code & 0xff;
    *  use "\r" for Return).  Throws if the input queue (8192) overflows. */
   type(text: string): void;
+  /** Types as much of text as the console's input queue has room for (in
+   *  order, from the start); returns how many characters it took.  A caller
+   *  keeps the rest for later (the Terminal tab's long pastes). */
+  typeSome(text: string): number;
   /** Console output since the last call (7-bit ASCII, NULs dropped). */
   readConsole(): string;
   /** Console output bytes lost because readConsole() was not called in
@@ -143,6 +147,9 @@ export interface Vax780System {
   /** Bytes of kernel memory at a system-space address (4.3BSD maps its
    *  text, data and bss at 0x80000000 + the physical address). */
   readKernel(address: number, length: number): Uint8Array;
+  /** Writes bytes into kernel memory at a system-space address (the Terminal
+   *  tab sets the console tty's window size this way, as TIOCSWINSZ would). */
+  writeKernel(address: number, bytes: Uint8Array): void;
   /** The vax_machine * underneath (for the bare-machine functions of the raw module). */
   readonly machinePtr: number;
   /** The profiler (emu/src/system/session.h): start (on from now, or zero the
@@ -399,6 +406,20 @@ export function vax780Systems(
       return handle;
     };
     const READ_CHUNK = 65536;
+    /** Queues what fits of text (the C side takes at most 8192 pending); how many characters it took. */
+    const typeSome = (text: string): number => {
+      const w = h();
+      if (text.length === 0) return 0;
+      const p = mod._malloc(text.length);
+      if (p === 0) throw new Error('malloc failed');
+      try {
+        const heap = mod.HEAPU8;
+        for (let i = 0; i < text.length; i++) heap[p + i] = text.charCodeAt(i) & 0xff;
+        return mod._vax780w_type(w, p, text.length) >>> 0;
+      } finally {
+        mod._free(p);
+      }
+    };
 
     return {
       machinePtr: mod._vax780w_machine(handle),
@@ -417,21 +438,12 @@ export function vax780Systems(
         return r as Vax780Stop;
       },
       type(text) {
-        const w = h();
-        if (text.length === 0) return;
-        const p = mod._malloc(text.length);
-        if (p === 0) throw new Error('malloc failed');
-        try {
-          const heap = mod.HEAPU8;
-          for (let i = 0; i < text.length; i++) heap[p + i] = text.charCodeAt(i) & 0xff;
-          const n = mod._vax780w_type(w, p, text.length) >>> 0;
-          if (n < text.length) {
-            throw new RangeError(`console input overflow: ${text.length - n} of ${text.length} characters not queued`);
-          }
-        } finally {
-          mod._free(p);
+        const n = typeSome(text);
+        if (n < text.length) {
+          throw new RangeError(`console input overflow: ${text.length - n} of ${text.length} characters not queued`);
         }
       },
+      typeSome,
       readConsole() {
         const w = h();
         const pending = mod._vax780w_console_pending(w) >>> 0;
@@ -525,6 +537,24 @@ export function vax780Systems(
         if (p === 0) return null;
         // The dump is ASCII (profile.c escapes the rest), so bytes are characters.
         return new TextDecoder('latin1').decode(mod.HEAPU8.subarray(p, p + (mod._vax780w_profile_json_length(w) >>> 0)));
+      },
+      writeKernel(address, bytes) {
+        const w = h();
+        if (!Number.isInteger(address) || address < 0x8000_0000 || address + bytes.length > 0x1_0000_0000) {
+          throw new RangeError(`writeKernel: ${hex32(address)} is not a system-space address`);
+        }
+        if (bytes.length === 0) return;
+        if (bytes.length > 1 << 20) throw new RangeError(`writeKernel: length ${bytes.length}`);
+        const p = mod._malloc(bytes.length);
+        if (p === 0) throw new Error('malloc failed');
+        try {
+          mod.HEAPU8.set(bytes, p);
+          if (mod._vax_phys_write(mod._vax780w_machine(w), address - 0x8000_0000, p, bytes.length) !== 0) {
+            throw new RangeError(`writeKernel ${hex32(address)}+${bytes.length} outside memory`);
+          }
+        } finally {
+          mod._free(p);
+        }
       },
       readKernel(address, length) {
         const w = h();

@@ -16,7 +16,7 @@ import type { ProfileSummary } from '../profile/summaryFormat';
 type ProfileCode = typeof import('../profile/index');
 import { CounterSampler, type CounterSample, type CounterSeries } from './counters';
 import {
-  LAB_BIN, TABLE2_COMPARE, stepCommand, stepCount, type ExperimentSpec, type MachineSpec,
+  LAB_BIN, TABLE2_COMPARE, stepCommand, stepCount, stepPaper, type ExperimentSpec, type MachineSpec,
   type StepSpec,
 } from './experiments';
 import { i32 } from './kstats';
@@ -70,6 +70,9 @@ export interface RunOptions {
   /** Counters (all of them), once per virtual second of each timed command. */
   onSample?: (sample: CounterSample) => void;
   onProgress?: (progress: RunProgress) => void;
+  /** The result so far: once before the first step (no rows) and after each step; the last is what
+   *  runExperiment returns.  (The page keeps it, so a run cut short by a reload is not lost.) */
+  onPartial?: (result: ExperimentResult) => void;
   /** Virtual seconds between counter samples (default: samplingFor). */
   sampleSeconds?: number;
   /** How many times each step runs, with disk spin seeds 1..N (Vax780Options.diskSpinSeed:
@@ -245,6 +248,18 @@ export function rowLimit(paperElapsed: number): number {
   return Math.max(120, Math.ceil(5 * paperElapsed));
 }
 
+/** Virtual seconds a step's machine takes before its timed command: the single-user boot and the set-up
+ *  (about 10 on the 750 of the paper's experiments, measured). */
+export const STEP_PREPARE_SECONDS = 10;
+
+/** About how many virtual seconds a step's timed command takes at this count: the paper's elapsed time (or
+ *  the step's typical time), in proportion to the count.  For estimates only (the page's "about 2 min"). */
+export function expectedSeconds(step: StepSpec, count: number | null): number {
+  const scale = count !== null && step.count ? count / step.count : 1;
+  const base = step.paper?.elapsed ?? step.typicalSeconds ?? (step.limitSeconds ?? 100) / 5;
+  return base * scale;
+}
+
 /** A step's limit: rowLimit of the paper's elapsed time when it has one
  *  (scaled to our count when the figures scale), else the step's own
  *  (scaled to our count), else 600 s. */
@@ -255,8 +270,8 @@ export function stepLimit(step: StepSpec, count: number | null): number {
   return Math.max(120, Math.ceil((step.limitSeconds ?? 600) * Math.min(1, scale)));
 }
 
-function rowPaper(step: StepSpec, count: number | null): RowPaper | null {
-  const p = step.paper;
+function rowPaper(step: StepSpec, count: number | null, kernel: Record<string, number>): RowPaper | null {
+  const p = stepPaper(step, kernel);
   if (!p) return null;
   const scale = count !== null && p.count > 0 ? count / p.count : 1;
   const f = (x: number | undefined) => (x === undefined ? undefined : round(p.scales ? x * scale : x, 3));
@@ -299,27 +314,7 @@ export async function runExperiment(
   // One shared image for every step (a Uint8Array would be copied per machine).
   const image = disk instanceof Uint8Array ? api.loadImage(disk) : disk;
   const rows: RowResult[] = [];
-  try {
-    checkKernelSettings(api, image, run, options.kernel?.bytes);
-    const keep = options.counters === 'all' ? null : new Set(spec.counters);
-    for (const [index, { step, count, kernel }] of run.steps.entries()) {
-      if (options.signal?.aborted) break;
-      options.onStep?.({ step, index, phase: 'start' });
-      const runs: RowResult[] = [];
-      for (let seed = 1; seed <= spinSeeds; seed++) {
-        if (seed > 1 && options.signal?.aborted) break;
-        runs.push(await runStep(api, image, spec, index, step, count, kernel, run, nsPerInstruction, seed, options, keep));
-      }
-      const result = medianRun(runs, spinSeeds);
-      if (step.calibration) result.calibration = true;
-      rows.push(result);
-      options.onStep?.({ step, index, phase: 'end', result });
-    }
-  } finally {
-    if (image !== disk) image.dispose();
-  }
-
-  return {
+  const result = (): ExperimentResult => ({
     format: RESULT_FORMAT,
     version: RESULT_VERSION,
     experiment: spec.id,
@@ -336,11 +331,33 @@ export async function runExperiment(
     kernelSettings: run.kernel,
     compare: spec.compare,
     status: rows.length === spec.steps.length && rows.every((r) => r.status === 'ok') ? 'ok' : 'failed',
-    rows,
+    rows: [...rows],
     group: spec.group,
     paperRef: spec.paperRef,
     view: spec.view,
-  };
+  });
+  try {
+    checkKernelSettings(api, image, run, options.kernel?.bytes);
+    options.onPartial?.(result());
+    const keep = options.counters === 'all' ? null : new Set(spec.counters);
+    for (const [index, { step, count, kernel }] of run.steps.entries()) {
+      if (options.signal?.aborted) break;
+      options.onStep?.({ step, index, phase: 'start' });
+      const runs: RowResult[] = [];
+      for (let seed = 1; seed <= spinSeeds; seed++) {
+        if (seed > 1 && options.signal?.aborted) break;
+        runs.push(await runStep(api, image, spec, index, step, count, kernel, run, nsPerInstruction, seed, options, keep));
+      }
+      const row = medianRun(runs, spinSeeds);
+      if (step.calibration) row.calibration = true;
+      rows.push(row);
+      options.onStep?.({ step, index, phase: 'end', result: row });
+      options.onPartial?.(result());
+    }
+  } finally {
+    if (image !== disk) image.dispose();
+  }
+  return result();
 }
 
 /** The run with the median elapsed time (the lower median for an even
@@ -384,7 +401,7 @@ async function runStep(
   const limitSeconds = options.limitSeconds ?? stepLimit(step, count);
   const command = `/bin/time ${stepCommand(step, count)}`;
   const result: RowResult = {
-    test: step.label, command, iterations: count ?? 1, status: 'ok', limitSeconds, paper: rowPaper(step, count),
+    test: step.label, command, iterations: count ?? 1, status: 'ok', limitSeconds, paper: rowPaper(step, count, kernel),
     step: step.id, kernelSettings: kernel,
   };
   let sys: Vax780System | null = null;

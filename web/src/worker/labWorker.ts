@@ -198,6 +198,11 @@ async function run(runId: number, experiment: string, config: RunConfig): Promis
       onSample: (sample) => {
         queued.push({ type: 'run-sample', runId, sample });
       },
+      onPartial: (partial) => {
+        // After what came before it (the step's console, samples and progress).
+        queued.push({ type: 'run-partial', runId, result: partial });
+        flush();
+      },
       onProgress: (progress) => {
         const delta = progress.instructions - lastInstructions;
         countExecuted(delta >= 0 ? delta : progress.instructions);
@@ -223,6 +228,8 @@ async function run(runId: number, experiment: string, config: RunConfig): Promis
 // ------------------------------------------------------------ terminal
 
 let terminal: TerminalSession | null = null;
+/** The page's terminal size, for a machine booted after it was said. */
+let terminalSize: { cols: number; rows: number } | null = null;
 
 async function startTerminal(cpu: '750' | '780', memoryMB: number, realtime: boolean): Promise<void> {
   if (terminal) {
@@ -255,6 +262,7 @@ async function startTerminal(cpu: '750' | '780', memoryMB: number, realtime: boo
     yieldNow,
   );
   terminal = session;
+  if (terminalSize) session.setSize(terminalSize.cols, terminalSize.rows);
   updateSpeedTimer();
   await session.run();
   if (terminal === session) {
@@ -282,6 +290,10 @@ ctx.onmessage = (e: MessageEvent<ToWorker>) => {
       break;
     case 'terminal-input':
       terminal?.input(m.text);
+      break;
+    case 'terminal-size':
+      terminalSize = { cols: m.cols, rows: m.rows };
+      terminal?.setSize(m.cols, m.rows);
       break;
     case 'terminal-speed':
       if (terminal) {

@@ -51,6 +51,8 @@ export type ToWorker =
   | { type: 'terminal-start'; cpu: Cpu; memoryMB: number; realtime: boolean }
   /** Characters typed in the terminal (xterm's onData). */
   | { type: 'terminal-input'; text: string }
+  /** The terminal's size (xterm's columns and rows): the console tty's window size. */
+  | { type: 'terminal-size'; cols: number; rows: number }
   /** realtime: follow wall time; otherwise run as fast as the host can. */
   | { type: 'terminal-speed'; realtime: boolean }
   | { type: 'terminal-stop' };
@@ -76,6 +78,8 @@ export type FromWorker =
   | { type: 'run-console'; runId: number; text: string }
   | { type: 'run-sample'; runId: number; sample: CounterSample }
   | { type: 'run-progress'; runId: number; progress: RunProgress; hostSeconds: number }
+  /** The result so far: before the first step (no rows), then after each (the runner's onPartial). */
+  | { type: 'run-partial'; runId: number; result: ExperimentResult }
   /** The run finished (its rows may have failed, or been stopped). */
   | { type: 'run-done'; runId: number; result: ExperimentResult; hostSeconds: number }
   /** The run could not run at all (an exception, not a failed row). */
