@@ -2,8 +2,9 @@
 // (Emscripten's own Node path does not work for this ES-module build; see
 // emu/Makefile).  Never import this from browser code.
 
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { createReadStream, existsSync } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
+import { createGunzip } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
 import { loadVax, type VaxMachineApi } from './vaxModule';
@@ -82,4 +83,48 @@ export async function loadDiskImage(path: string): Promise<Uint8Array> {
 export async function loadBsdImage(): Promise<{ path: string; bytes: Uint8Array } | null> {
   const path = findBsdImage();
   return path ? { path, bytes: await loadDiskImage(path) } : null;
+}
+
+/**
+ * The bytes of a disk image in a SharedArrayBuffer, which worker threads
+ * share without copying (Vax780Api.sharedImage reads it): one copy of the
+ * pack for all of them.  A .gz is gunzipped as it is read, straight into
+ * the buffer (its size is the gzip trailer's ISIZE), so the pack is never
+ * held twice.
+ */
+export async function loadSharedDiskImage(path: string): Promise<Uint8Array<SharedArrayBuffer>> {
+  if (!path.endsWith('.gz')) {
+    const f = await open(path, 'r');
+    try {
+      const { size } = await f.stat();
+      const bytes = new Uint8Array(new SharedArrayBuffer(size));
+      for (let at = 0; at < size;) {
+        const { bytesRead } = await f.read(bytes, at, size - at, at);
+        if (bytesRead === 0) throw new Error(`${path}: ended at byte ${at} of ${size}`);
+        at += bytesRead;
+      }
+      return bytes;
+    } finally {
+      await f.close();
+    }
+  }
+  const f = await open(path, 'r');
+  let size: number;
+  try {
+    const { size: gz } = await f.stat();
+    const trailer = new Uint8Array(4);
+    if (gz < 18 || (await f.read(trailer, 0, 4, gz - 4)).bytesRead !== 4) throw new Error(`${path}: too short for a gzip file`);
+    size = new DataView(trailer.buffer).getUint32(0, true); // ISIZE: the size mod 2^32 (the RP06 pack is 174 MB)
+  } finally {
+    await f.close();
+  }
+  const bytes = new Uint8Array(new SharedArrayBuffer(size));
+  let at = 0;
+  for await (const chunk of createReadStream(path).pipe(createGunzip()) as AsyncIterable<Buffer>) {
+    if (at + chunk.length > size) throw new Error(`${path}: decompresses to more than the ${size} bytes its trailer gives`);
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  if (at !== size) throw new Error(`${path}: decompressed to ${at} bytes, its trailer gives ${size}`);
+  return bytes;
 }

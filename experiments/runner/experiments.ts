@@ -76,6 +76,11 @@ export interface StepSpec {
   limitSeconds?: number;
   /** One of the rows the timing model was fitted on (emu/docs/timing.md); every other row is held out. */
   calibration?: boolean;
+  /** For a step that is one of several running the same command with its own
+   *  value of a kernel variable (namecache's nchsize): the command itself.  A
+   *  sweep over that variable runs one step per family at each of its points
+   *  (sweep.ts), with this id and label. */
+  family?: { id: string; label: string };
 }
 
 /** How the CLI (and the page) lays out the result. */
@@ -389,6 +394,7 @@ function lsStep(size: number | null): StepSpec {
     parse: 'time',
     kernel: size === null ? {} : { nchsize: size },
     readback: ['nchsize'],
+    family: { id: 'ls', label: 'ls -l' },
     paper: {
       source: '§4.1.1',
       column: off ? 'per-process cache only' : 'both caches',
@@ -410,6 +416,7 @@ function nameworkStep(size: number | null): StepSpec {
     parse: 'time',
     kernel: size === null ? {} : { nchsize: size },
     readback: ['nchsize'],
+    family: { id: 'namework', label: 'namework' },
     paper: null,
     limitSeconds: 600,
   };
