@@ -527,6 +527,12 @@ export async function runUnits(
         me.virtualSeconds = 0;
         const started = now();
         report();
+        if (stopped()) {
+          // Stopped by whoever heard that report: the unit never starts.
+          me.unit = null;
+          me.label = '';
+          return;
+        }
         let outcome: UnitOutcome;
         try {
           outcome = {

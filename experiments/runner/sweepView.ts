@@ -165,6 +165,7 @@ export function sweepTable(result: SweepResult, measure: Measure): ResultTable {
   ];
   const dash: Cell = { text: '—' };
   const body: TableRow[] = [];
+  let scaled = false;
   for (const p of result.points) {
     const settings = result.axes.map((a): Cell => ({ text: a.labels[a.values.indexOf(p.values[a.setting]!)] ?? String(p.values[a.setting]) }));
     for (const row of rows) {
@@ -172,6 +173,9 @@ export function sweepTable(result: SweepResult, measure: Measure): ResultTable {
       const err = p.errors?.find((e) => e.step === row.step);
       const g = r && r.status === 'ok' ? r.guest : undefined;
       const paper = r && measure.paper && paperApplies(result.axes, p) ? measure.paper(r) : undefined;
+      // Table 2's figures are scaled to our count (starred, as the run's table does).
+      const star = paper !== undefined && measure.unit === 's' && !!r?.paper?.scaled && r.paper.scale !== 1;
+      scaled ||= star;
       const status: Cell = r
         ? r.status === 'ok' ? { text: 'ok' } : { text: failureText(r.failure), className: 'failure', title: r.failure?.message }
         : { text: err ? `could not run: ${err.message}` : 'not run', className: 'failure' };
@@ -184,7 +188,7 @@ export function sweepTable(result: SweepResult, measure: Measure): ResultTable {
           ...(many ? [{ text: row.label }] : []),
           g ? { text: formatSeconds(g.real) } : dash, g ? { text: formatSeconds(g.user) } : dash, g ? { text: formatSeconds(g.sys) } : dash,
           ...(times.includes(measure.id) ? [] : [{ text: formatMeasure(measure, r ? measure.of(r) : null) }]),
-          { text: formatMeasure(measure, paper) },
+          { text: `${formatMeasure(measure, paper)}${star ? '*' : ''}` },
           status,
         ],
       });
@@ -200,7 +204,7 @@ export function sweepTable(result: SweepResult, measure: Measure): ResultTable {
     notes.push(`The paper’s figures are where the experiment’s own steps ran (${result.experiment} without a sweep).`);
   }
   if (result.status === 'stopped') notes.push('Stopped: the points not run are marked.');
-  return { columns, rows: body, footnote: null, notes };
+  return { columns, rows: body, footnote: scaled ? '* The paper’s figure for its own iteration count, scaled to ours.' : null, notes };
 }
 
 function capital(s: string): string {
