@@ -70,6 +70,8 @@ export interface DiskImages {
    *  import (vax780w_js_image_read).  The bytes must not change while the
    *  image is in use. */
   sharedImage(bytes: Uint8Array): DiskImage;
+  /** allocImage's writer over a new SharedArrayBuffer: done() gives sharedImage of it. */
+  allocSharedImage(size: number): DiskImageWriter;
   /** True when image is one of this module's (not of another instance, whose memory is another). */
   owns(image: DiskImage): boolean;
   /** Counts a user of the image until release(); throws if it is not this module's or was disposed. */
@@ -170,8 +172,9 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
     return makeImage(ptr, bytes.length);
   }
 
-  function allocImage(size: number): DiskImageWriter {
-    const ptr = allocImageBuffer(size);
+  /** A writer of `size` bytes: `put` copies a chunk in, `finish` makes the
+   *  image once every byte was written, `free` gives the buffer back. */
+  function writer(size: number, put: (offset: number, chunk: Uint8Array) => void, finish: () => DiskImage, free: () => void): DiskImageWriter {
     // The written ranges [start, end).  A stream writes in order, so each
     // write extends the last range and the list stays one entry long.
     let ranges: [number, number][] = [];
@@ -185,7 +188,7 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
           throw new RangeError(`DiskImageWriter.write ${offset}+${chunk.length} outside the ${size}-byte image`);
         }
         if (chunk.length === 0) return;
-        mod.HEAPU8.set(chunk, ptr + offset);
+        put(offset, chunk);
         const last = ranges[ranges.length - 1];
         if (last && offset >= last[0] && offset <= last[1]) last[1] = Math.max(last[1], offset + chunk.length);
         else ranges.push([offset, offset + chunk.length]);
@@ -205,14 +208,30 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
           throw new Error(`disk image incomplete: byte ${covered} of ${size} (and maybe more) never written`);
         }
         state = 'done';
-        return makeImage(ptr, size);
+        return finish();
       },
       abort() {
         if (state !== 'open') return;
         state = 'aborted';
-        mod._vax780w_image_free(ptr);
+        free();
       },
     };
+  }
+
+  function allocImage(size: number): DiskImageWriter {
+    const ptr = allocImageBuffer(size);
+    return writer(size, (offset, chunk) => mod.HEAPU8.set(chunk, ptr + offset), () => makeImage(ptr, size),
+      () => mod._vax780w_image_free(ptr));
+  }
+
+  function allocSharedImage(size: number): DiskImageWriter {
+    if (!Number.isInteger(size) || size <= 0 || size > 0xffff_ffff) {
+      throw new RangeError(`disk image size must be a positive integer under 4 GB, got ${size}`);
+    }
+    let bytes: Uint8Array | null = new Uint8Array(new SharedArrayBuffer(size));
+    return writer(size, (offset, chunk) => bytes!.set(chunk, offset), () => sharedImage(bytes!), () => {
+      bytes = null;
+    });
   }
 
   function sharedImage(bytes: Uint8Array): DiskImage {
@@ -242,5 +261,5 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
     };
   }
 
-  return { loadImage, allocImage, sharedImage, owns: (image) => imageStates.has(image), lease };
+  return { loadImage, allocImage, allocSharedImage, sharedImage, owns: (image) => imageStates.has(image), lease };
 }

@@ -164,6 +164,9 @@ export interface Vax780Api {
   /** An image over bytes left in JavaScript memory (a SharedArrayBuffer
    *  several workers share): no copy in wasm memory (diskImage.ts). */
   sharedImage(bytes: Uint8Array): DiskImage;
+  /** An empty image in a new SharedArrayBuffer, to be written in pieces (a
+   *  download that workers will share). */
+  allocSharedImage(size: number): DiskImageWriter;
   /** Creates the system, loads the disk and boots it (ready to run()). */
   create(options: Vax780Options): Vax780System;
   stopName(reason: Vax780Stop | number): string;
@@ -559,6 +562,7 @@ export function vax780Systems(
     loadImage: images.loadImage,
     allocImage: images.allocImage,
     sharedImage: images.sharedImage,
+    allocSharedImage: images.allocSharedImage,
     create: createVax780,
     stopName: (reason) => (reason === Vax780Stop.Rebooted ? 'rebooted'
       : reason === Vax780Stop.Panicked ? 'kernel panic' : stopReasonName(reason)),
