@@ -220,3 +220,28 @@ export function sweepOutcome(result: SweepResult): string {
   if (result.status === 'stopped') return `stopped: ${ran} of ${n} points ran${good < ran ? `, ${ran - good} with a failure` : ''}`;
   return `${n - good} of ${n} point${n === 1 ? '' : 's'} failed`;
 }
+
+/** CSV of a sweep: one line per point and row, the settings first, then the times, the chosen measure and the paper's, RFC 4180 quoting, CRLF. */
+export function sweepCsv(result: SweepResult, measure: Measure): string {
+  const cell = (v: string | number | null | undefined) => {
+    if (v === null || v === undefined) return '';
+    const s = String(v);
+    return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  };
+  const head = [...result.axes.map((a) => a.setting), 'step', 'test', 'status', 'real_s', 'user_s', 'sys_s',
+    measure.id, `paper_${measure.id}`, 'failure'];
+  const lines = [head.join(',')];
+  for (const p of result.points) {
+    const settings = result.axes.map((a) => a.labels[a.values.indexOf(p.values[a.setting]!)] ?? p.values[a.setting]);
+    for (const row of sweepRows(result)) {
+      const r = p.result?.rows.find((x) => x.step === row.step);
+      const err = p.errors?.find((e) => e.step === row.step);
+      const paper = r && measure.paper && paperApplies(result.axes, p) ? measure.paper(r) : undefined;
+      lines.push([
+        ...settings, row.step, row.label, r ? r.status : 'not run', r?.guest?.real, r?.guest?.user, r?.guest?.sys,
+        r ? measure.of(r) : null, paper, r?.failure?.message ?? err?.message ?? null,
+      ].map(cell).join(','));
+    }
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}
