@@ -2,8 +2,9 @@
 // form (state/form.ts), the run (state/runs.ts), what Results shows and
 // sharing it (state/shown.ts), the history (state/runHistory.ts), the
 // comparison (state/comparison.ts), the Terminal tab (state/terminal.ts),
-// the tab, theme and counter choice (state/ui.ts) and the charts to export
-// (charts/handles.ts).  Each part keeps its state in atoms that components
+// the tab, theme and counter choice (state/ui.ts), the charts to export
+// (charts/handles.ts), and sweeps on the pool of workers (state/sweeps.ts,
+// pool.ts), which also takes a multi-step run when several workers are asked for.  Each part keeps its state in atoms that components
 // subscribe to; what involves several parts (running, opening a shared run,
 // closing it) is here.  No React.
 
@@ -19,8 +20,11 @@ import { browserAddress, Shown, type PageAddress, type ViewState } from './state
 import { Terminal } from './state/terminal';
 import { Ui, type Tab } from './state/ui';
 import { WorkerLink, type MachinePhase } from './state/workerLink';
+import { Sweeps } from './state/sweeps';
+import { WorkerPool } from './pool';
+import { deleteSweep, listSweeps, saveSweep } from './sweepHistory';
 import { applyTheme, saveTheme, type Theme } from './theme';
-import type { ImageRef, KernelName, TerminalPhase } from '../worker/protocol';
+import type { FromWorker, ImageRef, KernelName, TerminalPhase, ToWorker } from '../worker/protocol';
 
 export const BSD42_MISSING = '4.2BSD distribution files are not present (../shared/bsd/4.2BSD)';
 /** What the experiment console says before the first run (dim; short lines, for a narrow console). */
@@ -49,7 +53,10 @@ export interface LabOptions {
 export class LabController {
   readonly link = new WorkerLink();
   readonly form = new Form();
-  readonly runs = new Runs(this.link);
+  // A run goes to the worker, or to the pool when it runs its steps on several workers.
+  readonly runs = new Runs({ post: (m) => this.routeRun(m) });
+  readonly pool = new WorkerPool();
+  readonly sweeps = new Sweeps(this.pool, (m) => this.link.post(m), this.runs.console, { saveSweep, listSweeps, deleteSweep });
   readonly shown: Shown;
   readonly history = new RunHistory({ listRuns, saveRun, deleteRun });
   readonly comparison = new Comparison();
@@ -68,6 +75,7 @@ export class LabController {
     this.link.onMessage((m) => {
       this.runs.handle(m);
       this.terminal.handle(m);
+      this.sweeps.handle(m);
     });
     this.runs.onFinished((shared, hostSeconds) => {
       this.shown.runFinished(shared, hostSeconds);
@@ -82,6 +90,7 @@ export class LabController {
     this.startWorker();
     void this.checkBsd42();
     void this.history.refresh();
+    void this.sweeps.refresh();
     void this.openFromAddress();
     addEventListener('hashchange', () => void this.openFromAddress());
   }
@@ -122,7 +131,21 @@ export class LabController {
   // ---------------------------------------------------------- runs
 
   get running(): boolean {
-    return this.runs.running;
+    return this.runs.running || this.sweeps.running;
+  }
+
+  /** A run's messages to the worker: a multi-step run with several workers asked for goes to the pool instead. */
+  private routeRun(m: ToWorker): void {
+    const emit = (reply: FromWorker) => (reply.type === 'run-console' ? this.runs.text(reply) : this.runs.handle(reply));
+    if (m.type === 'run' && this.sweeps.parallelFor(m.experiment) !== null) this.sweeps.runParallel(m.runId, m.experiment, m.config, emit);
+    else if (m.type === 'stop' && this.sweeps.ownsRun(m.runId)) this.sweeps.stop();
+    else this.link.post(m);
+  }
+
+  /** Runs the sweep the Sweep panel describes over the experiment and settings of the form. */
+  runSweep(): void {
+    if (this.running || this.link.machine.get().phase !== 'ready') return;
+    this.sweeps.start(this.form.form.get());
   }
 
   canRun(): boolean {
@@ -144,6 +167,7 @@ export class LabController {
 
   stop(): void {
     this.runs.stop();
+    this.sweeps.stop();
   }
 
   setKernel(kernel: KernelName): void {
