@@ -130,30 +130,40 @@ export class WorkerPool {
 
   /** Workers started so far (alive). */
   get size(): number {
-    return this.workers.filter((w) => w.alive).length;
+    return this.workers.filter((w) => w?.alive).length;
   }
 
   /**
    * `jobs` executors for units of `request`, on workers started from the
-   * pack (more are started as needed; a dead one is replaced).
+   * pack (more are started as needed).  A worker that dies (its unit fails
+   * with why) is replaced by a new one for the next unit, so one crash costs
+   * one unit, not the rest of the sweep.
    */
   executors(jobs: number, kernel: KernelName, request: SweepRequest): UnitExecutor[] {
-    const pack = this.pack;
-    if (!pack) throw new Error('the disk image is not loaded yet');
-    this.workers = this.workers.filter((w) => w.alive);
-    while (this.workers.length < jobs) this.workers.push(new PoolWorker(this.spawn(this.workers.length + 1), pack));
-    return this.workers.slice(0, jobs).map((w): UnitExecutor => ({
-      async check() {
-        const m = await w.request({ type: 'units-check', id: 0, kernel, request });
+    if (!this.pack) throw new Error('the disk image is not loaded yet');
+    for (let i = 0; i < jobs; i++) this.worker(i);
+    return Array.from({ length: jobs }, (_, i): UnitExecutor => ({
+      check: async () => {
+        const m = await this.worker(i).request({ type: 'units-check', id: 0, kernel, request });
         return m.type === 'units-checked' ? m.problems : [];
       },
-      async run(unit, onProgress) {
-        const m = await w.request({ type: 'units-run', id: 0, kernel, request, unit }, onProgress);
+      run: async (unit, onProgress) => {
+        const m = await this.worker(i).request({ type: 'units-run', id: 0, kernel, request, unit }, onProgress);
         if (m.type !== 'units-done') throw new Error(`unexpected reply ${m.type}`);
         return m.result as ExperimentResult;
       },
-      stop: () => w.stop(),
+      stop: () => this.workers[i]?.stop(),
     }));
+  }
+
+  /** Worker i of the pool, started (again, if it died) from the pack. */
+  private worker(i: number): PoolWorker {
+    const w = this.workers[i];
+    if (w?.alive) return w;
+    w?.terminate();
+    const fresh = new PoolWorker(this.spawn(i + 1), this.pack!);
+    this.workers[i] = fresh;
+    return fresh;
   }
 
   /** Ends every worker of the pool (their memory goes); the next executors() starts new ones. */
