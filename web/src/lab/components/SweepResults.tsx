@@ -55,7 +55,7 @@ export function SweepResults({ lab }: { lab: LabController }) {
   };
 
   return (
-    <section className="panel sweep-results results" aria-labelledby="sweep-results-title" data-testid="sweep-results">
+    <section className="panel sweep-results" aria-labelledby="sweep-results-title" data-testid="sweep-results">
       <div className="panel-head">
         <h2 id="sweep-results-title">Sweep results</h2>
         {shown ? <span className="hint">{SOURCE[shown.source]}</span> : null}
