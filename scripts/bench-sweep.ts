@@ -11,9 +11,14 @@
 // its peak while each count of workers runs (sampled every 50 ms), per
 // worker; and what one more copy of the pack in wasm memory costs (what each
 // worker would hold without sharing it).  The results are checked to be
-// the same bytes for every count.
+// the same bytes for every count.  The CPU time the process used says how
+// many cores it had: on a machine busy with other work, two workers cannot
+// be faster than the cores they get.  So each round also times a control:
+// the same fixed CPU loop on 1 and on 2 threads (no emulator, no messages),
+// the best ratio the machine allows at that moment.
 
 import { loadavg } from 'node:os';
+import { Worker } from 'node:worker_threads';
 
 import { findLabImage, loadSharedDiskImage, loadVaxNode } from '../emu/js/vaxNode';
 import { assembleSweep, planSweep, runUnits, sweepJson, type SweepRequest } from '../experiments/runner/sweep';
@@ -51,6 +56,18 @@ const rssPack = rss();
 console.log(`${experiment} ${JSON.stringify(parameters)}${axes.length ? ` ${axes.map((x) => `${x.setting}=${x.values.join(',')}`).join(' ')}` : ''}: ` +
   `${plan.units.length} units; pack ${(pack.length / MB).toFixed(0)} MB in shared memory (RSS ${rss0.toFixed(0)} -> ${rssPack.toFixed(0)} MB)`);
 
+/** Seconds for `threads` threads each spinning the same loop: the control. */
+async function control(threads: number): Promise<number> {
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: threads }, () => new Promise<void>((resolve, reject) => {
+    const w = new Worker('let x = 0; for (let i = 0; i < 6e8; i++) x += i & 1; require("worker_threads").parentPort.postMessage(x);', { eval: true });
+    w.on('message', () => void w.terminate().then(() => resolve()));
+    w.on('error', reject);
+  })));
+  return (performance.now() - t0) / 1000;
+}
+const controls = new Map<number, number[]>();
+
 const times = new Map<number, number[]>();
 const peaks = new Map<number, number[]>();
 let reference: string | null = null;
@@ -63,8 +80,11 @@ for (let round = 1; round <= rounds; round++) {
       peak = Math.max(peak, rss());
     }, 50);
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
     const ran = await runUnits(plan, plan.units.map((u) => u.index), pool.executors);
     const seconds = (performance.now() - t0) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    const cpuSeconds = (cpu.user + cpu.system) / 1e6;
     clearInterval(sampler);
     peak = Math.max(peak, rss());
     await pool.close();
@@ -72,9 +92,12 @@ for (let round = 1; round <= rounds; round++) {
     reference ??= json;
     if (json !== reference) throw new Error(`the result on ${jobs} workers differs from the first run's`);
     times.set(jobs, [...(times.get(jobs) ?? []), seconds]);
+    const spin = await control(jobs);
+    controls.set(jobs, [...(controls.get(jobs) ?? []), spin]);
     peaks.set(jobs, [...(peaks.get(jobs) ?? []), peak]);
-    console.log(`round ${round}, ${jobs} worker${jobs === 1 ? ' ' : 's'}: ${seconds.toFixed(2)} s host; peak RSS ${peak.toFixed(0)} MB ` +
-      `(${((peak - rssPack) / jobs).toFixed(0)} MB per worker above the pack); load ${before} -> ${load()}`);
+    console.log(`round ${round}, ${jobs} worker${jobs === 1 ? ' ' : 's'}: ${seconds.toFixed(2)} s host, ${cpuSeconds.toFixed(2)} s of CPU ` +
+      `(${(cpuSeconds / seconds).toFixed(2)} cores busy); peak RSS ${peak.toFixed(0)} MB ` +
+      `(${((peak - rssPack) / jobs).toFixed(0)} MB per worker above the pack); control loop ${spin.toFixed(2)} s; load ${before} -> ${load()}`);
   }
 }
 const base = jobsList[0]!;
@@ -84,7 +107,9 @@ for (const jobs of jobsList) {
   console.log(`${jobs} worker${jobs === 1 ? ' ' : 's'}: mean ${mean(t).toFixed(2)} s, ` +
     `${(mean(t) / mean(times.get(base)!)).toFixed(2)} of ${base} worker${base === 1 ? '\'s' : 's\''} time ` +
     `(rounds: ${t.map((x, i) => (x / times.get(base)![i]!).toFixed(2)).join(', ')}); ` +
-    `peak RSS ${Math.max(...peaks.get(jobs)!).toFixed(0)} MB`);
+    `peak RSS ${Math.max(...peaks.get(jobs)!).toFixed(0)} MB; the control loop: ` +
+    `${(mean(controls.get(jobs)!) / mean(controls.get(base)!)).toFixed(2)} of ${base} thread${base === 1 ? '\'s' : 's\''} time ` +
+    `(${jobs} threads, ${jobs}x the work: 1.00 when ${jobs} cores were free, ${jobs}.00 when one was)`);
 }
 console.log('every run gave the same bytes');
 
