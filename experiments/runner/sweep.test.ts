@@ -70,7 +70,7 @@ test('an axis refuses each bad value by name, a huge range with its count, and n
     'memoryMB=1.1: a multiple of 0.25 from 0.75 to 64, got 1.1',
   ]);
   assert.match(values('disk', 'rp06..ideal').problems[0]!, /^disk=rp06\.\.ideal: disk takes names, not a range/);
-  assert.match(values('disk', 'ssd').problems[0]!, /^disk=ssd: not a value of disk \(one of rp06 \(0\), eagle \(1\), ideal \(2\)\)/);
+  assert.match(values('disk', 'ssd').problems[0]!, /^disk=ssd: not a value of disk \(one of rp06 \(0\), eagle \(1\), ideal \(2\), rm05 \(3\)\)/);
   assert.match(String(sweepSetting(syscall, 'nchsiz')), /^unknown setting "nchsiz" \(did you mean "nchsize"\?\).*syscall's iterations$/);
 });
 
