@@ -38,6 +38,9 @@ test('sweep and merge refuse bad input with one line each, exit 2, nothing run o
     [['sweep', 'syscall', '--set', 'hz=50,100', '--shard', '0/2'], [/--shard writes its units as JSON Lines: give --jsonl FILE/]],
     [['sweep', 'namecache', '--set', 'hz=50,100', '--param', 'iterations=5'], [/--param iterations: namecache has divisor/]],
     [['merge'], [/merge needs the shards' files/]],
+    [['sweep', 'syscall', '--set', 'kernel=generic,vms'], [/kernel=vms: not a value of kernel \(one of generic, /]],
+    [['sweep', 'syscall', '--set', 'kernel=generic', '--kernel', 'generic'], [/kernel: both swept and fixed \(--kernel generic\)/]],
+    [['run', 'syscall', '--jobs', '2', '--kernel', '/tmp/vmunix'], [/--jobs with --kernel \/tmp\/vmunix: the worker threads boot the kernel variants by name/]],
   ];
   for (const [args, patterns] of cases) {
     const r = vaxlab(...args, ...(args.includes('--jsonl') || args[0] === 'merge' ? [] : ['--json', out]));

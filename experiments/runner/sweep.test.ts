@@ -8,14 +8,17 @@
 // lab's image.
 
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { before, test } from 'node:test';
 
-import { findLabImage, loadSharedDiskImage, wasmBuildExists } from '../../emu/js/vaxNode';
+import { findLabImage, loadDiskImage, loadSharedDiskImage, wasmBuildExists } from '../../emu/js/vaxNode';
+import { KERNELS, kernelFileName } from '../kernels/variants';
 import { findExperiment } from './experiments';
 import { resultJson } from './result';
 import { resolveRun, runExperiment, SettingsError } from './runner';
 import {
-  assembleSweep, MAX_SWEEP_POINTS, parseAxis, planSweep, runUnits, sweepJson, sweepSetting, validateSweep,
+  assembleSweep, localExecutor, MAX_SWEEP_POINTS, parseAxis, planSweep, runUnits, sweepJson, sweepSetting, SweepUnitRunner, validateSweep,
   type SweepRequest, type SweepResult, type SweepSetting, type UnitOutcome,
 } from './sweep';
 import { threadExecutors } from './sweepNode';
@@ -126,6 +129,21 @@ test('a setting the steps set themselves: each family of steps becomes one row, 
   // Without a sweep over it, namecache still refuses a --set of what it varies.
   assert.match(refusal(() => planSweep({ experiment: 'namecache', axes: [], base: { parameters: {}, set: { nchsize: 5 } } }))[0]!,
     /namecache sets nchsize itself/);
+});
+
+test('the kernel variants are a setting like any other: by name, the paper\'s at GENERIC, not both swept and fixed', () => {
+  const k = setting('kernel');
+  assert.deepEqual(parseAxis(k, 'generic,no-name-cache').axis?.values, [KERNELS.findIndex((x) => x.name === 'generic'), KERNELS.findIndex((x) => x.name === 'no-name-cache')]);
+  assert.match(parseAxis(k, 'generic,vms').problems[0]!, /^kernel=vms: not a value of kernel \(one of generic, /);
+  assert.match(parseAxis(k, 'generic..like-4.2').problems[0]!, /^kernel=generic\.\.like-4\.2: kernel takes names, not a range/);
+  assert.deepEqual(k.paper, { at: KERNELS.findIndex((x) => x.name === 'generic') });
+  const plan = planSweep({ experiment: 'syscall', axes: [{ setting: 'kernel', values: [0, 2] }], base: { parameters: {}, set: {}, spinSeeds: 2 } });
+  assert.deepEqual(plan.points.map((p) => p.kernel), [KERNELS[0]!.name, KERNELS[2]!.name]);
+  assert.equal(plan.points[0]!.options.spinSeeds, 2);
+  assert.deepEqual(refusal(() => planSweep({ experiment: 'syscall', axes: [{ setting: 'kernel', values: [0] }], base: { parameters: {}, set: {}, kernel: 'generic' } })),
+    ['kernel: both swept and fixed (--kernel generic); give it once']);
+  assert.match(refusal(() => planSweep({ experiment: 'syscall', axes: [], base: { parameters: {}, set: {}, kernel: '/tmp/vmunix' } }))[0]!,
+    /^--kernel \/tmp\/vmunix: a sweep boots the kernel variants by name/);
 });
 
 test('shard specs: INDEX/COUNT from 0', () => {
@@ -282,3 +300,26 @@ test('a failing point is marked and the sweep goes on; Stop stops every worker a
   assert.ok(performance.now() - t0 < 8000, 'Stop did not stop the running units');
 });
 
+
+test('a kernel variant on worker units boots as run --kernel boots it; without its bytes the sweep is refused before it runs', { skip }, async (t) => {
+  const file = join(dirname(findLabImage()!), kernelFileName(basename(findLabImage()!).replace(/\.dsk(\.gz)?$/, ''), 'no-name-cache'));
+  if (!existsSync(file)) {
+    t.skip(`${file} is not built (npm run image builds the kernels)`);
+    return;
+  }
+  const bytes = await loadDiskImage(file);
+  const kernel = { name: 'no-name-cache: test', bytes, sha256: 'k' };
+  const request: SweepRequest = { experiment: 'namecache-work', axes: [], base: { parameters: { divisor: 40 }, set: {}, kernel: 'no-name-cache' } };
+  const runner = new SweepUnitRunner(lab.api.vax780, lab.disk, request, (name) => (name === 'no-name-cache' ? kernel : undefined));
+  const plan = runner.plan;
+  const ran = await runUnits(plan, plan.units.map((u) => u.index), [localExecutor(runner, { image: IMAGE })]);
+  const joined = assembleSweep(plan, ran.outcomes, ran.stopped).points[0]!.result!;
+  const direct = await runExperiment(lab.api.vax780, lab.disk, findExperiment('namecache-work')!, { parameters: { divisor: 40 }, kernel, image: IMAGE });
+  assert.equal(resultJson(joined), resultJson(direct));
+  assert.deepEqual(joined.kernel, { name: 'no-name-cache: test', sha256: 'k' });
+  // The variant has no name cache: no hits even at nchsize 1000.
+  assert.deepEqual(joined.rows.map((r) => r.totals?.['namei.hits']), [0, 0, 0]);
+  const without = new SweepUnitRunner(lab.api.vax780, lab.disk, request);
+  await assert.rejects(runUnits(without.plan, [0], [localExecutor(without)]),
+    (e: unknown) => e instanceof SettingsError && /kernel no-name-cache: not available here/.test(e.problems.join('\n')));
+});

@@ -14,9 +14,10 @@
 // with no axes: one point) and the shards of a sweep spread over machines
 // (sweepShard.ts).
 //
-// Any setting of toggles.ts can be an axis, and any parameter of the
-// experiment (iterations, divisor): a new knob there is a new axis here, with
-// nothing to add.  A setting the experiment's own steps set (namecache's
+// Any setting of toggles.ts can be an axis, any parameter of the experiment
+// (iterations, divisor), and `kernel`: the kernel variants the installer
+// builds (experiments/kernels/variants.ts) — a new knob or variant there is
+// a new axis or value here, with nothing to add.  A setting the experiment's own steps set (namecache's
 // nchsize: off, GENERIC's, 1000) replaces those steps' own values: the steps
 // of one family (StepSpec.family) become one row, run at every point.
 //
@@ -26,10 +27,11 @@
 import { DISK_TIMINGS, type DiskTiming } from '../../emu/js/constants';
 import type { DiskImage } from '../../emu/js/diskImage';
 import type { Vax780Api } from '../../emu/js/vax780';
+import { KERNELS, kernelByName } from '../kernels/variants';
 import { findExperiment, type ExperimentSpec, type ExperimentView, type StepSpec } from './experiments';
 import { MEMORY_MB_SCHEMA, RESULT_SCHEMA, checkSeries, type ExperimentResult, type RowResult } from './result';
 import {
-  arr, at, check, num, nul, obj, oneOf, rec, str, type Expect, type Infer, type Paths, type Same,
+  arr, at, check, int, num, nul, obj, oneOf, rec, str, type Expect, type Infer, type Paths, type Same,
 } from './schema';
 import { checkKernelSettings, resolveRun, runExperiment, SettingsError, type RunOptions, type RunProgress } from './runner';
 import { choiceName, closeToggles, expectedValues, findToggle, settingValue, TOGGLES, validateSetting } from './toggles';
@@ -63,7 +65,18 @@ export interface SweepBase {
   set: Record<string, number>;
   limitSeconds?: number;
   counters?: 'experiment' | 'all';
+  /** Runs of each step with disk spin seeds 1..N (RunOptions.spinSeeds). */
+  spinSeeds?: number;
+  /** A kernel variant to boot instead of the image's /vmunix, by name (experiments/kernels). */
+  kernel?: string;
 }
+
+/** The kernel a variant's name stands for, as RunOptions takes it (its bytes
+ *  loaded by whoever runs the units: the CLI from the files beside the image). */
+export type KernelResolver = (name: string) => RunOptions['kernel'] | undefined;
+
+/** The setting that picks the kernel variant (values: indexes of KERNELS, as disk's are of its timings). */
+export const KERNEL_SETTING = 'kernel';
 
 export interface SweepRequest {
   experiment: string;
@@ -82,7 +95,7 @@ export type AxisPaper = { at: number } | 'rows' | null;
 /** A setting as a sweep turns it. */
 export interface SweepSetting {
   name: string;
-  kind: 'toggle' | 'parameter';
+  kind: 'toggle' | 'parameter' | 'kernel';
   /** Values that are names (disk: rp06, eagle, ideal): no ranges. */
   named: boolean;
   /** A value as typed (a number, or a name), or null. */
@@ -103,6 +116,21 @@ function stepsSetting(spec: ExperimentSpec, name: string): StepSpec[] {
 
 /** How a sweep of spec turns setting `name`, or why it cannot. */
 export function sweepSetting(spec: ExperimentSpec, name: string): SweepSetting | string {
+  if (name === KERNEL_SETTING) {
+    const names = KERNELS.map((k) => k.name);
+    return {
+      name, kind: 'kernel', named: true,
+      parse: (raw) => {
+        const i = names.indexOf(raw.trim());
+        return i >= 0 ? i : null;
+      },
+      check: (v) => (Number.isInteger(v) && names[v] !== undefined ? null : `${name}: one of ${names.join(', ')}, got ${v}`),
+      label: (v) => names[v] ?? String(v),
+      expected: `one of ${names.join(', ')}`,
+      // The paper's 4.3BSD is GENERIC (the variant built from the distribution's sources).
+      paper: { at: names.indexOf('generic') },
+    };
+  }
   if (Object.hasOwn(spec.parameters, name)) {
     return {
       name, kind: 'parameter', named: false,
@@ -119,7 +147,7 @@ export function sweepSetting(spec: ExperimentSpec, name: string): SweepSetting |
     const close = closeToggles(name);
     const params = Object.keys(spec.parameters);
     return `unknown setting "${name}"${close.length ? ` (did you mean ${close.map((c) => `"${c}"`).join(' or ')}?)` : ''}; ` +
-      `a sweep turns ${TOGGLES.map((t) => t.name).join(', ')}${params.length ? ` or ${spec.id}'s ${params.join(', ')}` : ''}`;
+      `a sweep turns ${TOGGLES.map((t) => t.name).join(', ')}, ${KERNEL_SETTING}${params.length ? ` or ${spec.id}'s ${params.join(', ')}` : ''}`;
   }
   let paper: AxisPaper = null;
   const own = stepsSetting(spec, name);
@@ -234,6 +262,8 @@ export interface SweepPoint {
   /** The experiment as this point runs it (its steps' families turned into rows, for a setting they set). */
   spec: ExperimentSpec;
   options: RunOptions;
+  /** The kernel variant the point boots (its name), or null for the image's /vmunix. */
+  kernel: string | null;
 }
 
 /** One step of one point: what one worker runs at a time. */
@@ -295,6 +325,7 @@ function runOptionsOf(base: SweepBase): RunOptions {
   if (base.disk !== undefined) o.disk = base.disk;
   if (base.limitSeconds !== undefined) o.limitSeconds = base.limitSeconds;
   if (base.counters !== undefined) o.counters = base.counters;
+  if (base.spinSeeds !== undefined) o.spinSeeds = base.spinSeeds;
   return o;
 }
 
@@ -336,9 +367,15 @@ export function planSweep(request: SweepRequest): SweepPlan {
       : Object.hasOwn(request.base.parameters, axis.setting) ? `--param ${axis.setting}=${request.base.parameters[axis.setting]}`
         : axis.setting === 'cpu' && request.base.cpu !== undefined ? `--cpu ${request.base.cpu}`
           : axis.setting === 'memoryMB' && request.base.memoryMB !== undefined ? `--mem ${request.base.memoryMB}`
-            : axis.setting === 'disk' && request.base.disk !== undefined ? `--disk ${request.base.disk}` : null;
+            : axis.setting === 'disk' && request.base.disk !== undefined ? `--disk ${request.base.disk}`
+              : axis.setting === KERNEL_SETTING && request.base.kernel !== undefined ? `--kernel ${request.base.kernel}` : null;
     if (fixed) problems.push(`${axis.setting}: both swept and fixed (${fixed}); give it once`);
   }
+  if (request.base.kernel !== undefined && !kernelByName(request.base.kernel)) {
+    problems.push(`--kernel ${request.base.kernel}: a sweep boots the kernel variants by name (${KERNELS.map((k) => k.name).join(', ')})`);
+  }
+  const seeds = request.base.spinSeeds;
+  if (seeds !== undefined && (!Number.isSafeInteger(seeds) || seeds < 1 || seeds > 99)) problems.push(`spinSeeds: a whole number from 1 to 99, got ${seeds}`);
   const count = request.axes.reduce((n, a) => n * a.values.length, 1);
   if (count > MAX_SWEEP_POINTS) {
     problems.push(`${count.toLocaleString('en-US')} points (${request.axes.map((a) => `${a.values.length} ${a.setting}`).join(' × ')}); ` +
@@ -358,18 +395,20 @@ export function planSweep(request: SweepRequest): SweepPlan {
   const byProblem = new Map<string, string[]>();
   for (const [index, values] of grid.entries()) {
     const options = runOptionsOf(request.base);
+    let kernel = request.base.kernel ?? null;
     for (const s of settings) {
       if (s.kind === 'parameter') options.parameters = { ...options.parameters, [s.name]: values[s.name]! };
+      else if (s.kind === 'kernel') kernel = s.label(values[s.name]!);
       else options.set = { ...options.set, [s.name]: values[s.name]! };
     }
-    const ps = pointSpec(spec, swept, values);
+    const ps = pointSpec(spec, swept.filter((n) => n !== KERNEL_SETTING), values);
     try {
       resolveRun(ps, options);
     } catch (e) {
       if (!(e instanceof SettingsError)) throw e;
       for (const p of e.problems) byProblem.set(p, [...(byProblem.get(p) ?? []), pointLabel(settings, values)]);
     }
-    points.push({ index, values, spec: ps, options });
+    points.push({ index, values, spec: ps, options, kernel });
   }
   if (byProblem.size > 0) {
     throw new SettingsError([...byProblem].map(([p, at]) => (at.length === points.length || settings.length === 0 ? p : `${at.join(', ')}: ${p}`)));
@@ -388,8 +427,18 @@ export function planSweep(request: SweepRequest): SweepPlan {
 export class SweepUnitRunner {
   readonly plan: SweepPlan;
 
-  constructor(private readonly api: Vax780Api, private readonly image: DiskImage, request: SweepRequest) {
+  /** kernels: the variants' bytes by name, for a sweep that boots them (none: such a sweep's units fail saying so). */
+  constructor(private readonly api: Vax780Api, private readonly image: DiskImage, request: SweepRequest,
+    private readonly kernels: KernelResolver = () => undefined) {
     this.plan = planSweep(request);
+  }
+
+  /** The point's kernel, as RunOptions takes it. */
+  private kernelOf(point: SweepPoint): RunOptions['kernel'] {
+    if (point.kernel === null) return undefined;
+    const k = this.kernels(point.kernel);
+    if (!k) throw new Error(`kernel ${point.kernel}: not available here (its file is not loaded)`);
+    return k;
   }
 
   /** The checks that need the kernel (runner.checkKernelSettings) for every point: problems, or []. */
@@ -398,14 +447,17 @@ export class SweepUnitRunner {
     const seen = new Set<string>();
     for (const point of this.plan.points) {
       const run = resolveRun(point.spec, point.options);
-      const key = JSON.stringify([run.memoryMB, run.cpu, run.disk, run.steps.map((s) => [s.kernel, s.step.readback])]);
+      const key = JSON.stringify([point.kernel, run.memoryMB, run.cpu, run.disk, run.steps.map((s) => [s.kernel, s.step.readback])]);
       if (seen.has(key)) continue;
       seen.add(key);
+      const at = pointLabel(this.plan.settings, point.values);
       try {
-        checkKernelSettings(this.api, this.image, run);
+        checkKernelSettings(this.api, this.image, run, this.kernelOf(point)?.bytes);
       } catch (e) {
-        if (!(e instanceof SettingsError)) throw e;
-        const at = pointLabel(this.plan.settings, point.values);
+        if (!(e instanceof SettingsError)) {
+          problems.push(`${at ? `${at}: ` : ''}${e instanceof Error ? e.message : String(e)}`);
+          continue;
+        }
         problems.push(...e.problems.map((p) => (at ? `${at}: ${p}` : p)));
       }
     }
@@ -417,7 +469,8 @@ export class SweepUnitRunner {
     const unit = this.plan.units[index];
     if (!unit) throw new RangeError(`unit ${index}: the sweep has ${this.plan.units.length}`);
     const point = this.plan.points[unit.point]!;
-    return runExperiment(this.api, this.image, point.spec, { ...point.options, ...hooks, steps: [unit.step] });
+    const kernel = this.kernelOf(point);
+    return runExperiment(this.api, this.image, point.spec, { ...point.options, ...hooks, ...(kernel ? { kernel } : {}), steps: [unit.step] });
   }
 }
 
@@ -669,7 +722,7 @@ export function localExecutor(runner: SweepUnitRunner, hooks: Pick<RunOptions, '
 
 export const SWEEP_BASE_SCHEMA = obj({ parameters: rec(num), set: rec(num) }, {
   cpu: oneOf('750', '780'), memoryMB: MEMORY_MB_SCHEMA, disk: oneOf(...DISK_TIMINGS), limitSeconds: num,
-  counters: oneOf('experiment', 'all'),
+  counters: oneOf('experiment', 'all'), spinSeeds: int(1, 99), kernel: str(100),
 });
 
 export const SWEEP_SCHEMA = obj({

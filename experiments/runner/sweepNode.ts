@@ -20,6 +20,8 @@ export interface SweepThreadData {
   pack: SharedArrayBuffer;
   /** The image's name and SHA-256, as results record it. */
   image: { name: string; sha256?: string } | null;
+  /** The kernel variants the sweep boots, by name (RunOptions.kernel: their bytes, name and SHA-256). */
+  kernels: Record<string, { name: string; bytes: Uint8Array; sha256?: string }>;
 }
 
 export type ToThread =
@@ -110,12 +112,12 @@ class ThreadExecutor implements UnitExecutor {
   }
 }
 
-/** `jobs` worker threads for the sweep of `request`, over the shared pack; close() ends them. */
+/** `jobs` worker threads for the sweep of `request`, over the shared pack (and the kernels it boots); close() ends them. */
 export function threadExecutors(request: SweepRequest, jobs: number, pack: Uint8Array<SharedArrayBuffer>,
-  image: SweepThreadData['image']): { executors: UnitExecutor[]; close(): Promise<void> } {
+  image: SweepThreadData['image'], kernels: SweepThreadData['kernels'] = {}): { executors: UnitExecutor[]; close(): Promise<void> } {
   if (pack.byteOffset !== 0 || pack.byteLength !== pack.buffer.byteLength) {
     throw new RangeError('the pack must fill its SharedArrayBuffer');
   }
-  const executors = Array.from({ length: jobs }, () => new ThreadExecutor({ request, pack: pack.buffer, image }));
+  const executors = Array.from({ length: jobs }, () => new ThreadExecutor({ request, pack: pack.buffer, image, kernels }));
   return { executors, close: async () => void (await Promise.all(executors.map((e) => e.close()))) };
 }

@@ -19,7 +19,8 @@ const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 let runner: SweepUnitRunner;
 try {
   const api = await loadVaxNode();
-  runner = new SweepUnitRunner(api.vax780, api.vax780.sharedImage(new Uint8Array(data.pack)), data.request);
+  runner = new SweepUnitRunner(api.vax780, api.vax780.sharedImage(new Uint8Array(data.pack)), data.request,
+    (name) => (Object.hasOwn(data.kernels, name) ? data.kernels[name] : undefined));
 } catch (e) {
   post({ type: 'fatal', message: `the worker could not start: ${message(e)}` });
   throw e;
