@@ -69,6 +69,8 @@ export interface SweepBase {
   spinSeeds?: number;
   /** A kernel variant to boot instead of the image's /vmunix, by name (experiments/kernels). */
   kernel?: string;
+  /** Profile each step's timed command (RunOptions.profile). */
+  profile?: boolean;
 }
 
 /** The kernel a variant's name stands for, as RunOptions takes it (its bytes
@@ -326,6 +328,7 @@ function runOptionsOf(base: SweepBase): RunOptions {
   if (base.limitSeconds !== undefined) o.limitSeconds = base.limitSeconds;
   if (base.counters !== undefined) o.counters = base.counters;
   if (base.spinSeeds !== undefined) o.spinSeeds = base.spinSeeds;
+  if (base.profile) o.profile = true;
   return o;
 }
 
@@ -722,7 +725,7 @@ export function localExecutor(runner: SweepUnitRunner, hooks: Pick<RunOptions, '
 
 export const SWEEP_BASE_SCHEMA = obj({ parameters: rec(num), set: rec(num) }, {
   cpu: oneOf('750', '780'), memoryMB: MEMORY_MB_SCHEMA, disk: oneOf(...DISK_TIMINGS), limitSeconds: num,
-  counters: oneOf('experiment', 'all'), spinSeeds: int(1, 99), kernel: str(100),
+  counters: oneOf('experiment', 'all'), spinSeeds: int(1, 99), kernel: str(100), profile: oneOf(true, false),
 });
 
 export const SWEEP_SCHEMA = obj({

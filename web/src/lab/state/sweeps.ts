@@ -349,6 +349,7 @@ export class Sweeps {
         ...(config.memoryMB !== spec.machine.memoryMB ? { memoryMB: config.memoryMB } : {}),
         ...(config.disk ? { disk: config.disk } : {}),
         ...(config.limitSeconds !== undefined ? { limitSeconds: config.limitSeconds } : {}),
+        ...(config.profile ? { profile: true } : {}),
       },
     };
     let plan: SweepPlan;
