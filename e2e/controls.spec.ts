@@ -74,6 +74,9 @@ test('Stop (the button, then Escape) ends table2 within seconds: the rows done, 
     const status = page.getByTestId('machine-status');
     const run = page.getByTestId('run-button');
     const stop = page.getByTestId('stop-button');
+    // One worker, so the rows run in order (on a machine with more cores table2 would spread over several:
+    // Stop on several workers is sweep.spec.ts's).
+    await page.getByTestId('sweep-jobs').fill('1');
 
     /** Runs table2 at the paper's counts until its second step, stops it with `how`, and checks the end. */
     const runAndStop = async (how: 'button' | 'Escape') => {

@@ -1,10 +1,12 @@
-// Disk images in wasm memory: the pristine pack that any number of Vax780
-// systems share (vax780.ts), loaded at once or written piece by piece (a
-// download decompressing straight into wasm memory: diskImageLoader.ts).
+// Disk images: the pristine pack that any number of Vax780 systems share
+// (vax780.ts), in wasm memory — loaded at once or written piece by piece (a
+// download decompressing straight into wasm memory: diskImageLoader.ts) — or
+// left in JavaScript memory (sharedImage: a SharedArrayBuffer that several
+// workers, each with its own wasm memory, read as one copy of the pack).
 
 import type { VaxWasmModule } from './wasm';
 
-/** A disk image in wasm memory: the pristine pack that any number of Vax780
+/** A disk image, in wasm memory or in JavaScript's (sharedImage): the pristine pack that any number of Vax780
  *  systems share.  The systems never write it (each keeps its writes in its
  *  own overlay), so one image serves every machine of an experiment. */
 export interface DiskImage {
@@ -16,7 +18,7 @@ export interface DiskImage {
   readonly disposed: boolean;
   /** A copy of bytes [offset, offset + length) (checks and digests). */
   read(offset: number, length: number): Uint8Array;
-  /** Calls f with a view of the whole image in wasm memory and returns its
+  /** Calls f with a view of the whole image and returns its
    *  result.  The view is valid only during the call (wasm memory may grow
    *  later and detach it) and must not be written.  For consumers that take
    *  the bytes synchronously, such as crypto.subtle.digest (which copies its
@@ -47,7 +49,10 @@ export interface DiskImageWriter {
  *  release(), called once when the system is destroyed (the image's memory
  *  goes then if it was disposed meanwhile). */
 export interface ImageLease {
+  /** In wasm memory: the bytes' address (0 for an image in JavaScript memory). */
   readonly ptr: number;
+  /** In JavaScript memory: the number vax780w_create_js takes for it (0 for one in wasm memory). */
+  readonly source: number;
   readonly size: number;
   release(): void;
 }
@@ -58,6 +63,15 @@ export interface DiskImages {
   loadImage(bytes: Uint8Array): DiskImage;
   /** An empty image of size bytes, to be written in pieces. */
   allocImage(size: number): DiskImageWriter;
+  /** An image over bytes that stay where they are, in JavaScript memory —
+   *  typically a view of a SharedArrayBuffer that several workers (each with
+   *  its own wasm memory) share, so the pack exists once for all of them.
+   *  Nothing is copied: the systems read the sectors they need through an
+   *  import (vax780w_js_image_read).  The bytes must not change while the
+   *  image is in use. */
+  sharedImage(bytes: Uint8Array): DiskImage;
+  /** allocImage's writer over a new SharedArrayBuffer: done() gives sharedImage of it. */
+  allocSharedImage(size: number): DiskImageWriter;
   /** True when image is one of this module's (not of another instance, whose memory is another). */
   owns(image: DiskImage): boolean;
   /** Counts a user of the image until release(); throws if it is not this module's or was disposed. */
@@ -69,7 +83,9 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
   // object so that callers cannot alter it and an image of another module
   // instance (another wasm memory) is recognised and refused.
   interface ImageState {
-    ptr: number; // 0 once freed
+    ptr: number; // 0 once freed (and for an image in JavaScript memory)
+    /** An image in JavaScript memory: its number in `sources` (0 for one in wasm memory). */
+    source: number;
     size: number;
     users: number;
     disposed: boolean;
@@ -81,7 +97,23 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
       mod._vax780w_image_free(st.ptr);
       st.ptr = 0;
     }
+    if (st.disposed && st.users === 0 && st.source !== 0) {
+      sources.delete(st.source);
+      st.source = 0;
+    }
   }
+
+  // Images in JavaScript memory, by the number the C side passes back to
+  // vax780w_js_image_read (emu/wasm/vax780_wasm.c), which calls this.
+  const sources = new Map<number, Uint8Array>();
+  let nextSource = 1;
+  mod.vaxImageRead = (source, offset, buf, len) => {
+    const bytes = sources.get(source);
+    if (!bytes || offset < 0 || len < 0 || offset + len > bytes.length) return -1;
+    // HEAPU8 read now: wasm memory may have grown since the last call.
+    mod.HEAPU8.set(bytes.subarray(offset, offset + len), buf);
+    return 0;
+  };
 
   function allocImageBuffer(size: number): number {
     if (!Number.isInteger(size) || size <= 0 || size > 0xffff_ffff) {
@@ -92,11 +124,18 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
     return ptr;
   }
 
-  function makeImage(ptr: number, size: number): DiskImage {
-    const st: ImageState = { ptr, size, users: 0, disposed: false };
+  function makeImage(ptr: number, size: number, js?: Uint8Array): DiskImage {
+    const source = js ? nextSource++ : 0;
+    if (js) sources.set(source, js);
+    const st: ImageState = { ptr, source, size, users: 0, disposed: false };
     const at = (): number => {
       if (st.disposed) throw new Error('DiskImage used after dispose()');
       return st.ptr;
+    };
+    // The image's bytes now (wasm memory may have grown since the last look).
+    const view = (): Uint8Array => {
+      const p = at();
+      return js ?? mod.HEAPU8.subarray(p, p + size);
     };
     const image: DiskImage = {
       size,
@@ -107,15 +146,14 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
         return st.disposed;
       },
       read(offset, length) {
-        const p = at();
+        const bytes = view();
         if (!Number.isInteger(offset) || !Number.isInteger(length) || offset < 0 || length < 0 || offset + length > size) {
           throw new RangeError(`DiskImage.read ${offset}+${length} outside the ${size}-byte image`);
         }
-        return mod.HEAPU8.slice(p + offset, p + offset + length);
+        return bytes.slice(offset, offset + length);
       },
       withBytes(f) {
-        const p = at();
-        return f(mod.HEAPU8.subarray(p, p + size));
+        return f(view());
       },
       dispose() {
         if (st.disposed) return;
@@ -134,8 +172,9 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
     return makeImage(ptr, bytes.length);
   }
 
-  function allocImage(size: number): DiskImageWriter {
-    const ptr = allocImageBuffer(size);
+  /** A writer of `size` bytes: `put` copies a chunk in, `finish` makes the
+   *  image once every byte was written, `free` gives the buffer back. */
+  function writer(size: number, put: (offset: number, chunk: Uint8Array) => void, finish: () => DiskImage, free: () => void): DiskImageWriter {
     // The written ranges [start, end).  A stream writes in order, so each
     // write extends the last range and the list stays one entry long.
     let ranges: [number, number][] = [];
@@ -149,7 +188,7 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
           throw new RangeError(`DiskImageWriter.write ${offset}+${chunk.length} outside the ${size}-byte image`);
         }
         if (chunk.length === 0) return;
-        mod.HEAPU8.set(chunk, ptr + offset);
+        put(offset, chunk);
         const last = ranges[ranges.length - 1];
         if (last && offset >= last[0] && offset <= last[1]) last[1] = Math.max(last[1], offset + chunk.length);
         else ranges.push([offset, offset + chunk.length]);
@@ -169,14 +208,38 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
           throw new Error(`disk image incomplete: byte ${covered} of ${size} (and maybe more) never written`);
         }
         state = 'done';
-        return makeImage(ptr, size);
+        return finish();
       },
       abort() {
         if (state !== 'open') return;
         state = 'aborted';
-        mod._vax780w_image_free(ptr);
+        free();
       },
     };
+  }
+
+  function allocImage(size: number): DiskImageWriter {
+    const ptr = allocImageBuffer(size);
+    return writer(size, (offset, chunk) => mod.HEAPU8.set(chunk, ptr + offset), () => makeImage(ptr, size),
+      () => mod._vax780w_image_free(ptr));
+  }
+
+  function allocSharedImage(size: number): DiskImageWriter {
+    if (!Number.isInteger(size) || size <= 0 || size > 0xffff_ffff) {
+      throw new RangeError(`disk image size must be a positive integer under 4 GB, got ${size}`);
+    }
+    let bytes: Uint8Array | null = new Uint8Array(new SharedArrayBuffer(size));
+    return writer(size, (offset, chunk) => bytes!.set(chunk, offset), () => sharedImage(bytes!), () => {
+      bytes = null;
+    });
+  }
+
+  function sharedImage(bytes: Uint8Array): DiskImage {
+    if (!(bytes instanceof Uint8Array)) throw new TypeError('sharedImage takes a Uint8Array');
+    if (bytes.length === 0 || bytes.length > 0xffff_ffff) {
+      throw new RangeError(`disk image size must be a positive integer under 4 GB, got ${bytes.length}`);
+    }
+    return makeImage(0, bytes.length, bytes);
   }
 
   function lease(image: DiskImage): ImageLease {
@@ -187,6 +250,7 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
     let held = true;
     return {
       ptr: st.ptr,
+      source: st.source,
       size: st.size,
       release() {
         if (!held) return;
@@ -197,5 +261,5 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
     };
   }
 
-  return { loadImage, allocImage, owns: (image) => imageStates.has(image), lease };
+  return { loadImage, allocImage, allocSharedImage, sharedImage, owns: (image) => imageStates.has(image), lease };
 }

@@ -67,6 +67,9 @@ export interface StreamImageOptions {
   onProgress?: (progress: ImageLoadProgress) => void;
   /** The image's name in error messages. */
   name?: string;
+  /** Decompress into a SharedArrayBuffer (Vax780Api.allocSharedImage) that
+   *  other workers can be given, instead of into this module's wasm memory. */
+  shared?: boolean;
 }
 
 /** A load that failed, with a message that says how. */
@@ -87,11 +90,11 @@ function hex(digest: ArrayBuffer): string {
  *  Rejects with a DiskImageLoadError (and frees the partial image) on a
  *  failing stream, a corrupt or truncated gzip, a size or SHA-256 mismatch. */
 export async function streamDiskImage(
-  api: Pick<Vax780Api, 'allocImage'>,
+  api: Pick<Vax780Api, 'allocImage' | 'allocSharedImage'>,
   gz: ReadableStream<Uint8Array>,
   options: StreamImageOptions,
 ): Promise<DiskImage> {
-  const { uncompressedBytes: size, compressedBytes = null, sha256, gzipped = true, onProgress, name = 'disk image' } = options;
+  const { uncompressedBytes: size, compressedBytes = null, sha256, gzipped = true, onProgress, name = 'disk image', shared = false } = options;
   if (!Number.isInteger(size) || size <= 0) throw new RangeError(`${name}: uncompressedBytes must be a positive integer, got ${size}`);
   let received = 0;
   let written = 0;
@@ -136,7 +139,7 @@ export async function streamDiskImage(
     : counted;
   const reader = decompressed.getReader();
 
-  const writer = api.allocImage(size);
+  const writer = shared ? api.allocSharedImage(size) : api.allocImage(size);
   try {
     for (;;) {
       let r: ReadableStreamReadResult<Uint8Array>;
@@ -177,7 +180,10 @@ export async function streamDiskImage(
     try {
       // digest() copies the bytes before it returns, so the view may not
       // outlive withBytes (wasm memory may grow and detach it).
-      const got = hex(await image.withBytes((bytes) => crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>)));
+      // WebCrypto takes no view of a SharedArrayBuffer: a shared image is
+      // copied for it (the copy digest() makes of the other anyway).
+      const got = hex(await image.withBytes((bytes) => crypto.subtle.digest('SHA-256',
+        (bytes.buffer instanceof SharedArrayBuffer ? bytes.slice() : bytes) as Uint8Array<ArrayBuffer>)));
       if (got !== sha256.toLowerCase()) {
         throw new DiskImageLoadError(`${name}: SHA-256 mismatch: ${got}, the manifest gives ${sha256}`);
       }
@@ -201,6 +207,8 @@ export interface LoadImageOptions {
   onProgress?: (progress: ImageLoadProgress) => void;
   /** Cancels the download. */
   signal?: AbortSignal;
+  /** Into a SharedArrayBuffer (StreamImageOptions.shared). */
+  shared?: boolean;
   /** The fetch to use (default: the global one). */
   fetch?: typeof fetch;
 }
@@ -265,7 +273,7 @@ export function sameOriginFile(file: string, manifestUrl: URL): URL {
 /** Fetches a gzipped image and streams it into a new DiskImage of
  *  options.size bytes. */
 export async function loadDiskImage(
-  api: Pick<Vax780Api, 'allocImage'>,
+  api: Pick<Vax780Api, 'allocImage' | 'allocSharedImage'>,
   url: string | URL,
   options: LoadImageOptions,
 ): Promise<DiskImage> {
@@ -289,12 +297,13 @@ export async function loadDiskImage(
     gzipped: !encoded,
     onProgress: options.onProgress,
     name,
+    shared: options.shared,
   });
 }
 
 /** Fetches the manifest, then streams its image into a new DiskImage. */
 export async function fetchDiskImage(
-  api: Pick<Vax780Api, 'allocImage'>,
+  api: Pick<Vax780Api, 'allocImage' | 'allocSharedImage'>,
   options: FetchImageOptions,
 ): Promise<{ image: DiskImage; manifest: ImageManifest }> {
   const f = options.fetch ?? fetch;

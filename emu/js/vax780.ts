@@ -168,6 +168,12 @@ export interface Vax780Api {
   loadImage(bytes: Uint8Array): DiskImage;
   /** An empty image of size bytes, to be written in pieces. */
   allocImage(size: number): DiskImageWriter;
+  /** An image over bytes left in JavaScript memory (a SharedArrayBuffer
+   *  several workers share): no copy in wasm memory (diskImage.ts). */
+  sharedImage(bytes: Uint8Array): DiskImage;
+  /** An empty image in a new SharedArrayBuffer, to be written in pieces (a
+   *  download that workers will share). */
+  allocSharedImage(size: number): DiskImageWriter;
   /** Creates the system, loads the disk and boots it (ready to run()). */
   create(options: Vax780Options): Vax780System;
   stopName(reason: Vax780Stop | number): string;
@@ -235,7 +241,7 @@ export function vax780Systems(
         throw new RangeError('disk must be a DiskImage or a non-empty Uint8Array under 4 GB');
       }
     } else if (!images.owns(disk)) {
-      throw new TypeError('disk must be a DiskImage of this module (vax780.loadImage/allocImage) or a Uint8Array');
+      throw new TypeError('disk must be a DiskImage of this module (vax780.loadImage/allocImage/sharedImage) or a Uint8Array');
     } else if (disk.disposed) {
       throw new Error('disk: the DiskImage was disposed');
     }
@@ -265,9 +271,13 @@ export function vax780Systems(
       // The system reads the image through its own copy-on-write overlay
       // and never writes it; the image stays ours (st) to free.
       const howto = boot === 'single' ? RB_SINGLE : 0;
-      handle = diskType === 'RP06'
-        ? mod._vax780w_create(memoryMB * 1024, st.ptr, st.size, direct ? 1 : 0, howto, errPtr, ERR_LEN)
-        : withString(mod, diskType, (t) => mod._vax780w_create_ra(memoryMB * 1024, st.ptr, st.size, t, direct ? 1 : 0, howto, errPtr, ERR_LEN));
+      // An image in JavaScript memory (sharedImage) is read through the vaxImageRead import.
+      handle = st.source !== 0
+        ? withString(mod, diskType === 'RP06' ? '' : diskType, (t) =>
+          mod._vax780w_create_js(memoryMB * 1024, st.source, st.size, t, direct ? 1 : 0, howto, errPtr, ERR_LEN))
+        : diskType === 'RP06'
+          ? mod._vax780w_create(memoryMB * 1024, st.ptr, st.size, direct ? 1 : 0, howto, errPtr, ERR_LEN)
+          : withString(mod, diskType, (t) => mod._vax780w_create_ra(memoryMB * 1024, st.ptr, st.size, t, direct ? 1 : 0, howto, errPtr, ERR_LEN));
       if (handle === 0) throw new Error(`vax780 create: ${mod.UTF8ToString(errPtr)}`);
     } catch (e) {
       release();
@@ -581,6 +591,8 @@ export function vax780Systems(
   return {
     loadImage: images.loadImage,
     allocImage: images.allocImage,
+    sharedImage: images.sharedImage,
+    allocSharedImage: images.allocSharedImage,
     create: createVax780,
     stopName: (reason) => (reason === Vax780Stop.Rebooted ? 'rebooted'
       : reason === Vax780Stop.Panicked ? 'kernel panic' : stopReasonName(reason)),

@@ -2,8 +2,9 @@
 // (Emscripten's own Node path does not work for this ES-module build; see
 // emu/Makefile).  Never import this from browser code.
 
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { createReadStream, existsSync } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
+import { createGunzip } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
 import { loadVax, type VaxMachineApi } from './vaxModule';
@@ -82,4 +83,56 @@ export async function loadDiskImage(path: string): Promise<Uint8Array> {
 export async function loadBsdImage(): Promise<{ path: string; bytes: Uint8Array } | null> {
   const path = findBsdImage();
   return path ? { path, bytes: await loadDiskImage(path) } : null;
+}
+
+/**
+ * The bytes of a disk image in a SharedArrayBuffer, which worker threads
+ * share without copying (Vax780Api.sharedImage reads it): one copy of the
+ * pack for all of them.  A .gz is gunzipped as it is read, straight into
+ * the buffer, its size taken from the gzip trailer (ISIZE), so the pack is
+ * never held twice.  A file the trailer does not describe (several gzip
+ * members, a size above MAX_IMAGE_BYTES) is read as loadDiskImage reads it,
+ * with its limit, and copied.
+ */
+export async function loadSharedDiskImage(path: string): Promise<Uint8Array<SharedArrayBuffer>> {
+  const shared = (bytes: Uint8Array) => {
+    const out = new Uint8Array(new SharedArrayBuffer(bytes.length));
+    out.set(bytes);
+    return out;
+  };
+  const f = await open(path, 'r');
+  let size: number;
+  try {
+    const { size: fileSize } = await f.stat();
+    if (!path.endsWith('.gz')) {
+      if (fileSize > MAX_IMAGE_BYTES) throw new RangeError(`${path}: ${fileSize} bytes, more than the ${MAX_IMAGE_BYTES} a disk image may have`);
+      const bytes = new Uint8Array(new SharedArrayBuffer(fileSize));
+      for (let at = 0; at < fileSize;) {
+        const { bytesRead } = await f.read(bytes, at, fileSize - at, at);
+        if (bytesRead === 0) throw new Error(`${path}: ended at byte ${at} of ${fileSize}`);
+        at += bytesRead;
+      }
+      return bytes;
+    }
+    const trailer = new Uint8Array(4);
+    if (fileSize < 18 || (await f.read(trailer, 0, 4, fileSize - 4)).bytesRead !== 4) throw new Error(`${path}: too short for a gzip file`);
+    size = new DataView(trailer.buffer).getUint32(0, true); // ISIZE: the last member's size mod 2^32
+  } finally {
+    await f.close();
+  }
+  if (size === 0 || size > MAX_IMAGE_BYTES) return shared(await loadDiskImage(path));
+  const bytes = new Uint8Array(new SharedArrayBuffer(size));
+  let at = 0;
+  const gunzip = createReadStream(path).pipe(createGunzip());
+  for await (const chunk of gunzip as AsyncIterable<Buffer>) {
+    if (at + chunk.length > size) {
+      // More than the trailer says: several members (or a bomb), which loadDiskImage judges.
+      gunzip.destroy();
+      return shared(await loadDiskImage(path));
+    }
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  if (at !== size) return shared(await loadDiskImage(path));
+  return bytes;
 }

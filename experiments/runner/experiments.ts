@@ -96,6 +96,11 @@ export interface StepSpec {
   /** About how long the timed command takes at the paper's count on the experiment's machine (virtual seconds),
    *  for a step the paper gives no elapsed time for: the page's estimate before a run. */
   typicalSeconds?: number;
+  /** For a step that is one of several running the same command with its own
+   *  value of a kernel variable (namecache's nchsize): the command itself.  A
+   *  sweep over that variable runs one step per family at each of its points
+   *  (sweep.ts), with this id and label. */
+  family?: { id: string; label: string };
 }
 
 /** How the CLI (and the page) lays out the result. */
@@ -418,6 +423,7 @@ function lsStep(size: number | null): StepSpec {
     parse: 'time',
     kernel: size === null ? {} : { nchsize: size },
     readback: ['nchsize'],
+    family: { id: 'ls', label: 'ls -l' },
     paper: lsPaper(off),
     limitSeconds: 300,
     typicalSeconds: 13,
@@ -434,6 +440,7 @@ function nameworkStep(size: number | null): StepSpec {
     parse: 'time',
     kernel: size === null ? {} : { nchsize: size },
     readback: ['nchsize'],
+    family: { id: 'namework', label: 'namework' },
     paper: null,
     limitSeconds: 600,
     typicalSeconds: 40,

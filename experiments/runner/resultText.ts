@@ -5,6 +5,8 @@
 import type { DiskTiming } from '../../emu/js/constants';
 import type { ExperimentResult } from './result';
 import { columnGroups, formatSeconds, resultTable, startsGroup, type ResultTable } from './resultView';
+import type { SweepResult } from './sweep';
+import { defaultMeasure, sweepOutcome, sweepTable, type Measure } from './sweepView';
 
 /** What each disk timing is, in a few words. */
 export const DISK_TIMING_WORDS: Record<DiskTiming, string> = {
@@ -86,4 +88,20 @@ export function formatTable(result: ExperimentResult, hostSeconds?: number[]): s
   }
   const extra = hostSeconds ? [{ label: 'Host (s)', values: hostSeconds.map((s) => formatSeconds(s)) }] : [];
   return [...lines, '', ...tableText(resultTable(result), extra)].join('\n');
+}
+
+/** A sweep as text: what was swept, the machine, its table for one measure, how it went. */
+export function formatSweep(result: SweepResult, measure: Measure = defaultMeasure(result)): string {
+  const lines = [`${result.experiment}: ${result.title}`];
+  lines.push(`sweep: ${result.axes.map((a) => `${a.setting}=${a.labels.join(',')}`).join(' × ')} ` +
+    `(${result.points.length} point${result.points.length === 1 ? '' : 's'})`);
+  const first = result.points.find((p) => p.result)?.result;
+  if (first) lines.push(machineLine(first));
+  const b = result.base;
+  const fixed = [
+    ...Object.entries(b.parameters).map(([k, v]) => `${k}=${v}`), ...Object.entries(b.set).map(([k, v]) => `${k}=${v}`),
+    ...(b.limitSeconds !== undefined ? [`limit=${b.limitSeconds} s`] : []),
+  ];
+  if (fixed.length > 0) lines.push(`every point: ${fixed.join(' ')}`);
+  return [...lines, '', ...tableText(sweepTable(result, measure)), '', `${result.experiment}: ${sweepOutcome(result)}`].join('\n');
 }

@@ -48,6 +48,12 @@ export interface RunOptions {
   set?: Record<string, number>;
   /** Virtual-second limit of each timed command (default: per step, see stepLimit). */
   limitSeconds?: number;
+  /** Run only these steps (ids), in the experiment's order; the others are
+   *  left out of the result as if the experiment had only these.  A row of
+   *  this run is byte for byte the row a whole run gives (each step boots
+   *  its own machine), so the rows of runs of disjoint subsets joined in
+   *  step order make the whole run's result (sweep.ts: parallel runs). */
+  steps?: string[];
   /** Identifies the disk image in the result (e.g. its SHA-256). */
   image?: { name: string; sha256?: string };
   /** A kernel to boot instead of the image's /vmunix (e.g. a variant of
@@ -113,7 +119,8 @@ export interface ResolvedRun {
   parameters: Record<string, number>;
   /** Kernel variables for every step. */
   kernel: Record<string, number>;
-  steps: { step: StepSpec; count: number | null; kernel: Record<string, number> }[];
+  /** The steps to run (all of the experiment's, or those RunOptions.steps names), with `index` their place in the experiment. */
+  steps: { step: StepSpec; index: number; count: number | null; kernel: Record<string, number> }[];
   /** Deprecation notes (a parameter given through `set`). */
   notes: string[];
 }
@@ -191,10 +198,16 @@ export function resolveRun(spec: ExperimentSpec, options: RunOptions = {}): Reso
   for (const step of spec.steps) {
     problems.push(...validateSettings(step.kernel, undefined, { memoryMB }).map((p) => `step ${step.id}: ${p}`));
   }
+  const chosen = options.steps === undefined ? null : new Set(options.steps);
+  for (const id of chosen ?? []) {
+    if (!spec.steps.some((s) => s.id === id)) problems.push(`step ${id}: ${spec.id} has no such step (${spec.steps.map((s) => s.id).join(', ')})`);
+  }
+  if (chosen !== null && chosen.size === 0) problems.push(`steps: none chosen (${spec.id} has ${spec.steps.map((s) => s.id).join(', ')})`);
   if (problems.length > 0) throw new SettingsError(problems);
   return {
     cpu, memoryMB, disk, parameters, kernel, notes,
-    steps: spec.steps.map((step) => ({ step, count: stepCount(spec, step, parameters), kernel: { ...kernel, ...step.kernel } })),
+    steps: spec.steps.map((step, index) => ({ step, index, count: stepCount(spec, step, parameters), kernel: { ...kernel, ...step.kernel } }))
+      .filter((s) => chosen === null || chosen.has(s.step.id)),
   };
 }
 
@@ -330,7 +343,7 @@ export async function runExperiment(
     parameters: run.parameters,
     kernelSettings: run.kernel,
     compare: spec.compare,
-    status: rows.length === spec.steps.length && rows.every((r) => r.status === 'ok') ? 'ok' : 'failed',
+    status: rows.length === run.steps.length && rows.every((r) => r.status === 'ok') ? 'ok' : 'failed',
     rows: [...rows],
     group: spec.group,
     paperRef: spec.paperRef,
@@ -340,7 +353,7 @@ export async function runExperiment(
     checkKernelSettings(api, image, run, options.kernel?.bytes);
     options.onPartial?.(result());
     const keep = options.counters === 'all' ? null : new Set(spec.counters);
-    for (const [index, { step, count, kernel }] of run.steps.entries()) {
+    for (const { step, index, count, kernel } of run.steps) {
       if (options.signal?.aborted) break;
       options.onStep?.({ step, index, phase: 'start' });
       const runs: RowResult[] = [];

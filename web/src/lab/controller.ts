@@ -2,11 +2,12 @@
 // form (state/form.ts), the run (state/runs.ts), what Results shows and
 // sharing it (state/shown.ts), the history (state/runHistory.ts), the
 // comparison (state/comparison.ts), the Terminal tab (state/terminal.ts),
-// the tab, theme and counter choice (state/ui.ts) and the charts to export
-// (charts/handles.ts).  Each part keeps its state in atoms that components
-// subscribe to; what involves several parts (running, opening a shared run
-// or a comparison, the address, keeping a run in the history as it goes) is
-// here.  No React.
+// the tab, theme and counter choice (state/ui.ts), the charts to export
+// (charts/handles.ts), and sweeps on the pool of workers (state/sweeps.ts,
+// pool.ts), which also takes a multi-step run when several workers are asked
+// for.  Each part keeps its state in atoms that components subscribe to; what
+// involves several parts (running, opening a shared run or a comparison, the
+// address, keeping a run in the history as it goes) is here.  No React.
 
 import { fragmentFor, readFragment } from './address';
 import { checkForm, experimentById } from './config';
@@ -24,8 +25,11 @@ import { Terminal } from './state/terminal';
 import { Ui, type Tab } from './state/ui';
 import { WorkerLink, type MachinePhase } from './state/workerLink';
 import { DEFAULT_SPEED, loadSpeed, measuredSpeed, saveSpeed } from './status';
+import { Sweeps } from './state/sweeps';
+import { WorkerPool } from './pool';
+import { deleteSweep, listSweeps, saveSweep } from './sweepHistory';
 import { applyTheme, saveTheme, type Theme } from './theme';
-import type { ImageRef, KernelName, TerminalPhase } from '../worker/protocol';
+import type { FromWorker, ImageRef, KernelName, TerminalPhase, ToWorker } from '../worker/protocol';
 
 export const BSD42_MISSING = 'this lab has no 4.2BSD disk image (its distribution files were not there when the images were built)';
 
@@ -60,7 +64,10 @@ export interface LabOptions {
 export class LabController {
   readonly link = new WorkerLink();
   readonly form = new Form();
-  readonly runs = new Runs(this.link);
+  // A run goes to the worker, or to the pool when it runs its steps on several workers.
+  readonly runs = new Runs({ post: (m) => this.routeRun(m) });
+  readonly pool = new WorkerPool();
+  readonly sweeps = new Sweeps(this.pool, (m) => this.link.post(m), this.runs.console, { saveSweep, listSweeps, deleteSweep });
   readonly shown: Shown;
   readonly history: RunHistory;
   readonly comparison = new Comparison();
@@ -93,6 +100,7 @@ export class LabController {
     this.link.onMessage((m) => {
       this.runs.handle(m);
       this.terminal.handle(m);
+      this.sweeps.handle(m);
     });
     // A run is kept in the history from its start, row by row, marked interrupted until it ends.
     this.runs.onPartial((shared) => {
@@ -132,6 +140,7 @@ export class LabController {
     this.startWorker();
     void this.checkBsd42();
     void this.history.refresh();
+    void this.sweeps.refresh();
     void this.openFromAddress();
     addEventListener('hashchange', () => void this.openFromAddress());
     // Leaving the page during a run loses what the current row has done: the browser asks first.
@@ -220,7 +229,21 @@ export class LabController {
   // ---------------------------------------------------------- runs
 
   get running(): boolean {
-    return this.runs.running;
+    return this.runs.running || this.sweeps.running;
+  }
+
+  /** A run's messages to the worker: a multi-step run with several workers asked for goes to the pool instead. */
+  private routeRun(m: ToWorker): void {
+    const emit = (reply: FromWorker) => (reply.type === 'run-console' ? this.runs.text(reply) : this.runs.handle(reply));
+    if (m.type === 'run' && this.sweeps.parallelFor(m.experiment) !== null) this.sweeps.runParallel(m.runId, m.experiment, m.config, emit);
+    else if (m.type === 'stop' && this.sweeps.ownsRun(m.runId)) this.sweeps.stop();
+    else this.link.post(m);
+  }
+
+  /** Runs the sweep the Sweep panel describes over the experiment and settings of the form. */
+  runSweep(): void {
+    if (this.running || this.link.machine.get().phase !== 'ready') return;
+    this.sweeps.start(this.form.form.get());
   }
 
   canRun(): boolean {
@@ -243,6 +266,7 @@ export class LabController {
 
   stop(): void {
     this.runs.stop();
+    this.sweeps.stop();
   }
 
   setKernel(kernel: KernelName): void {

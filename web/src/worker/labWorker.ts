@@ -5,14 +5,22 @@
 // Terminal tab's multi-user machine.  Both can run at once: each yields to
 // the event loop between emulator slices, so they interleave and a stop or a
 // keystroke gets through within a slice.
+//
+// The same script is each worker of the page's pool (web/src/lab/pool.ts):
+// the first worker, in a cross-origin isolated page, loads the pack into a
+// SharedArrayBuffer and posts it (pack); a pool worker starts from that
+// (init-shared) and runs a sweep's units, one at a time.
 
 import { findExperiment } from '../../../experiments/runner/experiments';
 import { runExperiment } from '../../../experiments/runner/runner';
+import { SweepUnitRunner, type SweepRequest } from '../../../experiments/runner/sweep';
 import { fetchDiskImage } from '../../../emu/js/diskImageLoader';
 import { CPU_NS_PER_INSTRUCTION } from '../../../emu/js/constants';
 import type { DiskImage } from '../../../emu/js/diskImage';
 import { loadVax, type VaxMachineApi } from '../../../emu/js/vaxModule';
-import { errorMessage, type FromWorker, type ImageRef, type KernelName, type RunConfig, type ToWorker } from './protocol';
+import {
+  errorMessage, type FromWorker, type ImageRef, type KernelName, type PackImage, type RunConfig, type ToWorker,
+} from './protocol';
 import { TerminalSession } from './terminal';
 
 const ctx = self as unknown as {
@@ -55,8 +63,11 @@ async function loadImage(kernel: KernelName): Promise<LoadedImage> {
   if (!emulator) throw new Error('the emulator is not loaded');
   const vax = (await emulator).vax780;
   const t0 = performance.now();
+  // Shared memory when the page may have it: the pool's workers then read this one copy.
+  const shared = typeof SharedArrayBuffer === 'function' && self.crossOriginIsolated === true;
   const { image: disk, manifest } = await fetchDiskImage(vax, {
     manifestUrl: ref.manifestUrl,
+    shared,
     // Decompressed bytes against the image's size: known whether or not the
     // server sent the .gz with Content-Encoding (then fetch gunzips it and
     // there is no compressed total).
@@ -75,6 +86,10 @@ async function loadImage(kernel: KernelName): Promise<LoadedImage> {
     wasmMs,
     imageMs: performance.now() - t0,
   });
+  if (shared) {
+    const pack = disk.withBytes((b) => b.buffer);
+    if (pack instanceof SharedArrayBuffer) post({ type: 'pack', kernel, pack, image: { name, sha256 } });
+  }
   return { disk, name, sha256 };
 }
 
@@ -109,6 +124,25 @@ async function init(refs: ImageRef[]): Promise<void> {
   } catch (e) {
     post({ type: 'fatal', message: `The ${first.kernel} disk image did not load: ${errorMessage(e)}` });
   }
+}
+
+/** A worker of the pool: the emulator, and the pack another worker loaded (no download, no copy). */
+async function initShared(kernel: KernelName, pack: SharedArrayBuffer, packImage: PackImage): Promise<void> {
+  const t0 = performance.now();
+  try {
+    emulator = loadVax();
+    api = await emulator;
+  } catch (e) {
+    post({ type: 'fatal', message: `The emulator (vax.wasm) did not load: ${errorMessage(e)}` });
+    return;
+  }
+  wasmMs = performance.now() - t0;
+  const disk = api.vax780.sharedImage(new Uint8Array(pack));
+  loaded.set(kernel, Promise.resolve({ disk, name: packImage.name, sha256: packImage.sha256 }));
+  post({
+    type: 'ready', kernel, image: { name: packImage.name, sha256: packImage.sha256, bytes: disk.size, compressedBytes: 0 },
+    wasmMs, imageMs: 0,
+  });
 }
 
 // ------------------------------------------------------------ speed meter
@@ -225,6 +259,59 @@ async function run(runId: number, experiment: string, config: RunConfig): Promis
   }
 }
 
+// ------------------------------------------------------------ units of a sweep
+
+/** The plan of the last request (the same for every unit of a sweep). */
+let units: { key: string; runner: SweepUnitRunner } | null = null;
+let unitAbort: AbortController | null = null;
+
+async function unitRunner(kernel: KernelName, request: SweepRequest): Promise<SweepUnitRunner> {
+  const img = await image(kernel);
+  const key = `${kernel} ${JSON.stringify(request)}`;
+  if (units?.key !== key) units = { key, runner: new SweepUnitRunner(api!.vax780, img.disk, request) };
+  return units.runner;
+}
+
+async function checkUnits(id: number, kernel: KernelName, request: SweepRequest): Promise<void> {
+  try {
+    post({ type: 'units-checked', id, problems: (await unitRunner(kernel, request)).check() });
+  } catch (e) {
+    post({ type: 'units-failed', id, message: errorMessage(e) });
+  }
+}
+
+async function runUnit(id: number, kernel: KernelName, request: SweepRequest, unit: number): Promise<void> {
+  const abort = new AbortController();
+  unitAbort = abort;
+  runActive = true;
+  updateSpeedTimer();
+  let lastInstructions = 0;
+  let lastPost = 0;
+  try {
+    const img = await image(kernel);
+    const result = await (await unitRunner(kernel, request)).run(unit, {
+      signal: abort.signal,
+      image: { name: img.name, sha256: img.sha256 },
+      pause: yieldNow,
+      onProgress: (progress) => {
+        const delta = progress.instructions - lastInstructions;
+        countExecuted(delta >= 0 ? delta : progress.instructions);
+        lastInstructions = progress.instructions;
+        if (performance.now() - lastPost < FLUSH_MS) return;
+        lastPost = performance.now();
+        post({ type: 'units-progress', id, progress: { ...progress } });
+      },
+    });
+    post({ type: 'units-done', id, result });
+  } catch (e) {
+    post({ type: 'units-failed', id, message: errorMessage(e) });
+  } finally {
+    if (unitAbort === abort) unitAbort = null;
+    runActive = currentRun !== null;
+    updateSpeedTimer();
+  }
+}
+
 // ------------------------------------------------------------ terminal
 
 let terminal: TerminalSession | null = null;
@@ -300,6 +387,18 @@ ctx.onmessage = (e: MessageEvent<ToWorker>) => {
         terminal.setRealtime(m.realtime);
         post({ type: 'terminal-status', phase: terminal.phase, virtualSeconds: terminal.virtualSeconds(), realtime: m.realtime });
       }
+      break;
+    case 'init-shared':
+      void initShared(m.kernel, m.pack, m.image);
+      break;
+    case 'units-check':
+      void checkUnits(m.id, m.kernel, m.request);
+      break;
+    case 'units-run':
+      void runUnit(m.id, m.kernel, m.request, m.unit);
+      break;
+    case 'units-stop':
+      unitAbort?.abort();
       break;
     case 'terminal-stop':
       if (terminal) {

@@ -6,11 +6,18 @@
 // Worker → page: loading progress, ready, the run's stream (console, samples,
 // progress, then exactly one of run-done / run-error), the terminal's stream,
 // and the measured speed once a second while anything runs.
+//
+// Sweeps and runs on several workers (web/src/lab/pool.ts): the first
+// worker, in a cross-origin isolated page, loads the pack into a
+// SharedArrayBuffer and hands it over (pack); the pool's workers start from
+// it (init-shared: no download, no copy) and run units of a sweep
+// (experiments/runner/sweep.ts) one at a time: units-check, units-run, units-stop.
 
 import type { ExperimentResult } from '../../../experiments/runner/result';
 import type { RunProgress } from '../../../experiments/runner/runner';
 import type { CounterSample } from '../../../experiments/runner/counters';
 import type { DiskTiming } from '../../../emu/js/constants';
+import type { SweepRequest } from '../../../experiments/runner/sweep';
 
 export type { CounterSample, ExperimentResult, RunProgress };
 
@@ -55,7 +62,21 @@ export type ToWorker =
   | { type: 'terminal-size'; cols: number; rows: number }
   /** realtime: follow wall time; otherwise run as fast as the host can. */
   | { type: 'terminal-speed'; realtime: boolean }
-  | { type: 'terminal-stop' };
+  | { type: 'terminal-stop' }
+  /** A worker of the pool: the emulator, and the pack the first worker loaded (shared, not copied). */
+  | { type: 'init-shared'; kernel: KernelName; pack: SharedArrayBuffer; image: PackImage }
+  /** The checks of a sweep's settings that need the kernel (before any unit runs): units-checked. */
+  | { type: 'units-check'; id: number; kernel: KernelName; request: SweepRequest }
+  /** Runs one unit of the sweep (one step of one point): units-progress, then units-done or units-failed. */
+  | { type: 'units-run'; id: number; kernel: KernelName; request: SweepRequest; unit: number }
+  /** Stops the unit running: it ends with its step 'stopped' (units-done). */
+  | { type: 'units-stop' };
+
+/** The pack's name and SHA-256, as results record them. */
+export interface PackImage {
+  name: string;
+  sha256?: string;
+}
 
 /** emulator: vax.wasm; image: the pack downloading; verify: its SHA-256 being checked. */
 export type LoadPhase = 'emulator' | 'image' | 'verify';
@@ -93,7 +114,14 @@ export type FromWorker =
       realtime: boolean;
     }
   /** VAX instructions per host second over the last second, all machines together. */
-  | { type: 'speed'; instructionsPerSecond: number; running: { run: boolean; terminal: boolean } };
+  | { type: 'speed'; instructionsPerSecond: number; running: { run: boolean; terminal: boolean } }
+  /** The pack, in shared memory, for the pool's workers (only when the page is cross-origin isolated). */
+  | { type: 'pack'; kernel: KernelName; pack: SharedArrayBuffer; image: PackImage }
+  | { type: 'units-checked'; id: number; problems: string[] }
+  | { type: 'units-progress'; id: number; progress: RunProgress }
+  | { type: 'units-done'; id: number; result: ExperimentResult }
+  /** The unit could not run (an exception, not a failed step). */
+  | { type: 'units-failed'; id: number; message: string };
 
 export function errorMessage(e: unknown): string {
   if (e instanceof Error) return e.name && e.name !== 'Error' ? `${e.name}: ${e.message}` : e.message;
