@@ -7,7 +7,7 @@ import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 
 import { findExperiment } from '../experiments/runner/experiments';
-import { expect, resultRows, SCREENSHOT_DIR, shot, test, waitReady, xtermSeen } from './lab';
+import { expect, resultCells, SCREENSHOT_DIR, shot, streamText, test, waitReady } from './lab';
 
 /** How long a stopped run may take to end (the worker stops at the next emulator slice). */
 const STOP_WITHIN_MS = 5_000;
@@ -74,6 +74,9 @@ test('Stop (the button, then Escape) ends table2 within seconds: the rows done, 
     const status = page.getByTestId('machine-status');
     const run = page.getByTestId('run-button');
     const stop = page.getByTestId('stop-button');
+    // One worker, so the rows run in order (on a machine with more cores table2 would spread over several:
+    // Stop on several workers is sweep.spec.ts's).
+    await page.getByTestId('sweep-jobs').fill('1');
 
     /** Runs table2 at the paper's counts until its second step, stops it with `how`, and checks the end. */
     const runAndStop = async (how: 'button' | 'Escape') => {
@@ -91,20 +94,20 @@ test('Stop (the button, then Escape) ends table2 within seconds: the rows done, 
       testInfo.annotations.push({ type: `stop (${how})`, description: `${Math.round(ms)} ms from the key or click to "ready"` });
 
       // The rows done, then the stopped one, marked; no more.
-      const rows = await resultRows(page);
+      const rows = await resultCells(page);
       expect(rows.length).toBeGreaterThanOrEqual(2);
       expect(rows.length).toBeLessThan(TABLE2_STEPS);
       const failed = page.getByTestId('result-row').and(page.locator('.failed'));
       await expect(failed).toHaveCount(1);
       await expect(page.getByTestId('result-row').last()).toHaveClass(/failed/);
-      expect(rows.at(-1)!.at(-1)).toBe('stopped by the user');
-      for (const r of rows.slice(0, -1)) expect(r.at(-1)).toBe('ok');
+      expect(rows.at(-1)!.status).toBe('stopped by the user');
+      for (const r of rows.slice(0, -1)) expect(r.status).toBe('ok');
       await expect(progress).toContainText(`Stopped: ${rows.length} rows`);
       // The results and the history say so too, not only the progress line and the row.
       await expect(page.getByTestId('result-outcome'))
-        .toHaveText(`Stopped by the user during ${rows.at(-1)![0]}: ${rows.length - 1} of ${TABLE2_STEPS} rows done.`);
+        .toHaveText(`Stopped by the user during ${rows.at(-1)!.test}: ${rows.length - 1} of ${TABLE2_STEPS} rows done.`);
       await expect(page.getByTestId('history-list').locator('li').first()).toContainText(/table2.*stopped/);
-      expect(await xtermSeen(page, 'console')).toMatch(/^Stopped in \d+\.\d s of host time/m);
+      expect(await streamText(page, 'console')).toMatch(/^Stopped in \d+\.\d s of host time/m);
       // Ready for another run.
       await expect(run).toBeEnabled();
       await expect(stop).toBeDisabled();
@@ -183,6 +186,8 @@ test('after a short run, Export CSV, SVG and PNG download a file of each type', 
         points: root.querySelectorAll('circle').length,
         rects: root.querySelectorAll('rect').length,
         text: root.textContent ?? '',
+        caption: root.querySelector('.export-caption')?.textContent ?? '',
+        table: root.querySelector('.export-table')?.textContent ?? '',
       };
     }, text);
     expect(parsed).toMatchObject({ root: 'svg', ns: 'http://www.w3.org/2000/svg', errors: 0, charts: 2 });
@@ -194,6 +199,11 @@ test('after a short run, Export CSV, SVG and PNG download a file of each type', 
     expect(parsed.titleText).toMatch(/^vaxlab: Table 2, syscall: .* \(iterations=500\)$/);
     expect(parsed.titleRight).toBeGreaterThan(100);
     expect(parsed.titleRight).toBeLessThanOrEqual(parsed.width);
+    // What it shows: the settings and when the run ran; and the table under the charts.
+    expect(parsed.caption).toMatch(/^Settings: VAX-11\/750, 4\.5 MB, 4\.3BSD; iterations=500; kernel as distributed, ran \d{4}-\d\d-\d\d \d\d:\d\d UTC\.$/);
+    expect(parsed.table).toContain('Real (s)');
+    expect(parsed.table).toContain('syscall');
+    expect(parsed.table).toContain('Paper 4.3BSD');
   });
 
   await test.step('PNG: the PNG signature and a sensible size', async () => {
@@ -267,7 +277,7 @@ test('keyboard: Tab from the top reaches the experiments, the form and Run; Ente
       await expect(page.getByTestId('param-iterations')).toHaveValue('400');
       await page.keyboard.press('Enter');
       await expect(page.getByTestId('run-progress')).toContainText(/^Finished: 1 row/, { timeout: 60_000 });
-      expect((await resultRows(page))[0]!.join(' ')).toContain('syscall');
+      expect((await resultCells(page))[0]!.test).toBe('syscall');
       expect(order.length).toBeGreaterThan(0);
     });
 
@@ -336,6 +346,32 @@ test('validation: an out-of-range value is marked inline and disables Run; fixin
     await memory.fill('');
   });
 
+  await test.step('hz with a tick that does not match: said below, without the command line\'s "--set:"', async () => {
+    await page.getByTestId('toggle-hz').fill('60');
+    await page.getByTestId('toggle-tick').fill('1000');
+    await expect(run).toBeDisabled();
+    await expect(why).toHaveText('These settings cannot run together (listed below).');
+    const problems = page.locator('#settings-problems li');
+    await expect(problems).toHaveCount(1);
+    await expect(problems.first()).toHaveText(/^tick: 1000 does not match hz 60: tick must be 1000000 \/ hz = 16666 µs/);
+    await page.getByTestId('toggle-hz').fill('');
+    await page.getByTestId('toggle-tick').fill('');
+    await expect(run).toBeEnabled();
+  });
+
+  await test.step('99,999,999 iterations: how long it would take, said before it runs', async () => {
+    const iterations = page.getByTestId('param-iterations');
+    await iterations.fill('99999999');
+    // The paper's 23 s per 100,000 calls, a thousand times over: minutes of host time.
+    await expect(page.getByTestId('run-estimate')).toHaveText(/^Takes about \d+ min( \d+ s)? here \(2\d,\d{3} virtual seconds\)\.$/);
+    // Longer than five minutes: said, with how to stop it.
+    await iterations.fill('9999999999');
+    await expect(page.getByTestId('run-estimate')).toHaveText(/^Takes about \d+ h( \d+ min)? here \([\d,]+ virtual seconds\)\. A long run: Stop \(Esc\) ends it/);
+    await expect(page.getByTestId('run-estimate')).toHaveClass(/long/);
+    await iterations.fill('1000');
+    await expect(page.getByTestId('run-estimate')).not.toHaveClass(/long/);
+  });
+
   await test.step('iterations "abc" and 0', async () => {
     const iterations = page.getByTestId('param-iterations');
     for (const bad of ['abc', '0']) {
@@ -401,3 +437,72 @@ test('the Terminal tab keeps Tab for the shell; Escape then Tab (or Shift+Tab) l
     expect(await focused(page)).toMatchObject({ inTerminal: true });
   });
 });
+
+test('the terminal: vmstat 1 3 prints three lines of numbers, stty size is the xterm\'s, Ctrl+V pastes, Esc then Tab sends nothing',
+  async ({ page, context }, testInfo) => {
+    test.setTimeout(180_000);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.goto('/');
+    await waitReady(page);
+    await page.getByTestId('tab-terminal').click();
+    const terminal = page.getByTestId('terminal');
+    const text = () => streamText(page, 'terminal');
+    /** Types a line and waits for the prompt after it; what came back from that line on. */
+    const command = async (line: string, timeout = 60_000): Promise<string> => {
+      const before = (await text()).length;
+      await page.keyboard.type(line);
+      await page.keyboard.press('Enter');
+      await expect.poll(async () => (await text()).slice(before), { timeout }).toMatch(/\n[^\n]*# $/);
+      return (await text()).slice(before);
+    };
+    await expect.poll(text, { timeout: 90_000 }).toMatch(/login: $/);
+    await terminal.click();
+    await command('root');
+
+    await test.step('vmstat 1 3: its header, then three lines of numbers', async () => {
+      const out = await command('vmstat 1 3', 90_000);
+      const numbers = out.split('\n').filter((l) => /^\s*\d+(\s+\d+){10,}\s*$/.test(l));
+      expect(numbers, out).toHaveLength(3);
+      expect(out).toMatch(/procs/);
+    });
+
+    await test.step('TERM and the window size are the xterm\'s', async () => {
+      const size = await page.evaluate(() => {
+        const rows = document.querySelectorAll('[data-testid="terminal"] .xterm-rows > div').length;
+        const measure = document.querySelector('[data-testid="terminal"] .xterm-char-measure-element') as HTMLElement | null;
+        const screen = document.querySelector('[data-testid="terminal"] .xterm-screen') as HTMLElement | null;
+        return { rows, cols: measure && screen ? Math.floor(screen.clientWidth / (measure.getBoundingClientRect().width / measure.textContent!.length)) : 0 };
+      });
+      const out = await command('stty size; echo $TERM');
+      const m = /\n(\d+) (\d+)\nvt100\n/.exec(out);
+      expect(m, out).not.toBeNull();
+      expect(Number(m![1])).toBe(size.rows);
+      expect(Math.abs(Number(m![2]) - size.cols)).toBeLessThanOrEqual(1);
+    });
+
+    await test.step('Ctrl+V pastes (not ^V); Ctrl+Shift+V too', async () => {
+      await page.evaluate(() => navigator.clipboard.writeText('echo pasted-$((6*7))'));
+      // sh has no $((...)): what arrives is what was pasted, whole.
+      const before = (await text()).length;
+      await page.keyboard.press('Control+V');
+      await expect.poll(async () => (await text()).slice(before)).toContain('echo pasted-$((6*7))');
+      await page.keyboard.press('Control+U');
+      await page.evaluate(() => navigator.clipboard.writeText('echo shift-pasted'));
+      await page.keyboard.press('Control+Shift+V');
+      await expect.poll(async () => (await text()).slice(before)).toContain('echo shift-pasted');
+      await page.keyboard.press('Enter');
+      await expect.poll(async () => (await text()).slice(before)).toMatch(/\nshift-pasted\n/);
+    });
+
+    await test.step('Esc then Tab leaves the terminal and sends the shell nothing', async () => {
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Tab');
+      await expect(terminal.locator('textarea')).not.toBeFocused();
+      await page.waitForTimeout(1000);
+      await terminal.click();
+      const out = await command('echo after-escape');
+      expect(out).toMatch(/^echo after-escape\nafter-escape\n/);
+      expect(out).not.toContain('^[');
+      await shot(page, '15-terminal-tools', testInfo);
+    });
+  });

@@ -139,3 +139,26 @@ export async function resultRows(page: Page): Promise<string[][]> {
   return page.getByTestId('result-row').evaluateAll((rows) =>
     rows.map((r) => Array.from(r.querySelectorAll('td, th'), (c) => (c.textContent ?? '').trim())));
 }
+
+/**
+ * Everything the experiment console or the terminal was sent (the page's own
+ * record of the stream, window.__vaxlab.text): plain text, escape sequences
+ * and carriage returns taken out.  Unlike the rows xterm shows, it does not
+ * depend on what was on screen when the page was looked at.
+ */
+export async function streamText(page: Page, which: 'console' | 'terminal'): Promise<string> {
+  const raw = await page.evaluate((w) => (window as unknown as { __vaxlab?: { text(w: string): string } }).__vaxlab?.text(w) ?? '', which);
+  // eslint-disable-next-line no-control-regex
+  return raw.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
+}
+
+/** The result rows' cells by column (the table's data-col keys: "ours.real", "status", ...). */
+export async function resultCells(page: Page): Promise<Record<string, string>[]> {
+  return page.getByTestId('result-row').evaluateAll((rows) =>
+    rows.map((r) => Object.fromEntries(Array.from(r.querySelectorAll('td, th'), (c) => [c.getAttribute('data-col') ?? '', (c.textContent ?? '').trim()]))));
+}
+
+/** The page is no wider than the window (nothing scrolls the page sideways). */
+export async function pageFits(page: Page): Promise<{ scrollWidth: number; clientWidth: number }> {
+  return page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }));
+}

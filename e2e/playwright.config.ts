@@ -27,7 +27,7 @@ export default defineConfig({
   retries: 0,
   forbidOnly: true,
   timeout: 120_000,
-  globalTimeout: 6 * 60_000,
+  globalTimeout: 12 * 60_000,
   expect: { timeout: 15_000 },
   reporter: [['list'], ['html', { outputFolder: `../playwright-report${suffix}`, open: 'never' }]],
   use: {

@@ -1,12 +1,17 @@
 // The experiment runner's command line (experiments/runner):
 //
 //   npx vaxlab list
+//   npx vaxlab kernels
+//   npx vaxlab fidelity [--seeds N] [--json FILE]
 //   npx vaxlab run EXPERIMENT|all [--cpu 750|780] [--mem MB] [--disk rp06|eagle|ideal]
 //                                 [--param NAME=VALUE ...] [--set NAME=VALUE ...] [--limit SECONDS]
-//                                 [--json FILE] [--image FILE] [--kernel NAME|FILE] [--counters all]
+//                                 [--json FILE] [--image FILE] [--kernel NAME|FILE] [--counters all] [--jobs N]
 //   npx vaxlab profile EXPERIMENT [--step ID ...] [--mode kernel|user|all] [--top N]
 //                                 [--format text|json|speedscope|folded] [--out FILE] [--diff A,B]
 //                                 [--phase command|setup] and run's --cpu --mem --disk --param --set --limit --image
+//   npx vaxlab sweep EXPERIMENT --set NAME=V1,V2,... [--set NAME2=...] [run's options] [--jobs N]
+//                               [--measure M] [--json FILE] [--shard I/N --jsonl FILE]
+//   npx vaxlab merge SHARD.jsonl ... [--json FILE] [--measure M]
 //
 // `profile` runs the experiment's steps (or those of --step) with the
 // emulator's profiler on (experiments/profile) and prints, for each step's
@@ -17,37 +22,60 @@
 // paper's Tables 10 and 9.  A step that fails still has the profile of what
 // ran (exit 1).
 //
-// Runs the experiment (or `all`: table2, table7 and namecache, one after the
+//
+// run: the experiment (or `all`: table2, table7 and namecache, one after the
 // other) on the WebAssembly emulator (emu/js/vaxModule.ts) with the
 // lab's 4.3BSD image (findLabImage: $VAXLAB_IMAGE or
 // web/public/images/43bsd.dsk.gz, made by `npm run image`), prints each
 // result as a table and writes the result JSON to FILE.  --param sets a
 // parameter of the experiment (see `list`); --set a kernel variable or a
 // machine setting (experiments/runner/toggles.ts; --set disk=eagle is
-// --disk eagle: the disk's timing, the pack staying an RP06's).  Every setting is checked
-// before a machine runs.  --kernel boots a kernel the installer built
-// (experiments/kernels/variants.ts: generic, no-name-cache, ...; the file
-// IMAGE-kernel-NAME.gz beside the image) or any a.out kernel FILE (.gz or
-// not) instead of the image's /vmunix.  Exit 0 when every step ran, 1 when a step failed,
-// 2 on a bad command line or setting, 3 without an image or wasm build.
+// --disk eagle: the disk's timing, the pack staying an RP06's).  --kernel
+// boots a kernel the installer built (experiments/kernels/variants.ts:
+// generic, no-name-cache, ...; the file IMAGE-kernel-NAME.gz beside the
+// image) or any a.out kernel FILE (.gz or not) instead of the image's
+// /vmunix.  --jobs N runs the steps on N worker threads (the same JSON, byte
+// for byte).
+//
+// sweep: the experiment at every point of one or two settings (a --set or
+// --param with a list or range: hz=50,100,250,1000, memoryMB=1..8) on --jobs
+// worker threads sharing one copy of the pack (experiments/runner/sweep.ts,
+// sweepNode.ts); prints a table of the points (--measure picks its figure)
+// and writes the sweep's JSON.  --shard I/N runs the I-th of N slices and
+// writes it as JSON Lines; merge joins the N files into the sweep's JSON,
+// byte for byte what the sweep run whole writes (sweepShard.ts).
+//
+// Every setting is checked before a machine runs.  Exit 0 when every step
+// ran, 1 when a step failed or Stop (^C) ended a sweep, 2 on a bad command
+// line or setting (nothing run, nothing written), 3 without an image or wasm
+// build.
 
 import { createHash } from 'node:crypto';
-import { accessSync, constants as fsConstants, existsSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants as fsConstants, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 
 import { KERNELS, kernelByName, kernelFileName } from '../experiments/kernels/variants';
 import { ALL_EXPERIMENTS, experimentGroups, findExperiment, type ExperimentSpec } from '../experiments/runner/experiments';
 import { type ExperimentResult, RESULT_VERSION, resultJson } from '../experiments/runner/result';
-import { formatTable } from '../experiments/runner/resultText';
+import { formatSweep, formatTable } from '../experiments/runner/resultText';
 import {
   resolveRun, runExperiment, type RunOptions, SettingsError, virtualSeconds,
 } from '../experiments/runner/runner';
+import {
+  assembleSweep, KERNEL_SETTING, MAX_JOBS, MAX_SWEEP_AXES, MAX_SWEEP_POINTS, parseAxis, planSweep, runUnits, sweepJson, sweepSetting, unitLabel,
+  type SweepAxis, type SweepBase, type SweepPlan, type SweepRequest, type UnitOutcome,
+} from '../experiments/runner/sweep';
+import { threadExecutors } from '../experiments/runner/sweepNode';
+import { mergeShards, parseShardSpec, readShard, shardJsonl, shardUnits, ShardError, type Shard, type ShardSpec } from '../experiments/runner/sweepShard';
+import { availableMeasures, findMeasure, MEASURES, type Measure } from '../experiments/runner/sweepView';
 import { TOGGLES, expectedValues, findToggle, settingValue, validateSetting } from '../experiments/runner/toggles';
 import {
   formatFidelity, nameCacheFidelity, table2Fidelity, table7Fidelity, table8Fidelity,
 } from '../experiments/runner/fidelity';
 import { DISK_TIMINGS, type DiskTiming } from '../emu/js/constants';
-import { findLabImage, loadDiskImage, loadVaxNode, openDiskImage, wasmBuildExists } from '../emu/js/vaxNode';
+import { findLabImage, loadDiskImage, loadSharedPack, loadVaxNode, openDiskImage, wasmBuildExists } from '../emu/js/vaxNode';
+import { openSharedPack, type SharedPack } from '../emu/js/sharedPack';
 import {
   buildProfile, diffProfiles, flatProfile, foldedStacks, formatCallGraph, formatDiff, formatFlat, toSpeedscopeMany,
   type Mode, type Profile,
@@ -61,7 +89,10 @@ const USAGE = `usage: vaxlab list
        vaxlab fidelity [--seeds N] [--json FILE]   (Tables 2, 7, 8 and the name cache against the paper; held-out rows summed up)
        vaxlab run EXPERIMENT|all [--cpu 750|780] [--mem MB] [--disk ${DISK_TIMINGS.join('|')}] [--param NAME=VALUE ...]
                                  [--set NAME=VALUE ...] [--limit SECONDS] [--seeds N] [--json FILE] [--image FILE]
-                                 [--kernel NAME|FILE] [--counters all]
+                                 [--kernel NAME|FILE] [--counters all] [--jobs N]
+       vaxlab sweep EXPERIMENT --set NAME=V1,V2,... [--set NAME2=V1,V2,...] [run's options] [--jobs N]
+                               [--measure M] [--json FILE] [--shard I/N --jsonl FILE]
+       vaxlab merge SHARD.jsonl ... [--json FILE] [--measure M]
        vaxlab profile EXPERIMENT [--step ID ...] [--mode kernel|user|all] [--top N] [--format text|json|speedscope|folded]
                                  [--out FILE] [--diff A,B] [--phase command|setup] [and run's settings, --kernel too]
   --mode              kernel (system time), user or all (default) for the flat profile, call graph and stacks
@@ -80,21 +111,26 @@ const USAGE = `usage: vaxlab list
   --limit SECONDS     virtual-second limit of each timed command (default: 5 x the paper's time, at least 120)
   --kernel NAME|FILE  boot this kernel instead of the image's /vmunix: one the installer built beside the image
                       (${KERNELS.map((k) => k.name).join(', ')}) or an a.out FILE
-  all                 runs ${ALL_EXPERIMENTS.join(', ')}`;
+  --jobs N            worker threads, 1 to ${MAX_JOBS} (sweep's default: the cores less one); the results are the
+                      same bytes for any N
+  all                 runs ${ALL_EXPERIMENTS.join(', ')}
+sweep: a --set or --param with a list (hz=50,100,250,1000) or a range (memoryMB=1..8, 1..8:0.5) is swept; one or
+  two of them, at most ${MAX_SWEEP_POINTS} points in all.  --measure ${MEASURES.map((m) => m.id).join('|')}
+  --shard I/N         run only the I-th (from 0) of N slices, written to --jsonl FILE; merge joins the N files`;
 
 /** The longest --limit: a virtual week, far beyond any experiment. */
 const MAX_LIMIT_SECONDS = 7 * 24 * 3600;
 
-/** --json FILE: refused before anything runs if it cannot be written. */
-function checkJsonTarget(file: string): string {
+/** --json FILE (and --jsonl): refused before anything runs if it cannot be written. */
+function checkJsonTarget(file: string, flag = '--json'): string {
   const path = resolve(file);
   const dir = dirname(path);
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) die(`--json ${file}: the directory ${dir} does not exist`);
-  if (existsSync(path) && statSync(path).isDirectory()) die(`--json ${file}: is a directory`);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) die(`${flag} ${file}: the directory ${dir} does not exist`);
+  if (existsSync(path) && statSync(path).isDirectory()) die(`${flag} ${file}: is a directory`);
   try {
     accessSync(existsSync(path) ? path : dir, fsConstants.W_OK);
   } catch {
-    die(`--json ${file}: cannot be written (permission denied)`);
+    die(`${flag} ${file}: cannot be written (permission denied)`);
   }
   return file;
 }
@@ -139,58 +175,216 @@ function pair(flag: string, v: string): [string, number] {
   die(`${flag} takes NAME=VALUE (a non-negative whole number${flag === '--set' ? ', a name for disk, or megabytes such as 4.5 for memoryMB' : ''}), got "${v}"`);
 }
 
+/** What run and sweep are told. */
+interface Args {
+  options: RunOptions;
+  set: Record<string, number>;
+  params: Record<string, number>;
+  /** Sweep only: --set/--param NAME=LIST (a comma or a range), in the order given. */
+  axes: { flag: string; name: string; raw: string }[];
+  jsonFile: string | null;
+  jsonlFile: string | null;
+  imageFile: string | null;
+  kernelArg: string | null;
+  jobs: number | null;
+  shard: ShardSpec | null;
+  measure: Measure | null;
+}
+
+/** --jobs N: 1 to MAX_JOBS, or why not. */
+function parseJobs(v: string): number {
+  const cores = availableParallelism();
+  if (!/^\d+$/.test(v)) die(`--jobs takes a whole number of worker threads, 1 to ${MAX_JOBS}, got "${v}"`);
+  const n = Number(v);
+  if (n < 1) die(`--jobs ${v}: at least 1 worker thread`);
+  if (n > MAX_JOBS) die(`--jobs ${v}: at most ${MAX_JOBS} worker threads (this machine has ${cores} cores)`);
+  if (n > cores) process.stderr.write(`vaxlab: --jobs ${n} on ${cores} cores: the workers share them\n`);
+  return n;
+}
+
+function parseArgs(args: string[], command: 'run' | 'sweep'): Args {
+  // Null-prototype maps: a name such as __proto__ or constructor is just an
+  // unknown name, refused like any other.
+  const a: Args = {
+    options: {}, set: Object.create(null) as Record<string, number>, params: Object.create(null) as Record<string, number>, axes: [],
+    jsonFile: null, jsonlFile: null, imageFile: null, kernelArg: null, jobs: null, shard: null, measure: null,
+  };
+  while (args.length > 0) {
+    const flag = args.shift()!;
+    const v = args.shift();
+    if (v === undefined) die(`${flag} needs a value\n${USAGE}`);
+    // A list or range is swept; so is the kernel, even alone (a fixed one is --kernel).
+    const swept = command === 'sweep' && (flag === '--set' || flag === '--param') &&
+      (/^[A-Za-z_][A-Za-z0-9_]*=(.*(,|\.\.)|\s*$)/.test(v) || v.startsWith(`${KERNEL_SETTING}=`));
+    if (swept) {
+      const eq = v.indexOf('=');
+      a.axes.push({ flag, name: v.slice(0, eq), raw: v.slice(eq + 1) });
+    } else if (flag === '--cpu') {
+      if (v !== '750' && v !== '780') die('--cpu takes 750 or 780');
+      a.options.cpu = v;
+    } else if (flag === '--disk') {
+      if (!(DISK_TIMINGS as readonly string[]).includes(v)) die(`--disk takes ${DISK_TIMINGS.join(', ')}, got "${v}"`);
+      a.options.disk = v as DiskTiming;
+    } else if (flag === '--mem') {
+      const n = /^\d*\.?\d+$/.test(v.trim()) ? Number(v) : NaN;
+      if (validateSetting('memoryMB', n) !== null) die(`--mem takes megabytes in steps of 0.25 from 0.75 to 64 (e.g. 4.5), got "${v}"`);
+      a.options.memoryMB = n;
+    } else if (flag === '--set') {
+      const [k, n] = pair(flag, v);
+      a.set[k] = n;
+    } else if (flag === '--param') {
+      const [k, n] = pair(flag, v);
+      a.params[k] = n;
+    } else if (flag === '--limit') {
+      const n = /^\d*\.?\d+(e\d+)?$/i.test(v.trim()) ? Number(v) : NaN;
+      if (!(Number.isFinite(n) && n > 0 && n <= MAX_LIMIT_SECONDS)) {
+        die(`--limit takes a positive number of virtual seconds up to ${MAX_LIMIT_SECONDS}, got "${v}"`);
+      }
+      a.options.limitSeconds = n;
+    } else if (flag === '--seeds') {
+      const n = Number(v);
+      if (!Number.isSafeInteger(n) || n < 1 || n > 99) die('--seeds takes a whole number of runs per step, 1 to 99');
+      a.options.spinSeeds = n;
+    } else if (flag === '--counters') {
+      if (v !== 'all' && v !== 'experiment') die('--counters takes all or experiment');
+      a.options.counters = v;
+    } else if (flag === '--jobs') a.jobs = parseJobs(v);
+    else if (flag === '--json') a.jsonFile = checkJsonTarget(v);
+    else if (flag === '--image') a.imageFile = v;
+    else if (flag === '--kernel') a.kernelArg = v;
+    else if (command === 'sweep' && flag === '--jsonl') a.jsonlFile = checkJsonTarget(v, '--jsonl');
+    else if (command === 'sweep' && flag === '--shard') {
+      const sh = parseShardSpec(v);
+      if (typeof sh === 'string') die(sh);
+      a.shard = sh;
+    } else if (command === 'sweep' && flag === '--measure') {
+      a.measure = findMeasure(v) ?? die(`--measure takes ${MEASURES.map((m) => m.id).join(', ')}, got "${v}"`);
+    } else die(`unknown option ${flag}\n${USAGE}`);
+  }
+  return a;
+}
+
+/** The settings every point of a sweep (or every unit of run --jobs) shares. */
+function sweepBase(a: Args, parameters: Record<string, number>): SweepBase {
+  const base: SweepBase = { parameters, set: { ...a.set } };
+  if (a.options.cpu !== undefined) base.cpu = a.options.cpu;
+  if (a.options.memoryMB !== undefined) base.memoryMB = a.options.memoryMB;
+  if (a.options.disk !== undefined) base.disk = a.options.disk;
+  if (a.options.limitSeconds !== undefined) base.limitSeconds = a.options.limitSeconds;
+  if (a.options.counters !== undefined) base.counters = a.options.counters;
+  if (a.options.spinSeeds !== undefined) base.spinSeeds = a.options.spinSeeds;
+  if (a.kernelArg !== null) base.kernel = a.kernelArg;
+  return base;
+}
+
+interface LoadedPack {
+  pack: SharedPack;
+  image: { name: string; sha256: string };
+  path: string;
+}
+
+/** The emulator's build and the image, checked; the pack read once into shared memory (loadSharedPack: its
+ *  chunked image when the installer wrote one, else the whole pack), named by the pack's SHA-256. */
+async function loadPack(imageFile: string | null): Promise<LoadedPack> {
+  if (!wasmBuildExists()) die('the WebAssembly emulator is not built: make -C emu wasm (or npm run setup)', 3);
+  const imagePath = imageFile ?? findLabImage();
+  if (!imagePath) die('no 4.3BSD image: build web/public/images/43bsd.dsk.gz with `npm run image` (or set VAXLAB_IMAGE)', 3);
+  let pack: SharedPack;
+  try {
+    pack = await loadSharedPack(imagePath);
+  } catch (e) {
+    die(`${imagePath}: ${e instanceof Error ? e.message : String(e)}`, 3);
+  }
+  return { pack, image: { name: basename(imagePath), sha256: pack.sha256 }, path: imagePath };
+}
+
+/** The loaded pack as a DiskImage of this thread's emulator (any problem with it is exit 3, as documented). */
+function openPack(api: Parameters<typeof openSharedPack>[0], loaded: LoadedPack) {
+  try {
+    return openSharedPack(api, loaded.pack);
+  } catch (e) {
+    die(`${loaded.path}: ${e instanceof Error ? e.message : String(e)}`, 3);
+  }
+}
+
+/** --kernel NAME|FILE: a variant the installer built beside the image, or an a.out file (exit 3 if there is none). */
+async function loadKernel(arg: string, imagePath: string): Promise<NonNullable<RunOptions['kernel']>> {
+  const variant = kernelByName(arg);
+  const file = variant ? join(dirname(imagePath), kernelFileName(basename(imagePath).replace(/\.dsk(\.gz)?$/, ''), variant.name)) : arg;
+  if (!existsSync(file)) {
+    die(variant ? `no kernel ${variant.name} beside the image (${file}): npm run image builds it`
+      : `--kernel ${arg}: no such kernel (${KERNELS.map((k) => k.name).join(', ')}) or file`, 3);
+  }
+  const kb = await loadDiskImage(file);
+  const kernel = { name: variant ? `${variant.name}: ${variant.label}` : basename(file), bytes: kb,
+    sha256: createHash('sha256').update(kb).digest('hex') };
+  process.stderr.write(`vaxlab: kernel ${kernel.name} (${file})\n`);
+  return kernel;
+}
+
+/** ^C stops the workers (their steps end 'stopped'); a second ^C leaves at once. */
+function stopOnInterrupt(abort: AbortController): () => void {
+  const onSigint = () => {
+    if (abort.signal.aborted) process.exit(130);
+    process.stderr.write('\nvaxlab: stopping every worker (^C again to leave at once)\n');
+    abort.abort();
+  };
+  process.on('SIGINT', onSigint);
+  return () => process.off('SIGINT', onSigint);
+}
+
+const seconds = (s: number) => (s >= 100 ? s.toFixed(0) : s.toFixed(1));
+
+/** Runs units of a plan on `jobs` worker threads, saying on stderr what ends where. */
+async function runPlan(plan: SweepPlan, units: number[], jobs: number, loaded: LoadedPack, what: string,
+  kernels: Record<string, NonNullable<RunOptions['kernel']>> = {}) {
+  const workers = Math.max(1, Math.min(jobs, units.length));
+  const pool = threadExecutors(plan.request, workers, loaded.pack, loaded.image, kernels);
+  const abort = new AbortController();
+  const release = stopOnInterrupt(abort);
+  const host = new Map<number, number>();
+  let remaining: number | null = null;
+  process.stderr.write(`${what}: ${units.length} unit${units.length === 1 ? '' : 's'} on ${workers} worker thread${workers === 1 ? '' : 's'}\n`);
+  let done = 0;
+  try {
+    return {
+      host,
+      ...await runUnits(plan, units, pool.executors, {
+        signal: abort.signal,
+        onProgress: (p) => {
+          remaining = p.remainingSeconds;
+        },
+        onUnit: (unit, outcome, info) => {
+          done++;
+          host.set(unit, info.hostSeconds);
+          const row = 'result' in outcome ? outcome.result.rows[0] : undefined;
+          const said = !row ? `COULD NOT RUN: ${'error' in outcome ? outcome.error : '?'}`
+            : row.status === 'ok' ? `${row.guest?.line} (${row.emulator?.virtualSeconds.toFixed(1)} s virtual)`
+              : `FAILED: ${row.failure?.message}`;
+          const left = remaining !== null && done < units.length ? `, ~${seconds(remaining)} s left` : '';
+          process.stderr.write(`[${done}/${units.length}] ${unitLabel(plan, unit)} ... ${said} ` +
+            `(worker ${info.worker + 1}, ${info.hostSeconds.toFixed(1)} s host${left})\n`);
+        },
+      }),
+    };
+  } finally {
+    release();
+    await pool.close();
+  }
+}
+
+function refused(problems: string[]): never {
+  die(`refused, nothing was run:\n  ${[...new Set(problems)].join('\n  ')}`);
+}
+
 async function run(args: string[]): Promise<number> {
   const id = args.shift();
   if (!id || id.startsWith('-')) die(`run needs an experiment id\n${USAGE}`);
   const specs: ExperimentSpec[] = id === 'all'
     ? ALL_EXPERIMENTS.map((e) => findExperiment(e)!)
     : [findExperiment(id) ?? die(`no experiment "${id}" (vaxlab list shows them)`)];
-  const options: RunOptions = {};
-  // Null-prototype maps: a name such as __proto__ or constructor is just an
-  // unknown name, refused like any other.
-  const set: Record<string, number> = Object.create(null) as Record<string, number>;
-  const params: Record<string, number> = Object.create(null) as Record<string, number>;
-  let jsonFile: string | null = null;
-  let imageFile: string | null = null;
-  let kernelArg: string | null = null;
-  while (args.length > 0) {
-    const a = args.shift()!;
-    const v = args.shift();
-    if (v === undefined) die(`${a} needs a value\n${USAGE}`);
-    if (a === '--cpu') {
-      if (v !== '750' && v !== '780') die('--cpu takes 750 or 780');
-      options.cpu = v;
-    } else if (a === '--disk') {
-      if (!(DISK_TIMINGS as readonly string[]).includes(v)) die(`--disk takes ${DISK_TIMINGS.join(', ')}, got "${v}"`);
-      options.disk = v as DiskTiming;
-    } else if (a === '--mem') {
-      const n = /^\d*\.?\d+$/.test(v.trim()) ? Number(v) : NaN;
-      if (validateSetting('memoryMB', n) !== null) die(`--mem takes megabytes in steps of 0.25 from 0.75 to 64 (e.g. 4.5), got "${v}"`);
-      options.memoryMB = n;
-    } else if (a === '--set') {
-      const [k, n] = pair(a, v);
-      set[k] = n;
-    } else if (a === '--param') {
-      const [k, n] = pair(a, v);
-      params[k] = n;
-    } else if (a === '--limit') {
-      const n = /^\d*\.?\d+(e\d+)?$/i.test(v.trim()) ? Number(v) : NaN;
-      if (!(Number.isFinite(n) && n > 0 && n <= MAX_LIMIT_SECONDS)) {
-        die(`--limit takes a positive number of virtual seconds up to ${MAX_LIMIT_SECONDS}, got "${v}"`);
-      }
-      options.limitSeconds = n;
-    } else if (a === '--seeds') {
-      const n = Number(v);
-      if (!Number.isSafeInteger(n) || n < 1 || n > 99) die('--seeds takes a whole number of runs per step, 1 to 99');
-      options.spinSeeds = n;
-    } else if (a === '--counters') {
-      if (v !== 'all' && v !== 'experiment') die('--counters takes all or experiment');
-      options.counters = v;
-    } else if (a === '--json') jsonFile = checkJsonTarget(v);
-    else if (a === '--image') imageFile = v;
-    else if (a === '--kernel') kernelArg = v;
-    else die(`unknown option ${a}\n${USAGE}`);
-  }
+  const a = parseArgs(args, 'run');
+  const { options, set, params } = a;
 
   // Every setting is checked before anything is loaded or run.
   const perSpec = new Map<ExperimentSpec, RunOptions>();
@@ -213,49 +407,65 @@ async function run(args: string[]): Promise<number> {
       problems.push(...e.problems.map((p) => (specs.length > 1 ? `${spec.id}: ${p}` : p)));
     }
   }
-  if (problems.length > 0) die(`refused, nothing was run:\n  ${[...new Set(problems)].join('\n  ')}`);
+  if (problems.length > 0) refused(problems);
 
-  if (!wasmBuildExists()) die('the WebAssembly emulator is not built: make -C emu wasm (or npm run setup)', 3);
-  const imagePath = imageFile ?? findLabImage();
-  if (!imagePath) die('no 4.3BSD image: build web/public/images/43bsd.dsk.gz with `npm run image` (or set VAXLAB_IMAGE)', 3);
-  const api = await loadVaxNode();
-  // Any problem with the image is exit 3, as documented.  The pack is held
-  // once, compressed in chunks when the installer wrote them (openDiskImage).
-  let opened: Awaited<ReturnType<typeof openDiskImage>>;
-  try {
-    opened = await openDiskImage(api.vax780, imagePath);
-  } catch (e) {
-    die(`${imagePath}: ${e instanceof Error ? e.message : String(e)}`, 3);
+  // The workers boot kernel variants by name (a request is data; the bytes are loaded here).
+  if (a.jobs !== null && a.kernelArg !== null && !kernelByName(a.kernelArg)) {
+    die(`--jobs with --kernel ${a.kernelArg}: the worker threads boot the kernel variants by name (${KERNELS.map((k) => k.name).join(', ')})`);
   }
-  const disk = opened.disk;
-  const image = { name: basename(imagePath), sha256: opened.sha256 };
-  const kernel = kernelArg !== null ? await loadKernel(kernelArg, imagePath) : undefined;
+  const loaded = await loadPack(a.imageFile);
+  const kernel = a.kernelArg !== null ? await loadKernel(a.kernelArg, loaded.path) : undefined;
+  const api = a.jobs === null ? await loadVaxNode() : null;
+  // In this thread: the pack held once, as the threads would hold it (the
+  // chunked image, decompressed as it is read; or the pack where it was read).
+  const disk = api ? openPack(api.vax780, loaded) : undefined;
 
   const results: ExperimentResult[] = [];
   const summaries: string[] = [];
   for (const spec of specs) {
     const o = perSpec.get(spec)!;
-    o.image = image;
+    o.image = loaded.image;
     if (kernel) o.kernel = kernel;
-    const host: number[] = [];
-    let t0 = 0;
     const start = performance.now();
-    o.onStep = ({ step, index, phase, result }) => {
-      if (phase === 'start') {
-        t0 = performance.now();
-        process.stderr.write(`${spec.id} ${index + 1}/${spec.steps.length} ${step.label} ... `);
-      } else {
-        host.push((performance.now() - t0) / 1000);
-        const took = `${host[host.length - 1]!.toFixed(1)} s host, ${result?.emulator?.virtualSeconds.toFixed(1) ?? '?'} s virtual`;
-        process.stderr.write(result?.status === 'ok' ? `${result.guest?.line} (${took})\n` : `FAILED: ${result?.failure?.message}\n`);
-      }
-    };
     let result: ExperimentResult;
-    try {
-      result = await runExperiment(api.vax780, disk, spec, o);
-    } catch (e) {
-      if (e instanceof SettingsError) die(`${spec.id}: refused, nothing was run:\n  ${e.problems.join('\n  ')}`);
-      throw e;
+    let host: number[];
+    if (api && disk) {
+      host = [];
+      let t0 = 0;
+      o.onStep = ({ step, index, phase, result: row }) => {
+        if (phase === 'start') {
+          t0 = performance.now();
+          process.stderr.write(`${spec.id} ${index + 1}/${spec.steps.length} ${step.label} ... `);
+        } else {
+          host.push((performance.now() - t0) / 1000);
+          const took = `${host[host.length - 1]!.toFixed(1)} s host, ${row?.emulator?.virtualSeconds.toFixed(1) ?? '?'} s virtual`;
+          process.stderr.write(row?.status === 'ok' ? `${row.guest?.line} (${took})\n` : `FAILED: ${row?.failure?.message}\n`);
+        }
+      };
+      try {
+        result = await runExperiment(api.vax780, disk, spec, o);
+      } catch (e) {
+        if (e instanceof SettingsError) die(`${spec.id}: refused, nothing was run:\n  ${e.problems.join('\n  ')}`);
+        throw e;
+      }
+    } else {
+      // --jobs: the steps are units of a sweep without settings (one point), run on worker threads.
+      const request: SweepRequest = { experiment: spec.id, axes: [], base: sweepBase(a, o.parameters ?? {}) };
+      const plan = planSweep(request);
+      let ran;
+      try {
+        ran = await runPlan(plan, plan.units.map((u) => u.index), a.jobs!, loaded, spec.id, kernel ? { [a.kernelArg!]: kernel } : {});
+      } catch (e) {
+        if (e instanceof SettingsError) die(`${spec.id}: refused, nothing was run:\n  ${e.problems.join('\n  ')}`);
+        throw e;
+      }
+      const point = assembleSweep(plan, ran.outcomes, ran.stopped).points[0]!;
+      if (!point.result) die(`${spec.id}: no step ran${point.errors ? `: ${point.errors.map((e) => e.message).join('; ')}` : ''}`, 1);
+      result = point.result;
+      for (const e of point.errors ?? []) process.stderr.write(`vaxlab: ${spec.id}: step ${e.step} could not run: ${e.message}\n`);
+      // A host time per row: the units that gave one.
+      host = plan.units.filter((u) => { const o = ran.outcomes.get(u.index); return !!o && 'result' in o; })
+        .map((u) => ran.host.get(u.index) ?? 0);
     }
     const hostTotal = (performance.now() - start) / 1000;
     results.push(result);
@@ -266,17 +476,144 @@ async function run(args: string[]): Promise<number> {
     const v = virtualSeconds(result);
     const ok = result.rows.filter((r) => r.status === 'ok').length;
     const summary = `${spec.id}: ${ok} of ${spec.steps.length} steps ok; ${v.commands.toFixed(1)} virtual s in the timed ` +
-      `commands, ${v.machines.toFixed(1)} virtual s of machine time (boot and set-up included); ${hostTotal.toFixed(1)} s of host time`;
+      `commands, ${v.machines.toFixed(1)} virtual s of machine time (boot and set-up included); ${hostTotal.toFixed(1)} s of host time` +
+      (a.jobs !== null ? ` on ${Math.min(a.jobs, spec.steps.length)} worker thread${Math.min(a.jobs, spec.steps.length) === 1 ? '' : 's'}` : '');
     summaries.push(summary);
     console.log(`\n${summary}\n`);
   }
   if (specs.length > 1) console.log(summaries.join('\n'));
-  disk.dispose();
-  if (jsonFile) {
-    writeFileSync(jsonFile, results.length === 1 ? resultJson(results[0]!)
+  disk?.dispose();
+  if (a.jsonFile) {
+    writeFileSync(a.jsonFile, results.length === 1 ? resultJson(results[0]!)
       : `${JSON.stringify({ format: 'vaxlab-experiment-results', version: RESULT_VERSION, results }, null, 2)}\n`);
   }
   return results.every((r) => r.status === 'ok') ? 0 : 1;
+}
+
+async function sweep(args: string[]): Promise<number> {
+  const id = args.shift();
+  if (!id || id.startsWith('-')) die(`sweep needs an experiment id\n${USAGE}`);
+  if (id === 'all') die('sweep takes one experiment (all is three)');
+  const spec = findExperiment(id) ?? die(`no experiment "${id}" (vaxlab list shows them)`);
+  const a = parseArgs(args, 'sweep');
+  if (a.axes.length === 0) {
+    die(`sweep needs a setting to sweep: --set NAME=V1,V2,... or a range NAME=FROM..TO (e.g. --set hz=50,100,250,1000); ` +
+      `for one point, vaxlab run`);
+  }
+  if (a.shard && !a.jsonlFile) die('--shard writes its units as JSON Lines: give --jsonl FILE');
+  if (a.jsonlFile && !a.shard) die('--jsonl is the output of --shard I/N (for the whole sweep, --json FILE)');
+  if (a.shard && a.jsonFile) die('--shard writes JSON Lines (--jsonl FILE); merge writes the sweep\'s JSON from the shards');
+
+  // The axes and every point's settings, all checked before anything runs.
+  const problems: string[] = [];
+  const axes: SweepAxis[] = [];
+  if (a.axes.length > MAX_SWEEP_AXES) problems.push(`${a.axes.length} settings swept (${a.axes.map((x) => x.name).join(', ')}); a sweep turns one or two`);
+  for (const x of a.axes) {
+    const s = sweepSetting(spec, x.name);
+    if (typeof s === 'string') {
+      problems.push(s);
+      continue;
+    }
+    if ((x.flag === '--param') !== (s.kind === 'parameter')) {
+      problems.push(`${x.flag} ${x.name}: ${s.kind === 'parameter' ? `a parameter of ${spec.id}: --param` : 'a setting: --set'} ${x.name}=...`);
+      continue;
+    }
+    const { axis, problems: p } = parseAxis(s, x.raw);
+    problems.push(...p);
+    if (axis) axes.push(axis);
+  }
+  for (const name of Object.keys(a.params)) {
+    if (!(name in spec.parameters)) problems.push(`--param ${name}: ${spec.id} has ${Object.keys(spec.parameters).join(', ') || 'no parameters'}`);
+  }
+  if (problems.length > 0) refused(problems);
+  const request: SweepRequest = { experiment: spec.id, axes, base: sweepBase(a, a.params) };
+  let plan: SweepPlan;
+  try {
+    plan = planSweep(request);
+  } catch (e) {
+    if (e instanceof SettingsError) refused(e.problems);
+    throw e;
+  }
+  const units = a.shard ? shardUnits(plan, a.shard) : plan.units.map((u) => u.index);
+  const measure = a.measure;
+
+  const loaded = await loadPack(a.imageFile);
+  // The kernel variants the points boot, loaded once here and handed to every thread.
+  const kernelNames = new Set(plan.points.flatMap((p) => (p.kernel === null ? [] : [p.kernel])));
+  const kernels: Record<string, NonNullable<RunOptions['kernel']>> = {};
+  for (const name of kernelNames) kernels[name] = await loadKernel(name, loaded.path);
+  const jobs = a.jobs ?? Math.max(1, availableParallelism() - 1);
+  const what = `${spec.id} sweep ${axes.map((x) => `${x.setting}=${x.values.length} values`).join(' × ')}` +
+    (a.shard ? `, shard ${a.shard.index}/${a.shard.count}` : '');
+  const start = performance.now();
+  let ran: Awaited<ReturnType<typeof runPlan>>;
+  try {
+    ran = await runPlan(plan, units, jobs, loaded, what, kernels);
+  } catch (e) {
+    if (e instanceof SettingsError) refused(e.problems);
+    throw e;
+  }
+  const hostTotal = (performance.now() - start) / 1000;
+  if (a.shard) {
+    const outcomes = new Map<number, UnitOutcome>(ran.outcomes);
+    writeFileSync(a.jsonlFile!, shardJsonl({
+      format: 'vaxlab-sweep-shard', version: 1, shard: a.shard, request, units: plan.units.length, image: loaded.image,
+    }, outcomes));
+    const good = [...outcomes.values()].filter((o) => 'result' in o && o.result.status === 'ok').length;
+    console.log(`${what}: ${outcomes.size} of its ${units.length} units ran (${good} ok) in ${hostTotal.toFixed(1)} s of host time; ` +
+      `wrote ${a.jsonlFile}${ran.stopped ? ' (stopped: merge will refuse it until the shard is run whole)' : ''}`);
+    return ran.stopped || good < units.length ? 1 : 0;
+  }
+  const result = assembleSweep(plan, ran.outcomes, ran.stopped);
+  console.log(formatSweep(result, measure ?? undefined));
+  console.log(`${hostTotal.toFixed(1)} s of host time on ${Math.min(jobs, units.length)} worker thread${Math.min(jobs, units.length) === 1 ? '' : 's'}`);
+  if (measure && !availableMeasures(result).includes(measure)) console.log(`(no row has ${measure.label})`);
+  if (a.jsonFile) writeFileSync(a.jsonFile, sweepJson(result));
+  return result.status === 'ok' ? 0 : 1;
+}
+
+function merge(args: string[]): number {
+  const files: string[] = [];
+  let jsonFile: string | null = null;
+  let measure: Measure | null = null;
+  while (args.length > 0) {
+    const a = args.shift()!;
+    if (a === '--json' || a === '--measure') {
+      const v = args.shift() ?? die(`${a} needs a value`);
+      if (a === '--json') jsonFile = v;
+      else measure = findMeasure(v) ?? die(`--measure takes ${MEASURES.map((m) => m.id).join(', ')}, got "${v}"`);
+    } else if (a.startsWith('-')) die(`unknown option ${a}\n${USAGE}`);
+    else files.push(a);
+  }
+  if (files.length === 0) die(`merge needs the shards' files (vaxlab sweep ... --shard I/N --jsonl FILE)\n${USAGE}`);
+  const shards: Shard[] = [];
+  const problems: string[] = [];
+  for (const f of files) {
+    let text: string;
+    try {
+      text = readFileSync(f, 'utf8');
+    } catch (e) {
+      problems.push(`${f}: cannot be read (${e instanceof Error && 'code' in e ? String(e.code) : String(e)})`);
+      continue;
+    }
+    try {
+      shards.push(readShard(f, text));
+    } catch (e) {
+      if (!(e instanceof ShardError)) throw e;
+      problems.push(...e.problems);
+    }
+  }
+  if (problems.length > 0) die(`refused, nothing was written:\n  ${problems.join('\n  ')}`);
+  let merged;
+  try {
+    merged = mergeShards(shards);
+  } catch (e) {
+    if (!(e instanceof ShardError)) throw e;
+    die(`refused, nothing was written:\n  ${e.problems.join('\n  ')}`);
+  }
+  console.log(formatSweep(merged.result, measure ?? undefined));
+  if (jsonFile) writeFileSync(jsonFile, sweepJson(merged.result));
+  return merged.result.status === 'ok' ? 0 : 1;
 }
 
 /** The kernels the installer builds (experiments/kernels): name, what it
@@ -333,28 +670,6 @@ async function fidelity(args: string[]): Promise<number> {
       results: Object.values(results) }, null, 2)}\n`);
   }
   return Object.values(results).every((r) => r.status === 'ok') ? 0 : 1;
-}
-
-// Output into a closed pipe (`vaxlab list | head`) ends quietly.
-process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-  if (e.code === 'EPIPE') process.exit(0);
-  throw e;
-});
-
-/** --kernel NAME|FILE: a kernel the installer built beside the image, or a file (exit 3 if there is none). */
-async function loadKernel(kernelArg: string, imagePath: string): Promise<NonNullable<RunOptions['kernel']>> {
-  const variant = kernelByName(kernelArg);
-  const file = variant ? join(dirname(imagePath), kernelFileName(basename(imagePath).replace(/\.dsk(\.gz)?$/, ''), variant.name))
-    : kernelArg;
-  if (!existsSync(file)) {
-    die(variant ? `no kernel ${variant.name} beside the image (${file}): npm run image builds it`
-      : `--kernel ${kernelArg}: no such kernel (${KERNELS.map((k) => k.name).join(', ')}) or file`, 3);
-  }
-  const kb = await loadDiskImage(file);
-  const kernel = { name: variant ? `${variant.name}: ${variant.label}` : basename(file), bytes: kb,
-    sha256: createHash('sha256').update(kb).digest('hex') };
-  process.stderr.write(`vaxlab: kernel ${kernel.name} (${file})\n`);
-  return kernel;
 }
 
 const FORMATS = ['text', 'json', 'speedscope', 'folded'] as const;
@@ -511,13 +826,20 @@ async function profile(args: string[]): Promise<number> {
   return results.every((r) => r.status === 'ok') ? 0 : 1;
 }
 
+// Output into a closed pipe (`vaxlab list | head`) ends quietly.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(0);
+  throw e;
+});
+
 const argv = process.argv.slice(2);
 const cmd = argv.shift();
+const commands: Record<string, (args: string[]) => Promise<number> | number> = { run, sweep, merge, fidelity, profile };
 if (cmd === 'list') list();
 else if (cmd === 'kernels') kernels();
-else if (cmd === 'run' || cmd === 'fidelity' || cmd === 'profile') {
+else if (cmd && Object.hasOwn(commands, cmd)) {
   try {
-    process.exitCode = cmd === 'run' ? await run(argv) : cmd === 'fidelity' ? await fidelity(argv) : await profile(argv);
+    process.exitCode = await commands[cmd]!(argv);
   } catch (e) {
     die(e instanceof Error ? e.message : String(e), 2);
   }

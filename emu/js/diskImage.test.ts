@@ -110,3 +110,26 @@ test('create refuses foreign and disposed images; a failed create releases the i
   for (let i = 0; i < 3; i++) assert.throws(() => vax.create({ memoryMB: 8, disk: bytes, boot: 'single' }), /vax780 create/);
   assert.equal(api.module.HEAPU8.length, heap, 'the private image of a failed create was not freed');
 });
+
+test('sharedImage: the bytes stay in JavaScript memory (a SharedArrayBuffer), read, counted and released like any image', () => {
+  const bytes = pattern(200_000, 4);
+  const shared = new Uint8Array(new SharedArrayBuffer(bytes.length));
+  shared.set(bytes);
+  const heap = api.module.HEAPU8.length;
+  const image = vax.sharedImage(shared);
+  try {
+    assert.equal(image.size, bytes.length);
+    assert.deepEqual(image.read(150_000, 100), bytes.subarray(150_000, 150_100));
+    assert.equal(image.withBytes((b) => b.buffer), shared.buffer, 'withBytes shows the caller\'s bytes, not a copy');
+    assert.throws(() => image.read(199_990, 11), RangeError);
+    assert.equal(api.module.HEAPU8.length, heap, 'wasm memory grew: the image was copied into it');
+    // Not a bootable pack: create reads it (through the import) and refuses it, releasing the image.
+    assert.throws(() => vax.create({ memoryMB: 8, disk: image, boot: 'single' }), /vax780 create/);
+    assert.equal(image.users, 0);
+    assert.throws(() => vax.sharedImage(new Uint8Array(0)), RangeError);
+  } finally {
+    image.dispose();
+  }
+  assert.throws(() => image.read(0, 1), /after dispose/);
+  assert.throws(() => vax.create({ memoryMB: 8, disk: image, boot: 'single' }), /disposed/);
+});

@@ -1,13 +1,16 @@
-// Disk images in wasm memory: the pristine pack that any number of Vax780
-// systems share (vax780.ts), loaded at once or written piece by piece (a
-// download decompressing straight into wasm memory: diskImageLoader.ts), or
+// Disk images: the pristine pack that any number of Vax780 systems share
+// (vax780.ts).  In wasm memory, loaded at once or written piece by piece (a
+// download decompressing straight into wasm memory: diskImageLoader.ts); or
 // kept compressed in chunks that are decompressed as the systems read them
-// (openChunked: emu/src/system/chunked.h), so the pack is never whole in
-// memory.
+// (openChunked: emu/src/storage/chunked.h), so the pack is never whole in
+// memory; or left in JavaScript memory (sharedImage: a SharedArrayBuffer
+// that several workers, each with its own wasm memory, read as one copy).
 
 import type { VaxWasmModule } from './wasm';
 
-/** A disk image in wasm memory: the pristine pack that any number of Vax780
+export type DiskImageKind = 'flat' | 'chunked' | 'js';
+
+/** A disk image, in wasm memory or in JavaScript's (sharedImage): the pristine pack that any number of Vax780
  *  systems share.  The systems never write it (each keeps its writes in its
  *  own overlay), so one image serves every machine of an experiment. */
 export interface DiskImage {
@@ -25,7 +28,7 @@ export interface DiskImage {
   readonly sha256: string | null;
   /** A copy of bytes [offset, offset + length) (checks and digests). */
   read(offset: number, length: number): Uint8Array;
-  /** Calls f with a view of the whole image in wasm memory and returns its
+  /** Calls f with a view of the whole image and returns its
    *  result.  The view is valid only during the call (wasm memory may grow
    *  later and detach it) and must not be written.  For consumers that take
    *  the bytes synchronously, such as crypto.subtle.digest (which copies its
@@ -33,10 +36,13 @@ export interface DiskImage {
    *  memory: this throws for one (read its parts). */
   withBytes<T>(f: (bytes: Uint8Array) => T): T;
   /** 'flat': all its bytes in wasm memory; 'chunked': compressed, each 64 KB
-   *  chunk decompressed the first time a system reads it. */
-  readonly kind: 'flat' | 'chunked';
-  /** What the image holds in wasm memory now: for a chunked one the
-   *  compressed file and the chunks decompressed so far. */
+   *  chunk decompressed the first time a system reads it; 'js': its bytes in
+   *  JavaScript memory (sharedImage). */
+  readonly kind: DiskImageKind;
+  /** What the image holds now: for a chunked one the compressed file and the
+   *  chunks decompressed so far (wasm memory); for a 'js' one its bytes
+   *  (JavaScript memory, shared with other workers when it is a
+   *  SharedArrayBuffer). */
   memory(): { bytes: number; chunks?: number; chunksDecompressed?: number };
   /** Frees the image's wasm memory.  Deferred, not refused, while systems
    *  use it: the memory goes when the last of them is destroyed.  Either way
@@ -63,9 +69,11 @@ export interface DiskImageWriter {
  *  release(), called once when the system is destroyed (the image's memory
  *  goes then if it was disposed meanwhile). */
 export interface ImageLease {
-  /** A flat image's bytes, or a chunked one's handle (vax780w_chunked_open). */
+  /** A flat image's bytes or a chunked one's handle (vax780w_chunked_open); 0 for an image in JavaScript memory. */
   readonly ptr: number;
-  readonly kind: 'flat' | 'chunked';
+  /** In JavaScript memory: the number vax780w_create_js takes for it (0 otherwise). */
+  readonly source: number;
+  readonly kind: DiskImageKind;
   readonly size: number;
   /** The 32 bytes a machine snapshot names the image by: its SHA-256, or for
    *  an image without one, random bytes of its own. */
@@ -93,10 +101,19 @@ export interface DiskImages {
   loadImage(bytes: Uint8Array, options?: ImageOptions): DiskImage;
   /** An empty image of size bytes, to be written in pieces. */
   allocImage(size: number, options?: ImageOptions): DiskImageWriter;
-  /** A chunked image (emu/src/system/chunked.h) over a copy of file in wasm
+  /** A chunked image (emu/src/storage/chunked.h) over a copy of file in wasm
    *  memory; its sha256 is the one its header gives.  Throws with the
    *  reason when the bytes are not a chunked image. */
   openChunked(file: Uint8Array): DiskImage;
+  /** An image over bytes that stay where they are, in JavaScript memory —
+   *  typically a view of a SharedArrayBuffer that several workers (each with
+   *  its own wasm memory) share, so the pack exists once for all of them.
+   *  Nothing is copied: the systems read the sectors they need through an
+   *  import (vax780w_js_image_read).  The bytes must not change while the
+   *  image is in use. */
+  sharedImage(bytes: Uint8Array, options?: ImageOptions): DiskImage;
+  /** allocImage's writer over a new SharedArrayBuffer: done() gives sharedImage of it. */
+  allocSharedImage(size: number, options?: ImageOptions): DiskImageWriter;
   /** True when image is one of this module's (not of another instance, whose memory is another). */
   owns(image: DiskImage): boolean;
   /** Counts a user of the image until release(); throws if it is not this module's or was disposed. */
@@ -108,9 +125,11 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
   // object so that callers cannot alter it and an image of another module
   // instance (another wasm memory) is recognised and refused.
   interface ImageState {
-    ptr: number; // 0 once freed
-    kind: 'flat' | 'chunked';
+    ptr: number; // 0 once freed (and for an image in JavaScript memory)
+    kind: DiskImageKind;
     fileBytes: number; // a chunked image's compressed file
+    /** An image in JavaScript memory: its number in `sources` (0 otherwise). */
+    source: number;
     size: number;
     users: number;
     disposed: boolean;
@@ -124,7 +143,23 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
       else mod._vax780w_image_free(st.ptr);
       st.ptr = 0;
     }
+    if (st.disposed && st.users === 0 && st.source !== 0) {
+      sources.delete(st.source);
+      st.source = 0;
+    }
   }
+
+  // Images in JavaScript memory, by the number the C side passes back to
+  // vax780w_js_image_read (emu/wasm/vax780_wasm.c), which calls this.
+  const sources = new Map<number, Uint8Array>();
+  let nextSource = 1;
+  mod.vaxImageRead = (source, offset, buf, len) => {
+    const bytes = sources.get(source);
+    if (!bytes || offset < 0 || len < 0 || offset + len > bytes.length) return -1;
+    // HEAPU8 read now: wasm memory may have grown since the last call.
+    mod.HEAPU8.set(bytes.subarray(offset, offset + len), buf);
+    return 0;
+  };
 
   function allocImageBuffer(size: number): number {
     if (!Number.isInteger(size) || size <= 0 || size > 0xffff_ffff) {
@@ -142,17 +177,25 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
     return { sha256: null, identity };
   }
 
-  function makeImage(ptr: number, size: number, options?: ImageOptions, kind: 'flat' | 'chunked' = 'flat', fileBytes = 0): DiskImage {
+  function makeImage(ptr: number, size: number, options?: ImageOptions, kind: 'flat' | 'chunked' = 'flat', fileBytes = 0,
+    js?: Uint8Array): DiskImage {
     const { sha256, identity } = identityOf(options);
-    const st: ImageState = { ptr, kind, fileBytes, size, users: 0, disposed: false, identity };
+    const source = js ? nextSource++ : 0;
+    if (js) sources.set(source, js);
+    const st: ImageState = { ptr, kind: js ? 'js' : kind, fileBytes, source, size, users: 0, disposed: false, identity };
     const at = (): number => {
       if (st.disposed) throw new Error('DiskImage used after dispose()');
       return st.ptr;
     };
+    // The image's bytes now (wasm memory may have grown since the last look).
+    const view = (): Uint8Array => {
+      const p = at();
+      return js ?? mod.HEAPU8.subarray(p, p + size);
+    };
     const image: DiskImage = {
       size,
       sha256,
-      kind,
+      kind: st.kind,
       get users() {
         return st.users;
       },
@@ -164,7 +207,7 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
         if (!Number.isInteger(offset) || !Number.isInteger(length) || offset < 0 || length < 0 || offset + length > size) {
           throw new RangeError(`DiskImage.read ${offset}+${length} outside the ${size}-byte image`);
         }
-        if (kind === 'flat') return mod.HEAPU8.slice(p + offset, p + offset + length);
+        if (st.kind !== 'chunked') return view().slice(offset, offset + length);
         if (length === 0) return new Uint8Array(0);
         const buf = mod._malloc(length);
         if (buf === 0) throw new Error('DiskImage.read: malloc failed');
@@ -178,13 +221,15 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
         }
       },
       withBytes(f) {
-        const p = at();
-        if (kind === 'chunked') throw new Error('a chunked image is never whole in memory: read() its parts');
-        return f(mod.HEAPU8.subarray(p, p + size));
+        if (st.kind === 'chunked') {
+          at();
+          throw new Error('a chunked image is never whole in memory: read() its parts');
+        }
+        return f(view());
       },
       memory() {
         const p = at();
-        if (kind === 'flat') return { bytes: size };
+        if (st.kind !== 'chunked') return { bytes: size };
         const out = mod._malloc(32);
         if (out === 0) throw new Error('DiskImage.memory: malloc failed');
         try {
@@ -218,6 +263,13 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
   function allocImage(size: number, options?: ImageOptions): DiskImageWriter {
     if (options?.sha256 !== undefined) sha256Bytes(options.sha256);
     const ptr = allocImageBuffer(size);
+    return writer(size, (offset, chunk) => mod.HEAPU8.set(chunk, ptr + offset), () => makeImage(ptr, size, options),
+      () => mod._vax780w_image_free(ptr));
+  }
+
+  /** A writer of `size` bytes: `put` copies a chunk in, `finish` makes the
+   *  image once every byte was written, `free` gives the buffer back. */
+  function writer(size: number, put: (offset: number, chunk: Uint8Array) => void, finish: () => DiskImage, free: () => void): DiskImageWriter {
     // The written ranges [start, end).  A stream writes in order, so each
     // write extends the last range and the list stays one entry long.
     let ranges: [number, number][] = [];
@@ -231,7 +283,7 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
           throw new RangeError(`DiskImageWriter.write ${offset}+${chunk.length} outside the ${size}-byte image`);
         }
         if (chunk.length === 0) return;
-        mod.HEAPU8.set(chunk, ptr + offset);
+        put(offset, chunk);
         const last = ranges[ranges.length - 1];
         if (last && offset >= last[0] && offset <= last[1]) last[1] = Math.max(last[1], offset + chunk.length);
         else ranges.push([offset, offset + chunk.length]);
@@ -251,12 +303,12 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
           throw new Error(`disk image incomplete: byte ${covered} of ${size} (and maybe more) never written`);
         }
         state = 'done';
-        return makeImage(ptr, size, options);
+        return finish();
       },
       abort() {
         if (state !== 'open') return;
         state = 'aborted';
-        mod._vax780w_image_free(ptr);
+        free();
       },
     };
   }
@@ -286,6 +338,25 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
     }
   }
 
+  function allocSharedImage(size: number, options?: ImageOptions): DiskImageWriter {
+    if (!Number.isInteger(size) || size <= 0 || size > 0xffff_ffff) {
+      throw new RangeError(`disk image size must be a positive integer under 4 GB, got ${size}`);
+    }
+    if (options?.sha256 !== undefined) sha256Bytes(options.sha256);
+    let bytes: Uint8Array | null = new Uint8Array(new SharedArrayBuffer(size));
+    return writer(size, (offset, chunk) => bytes!.set(chunk, offset), () => sharedImage(bytes!, options), () => {
+      bytes = null;
+    });
+  }
+
+  function sharedImage(bytes: Uint8Array, options?: ImageOptions): DiskImage {
+    if (!(bytes instanceof Uint8Array)) throw new TypeError('sharedImage takes a Uint8Array');
+    if (bytes.length === 0 || bytes.length > 0xffff_ffff) {
+      throw new RangeError(`disk image size must be a positive integer under 4 GB, got ${bytes.length}`);
+    }
+    return makeImage(0, bytes.length, options, 'flat', 0, bytes);
+  }
+
   function lease(image: DiskImage): ImageLease {
     const st = imageStates.get(image);
     if (!st) throw new TypeError('not a DiskImage of this module');
@@ -294,6 +365,7 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
     let held = true;
     return {
       ptr: st.ptr,
+      source: st.source,
       kind: st.kind,
       size: st.size,
       identity: st.identity,
@@ -306,5 +378,7 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
     };
   }
 
-  return { loadImage, allocImage, openChunked, owns: (image) => imageStates.has(image), lease };
+  return {
+    loadImage, allocImage, openChunked, allocSharedImage, sharedImage, owns: (image) => imageStates.has(image), lease,
+  };
 }

@@ -222,3 +222,19 @@ test('fetchDiskImage: 404s, a bad manifest and a SHA-256 mismatch are clear erro
   await assert.rejects(loadDiskImage(vax, `${base}/images/small.dsk.gz`, {}), /decompressed size is unknown/);
   await assert.rejects(loadDiskImage(vax, 'http://127.0.0.1:1/x.dsk.gz', { size: 10 }), /x\.dsk\.gz: fetch failed/);
 });
+
+test('shared: the image is gunzipped into a SharedArrayBuffer (for other workers), checked against its SHA-256 all the same', async () => {
+  const heap = api.module.HEAPU8.length;
+  const image = await streamDiskImage(vax, streamOf(smallGz), { uncompressedBytes: small.length, sha256: sha(small), shared: true });
+  try {
+    assert.ok(image.withBytes((b) => b.buffer instanceof SharedArrayBuffer), 'not in a SharedArrayBuffer');
+    assert.equal(image.withBytes(sha), sha(small));
+    assert.equal(api.module.HEAPU8.length, heap, 'wasm memory grew: the image went into it');
+  } finally {
+    image.dispose();
+  }
+  await assert.rejects(
+    streamDiskImage(vax, streamOf(smallGz), { uncompressedBytes: small.length, sha256: '00'.repeat(32), shared: true }),
+    /SHA-256 mismatch/,
+  );
+});

@@ -1,6 +1,6 @@
 // Loading the 4.3BSD pack into wasm memory in the browser worker.  When the
 // manifest lists a chunked image (web/public/images/43bsd.dskz: the pack
-// deflated in 64 KB chunks, emu/src/system/chunked.h), that file (about
+// deflated in 64 KB chunks, emu/src/storage/chunked.h), that file (about
 // 5 MB) is fetched, its SHA-256 checked, and opened as it is: a chunk is
 // decompressed when a machine first reads it, so the 174 MB pack is never
 // whole in memory and nothing waits for it.  Otherwise: fetch the gzipped
@@ -25,7 +25,11 @@
 // gzip CRC cannot.
 
 import type { DiskImage } from './diskImage';
+import { inSharedMemory, type SharedPack } from './sharedPack';
 import type { Vax780Api } from './vax780';
+
+/** What the loader needs of the emulator. */
+export type LoaderApi = Pick<Vax780Api, 'allocImage' | 'allocSharedImage' | 'openChunked'>;
 
 /** A file the manifest lists beside the image. */
 export interface ShippedFile {
@@ -93,6 +97,9 @@ export interface StreamImageOptions {
   onProgress?: (progress: ImageLoadProgress) => void;
   /** The image's name in error messages. */
   name?: string;
+  /** Decompress into a SharedArrayBuffer (Vax780Api.allocSharedImage) that
+   *  other workers can be given, instead of into this module's wasm memory. */
+  shared?: boolean;
 }
 
 /** A load that failed, with a message that says how. */
@@ -113,11 +120,11 @@ function hex(digest: ArrayBuffer): string {
  *  Rejects with a DiskImageLoadError (and frees the partial image) on a
  *  failing stream, a corrupt or truncated gzip, a size or SHA-256 mismatch. */
 export async function streamDiskImage(
-  api: Pick<Vax780Api, 'allocImage'>,
+  api: Pick<Vax780Api, 'allocImage' | 'allocSharedImage'>,
   gz: ReadableStream<Uint8Array>,
   options: StreamImageOptions,
 ): Promise<DiskImage> {
-  const { uncompressedBytes: size, compressedBytes = null, sha256, gzipped = true, onProgress, name = 'disk image' } = options;
+  const { uncompressedBytes: size, compressedBytes = null, sha256, gzipped = true, onProgress, name = 'disk image', shared = false } = options;
   if (!Number.isInteger(size) || size <= 0) throw new RangeError(`${name}: uncompressedBytes must be a positive integer, got ${size}`);
   let received = 0;
   let written = 0;
@@ -162,7 +169,8 @@ export async function streamDiskImage(
     : counted;
   const reader = decompressed.getReader();
 
-  const writer = api.allocImage(size, sha256 ? { sha256 } : undefined);
+  const writer = shared ? api.allocSharedImage(size, sha256 ? { sha256 } : undefined)
+    : api.allocImage(size, sha256 ? { sha256 } : undefined);
   try {
     for (;;) {
       let r: ReadableStreamReadResult<Uint8Array>;
@@ -203,7 +211,10 @@ export async function streamDiskImage(
     try {
       // digest() copies the bytes before it returns, so the view may not
       // outlive withBytes (wasm memory may grow and detach it).
-      const got = hex(await image.withBytes((bytes) => crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>)));
+      // WebCrypto takes no view of a SharedArrayBuffer: a shared image is
+      // copied for it (the copy digest() makes of the other anyway).
+      const got = hex(await image.withBytes((bytes) => crypto.subtle.digest('SHA-256',
+        (bytes.buffer instanceof SharedArrayBuffer ? bytes.slice() : bytes) as Uint8Array<ArrayBuffer>)));
       if (got !== sha256.toLowerCase()) {
         throw new DiskImageLoadError(`${name}: SHA-256 mismatch: ${got}, the manifest gives ${sha256}`);
       }
@@ -227,6 +238,8 @@ export interface LoadImageOptions {
   onProgress?: (progress: ImageLoadProgress) => void;
   /** Cancels the download. */
   signal?: AbortSignal;
+  /** Into a SharedArrayBuffer (StreamImageOptions.shared). */
+  shared?: boolean;
   /** The fetch to use (default: the global one). */
   fetch?: typeof fetch;
 }
@@ -293,7 +306,7 @@ export function sameOriginFile(file: string, manifestUrl: URL): URL {
 /** Fetches a gzipped image and streams it into a new DiskImage of
  *  options.size bytes. */
 export async function loadDiskImage(
-  api: Pick<Vax780Api, 'allocImage'>,
+  api: Pick<Vax780Api, 'allocImage' | 'allocSharedImage'>,
   url: string | URL,
   options: LoadImageOptions,
 ): Promise<DiskImage> {
@@ -317,6 +330,7 @@ export async function loadDiskImage(
     gzipped: !encoded,
     onProgress: options.onProgress,
     name,
+    shared: options.shared,
   });
 }
 
@@ -374,7 +388,7 @@ export async function fetchShippedFile(
 async function fetchChunkedImage(
   api: Pick<Vax780Api, 'openChunked'> | Promise<Pick<Vax780Api, 'openChunked'>>, manifest: ImageManifest, manifestUrl: URL,
   options: FetchImageOptions,
-): Promise<DiskImage> {
+): Promise<{ image: DiskImage; file: Uint8Array }> {
   const c = manifest.chunked!;
   const size = manifest.image.uncompressedBytes;
   const progress = (phase: ImageLoadProgress['phase'], received: number): void =>
@@ -394,7 +408,7 @@ async function fetchChunkedImage(
     image.dispose();
     throw new DiskImageLoadError(`${c.file}: holds another pack than the manifest's image (${image.sha256}, ${image.size} bytes)`);
   }
-  return image;
+  return { image, file: bytes };
 }
 
 /** Fetches the manifest, then its image: the chunked one when it lists one
@@ -402,9 +416,9 @@ async function fetchChunkedImage(
  *  The emulator may still be loading (api a promise): the downloads start
  *  at once and wait for it only to hand it the bytes. */
 export async function fetchDiskImage(
-  api: Pick<Vax780Api, 'allocImage' | 'openChunked'> | Promise<Pick<Vax780Api, 'allocImage' | 'openChunked'>>,
+  api: LoaderApi | Promise<LoaderApi>,
   options: FetchImageOptions,
-): Promise<{ image: DiskImage; manifest: ImageManifest }> {
+): Promise<{ image: DiskImage; manifest: ImageManifest; pack?: SharedPack }> {
   const f = options.fetch ?? fetch;
   const manifestUrl = absolute(options.manifestUrl);
   const mres = await get(f, manifestUrl, options.signal);
@@ -418,7 +432,12 @@ export async function fetchDiskImage(
   const c = manifest.chunked;
   if (options.chunked !== false && c && typeof c.file === 'string' && Number.isInteger(c.bytes) && c.bytes > 0 &&
     c.bytes <= MAX_IMAGE_BYTES && typeof c.sha256 === 'string' && c.imageSha256 === manifest.image.uncompressedSha256) {
-    return { image: await fetchChunkedImage(api, manifest, manifestUrl, options), manifest };
+    const { image, file } = await fetchChunkedImage(api, manifest, manifestUrl, options);
+    // Shared: the compressed file is what the other workers open (sharedPack.ts).
+    const pack: SharedPack | undefined = options.shared
+      ? { format: 'chunked', bytes: inSharedMemory(file).buffer, sha256: c.imageSha256.toLowerCase() }
+      : undefined;
+    return { image, manifest, ...(pack ? { pack } : {}) };
   }
   const image = await loadDiskImage(await api, sameOriginFile(manifest.image.file, manifestUrl), {
     ...options,
@@ -426,5 +445,9 @@ export async function fetchDiskImage(
     compressedBytes: manifest.image.bytes,
     sha256: options.verify === false ? undefined : manifest.image.uncompressedSha256,
   });
-  return { image, manifest };
+  // Shared: the pack itself, in the SharedArrayBuffer it was decompressed into.
+  const bytes = options.shared ? image.withBytes((b) => b.buffer) : null;
+  const sha256 = manifest.image.uncompressedSha256?.toLowerCase();
+  const pack: SharedPack | undefined = bytes instanceof SharedArrayBuffer && sha256 ? { format: 'flat', bytes, sha256 } : undefined;
+  return { image, manifest, ...(pack ? { pack } : {}) };
 }

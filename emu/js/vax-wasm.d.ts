@@ -44,8 +44,23 @@ declare module '*/build/wasm/vax.mjs' {
       errPtr: number,
       errLen: number,
     ): number;
+    /** vax780w_create(_ra) over an image JavaScript holds: `source` is passed back to vaxImageRead;
+     *  typePtr a drive's name for an RA drive, or "" for the RP06. */
+    _vax780w_create_js(
+      memoryKB: number,
+      source: number,
+      imageLen: number,
+      typePtr: number,
+      method: number,
+      howto: number,
+      errPtr: number,
+      errLen: number,
+    ): number;
     /** Boot through DEC's VMB (bytes copied) from dua0 with R5 = flags. */
     _vax780w_set_vmb(w: number, vmbPtr: number, len: number, flags: number): number;
+    /** Set by emu/js/diskImage.ts, called by vax780w_js_image_read: copies
+     *  len bytes of image `source` from offset to buf in wasm memory; 0, or -1. */
+    vaxImageRead?: (source: number, offset: number, buf: number, len: number) => number;
     _vax780w_destroy(w: number): void;
     _vax780w_dirty_bytes(w: number): bigint;
     _vax780w_error(w: number): number;

@@ -122,6 +122,10 @@ export interface Vax780System {
   /** Types text on the console terminal (characters as bytes, code & 0xff;
    *  use "\r" for Return).  Throws if the input queue (8192) overflows. */
   type(text: string): void;
+  /** Types as much of text as the console's input queue has room for (in
+   *  order, from the start); returns how many characters it took.  A caller
+   *  keeps the rest for later (the Terminal tab's long pastes). */
+  typeSome(text: string): number;
   /** Console output since the last call (7-bit ASCII, NULs dropped). */
   readConsole(): string;
   /** Console output bytes lost because readConsole() was not called in
@@ -152,6 +156,9 @@ export interface Vax780System {
   /** Bytes of kernel memory at a system-space address (4.3BSD maps its
    *  text, data and bss at 0x80000000 + the physical address). */
   readKernel(address: number, length: number): Uint8Array;
+  /** Writes bytes into kernel memory at a system-space address (the Terminal
+   *  tab sets the console tty's window size this way, as TIOCSWINSZ would). */
+  writeKernel(address: number, bytes: Uint8Array): void;
   /** The vax_machine * underneath (for the bare-machine functions of the raw module). */
   readonly machinePtr: number;
   /** The profiler (emu/src/system/session.h): start (on from now, or zero the
@@ -179,8 +186,14 @@ export interface Vax780Api {
   loadImage(bytes: Uint8Array, options?: ImageOptions): DiskImage;
   /** An empty image of size bytes, to be written in pieces. */
   allocImage(size: number, options?: ImageOptions): DiskImageWriter;
-  /** A chunked image (compressed, decompressed as it is read: emu/src/system/chunked.h). */
+  /** A chunked image (compressed, decompressed as it is read: emu/src/storage/chunked.h). */
   openChunked(file: Uint8Array): DiskImage;
+  /** An image over bytes left in JavaScript memory (a SharedArrayBuffer
+   *  several workers share): no copy in wasm memory (diskImage.ts). */
+  sharedImage(bytes: Uint8Array, options?: ImageOptions): DiskImage;
+  /** An empty image in a new SharedArrayBuffer, to be written in pieces (a
+   *  download that workers will share). */
+  allocSharedImage(size: number, options?: ImageOptions): DiskImageWriter;
   /** Creates the system, loads the disk and boots it (or restores a snapshot: ready to run()). */
   create(options: Vax780Options): Vax780System;
   stopName(reason: Vax780Stop | number): string;
@@ -252,7 +265,7 @@ export function vax780Systems(
         throw new RangeError('disk must be a DiskImage or a non-empty Uint8Array under 4 GB');
       }
     } else if (!images.owns(disk)) {
-      throw new TypeError('disk must be a DiskImage of this module (vax780.loadImage/allocImage) or a Uint8Array');
+      throw new TypeError('disk must be a DiskImage of this module (vax780.loadImage/allocImage/sharedImage) or a Uint8Array');
     } else if (disk.disposed) {
       throw new Error('disk: the DiskImage was disposed');
     }
@@ -282,12 +295,17 @@ export function vax780Systems(
       // The system reads the image through its own copy-on-write overlay
       // and never writes it; the image stays ours (st) to free.
       const howto = boot === 'single' ? RB_SINGLE : 0;
+      // A chunked image is decompressed as the system reads it; an image in
+      // JavaScript memory (sharedImage) is read through the vaxImageRead import.
       handle = st.kind === 'chunked'
         ? withString(mod, diskType === 'RP06' ? '' : diskType, (t) =>
           mod._vax780w_create_chunked(memoryMB * 1024, st.ptr, t, direct ? 1 : 0, howto, errPtr, ERR_LEN))
-        : diskType === 'RP06'
-          ? mod._vax780w_create(memoryMB * 1024, st.ptr, st.size, direct ? 1 : 0, howto, errPtr, ERR_LEN)
-          : withString(mod, diskType, (t) => mod._vax780w_create_ra(memoryMB * 1024, st.ptr, st.size, t, direct ? 1 : 0, howto, errPtr, ERR_LEN));
+        : st.kind === 'js'
+          ? withString(mod, diskType === 'RP06' ? '' : diskType, (t) =>
+            mod._vax780w_create_js(memoryMB * 1024, st.source, st.size, t, direct ? 1 : 0, howto, errPtr, ERR_LEN))
+          : diskType === 'RP06'
+            ? mod._vax780w_create(memoryMB * 1024, st.ptr, st.size, direct ? 1 : 0, howto, errPtr, ERR_LEN)
+            : withString(mod, diskType, (t) => mod._vax780w_create_ra(memoryMB * 1024, st.ptr, st.size, t, direct ? 1 : 0, howto, errPtr, ERR_LEN));
       if (handle === 0) throw new Error(`vax780 create: ${mod.UTF8ToString(errPtr)}`);
     } catch (e) {
       release();
@@ -438,6 +456,20 @@ export function vax780Systems(
       return handle;
     };
     const READ_CHUNK = 65536;
+    /** Queues what fits of text (the C side takes at most 8192 pending); how many characters it took. */
+    const typeSome = (text: string): number => {
+      const w = h();
+      if (text.length === 0) return 0;
+      const p = mod._malloc(text.length);
+      if (p === 0) throw new Error('malloc failed');
+      try {
+        const heap = mod.HEAPU8;
+        for (let i = 0; i < text.length; i++) heap[p + i] = text.charCodeAt(i) & 0xff;
+        return mod._vax780w_type(w, p, text.length) >>> 0;
+      } finally {
+        mod._free(p);
+      }
+    };
 
     return {
       machinePtr: mod._vax780w_machine(handle),
@@ -456,21 +488,12 @@ export function vax780Systems(
         return r as Vax780Stop;
       },
       type(text) {
-        const w = h();
-        if (text.length === 0) return;
-        const p = mod._malloc(text.length);
-        if (p === 0) throw new Error('malloc failed');
-        try {
-          const heap = mod.HEAPU8;
-          for (let i = 0; i < text.length; i++) heap[p + i] = text.charCodeAt(i) & 0xff;
-          const n = mod._vax780w_type(w, p, text.length) >>> 0;
-          if (n < text.length) {
-            throw new RangeError(`console input overflow: ${text.length - n} of ${text.length} characters not queued`);
-          }
-        } finally {
-          mod._free(p);
+        const n = typeSome(text);
+        if (n < text.length) {
+          throw new RangeError(`console input overflow: ${text.length - n} of ${text.length} characters not queued`);
         }
       },
+      typeSome,
       readConsole() {
         const w = h();
         const pending = mod._vax780w_console_pending(w) >>> 0;
@@ -589,6 +612,24 @@ export function vax780Systems(
         const p = mod._vax780w_restored_host(w);
         return p === 0 ? null : mod.HEAPU8.slice(p, p + (mod._vax780w_restored_host_length(w) >>> 0));
       },
+      writeKernel(address, bytes) {
+        const w = h();
+        if (!Number.isInteger(address) || address < 0x8000_0000 || address + bytes.length > 0x1_0000_0000) {
+          throw new RangeError(`writeKernel: ${hex32(address)} is not a system-space address`);
+        }
+        if (bytes.length === 0) return;
+        if (bytes.length > 1 << 20) throw new RangeError(`writeKernel: length ${bytes.length}`);
+        const p = mod._malloc(bytes.length);
+        if (p === 0) throw new Error('malloc failed');
+        try {
+          mod.HEAPU8.set(bytes, p);
+          if (mod._vax_phys_write(mod._vax780w_machine(w), address - 0x8000_0000, p, bytes.length) !== 0) {
+            throw new RangeError(`writeKernel ${hex32(address)}+${bytes.length} outside memory`);
+          }
+        } finally {
+          mod._free(p);
+        }
+      },
       readKernel(address, length) {
         const w = h();
         if (!Number.isInteger(address) || address < 0x8000_0000 || address > 0xffff_ffff) {
@@ -615,6 +656,8 @@ export function vax780Systems(
     loadImage: images.loadImage,
     allocImage: images.allocImage,
     openChunked: images.openChunked,
+    sharedImage: images.sharedImage,
+    allocSharedImage: images.allocSharedImage,
     create: createVax780,
     stopName: (reason) => (reason === Vax780Stop.Rebooted ? 'rebooted'
       : reason === Vax780Stop.Panicked ? 'kernel panic' : stopReasonName(reason)),

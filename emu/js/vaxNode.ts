@@ -3,11 +3,13 @@
 // emu/Makefile).  Never import this from browser code.
 
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
+import { createGunzip } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
 import type { DiskImage } from './diskImage';
+import { chunkedImageSha256, inSharedMemory, type SharedPack } from './sharedPack';
 import type { Vax780Api } from './vax780';
 import { loadVax, type VaxMachineApi } from './vaxModule';
 import type { VaxLoadOptions } from './wasm';
@@ -87,7 +89,7 @@ export async function loadBsdImage(): Promise<{ path: string; bytes: Uint8Array 
   return path ? { path, bytes: await loadDiskImage(path) } : null;
 }
 
-/** The chunked image (emu/src/system/chunked.h) the installer writes beside
+/** The chunked image (emu/src/storage/chunked.h) the installer writes beside
  *  a .dsk.gz (43bsd.dsk.gz -> 43bsd.dskz), if it is there and the manifest
  *  beside them (43bsd.json) says it holds the same pack; else null. */
 export function chunkedSibling(path: string): string | null {
@@ -123,4 +125,74 @@ export async function openDiskImage(api: Pick<Vax780Api, 'loadImage' | 'openChun
   const bytes = await loadDiskImage(path);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   return { disk: api.loadImage(bytes, { sha256 }), sha256 };
+}
+
+/**
+ * The bytes of a disk image in a SharedArrayBuffer, which worker threads
+ * share without copying (Vax780Api.sharedImage reads it): one copy of the
+ * pack for all of them.  A .gz is gunzipped as it is read, straight into
+ * the buffer, its size taken from the gzip trailer (ISIZE), so the pack is
+ * never held twice.  A file the trailer does not describe (several gzip
+ * members, a size above MAX_IMAGE_BYTES) is read as loadDiskImage reads it,
+ * with its limit, and copied.
+ */
+export async function loadSharedDiskImage(path: string): Promise<Uint8Array<SharedArrayBuffer>> {
+  const shared = (bytes: Uint8Array) => {
+    const out = new Uint8Array(new SharedArrayBuffer(bytes.length));
+    out.set(bytes);
+    return out;
+  };
+  const f = await open(path, 'r');
+  let size: number;
+  try {
+    const { size: fileSize } = await f.stat();
+    if (!path.endsWith('.gz')) {
+      if (fileSize > MAX_IMAGE_BYTES) throw new RangeError(`${path}: ${fileSize} bytes, more than the ${MAX_IMAGE_BYTES} a disk image may have`);
+      const bytes = new Uint8Array(new SharedArrayBuffer(fileSize));
+      for (let at = 0; at < fileSize;) {
+        const { bytesRead } = await f.read(bytes, at, fileSize - at, at);
+        if (bytesRead === 0) throw new Error(`${path}: ended at byte ${at} of ${fileSize}`);
+        at += bytesRead;
+      }
+      return bytes;
+    }
+    const trailer = new Uint8Array(4);
+    if (fileSize < 18 || (await f.read(trailer, 0, 4, fileSize - 4)).bytesRead !== 4) throw new Error(`${path}: too short for a gzip file`);
+    size = new DataView(trailer.buffer).getUint32(0, true); // ISIZE: the last member's size mod 2^32
+  } finally {
+    await f.close();
+  }
+  if (size === 0 || size > MAX_IMAGE_BYTES) return shared(await loadDiskImage(path));
+  const bytes = new Uint8Array(new SharedArrayBuffer(size));
+  let at = 0;
+  const gunzip = createReadStream(path).pipe(createGunzip());
+  for await (const chunk of gunzip as AsyncIterable<Buffer>) {
+    if (at + chunk.length > size) {
+      // More than the trailer says: several members (or a bomb), which loadDiskImage judges.
+      gunzip.destroy();
+      return shared(await loadDiskImage(path));
+    }
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  if (at !== size) return shared(await loadDiskImage(path));
+  return bytes;
+}
+
+/**
+ * The pack that worker threads share (sharedPack.ts), read once: the chunked
+ * image's file when there is one (a .dskz, or the one the installer wrote
+ * beside a .dsk.gz: chunkedSibling), about 5 MB that each thread opens and
+ * decompresses as its machines read; else the whole pack in shared memory
+ * (loadSharedDiskImage; options.flat asks for that even beside a chunked
+ * image).  Named by the pack's SHA-256 either way.
+ */
+export async function loadSharedPack(path: string, options: { flat?: boolean } = {}): Promise<SharedPack> {
+  const chunked = path.endsWith('.dskz') ? path : options.flat ? null : chunkedSibling(path);
+  if (chunked) {
+    const file = await readFile(chunked);
+    return { format: 'chunked', bytes: inSharedMemory(file).buffer, sha256: chunkedImageSha256(file) };
+  }
+  const pack = await loadSharedDiskImage(path);
+  return { format: 'flat', bytes: pack.buffer, sha256: createHash('sha256').update(pack).digest('hex') };
 }

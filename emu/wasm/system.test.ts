@@ -318,3 +318,35 @@ test('wasm: machines share one DiskImage and never write it', { skip }, (t) => {
       `${createSeconds.toFixed(3)} s; the first machine dirtied ${dirty} bytes`,
   );
 });
+
+// The pack in a SharedArrayBuffer (what the workers of a sweep share): the
+// machine reads it through the vaxImageRead import instead of from wasm
+// memory.  Same boot, same instruction counts, same transcript as over an
+// image in wasm memory, and the wasm heap holds no copy of the pack.
+test('wasm: a machine over an image in a SharedArrayBuffer runs as one over an image in wasm memory', { skip }, async () => {
+  const script = [{ expect: PROMPT }, { send: 'ls -l /etc/passwd; sync' }, { expect: PROMPT }];
+  const inWasm = api.vax780.loadImage(disk);
+  const a = api.vax780.create({ memoryMB: 8, disk: inWasm, boot: 'single', direct: true });
+  let first: ReturnType<typeof runScriptWasm>;
+  try {
+    first = runScriptWasm(a, script);
+  } finally {
+    a.destroy();
+    inWasm.dispose();
+  }
+  const fresh = await loadVaxNode();
+  const shared = new Uint8Array(new SharedArrayBuffer(disk.length));
+  shared.set(disk);
+  const image = fresh.vax780.sharedImage(shared);
+  const b = fresh.vax780.create({ memoryMB: 8, disk: image, boot: 'single', direct: true });
+  try {
+    const second = runScriptWasm(b, script);
+    assert.equal(second.transcript, first.transcript);
+    assert.deepEqual(second.marks, first.marks);
+    assert.ok(fresh.module.HEAPU8.length < disk.length,
+      `wasm memory is ${fresh.module.HEAPU8.length} bytes, the pack ${disk.length}: it was copied`);
+  } finally {
+    b.destroy();
+    image.dispose();
+  }
+});

@@ -20,7 +20,7 @@
  * R10 = ra; and instead of /boot such a system may boot as the 780 console's
  * BOOT command does, through DEC's VMB (vax780w_set_vmb; boot/vmb.h).
  *
- * Or the image is a chunked one (vax780w_chunked_open; system/chunked.h):
+ * Or the image is a chunked one (vax780w_chunked_open; storage/chunked.h):
  * the compressed file in wasm memory, each 64 KB chunk decompressed the
  * first time a system reads it and kept for every system over that image
  * (vax780w_create_chunked), so the 174 MB pack is never decompressed whole.
@@ -31,6 +31,12 @@
  * settings, it takes the saved state and runs on exactly as that one would
  * have.  The snapshot names the image by an identity the host gives (32
  * bytes: the pack's SHA-256), and a restore over another image is refused.
+ *
+ * Or the image stays in JavaScript memory (vax780w_create_js): a
+ * SharedArrayBuffer that the workers of a sweep share, one copy of the pack
+ * for all of them instead of one in each worker's wasm memory.  The overlay
+ * then reads its clean chunks through vax780w_js_image_read, an import that
+ * copies the bytes asked for into wasm memory (emu/js/diskImage.ts).
  *
  * Booting, reboots (console INIT and a multi-user boot the same way as the
  * first one, settings included: VAX780W_REBOOTED), panics (known from the
@@ -55,7 +61,8 @@
 
 typedef struct {
     vax_session *s;
-    vax_blockdev image;   /* read-only, over the shared image's bytes */
+    vax_blockdev image;   /* read-only, over the shared image's bytes (or JavaScript's) */
+    uint32_t js_source;   /* vax780w_create_js: JavaScript's number for its image, else 0 */
     vax_blockdev disk;    /* hp0 or ra0: this system's overlay over image */
     int diskless;         /* created without a disk (vax780w_console_load/start) */
     int direct;           /* boot the kernel from the host (not through /boot) */
@@ -141,16 +148,16 @@ EMSCRIPTEN_KEEPALIVE void vax780w_image_free(uint8_t *image)
  * howto: the boot flags (RB_SINGLE 2, 0 multi).  The system is not booted
  * yet: add settings, then vax780w_boot.  Returns NULL on failure, with a
  * message in err (errlen bytes, a buffer of the caller's). */
-static vax780w *create(uint32_t memory_kb, uint8_t *image, uint32_t image_len, chunked_image *ci,
+static vax780w *create(uint32_t memory_kb, uint8_t *image, uint32_t source, uint32_t image_len, chunked_image *ci,
                        const char *ra_type, uint32_t method, uint32_t howto, char *err, uint32_t errlen);
 
 EMSCRIPTEN_KEEPALIVE vax780w *vax780w_create(uint32_t memory_kb, uint8_t *image, uint32_t image_len,
                                              uint32_t method, uint32_t howto, char *err, uint32_t errlen)
 {
-    return create(memory_kb, image, image_len, NULL, NULL, method, howto, err, errlen);
+    return create(memory_kb, image, 0, image_len, NULL, NULL, method, howto, err, errlen);
 }
 
-/* A chunked image (system/chunked.h) over len bytes at file, a buffer from
+/* A chunked image (storage/chunked.h) over len bytes at file, a buffer from
  * vax780w_image_alloc that it owns from then on (and frees with
  * vax780w_chunked_close); NULL with a message in err when the bytes are not
  * a valid chunked image (file stays the caller's). */
@@ -217,7 +224,7 @@ EMSCRIPTEN_KEEPALIVE vax780w *vax780w_create_chunked(uint32_t memory_kb, chunked
             snprintf(err, errlen, "a chunked image of %llu bytes: at most 4 GB", (unsigned long long)size);
         return NULL;
     }
-    return create(memory_kb, NULL, (uint32_t)size, ci, ra_type, method, howto, err, errlen);
+    return create(memory_kb, NULL, 0, (uint32_t)size, ci, ra_type, method, howto, err, errlen);
 }
 
 /* The same with the disk an RA drive of the given type ("RA81"...) as ra0
@@ -235,16 +242,61 @@ EMSCRIPTEN_KEEPALIVE vax780w *vax780w_create_ra(uint32_t memory_kb, uint8_t *ima
             snprintf(err, errlen, "unknown drive type \"%s\" (known: %s)", type ? type : "", vax_session_ra_names());
         return NULL;
     }
-    return create(memory_kb, image, image_len, NULL, type, method, howto, err, errlen);
+    return create(memory_kb, image, 0, image_len, NULL, type, method, howto, err, errlen);
 }
 
-static vax780w *create(uint32_t memory_kb, uint8_t *image, uint32_t image_len, chunked_image *ci,
+/* The bytes of a JavaScript-held image (source: JavaScript's number for
+ * it): copied into buf by emu/js/diskImage.ts.  0, or -1 for a range the
+ * image does not have.  The offset travels as a double: exact below 2^53. */
+EM_JS(int, vax780w_js_image_read, (uint32_t source, double offset, uint8_t *buf, uint32_t len), {
+    return Module['vaxImageRead'](source, offset, buf, len);
+});
+
+static int js_image_read(const vax_blockdev *bd, uint64_t off, void *buf, size_t len)
+{
+    const vax780w *w = bd->ctx;
+    if (off > bd->size || len > bd->size - off)
+        return -1;
+    return vax780w_js_image_read(w->js_source, (double)off, buf, (uint32_t)len) == 0 ? 0 : -1;
+}
+
+static int js_image_write(const vax_blockdev *bd, uint64_t off, const void *buf, size_t len)
+{
+    (void)bd, (void)off, (void)buf, (void)len;
+    return -1;   /* never written: the overlay keeps the system's writes */
+}
+
+/* vax780w_create (type NULL or "": an RP06 hp0) or vax780w_create_ra (an RA
+ * drive's name) over an image of image_len bytes that JavaScript holds
+ * (source, non-zero: its number for it, passed back to
+ * vax780w_js_image_read): nothing of it is copied into wasm memory. */
+EMSCRIPTEN_KEEPALIVE vax780w *vax780w_create_js(uint32_t memory_kb, uint32_t source, uint32_t image_len, const char *type,
+                                                uint32_t method, uint32_t howto, char *err, uint32_t errlen)
+{
+    const char *ra_type = type && type[0] ? type : NULL;
+    if (source == 0 || image_len == 0) {
+        if (errlen)
+            snprintf(err, errlen, "no JavaScript image (source %u, %u bytes)", source, image_len);
+        return NULL;
+    }
+    if (ra_type && !vax_session_ra_name(ra_type)) {
+        if (errlen)
+            snprintf(err, errlen, "unknown drive type \"%s\" (known: %s)", ra_type, vax_session_ra_names());
+        return NULL;
+    }
+    return create(memory_kb, NULL, source, image_len, NULL, ra_type, method, howto, err, errlen);
+}
+
+/* One of image (len bytes in wasm memory), source (an image JavaScript
+ * holds) or ci (a chunked image) is the system's pristine disk; none of them
+ * with image_len 0: a system without a disk. */
+static vax780w *create(uint32_t memory_kb, uint8_t *image, uint32_t source, uint32_t image_len, chunked_image *ci,
                        const char *ra_type, uint32_t method, uint32_t howto, char *err, uint32_t errlen)
 {
     if (errlen)
         err[0] = 0;
     uint64_t pack = ra_type ? vax_session_ra_bytes(ra_type) : 0;
-    if (ra_type && ((!image && !ci) || image_len == 0 || image_len > pack || image_len % 512u)) {
+    if (ra_type && ((!image && !source && !ci) || image_len == 0 || image_len > pack || image_len % 512u)) {
         snprintf(err, errlen, "an %s image is 512 to %llu bytes in whole 512-byte blocks, not %u",
                  vax_session_ra_name(ra_type), (unsigned long long)pack, image_len);
         return NULL;
@@ -263,13 +315,21 @@ static vax780w *create(uint32_t memory_kb, uint8_t *image, uint32_t image_len, c
     vax_session_config cfg;
     memset(&cfg, 0, sizeof cfg);
     cfg.memory_kb = memory_kb;
-    if (!image && !ci && image_len == 0) {
+    if (!image && !source && !ci && image_len == 0) {
         w->diskless = 1;
     } else {
-        if (ci)
+        if (ci) {
             blockdev_chunked(&w->image, ci);
-        else
+        } else if (source) {
+            w->js_source = source;
+            w->image.ctx = w;
+            w->image.size = image_len;
+            w->image.read_only = 1;
+            w->image.read = js_image_read;
+            w->image.write = js_image_write;
+        } else {
             blockdev_memory(&w->image, image, image_len, 1);
+        }
         if ((ra_type ? blockdev_overlay_sized(&w->disk, &w->image, pack) : blockdev_overlay(&w->disk, &w->image)) < 0) {
             snprintf(err, errlen, "out of memory for the disk overlay");
             free(w);

@@ -51,6 +51,20 @@ export interface StepReference {
    *  loops); false when a smaller count is not comparable (paging: the first
    *  pass fills memory). */
   scales: boolean;
+  /** The paper's other columns for the same row (Table 2's 4.2 and 4.1BSD, Table 7's 4.1BSD), shown beside
+   *  the one compared with; the same count and scaling. */
+  others?: PaperColumn[];
+}
+
+/** One more column of the paper's figures for a row: a system the paper also measured. */
+export interface PaperColumn {
+  column: string;
+  elapsed?: number;
+  user?: number;
+  system?: number;
+  pageFaults?: number;
+  /** As printed (Table 8's units of 10 µs). */
+  pfst?: number;
 }
 
 /** One timed command. */
@@ -72,10 +86,21 @@ export interface StepSpec {
   readback: string[];
   /** The paper's figures for this step; null when it has none. */
   paper: StepReference | null;
+  /** Other figures of the paper for this step when its kernel has these settings (the first that matches):
+   *  `ls -l` with the name cache off is the paper's "per-process cache only" case. */
+  paperWhen?: { kernel: Record<string, number>; paper: StepReference | null }[];
   /** Virtual-second limit of the timed command at the paper's count (default: rowLimit). */
   limitSeconds?: number;
   /** One of the rows the timing model was fitted on (emu/docs/timing.md); every other row is held out. */
   calibration?: boolean;
+  /** About how long the timed command takes at the paper's count on the experiment's machine (virtual seconds),
+   *  for a step the paper gives no elapsed time for: the page's estimate before a run. */
+  typicalSeconds?: number;
+  /** For a step that is one of several running the same command with its own
+   *  value of a kernel variable (namecache's nchsize): the command itself.  A
+   *  sweep over that variable runs one step per family at each of its points
+   *  (sweep.ts), with this id and label. */
+  family?: { id: string; label: string };
 }
 
 /** How the CLI (and the page) lays out the result. */
@@ -204,6 +229,10 @@ function table2Step(row: RowSpec): StepSpec {
     paper: {
       source: 'Table 2', column: '4.3BSD', count: row.iterations, scales: true,
       elapsed: row.paper.elapsed.bsd43.value, user: row.paper.user.bsd43.value, system: row.paper.system.bsd43.value,
+      others: (['bsd42', 'bsd41'] as const).map((k) => ({
+        column: k === 'bsd42' ? '4.2BSD' : '4.1BSD',
+        elapsed: row.paper.elapsed[k].value, user: row.paper.user[k].value, system: row.paper.system[k].value,
+      })),
     },
   };
 }
@@ -284,10 +313,15 @@ function pagingStep(test: PagingTest): StepSpec {
   const count = Number(words.pop());
   const t7 = table7(test);
   const t8 = TABLE_8.find((r) => r.test === test);
+  const bsd41: PaperColumn = {
+    column: '4.1BSD', elapsed: t7.real.bsd41.value, user: t7.user.bsd41.value, system: t7.system.bsd41.value,
+    pageFaults: t7.pageFaults.bsd41.value,
+  };
+  if (t8) bsd41.pfst = t8.pfst.bsd41.value;
   const paper: StepReference = {
     source: t8 ? 'Tables 7 and 8' : 'Table 7', column: '4.2BSD', count, scales: false,
     elapsed: t7.real.bsd42.value, user: t7.user.bsd42.value, system: t7.system.bsd42.value,
-    pageFaults: t7.pageFaults.bsd42.value,
+    pageFaults: t7.pageFaults.bsd42.value, others: [bsd41],
   };
   if (t8) paper.pfst = t8.pfst.bsd42.value;
   return {
@@ -389,14 +423,10 @@ function lsStep(size: number | null): StepSpec {
     parse: 'time',
     kernel: size === null ? {} : { nchsize: size },
     readback: ['nchsize'],
-    paper: {
-      source: '§4.1.1',
-      column: off ? 'per-process cache only' : 'both caches',
-      system: (off ? LS_L_600_FILES.systemSeconds.perProcessCache : LS_L_600_FILES.systemSeconds.bothCaches).value,
-      count: 1,
-      scales: false,
-    },
+    family: { id: 'ls', label: 'ls -l' },
+    paper: lsPaper(off),
     limitSeconds: 300,
+    typicalSeconds: 13,
   };
 }
 
@@ -410,9 +440,35 @@ function nameworkStep(size: number | null): StepSpec {
     parse: 'time',
     kernel: size === null ? {} : { nchsize: size },
     readback: ['nchsize'],
+    family: { id: 'namework', label: 'namework' },
     paper: null,
     limitSeconds: 600,
+    typicalSeconds: 40,
   };
+}
+
+/** The paper's `ls -l` figure for a kernel with both caches (GENERIC), or with only the per-process one. */
+function lsPaper(off: boolean): StepReference {
+  return {
+    source: '§4.1.1',
+    column: off ? 'per-process cache only' : 'both caches',
+    system: (off ? LS_L_600_FILES.systemSeconds.perProcessCache : LS_L_600_FILES.systemSeconds.bothCaches).value,
+    count: 1,
+    scales: false,
+  };
+}
+
+/** `ls -l` on whatever name cache the run's settings give (nchsize in the kernel variables; GENERIC's when not set). */
+function lsAnySizeStep(): StepSpec {
+  return {
+    ...lsStep(null), id: 'ls', label: 'ls -l', kernel: {}, paper: lsPaper(false),
+    paperWhen: [{ kernel: { nchsize: 0 }, paper: lsPaper(true) }],
+  };
+}
+
+/** namework on whatever name cache the run's settings give. */
+function nameworkAnySizeStep(): StepSpec {
+  return { ...nameworkStep(null), id: 'namework', label: 'namework', kernel: {} };
 }
 
 const NAMEI_COMPARE =
@@ -425,7 +481,40 @@ const LS_DESC = '`ls -l` of /usr/lab/names (600 files), the paper\'s benchmark';
 const WORK_DESC = `\`namework\`: ${NAMEWORK_COUNT} times, open ${NAMEWORK_PATHS.length} deep paths and run a command ` +
   `found through a 4-directory PATH`;
 
+const SET_NCHSIZE = 'the name cache as the kernel variables set it (nchsize: empty for GENERIC\'s ' +
+  `${GENERIC_NCHSIZE} entries, 0 turns it off)`;
+
 const NAMEI_EXPERIMENTS: ExperimentSpec[] = [
+  {
+    id: 'ls-l',
+    title: 'Name cache: ls -l of 600 files, with the name cache you set',
+    group: GROUPS.namei,
+    description: `${LS_DESC}, once, with ${SET_NCHSIZE}: run it twice and compare.\nThe paper: 3.7 s of system time ` +
+      'with both caches, 3.3 s with the per-process cache alone (nchsize=0).',
+    paperRef: '§4.1.1 Name Cacheing',
+    machine: NAMEI_MACHINE,
+    steps: [lsAnySizeStep()],
+    parameters: {},
+    parameterHelp: {},
+    counters: NAMEI_COUNTERS,
+    compare: NAMEI_COMPARE,
+    view: 'namecache',
+  },
+  {
+    id: 'namework',
+    title: 'Name cache: a small set of names over and over, with the name cache you set',
+    group: GROUPS.namei,
+    description: `${WORK_DESC}, with ${SET_NCHSIZE}: run it twice and compare.\nThe paper expects a high hit rate ` +
+      '(70-80% on its timesharing systems) and less system time.',
+    paperRef: '§4.1.1 Name Cacheing',
+    machine: NAMEI_MACHINE,
+    steps: [nameworkAnySizeStep()],
+    parameters: { iterations: NAMEWORK_COUNT },
+    parameterHelp: { iterations: 'times namework opens its paths and runs its command' },
+    counters: NAMEI_COUNTERS,
+    compare: NAMEI_COMPARE,
+    view: 'namecache',
+  },
   {
     id: 'namecache',
     title: 'Name cache: ls -l of 600 files, and a small set of names over and over, at three cache sizes',
@@ -496,6 +585,12 @@ export function stepCount(spec: ExperimentSpec, step: StepSpec, parameters: Reco
   if (step.count === null) return null;
   if (spec.steps.length === 1 && parameters.iterations !== undefined) return parameters.iterations;
   return Math.max(1, Math.round(step.count / (parameters.divisor ?? 1)));
+}
+
+/** The paper's figures for a step on a kernel with these settings (StepSpec.paperWhen, else its own). */
+export function stepPaper(step: StepSpec, kernel: Record<string, number>): StepReference | null {
+  const when = step.paperWhen?.find((w) => Object.entries(w.kernel).every(([k, v]) => kernel[k] === v));
+  return when ? when.paper : step.paper;
 }
 
 /** The command line a step types (without /bin/time). */

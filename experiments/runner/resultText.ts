@@ -4,7 +4,9 @@
 
 import type { DiskTiming } from '../../emu/js/constants';
 import type { ExperimentResult } from './result';
-import { formatSeconds, resultTable, type ResultTable } from './resultView';
+import { columnGroups, formatSeconds, resultTable, startsGroup, type ResultTable } from './resultView';
+import type { SweepResult } from './sweep';
+import { defaultMeasure, sweepOutcome, sweepTable, type Measure } from './sweepView';
 
 /** What each disk timing is, in a few words. */
 export const DISK_TIMING_WORDS: Record<DiskTiming, string> = {
@@ -31,25 +33,45 @@ export interface ExtraColumn {
 
 /**
  * A table as aligned text: names left, figures right, ' | ' between
- * columns and ' || ' before the paper's, a rule under the header; then the
- * footnote, the notes, and a legend of the columns that have a description.
+ * columns and ' || ' where a group of columns starts (the paper's, the
+ * counters), the groups named on a line over the header, a rule under the
+ * header; then the footnote, the notes, and a legend of the columns that
+ * have a description.
  */
 export function tableText(table: ResultTable, extra: ExtraColumn[] = []): string[] {
   const clip = (s: string) => (s.length > MAX_CELL ? `${s.slice(0, MAX_CELL - 1)}…` : s);
   const head = [...table.columns.map((c) => c.label), ...extra.map((x) => x.label)];
   const numeric = [...table.columns.map((c) => c.numeric), ...extra.map(() => true)];
-  const paperStart = [...table.columns.map((c) => !!c.paper), ...extra.map(() => false)];
+  const groupStart = [...table.columns.map((_c, j) => startsGroup(table.columns, j)), ...extra.map(() => false)];
   const body = table.rows.map((r, i) => [...r.cells.map((c) => clip(c.text)), ...extra.map((x) => x.values[i] ?? '')]);
   const widths = head.map((h, c) => Math.max(h.length, ...body.map((b) => (b[c] ?? '').length)));
-  const sep = (c: number, bar: string) => (c === 0 ? '' : paperStart[c] ? ` ${bar}${bar} ` : ` ${bar} `);
+  // A group's name over its columns: the columns widen when the name is longer than they are.
+  const groups = columnGroups(table.columns);
+  let first = 0;
+  for (const g of groups) {
+    const span = widths.slice(first, first + g.span).reduce((n, w) => n + w, 0) + 3 * (g.span - 1);
+    if (g.label.trim().length > span) widths[first + g.span - 1]! += g.label.trim().length - span;
+    first += g.span;
+  }
+  const sep = (c: number, bar: string) => (c === 0 ? '' : groupStart[c] ? ` ${bar}${bar} ` : ` ${bar} `);
   const line = (cells: string[]) =>
     cells.map((s, c) => sep(c, '|') + (numeric[c] ? s.padStart(widths[c]!) : s.padEnd(widths[c]!))).join('').trimEnd();
-  const rule = widths.map((w, c) => (c === 0 ? '' : paperStart[c] ? '-||-' : '-|-') + '-'.repeat(w)).join('');
+  const rule = widths.map((w, c) => (c === 0 ? '' : groupStart[c] ? '-||-' : '-|-') + '-'.repeat(w)).join('');
   const out = [line(head), rule, ...body.map(line)];
+  if (groups.some((g) => g.label.trim())) {
+    let at = 0;
+    const parts = groups.map((g) => {
+      const w = widths.slice(at, at + g.span).reduce((n, x) => n + x, 0) + 3 * (g.span - 1);
+      const text = (at === 0 ? '' : ' || ') + g.label.trim().padEnd(w);
+      at += g.span;
+      return text;
+    });
+    out.unshift(parts.join('').trimEnd());
+  }
   const after = [
     ...(table.footnote ? [table.footnote] : []),
     ...table.notes,
-    ...table.columns.filter((c) => c.title).map((c) => `${c.label}: ${c.title}`),
+    ...table.columns.filter((c) => c.title).map((c) => `${c.group.trim() ? `${c.group.trim()}: ` : ''}${c.label}: ${c.title}`),
   ];
   return after.length > 0 ? [...out, '', ...after] : out;
 }
@@ -66,4 +88,20 @@ export function formatTable(result: ExperimentResult, hostSeconds?: number[]): s
   }
   const extra = hostSeconds ? [{ label: 'Host (s)', values: hostSeconds.map((s) => formatSeconds(s)) }] : [];
   return [...lines, '', ...tableText(resultTable(result), extra)].join('\n');
+}
+
+/** A sweep as text: what was swept, the machine, its table for one measure, how it went. */
+export function formatSweep(result: SweepResult, measure: Measure = defaultMeasure(result)): string {
+  const lines = [`${result.experiment}: ${result.title}`];
+  lines.push(`sweep: ${result.axes.map((a) => `${a.setting}=${a.labels.join(',')}`).join(' × ')} ` +
+    `(${result.points.length} point${result.points.length === 1 ? '' : 's'})`);
+  const first = result.points.find((p) => p.result)?.result;
+  if (first) lines.push(machineLine(first));
+  const b = result.base;
+  const fixed = [
+    ...Object.entries(b.parameters).map(([k, v]) => `${k}=${v}`), ...Object.entries(b.set).map(([k, v]) => `${k}=${v}`),
+    ...(b.limitSeconds !== undefined ? [`limit=${b.limitSeconds} s`] : []),
+  ];
+  if (fixed.length > 0) lines.push(`every point: ${fixed.join(' ')}`);
+  return [...lines, '', ...tableText(sweepTable(result, measure)), '', `${result.experiment}: ${sweepOutcome(result)}`].join('\n');
 }

@@ -8,7 +8,10 @@ import { test } from 'node:test';
 import { findExperiment } from './experiments';
 import type { ExperimentResult, RowResult } from './result';
 import { formatTable, tableText } from './resultText';
-import { comparisonTable, pairResults, PFST_MIN_FAULTS, resultTable, type ResultTable } from './resultView';
+import {
+  changeSentence, columnGroups, comparisonTable, figureChanges, NOT_COMPARABLE, pairResults, paperFigures, PFST_MIN_FAULTS, resultTable,
+  startsGroup, type ResultTable,
+} from './resultView';
 
 function result(id: string, rows: RowResult[]): ExperimentResult {
   const spec = findExperiment(id)!;
@@ -43,9 +46,9 @@ const NAMECACHE = result('namecache', [{
   failure: { kind: 'time limit', message: 'time limit: no "\\n# " within 120 virtual seconds', output: '' },
 }]);
 
-/** The text's table lines: the header, the rule, one line per row, split into cells. */
+/** The text's table lines: the header, the rule, one line per row, split into cells (after the groups' line). */
 function textCells(text: string[], rows: number): string[][] {
-  return [text[0]!, ...text.slice(2, 2 + rows)].map((l) => l.split(/ \|\|? /).map((c) => c.trim()));
+  return [text[1]!, ...text.slice(3, 3 + rows)].map((l) => l.split(/ \|\|? /).map((c) => c.trim()));
 }
 
 function sameTable(table: ResultTable, what: string): void {
@@ -53,16 +56,15 @@ function sameTable(table: ResultTable, what: string): void {
   const cells = textCells(text, table.rows.length);
   assert.deepEqual(cells[0], table.columns.map((c) => c.label), `${what}: the header`);
   table.rows.forEach((r, i) => assert.deepEqual(cells[i + 1], r.cells.map((c) => c.text), `${what}: row ${i}`));
-  assert.match(text[1]!, /^-+(-\|\|?-+)+$/, `${what}: the rule`);
-  // The paper's group starts with a double bar, in the header and each row.
-  const paper = table.columns.findIndex((c) => c.paper);
-  if (paper > 0) {
-    for (const line of [text[0]!, ...text.slice(2, 2 + table.rows.length)]) {
-      assert.equal(line.split(' || ')[0]!.split(' | ').length, paper, `${what}: || before column ${paper}`);
-    }
+  assert.match(text[2]!, /^-+(-\|\|?-+)+$/, `${what}: the rule`);
+  // The groups are named over their columns, and each starts with a double bar, in the header and each row.
+  assert.deepEqual(text[0]!.split(/ *\|\| */).map((g) => g.trim()), columnGroups(table.columns).map((g) => g.label.trim()), `${what}: the groups`);
+  for (const line of [text[1]!, ...text.slice(3, 3 + table.rows.length)]) {
+    const bars = line.split(' | ').join(' ').split(' || ').length - 1;
+    assert.equal(bars, table.columns.filter((_c, j) => startsGroup(table.columns, j)).length, `${what}: || before each group`);
   }
   for (const n of [table.footnote, ...table.notes]) if (n) assert.ok(text.includes(n), `${what}: ${n}`);
-  for (const c of table.columns) if (c.title) assert.ok(text.includes(`${c.label}: ${c.title}`), `${what}: ${c.label}'s legend`);
+  for (const c of table.columns) if (c.title) assert.ok(text.some((l) => l.endsWith(`${c.label}: ${c.title}`)), `${what}: ${c.label}'s legend`);
 }
 
 test('the command line prints the table the page shows: each view, and two results side by side', () => {
@@ -78,7 +80,9 @@ test('the command line prints the table the page shows: each view, and two resul
     assert.equal(text.filter((l) => / 1\.25$/.test(l)).length, r.rows.length);
   }
   const faster = { result: { ...TABLE2, rows: [{ ...TABLE2.rows[0]!, guest: { real: 0.4, user: 0.02, sys: 0.35, line: '' } }] } };
-  sameTable(comparisonTable(pairResults({ result: TABLE2 }, faster, { a: 'A: cpu=750', b: 'B: cpu=780' })), 'a comparison');
+  sameTable(comparisonTable(pairResults({ result: TABLE2 }, faster, { a: 'A: cpu=750', b: 'B: cpu=780' })), 'a comparison of one row');
+  const two = (r: ExperimentResult, k: number) => ({ result: { ...r, rows: r.rows.map((row) => ({ ...row, guest: row.guest && { ...row.guest, real: row.guest.real * k } })) } });
+  sameTable(comparisonTable(pairResults(two(PAGING, 1), two(PAGING, 0.5), { a: 'A', b: 'B' })), 'a comparison of two rows');
 });
 
 test('units: a column labelled in seconds, ms or % says so; a failed row shows dashes and why', () => {
@@ -89,10 +93,13 @@ test('units: a column labelled in seconds, ms or % says so; a failed row shows d
       if (!c.numeric) assert.equal(c.unit, null, c.label);
     }
   }
-  const failed = resultTable(NAMECACHE).rows[1]!;
+  const nc = resultTable(NAMECACHE);
+  const failed = nc.rows[1]!;
   assert.equal(failed.status, 'failed');
   assert.equal(failed.cells.at(-1)!.text, 'time limit: no "\\n# " within 120 virtual seconds');
-  assert.ok(failed.cells.slice(2, 9).every((c) => c.text === '—'));
+  const ours = nc.columns.map((c, j) => (c.key.startsWith('ours.') ? j : -1)).filter((j) => j >= 0);
+  assert.equal(ours.length, 7);
+  assert.ok(ours.every((j) => failed.cells[j]!.text === '—'));
 });
 
 test('paging: PFST is shown only with enough faults to mean something (the paper\'s rule)', () => {
@@ -102,5 +109,68 @@ test('paging: PFST is shown only with enough faults to mean something (the paper
   assert.ok(8 < PFST_MIN_FAULTS);
   assert.equal(t.rows[1]!.cells[pfst]!.text, '—'); // 8 faults: 112 ms would say nothing
   // The paper's row figures and difference: 440 s against 569 s.
-  assert.deepEqual(t.rows[0]!.cells.slice(-3).map((c) => c.text), ['-129', '-23%', 'ok']);
+  const at = (key: string) => t.columns.findIndex((c) => c.key === key);
+  assert.deepEqual([at('diff.s'), at('diff.percent'), at('status')].map((j) => t.rows[0]!.cells[j]!.text), ['-129', '-23%', 'ok']);
+  // Table 7's 4.1BSD column beside its 4.2BSD one (from this lab's copy of the paper).
+  assert.equal(t.rows[0]!.cells[t.columns.findIndex((c) => c.key === 'paper.4.1BSD.real')]!.text, '571');
+  assert.equal(t.rows[0]!.cells[t.columns.findIndex((c) => c.key === 'paper.4.1BSD.pfstMs')]!.text, '7.91');
+});
+
+test('a reduced paging run says n/c for the paper\'s figures instead of setting them beside ours', () => {
+  const reduced: ExperimentResult = {
+    ...PAGING, parameters: { divisor: 10 },
+    rows: [{ ...PAGING.rows[0]!, iterations: 3000, guest: { real: 6, user: 0.2, sys: 5.5, line: '' },
+      paper: { ...PAGING.rows[0]!.paper!, scale: 0.1 }, derived: { pageFaults: 9, pfstMs: 611, paperPfstMs: 7.89 } }],
+  };
+  const t = resultTable(reduced);
+  const cells = Object.fromEntries(t.columns.map((c, j) => [c.key, t.rows[0]!.cells[j]!.text]));
+  for (const k of ['paper.main.real', 'paper.main.sys', 'paper.main.pfstMs', 'diff.s', 'diff.percent', 'paper.4.1BSD.real']) {
+    assert.equal(cells[k], NOT_COMPARABLE, k);
+  }
+  // 9 page-ins: our PFST (611 ms) means nothing either.
+  assert.equal(cells['ours.pfst'], '—');
+  assert.ok(t.notes.some((n) => /^n\/c: not comparable .*divisor 10/.test(n)));
+  assert.ok(!tableText(t).join('\n').includes('569'), 'no paper figure in the text');
+});
+
+test('Table 2: ours and the paper\'s real, user and system time, the paper\'s 4.2 and 4.1 columns (scaled), and the counters', () => {
+  const row = { ...TABLE2.rows[0]!, totals: { cs: 12, faults: 21, 'disk.hp0.xfers': 18, 'disk.hp1.xfers': 2, 'namei.hitRate': 40 } };
+  const t = resultTable({ ...TABLE2, rows: [row] });
+  const cells = Object.fromEntries(t.columns.map((c, j) => [c.key, t.rows[0]!.cells[j]!.text]));
+  assert.deepEqual([cells['ours.real'], cells['ours.user'], cells['ours.sys']], ['0.62', '0.03', '0.55']);
+  assert.deepEqual([cells['paper.main.real'], cells['paper.main.user'], cells['paper.main.sys']], ['0.46*', '0.01*', '0.45*']);
+  // Table 2's syscall row: 4.2BSD 29.0, 5.3, 23.7 and 4.1BSD 28.0, 4.5, 23.9 s for 100,000; scaled to 2,000.
+  assert.deepEqual([cells['paper.4.2BSD.real'], cells['paper.4.2BSD.user'], cells['paper.4.2BSD.sys']], ['0.58*', '0.11*', '0.47*']);
+  assert.deepEqual([cells['paper.4.1BSD.real'], cells['paper.4.1BSD.sys']], ['0.56*', '0.48*']);
+  assert.deepEqual([cells['ours.cs'], cells['ours.faults'], cells['ours.disk'], cells['ours.hitRate']], ['12', '21', '20', '40.0%']);
+  assert.deepEqual(columnGroups(t.columns).map((g) => g.label.trim()), ['', 'Ours', 'Paper 4.3BSD', '', 'Counters', 'Paper 4.2BSD', 'Paper 4.1BSD']);
+  assert.deepEqual(paperFigures(TABLE2, TABLE2.rows[0]!).map((p) => p.column), ['4.3BSD', '4.2BSD', '4.1BSD']);
+});
+
+test('two runs: a row per figure when they share one row; what changed most, in a sentence', () => {
+  const run = (nch: number, hits: number, misses: number, sys: number, real: number): { result: ExperimentResult } => ({
+    result: { ...NAMECACHE, rows: [{ ...NAMECACHE.rows[0]!, test: 'namework', step: 'namework', readback: { nchsize: nch }, paper: null,
+      guest: { real, user: 0.2, sys, line: '' },
+      totals: { 'namei.hits': hits, 'namei.misses': misses, 'namei.hitRate': (100 * hits) / (hits + misses), 'namei.pass2': 0 } }] },
+  });
+  const pair = pairResults(run(154, 5396, 620, 13.0, 34.1), run(0, 0, 6016, 19.9, 40.7), { a: 'A: nchsize=154 (GENERIC)', b: 'B: nchsize=0' });
+  const t = comparisonTable(pair);
+  assert.deepEqual(t.columns.map((c) => c.label), ['Figure', 'A', 'B', 'B − A', 'Change'], 'no paper column: the paper has no figure');
+  const byFigure = Object.fromEntries(t.rows.map((r) => [r.test, r.cells.map((c) => c.text)]));
+  assert.deepEqual(byFigure['Sys (s)'], ['Sys (s)', '13.0', '19.9', '+6.9', '+53.1%']);
+  assert.deepEqual(byFigure['Name hits (%)'], ['Name hits (%)', '89.7%', '0.0%', '-89.7', '-89.7 points']);
+  assert.deepEqual(byFigure['Misses'], ['Misses', '620', '6,016', '+5,396', '+870.3%']);
+  assert.equal(figureChanges(pair)[0]!.figure.key, 'hitRate');
+  assert.equal(changeSentence(pair),
+    'What changed most: the name-cache hit rate, 89.7% in A and 0.0% in B (-89.7 points); system time 13.0 s → 19.9 s (+53.1%), ' +
+    'elapsed time 34.1 s → 40.7 s (+19.4%).');
+  // A short run on a faster processor: the times moved by a third of the run, the context switches by a few.
+  const short = (real: number, sys: number, cs: number) => ({
+    result: { ...TABLE2, rows: [{ ...TABLE2.rows[0]!, guest: { real, user: 0.1, sys, line: '' }, totals: { cs, faults: 21, 'disk.hp0.xfers': 18 } }] },
+  });
+  assert.equal(changeSentence(pairResults(short(0.3, 0.2, 33), short(0.2, 0.1, 28), { a: 'A', b: 'B' })),
+    'What changed most: the elapsed time, 0.30 s in A and 0.20 s in B (-33.3%); system time 0.20 s → 0.10 s (-50.0%).');
+  // The same settings: nothing changed.
+  const same = pairResults(run(154, 5396, 620, 13.0, 34.1), run(154, 5396, 620, 13.0, 34.1), { a: 'A', b: 'B' });
+  assert.equal(changeSentence(same), 'A and B measured the same: no figure changed.');
 });

@@ -16,7 +16,7 @@ import type { Vax780Api } from '../../emu/js/vax780';
 import { LS_L_600_FILES, TABLE_3, TABLE_6, TABLE_7, TABLE_8 } from '../paper';
 import { COUNTERS } from './counters';
 import {
-  ALL_EXPERIMENTS, EXPERIMENTS, GENERIC_NCHSIZE, TABLE2_ROWS, experimentGroups, findExperiment, stepCommand, stepCount,
+  ALL_EXPERIMENTS, EXPERIMENTS, GENERIC_NCHSIZE, TABLE2_ROWS, experimentGroups, findExperiment, stepCommand, stepCount, stepPaper,
 } from './experiments';
 import { type ExperimentResult, RESULT_VERSION, resultJson } from './result';
 import { formatTable } from './resultText';
@@ -186,12 +186,22 @@ test('experiments: groups, ids, descriptions, steps and chart counters', () => {
   assert.ok(nc.steps.every((s) => s.readback.includes('nchsize')));
   assert.equal(nc.steps[0]!.command, 'ls -l > /dev/null');
   assert.deepEqual(nc.steps[0]!.setup, ['cd /usr/lab/names']);
+  // ls-l and namework alone take the name cache from the settings: nchsize is accepted there, refused where the steps set it.
+  for (const id of ['ls-l', 'namework']) {
+    assert.equal(spec(id).steps.length, 1);
+    assert.deepEqual(resolveRun(spec(id), { set: { nchsize: 0 } }).steps[0]!.kernel, { nchsize: 0 });
+  }
+  assert.throws(() => resolveRun(nc, { set: { nchsize: 0 } }), /namecache sets nchsize itself/);
+  assert.equal(stepCount(spec('namework'), spec('namework').steps[0]!, { iterations: 50 }), 50);
 });
 
 test('the paper\'s figures the experiments compare with (Tables 2, 3, 7, 8 and section 4.1.1)', () => {
   // Table 2, 4.3BSD columns.
-  assert.deepEqual(spec('syscall').steps[0]!.paper,
-    { source: 'Table 2', column: '4.3BSD', count: 100000, scales: true, elapsed: 23.0, user: 3.5, system: 20.4 });
+  assert.deepEqual(spec('syscall').steps[0]!.paper, {
+    source: 'Table 2', column: '4.3BSD', count: 100000, scales: true, elapsed: 23.0, user: 3.5, system: 20.4,
+    // and its 4.2 and 4.1 columns, shown beside it
+    others: [{ column: '4.2BSD', elapsed: 29.0, user: 5.3, system: 23.7 }, { column: '4.1BSD', elapsed: 28.0, user: 4.5, system: 23.9 }],
+  });
   assert.equal(spec('vexecs100kbig').steps[0]!.paper!.elapsed, 101.0);
   // Table 3 repeats Table 2's (1K env) rows for 4.1 and 4.2; our steps are those rows, compared in the 4.3 column.
   for (const r of TABLE_3) {
@@ -200,8 +210,11 @@ test('the paper\'s figures the experiments compare with (Tables 2, 3, 7, 8 and s
     assert.equal(step.paper!.elapsed, 75.0);
   }
   // Table 7, 4.2BSD columns (there is no 4.3 column); Table 8's PFST with the three rows it has.
-  assert.deepEqual(spec('seqpage').steps[0]!.paper,
-    { source: 'Table 7', column: '4.2BSD', count: 10, scales: false, elapsed: 1126, user: 12.8, system: 213.0, pageFaults: 17113 });
+  assert.deepEqual(spec('seqpage').steps[0]!.paper, {
+    source: 'Table 7', column: '4.2BSD', count: 10, scales: false, elapsed: 1126, user: 12.8, system: 213.0, pageFaults: 17113,
+    others: [{ column: '4.1BSD', elapsed: 959, user: 16.7, system: 197.0, pageFaults: 17132 }],
+  });
+  assert.equal(spec('randpage').steps[0]!.paper!.others![0]!.pfst, 791);
   assert.equal(spec('gausspage.40').steps[0]!.paper!.pageFaults, 260);
   assert.equal(spec('gausspage.inf').steps[0]!.command, './gausspage -p 7500 -s 10000 {n}');
   for (const r of TABLE_8) {
@@ -217,6 +230,13 @@ test('the paper\'s figures the experiments compare with (Tables 2, 3, 7, 8 and s
   assert.equal(LS_L_600_FILES.files, 600);
   assert.deepEqual(ls.map((s) => s.paper!.system), [3.3, 3.7, 3.7]);
   assert.equal(spec('namecache-work').steps[0]!.paper, null);
+  // ls-l runs with the name cache the settings give: the paper's case follows nchsize.
+  const one = spec('ls-l').steps[0]!;
+  assert.deepEqual(one.kernel, {});
+  assert.equal(stepPaper(one, {})!.column, 'both caches');
+  assert.equal(stepPaper(one, { nchsize: 154 })!.system, 3.7);
+  assert.equal(stepPaper(one, { nchsize: 0 })!.column, 'per-process cache only');
+  assert.equal(stepPaper(one, { nchsize: 0 })!.system, 3.3);
 });
 
 test('settings: parameters apart from kernel variables, all refused before a machine exists', async () => {
@@ -288,15 +308,15 @@ test('tables: each view lays out its rows, failures say why', () => {
   }];
   const p = formatTable(paging);
   // The page's table (resultView.ts), as text: ours, || the paper's, the difference, the status.
-  assert.match(p, /randpage\s+\|\s+369 \|\s+2\.80 \|\s+50\.0 \|\s+7,892 \|\s+6\.34 \|\|\s+569 \|\s+7\.60 \|\s+77\.2 \|\s+9,776 \|\s+7\.89 \|\s+-200 \|\s+-35% \| ok/);
-  assert.match(p, /randpage-v\s+\|\s+— \|.* \| time limit: no "\\n# " within 2 virtual seconds$/m);
+  assert.match(p, /randpage\s+\|\s+1 \|\|\s+369 \|\s+2\.80 \|\s+50\.0 \|\s+7,892 \|\s+6\.34 \|\|\s+569 \|\s+7\.60 \|\s+77\.2 \|\s+9,776 \|\s+7\.89 \|\s+-200 \|\s+-35% \|\| ok\s+\|\|\s+— \|\|\s+571 \|\s+6\.70 \|\s+64\.0 \|\s+8,085 \|\s+7\.91$/m);
+  assert.match(p, /randpage-v\s+\|.*\|\| time limit: no "\\n# " within 2 virtual seconds \|\|/m);
   const nc = base('namecache');
   nc.rows = [{
     ...row, test: 'ls -l, nchsize=0 (off)', step: 'ls.nch0', readback: { nchsize: 0 },
     paper: { system: 3.3, scale: 1, iterations: 1, source: '§4.1.1', column: 'per-process cache only', scaled: false },
     guest: { real: 14.0, user: 10.1, sys: 3.3, line: '' }, totals: { 'namei.hits': 0, 'namei.misses': 622, 'namei.hitRate': 0, 'namei.pass2': 602 },
   }];
-  assert.match(formatTable(nc), /ls -l, nchsize=0 \(off\) \|\s+0 \|\s+3\.30 \|\s+10\.1 \|\s+14\.0 \|\s+0 \|\s+622 \|\s+0\.0% \|\s+602 \|\|\s+3\.30 \| per-process cache only \|\s+0\.00 \|\s+0% \| ok/);
+  assert.match(formatTable(nc), /ls -l, nchsize=0 \(off\) \|\s+0 \|\|\s+3\.30 \|\s+10\.1 \|\s+14\.0 \|\|\s+0 \|\s+622 \|\s+0\.0% \|\s+602 \|\|\s+3\.30 \| per-process cache only \|\s+0\.00 \|\s+0% \|\| ok/);
 });
 
 // ------------------------------------------------------------ on the emulator
@@ -304,7 +324,12 @@ test('tables: each view lays out its rows, failures say why', () => {
 test('syscall with a reduced count, twice: byte-identical JSON', { skip }, async () => {
   const syscall = spec('syscall');
   const options = { parameters: { iterations: 5000 }, image: { name: 'test' } };
-  const a = resultJson(await runExperiment(lab.api.vax780, lab.disk, syscall, options));
+  const partials: ExperimentResult[] = [];
+  const a = resultJson(await runExperiment(lab.api.vax780, lab.disk, syscall, { ...options, onPartial: (p) => partials.push(p) }));
+  // The result so far: before the first step (no rows), then after it (the whole result).
+  assert.deepEqual(partials.map((p) => p.rows.length), [0, 1]);
+  assert.equal(partials[0]!.status, 'failed');
+  assert.equal(resultJson(partials[1]!), a);
   const b = resultJson(await runExperiment(lab.api.vax780, lab.disk, syscall, options));
   assert.equal(a, b);
   const r = JSON.parse(a);
@@ -317,7 +342,7 @@ test('syscall with a reduced count, twice: byte-identical JSON', { skip }, async
   assert.equal(r.rows[0].paper.elapsed, 1.15); // 23.0 s scaled by 5000 / 100000
   assert.ok(r.rows[0].totals.syscalls >= 5000, a);
   assert.deepEqual(Object.keys(r.rows[0].counters.values).sort(), [...syscall.counters].sort());
-  assert.match(formatTable(r), /syscall \|/);
+  assert.match(formatTable(r), /syscall +\|/);
   // Each processor model runs its own costs unscaled; the 780 model runs the same work in less virtual time.
   assert.equal(r.machine.nsPerInstruction, 2000);
   assert.equal(r.machine.cpu, '750');
@@ -374,6 +399,13 @@ test('the name cache off and on: hits 0 and > 0, nchsize read back; twice: ident
   }
   assert.match(formatTable(a), /namework, nchsize=0 \(off\)\s+\|\s+0 \|/);
   assert.equal(resultJson(await runExperiment(lab.api.vax780, lab.disk, work, options)), resultJson(a));
+  // namework alone, with nchsize from the settings: the same figures as namecache-work's own steps.
+  const one = spec('namework');
+  const off1 = await runExperiment(lab.api.vax780, lab.disk, one, { parameters: { iterations: 5 }, set: { nchsize: 0 }, image: { name: 'test' } });
+  const on1 = await runExperiment(lab.api.vax780, lab.disk, one, { parameters: { iterations: 5 }, image: { name: 'test' } });
+  assert.deepEqual([off1.rows[0]!.readback?.nchsize, on1.rows[0]!.readback?.nchsize], [0, GENERIC_NCHSIZE]);
+  assert.deepEqual([off1.rows[0]!.guest, on1.rows[0]!.guest], [a.rows[0]!.guest, a.rows[1]!.guest]);
+  assert.deepEqual([off1.rows[0]!.totals, on1.rows[0]!.totals], [off, generic]);
 });
 
 test('a reduced paging run completes, parses and counts page faults', { skip }, async () => {

@@ -16,7 +16,7 @@ import type { ProfileSummary } from '../profile/summaryFormat';
 type ProfileCode = typeof import('../profile/index');
 import { CounterSampler, type CounterSample, type CounterSeries } from './counters';
 import {
-  LAB_BIN, TABLE2_COMPARE, stepCommand, stepCount, type ExperimentSpec, type MachineSpec,
+  LAB_BIN, TABLE2_COMPARE, stepCommand, stepCount, stepPaper, type ExperimentSpec, type MachineSpec,
   type StepSpec,
 } from './experiments';
 import { i32 } from './kstats';
@@ -49,6 +49,12 @@ export interface RunOptions {
   set?: Record<string, number>;
   /** Virtual-second limit of each timed command (default: per step, see stepLimit). */
   limitSeconds?: number;
+  /** Run only these steps (ids), in the experiment's order; the others are
+   *  left out of the result as if the experiment had only these.  A row of
+   *  this run is byte for byte the row a whole run gives (each step boots
+   *  its own machine), so the rows of runs of disjoint subsets joined in
+   *  step order make the whole run's result (sweep.ts: parallel runs). */
+  steps?: string[];
   /** Identifies the disk image in the result (e.g. its SHA-256). */
   image?: { name: string; sha256?: string };
   /** A kernel to boot instead of the image's /vmunix (e.g. a variant of
@@ -71,6 +77,9 @@ export interface RunOptions {
   /** Counters (all of them), once per virtual second of each timed command. */
   onSample?: (sample: CounterSample) => void;
   onProgress?: (progress: RunProgress) => void;
+  /** The result so far: once before the first step (no rows) and after each step; the last is what
+   *  runExperiment returns.  (The page keeps it, so a run cut short by a reload is not lost.) */
+  onPartial?: (result: ExperimentResult) => void;
   /** Virtual seconds between counter samples (default: samplingFor). */
   sampleSeconds?: number;
   /** Machines booted to the single-user prompt, saved (bootSnapshots.ts):
@@ -118,7 +127,8 @@ export interface ResolvedRun {
   parameters: Record<string, number>;
   /** Kernel variables for every step. */
   kernel: Record<string, number>;
-  steps: { step: StepSpec; count: number | null; kernel: Record<string, number> }[];
+  /** The steps to run (all of the experiment's, or those RunOptions.steps names), with `index` their place in the experiment. */
+  steps: { step: StepSpec; index: number; count: number | null; kernel: Record<string, number> }[];
   /** Deprecation notes (a parameter given through `set`). */
   notes: string[];
 }
@@ -196,10 +206,16 @@ export function resolveRun(spec: ExperimentSpec, options: RunOptions = {}): Reso
   for (const step of spec.steps) {
     problems.push(...validateSettings(step.kernel, undefined, { memoryMB }).map((p) => `step ${step.id}: ${p}`));
   }
+  const chosen = options.steps === undefined ? null : new Set(options.steps);
+  for (const id of chosen ?? []) {
+    if (!spec.steps.some((s) => s.id === id)) problems.push(`step ${id}: ${spec.id} has no such step (${spec.steps.map((s) => s.id).join(', ')})`);
+  }
+  if (chosen !== null && chosen.size === 0) problems.push(`steps: none chosen (${spec.id} has ${spec.steps.map((s) => s.id).join(', ')})`);
   if (problems.length > 0) throw new SettingsError(problems);
   return {
     cpu, memoryMB, disk, parameters, kernel, notes,
-    steps: spec.steps.map((step) => ({ step, count: stepCount(spec, step, parameters), kernel: { ...kernel, ...step.kernel } })),
+    steps: spec.steps.map((step, index) => ({ step, index, count: stepCount(spec, step, parameters), kernel: { ...kernel, ...step.kernel } }))
+      .filter((s) => chosen === null || chosen.has(s.step.id)),
   };
 }
 
@@ -253,6 +269,18 @@ export function rowLimit(paperElapsed: number): number {
   return Math.max(120, Math.ceil(5 * paperElapsed));
 }
 
+/** Virtual seconds a step's machine takes before its timed command: the single-user boot and the set-up
+ *  (about 10 on the 750 of the paper's experiments, measured). */
+export const STEP_PREPARE_SECONDS = 10;
+
+/** About how many virtual seconds a step's timed command takes at this count: the paper's elapsed time (or
+ *  the step's typical time), in proportion to the count.  For estimates only (the page's "about 2 min"). */
+export function expectedSeconds(step: StepSpec, count: number | null): number {
+  const scale = count !== null && step.count ? count / step.count : 1;
+  const base = step.paper?.elapsed ?? step.typicalSeconds ?? (step.limitSeconds ?? 100) / 5;
+  return base * scale;
+}
+
 /** A step's limit: rowLimit of the paper's elapsed time when it has one
  *  (scaled to our count when the figures scale), else the step's own
  *  (scaled to our count), else 600 s. */
@@ -263,8 +291,8 @@ export function stepLimit(step: StepSpec, count: number | null): number {
   return Math.max(120, Math.ceil((step.limitSeconds ?? 600) * Math.min(1, scale)));
 }
 
-function rowPaper(step: StepSpec, count: number | null): RowPaper | null {
-  const p = step.paper;
+function rowPaper(step: StepSpec, count: number | null, kernel: Record<string, number>): RowPaper | null {
+  const p = stepPaper(step, kernel);
   if (!p) return null;
   const scale = count !== null && p.count > 0 ? count / p.count : 1;
   const f = (x: number | undefined) => (x === undefined ? undefined : round(p.scales ? x * scale : x, 3));
@@ -308,27 +336,7 @@ export async function runExperiment(
   const image = disk instanceof Uint8Array ? api.loadImage(disk) : disk;
   const rows: RowResult[] = [];
   const snapshots = options.profile ? null : options.bootSnapshots === undefined ? new BootSnapshots() : options.bootSnapshots;
-  try {
-    checkKernelSettings(api, image, run, options.kernel?.bytes);
-    const keep = options.counters === 'all' ? null : new Set(spec.counters);
-    for (const [index, { step, count, kernel }] of run.steps.entries()) {
-      if (options.signal?.aborted) break;
-      options.onStep?.({ step, index, phase: 'start' });
-      const runs: RowResult[] = [];
-      for (let seed = 1; seed <= spinSeeds; seed++) {
-        if (seed > 1 && options.signal?.aborted) break;
-        runs.push(await runStep(api, image, spec, index, step, count, kernel, run, seed, options, keep, snapshots));
-      }
-      const result = medianRun(runs, spinSeeds);
-      if (step.calibration) result.calibration = true;
-      rows.push(result);
-      options.onStep?.({ step, index, phase: 'end', result });
-    }
-  } finally {
-    if (image !== disk) image.dispose();
-  }
-
-  return {
+  const result = (): ExperimentResult => ({
     format: RESULT_FORMAT,
     version: RESULT_VERSION,
     experiment: spec.id,
@@ -344,12 +352,34 @@ export async function runExperiment(
     parameters: run.parameters,
     kernelSettings: run.kernel,
     compare: spec.compare,
-    status: rows.length === spec.steps.length && rows.every((r) => r.status === 'ok') ? 'ok' : 'failed',
-    rows,
+    status: rows.length === run.steps.length && rows.every((r) => r.status === 'ok') ? 'ok' : 'failed',
+    rows: [...rows],
     group: spec.group,
     paperRef: spec.paperRef,
     view: spec.view,
-  };
+  });
+  try {
+    checkKernelSettings(api, image, run, options.kernel?.bytes);
+    options.onPartial?.(result());
+    const keep = options.counters === 'all' ? null : new Set(spec.counters);
+    for (const { step, index, count, kernel } of run.steps) {
+      if (options.signal?.aborted) break;
+      options.onStep?.({ step, index, phase: 'start' });
+      const runs: RowResult[] = [];
+      for (let seed = 1; seed <= spinSeeds; seed++) {
+        if (seed > 1 && options.signal?.aborted) break;
+        runs.push(await runStep(api, image, spec, index, step, count, kernel, run, seed, options, keep, snapshots));
+      }
+      const row = medianRun(runs, spinSeeds);
+      if (step.calibration) row.calibration = true;
+      rows.push(row);
+      options.onStep?.({ step, index, phase: 'end', result: row });
+      options.onPartial?.(result());
+    }
+  } finally {
+    if (image !== disk) image.dispose();
+  }
+  return result();
 }
 
 /** A step's machine, but for its disk and kernel file: how runStep creates
@@ -402,7 +432,7 @@ async function runStep(
   const limitSeconds = options.limitSeconds ?? stepLimit(step, count);
   const command = `/bin/time ${stepCommand(step, count)}`;
   const result: RowResult = {
-    test: step.label, command, iterations: count ?? 1, status: 'ok', limitSeconds, paper: rowPaper(step, count),
+    test: step.label, command, iterations: count ?? 1, status: 'ok', limitSeconds, paper: rowPaper(step, count, kernel),
     step: step.id, kernelSettings: kernel,
   };
   let sys: Vax780System | null = null;

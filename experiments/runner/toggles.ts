@@ -50,6 +50,10 @@ export interface ToggleDef {
   max: number;
   /** The value when not set, and where it comes from. */
   defaultNote: string;
+  /** GENERIC's value of a kernel variable, when the kernel does not compute
+   *  it at boot (nbuf and bufpages it does): the paper's kernel's, so the
+   *  point of a sweep where the paper's figures apply. */
+  generic?: number;
   /** Other toggles it interacts with, and how. */
   related?: string[];
   /** Values are multiples of step (memoryMB's 0.25: 256 KB); without it, whole numbers. */
@@ -72,6 +76,7 @@ export const TOGGLES: ToggleDef[] = [
     description: 'Entries in the system-wide name cache (namei); 0 turns the cache off.',
     min: 0, max: 4096,
     defaultNote: 'GENERIC: 154 (param.c: ninode * 11 / 10, ninode = 140 for maxusers 8); used as patched',
+    generic: 154,
     notes: '48 bytes of kernel memory per entry, allocated by startup(); with 0 no entry is ever made, so every lookup misses',
   },
   {
@@ -95,6 +100,7 @@ export const TOGGLES: ToggleDef[] = [
     description: 'Send buffer of UNIX-domain stream sockets, so of every pipe, in bytes.',
     min: 1024, max: 32768,
     defaultNote: 'PIPSIZ: 4096 (sys/uipc_usrreq.c)',
+    generic: 4096,
     related: ['unpst_recvspace'],
     notes: 'sbreserve() refuses more than 52428 bytes (every pipe() would fail with ENOBUFS) and the socket buffer counts are 16-bit, so 32768 is the top',
   },
@@ -103,6 +109,7 @@ export const TOGGLES: ToggleDef[] = [
     description: 'Receive buffer of UNIX-domain stream sockets (pipes), in bytes.',
     min: 1024, max: 32768,
     defaultNote: 'PIPSIZ: 4096 (sys/uipc_usrreq.c)',
+    generic: 4096,
     related: ['unpst_sendspace'],
   },
   {
@@ -110,6 +117,7 @@ export const TOGGLES: ToggleDef[] = [
     description: 'Clock interrupts per second (the interval timer is loaded with -1000000 / hz µs).',
     min: 50, max: 1000,
     defaultNote: 'GENERIC: 100 (param.c HZ)',
+    generic: 100,
     related: ['tick = 1000000 / hz µs: added automatically when only hz is set'],
     notes: 'below 50 the kernel\'s hz/30 and hz/10 timers degenerate; the time of day stays right only with tick = 1000000 / hz',
   },
@@ -118,6 +126,7 @@ export const TOGGLES: ToggleDef[] = [
     description: 'Microseconds added to the time of day at each clock interrupt; must be 1000000 / hz.',
     min: 1000, max: 20000,
     defaultNote: 'GENERIC: 10000 (param.c: 1000000 / HZ); set from hz when hz is set alone',
+    generic: 10000,
     related: ['hz'],
   },
   {
@@ -125,6 +134,7 @@ export const TOGGLES: ToggleDef[] = [
     description: 'Slots in the process table.',
     min: 20, max: 1000,
     defaultNote: 'GENERIC: 84 (param.c: 20 + 8 * maxusers); used as patched',
+    generic: 84,
     notes: 'ninode, nfile, ntext and ncallout were computed from the original 84 at compile time and do not follow',
   },
   {
@@ -132,6 +142,7 @@ export const TOGGLES: ToggleDef[] = [
     description: 'DZ11 input characters per second above which the silo is turned on.',
     min: 0, max: 10000,
     defaultNote: '100 (vaxuba/dz.c)',
+    generic: 100,
     related: ['dzlowrate: must not be above dzhighrate'],
     notes: 'acts only on input to DZ11 lines; the lab types on the console terminal, so no experiment exercises it yet',
   },
@@ -140,6 +151,7 @@ export const TOGGLES: ToggleDef[] = [
     description: 'Smoothed DZ11 input rate (chars/s) below which the silo is turned off again.',
     min: 0, max: 10000,
     defaultNote: '75 (vaxuba/dz.c)',
+    generic: 75,
     related: ['dzhighrate'],
   },
   {
@@ -184,7 +196,9 @@ export const TOGGLES: ToggleDef[] = [
 export const DEFAULT_DISK_TIMING: DiskTiming = DISK_TIMINGS[0];
 
 /** Kernel defaults of GENERIC that cross-checks use when a toggle is not set. */
-const KERNEL_DEFAULTS: Record<string, number> = { hz: 100, tick: 10000, dzhighrate: 100, dzlowrate: 75 };
+const KERNEL_DEFAULTS: Record<string, number> = Object.fromEntries(
+  TOGGLES.filter((t) => t.generic !== undefined).map((t) => [t.name, t.generic!]),
+);
 
 export function findToggle(name: string): ToggleDef | undefined {
   return TOGGLES.find((t) => t.name === name);

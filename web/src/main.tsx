@@ -2,19 +2,23 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 
 import { App } from './lab/components/App';
-import { LabController, type LabStats } from './lab/controller';
+import { browserLab, type LabStats } from './lab/controller';
 import './style.css';
 
 declare global {
   interface Window {
-    /** For scripts/bench-web.ts (and the browser's console): what the lab is doing, and how fast. */
-    __vaxlab?: { stats(): LabStats };
+    /** For scripts/bench-web.ts and the e2e tests (and the browser's console): what the lab is doing, and how
+     *  fast; and everything the experiment console or the terminal was sent (the last 512 KB, escapes and all). */
+    __vaxlab?: { stats(): LabStats; text(which: 'console' | 'terminal'): string };
   }
 }
 
-const lab = new LabController();
+const lab = browserLab();
 lab.start();
-window.__vaxlab = { stats: () => lab.stats() };
+window.__vaxlab = {
+  stats: () => lab.stats(),
+  text: (which) => (which === 'terminal' ? lab.terminal.output : lab.runs.console).contents,
+};
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -148,14 +148,14 @@ test('a comparison: A, B, B − A in s and %, the paper, each run against the pa
   assert.equal(c.rows[0]!.diff, -0.2);
   assert.equal(c.rows[0]!.percent, -40);
 
+  // One row in common: a row per figure, A, B, B − A, the change and the paper's figure (scaled to B's count).
   const t = comparisonTable(c);
-  const labels = t.columns.map((x) => x.label);
-  assert.deepEqual(labels, ['Test', 'Iterations', 'A (s)', 'B (s)', 'B − A (s)', 'B − A (%)', 'Paper 4.3BSD (s)', 'A vs paper', 'B vs paper', 'Status']);
-  assert.equal(t.columns.filter((x) => x.paper).length, 1);
-  const cells = t.rows[0]!.cells.map((x) => x.text);
+  assert.deepEqual(t.columns.map((x) => x.label), ['Figure', 'A', 'B', 'B − A', 'Change', 'Paper 4.3BSD']);
+  const real = t.rows.find((r) => r.test === 'Real (s)')!.cells.map((x) => x.text);
   // The row's paper figure is already scaled to its count (the paper's 28 s for 100000, × 0.01).
-  assert.deepEqual(cells, ['syscall', '1,000', '0.50', '0.30', '-0.20', '-40.0%', '0.28*', '+79%', '+7%', 'ok']);
-  assert.match(t.columns[2]!.title!, /A: cpu=750/);
+  assert.deepEqual(real, ['Real (s)', '0.50', '0.30', '-0.20', '-40.0%', '0.28*']);
+  assert.deepEqual(t.rows.map((r) => r.test), ['Real (s)', 'User (s)', 'Sys (s)', 'Status']);
+  assert.equal(t.columns[1]!.title, 'cpu=750');
   assert.ok(t.footnote?.startsWith('*'));
 
   const bars = comparisonBars(c);
@@ -188,20 +188,29 @@ test('different counts, failed rows, no paper figure, name translation on system
     paper: { elapsed: 0.56, user: 0.04, system: 0.52, scale: 0.02, iterations: 100000, source: 'Table 2', column: '4.3BSD', scaled: true } })],
   { parameters: { iterations: 2000 } });
   const t = comparisonTable(compareRuns(a, b));
-  assert.deepEqual(t.columns.slice(1, 3).map((x) => x.label), ['Iterations A', 'Iterations B']);
+  assert.deepEqual(t.rows[0]!.cells.map((x) => x.text), ['Iterations', '1,000', '2,000', '—', '—', '100,000']);
   assert.ok(t.notes.some((n) => /different counts/.test(n)));
 
   const failed = run([row({ status: 'failed', guest: undefined, failure: { kind: 'time limit', message: 'time limit', output: '' } })], { set: { nchsize: 0 } });
   const c = compareRuns(failed, b);
   assert.equal(c.rows[0]!.diff, null);
   const ft = comparisonTable(c);
-  assert.equal(ft.rows[0]!.status, 'failed');
-  assert.equal(ft.rows[0]!.cells.at(-1)!.text, 'A: time limit');
+  const status = ft.rows.at(-1)!;
+  assert.equal(status.status, 'failed');
+  assert.deepEqual(status.cells.slice(0, 3).map((x) => x.text), ['Status', 'time limit', 'ok']);
   assert.deepEqual(comparisonBars(c).rows[0]!.values, [null, 1.0, 0.56]);
 
   const nopaper = compareRuns(run([row({ paper: null })]), run([row({ paper: null, guest: at(0.4) })], { set: { hz: 60, tick: 16666 } }));
   assert.deepEqual(comparisonBars(nopaper).series.map((s) => s.key), ['a', 'b']);
-  assert.equal(comparisonTable(nopaper).rows[0]!.cells[6]!.text, '—');
+  assert.ok(!comparisonTable(nopaper).columns.some((x) => x.key === 'paper'), 'no paper column without a paper figure');
+
+  // Two rows in common: a row per row, a group of columns per figure.
+  const two = (k: number) => run([row({ guest: at(0.5 * k) }), row({ test: 'csw', step: 'csw', guest: at(0.9 * k) })], { experiment: 'table2', parameters: { divisor: 100 } });
+  const wide = comparisonTable(compareRuns(two(1), two(0.5)));
+  assert.deepEqual(wide.rows.map((r) => r.test), ['syscall', 'csw']);
+  const key = (k: string) => wide.rows[1]!.cells[wide.columns.findIndex((x) => x.key === k)]!.text;
+  assert.deepEqual([key('real.a'), key('real.b'), key('real.diff'), key('real.change'), key('sys.change')], ['0.90', '0.45', '-0.45', '-50.0%', '-50.0%']);
+  assert.deepEqual([...new Set(wide.columns.map((x) => x.group.trim()))].slice(0, 5), ['', 'Real (s)', 'User (s)', 'Sys (s)', 'Ctx sw']);
 
   const nc = (sys: number, rate: number) => row({
     test: 'ls -l (cache off)', step: 'ls.nch0', iterations: 1, guest: { real: 2, user: 0.1, sys, line: '' },
@@ -213,9 +222,7 @@ test('different counts, failed rows, no paper figure, name translation on system
   assert.equal(ncC.metric, 'system');
   assert.equal(ncC.rows[0]!.diff, -0.2);
   const nct = comparisonTable(ncC);
-  assert.ok(nct.columns.some((x) => x.label === 'A sys (s)'));
-  assert.ok(nct.columns.some((x) => x.label === 'Hit rate B'));
-  assert.ok(!nct.columns.some((x) => x.label.startsWith('Iterations')));
+  assert.deepEqual(nct.rows.map((r) => r.test), ['Sys (s)', 'User (s)', 'Real (s)', 'Name hits (%)', 'Status']);
 });
 
 test('what can be compared, and what "Compare with…" offers', () => {

@@ -9,7 +9,7 @@
 
 import type { ExperimentResult } from '../../../experiments/runner/result';
 import {
-  alignRows, compareRow, formatSeconds, pairResults, primaryMetric, type ResultPair,
+  alignRows, changeSentence, compareRow, formatSeconds, pairResults, primaryMetric, type ResultPair,
 } from '../../../experiments/runner/resultView';
 import { TOGGLES } from '../../../experiments/runner/toggles';
 import type { BarData } from './charts/barChart';
@@ -302,13 +302,31 @@ export function comparisonCsv(c: RunComparison): string {
   return `${lines.join('\r\n')}\r\n`;
 }
 
+/**
+ * The lines under an exported chart's heading that say what it shows: the
+ * settings (each run's, when two are compared), the row whose counters are
+ * drawn, when the run ran (or was saved), and what changed most.
+ */
+export function exportCaption(shown: SharedRun, pair: RunComparison | null, counterRow: string | null, savedAt?: string): string[] {
+  const date = (iso: string | undefined) => (iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : null);
+  const ran = (run: SharedRun, fallback?: string) => {
+    const d = date(run.ranAt ?? fallback);
+    return d ? `, ran ${d}` : '';
+  };
+  const lines = pair
+    ? [`A: ${configLine(pair.a)}${ran(pair.a)}.`, `B: ${configLine(pair.b)}${ran(pair.b, savedAt)}.`, changeSentence(pair)]
+    : [`Settings: ${configLine(shown)}${ran(shown, savedAt)}.`];
+  if (counterRow !== null && shown.result.rows.length > 1) lines.push(`Counters: row ${counterRow}.`);
+  return lines;
+}
+
 // ------------------------------------------------------------ what to compare with
 
 export interface CompareCandidate {
-  /** Unique among the candidates: session:N or history:ID. */
+  /** Unique among the candidates: session:N, link:N or history:ID. */
   key: string;
   ref: RunRef;
-  group: 'session' | 'history';
+  group: 'session' | 'link' | 'history';
   label: string;
 }
 
@@ -322,16 +340,18 @@ export function shortFigure(result: ExperimentResult): string {
 
 /**
  * The runs the shown one can be compared with: this page's runs (newest
- * first; the newest is "the previous run"), then the history's, leaving out
- * the shown result itself, results already listed (a run of this page is
- * also in the history) and results with no row in common.  Each is
- * described by how it differs from the shown run.
+ * first; the newest is "the previous run"), the runs links opened in this
+ * page brought, then the history's, leaving out the shown result itself,
+ * results already listed (a run of this page is also in the history) and
+ * results with no row in common.  Each is described by how it differs from
+ * the shown run.
  */
 export function compareCandidates(
   shown: SharedRun,
   session: readonly SessionRun[],
   history: readonly HistoryEntry[],
   when: (iso: string) => string,
+  links: readonly SessionRun[] = [],
 ): CompareCandidate[] {
   const out: CompareCandidate[] = [];
   const seen = new Set<string>([runFingerprint(shown)]);
@@ -350,13 +370,22 @@ export function compareCandidates(
       label: `${first ? 'Previous run' : `Run of ${when(s.at)}`} — ${describe(s.shared)}`,
     });
   });
+  links.forEach((s, i) => {
+    const f = runFingerprint(s.shared);
+    if (seen.has(f) || compareBlocker(shown, s.shared) !== null) return;
+    seen.add(f);
+    out.push({
+      key: `link:${i}`, group: 'link', ref: { shared: s.shared, source: 'permalink', at: s.at },
+      label: `Shared run${s.shared.ranAt ? ` of ${when(s.shared.ranAt)}` : ''} — ${describe(s.shared)}`,
+    });
+  });
   for (const h of history) {
     const f = runFingerprint(h.run);
     if (seen.has(f) || compareBlocker(shown, h.run) !== null) continue;
     seen.add(f);
     out.push({
       key: `history:${h.id}`, group: 'history', ref: { shared: h.run, source: 'history', at: h.savedAt, historyId: h.id },
-      label: `${when(h.savedAt)} — ${describe(h.run)}`,
+      label: `${when(h.savedAt)}${h.interrupted ? ' (interrupted)' : ''} — ${describe(h.run)}`,
     });
   }
   return out;

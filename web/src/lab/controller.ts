@@ -2,27 +2,37 @@
 // form (state/form.ts), the run (state/runs.ts), what Results shows and
 // sharing it (state/shown.ts), the history (state/runHistory.ts), the
 // comparison (state/comparison.ts), the Terminal tab (state/terminal.ts),
-// the tab, theme and counter choice (state/ui.ts) and the charts to export
-// (charts/handles.ts).  Each part keeps its state in atoms that components
-// subscribe to; what involves several parts (running, opening a shared run,
-// closing it) is here.  No React.
+// the tab, theme and counter choice (state/ui.ts), the charts to export
+// (charts/handles.ts), and sweeps on the pool of workers (state/sweeps.ts,
+// pool.ts), which also takes a multi-step run when several workers are asked
+// for.  Each part keeps its state in atoms that components subscribe to; what
+// involves several parts (running, opening a shared run or a comparison, the
+// address, keeping a run in the history as it goes) is here.  No React.
 
+import { fragmentFor, readFragment } from './address';
 import { checkForm, experimentById } from './config';
 import { ChartHandles } from './charts/handles';
+import { compareBlocker, type RunRef } from './compare';
 import { deleteRun, listRuns, saveRun } from './history';
+import type { LinkPayload } from './permalink';
 import { Atom, batch } from './state/atom';
 import { Comparison } from './state/comparison';
 import { Form } from './state/form';
-import { RunHistory } from './state/runHistory';
+import { broadcastChannel, RunHistory, type HistoryChannel, type HistoryStore } from './state/runHistory';
 import { Runs, type RunState } from './state/runs';
 import { browserAddress, Shown, type PageAddress, type ViewState } from './state/shown';
 import { Terminal } from './state/terminal';
 import { Ui, type Tab } from './state/ui';
 import { WorkerLink, type MachinePhase } from './state/workerLink';
+import { DEFAULT_SPEED, loadSpeed, measuredSpeed, saveSpeed } from './status';
+import { Sweeps } from './state/sweeps';
+import { WorkerPool } from './pool';
+import { deleteSweep, listSweeps, saveSweep } from './sweepHistory';
 import { applyTheme, saveTheme, type Theme } from './theme';
-import type { ImageRef, KernelName, TerminalPhase } from '../worker/protocol';
+import type { FromWorker, ImageRef, KernelName, TerminalPhase, ToWorker } from '../worker/protocol';
 
-export const BSD42_MISSING = '4.2BSD distribution files are not present (../shared/bsd/4.2BSD)';
+export const BSD42_MISSING = 'this lab has no 4.2BSD disk image (its distribution files were not there when the images were built)';
+
 /** What the experiment console says before the first run (dim; short lines, for a narrow console). */
 const IDLE_CONSOLE = '\x1b[2mThe machine’s console appears here\r\nwhile an experiment runs: the boot,\r\n' +
   'the shell, the timed command.\r\nPick an experiment and press Run.\x1b[0m\r\n';
@@ -44,23 +54,45 @@ export interface LabOptions {
   /** Where the disk images and their manifests are (the page's images/). */
   imageBase: string;
   address: PageAddress;
+  /** Where runs are kept (the browser's IndexedDB), and how the page's tabs tell each other of changes. */
+  store?: HistoryStore;
+  channel?: HistoryChannel | null;
+  /** Where the measured speed is kept between visits (localStorage). */
+  storage?: Pick<Storage, 'getItem' | 'setItem'> | null;
 }
 
 export class LabController {
   readonly link = new WorkerLink();
   readonly form = new Form();
-  readonly runs = new Runs(this.link);
+  // A run goes to the worker, or to the pool when it runs its steps on several workers.
+  readonly runs = new Runs({ post: (m) => this.routeRun(m) });
+  readonly pool = new WorkerPool();
+  readonly sweeps = new Sweeps(this.pool, (m) => this.link.post(m), this.runs.console, { saveSweep, listSweeps, deleteSweep });
   readonly shown: Shown;
-  readonly history = new RunHistory({ listRuns, saveRun, deleteRun });
+  readonly history: RunHistory;
   readonly comparison = new Comparison();
   readonly terminal = new Terminal(this.link);
   readonly ui = new Ui();
   readonly charts = new ChartHandles();
   /** Whether 4.2BSD can be chosen: only when its image's manifest is there. */
   readonly bsd42 = new Atom<{ available: boolean; reason: string }>({ available: false, reason: BSD42_MISSING });
+  /** How fast this computer runs the machine (status.ts measuredSpeed): virtual 780 seconds per host second. */
+  readonly speed: Atom<{ virtualPerSecond: number; measured: boolean }>;
 
-  constructor(private readonly options: LabOptions = { imageBase: `${import.meta.env.BASE_URL}images/`, address: browserAddress() }) {
-    this.shown = new Shown(options.address);
+  private readonly address: PageAddress;
+  /** The history entry the current run is kept in (null until its first save, or without a history). */
+  private runEntry: Promise<string | null> | null = null;
+  /** Not written while it is being read (at start, on hashchange). */
+  private readingAddress = false;
+
+  constructor(private readonly options: LabOptions = {
+    imageBase: `${import.meta.env.BASE_URL}images/`, address: browserAddress(),
+  }) {
+    this.address = options.address;
+    this.shown = new Shown();
+    this.history = new RunHistory(options.store ?? { listRuns, saveRun, deleteRun }, options.channel ?? null);
+    const stored = loadSpeed(options.storage ?? null);
+    this.speed = new Atom(stored ? { virtualPerSecond: stored, measured: true } : { virtualPerSecond: DEFAULT_SPEED, measured: false });
     this.link.onText((m) => {
       this.runs.text(m);
       this.terminal.text(m);
@@ -68,22 +100,55 @@ export class LabController {
     this.link.onMessage((m) => {
       this.runs.handle(m);
       this.terminal.handle(m);
+      this.sweeps.handle(m);
+    });
+    // A run is kept in the history from its start, row by row, marked interrupted until it ends.
+    this.runs.onPartial((shared) => {
+      const previous = this.runEntry ?? Promise.resolve(null);
+      this.runEntry = previous.then((id) => this.history.keep(shared, id, true));
     });
     this.runs.onFinished((shared, hostSeconds) => {
       this.shown.runFinished(shared, hostSeconds);
-      void this.history.save(shared);
+      const previous = this.runEntry ?? Promise.resolve(null);
+      this.runEntry = null;
+      void previous.then((id) => this.history.keep(shared, id, false));
+      const speed = measuredSpeed(shared.result, hostSeconds);
+      if (speed !== null) {
+        this.speed.set({ virtualPerSecond: speed, measured: true });
+        saveSpeed(options.storage ?? null, speed);
+      }
+    });
+    this.runs.onFailed(() => {
+      const previous = this.runEntry;
+      this.runEntry = null;
+      void previous?.then((id) => id && this.history.abandon(id));
+    });
+    // The address follows the form and the link shown; a comparison that no longer applies is let go.
+    this.form.form.subscribe(() => this.syncAddress());
+    this.shown.link.subscribe(() => this.syncAddress());
+    this.shown.view.subscribe(() => {
+      const view = this.shown.view.get();
+      const against = this.comparison.against.get();
+      if (view && against && compareBlocker(view.shared, against.shared) !== null) this.comparison.clear();
     });
   }
 
-  /** Starts the worker, reads the address's permalink and the history. */
+  /** Starts the worker, reads the address (settings and permalink) and the history. */
   start(): void {
     applyTheme(this.ui.theme.get());
     this.runs.console.reset(IDLE_CONSOLE);
     this.startWorker();
     void this.checkBsd42();
     void this.history.refresh();
+    void this.sweeps.refresh();
     void this.openFromAddress();
     addEventListener('hashchange', () => void this.openFromAddress());
+    // Leaving the page during a run loses what the current row has done: the browser asks first.
+    addEventListener('beforeunload', (e) => {
+      if (!this.running) return;
+      e.preventDefault();
+      e.returnValue = '';
+    });
   }
 
   private startWorker(): void {
@@ -119,10 +184,66 @@ export class LabController {
     }
   }
 
+  // ---------------------------------------------------------- the address
+
+  /** The page's address: the form's settings, and the permalink when one is shown (address.ts). */
+  currentUrl(link = this.shown.link.get()): string {
+    return `${this.address.base()}${fragmentFor(this.form.form.get(), link)}`;
+  }
+
+  private syncAddress(): void {
+    if (this.readingAddress) return;
+    const url = this.currentUrl();
+    if (url !== `${this.address.base()}${this.address.hash()}`) this.address.replace(url);
+  }
+
+  /** Reads the address: the settings it names go into the form, a permalink's run (or comparison) is shown. */
+  async openFromAddress(): Promise<void> {
+    const contents = readFragment(this.address.hash());
+    this.readingAddress = true;
+    try {
+      const payload = contents.link ? await this.shown.read(contents.link) : null;
+      batch(() => {
+        if (payload) this.openPayload(payload, contents.link!);
+        // The address's own settings after the link's: they are what the page was set to.
+        if (contents.form && !this.running) this.form.form.update(contents.form);
+        if (contents.problems.length && !this.shown.permalinkError.get()) this.shown.permalinkError.set(contents.problems.join(' '));
+      });
+    } finally {
+      this.readingAddress = false;
+    }
+    this.syncAddress();
+  }
+
+  private openPayload(payload: LinkPayload, link: string): void {
+    if (payload.kind === 'run') {
+      this.shown.rememberLinkRuns([payload.run]);
+      this.openShared({ source: 'permalink', shared: payload.run }, link);
+      return;
+    }
+    this.shown.rememberLinkRuns([payload.a, payload.b]);
+    this.openShared({ source: 'permalink', shared: payload.b }, link);
+    this.comparison.compareWith({ shared: payload.a, source: 'permalink', at: payload.a.ranAt });
+  }
+
   // ---------------------------------------------------------- runs
 
   get running(): boolean {
-    return this.runs.running;
+    return this.runs.running || this.sweeps.running;
+  }
+
+  /** A run's messages to the worker: a multi-step run with several workers asked for goes to the pool instead. */
+  private routeRun(m: ToWorker): void {
+    const emit = (reply: FromWorker) => (reply.type === 'run-console' ? this.runs.text(reply) : this.runs.handle(reply));
+    if (m.type === 'run' && this.sweeps.parallelFor(m.experiment) !== null) this.sweeps.runParallel(m.runId, m.experiment, m.config, emit);
+    else if (m.type === 'stop' && this.sweeps.ownsRun(m.runId)) this.sweeps.stop();
+    else this.link.post(m);
+  }
+
+  /** Runs the sweep the Sweep panel describes over the experiment and settings of the form. */
+  runSweep(): void {
+    if (this.running || this.link.machine.get().phase !== 'ready') return;
+    this.sweeps.start(this.form.form.get());
   }
 
   canRun(): boolean {
@@ -138,12 +259,14 @@ export class LabController {
     batch(() => {
       this.shown.runStarted();
       this.ui.setCounterRow(null);
+      this.runEntry = null;
       this.runs.start(form.experimentId, form.kernel, settings, form.profile);
     });
   }
 
   stop(): void {
     this.runs.stop();
+    this.sweeps.stop();
   }
 
   setKernel(kernel: KernelName): void {
@@ -153,15 +276,10 @@ export class LabController {
 
   // ---------------------------------------------------------- shared runs
 
-  private async openFromAddress(): Promise<void> {
-    const shared = await this.shown.fromAddress();
-    if (shared) this.openShared({ source: 'permalink', shared });
-  }
-
-  private openShared(view: ViewState): void {
+  private openShared(view: ViewState, link: string | null = null): void {
     if (!this.runs.run.get()) this.runs.console.reset(SHARED_CONSOLE);
     batch(() => {
-      this.shown.open(view);
+      this.shown.open(view, link);
       this.ui.setCounterRow(null);
       if (experimentById(view.shared.experiment) !== undefined && !this.running) this.form.adopt(view.shared);
     });
@@ -170,7 +288,6 @@ export class LabController {
   openHistory(id: string): void {
     const entry = this.history.entry(id);
     if (!entry) return;
-    this.shown.clearHash();
     this.openShared({ source: 'history', shared: entry.run, historyId: entry.id });
   }
 
@@ -197,6 +314,33 @@ export class LabController {
   compareWithHistory(id: string): void {
     const entry = this.history.entry(id);
     if (entry) this.comparison.compareWithHistory(entry);
+  }
+
+  /** A and B change places: A is shown (and is B), the run shown becomes A. */
+  swapComparison(): void {
+    const view = this.shown.view.get();
+    const against = this.comparison.against.get();
+    if (!view || !against) return;
+    const wasShown: RunRef = this.shown.shownRef(view.historyId ? this.history.entry(view.historyId)?.savedAt : undefined)!;
+    batch(() => {
+      const source = against.source === 'session' ? 'run' : against.source;
+      this.shown.open({
+        source, shared: against.shared, ...(against.historyId ? { historyId: against.historyId } : {}),
+      }, null);
+      this.comparison.compareWith(wasShown);
+      this.ui.setCounterRow(null);
+    });
+  }
+
+  /** The permalink of what Results shows: the run, or it and the run it is compared with (A and B). */
+  async copyPermalink(): Promise<void> {
+    const view = this.shown.view.get();
+    if (!view || this.shown.share.get().busy) return;
+    const against = this.comparison.against.get();
+    const payload: LinkPayload = against && compareBlocker(view.shared, against.shared) === null
+      ? { kind: 'comparison', a: against.shared, b: view.shared }
+      : { kind: 'run', run: view.shared };
+    await this.shown.makeLink(payload, (link) => this.currentUrl(link), (text) => this.address.copy(text));
   }
 
   // ---------------------------------------------------------- tabs, theme
@@ -227,4 +371,17 @@ export class LabController {
       terminal: this.terminal.state.get().phase,
     };
   }
+}
+
+/** The controller the page runs: the browser's address, history and the channel between its tabs. */
+export function browserLab(): LabController {
+  let storage: Storage | null = null;
+  try {
+    storage = localStorage;
+  } catch {
+    // Storage blocked: the speed is not kept.
+  }
+  return new LabController({
+    imageBase: `${import.meta.env.BASE_URL}images/`, address: browserAddress(), channel: broadcastChannel(), storage,
+  });
 }

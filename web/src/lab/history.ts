@@ -18,6 +18,9 @@ export interface HistoryEntry {
   /** ISO 8601, UTC. */
   savedAt: string;
   run: SharedRun;
+  /** The run had not finished when this was saved: kept row by row while it ran, it was cut short (the page
+   *  was reloaded or closed) unless it is still running (in another tab). */
+  interrupted?: boolean;
 }
 
 export const HISTORY_DB = 'vaxlab';
@@ -141,8 +144,8 @@ function newId(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** Saves a finished run; resolves with its entry. */
-export async function saveRun(run: SharedRun): Promise<HistoryEntry> {
+/** Saves a run (a new entry, or entry `id` again: a run kept row by row); resolves with its entry. */
+export async function saveRun(run: SharedRun, options: { id?: string; interrupted?: boolean } = {}): Promise<HistoryEntry> {
   let clean: SharedRun;
   try {
     clean = validateSharedRun(run);
@@ -151,8 +154,10 @@ export async function saveRun(run: SharedRun): Promise<HistoryEntry> {
     if (e instanceof PermalinkError) throw new HistoryError(`Could not save this run: ${e.message}`, { cause: e });
     throw e;
   }
-  const entry: HistoryEntry = { id: newId(), savedAt: new Date().toISOString(), run: clean };
-  await withStore('readwrite', 'save to', (store) => store.add(entry));
+  const entry: HistoryEntry = {
+    id: options.id ?? newId(), savedAt: new Date().toISOString(), run: clean, ...(options.interrupted ? { interrupted: true } : {}),
+  };
+  await withStore('readwrite', 'save to', (store) => (options.id ? store.put(entry) : store.add(entry)));
   return entry;
 }
 
@@ -167,7 +172,7 @@ export async function listRuns(): Promise<HistoryEntry[]> {
       continue;
     }
     try {
-      entries.push({ id: e.id, savedAt: e.savedAt, run: validateSharedRun(e.run) });
+      entries.push({ id: e.id, savedAt: e.savedAt, run: validateSharedRun(e.run), ...(e.interrupted === true ? { interrupted: true } : {}) });
     } catch (err) {
       console.warn(`vaxlab history: skipping entry ${e.id} (${(err as Error).message})`);
     }

@@ -1,6 +1,7 @@
-// The permalink codec (permalink.ts) in Node: round trips, every kind of
-// malformed link, tampering, versions, size limits, and how long a Table 2
-// link with counter series gets (printed; the page's links must stay short).
+// The permalink codec (permalink.ts, with linkCodec.ts's binary form) in
+// Node: round trips, comparison links, format-1 links still read, every kind
+// of malformed link, tampering, versions, size limits, and how long a Table 2
+// link with counter series gets (printed; it must fit in 8 KB).
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -10,11 +11,17 @@ import {
   type ExperimentResult, RESULT_FORMAT, RESULT_VERSION, type RowResult,
 } from '../../../experiments/runner/result';
 import { COMPARE_NOTE } from '../../../experiments/runner/runner';
+import { decimalOf, decodeValue, encodeValue, LINK_WORDS, niceStep } from './linkCodec';
 import {
-  base64urlDecode, base64urlEncode, crc32, decodePermalink, encodePermalink, encodePermalinkDetailed,
-  MAX_FRAGMENT_CHARS, MAX_JSON_BYTES, MAX_LINK_CHARS, MIN_COUNTER_POINTS, PERMALINK_VERSION, PermalinkError,
-  roundSignificant, COUNTER_DIGITS, thinIndices, validateSharedRun, type RowCounters, type SharedRun,
+  base64urlDecode, base64urlEncode, COUNTER_LEVELS, crc32, DECODE_LIMITS, decodeLink, decodePermalink, encodeComparisonLink,
+  encodeLinkDetailed, encodePermalink, encodePermalinkDetailed, JSON_LINK_VERSION, MAX_FRAGMENT_CHARS, MAX_JSON_BYTES,
+  MAX_LINK_CHARS, MAX_PAYLOAD_BYTES, MIN_COUNTER_POINTS, PAYLOAD_KINDS, PERMALINK_VERSION, PermalinkError, SHOWN_TOTALS,
+  thinIndices, TIME_STEPS, validateSharedRun, type RowCounters, type SharedRun,
 } from './permalink';
+
+/** CRC-32 of LINK_WORDS' first WORDS_COUNT words, one a line: the words links refer to by position. */
+const WORDS_COUNT = 183;
+const WORDS_CRC = '2f0b76ae';
 
 // --- fabricated results ------------------------------------------------------
 
@@ -30,37 +37,45 @@ function prng(seed: number): () => number {
   };
 }
 
-// Named as experiments/runner/counters.ts names them (vmstat/iostat style).
-const COUNTER_NAMES = ['hw.mips', 'vm.syscalls', 'vm.cs', 'vm.intr', 'vm.faults', 'vm.pgin', 'vm.pgout', 'io.hp0.xfers', 'io.hp0.kbps', 'vm.forks'];
+// The runner's chart counters for Table 2 (experiments.ts TABLE2_COUNTERS), with their typical rates.
+const COUNTER_NAMES = ['faults.sy', 'faults.cs', 'cpu.sy', 'hw.mips'];
+const RATES = [4100, 12, 82, 0.31];
 
 /**
  * Counter series as experiments/runner/counters.ts records them: a sample
- * once at least `dt` virtual seconds have passed (a slice ends a little past
- * it; t to 6 decimals, since the timed command started), values are rates
- * per virtual second to 4 decimals, noisy around a typical rate.
+ * at the end of the slice that passes each `dt` virtual seconds (t to 6
+ * decimals, since the timed command started); values are rates to 3 or 4
+ * decimals, noisy around a typical rate.
  */
 function fabricateCounters(elapsed: number, dt: number, seed: number): RowCounters {
   const rnd = prng(seed);
   const t: number[] = [];
   for (let now = 0; now < elapsed;) {
-    now += dt + 0.2 * rnd() * Math.min(dt, 0.6667); // slices of 200,000 instructions: up to 0.67 s on a 750
+    now += dt + 0.02 * rnd() * dt;
     t.push(Number(Math.min(now, elapsed).toFixed(6)));
   }
   const values: Record<string, number[]> = {};
   COUNTER_NAMES.forEach((name, k) => {
-    const rate = [0.3, 4300, 450, 60, 30, 2, 0.5, 12, 48, 40][k]!;
-    values[name] = t.map(() => Number((rate * (0.9 + 0.2 * rnd())).toFixed(4)));
+    values[name] = t.map(() => Number((RATES[k]! * (0.97 + 0.06 * rnd())).toFixed(k === 3 ? 4 : 3)));
   });
   return { t, values };
+}
+
+/** The 49 totals a runner's row has (CounterSampler.totals), at plausible values. */
+function fabricateTotals(rnd: () => number, seconds: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const k of LINK_WORDS.slice(82, 130)) out[k] = k.includes('Rate') || k.startsWith('cpu.') ? Number((100 * rnd()).toFixed(2)) : Math.round(rnd() * 1e4 * seconds);
+  out.seconds = seconds;
+  return out;
 }
 
 /** A Table 2 result (every row) like the runner's, with counters sampled every dt virtual seconds (none if dt is 0). */
 function fabricateTable2(dt: number): ExperimentResult {
   const rnd = prng(42);
-  const rows = TABLE2_ROWS.map((spec, i): RowResult & { counters?: RowCounters } => {
+  const rows = TABLE2_ROWS.map((spec, i): RowResult => {
     const elapsed = spec.paper.elapsed.bsd43.value;
     const real = Number((elapsed * (0.8 + 0.4 * rnd())).toFixed(1));
-    const row: RowResult & { counters?: RowCounters } = {
+    const row: RowResult = {
       test: spec.test,
       command: ['/bin/time', `./${spec.program}`, String(spec.iterations), ...spec.rest].join(' '),
       iterations: spec.iterations,
@@ -77,7 +92,7 @@ function fabricateTable2(dt: number): ExperimentResult {
       },
       step: rowId(spec.test),
       kernelSettings: {},
-      totals: { 'vm.syscalls': spec.iterations * 3, 'vm.cs': 123, 'io.hp0.xfers': 17 },
+      totals: fabricateTotals(rnd, real),
     };
     if (dt > 0) row.counters = fabricateCounters(real, dt, i + 1);
     return row;
@@ -87,7 +102,7 @@ function fabricateTable2(dt: number): ExperimentResult {
     version: RESULT_VERSION,
     experiment: 'table2',
     title: 'Table 2, every row we can run (29 of 29)',
-    machine: { cpu: TABLE2_MACHINE.cpu, nsPerInstruction: 3333, memoryMB: 5, memoryNote: TABLE2_MACHINE.memoryNote, boot: 'single', direct: true, spinSeeds: 1 },
+    machine: { cpu: TABLE2_MACHINE.cpu, nsPerInstruction: 3333, memoryMB: 4.5, memoryNote: TABLE2_MACHINE.memoryNote, boot: 'single', direct: true, spinSeeds: 1 },
     image: { name: '43bsd.dsk.gz', sha256: 'a'.repeat(64) },
     parameters: { divisor: 1 },
     kernelSettings: {},
@@ -135,13 +150,29 @@ function failedRun(): SharedRun {
   return run;
 }
 
-/** JSON → a link by hand (for links the encoder would never make). */
-async function rawLink(json: string | Uint8Array, opts: { version?: number; crc?: string } = {}): Promise<string> {
-  const bytes = typeof json === 'string' ? new TextEncoder().encode(json) : json;
+/** Bytes → a link by hand (for links the encoder would never make). */
+async function linkOf(bytes: Uint8Array, opts: { version?: number; crc?: string } = {}): Promise<string> {
   const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new CompressionStream('deflate-raw'));
   const data = new Uint8Array(await new Response(stream).arrayBuffer());
   const crc = opts.crc ?? crc32(bytes).toString(16).padStart(8, '0');
   return `${opts.version ?? PERMALINK_VERSION}.${crc}.${base64urlEncode(data)}`;
+}
+
+/** A format-1 link (the first vaxlab's: the JSON of a run, deflated), by hand. */
+async function rawLink(json: string | Uint8Array, opts: { crc?: string } = {}): Promise<string> {
+  return linkOf(typeof json === 'string' ? new TextEncoder().encode(json) : json, { ...opts, version: JSON_LINK_VERSION });
+}
+
+/** A format-2 link of any value (not checked first, as encodeLink would), by hand. */
+async function binaryLink(value: unknown, kind: number = PAYLOAD_KINDS.run, opts: { crc?: string } = {}): Promise<string> {
+  return linkOf(payloadBytes(kind, encodeValue(value)), opts);
+}
+
+function payloadBytes(kind: number, body: Uint8Array): Uint8Array {
+  const bytes = new Uint8Array(body.length + 1);
+  bytes[0] = kind;
+  bytes.set(body, 1);
+  return bytes;
 }
 
 async function rejects(value: string, pattern: RegExp): Promise<PermalinkError> {
@@ -161,8 +192,36 @@ async function rejects(value: string, pattern: RegExp): Promise<PermalinkError> 
 test('a run round-trips exactly (unicode, kernel settings, image)', async () => {
   const run = syscallRun();
   const link = await encodePermalink(run);
-  assert.match(link, /^1\.[0-9a-f]{8}\.[A-Za-z0-9_-]+$/);
+  assert.match(link, /^2\.[0-9a-f]{8}\.[A-Za-z0-9_-]+$/);
   assert.deepEqual(await decodePermalink(link), run);
+  // With when it ran.
+  const dated = { ...run, ranAt: '2026-11-21T12:34:56.789Z' };
+  assert.deepEqual(await decodePermalink(await encodePermalink(dated)), dated);
+});
+
+test('a comparison link holds both runs; a run link decodes as one run', async () => {
+  const a = syscallRun();
+  const b = syscallRun();
+  b.config.cpu = '780';
+  b.result.machine.cpu = '780';
+  b.result.rows[0]!.guest!.real = 0.31;
+  const link = await encodeComparisonLink(a, b);
+  assert.deepEqual(await decodeLink(link), { kind: 'comparison', a, b });
+  // The run shown is B.
+  assert.deepEqual(await decodePermalink(link), b);
+  assert.deepEqual(await decodeLink(await encodePermalink(a)), { kind: 'run', run: a });
+  // Two runs share the link's dictionary: much less than two links.
+  assert.ok(link.length < 1.5 * (await encodePermalink(a)).length, `${link.length}`);
+  // A comparison payload that is not exactly {a, b}.
+  await rejects(await binaryLink({ a }, PAYLOAD_KINDS.comparison), /two runs, a and b/);
+  await rejects(await binaryLink({ a, b: { ...b, config: 1 } }, PAYLOAD_KINDS.comparison), /at b\.config, expected an object/);
+});
+
+test('format-1 links (deflated JSON) still open, with the reduction they recorded', async () => {
+  const run = syscallRun();
+  assert.deepEqual(await decodePermalink(await rawLink(JSON.stringify(run))), run);
+  const reduced = { ...run, reduction: { counters: 'rounded', counterPoints: { before: 10, after: 10 }, failureOutputs: 'kept', note: 'rounded' } };
+  assert.deepEqual(await decodePermalink(`#r=${await rawLink(JSON.stringify(reduced))}`), reduced);
 });
 
 test('a failed run round-trips (failure, no guest times, null image)', async () => {
@@ -185,7 +244,7 @@ test('the same run gives the same link', async () => {
 test('accepts the value with #r=, r=, or a whole URL around it, and whitespace', async () => {
   const run = syscallRun();
   const link = await encodePermalink(run);
-  for (const v of [`#r=${link}`, `r=${link}`, `http://127.0.0.1:4173/#r=${link}`, `  ${link}\n`]) {
+  for (const v of [`#r=${link}`, `r=${link}`, `http://127.0.0.1:4173/#r=${link}`, `  ${link}\n`, `#x=syscall&iterations=5&r=${link}`]) {
     assert.deepEqual(await decodePermalink(v), run);
   }
 });
@@ -214,9 +273,13 @@ test('empty and non-vaxlab input', async () => {
 test('version mismatch: newer and older link formats', async () => {
   const link = await encodePermalink(syscallRun());
   const body = link.slice(link.indexOf('.'));
-  const newer = await rejects(`2${body}`, /newer vaxlab/);
-  assert.match(newer.message, /link format 2; this page reads link format 1/);
+  const newer = await rejects(`3${body}`, /newer vaxlab/);
+  assert.match(newer.message, /link format 3; this page reads link format 1 and 2/);
   await rejects(`0${body}`, /older vaxlab/);
+  // A payload of a kind this page does not know (a newer vaxlab's: a sweep, say), or words past its dictionary.
+  await rejects(await binaryLink(syscallRun(), 3), /kind 3.*newer vaxlab/);
+  const bytes = payloadBytes(PAYLOAD_KINDS.run, Uint8Array.from([7, 0xac, 0x02])); // a reference to word 300
+  await rejects(await linkOf(bytes), /newer vaxlab: it uses a word this vaxlab does not know/);
   // Checked before anything else: a future format may look entirely different.
   await rejects('7.whatever-comes-next', /newer vaxlab/);
 });
@@ -227,6 +290,7 @@ test('version mismatch: a newer or older result format inside', async () => {
     const run = syscallRun() as unknown as { result: { version: number } };
     run.result.version = version;
     await rejects(await rawLink(JSON.stringify(run)), pattern);
+    await rejects(await binaryLink(run), pattern);
   }
 });
 
@@ -247,30 +311,52 @@ test('bad base64: characters outside base64url, impossible length', async () => 
   await rejects(`${link.slice(0, 30)}é${link.slice(30)}`, /contains "é"/);
   const data = link.split('.')[2]!;
   const cut = data.length % 4 === 1 ? data : `${data}${'A'.repeat((5 - (data.length % 4)) % 4)}`;
-  await rejects(`1.00000000.${cut}`, /wrong length/);
+  await rejects(`2.00000000.${cut}`, /wrong length/);
 });
 
 test('bad deflate: random bytes, and a cut stream', async () => {
-  await rejects(`1.00000000.${base64urlEncode(new Uint8Array([0xff, 0xff, 0xff, 0xff, 0xff, 0xff]))}`, /does not decompress/);
+  await rejects(`2.00000000.${base64urlEncode(new Uint8Array([0xff, 0xff, 0xff, 0xff, 0xff, 0xff]))}`, /does not decompress/);
   const link = await encodePermalink(syscallRun());
   const [v, crc, data] = link.split('.');
   await rejects(`${v}.${crc}.${data!.slice(0, Math.floor(data!.length / 2) & ~3)}`, /does not decompress/);
   await rejects(`${v}.${crc}.`, /data part .* is empty/);
 });
 
-test('bad UTF-8 and bad JSON, with a valid checksum', async () => {
+test('bad UTF-8 and bad JSON in a format-1 link, with a valid checksum', async () => {
   await rejects(await rawLink(new Uint8Array([0x7b, 0xc3, 0x28, 0x7d])), /not text/);
   await rejects(await rawLink('{"experiment": "syscall",'), /not valid JSON/);
   await rejects(await rawLink('not json at all'), /not valid JSON/);
 });
 
+test('a binary payload that is not one this codec wrote, with a valid checksum: each its own message', async () => {
+  const body = encodeValue(syscallRun());
+  const run = (b: number[] | Uint8Array) => linkOf(payloadBytes(PAYLOAD_KINDS.run, Uint8Array.from(b)));
+  await rejects(await linkOf(new Uint8Array(0)), /holds nothing/);
+  await rejects(await run(body.slice(0, body.length - 1)), /cannot be read: its data ends too early/);
+  await rejects(await run([...body, 0]), /cannot be read: 1 bytes follow its end/);
+  await rejects(await run([13]), /a value of a kind this vaxlab does not know \(13\)/);
+  await rejects(await run([6, 2, 0xc3, 0x28]), /its text is not valid UTF-8/);
+  await rejects(await run([8, 200, 1]), /a length in it is longer than the data/);
+  await rejects(await run([3, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]), /a number in it is too long/);
+  await rejects(await run([5, 0, 0, 0, 0, 0, 0, 0xf8, 0x7f]), /a number JSON cannot/);
+  // An object with __proto__, or a key twice.
+  const proto = new TextEncoder().encode('__proto__');
+  await rejects(await run([9, 1, 6, proto.length, ...proto, 0x21]), /a field named "__proto__"/);
+  await rejects(await run([9, 2, 0x80, 0x21, 0x80, 0x22]), /the field "experiment" twice/);
+  // A reference to a string the payload never gave (past its own, within the dictionary's numbering).
+  await rejects(await run([8, 2, 6, 1, 0x41, 7, 0xb9, 0x01]), /refers to text #185, which it never gave/);
+  // Nesting too deep.
+  await rejects(await run([...Array(40).fill([8, 1]).flat(), 0]), /nest more than 32 deep/);
+});
+
 test('checksum mismatch', async () => {
   const link = await encodePermalink(syscallRun());
   const [v, crc, data] = link.split('.');
-  const other = (parseInt(crc!, 16) ^ 1).toString(16).padStart(8, '0');
+  const other = ((parseInt(crc!, 16) ^ 1) >>> 0).toString(16).padStart(8, '0');
   await rejects(`${v}.${other}.${data}`, /checksum does not match/);
-  // Valid JSON, valid shape, wrong checksum.
+  // Valid contents, valid shape, wrong checksum.
   await rejects(await rawLink(JSON.stringify(syscallRun()), { crc: '00000000' }), /checksum does not match/);
+  await rejects(await binaryLink(syscallRun(), PAYLOAD_KINDS.run, { crc: '00000000' }), /checksum does not match/);
 });
 
 test('tampering: flipping any one character of the link is detected', async () => {
@@ -278,6 +364,7 @@ test('tampering: flipping any one character of the link is detected', async () =
   const link = await encodePermalink(run);
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
   const kinds = new Map<string, number>();
+  const unchanged: number[] = [];
   // Every position past the version: the checksum's digits and the data's characters.
   for (let i = 2; i < link.length; i++) {
     if (link[i] === '.') continue;
@@ -293,12 +380,13 @@ test('tampering: flipping any one character of the link is detected', async () =
       kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
       continue;
     }
-    // The last character's spare low bits may not matter: then the same run comes back.
+    // The last characters' spare bits (base64's, and deflate's after its final block) may not matter: then the
+    // same run comes back.
     assert.deepEqual(decoded, run, `flipping character ${i} gave a different run without an error`);
-    kinds.set('same run', (kinds.get('same run') ?? 0) + 1);
+    unchanged.push(i);
   }
   assert.ok((kinds.get('checksum') ?? 0) > 0);
-  assert.ok((kinds.get('same run') ?? 0) <= 1, `${kinds.get('same run')} flips changed nothing`);
+  assert.ok(unchanged.every((i) => i >= link.length - 2), `flips that changed nothing: at ${unchanged.join(', ')} of ${link.length}`);
 });
 
 test('wrong shape: each field checked, unknown fields refused', async () => {
@@ -311,7 +399,7 @@ test('wrong shape: each field checked, unknown fields refused', async () => {
     ['memory type', (r) => { r.config.memoryMB = '5'; }, /config\.memoryMB/],
     ['set values', (r) => { r.config.set.nbuf = 'many'; }, /config\.set\.nbuf, expected a number/],
     ['set names', (r) => { r.config.set['a b'] = 1; }, /config\.set\["a b"\]/],
-    ['proto key', (r) => { r.config.parameters = JSON.parse('{"__proto__": 1}'); }, /config\.parameters\.__proto__, expected a name/],
+    ['constructor key', (r) => { r.config.parameters = { constructor: 1 }; }, /config\.parameters\.constructor, expected a name|a field named "constructor"/],
     ['missing experiment', (r) => { delete r.experiment; }, /at experiment, expected a value/],
     ['unknown top field', (r) => { r.extra = 1; }, /at extra, expected no such field/],
     ['format', (r) => { r.result.format = 'something'; }, /result\.format/],
@@ -334,13 +422,18 @@ test('wrong shape: each field checked, unknown fields refused', async () => {
     ['readback', (r) => { r.result.rows[0].readback.nbuf = '100'; }, /readback\.nbuf, expected a number/],
     ['totals names', (r) => { r.result.rows[0].totals = { 'bad name': 1 }; }, /totals\["bad name"\], expected a name/],
     ['reduction', (r) => { r.reduction = { counters: 'thinned', counterPoints: { before: 1, after: 2 }, failureOutputs: 'kept', note: 5 }; }, /reduction\.note, expected a string/],
+    ['reduction totals', (r) => { r.reduction = { counters: 'kept', counterPoints: { before: 1, after: 1 }, totals: 'some', failureOutputs: 'kept', note: '' }; }, /reduction\.totals, expected "kept" or "trimmed"/],
   ];
   for (const [name, mutate, pattern] of cases) {
     const run = JSON.parse(JSON.stringify(syscallRun()));
     mutate(run);
-    const e = await rejects(await rawLink(JSON.stringify(run)), pattern);
-    assert.match(e.message, /^This result link does not hold a result this vaxlab can show: /, name);
+    // Both formats are checked by the same schema.
+    for (const link of [await binaryLink(run), await rawLink(JSON.stringify(run))]) {
+      const e = await rejects(link, pattern);
+      assert.match(e.message, /^This result link (does not hold a result this vaxlab can show|cannot be read): /, name);
+    }
   }
+  await rejects(await binaryLink({ ...syscallRun(), ranAt: 'yesterday' }), /at ranAt, expected a date and time/);
 });
 
 test('the encoder refuses what the decoder would (with its own wording)', async () => {
@@ -358,25 +451,53 @@ test('the decoded run is a clean copy: no prototype tricks', async () => {
 // --- size limits ------------------------------------------------------------------
 
 test('size limit on the input', async () => {
-  const e = await rejects(`1.00000000.${'A'.repeat(MAX_FRAGMENT_CHARS)}`, /too long/);
+  const e = await rejects(`2.00000000.${'A'.repeat(MAX_FRAGMENT_CHARS)}`, /too long/);
   assert.match(e.message, /65,536/);
 });
 
-test('size limit on the inflated output (a deflate bomb)', async () => {
+test('size limit on the inflated output (a deflate bomb), and on what a payload spells out', async () => {
   // 16 MB of spaces compress to about 16 KB: a valid link under the input limit.
   const bomb = new Uint8Array(16 * 1024 * 1024).fill(0x20);
   const link = await rawLink(bomb);
   assert.ok(link.length < MAX_FRAGMENT_CHARS, `bomb link is ${link.length} characters`);
   await rejects(link, /unpacks to more than 2 MB/);
+  await rejects(await linkOf(bomb), /unpacks to more than 1 MB/);
   // Just under the limit is read (and then fails as JSON, not as a bomb).
   await rejects(await rawLink(new Uint8Array(MAX_JSON_BYTES - 1).fill(0x20)), /not valid JSON/);
+  const under = new Uint8Array(MAX_PAYLOAD_BYTES - 1).fill(0x20);
+  under[0] = PAYLOAD_KINDS.run;
+  await rejects(await linkOf(under), /cannot be read: \d+ bytes follow its end/);
+  // A long string referred to over and over: small to send, huge to spell out.
+  const long = 'x'.repeat(10_000);
+  const refs = Array.from({ length: 600 }, () => long);
+  await rejects(await binaryLink(refs), /more than 4,000,000 characters of text/);
+  assert.equal(DECODE_LIMITS.maxStringChars, 4_000_000);
 });
 
-test('roundSignificant', () => {
-  assert.equal(roundSignificant(4412.3456, 4), 4412);
-  assert.equal(roundSignificant(0.298765, 4), 0.2988);
-  assert.equal(roundSignificant(1234567, 4), 1235000);
-  assert.equal(roundSignificant(0, 4), 0);
+test('the link\'s dictionary is append-only: its words keep their places', () => {
+  // Links refer to LINK_WORDS by position: these must never change (add new words at the end).
+  const first = LINK_WORDS.slice(0, WORDS_COUNT).join('\n');
+  assert.equal(crc32(new TextEncoder().encode(first)).toString(16), WORDS_CRC);
+  assert.equal(new Set(LINK_WORDS).size, LINK_WORDS.length, 'no word twice');
+});
+
+test('numbers: small, negative, decimal and float ones round-trip exactly; series exactly or to a step', () => {
+  const values = [0, 1, 95, 96, -1, -96, 2 ** 53 - 1, -(2 ** 53 - 1), 0.1, 0.3551, 25.232885, -4.5, 1e-9, 98.91304347826087, 1e300,
+    Number.MIN_VALUE, 123456.789012, '0', '7800000', '007', '12e5', '', 'ünïcödé', true, false, null];
+  const back = decodeValue(encodeValue(values), DECODE_LIMITS);
+  assert.deepEqual(back, values);
+  assert.deepEqual(decimalOf(0.3551), { k: 3551, places: 4 });
+  assert.equal(decimalOf(Math.PI), null);
+  assert.equal(niceStep(4123 / 63), 66);
+  assert.equal(niceStep(0.31 / 63), 0.005);
+  assert.equal(niceStep(25.2 / 1000), 0.026);
+  const series = { t: [0.422461, 0.83015, 1.236677], v: [527.859, 4123.249, -3.5] };
+  const exact = encodeValue(series, { series: () => ({ kind: 'exact' }) });
+  assert.deepEqual(decodeValue(exact, DECODE_LIMITS), series);
+  const quantised = decodeValue(encodeValue(series, { series: () => ({ kind: 'quantised', step: 0.5 }) }), DECODE_LIMITS);
+  assert.deepEqual(quantised, { t: [0.5, 1, 1], v: [528, 4123, -3.5] });
+  // A step too fine for a decimal: stored exactly instead.
+  assert.deepEqual(decodeValue(encodeValue([1e-20, 2e-20], { series: () => ({ kind: 'quantised', step: 1e-22 }) }), DECODE_LIMITS), [1e-20, 2e-20]);
 });
 
 test('thinIndices: evenly spaced, first and last kept', () => {
@@ -388,44 +509,50 @@ test('thinIndices: evenly spaced, first and last kept', () => {
 
 // --- link length of a Table 2 result with counters ---------------------------------
 
-test('link length: Table 2 without counters, and with counters every 5 s, 1 s and 0.1 s', async (t) => {
+test('link length: Table 2 without counters, and with counters every 5 s, 1 s, 0.4 s (the runner\'s) and 0.1 s', async (t) => {
   const lines: string[] = [];
-  for (const dt of [0, 5, 1, 0.1]) {
+  for (const dt of [0, 5, 1, 0.4, 0.1]) {
     const result = fabricateTable2(dt);
-    const run: SharedRun = { experiment: 'table2', config: { cpu: '750', memoryMB: 5, set: {}, parameters: { divisor: 1 } }, result };
+    const run: SharedRun = { experiment: 'table2', config: { cpu: '750', memoryMB: 4.5, set: {}, parameters: { divisor: 1 } }, result };
     const json = JSON.stringify(run).length;
     const { value, reduction } = await encodePermalinkDetailed(run);
     assert.ok(value.length <= MAX_LINK_CHARS, `${value.length} > ${MAX_LINK_CHARS}`);
     const decoded = await decodePermalink(value);
-    const points = result.rows.reduce((n, r) => n + ((r as { counters?: RowCounters }).counters?.t.length ?? 0), 0);
+    const points = result.rows.reduce((n, r) => n + (r.counters?.t.length ?? 0), 0);
     lines.push(`table2, counters ${dt ? `every ${dt} s (${points} samples x ${COUNTER_NAMES.length} series)` : 'none'}: ` +
-      `JSON ${json} B, link ${value.length} chars${reduction ? `, ${reduction.counters}: ${reduction.note}` : ''}`);
+      `JSON ${json} B, link ${value.length} chars${reduction ? `, ${reduction.counters}${reduction.totals === 'trimmed' ? ', totals trimmed' : ''}: ${reduction.note}` : ''}`);
     assert.deepEqual(decoded.reduction, reduction);
     if (!reduction) {
       assert.deepEqual(decoded, run);
       continue;
     }
-    // Reduced: each kept sample is one of the original's, in order, rounded; first and last kept.
     assert.equal(reduction.counterPoints.before, points);
-    assert.match(reduction.note, /rounded|thinned|not in this link/);
+    // The runner's sampling (every 0.4 s or so) keeps its counters, thinned at most.
+    if (dt >= 0.4) assert.notEqual(reduction.counters, 'dropped');
     decoded.result.rows.forEach((row, i) => {
-      const orig = (result.rows[i] as { counters?: RowCounters }).counters!;
-      const got = (row as { counters?: RowCounters }).counters;
-      if (reduction.counters === 'dropped') return assert.equal(got, undefined);
-      assert.ok(got && got.t.length >= Math.min(MIN_COUNTER_POINTS, orig.t.length));
-      if (reduction.counters === 'rounded') assert.equal(got.t.length, orig.t.length);
-      const rt = orig.t.map((x) => Number(x.toFixed(3)));
-      assert.equal(got.t[0], rt[0]);
-      assert.equal(got.t.at(-1), rt.at(-1));
-      let j = 0;
-      for (const [k, tk] of got.t.entries()) {
-        while (j < rt.length && rt[j] !== tk) j++;
-        assert.ok(j < rt.length, `row ${i}: t=${tk} is not one of the original's`);
-        for (const name of COUNTER_NAMES) assert.equal(got.values[name]![k], roundSignificant(orig.values[name]![j]!, COUNTER_DIGITS));
-      }
-      const { counters: _c, ...rest } = row as RowResult & { counters?: RowCounters };
-      const { counters: _o, ...origRest } = result.rows[i] as RowResult & { counters?: RowCounters };
-      assert.deepEqual(rest, origRest);
+      const orig = result.rows[i]!;
+      // Every figure the tables show is exact.
+      assert.deepEqual(row.guest, orig.guest);
+      assert.deepEqual(row.paper, orig.paper);
+      assert.deepEqual(row.emulator, orig.emulator);
+      for (const [k, v] of Object.entries(orig.totals!)) if (SHOWN_TOTALS.test(k) || reduction.totals !== 'trimmed') assert.equal(row.totals![k], v, k);
+      if (reduction.totals === 'trimmed') assert.ok(Object.keys(row.totals!).every((k) => SHOWN_TOTALS.test(k)));
+      const got = row.counters;
+      if (reduction.counters === 'dropped' || !orig.counters) return assert.equal(got, undefined);
+      const o = orig.counters;
+      assert.ok(got && got.t.length >= Math.min(MIN_COUNTER_POINTS, o.t.length), `row ${i}: ${got?.t.length} samples`);
+      if (reduction.counters !== 'thinned') assert.equal(got.t.length, o.t.length);
+      // Each kept sample is one of the original's, in order (first and last kept): its time within a step of
+      // 1/TIME_STEPS of the row's duration, its values within 1/COUNTER_LEVELS of the series' largest (plus 10%).
+      const keep = thinIndices(o.t.length, got.t.length);
+      const tStep = (Math.max(...o.t) / TIME_STEPS) * 1.1;
+      const steps = Object.fromEntries(COUNTER_NAMES.map((name) => [name, (Math.max(...o.values[name]!) / COUNTER_LEVELS) * 1.1]));
+      keep.forEach((j, k) => {
+        assert.ok(Math.abs(got.t[k]! - o.t[j]!) <= tStep / 2 + 1e-9, `row ${i}: t ${got.t[k]} for ${o.t[j]}`);
+        for (const name of COUNTER_NAMES) {
+          assert.ok(Math.abs(got.values[name]![k]! - o.values[name]![j]!) <= steps[name]! / 2 + 1e-9, `row ${i} ${name}`);
+        }
+      });
     });
     // Sharing the decoded run again keeps saying what the original had.
     const again = await encodePermalinkDetailed(decoded);
@@ -434,11 +561,24 @@ test('link length: Table 2 without counters, and with counters every 5 s, 1 s an
   for (const l of lines) t.diagnostic(l);
 });
 
+test('a comparison link of two full Table 2 runs fits in twice a run\'s link', async () => {
+  const a: SharedRun = { experiment: 'table2', config: { cpu: '750', memoryMB: 4.5, set: {}, parameters: { divisor: 1 } }, result: fabricateTable2(0.4) };
+  const b: SharedRun = { ...a, config: { ...a.config, cpu: '780' }, result: { ...fabricateTable2(0.4), machine: { ...a.result.machine, cpu: '780' } } };
+  const { value, runs } = await encodeLinkDetailed({ kind: 'comparison', a, b });
+  assert.ok(value.length <= 2 * MAX_LINK_CHARS, `${value.length}`);
+  const back = await decodeLink(value);
+  assert.equal(back.kind, 'comparison');
+  if (back.kind === 'comparison') {
+    assert.deepEqual([back.a, back.b], runs);
+    assert.deepEqual(back.b.result.rows.map((r) => r.guest), b.result.rows.map((r) => r.guest));
+  }
+});
+
 test('counters too dense even at the minimum are dropped; long failure output is shortened; then refusal', async () => {
   // 40 series of random numbers: even 16 points per row do not fit.
   const result = fabricateTable2(0);
   const rnd = prng(7);
-  for (const row of result.rows as (RowResult & { counters?: RowCounters })[]) {
+  for (const row of result.rows) {
     const t = Array.from({ length: 100 }, (_, i) => i / 10);
     const values: Record<string, number[]> = {};
     for (let k = 0; k < 40; k++) values[`c${k}`] = t.map(() => rnd());
@@ -447,6 +587,7 @@ test('counters too dense even at the minimum are dropped; long failure output is
   const run: SharedRun = { experiment: 'table2', config: { cpu: '750', memoryMB: 5, set: {}, parameters: { divisor: 1 } }, result };
   const dropped = await encodePermalinkDetailed(run);
   assert.equal(dropped.reduction?.counters, 'dropped');
+  assert.equal(dropped.reduction?.totals, 'trimmed');
   assert.match(dropped.reduction!.note, /not in this link/);
   assert.ok((await decodePermalink(dropped.value)).result.rows.every((r) => !('counters' in r)));
 
@@ -462,6 +603,6 @@ test('counters too dense even at the minimum are dropped; long failure output is
   // Too large whatever is done: a clear refusal.
   const huge = syscallRun();
   const noise = () => Array.from({ length: 6 }, () => rnd().toString(36).slice(2)).join(' ');
-  huge.result.rows = Array.from({ length: 900 }, () => ({ ...huge.result.rows[0]!, test: noise(), command: noise() }));
+  huge.result.rows = Array.from({ length: 300 }, () => ({ ...huge.result.rows[0]!, test: noise(), command: noise() }));
   await assert.rejects(encodePermalink(huge), (e: unknown) => e instanceof PermalinkError && /too large for a link.*Export it as JSON/.test(e.message));
 });

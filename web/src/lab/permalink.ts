@@ -1,27 +1,39 @@
-// Permalinks: a whole run (experiment, machine settings, result) in the URL's
-// fragment, so a link shows the same result without running anything.
+// Permalinks: a whole run (experiment, machine settings, result), or two
+// runs compared, in the URL's fragment, so a link shows the same result
+// without running anything.
 //
-//   https://host/#r=1.<crc32>.<data>
+//   https://host/#r=2.<crc32>.<data>
 //
-//   1         PERMALINK_VERSION, the link format (not the result format)
-//   <crc32>   8 lower-case hex digits: CRC-32 (IEEE) of the JSON's UTF-8 bytes
-//   <data>    base64url, no padding, of deflate-raw(the JSON of a SharedRun)
+//   2         PERMALINK_VERSION, the link format (not the result format)
+//   <crc32>   8 lower-case hex digits: CRC-32 (IEEE) of the payload's bytes
+//   <data>    base64url, no padding, of deflate-raw(the payload)
+//
+// The payload is a kind byte (PAYLOAD_KINDS: 1 a run, 2 two runs compared;
+// a kind this page does not know is from a newer vaxlab) and then the value
+// in linkCodec.ts's binary form of JSON (varints, a dictionary of names,
+// counter series as deltas).  What it decodes to is checked field by field
+// by the result's schema (experiments/runner/result.ts, RESULT_SCHEMA) and
+// the few fields a link adds around it (below), exactly as the first links
+// were; those (format 1: the JSON of a run, deflated) are still read.
 //
 // CRC-32 rather than SHA-256: crypto.subtle exists only in secure contexts
 // (not on plain http from another host), CompressionStream everywhere.  The
 // checksum detects damage (a cut or changed link), not forgery: whoever can
 // edit the link can recompute it, so the decoder also checks every field.
 //
-// Size: a link is kept to MAX_LINK_CHARS.  When a result does not fit,
-// encodePermalink reduces its counter series step by step until it does:
-//   1. rounds them: values to COUNTER_DIGITS significant digits, t to the
-//      millisecond (rates over irregular slices have 8 or more digits of
-//      noise, which is most of a link's size; a chart shows 3);
-//   2. thins them: every series of a row keeps the same evenly spaced samples,
-//      first and last included, as many per row as fit (at least
+// Size: a run's link is kept to MAX_LINK_CHARS (a full Table 2 with its
+// counters fits), two runs' to twice that.  When the run is larger,
+// encodeLinkDetailed reduces it step by step until it fits:
+//   1. quantises its counter series: each value to 1/COUNTER_LEVELS of its
+//      series' largest, each sample time to 1/TIME_STEPS of the row's
+//      duration (a chart shows no more);
+//   2. leaves out the counter totals the tables do not show (SHOWN_TOTALS
+//      are kept);
+//   3. thins the series: every series of a row keeps the same evenly spaced
+//      samples, first and last included, as many per row as fit (at least
 //      MIN_COUNTER_POINTS, found by binary search);
-//   3. drops them;
-//   4. shortens failed rows' console transcripts to their last
+//   4. drops them;
+//   5. shortens failed rows' console transcripts to their last
 //      FAILURE_OUTPUT_KEEP characters.
 // Rows' profiles (a profiled run) are first cut to LINK_PROFILE_TOP
 // functions and the calling contexts with LINK_PROFILE_MIN_SHARE of a row's
@@ -42,26 +54,37 @@ import {
   check, int, isPlainObject, num, obj, oneOf, rec, SchemaError, str, type Expect, type Infer, type Paths, type Same,
 } from '../../../experiments/runner/schema';
 import type { ProfileSummary } from '../../../experiments/profile/summaryFormat';
+import { CodecError, decodeValue, encodeValue, niceStep, type SeriesPolicy } from './linkCodec';
 
 /** summary.ts's shrinkSummary, loaded only when a link has profiles to cut. */
 type Shrink = (s: ProfileSummary, options: { top: number; minShare: number }) => ProfileSummary;
 
-export const PERMALINK_VERSION = 1;
+/** The link format made now: binary (linkCodec.ts). */
+export const PERMALINK_VERSION = 2;
+/** The first link format, the deflated JSON of a run: still read. */
+export const JSON_LINK_VERSION = 1;
 /** The fragment key: the page puts the link in location.hash as '#r=' + value. */
 export const PERMALINK_KEY = 'r';
-/** Largest fragment value encodePermalink makes (characters). */
-export const MAX_LINK_CHARS = 32 * 1024;
-/** Largest fragment value decodePermalink reads (characters). */
+/** Largest fragment value encodeLink makes for one run (characters); two runs compared get twice this. */
+export const MAX_LINK_CHARS = 8 * 1024;
+/** Largest fragment value decodeLink reads (characters). */
 export const MAX_FRAGMENT_CHARS = 64 * 1024;
-/** Largest JSON a link may inflate to (bytes): a guard against deflate bombs. */
+/** Largest JSON a format-1 link may inflate to (bytes): a guard against deflate bombs. */
 export const MAX_JSON_BYTES = 2 * 1024 * 1024;
+/** Largest payload a format-2 link may inflate to (bytes). */
+export const MAX_PAYLOAD_BYTES = 1024 * 1024;
+/** What a payload may decode to (linkCodec.ts DecodeLimits): far more than any result, far less than a bomb. */
+export const DECODE_LIMITS = { maxItems: 2_000_000, maxStringChars: 4_000_000 };
+/** A quantised counter value is a multiple of about 1/COUNTER_LEVELS of its series' largest value. */
+export const COUNTER_LEVELS = 63;
+/** A quantised sample time is a multiple of about 1/TIME_STEPS of its row's duration. */
+export const TIME_STEPS = 1000;
 /** Counter series are thinned no further than this many points; then dropped. */
 export const MIN_COUNTER_POINTS = 16;
 /** How much of a failed row's console transcript a reduced link keeps (the end). */
 export const FAILURE_OUTPUT_KEEP = 2000;
-
-/** Significant digits counter values keep when a link rounds them. */
-export const COUNTER_DIGITS = 4;
+/** The counter totals a link keeps when it leaves the others out: the ones the tables show (resultView.ts FIGURES). */
+export const SHOWN_TOTALS = /^(cs|faults|pgin|namei\.(hits|misses|hitRate|pass2)|disk\.[^.]+\.xfers)$/;
 
 /** A profile in a link that does not fit whole: its top functions, and its
  *  calling contexts with at least this share of the row's time. */
@@ -71,15 +94,20 @@ export const LINK_PROFILE_MIN_SHARE = 0.01;
 export const LINK_PROFILE_SMALL_TOP = 8;
 export const LINK_PROFILE_SMALL_MIN_SHARE = 0.05;
 
+/** The payload's first byte: what the link holds. */
+export const PAYLOAD_KINDS = { run: 1, comparison: 2 } as const;
+
 /** A row's counter time series: values[name][i] was sampled at t[i] (the runner's CounterSeries). */
 export type RowCounters = NonNullable<RowResult['counters']>;
 
-/** What encodePermalink did to fit a result into a link. */
+/** What encodeLink did to fit a run into a link. */
 export interface LinkReduction {
-  /** 'thinned' series are also rounded. */
-  counters: 'kept' | 'rounded' | 'thinned' | 'dropped';
+  /** rounded: by a format-1 link (to 4 significant digits); 'thinned' series are also quantised (or rounded). */
+  counters: 'kept' | 'rounded' | 'quantised' | 'thinned' | 'dropped';
   /** Sample points (entries of t) over all rows, in the run and in the link. */
   counterPoints: { before: number; after: number };
+  /** trimmed: only the totals the tables show (SHOWN_TOTALS) are kept.  Absent in format-1 links: kept. */
+  totals?: 'kept' | 'trimmed';
   failureOutputs: 'kept' | 'truncated';
   /** Rows' profiles: cut to their top functions and biggest contexts, or left out (absent: kept). */
   profiles?: 'reduced' | 'dropped';
@@ -96,9 +124,14 @@ export interface SharedRun {
   result: ExperimentResult;
   /** Present when the link holds less than the run had (see LinkReduction). */
   reduction?: LinkReduction;
+  /** When the run finished (ISO 8601), when known: said in exports' captions. */
+  ranAt?: string;
 }
 
-/** Every failure of decodePermalink (and the rare one of encodePermalink); the message is for the user. */
+/** What a link holds: one run, or two compared (B the one shown, A the one it is compared with). */
+export type LinkPayload = { kind: 'run'; run: SharedRun } | { kind: 'comparison'; a: SharedRun; b: SharedRun };
+
+/** Every failure of decodeLink (and the rare one of encodeLink); the message is for the user. */
 export class PermalinkError extends Error {
   constructor(message: string) {
     super(message);
@@ -115,45 +148,70 @@ export async function encodePermalink(run: SharedRun): Promise<string> {
 
 /** encodePermalink, also saying what was reduced to fit (undefined: nothing). */
 export async function encodePermalinkDetailed(run: SharedRun): Promise<{ value: string; reduction?: LinkReduction }> {
+  const { value, runs } = await encodeLinkDetailed({ kind: 'run', run });
+  return runs[0]!.reduction ? { value, reduction: runs[0]!.reduction } : { value };
+}
+
+/** A link of two runs compared (B shown, compared with A). */
+export async function encodeComparisonLink(a: SharedRun, b: SharedRun): Promise<string> {
+  return (await encodeLinkDetailed({ kind: 'comparison', a, b })).value;
+}
+
+/**
+ * The link of a payload, reduced as the top of this file says until it
+ * fits, and the runs as the link holds them (with what was reduced, if
+ * anything).
+ */
+export async function encodeLinkDetailed(payload: LinkPayload): Promise<{ value: string; runs: SharedRun[] }> {
   // The same checks as decoding: a link that could not be read back is never made.
-  let clean: SharedRun;
+  let runs: SharedRun[];
   try {
-    clean = validateSharedRun(run);
+    runs = (payload.kind === 'run' ? [payload.run] : [payload.a, payload.b]).map((r) => validateSharedRun(r));
   } catch (e) {
     if (e instanceof ShapeError) throw new PermalinkError(`Cannot make a link of this run: ${e.detail}.`);
     throw e;
   }
-  // (A run read from a reduced link keeps its reduction when shared again.)
-  const full = await pack(clean);
-  if (fits(full)) return clean.reduction ? { value: full.value, reduction: clean.reduction } : { value: full.value };
-
-  const points = counterPoints(clean.result);
-  const longest = Math.max(0, ...clean.result.rows.map((r) => countersOf(r)?.t.length ?? 0));
-  const hasProfiles = clean.result.rows.some((r) => r.profile !== undefined);
+  const kind = payload.kind;
+  const limit = MAX_LINK_CHARS * runs.length;
+  const hasProfiles = runs.some((r) => r.result.rows.some((row) => row.profile !== undefined));
   const shrink: Shrink | null = hasProfiles ? (await import('../../../experiments/profile/summary')).shrinkSummary : null;
   const profiles: Step['profiles'] = hasProfiles ? 'reduce' : 'keep';
-  let last = full;
-  const attempt = async (step: Step): Promise<{ value: string; reduction: LinkReduction } | null> => {
-    const reduced = reduceRun(clean, step, shrink);
-    if (!reduced) return null;
-    last = await pack(reduced);
-    return fits(last) ? { value: last.value, reduction: reduced.reduction! } : null;
+  let last = '';
+  const attempt = async (step: Step | null): Promise<{ value: string; runs: SharedRun[] } | null> => {
+    const reduced = step ? runs.map((r) => reduceRun(r, step, shrink)) : runs;
+    if (step && reduced.every((r, i) => r === runs[i])) return null;
+    const packed = await pack(kind, reduced, step?.counters === 'keep' || !step ? 'exact' : 'quantised');
+    last = packed.value;
+    if (last.length > limit) return null;
+    // The runs as the link holds them (quantised series and all): what a page that opens it shows.
+    const held = readPayload(packed.bytes);
+    return { value: last, runs: held.kind === 'run' ? [held.run] : [held.a, held.b] };
   };
+
+  const exact = await attempt(null);
+  if (exact) return exact;
+  const points = Math.max(...runs.map((r) => counterPoints(r.result)));
+  const longest = Math.max(0, ...runs.flatMap((r) => r.result.rows.map((row) => row.counters?.t.length ?? 0)));
   if (hasProfiles) {
-    const cut = await attempt({ counters: 'keep', truncate: false, profiles });
+    const cut = await attempt({ counters: 'keep', totals: false, truncate: false, profiles });
     if (cut) return cut;
   }
   if (points > 0) {
-    const rounded = await attempt({ counters: 'round', truncate: false, profiles });
-    if (rounded) return rounded;
+    const quantised = await attempt({ counters: 'quantise', totals: false, truncate: false, profiles });
+    if (quantised) return quantised;
+  }
+  const trimmed = await attempt({ counters: points > 0 ? 'quantise' : 'keep', totals: true, truncate: false, profiles });
+  if (trimmed) return trimmed;
+  if (points > 0) {
     // Thinned: the most points per row that fit (binary search; size grows with n).
-    let best = longest > MIN_COUNTER_POINTS ? await attempt({ counters: MIN_COUNTER_POINTS, truncate: false, profiles }) : null;
+    const thin = (n: number): Step => ({ counters: n, totals: true, truncate: false, profiles });
+    let best = longest > MIN_COUNTER_POINTS ? await attempt(thin(MIN_COUNTER_POINTS)) : null;
     if (best) {
       let lo = MIN_COUNTER_POINTS;
       let hi = longest - 1;
       while (lo < hi) {
         const mid = Math.ceil((lo + hi) / 2);
-        const got = await attempt({ counters: mid, truncate: false, profiles });
+        const got = await attempt(thin(mid));
         if (got) {
           best = got;
           lo = mid;
@@ -161,48 +219,68 @@ export async function encodePermalinkDetailed(run: SharedRun): Promise<{ value: 
       }
       return best;
     }
-    const dropped = await attempt({ counters: 'drop', truncate: false, profiles });
+    const dropped = await attempt({ counters: 'drop', totals: true, truncate: false, profiles });
     if (dropped) return dropped;
   }
+  const counters = points > 0 ? 'drop' : 'keep';
   if (hasProfiles) {
-    const small = await attempt({ counters: points > 0 ? 'drop' : 'keep', truncate: false, profiles: 'shrink' });
+    const small = await attempt({ counters, totals: true, truncate: false, profiles: 'shrink' });
     if (small) return small;
-    const none = await attempt({ counters: points > 0 ? 'drop' : 'keep', truncate: false, profiles: 'drop' });
+    const none = await attempt({ counters, totals: true, truncate: false, profiles: 'drop' });
     if (none) return none;
   }
-  const truncated = await attempt({ counters: points > 0 ? 'drop' : 'keep', truncate: true, profiles: hasProfiles ? 'drop' : 'keep' });
+  const truncated = await attempt({ counters, totals: true, truncate: true, profiles: hasProfiles ? 'drop' : 'keep' });
   if (truncated) return truncated;
   throw new PermalinkError(
-    `This result is too large for a link (${last.value.length.toLocaleString('en-US')} characters after ` +
-      `leaving out its counters; at most ${MAX_LINK_CHARS.toLocaleString('en-US')}). Export it as JSON instead.`,
+    `This result is too large for a link (${last.length.toLocaleString('en-US')} characters after ` +
+      `leaving out its counters; at most ${limit.toLocaleString('en-US')}). Export it as JSON instead.`,
   );
 }
 
 interface Step {
-  /** Keep as is, round, thin to at most this many points per row (rounded), or drop. */
-  counters: 'keep' | 'round' | number | 'drop';
+  /** Keep as is, quantise, thin to at most this many points per row (quantised), or drop. */
+  counters: 'keep' | 'quantise' | number | 'drop';
+  /** Leave out the totals the tables do not show. */
+  totals: boolean;
   truncate: boolean;
   /** Rows' profiles: as they are, cut (LINK_PROFILE_TOP, LINK_PROFILE_MIN_SHARE), cut more
    *  (LINK_PROFILE_SMALL_*) or left out. */
   profiles: 'keep' | 'reduce' | 'shrink' | 'drop';
 }
 
-function fits(p: { value: string; jsonBytes: number }): boolean {
-  return p.value.length <= MAX_LINK_CHARS && p.jsonBytes <= MAX_JSON_BYTES;
+/** Where a run's counter series are in the payload: …rows[i].counters.t and …rows[i].counters.values[name]. */
+function seriesPolicy(mode: 'exact' | 'quantised') {
+  return (path: readonly (string | number)[], values: readonly number[]): SeriesPolicy | null => {
+    const time = path.at(-1) === 't' && path.at(-2) === 'counters';
+    const value = path.at(-2) === 'values' && path.at(-3) === 'counters';
+    if (!time && !value) return null;
+    if (mode === 'exact') return { kind: 'exact' };
+    const largest = Math.max(...values.map((v) => Math.abs(v)));
+    return { kind: 'quantised', step: largest > 0 ? niceStep(largest / (time ? TIME_STEPS : COUNTER_LEVELS)) : 1 };
+  };
 }
 
-async function pack(run: SharedRun): Promise<{ value: string; jsonBytes: number }> {
-  const json = new TextEncoder().encode(JSON.stringify(run));
-  const data = await deflateRaw(json);
-  return { value: `${PERMALINK_VERSION}.${hex32(crc32(json))}.${base64urlEncode(data)}`, jsonBytes: json.length };
-}
-
-function countersOf(row: RowResult): RowCounters | undefined {
-  return row.counters;
+/** The link's value (version, checksum, data) and the payload's bytes. */
+async function pack(kind: LinkPayload['kind'], runs: SharedRun[], mode: 'exact' | 'quantised'): Promise<{ value: string; bytes: Uint8Array }> {
+  // A reduction's note is not sent: the page that opens the link writes it from the reduction (withNote).
+  const sent = runs.map((r) => (r.reduction ? { ...r, reduction: { ...r.reduction, note: '' } } : r));
+  const value = kind === 'run' ? sent[0] : { a: sent[0], b: sent[1] };
+  let body: Uint8Array;
+  try {
+    body = encodeValue(value, { series: seriesPolicy(mode) });
+  } catch (e) {
+    if (e instanceof CodecError) throw new PermalinkError(`Cannot make a link of this run: ${e.message}.`);
+    throw e;
+  }
+  const bytes = new Uint8Array(body.length + 1);
+  bytes[0] = PAYLOAD_KINDS[kind];
+  bytes.set(body, 1);
+  const data = await deflateRaw(bytes);
+  return { value: `${PERMALINK_VERSION}.${hex32(crc32(bytes))}.${base64urlEncode(data)}`, bytes };
 }
 
 function counterPoints(result: ExperimentResult): number {
-  return result.rows.reduce((n, r) => n + (countersOf(r)?.t.length ?? 0), 0);
+  return result.rows.reduce((n, r) => n + (r.counters?.t.length ?? 0), 0);
 }
 
 /** Indices of n evenly spaced points of 0..length-1, first and last included. */
@@ -217,109 +295,117 @@ export function thinIndices(length: number, n: number): number[] {
   return out;
 }
 
-/** x to `digits` significant digits (as a plain number). */
-export function roundSignificant(x: number, digits: number): number {
-  return x === 0 ? 0 : Number(x.toPrecision(digits));
-}
+const COUNTER_ORDER: LinkReduction['counters'][] = ['kept', 'rounded', 'quantised', 'thinned', 'dropped'];
 
-/** A copy of run reduced as `step` says, with its reduction recorded; null if that changes nothing. */
-function reduceRun(run: SharedRun, step: Step, shrinkSummary: Shrink | null): SharedRun | null {
+/** A copy of run reduced as `step` says, with its reduction recorded; the run itself if that changes nothing. */
+function reduceRun(run: SharedRun, step: Step, shrinkSummary: Shrink | null): SharedRun {
   const prior = run.reduction;
   const before = counterPoints(run.result);
-  let changedOutputs = false;
-  let changedValues = false;
-  let changedProfiles = false;
+  let truncatedNow = false;
+  let trimmedNow = false;
+  let profilesNow = false;
   const rows = run.result.rows.map((row) => {
     const out: RowResult = { ...row };
     if (row.profile && step.profiles === 'drop') {
       delete out.profile;
-      changedProfiles = true;
+      profilesNow = true;
     } else if (row.profile && (step.profiles === 'reduce' || step.profiles === 'shrink')) {
       const cut = step.profiles === 'reduce' ? { top: LINK_PROFILE_TOP, minShare: LINK_PROFILE_MIN_SHARE }
         : { top: LINK_PROFILE_SMALL_TOP, minShare: LINK_PROFILE_SMALL_MIN_SHARE };
       if (shrinkSummary && (row.profile.top.length > cut.top || row.profile.minShare < cut.minShare)) {
         out.profile = shrinkSummary(row.profile, cut);
-        changedProfiles = true;
+        profilesNow = true;
       }
     }
-    const c = countersOf(row);
+    const c = row.counters;
     const how = step.counters;
-    if (!c || how === 'keep') {
-      // unchanged
-    } else if (how === 'drop') delete out.counters;
-    else {
-      const keep = thinIndices(c.t.length, how === 'round' ? c.t.length : how);
-      const t = keep.map((i) => Number(c.t[i]!.toFixed(3)));
+    if (c && how === 'drop') delete out.counters;
+    else if (c && typeof how === 'number') {
+      const keep = thinIndices(c.t.length, how);
       const values: Record<string, number[]> = {};
-      for (const [name, series] of Object.entries(c.values)) values[name] = keep.map((i) => roundSignificant(series[i]!, COUNTER_DIGITS));
-      changedValues ||= keep.some((i, k) => t[k] !== c.t[i] || Object.keys(values).some((n) => values[n]![k] !== c.values[n]![i]));
-      out.counters = { t, values };
+      for (const [name, series] of Object.entries(c.values)) values[name] = keep.map((i) => series[i]!);
+      out.counters = { t: keep.map((i) => c.t[i]!), values };
+    }
+    if (step.totals && row.totals) {
+      const kept = Object.fromEntries(Object.entries(row.totals).filter(([k]) => SHOWN_TOTALS.test(k)));
+      if (Object.keys(kept).length < Object.keys(row.totals).length) {
+        out.totals = kept;
+        trimmedNow = true;
+      }
     }
     if (step.truncate && row.failure && row.failure.output.length > FAILURE_OUTPUT_KEEP) {
       out.failure = { ...row.failure, output: `[…] ${row.failure.output.slice(-FAILURE_OUTPUT_KEEP)}` };
-      changedOutputs = true;
+      truncatedNow = true;
     }
     return out;
   });
   const result = { ...run.result, rows };
   const after = counterPoints(result);
-  if (after === before && !changedValues && !changedOutputs && !changedProfiles) return null;
+  const quantisedNow = before > 0 && step.counters !== 'keep';
+  if (after === before && !quantisedNow && !truncatedNow && !trimmedNow && !profilesNow) return run;
 
   // Counted against the original run when this one came from a reduced link.
   const original = prior ? prior.counterPoints.before : before;
-  const truncated = changedOutputs || prior?.failureOutputs === 'truncated';
-  const rounded = changedValues || prior?.counters === 'rounded' || prior?.counters === 'thinned';
-  const counters: LinkReduction['counters'] =
-    after === 0 && original > 0 ? 'dropped' : after < original ? 'thinned' : rounded ? 'rounded' : 'kept';
+  const now: LinkReduction['counters'] = after === 0 && original > 0 ? 'dropped' : after < original ? 'thinned' : quantisedNow ? 'quantised' : 'kept';
+  const counters = COUNTER_ORDER[Math.max(COUNTER_ORDER.indexOf(now), COUNTER_ORDER.indexOf(prior?.counters ?? 'kept'))]!;
+  const truncated = truncatedNow || prior?.failureOutputs === 'truncated';
+  const trimmed = trimmedNow || prior?.totals === 'trimmed';
+  const profiles: LinkReduction['profiles'] = step.profiles === 'drop' && profilesNow ? 'dropped'
+    : (step.profiles !== 'keep' && profilesNow) || prior?.profiles === 'reduced' ? 'reduced' : prior?.profiles;
+  const reduction: LinkReduction = {
+    counters, counterPoints: { before: original, after }, totals: trimmed ? 'trimmed' : 'kept',
+    failureOutputs: truncated ? 'truncated' : 'kept', ...(profiles ? { profiles } : {}), note: '',
+  };
+  return { ...run, result, reduction: { ...reduction, note: reductionNote(reduction, result) } };
+}
+
+/** What a reduction did, in a sentence or three, for the page to show with the run (`result`: as the link holds it). */
+export function reductionNote(r: Omit<LinkReduction, 'note'>, result: ExperimentResult): string {
+  const { counters, counterPoints: { before, after } } = r;
+  const trimmed = r.totals === 'trimmed';
+  const truncated = r.failureOutputs === 'truncated';
   const fmt = (n: number) => n.toLocaleString('en-US');
   const notes: string[] = [];
-  if (counters === 'rounded') {
-    notes.push(`To fit the link, the counter values were rounded to ${COUNTER_DIGITS} significant digits (times to the millisecond).`);
-  } else if (counters === 'thinned') {
-    notes.push(
-      `To fit the link, the counter series were thinned to ${fmt(after)} of their ${fmt(original)} samples ` +
-        `(evenly spaced in each row, first and last kept) and rounded to ${COUNTER_DIGITS} significant digits.`,
-    );
-  } else if (counters === 'dropped') {
-    notes.push(`The counter series (${fmt(original)} samples) are not in this link: they do not fit.`);
-  }
+  const stored = `each value to about 1/${COUNTER_LEVELS} of its series’ largest and each sample time to about 1/${fmt(TIME_STEPS)} of its row’s duration`;
+  if (counters === 'quantised') notes.push(`To fit the link, the counter series keep ${stored}.`);
+  else if (counters === 'rounded') notes.push('To fit the link, the counter values were rounded to 4 significant digits (times to the millisecond).');
+  else if (counters === 'thinned') {
+    notes.push(`To fit the link, the counter series were thinned to ${fmt(after)} of their ${fmt(before)} samples ` +
+      `(evenly spaced in each row, first and last kept), keeping ${stored}.`);
+  } else if (counters === 'dropped') notes.push(`The counter series (${fmt(before)} samples) are not in this link: they do not fit.`);
+  if (trimmed) notes.push('Counter totals the tables do not show were left out.');
   if (truncated) notes.push(`Failed rows' console output was shortened to its last ${fmt(FAILURE_OUTPUT_KEEP)} characters.`);
-  const profiles: LinkReduction['profiles'] = step.profiles === 'drop' && changedProfiles ? 'dropped'
-    : (step.profiles !== 'keep' && changedProfiles) || prior?.profiles === 'reduced' ? 'reduced' : prior?.profiles;
-  if (profiles === 'reduced') {
-    const kept = rows.find((r) => r.profile)?.profile;
+  if (r.profiles === 'reduced') {
+    const kept = result.rows.find((row) => row.profile)?.profile;
     notes.push(`The rows' profiles were cut to their top ${kept?.top.length ?? LINK_PROFILE_TOP} functions and the calling ` +
       `contexts with at least ${(100 * (kept?.minShare ?? LINK_PROFILE_MIN_SHARE)).toFixed(0)}% of each row's time ` +
       '(the rest counted in the callers).');
-  } else if (profiles === 'dropped') notes.push('The rows\' profiles are not in this link: they do not fit.');
+  } else if (r.profiles === 'dropped') notes.push('The rows\' profiles are not in this link: they do not fit.');
   notes.push('The JSON export of the original run has everything.');
-  return {
-    ...run,
-    result,
-    reduction: {
-      counters,
-      counterPoints: { before: original, after },
-      failureOutputs: truncated ? 'truncated' : 'kept',
-      ...(profiles ? { profiles } : {}),
-      note: notes.join(' '),
-    },
-  };
+  return notes.join(' ');
 }
 
 // ---------------------------------------------------------------------------
 // Decoding
 
-/**
- * Reads a link's fragment value ('1.…'); also accepts it with '#r=' or 'r='
- * in front, or a whole URL with '#r=…'.  Throws PermalinkError saying what
- * is wrong.
- */
+/** The run a link holds (the run shown, B, of a comparison link). */
 export async function decodePermalink(fragment: string): Promise<SharedRun> {
+  const payload = await decodeLink(fragment);
+  return payload.kind === 'run' ? payload.run : payload.b;
+}
+
+/**
+ * Reads a link's fragment value ('2.…' or a format-1 '1.…'); also accepts
+ * it with '#r=' or 'r=' in front, or a whole URL with 'r=…' in its
+ * fragment.  Throws PermalinkError saying what is wrong.
+ */
+export async function decodeLink(fragment: string): Promise<LinkPayload> {
   if (typeof fragment !== 'string') throw new PermalinkError('There is no result link to read.');
   let value = fragment.trim();
-  const marker = value.indexOf(`#${PERMALINK_KEY}=`);
-  if (marker >= 0) value = value.slice(marker + 2 + PERMALINK_KEY.length);
-  else if (value.startsWith(`${PERMALINK_KEY}=`)) value = value.slice(PERMALINK_KEY.length + 1);
+  const hash = value.indexOf('#');
+  if (hash >= 0) value = value.slice(hash + 1);
+  const param = value.split('&').find((p) => p.startsWith(`${PERMALINK_KEY}=`));
+  if (param !== undefined) value = param.slice(PERMALINK_KEY.length + 1);
   if (value === '') throw new PermalinkError('The link holds no result: the part after "#r=" is empty.');
   if (value.length > MAX_FRAGMENT_CHARS) {
     throw new PermalinkError(
@@ -331,9 +417,10 @@ export async function decodePermalink(fragment: string): Promise<SharedRun> {
   const parts = value.split('.');
   const versionText = parts[0]!;
   if (!/^\d{1,9}$/.test(versionText)) {
-    throw new PermalinkError('This is not a vaxlab result link: it should begin with a format number, as in "#r=1.".');
+    throw new PermalinkError('This is not a vaxlab result link: it should begin with a format number, as in "#r=2.".');
   }
-  checkVersion(Number(versionText), 'link format');
+  const version = Number(versionText);
+  if (version !== PERMALINK_VERSION && version !== JSON_LINK_VERSION) checkVersion(version, 'link format');
   if (parts.length !== 3) {
     throw new PermalinkError(
       'This result link is damaged: it should have three parts separated by dots (format, checksum, data). ' +
@@ -342,18 +429,22 @@ export async function decodePermalink(fragment: string): Promise<SharedRun> {
   }
   const [, checksum, data] = parts as [string, string, string];
   if (!/^[0-9a-f]{8}$/.test(checksum)) {
-    throw new PermalinkError('This result link is damaged: its checksum (the part after "1.") should be 8 hexadecimal digits.');
+    throw new PermalinkError(`This result link is damaged: its checksum (the part after "${version}.") should be 8 hexadecimal digits.`);
   }
 
   if (data === '') throw new PermalinkError('This result link is damaged: its data part (after the checksum) is empty.');
   const compressed = base64urlDecode(data);
-  const json = await inflateRaw(compressed, MAX_JSON_BYTES);
-  if (hex32(crc32(json)) !== checksum) {
+  const bytes = await inflateRaw(compressed, version === JSON_LINK_VERSION ? MAX_JSON_BYTES : MAX_PAYLOAD_BYTES);
+  if (hex32(crc32(bytes)) !== checksum) {
     throw new PermalinkError(
       'This result link is damaged: its checksum does not match its contents, so it was changed or cut after it was made.',
     );
   }
+  return version === JSON_LINK_VERSION ? { kind: 'run', run: readJsonRun(bytes) } : readPayload(bytes);
+}
 
+/** A format-1 link's contents: the JSON of a run. */
+function readJsonRun(json: Uint8Array): SharedRun {
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(json);
@@ -369,13 +460,45 @@ export async function decodePermalink(fragment: string): Promise<SharedRun> {
   return validateSharedRun(parsed);
 }
 
+/** A format-2 link's payload: its kind, then the value. */
+function readPayload(bytes: Uint8Array): LinkPayload {
+  if (bytes.length === 0) throw new PermalinkError('This result link is damaged: it holds nothing.');
+  const kind = bytes[0]!;
+  if (kind !== PAYLOAD_KINDS.run && kind !== PAYLOAD_KINDS.comparison) {
+    throw new PermalinkError(
+      `This link holds something this page cannot show (kind ${kind}): it was made by a newer vaxlab. ` +
+        'Open it with the vaxlab that made it, or update this one.',
+    );
+  }
+  let value: unknown;
+  try {
+    value = decodeValue(bytes.subarray(1), DECODE_LIMITS);
+  } catch (e) {
+    if (!(e instanceof CodecError)) throw e;
+    if (/newer vaxlab/.test(e.message)) throw new PermalinkError(`This result link was made by a newer vaxlab: ${e.message}.`);
+    throw new PermalinkError(`This result link cannot be read: ${e.message}.`);
+  }
+  if (kind === PAYLOAD_KINDS.run) return { kind: 'run', run: withNote(validateSharedRun(value)) };
+  if (!isPlainObject(value) || Object.keys(value).length !== 2 || !Object.hasOwn(value, 'a') || !Object.hasOwn(value, 'b')) {
+    throw new ShapeError('a comparison link holds two runs, a and b, and nothing else');
+  }
+  return { kind: 'comparison', a: withNote(validateSharedRun(value.a, 'a')), b: withNote(validateSharedRun(value.b, 'b')) };
+}
+
+/** A run whose reduction came without its note (format 2 sends none): the note written from the reduction. */
+function withNote(run: SharedRun): SharedRun {
+  const r = run.reduction;
+  if (!r || r.note !== '') return run;
+  return { ...run, reduction: { ...r, note: reductionNote(r, run.result) } };
+}
+
 function checkVersion(found: number, what: string): void {
   const current = what === 'link format' ? PERMALINK_VERSION : RESULT_VERSION;
   if (found === current) return;
   const relation = found > current ? 'a newer' : 'an older';
   const advice = found > current ? 'Open it with the vaxlab that made it, or update this one.' : 'This vaxlab no longer reads it.';
   throw new PermalinkError(
-    `This result link was made by ${relation} vaxlab (${what} ${found}; this page reads ${what} ${current}). ${advice}`,
+    `This result link was made by ${relation} vaxlab (${what} ${found}; this page reads ${what} ${what === 'link format' ? `${JSON_LINK_VERSION} and ${current}` : current}). ${advice}`,
   );
 }
 
@@ -389,17 +512,17 @@ function checkVersion(found: number, what: string): void {
 const numbers = rec(num);
 
 const REDUCTION = obj({
-  counters: oneOf('kept', 'rounded', 'thinned', 'dropped'),
+  counters: oneOf('kept', 'rounded', 'quantised', 'thinned', 'dropped'),
   counterPoints: obj({ before: int(), after: int() }),
   failureOutputs: oneOf('kept', 'truncated'),
   note: str(2000),
-}, { profiles: oneOf('reduced', 'dropped') });
+}, { totals: oneOf('kept', 'trimmed'), profiles: oneOf('reduced', 'dropped') });
 
 const RUN = obj({
   experiment: str(100),
   config: obj({ cpu: oneOf('750', '780'), memoryMB: MEMORY_MB_SCHEMA, set: numbers, parameters: numbers }, { disk: oneOf(...DISK_TIMINGS) }),
   result: RESULT_SCHEMA,
-}, { reduction: REDUCTION });
+}, { reduction: REDUCTION, ranAt: str(40, /^\d{4}-\d\d-\d\dT[\d:.]+Z$/, 'a date and time (ISO 8601, UTC)') });
 
 /**
  * Compile-time checks that the schema is SharedRun, field for field (the
@@ -422,16 +545,17 @@ export class ShapeError extends PermalinkError {
   }
 }
 
-/** Checks that v is a SharedRun this vaxlab can show; returns a clean copy or throws PermalinkError. */
-export function validateSharedRun(v: unknown): SharedRun {
+/** Checks that v is a SharedRun this vaxlab can show; returns a clean copy or throws PermalinkError.  `path`
+ *  names it in messages (a comparison's "a" or "b"). */
+export function validateSharedRun(v: unknown, path?: string): SharedRun {
   // A result of another version says so, before its fields are checked.
   if (isPlainObject(v) && isPlainObject(v.result) && v.result.format === RESULT_FORMAT) {
     const version = v.result.version;
     if (typeof version === 'number' && Number.isInteger(version)) checkVersion(version, 'result format');
   }
   try {
-    const run: SharedRun = check(RUN, v);
-    checkSeries(run.result, 'result');
+    const run: SharedRun = check(RUN, v, path);
+    checkSeries(run.result, path ? `${path}.result` : 'result');
     return run;
   } catch (e) {
     if (e instanceof SchemaError) throw new ShapeError(e.detail);

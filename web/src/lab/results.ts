@@ -6,7 +6,7 @@
 import type { CounterSample } from '../../../experiments/runner/counters';
 import type { ExperimentResult, RowResult } from '../../../experiments/runner/result';
 import {
-  compareRow, compareWithPaper, formatSeconds, primaryMetric, signed, type Metric,
+  compareRow, compareWithPaper, diskTransfers, FIGURES, formatSeconds, primaryMetric, signed, type Metric,
 } from '../../../experiments/runner/resultView';
 import type { BarData } from './charts/barChart';
 
@@ -14,10 +14,10 @@ import type { BarData } from './charts/barChart';
 
 export const CSV_COLUMNS = [
   'test', 'step', 'status', 'iterations', 'ours_real_s', 'ours_user_s', 'ours_sys_s', 'paper_source', 'paper_column',
-  'paper_elapsed_s', 'paper_user_s', 'paper_system_s', 'paper_scale', 'paper_scaled', 'compared_metric',
+  'paper_elapsed_s', 'paper_user_s', 'paper_system_s', 'paper_scale', 'paper_scaled', 'paper_comparable', 'compared_metric',
   'difference_s', 'difference_percent', 'ours_page_faults', 'paper_page_faults', 'ours_pfst_ms', 'paper_pfst_ms',
-  'nchsize', 'namei_hits', 'namei_misses', 'namei_hit_rate_percent', 'instructions', 'virtual_seconds', 'command',
-  'kernel_settings', 'failure',
+  'nchsize', 'namei_hits', 'namei_misses', 'namei_hit_rate_percent', 'context_switches', 'all_page_faults', 'disk_transfers',
+  'instructions', 'virtual_seconds', 'command', 'kernel_settings', 'failure',
 ] as const;
 
 export type CsvValue = string | number | boolean | null | undefined;
@@ -47,9 +47,12 @@ export function csvRowValues(r: RowResult, metric: Metric): CsvValue[] {
   const t = r.totals ?? {};
   return [
     r.test, r.step, r.status, r.iterations, r.guest?.real, r.guest?.user, r.guest?.sys, r.paper?.source, r.paper?.column,
-    r.paper?.elapsed, r.paper?.user, r.paper?.system, r.paper?.scale, r.paper?.scaled, metric, c.difference, c.percent,
-    r.derived?.pageFaults, r.paper?.pageFaults, r.derived?.pfstMs, r.derived?.paperPfstMs, r.readback?.nchsize,
-    t['namei.hits'], t['namei.misses'], t['namei.hitRate'], r.emulator?.instructions, r.emulator?.virtualSeconds,
+    r.paper?.elapsed, r.paper?.user, r.paper?.system, r.paper?.scale, r.paper?.scaled, r.paper ? c.comparable : null, metric,
+    c.difference, c.percent,
+    // PFST by the paper's rule: only over enough page-ins to mean something (FIGURES.pfst).
+    r.derived?.pageFaults, r.paper?.pageFaults, FIGURES.pfst.value(r), r.derived?.paperPfstMs, r.readback?.nchsize,
+    t['namei.hits'], t['namei.misses'], t['namei.hitRate'], t.cs, t.faults, diskTransfers(r),
+    r.emulator?.instructions, r.emulator?.virtualSeconds,
     r.command, Object.entries(r.kernelSettings ?? {}).map(([k, v]) => `${k}=${v}`).join(' '),
     r.failure ? r.failure.message : null,
   ];

@@ -1,7 +1,12 @@
 // The words the header and the progress line show, from the state alone.
 
+import { KERNEL_BENCHMARK_MACHINE } from '../../../experiments/paper';
+import type { ExperimentResult } from '../../../experiments/runner/result';
+import { expectedSeconds, resolveRun, STEP_PREPARE_SECONDS } from '../../../experiments/runner/runner';
+import { experimentById, type RunSettings } from './config';
 import { isRunning, type RunState } from './state/runs';
 import type { MachineState } from './state/workerLink';
+import type { Cpu } from '../worker/protocol';
 
 export function megabytes(bytes: number): string {
   return `${(bytes / 1048576).toFixed(1)} MB`;
@@ -44,7 +49,7 @@ export function machineStatus(m: MachineState, run: RunState | null): { text: st
   }
 }
 
-export function progressText(run: RunState | null): string | null {
+export function progressText(run: RunState | null, estimate: RunEstimate | null = null): string | null {
   if (!run) return null;
   const p = run.progress;
   const host = `host ${run.hostSeconds.toFixed(1)} s`;
@@ -58,5 +63,94 @@ export function progressText(run: RunState | null): string | null {
     return `${head}: ${rows.length} row${rows.length === 1 ? '' : 's'}, timed commands ${virtual.toFixed(1)} virtual s, ${host}`;
   }
   if (!p) return `Starting… ${host}`;
-  return `Step ${p.step} of ${p.steps}: ${p.label} — virtual ${p.virtualSeconds.toFixed(1)} s, ${host}`;
+  const expected = estimate?.steps[p.step - 1];
+  return `Step ${p.step} of ${p.steps}: ${p.label} — virtual ${p.virtualSeconds.toFixed(1)} s` +
+    `${expected ? ` of about ${Math.round(expected).toLocaleString('en-US')}` : ''}, ${host}`;
+}
+
+// ------------------------------------------------------------ how long a run takes
+
+/**
+ * How fast this computer runs the machine: virtual seconds of a VAX-11/780
+ * per host second (a 750's virtual second counts as 0.6 of a 780's, the
+ * paper's footnote [7]), measured over whole runs, boot and set-up included
+ * (time the emulator skips while the machine is idle makes a run faster than
+ * its instructions alone).  Before any run: DEFAULT_SPEED (about what a
+ * 2-core machine does; README, Performance).
+ */
+export const DEFAULT_SPEED = 80;
+const SPEED_KEY = 'vaxlab-speed';
+/** A processor's speed relative to a 780's (the paper's footnote [7]: a 750 runs at 60%). */
+export const RELATIVE_SPEED: Record<Cpu, number> = { '780': 1, '750': KERNEL_BENCHMARK_MACHINE.speedRelativeTo780 };
+
+/** The speed a finished run shows (null when it is too short to tell). */
+export function measuredSpeed(result: ExperimentResult, hostSeconds: number): number | null {
+  const virtual = result.rows.reduce((n, r) => n + (r.emulator?.machineVirtualSeconds ?? 0), 0);
+  const relative = RELATIVE_SPEED[result.machine.cpu as Cpu] ?? 1;
+  if (hostSeconds < 0.5 || virtual <= 0) return null;
+  return (virtual * relative) / hostSeconds;
+}
+
+export function loadSpeed(storage: Pick<Storage, 'getItem'> | null): number | null {
+  const v = Number(storage?.getItem(SPEED_KEY));
+  return Number.isFinite(v) && v > 0.1 && v < 1e6 ? v : null;
+}
+
+export function saveSpeed(storage: Pick<Storage, 'setItem'> | null, speed: number): void {
+  try {
+    storage?.setItem(SPEED_KEY, String(Number(speed.toPrecision(4))));
+  } catch {
+    // Storage full or blocked: the estimate starts from the default next time.
+  }
+}
+
+export interface RunEstimate {
+  /** Virtual seconds the steps' machines take (boot and set-up included), about. */
+  virtualSeconds: number;
+  /** Host seconds at `speed`, about. */
+  hostSeconds: number;
+  /** Each step's expected virtual seconds (boot and set-up included). */
+  steps: number[];
+}
+
+/** About how long a run of these settings takes: each step's expected virtual time (the paper's, in proportion to
+ *  the count and the processor's speed) at `speed` (virtual 780 seconds per host second). */
+export function estimateRun(experimentId: string, settings: RunSettings, speed: number): RunEstimate | null {
+  const spec = experimentById(experimentId);
+  if (!spec) return null;
+  let steps: number[];
+  try {
+    const run = resolveRun(spec, settings);
+    // The paper's times are for the experiment's processor; another one takes them in proportion to its speed.
+    const ratio = RELATIVE_SPEED[spec.machine.cpu] / RELATIVE_SPEED[run.cpu];
+    steps = run.steps.map((s) => (STEP_PREPARE_SECONDS + expectedSeconds(s.step, s.count)) * ratio);
+  } catch {
+    return null;
+  }
+  const virtualSeconds = steps.reduce((a, b) => a + b, 0);
+  return { virtualSeconds, hostSeconds: (virtualSeconds * RELATIVE_SPEED[settings.cpu]) / speed, steps };
+}
+
+/** A duration in words, rounded: "about 3 s", "about 2 min 20 s", "about 1 h 5 min". */
+export function durationWords(seconds: number): string {
+  if (seconds < 1) return 'under a second';
+  if (seconds < 60) return `about ${Math.round(seconds)} s`;
+  if (seconds < 3600) {
+    const m = Math.floor(seconds / 60);
+    const s = Math.round((seconds - 60 * m) / 10) * 10;
+    return `about ${m} min${s && m < 10 ? ` ${s} s` : ''}`;
+  }
+  const h = Math.floor(seconds / 3600);
+  const m = Math.round((seconds - 3600 * h) / 60);
+  return `about ${h} h${m ? ` ${m} min` : ''}`;
+}
+
+/** How far a run is, 0..1: the steps done and, within the current one, its virtual time against what it should take. */
+export function runFraction(run: RunState | null, estimate: RunEstimate | null): number | null {
+  const p = run?.progress;
+  if (!run || !p) return null;
+  const expected = estimate?.steps[p.step - 1];
+  // Within a step: at most 95% until it is done (its time is only expected).
+  const within = expected && expected > 0 ? Math.min(0.95, p.virtualSeconds / expected) : 0;
+  return Math.min(1, (p.step - 1 + within) / p.steps);
 }

@@ -12,16 +12,26 @@
 // (fetched as soon as the image is in, the default experiment's and the
 // terminal's first), and the ones this worker saves when it boots a machine
 // configured otherwise — so only the first run of each configuration boots.
+//
+// The same script is each worker of the page's pool (web/src/lab/pool.ts):
+// the first worker, in a cross-origin isolated page, posts the pack in
+// shared memory (pack: the chunked image's compressed file, or the whole
+// pack when there is none; emu/js/sharedPack.ts); a pool worker starts from
+// that (init-shared) and runs a sweep's units, one at a time.
 
 import { findExperiment } from '../../../experiments/runner/experiments';
 import { runExperiment } from '../../../experiments/runner/runner';
 import { BootSnapshots, bootKey, bootSnapshotFromFile } from '../../../experiments/runner/bootSnapshots';
+import { SweepUnitRunner, type SweepRequest } from '../../../experiments/runner/sweep';
 import { fetchDiskImage, fetchShippedFile, type ImageManifest } from '../../../emu/js/diskImageLoader';
+import { openSharedPack, type SharedPack } from '../../../emu/js/sharedPack';
 import type { Vax780Options } from '../../../emu/js/vax780';
 import { CPU_NS_PER_INSTRUCTION } from '../../../emu/js/constants';
 import type { DiskImage } from '../../../emu/js/diskImage';
 import { loadVax, type VaxMachineApi } from '../../../emu/js/vaxModule';
-import { errorMessage, type FromWorker, type ImageRef, type KernelName, type RunConfig, type ToWorker } from './protocol';
+import {
+  errorMessage, type FromWorker, type ImageRef, type KernelName, type PackImage, type RunConfig, type ToWorker,
+} from './protocol';
 import { TerminalSession } from './terminal';
 
 const ctx = self as unknown as {
@@ -82,9 +92,12 @@ async function loadImage(kernel: KernelName): Promise<LoadedImage> {
   if (!ref) throw new Error(`no ${kernel} image is configured`);
   if (!emulator) throw new Error('the emulator is not loaded');
   const t0 = performance.now();
+  // Shared memory when the page may have it: the pool's workers then start from this one copy.
+  const shared = typeof SharedArrayBuffer === 'function' && self.crossOriginIsolated === true;
   // The image downloads while the emulator compiles.
-  const { image: disk, manifest } = await fetchDiskImage(emulator.then((a) => a.vax780), {
+  const { image: disk, manifest, pack } = await fetchDiskImage(emulator.then((a) => a.vax780), {
     manifestUrl: ref.manifestUrl,
+    shared,
     // Decompressed bytes against the image's size: known whether or not the
     // server sent the .gz with Content-Encoding (then fetch gunzips it and
     // there is no compressed total).
@@ -104,6 +117,7 @@ async function loadImage(kernel: KernelName): Promise<LoadedImage> {
     wasmMs,
     imageMs: performance.now() - t0,
   });
+  if (pack) post({ type: 'pack', kernel, pack, image: { name, sha256 } });
   return { disk, name, sha256 };
 }
 
@@ -141,6 +155,31 @@ async function init(refs: ImageRef[]): Promise<void> {
   } catch (e) {
     post({ type: 'fatal', message: `The ${first.kernel} disk image did not load: ${errorMessage(e)}` });
   }
+}
+
+/** A worker of the pool: the emulator, and the pack another worker loaded (no download, no copy). */
+async function initShared(kernel: KernelName, pack: SharedPack, packImage: PackImage): Promise<void> {
+  const t0 = performance.now();
+  try {
+    emulator = loadVax();
+    api = await emulator;
+  } catch (e) {
+    post({ type: 'fatal', message: `The emulator (vax.wasm) did not load: ${errorMessage(e)}` });
+    return;
+  }
+  wasmMs = performance.now() - t0;
+  let disk: DiskImage;
+  try {
+    disk = openSharedPack(api.vax780, pack);
+  } catch (e) {
+    post({ type: 'fatal', message: `The shared ${kernel} disk image did not open: ${errorMessage(e)}` });
+    return;
+  }
+  loaded.set(kernel, Promise.resolve({ disk, name: packImage.name, sha256: packImage.sha256 }));
+  post({
+    type: 'ready', kernel, image: { name: packImage.name, sha256: packImage.sha256, bytes: disk.size, compressedBytes: 0 },
+    wasmMs, imageMs: 0,
+  });
 }
 
 // ------------------------------------------------------------ speed meter
@@ -231,6 +270,11 @@ async function run(runId: number, experiment: string, config: RunConfig): Promis
       onSample: (sample) => {
         queued.push({ type: 'run-sample', runId, sample });
       },
+      onPartial: (partial) => {
+        // After what came before it (the step's console, samples and progress).
+        queued.push({ type: 'run-partial', runId, result: partial });
+        flush();
+      },
       onProgress: (progress) => {
         const delta = progress.instructions - lastInstructions;
         countExecuted(delta >= 0 ? delta : progress.instructions);
@@ -253,9 +297,64 @@ async function run(runId: number, experiment: string, config: RunConfig): Promis
   }
 }
 
+// ------------------------------------------------------------ units of a sweep
+
+/** The plan of the last request (the same for every unit of a sweep). */
+let units: { key: string; runner: SweepUnitRunner } | null = null;
+let unitAbort: AbortController | null = null;
+
+async function unitRunner(kernel: KernelName, request: SweepRequest): Promise<SweepUnitRunner> {
+  const img = await image(kernel);
+  const key = `${kernel} ${JSON.stringify(request)}`;
+  if (units?.key !== key) units = { key, runner: new SweepUnitRunner(api!.vax780, img.disk, request, undefined, bootSnapshots) };
+  return units.runner;
+}
+
+async function checkUnits(id: number, kernel: KernelName, request: SweepRequest): Promise<void> {
+  try {
+    post({ type: 'units-checked', id, problems: (await unitRunner(kernel, request)).check() });
+  } catch (e) {
+    post({ type: 'units-failed', id, message: errorMessage(e) });
+  }
+}
+
+async function runUnit(id: number, kernel: KernelName, request: SweepRequest, unit: number): Promise<void> {
+  const abort = new AbortController();
+  unitAbort = abort;
+  runActive = true;
+  updateSpeedTimer();
+  let lastInstructions = 0;
+  let lastPost = 0;
+  try {
+    const img = await image(kernel);
+    const result = await (await unitRunner(kernel, request)).run(unit, {
+      signal: abort.signal,
+      image: { name: img.name, sha256: img.sha256 },
+      pause: yieldNow,
+      onProgress: (progress) => {
+        const delta = progress.instructions - lastInstructions;
+        countExecuted(delta >= 0 ? delta : progress.instructions);
+        lastInstructions = progress.instructions;
+        if (performance.now() - lastPost < FLUSH_MS) return;
+        lastPost = performance.now();
+        post({ type: 'units-progress', id, progress: { ...progress } });
+      },
+    });
+    post({ type: 'units-done', id, result });
+  } catch (e) {
+    post({ type: 'units-failed', id, message: errorMessage(e) });
+  } finally {
+    if (unitAbort === abort) unitAbort = null;
+    runActive = currentRun !== null;
+    updateSpeedTimer();
+  }
+}
+
 // ------------------------------------------------------------ terminal
 
 let terminal: TerminalSession | null = null;
+/** The page's terminal size, for a machine booted after it was said. */
+let terminalSize: { cols: number; rows: number } | null = null;
 
 async function startTerminal(cpu: '750' | '780', memoryMB: number, realtime: boolean): Promise<void> {
   if (terminal) {
@@ -289,6 +388,7 @@ async function startTerminal(cpu: '750' | '780', memoryMB: number, realtime: boo
     bootSnapshots,
   );
   terminal = session;
+  if (terminalSize) session.setSize(terminalSize.cols, terminalSize.rows);
   updateSpeedTimer();
   await session.run();
   if (terminal === session) {
@@ -317,11 +417,27 @@ ctx.onmessage = (e: MessageEvent<ToWorker>) => {
     case 'terminal-input':
       terminal?.input(m.text);
       break;
+    case 'terminal-size':
+      terminalSize = { cols: m.cols, rows: m.rows };
+      terminal?.setSize(m.cols, m.rows);
+      break;
     case 'terminal-speed':
       if (terminal) {
         terminal.setRealtime(m.realtime);
         post({ type: 'terminal-status', phase: terminal.phase, virtualSeconds: terminal.virtualSeconds(), realtime: m.realtime });
       }
+      break;
+    case 'init-shared':
+      void initShared(m.kernel, m.pack, m.image);
+      break;
+    case 'units-check':
+      void checkUnits(m.id, m.kernel, m.request);
+      break;
+    case 'units-run':
+      void runUnit(m.id, m.kernel, m.request, m.unit);
+      break;
+    case 'units-stop':
+      unitAbort?.abort();
       break;
     case 'terminal-stop':
       if (terminal) {

@@ -6,11 +6,20 @@
 // Worker → page: loading progress, ready, the run's stream (console, samples,
 // progress, then exactly one of run-done / run-error), the terminal's stream,
 // and the measured speed once a second while anything runs.
+//
+// Sweeps and runs on several workers (web/src/lab/pool.ts): the first
+// worker, in a cross-origin isolated page, hands over the pack in a
+// SharedArrayBuffer (pack: the chunked image's file, or the whole pack
+// without one; emu/js/sharedPack.ts); the pool's workers start from it
+// (init-shared: no download) and run units of a sweep
+// (experiments/runner/sweep.ts) one at a time: units-check, units-run, units-stop.
 
 import type { ExperimentResult } from '../../../experiments/runner/result';
 import type { RunProgress } from '../../../experiments/runner/runner';
 import type { CounterSample } from '../../../experiments/runner/counters';
 import type { DiskTiming } from '../../../emu/js/constants';
+import type { SweepRequest } from '../../../experiments/runner/sweep';
+import type { SharedPack } from '../../../emu/js/sharedPack';
 
 export type { CounterSample, ExperimentResult, RunProgress };
 
@@ -51,9 +60,25 @@ export type ToWorker =
   | { type: 'terminal-start'; cpu: Cpu; memoryMB: number; realtime: boolean }
   /** Characters typed in the terminal (xterm's onData). */
   | { type: 'terminal-input'; text: string }
+  /** The terminal's size (xterm's columns and rows): the console tty's window size. */
+  | { type: 'terminal-size'; cols: number; rows: number }
   /** realtime: follow wall time; otherwise run as fast as the host can. */
   | { type: 'terminal-speed'; realtime: boolean }
-  | { type: 'terminal-stop' };
+  | { type: 'terminal-stop' }
+  /** A worker of the pool: the emulator, and the pack the first worker loaded (shared, not copied). */
+  | { type: 'init-shared'; kernel: KernelName; pack: SharedPack; image: PackImage }
+  /** The checks of a sweep's settings that need the kernel (before any unit runs): units-checked. */
+  | { type: 'units-check'; id: number; kernel: KernelName; request: SweepRequest }
+  /** Runs one unit of the sweep (one step of one point): units-progress, then units-done or units-failed. */
+  | { type: 'units-run'; id: number; kernel: KernelName; request: SweepRequest; unit: number }
+  /** Stops the unit running: it ends with its step 'stopped' (units-done). */
+  | { type: 'units-stop' };
+
+/** The pack's name and SHA-256, as results record them. */
+export interface PackImage {
+  name: string;
+  sha256?: string;
+}
 
 /** emulator: vax.wasm; image: the pack downloading; verify: its SHA-256 being checked. */
 export type LoadPhase = 'emulator' | 'image' | 'verify';
@@ -76,6 +101,8 @@ export type FromWorker =
   | { type: 'run-console'; runId: number; text: string }
   | { type: 'run-sample'; runId: number; sample: CounterSample }
   | { type: 'run-progress'; runId: number; progress: RunProgress; hostSeconds: number }
+  /** The result so far: before the first step (no rows), then after each (the runner's onPartial). */
+  | { type: 'run-partial'; runId: number; result: ExperimentResult }
   /** The run finished (its rows may have failed, or been stopped). */
   | { type: 'run-done'; runId: number; result: ExperimentResult; hostSeconds: number }
   /** The run could not run at all (an exception, not a failed row). */
@@ -89,7 +116,14 @@ export type FromWorker =
       realtime: boolean;
     }
   /** VAX instructions per host second over the last second, all machines together. */
-  | { type: 'speed'; instructionsPerSecond: number; running: { run: boolean; terminal: boolean } };
+  | { type: 'speed'; instructionsPerSecond: number; running: { run: boolean; terminal: boolean } }
+  /** The pack, in shared memory, for the pool's workers (only when the page is cross-origin isolated). */
+  | { type: 'pack'; kernel: KernelName; pack: SharedPack; image: PackImage }
+  | { type: 'units-checked'; id: number; problems: string[] }
+  | { type: 'units-progress'; id: number; progress: RunProgress }
+  | { type: 'units-done'; id: number; result: ExperimentResult }
+  /** The unit could not run (an exception, not a failed step). */
+  | { type: 'units-failed'; id: number; message: string };
 
 export function errorMessage(e: unknown): string {
   if (e instanceof Error) return e.name && e.name !== 'Error' ? `${e.name}: ${e.message}` : e.message;

@@ -1,15 +1,81 @@
-// The Terminal tab's machine is the one the image builder ships a snapshot
-// of (experiments/runner/shippedBoots.ts): the page asks the worker for
-// TERMINAL_MACHINE, and the worker creates it as terminalMachineOptions
-// says, so a shipped snapshot of that machine is the one it restores.
+// The Terminal tab's machine (terminal.ts) in Node, on the real 4.3BSD lab
+// image booted multi-user: the terminal's size reaches the console tty
+// (`stty size`), and a paste far larger than the console's input queue
+// arrives whole.  And the Terminal tab's machine is the one the image
+// builder ships a snapshot of (experiments/runner/shippedBoots.ts): the page
+// asks the worker for TERMINAL_MACHINE, and the worker creates it as
+// terminalMachineOptions says, so a shipped snapshot of that machine is the
+// one it restores.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { setImmediate as yieldNow } from 'node:timers/promises';
 
 import { CPU_NS_PER_INSTRUCTION } from '../../../emu/js/constants';
 import { TERMINAL_BOOT } from '../../../experiments/runner/bootSnapshots';
 import { shippedBoots, TERMINAL_MACHINE as SHIPPED } from '../../../experiments/runner/shippedBoots';
+import { useLabImage } from '../../../experiments/runner/testLab';
 import { TERMINAL_MACHINE } from '../lab/state/terminal';
+import { TerminalSession } from './terminal';
+
+const lab = useLabImage('terminal.test.ts');
+
+test('the terminal: its size is the console tty\'s window size; a long paste arrives whole', { skip: lab.skip }, async () => {
+  let screen = '';
+  const session = new TerminalSession(
+    lab.api.vax780, lab.disk, { memoryMB: 8, cpuModel: '780', nsPerInstruction: CPU_NS_PER_INSTRUCTION['780'], realtime: false },
+    { output: (text) => (screen += text), status: () => {}, executed: () => {} },
+    async () => {
+      await yieldNow();
+    },
+  );
+  session.setSize(100, 37);
+  const running = session.run();
+  /** Waits for `text` in what the terminal shows after `from`; what it shows from there. */
+  const expect = async (text: string | RegExp, from: number, limitMs = 60_000): Promise<string> => {
+    const t0 = Date.now();
+    for (;;) {
+      const seen = screen.slice(from);
+      if (typeof text === 'string' ? seen.includes(text) : text.test(seen)) {
+        if (process.env.DEBUG_TERMINAL) console.log(`${String(text)}: ${Date.now() - t0} ms, ${session.virtualSeconds().toFixed(1)} virtual s`);
+        return seen;
+      }
+      if (Date.now() - t0 > limitMs) assert.fail(`no ${String(text)} on the terminal; it shows: ${JSON.stringify(seen.slice(-500))}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+  try {
+    await expect('login: ', 0);
+    let at = screen.length;
+    session.input('root\r');
+    await expect(/# $/, at);
+
+    at = screen.length;
+    session.input('stty size\r');
+    assert.match(await expect(/\r\n37 100\r\n/, at), /stty size\r\n37 100\r\n/);
+    // Resized: said again.
+    session.setSize(80, 24);
+    at = screen.length;
+    session.input('stty size; echo $TERM\r');
+    assert.match(await expect(/vt100/, at), /24 80\r\nvt100/);
+
+    // 400 lines of 60 characters (24,400 with the newlines), three times the console's input queue, at once.
+    const lines = Array.from({ length: 400 }, (_, i) => `${String(i).padStart(4, '0')} ${'abcdefghijklmnopqrstuvwxyz0123456789'.repeat(2).slice(0, 55)}`);
+    at = screen.length;
+    session.input(`cat > /tmp/paste\r${lines.join('\r')}\r\x04`);
+    assert.ok(session.pendingInput > 8192, 'more than the console takes at once is waiting');
+    await expect(/# $/, at, 120_000);
+    at = screen.length;
+    // (The image has no /usr/bin: no wc, no tail.)
+    session.input('grep -c . /tmp/paste; grep "^0399 " /tmp/paste\r');
+    const out = await expect(/0399 abc[^\r]*\r\n[^\n]*# $/, at, 60_000);
+    assert.match(out, /\r\n400\r\n0399 /);
+    assert.equal(session.pendingInput, 0);
+  } finally {
+    session.stop();
+    await running;
+  }
+});
 
 test('the page\'s terminal machine is the one shipped at its login prompt', () => {
   assert.deepEqual(TERMINAL_MACHINE, SHIPPED);

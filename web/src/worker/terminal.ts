@@ -10,6 +10,15 @@
 // which runs at full speed until the guest has printed nothing for QUIET_S
 // of virtual time (logging in, which takes a 780 about 3 s, answers at
 // once; `sleep 5` still takes 5 s, less QUIET_S).
+//
+// What is typed is queued here and handed to the console as its input queue
+// takes it (the C side then paces it by the guest's tty queues), so a paste
+// of any length arrives whole.  The terminal's size is the console tty's
+// window size: written into the running kernel's `cons` tty (its t_winsize),
+// as TIOCSWINSZ would, when it changes and whenever the kernel has none (at
+// boot, and after login's vhangup() clears it), so `stty size` and
+// full-screen programs see the xterm's rows and columns.  A size the user
+// sets with stty stays until the terminal's own changes.
 
 import type { CpuModel } from '../../../emu/js/constants';
 import type { DiskImage } from '../../../emu/js/diskImage';
@@ -45,6 +54,13 @@ const MAX_LEAD_S = 0.25;
 const MAX_LAG_S = 1;
 /** After a keystroke the guest runs at full speed until it has been silent this long (virtual s). */
 const QUIET_S = 0.5;
+/** At most this much typed text waits (a paste larger than this is refused with the bell). */
+export const MAX_PENDING_INPUT = 4 * 1024 * 1024;
+/** Where 4.3BSD's struct tty keeps its window size (t_winsize: rows, columns, x and y pixels, 16 bits each,
+ *  little-endian), in bytes from the start of the struct (sys/h/tty.h as the VAX compiler lays it out). */
+export const TTY_WINSIZE_OFFSET = 92;
+/** How often the console tty's size is looked at (ms of host time). */
+const SIZE_CHECK_MS = 200;
 
 export class TerminalSession {
   private sys: Vax780System | null = null;
@@ -57,6 +73,10 @@ export class TerminalSession {
   private answering = false;
   private lastOutputNs = 0n;
   private pending = '';
+  private size: { cols: number; rows: number } | null = null;
+  private sizeCheckedAt = 0;
+  /** The console tty (_cons) in the kernel, once looked up (null: this kernel has none). */
+  private consAddress: number | null | undefined = undefined;
   private wake: (() => void) | null = null;
   private anchorWall = 0;
   private anchorVirtual = 0n;
@@ -160,6 +180,8 @@ export class TerminalSession {
             }
           }
         }
+        // The kernel is up: its console tty gets the terminal's size when it has none.
+        if (this.loggedInPrompt && performance.now() - this.sizeCheckedAt > SIZE_CHECK_MS) this.applySize(false);
         // A panic shows on the console in the kernel's own words; the
         // console then reboots it, as a 780's would: keep running.
         if (r !== Vax780Stop.Budget && r !== Vax780Stop.Rebooted && r !== Vax780Stop.Panicked) {
@@ -178,8 +200,24 @@ export class TerminalSession {
   }
 
   input(text: string): void {
+    if (this.pending.length + text.length > MAX_PENDING_INPUT) {
+      this.events.output('\x07'); // the terminal's bell: too much at once
+      return;
+    }
     this.pending += text;
     this.wake?.();
+  }
+
+  /** The terminal's size: the console tty's window size from now on. */
+  setSize(cols: number, rows: number): void {
+    if (!Number.isInteger(cols) || !Number.isInteger(rows) || cols < 1 || rows < 1 || cols > 999 || rows > 999) return;
+    this.size = { cols, rows };
+    if (this.loggedInPrompt) this.applySize(true);
+  }
+
+  /** Characters typed that the console has not taken yet. */
+  get pendingInput(): number {
+    return this.pending.length;
   }
 
   setRealtime(realtime: boolean): void {
@@ -207,21 +245,31 @@ export class TerminalSession {
     this.anchorVirtual = this.sys.timeNs();
   }
 
-  /** Types what the page sent, as much as the console's input queue takes. */
+  /** Types what the page sent, as much as the console's input queue takes; the rest waits for the next slice. */
   private feedInput(): void {
     if (!this.sys || this.pending === '') return;
-    // The queue holds 8192 characters; hand it pieces so a paste never overflows it.
-    // (A piece the full queue refused in part is dropped, not typed twice.)
-    const piece = this.pending.slice(0, 256);
-    this.pending = this.pending.slice(piece.length);
+    // What is typed next may ask the size (stty size, vi): the tty has it first.
+    if (this.loggedInPrompt) this.applySize(false);
     if (!this.loggedInPrompt) this.typedBeforeLogin = true;
     this.answering = true;
     this.lastOutputNs = this.sys.timeNs();
-    try {
-      this.sys.type(piece);
-    } catch {
-      this.events.output('\x07'); // the terminal's bell: input was lost
+    const taken = this.sys.typeSome(this.pending.slice(0, 8192));
+    if (taken > 0) this.pending = this.pending.slice(taken);
+  }
+
+  /** Writes the terminal's size into the console tty's t_winsize: always, or (`always` false) only if it has none. */
+  private applySize(always: boolean): void {
+    this.sizeCheckedAt = performance.now();
+    if (!this.sys || !this.size) return;
+    if (this.consAddress === undefined) this.consAddress = this.sys.kernelSymbols(['_cons'])._cons ?? null;
+    if (this.consAddress === null) return;
+    const at = this.consAddress + TTY_WINSIZE_OFFSET;
+    if (!always) {
+      const now = this.sys.readKernel(at, 4);
+      if (now.some((b) => b !== 0)) return;
     }
+    const { cols, rows } = this.size;
+    this.sys.writeKernel(at, Uint8Array.from([rows & 0xff, rows >> 8, cols & 0xff, cols >> 8, 0, 0, 0, 0]));
   }
 
   private sleep(ms: number): Promise<void> {

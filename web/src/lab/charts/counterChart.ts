@@ -9,6 +9,10 @@
 // most two points per pixel column (min and max), and one circle at the last
 // sample.  Hovering a panel shows the values at the nearest sample.
 // Colours come from CSS classes series-0 … series-9, so both themes restyle it.
+//
+// Two runs compared: each panel also draws run A's series (its aligned row)
+// over B's, dashed (class run-a, its points circle.point-a), both on the same
+// axes, and the panel's heading says which line is which.
 
 import { axisBottom, axisLeft, bisector, line, max, min, pointer, scaleLinear, select, type Selection } from 'd3';
 
@@ -17,6 +21,14 @@ import type { ChartPanel } from '../counterNames';
 export interface ChartSeries {
   t: number[];
   values: Record<string, number[]>;
+}
+
+/** Run A's series drawn over B's (two runs compared). */
+export interface ChartComparison {
+  series: ChartSeries | null;
+  /** "A: nchsize=0", "B: nchsize=154 (GENERIC)". */
+  labelA: string;
+  labelB: string;
 }
 
 /** How a counter is named in tooltips ("system calls"). */
@@ -128,6 +140,7 @@ export function renderCounterChart(
   width: number,
   colourIndex: (id: string) => number,
   emptyText: string,
+  compare: ChartComparison | null = null,
 ): void {
   const svg = select(svgElement);
   svg.selectAll('*').remove();
@@ -144,8 +157,9 @@ export function renderCounterChart(
   }
 
   const innerW = Math.max(40, layout.panelWidth - M.left - M.right);
-  const tMin = min(t) ?? 0;
-  const tMax = max(t) ?? 1;
+  const tA = compare?.series?.t ?? [];
+  const tMin = Math.min(min(t) ?? 0, min(tA) ?? 0);
+  const tMax = Math.max(max(t) ?? 1, max(tA) ?? 0);
   const x = scaleLinear().domain([Math.min(0, tMin), tMax > 0 ? tMax : 1]).range([0, innerW]).nice();
   const byTime = bisector((d: number) => d).center;
 
@@ -158,7 +172,8 @@ export function renderCounterChart(
       .attr('transform', `translate(${left + M.left},${top + M.top})`);
 
     const lines = panel.ids.map((id) => ({ id, cls: `series-${colourIndex(id) % 10}`, points: pointsOf(t, series!.values[id]) }));
-    const all = lines.flatMap((l) => l.points.map((d) => d[1]));
+    const linesA = compare?.series ? panel.ids.map((id) => ({ id, cls: `series-${colourIndex(id) % 10}`, points: pointsOf(tA, compare.series!.values[id]) })) : [];
+    const all = [...lines, ...linesA].flatMap((l) => l.points.map((d) => d[1]));
     const yMax = max(all) ?? 1;
     const yMin = Math.min(0, min(all) ?? 0);
     const y = scaleLinear().domain([yMin, yMax > yMin ? yMax : yMin + 1]).range([PLOT_HEIGHT, 0]).nice();
@@ -174,7 +189,18 @@ export function renderCounterChart(
     }
     const h1 = heading.append('text').attr('class', 'axis-label panel-title').attr('x', hx).attr('y', -26);
     ellipsize(h1, panel.heading, layout.panelWidth - hx - 4);
-    if (panel.ids.length === 1) {
+    if (compare) {
+      // Which line is which run: B solid, A dashed.
+      const legend = heading.append('g').attr('class', 'legend run-legend').attr('transform', 'translate(0,-12)');
+      let lx = 0;
+      for (const [label, run] of [[compare.labelB, 'b'], [compare.labelA, 'a']] as const) {
+        const item = legend.append('g').attr('transform', `translate(${lx},0)`);
+        item.append('line').attr('class', `series run-${run} ${lines[0]!.cls}`).attr('x1', 0).attr('x2', 16).attr('y1', -4).attr('y2', -4);
+        const text = item.append('text').attr('x', 20).attr('y', 0);
+        ellipsize(text, label, (layout.panelWidth - 40) / 2 - 24);
+        lx += 28 + Math.min((layout.panelWidth - 40) / 2 - 24, text.node()?.getComputedTextLength?.() || label.length * 6.2);
+      }
+    } else if (panel.ids.length === 1) {
       const h2 = heading.append('text').attr('class', 'panel-source').attr('x', hx).attr('y', -12);
       ellipsize(h2, panel.source, layout.panelWidth - hx - 4);
     } else {
@@ -200,6 +226,22 @@ export function renderCounterChart(
     g.append('text').attr('class', 'axis-unit').attr('transform', `translate(${-M.left + 11},${PLOT_HEIGHT / 2}) rotate(-90)`)
       .attr('text-anchor', 'middle').text(panel.axis);
 
+    // Run A under B: dashed, its points small and hollow.
+    for (const l of linesA) {
+      const n = l.points.length;
+      if (n === 0) continue;
+      const name = names[l.id]?.name ?? l.id;
+      if (n > 1) {
+        const drawn = n > 2 * innerW ? decimate(l.points, x) : l.points;
+        const path = line<Point>().x((d) => x(d[0])).y((d) => y(d[1]));
+        g.append('path').attr('class', `series run-a ${l.cls}`).attr('data-counter', l.id).attr('data-run', 'a').attr('d', path(drawn) ?? '');
+      }
+      const circles = n <= MAX_POINT_CIRCLES ? l.points : [l.points[n - 1]!];
+      g.append('g').attr('class', `points run-a ${l.cls}`).selectAll('circle').data(circles).join('circle')
+        .attr('class', `point-a series-dot run-a ${l.cls}`).attr('data-counter', l.id)
+        .attr('cx', (d) => x(d[0])).attr('cy', (d) => y(d[1])).attr('r', 1.8)
+        .append('title').text((d) => `A: ${name}: ${formatValue(d[1])} ${names[l.id]?.unit ?? ''} at ${formatTime(d[0])}`);
+    }
     for (const l of lines) {
       const n = l.points.length;
       if (n === 0) continue;
@@ -252,7 +294,14 @@ export function renderCounterChart(
           const ok = v !== undefined && Number.isFinite(v);
           marks[k]!.style('display', ok ? 'inline' : 'none').attr('cx', fx).attr('cy', ok ? y(v) : 0);
           const label = panel.ids.length > 1 ? `${panel.legend[k] ?? l.id}: ` : '';
-          texts.push(`${label}${ok ? formatValue(v) : '–'} ${panel.ids.length > 1 ? '%' : (names[l.id]?.unit ?? '')}`.trim());
+          const unit = panel.ids.length > 1 ? '%' : (names[l.id]?.unit ?? '');
+          texts.push(`${compare ? 'B ' : ''}${label}${ok ? formatValue(v) : '–'} ${unit}`.trim());
+          if (compare?.series) {
+            // A's value at the same time since its command started (its nearest sample).
+            const ia = byTime(tA, ti);
+            const va = compare.series.values[l.id]?.[ia];
+            texts.push(`A ${label}${va !== undefined && Number.isFinite(va) ? formatValue(va) : '–'} ${unit}`.trim());
+          }
         });
         boxText.selectAll('tspan').data(texts).join('tspan').attr('x', 6).attr('dy', (_d, j) => (j === 0 ? '1.1em' : '1.2em'))
           .attr('class', (_d, j) => (j === 0 ? 'hover-time' : null)).text((d) => d);

@@ -10,6 +10,8 @@ import { ResultsPanel } from './ResultsPanel';
 import { RunPanel } from './RunPanel';
 import { SettingsPanel } from './SettingsPanel';
 import { SharedBanner } from './SharedBanner';
+import { SweepPanel } from './SweepPanel';
+import { SweepResults } from './SweepResults';
 import { TerminalPanel } from './TerminalPanel';
 
 const XtermView = lazy(() => import('./XtermView'));
@@ -68,6 +70,7 @@ export function App({ lab }: { lab: LabController }) {
       <div className="col col-left">
         <RunPanel lab={lab} />
         <SettingsPanel lab={lab} />
+        <SweepPanel lab={lab} />
       </div>
       <div className="col col-right">
         {consolePanel}
@@ -84,6 +87,7 @@ export function App({ lab }: { lab: LabController }) {
     </Suspense>
   ) : null;
   const history = <HistoryPanel key="history" lab={lab} />;
+  const sweeps = <SweepResults key="sweeps" lab={lab} />;
 
   return (
     <>
@@ -105,8 +109,8 @@ export function App({ lab }: { lab: LabController }) {
           <ExperimentPicker lab={lab} />
           <div className={shared ? 'workspace shared' : 'workspace'}>
             {shared
-              ? [<SharedBanner key="banner" lab={lab} />, results, profile, counters, columns, history]
-              : [columns, results, profile, history]}
+              ? [<SharedBanner key="banner" lab={lab} />, results, profile, counters, columns, sweeps, history]
+              : [columns, results, profile, sweeps, history]}
           </div>
         </div>
         <div id="panel-terminal" role="tabpanel" aria-labelledby="tab-terminal" hidden={tab !== 'terminal'}>

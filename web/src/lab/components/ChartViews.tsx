@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 
 import { renderBarChart, type BarData } from '../charts/barChart';
-import { renderCounterChart, type ChartCounterNames, type ChartSeries } from '../charts/counterChart';
+import { renderCounterChart, type ChartComparison, type ChartCounterNames, type ChartSeries } from '../charts/counterChart';
 import type { ChartPanel } from '../counterNames';
 
 /** A ref for the chart's <svg> that also hands it to `handle` (and null when it goes). */
@@ -44,14 +44,16 @@ export interface CounterChartProps {
   title: string;
   /** Given the chart's <svg> (for exporting it). */
   handle?: (svg: SVGSVGElement | null) => void;
+  /** Run A's series drawn over these (two runs compared). */
+  compare?: ChartComparison | null;
 }
 
-export function CounterChart({ series, panels, names, colourIndex, emptyText, version, title, handle }: CounterChartProps) {
+export function CounterChart({ series, panels, names, colourIndex, emptyText, version, title, handle, compare = null }: CounterChartProps) {
   const [box, width] = useWidth();
   const [svg, svgRef] = useSvg(handle);
   useEffect(() => {
-    if (svg.current && width > 0) renderCounterChart(svg.current, series, panels, names, width, colourIndex, emptyText);
-  }, [series, panels, names, width, colourIndex, emptyText, version]);
+    if (svg.current && width > 0) renderCounterChart(svg.current, series, panels, names, width, colourIndex, emptyText, compare);
+  }, [series, panels, names, width, colourIndex, emptyText, version, compare]);
   return (
     <div className="chart-box" ref={box}>
       <svg ref={svgRef} data-testid="counter-chart" className="chart" role="img" aria-label={title} />

@@ -1,7 +1,8 @@
 import { lazy, Suspense, useCallback, useMemo, useRef } from 'react';
 
 import { COUNTERS, type CounterDef } from '../../../../experiments/runner/counters';
-import type { ChartCounterNames } from '../charts/counterChart';
+import type { ChartComparison, ChartCounterNames } from '../charts/counterChart';
+import { compareBlocker, compareRuns } from '../compare';
 import { experimentById } from '../config';
 import type { LabController } from '../controller';
 import { chartPanels, counterDef, counterName } from '../counterNames';
@@ -79,6 +80,7 @@ const GROUP_NAMES: Record<string, string> = {
 export function CounterPanel({ lab }: { lab: LabController }) {
   const view = useAtom(lab.shown.view);
   const run = useAtom(lab.runs.run);
+  const against = useAtom(lab.comparison.against);
   const counters = useAtom(lab.ui.counters);
   const experimentId = useAtom(lab.form.form).experimentId;
   const builder = useRef(new SeriesBuilder()).current;
@@ -111,6 +113,17 @@ export function CounterPanel({ lab }: { lab: LabController }) {
     const next = on ? [...selected, id] : selected.filter((s) => s !== id);
     lab.ui.setCounterSelection(defs.filter((c) => next.includes(c.id)).map((c) => c.id));
   };
+
+  // Two runs compared (not while one runs): A's aligned row drawn over B's.
+  const compare = useMemo<ChartComparison | null>(() => {
+    if (!view || !against || src?.live || compareBlocker(view.shared, against.shared) !== null) return null;
+    const pair = compareRuns(against.shared, view.shared);
+    const b = view.shared.result.rows[src?.row ?? 0];
+    const aligned = pair.rows.find((p) => p.b === b);
+    if (!aligned) return null;
+    const aIndex = against.shared.result.rows.indexOf(aligned.a);
+    return { series: seriesFromResult(against.shared.result, aIndex), labelA: pair.labels.a, labelB: pair.labels.b };
+  }, [view, against, src?.live, src?.row]);
 
   const emptyText = !src
     ? 'Run an experiment to see its counters here, live.'
@@ -168,8 +181,9 @@ export function CounterPanel({ lab }: { lab: LabController }) {
           colourIndex={colourIndex}
           emptyText={emptyText}
           version={src?.version ?? -1}
-          title={`Counters over virtual time${src ? ` for ${src.rows[src.row] ?? ''}` : ''}: ${panels.map((p) => p.title).join('; ')}`}
+          title={`Counters over virtual time${src ? ` for ${src.rows[src.row] ?? ''}` : ''}${compare ? `, ${compare.labelB} (solid) and ${compare.labelA} (dashed)` : ''}: ${panels.map((p) => p.title).join('; ')}`}
           handle={lab.charts.ref('counters')}
+          compare={compare}
         />
       </Suspense>
     </section>

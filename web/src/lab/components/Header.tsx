@@ -53,8 +53,8 @@ export function Header({ lab }: { lab: LabController }) {
                 </span>
               </>
             ) : m.phase === 'ready' && m.imageBytes !== null ? (
-              <span title={`downloaded ${megabytes(m.compressedBytes ?? 0)}, unpacked to ${megabytes(m.imageBytes)}, in ${((m.imageMs ?? 0) / 1000).toFixed(1)} s`}>
-                image 100% ({megabytes(m.imageBytes)})
+              <span title={`The 4.3BSD disk image: downloaded ${megabytes(m.compressedBytes ?? 0)}, unpacked to ${megabytes(m.imageBytes)} and checked, in ${((m.imageMs ?? 0) / 1000).toFixed(1)} s`}>
+                disk image {m.compressedBytes ? megabytes(m.compressedBytes) : megabytes(m.imageBytes)}
               </span>
             ) : null}
           </span>

@@ -1,7 +1,18 @@
 import { compareBlocker, sameRun } from '../compare';
+import { experimentById } from '../config';
+import type { HistoryEntry } from '../history';
 import type { LabController } from '../controller';
 import { useAtom } from '../state/atom';
 import { resultSummary } from '../results';
+
+/** How an entry's run went, in a few words: its figure, "stopped", "failed", "interrupted: 3 of 29 rows", "running…". */
+function entryStatus(h: HistoryEntry, live: boolean): string {
+  const r = h.run.result;
+  const steps = experimentById(r.experiment)?.steps.length ?? r.rows.length;
+  if (h.interrupted) return `${live ? 'running' : 'interrupted'}: ${r.rows.length} of ${steps} row${steps === 1 ? '' : 's'} done`;
+  if (r.status === 'ok') return resultSummary(r);
+  return r.rows.some((x) => x.failure?.kind === 'stopped') ? 'stopped' : 'failed';
+}
 
 export function when(iso: string): string {
   const d = new Date(iso);
@@ -19,6 +30,7 @@ export function HistoryPanel({ lab }: { lab: LabController }) {
   const view = useAtom(lab.shown.view);
   const history = useAtom(lab.history.history);
   const against = useAtom(lab.comparison.against);
+  const running = useAtom(lab.history.running);
   const shown = view?.shared ?? null;
   return (
     <section className="panel history" aria-labelledby="history-title">
@@ -42,8 +54,8 @@ export function HistoryPanel({ lab }: { lab: LabController }) {
                 aria-current={view?.historyId === h.id ? 'true' : undefined}>
                 <span className="experiment-id">{h.run.experiment}</span>
                 <span>VAX-11/{r.machine.cpu}, {r.machine.memoryMB} MB{Object.keys(r.kernelSettings).length ? ', patched kernel' : ''}</span>
-                <span className={r.status === 'ok' ? 'num' : 'failure'}>
-                  {r.status === 'ok' ? resultSummary(r) : r.rows.some((x) => x.failure?.kind === 'stopped') ? 'stopped' : 'failed'}
+                <span className={h.interrupted ? 'failure interrupted' : r.status === 'ok' ? 'num' : 'failure'} data-testid="history-status">
+                  {entryStatus(h, running.has(h.id))}
                 </span>
                 <time dateTime={h.savedAt}>{when(h.savedAt)}</time>
               </button>

@@ -1,28 +1,33 @@
 import { useState } from 'react';
 
 import { resultJson, type ExperimentResult } from '../../../../experiments/runner/result';
+import type { ResultTable } from '../../../../experiments/runner/resultView';
 import { comparisonCsv, type RunComparison } from '../compare';
 import type { LabController } from '../controller';
 import { chartsSvg, download, svgToPng } from '../exporting';
 import { exportName, resultCsv } from '../results';
 import { useAtom } from '../state/atom';
 
-/** The result's exports (JSON, CSV, the charts as SVG and PNG) and its permalink. */
-export function ResultActions({ lab, result, pair, title }: {
+/** The result's exports (JSON, CSV, the charts and the table as SVG and PNG) and its permalink. */
+export function ResultActions({ lab, result, pair, title, caption, table }: {
   lab: LabController;
   result: ExperimentResult;
   pair: RunComparison | null;
-  /** The exported charts' heading. */
+  /** The exported charts' heading, and the lines under it (which run, row, settings, when). */
   title: string;
+  caption: string[];
+  /** The table shown, exported under the charts. */
+  table: ResultTable;
 }) {
   const share = useAtom(lab.shown.share);
   const [exportError, setExportError] = useState<string | null>(null);
 
   const exportCharts = async (kind: 'SVG' | 'PNG') => {
     try {
-      const { text, width, height } = chartsSvg(lab.charts.list(), title);
-      if (kind === 'SVG') download(`${exportName(result)}.svg`, text, 'image/svg+xml');
-      else download(`${exportName(result)}.png`, await svgToPng(text, width, height), 'image/png');
+      const { text, width, height } = chartsSvg(lab.charts.list(), title, caption, table);
+      const stem = `${exportName(result)}${pair ? '-compared' : ''}`;
+      if (kind === 'SVG') download(`${stem}.svg`, text, 'image/svg+xml');
+      else download(`${stem}.png`, await svgToPng(text, width, height), 'image/png');
       setExportError(null);
     } catch (e) {
       setExportError(`${kind} export failed: ${e instanceof Error ? e.message : String(e)}`);
@@ -42,16 +47,23 @@ export function ResultActions({ lab, result, pair, title }: {
           title={pair ? 'Every row of A and of B (column run), with B − A on the rows they share' : 'One line per row'}>
           CSV{pair ? ' (A and B)' : ''}
         </button>
-        <button type="button" data-testid="export-svg" onClick={() => void exportCharts('SVG')}>Charts as SVG</button>
-        <button type="button" data-testid="export-png" onClick={() => void exportCharts('PNG')}>Charts as PNG</button>
+        <button type="button" data-testid="export-svg" onClick={() => void exportCharts('SVG')}
+          title="The charts and the table in one SVG, with what they show: the experiment, its settings, the counters’ row, when it ran">
+          SVG
+        </button>
+        <button type="button" data-testid="export-png" onClick={() => void exportCharts('PNG')}
+          title="The charts and the table in one PNG, with what they show: the experiment, its settings, the counters’ row, when it ran">
+          PNG
+        </button>
         {exportError ? <span className="field-error">{exportError}</span> : null}
       </div>
       <div className="share">
-        <button type="button" data-testid="permalink-button" onClick={() => void lab.shown.copyPermalink()} disabled={share.busy}
+        {/* Not disabled while the link is made: a disabled button would drop the keyboard focus to the page. */}
+        <button type="button" data-testid="permalink-button" onClick={() => void lab.copyPermalink()} aria-disabled={share.busy}
           title={pair
-            ? 'A link to the run shown (B) only: a comparison has no link of its own. Share both runs’ links, or the CSV.'
+            ? 'A link that shows both runs compared (A and B), in any browser, without running anything'
             : 'A link that shows this result in any browser, without running anything'}>
-          {pair ? 'Copy permalink (B)' : 'Copy permalink'}
+          {pair ? 'Copy permalink (A and B)' : 'Copy permalink'}
         </button>
         {share.url ? (
           <label className="permalink-field">

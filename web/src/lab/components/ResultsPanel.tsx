@@ -3,7 +3,7 @@ import { lazy, Suspense, useMemo } from 'react';
 import {
   comparisonTable, formatSeconds, METRIC_LABEL, primaryMetric, resultTable, runOutcome,
 } from '../../../../experiments/runner/resultView';
-import { compareBlocker, compareCandidates, compareRuns, comparisonBars, formatConfigDiff } from '../compare';
+import { compareBlocker, compareCandidates, compareRuns, comparisonBars, exportCaption, formatConfigDiff } from '../compare';
 import { experimentById } from '../config';
 import type { LabController } from '../controller';
 import { exportTitle, resultBars } from '../results';
@@ -29,6 +29,8 @@ export function ResultsPanel({ lab }: { lab: LabController }) {
   const against = useAtom(lab.comparison.against);
   const history = useAtom(lab.history.history);
   const sessionRuns = useAtom(lab.shown.sessionRuns);
+  const linkRuns = useAtom(lab.shown.linkRuns);
+  const counterChoice = useAtom(lab.ui.counters);
   const running = isRunning(useAtom(lab.runs.run));
   const result = view?.shared.result ?? null;
   const shown = view?.shared ?? null;
@@ -36,13 +38,17 @@ export function ResultsPanel({ lab }: { lab: LabController }) {
   const blocker = useMemo(() => (shown && against ? compareBlocker(shown, against.shared) : null), [shown, against]);
   const pair = useMemo(() => (shown && against && !blocker ? compareRuns(against.shared, shown) : null), [shown, against, blocker]);
   const candidates = useMemo(
-    () => (shown ? compareCandidates(shown, sessionRuns, history.entries, when) : []),
-    [shown, sessionRuns, history.entries],
+    () => (shown ? compareCandidates(shown, sessionRuns, history.entries, when, linkRuns) : []),
+    [shown, sessionRuns, history.entries, linkRuns],
   );
   const table = useMemo(() => (pair ? comparisonTable(pair) : result ? resultTable(result) : null), [pair, result]);
   const bars = useMemo(() => (pair ? comparisonBars(pair) : result ? resultBars(result) : null), [pair, result]);
-  // A run stopped or failed says so above its rows (not only in a row's status).
-  const outcome = useMemo(() => (result ? runOutcome(result, experimentById(result.experiment)?.steps.length) : null), [result]);
+  // A run stopped, failed or cut short says so above its rows (not only in a row's status).
+  const interrupted = !!view?.historyId && !!history.entries.find((h) => h.id === view.historyId)?.interrupted;
+  const outcome = useMemo(
+    () => (result ? runOutcome(result, experimentById(result.experiment)?.steps.length, interrupted) : null),
+    [result, interrupted],
+  );
 
   if (!view || !result || !table || !bars) {
     return (
@@ -54,10 +60,12 @@ export function ResultsPanel({ lab }: { lab: LabController }) {
   }
   const metric = pair ? pair.metric : primaryMetric(result);
   const entry = view.historyId ? history.entries.find((h) => h.id === view.historyId) : undefined;
-  // A few rows: the table and the bar chart side by side (when the panel is wide enough), the chart narrower.
-  const compact = result.rows.length <= 4 && result.view !== 'paging' && !pair;
-  // Two runs of a few rows: the table is too wide to share the line; the chart is kept narrower below it.
-  const few = !!pair && pair.rows.length <= 4;
+  // A narrow table (two runs of one row: a row per figure): the table and the bar chart side by side (when the
+  // panel is wide enough); a few rows: the chart kept narrower below the table.
+  const compact = table.columns.length <= 7;
+  const few = !compact && table.rows.length <= 4;
+  const counterRow = result.rows[Math.min(counterChoice.row ?? 0, result.rows.length - 1)]?.test ?? null;
+  const caption = exportCaption(view.shared, pair, counterRow, entry?.savedAt);
 
   return (
     <section className="panel results" aria-labelledby="results-title">
@@ -78,7 +86,8 @@ export function ResultsPanel({ lab }: { lab: LabController }) {
         </dl>}
       </div>
 
-      <CompareBar comparison={lab.comparison} candidates={candidates} against={against} pair={pair} blocker={blocker} />
+      <CompareBar comparison={lab.comparison} candidates={candidates} against={against} pair={pair} blocker={blocker}
+        onSwap={() => lab.swapComparison()} />
       {pair ? <CompareSummary pair={pair} against={against} shownRef={lab.shown.shownRef(entry?.savedAt)} hostSeconds={view.hostSeconds} /> : null}
 
       <div className={`result-body${compact ? ' compact' : ''}${few ? ' few' : ''}`}>
@@ -98,7 +107,8 @@ export function ResultsPanel({ lab }: { lab: LabController }) {
         </Suspense>
       </div>
 
-      <ResultActions lab={lab} result={result} pair={pair} title={exportTitle(result, experimentById(result.experiment)?.parameters, pair ? formatConfigDiff(pair.diff) : null)} />
+      <ResultActions lab={lab} result={result} pair={pair} table={table}
+        title={exportTitle(result, experimentById(result.experiment)?.parameters, pair ? formatConfigDiff(pair.diff) : null)} caption={caption} />
     </section>
   );
 }

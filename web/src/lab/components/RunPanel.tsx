@@ -1,10 +1,10 @@
-import { useState, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 
 import { checkForm, experimentById } from '../config';
 import type { LabController } from '../controller';
 import { useAtom } from '../state/atom';
 import { isRunning } from '../state/runs';
-import { progressText } from '../status';
+import { durationWords, estimateRun, progressText, runFraction } from '../status';
 import { FieldError, FieldHelp, settingsFormEvents } from './fields';
 
 /** Text with `commands` in backquotes, as the experiment descriptions write them, with those as code. */
@@ -12,7 +12,15 @@ function withCode(text: string): ReactNode[] {
   return text.split(/`([^`]+)`/).map((part, i) => (i % 2 ? <code key={i}>{part}</code> : part));
 }
 
-/** The selected experiment, its parameters, Run and Stop, and the progress. */
+/** Longer than this (host seconds), the estimate says how to stop. */
+const LONG_RUN_S = 300;
+
+/** A problem of the settings together, as the runner words it, without its command-line prefix ("--set: "). */
+function settingsProblem(p: string): string {
+  return p.replace(/^--set:? /, '');
+}
+
+/** The selected experiment, its parameters, Run and Stop, the time it will take, and the progress. */
 export function RunPanel({ lab }: { lab: LabController }) {
   const form = useAtom(lab.form.form);
   const run = useAtom(lab.runs.run);
@@ -21,7 +29,18 @@ export function RunPanel({ lab }: { lab: LabController }) {
   const { errors, problems, notes, settings } = checkForm(form);
   const [focused, setFocused] = useState<string | null>(null);
   const running = isRunning(run);
-  const progress = progressText(run);
+  const speed = useAtom(lab.speed);
+  // About how long it takes: before the run (the form's settings), and for the run going on (its own).
+  const estimate = useMemo(
+    () => (settings ? estimateRun(form.experimentId, settings, speed.virtualPerSecond) : null),
+    [form.experimentId, settings && JSON.stringify(settings), speed.virtualPerSecond],
+  );
+  const runEstimate = useMemo(
+    () => (run ? estimateRun(run.experiment, run.settings, speed.virtualPerSecond) : null),
+    [run?.runId, speed.virtualPerSecond],
+  );
+  const fraction = running ? runFraction(run, runEstimate) : null;
+  const progress = progressText(run, runEstimate);
 
   if (!spec) return <section className="panel run-panel"><p>No experiment selected.</p></section>;
   const typed = form.params[spec.id] ?? {};
@@ -30,7 +49,7 @@ export function RunPanel({ lab }: { lab: LabController }) {
     : running
       ? null
       : !settings
-        ? Object.keys(errors).length > 0 ? 'Fix the settings marked in red.' : 'These settings cannot run together (see above).'
+        ? Object.keys(errors).length > 0 ? 'Fix the settings marked in red.' : 'These settings cannot run together (listed below).'
         : null;
   const title = spec.title.replace(new RegExp(`^(Table \\d+), ${spec.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `), '$1: ');
 
@@ -93,8 +112,15 @@ export function RunPanel({ lab }: { lab: LabController }) {
         {why ? <p className="hint why" id="run-why">{why}</p> : null}
         {problems.length > 0 ? (
           <ul className="problems" id="settings-problems" role="alert">
-            {problems.map((p) => <li key={p}>{p.replace(/^--set /, '')}</li>)}
+            {problems.map((p) => <li key={p}>{settingsProblem(p)}</li>)}
           </ul>
+        ) : null}
+        {estimate && !running ? (
+          <p className={`hint estimate${estimate.hostSeconds > LONG_RUN_S ? ' long' : ''}`} data-testid="run-estimate">
+            Takes {durationWords(estimate.hostSeconds)} here ({Math.round(estimate.virtualSeconds).toLocaleString('en-US')} virtual
+            seconds{speed.measured ? ', at the speed of your last run' : ''}).
+            {estimate.hostSeconds > LONG_RUN_S ? ' A long run: Stop (Esc) ends it, keeping the rows done.' : ''}
+          </p>
         ) : null}
         {notes.length > 0 ? (
           <ul className="notes">
@@ -102,8 +128,9 @@ export function RunPanel({ lab }: { lab: LabController }) {
           </ul>
         ) : null}
         <div className="run-progress" data-testid="run-progress" aria-live="polite">
-          {run && run.progress && (run.status === 'running' || run.status === 'stopping') ? (
-            <progress max={run.progress.steps} value={run.progress.step - 1} aria-label="Rows done" />
+          {run && fraction !== null && (run.status === 'running' || run.status === 'stopping') ? (
+            <progress max={1000} value={Math.round(1000 * fraction)} aria-label="Run progress"
+              aria-valuetext={`${Math.round(100 * fraction)}%: step ${run.progress!.step} of ${run.progress!.steps}`} />
           ) : null}
           <span>{progress ?? (ready ? 'Not run yet. Enter runs it; Esc stops a run.' : 'Not run yet.')}</span>
         </div>

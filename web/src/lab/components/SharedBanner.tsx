@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 
+import { experimentById } from '../config';
 import type { LabController } from '../controller';
 import { useAtom } from '../state/atom';
 import { isRunning } from '../state/runs';
@@ -17,6 +18,7 @@ export function SharedBanner({ lab }: { lab: LabController }) {
   const history = useAtom(lab.history.history);
   const running = isRunning(useAtom(lab.runs.run));
   const ready = useAtom(lab.link.machine).phase === 'ready';
+  const against = useAtom(lab.comparison.against);
   const heading = useRef<HTMLHeadingElement>(null);
   const key = view && view.source !== 'run' ? `${view.source}:${view.historyId ?? ''}:${view.shared.result.title}` : null;
   useEffect(() => {
@@ -37,7 +39,9 @@ export function SharedBanner({ lab }: { lab: LabController }) {
     <section className="shared-banner" aria-labelledby="shared-title">
       <div className="shared-text">
         <p className="eyebrow">
-          {view.source === 'permalink' ? 'A shared run, opened from its link' : 'A run from your history'}
+          {view.source === 'permalink'
+            ? against?.source === 'permalink' ? 'Two runs compared, opened from their link: this is B' : 'A shared run, opened from its link'
+            : entry?.interrupted ? 'A run from your history, cut short' : 'A run from your history'}
           {entry ? <>, saved <time dateTime={entry.savedAt}>{when(entry.savedAt)}</time></> : null}
         </p>
         <h2 id="shared-title" ref={heading} tabIndex={-1}>
@@ -49,11 +53,14 @@ export function SharedBanner({ lab }: { lab: LabController }) {
           {params ? `; ${params}` : ''}; kernel variables {kernel || 'as distributed'}
         </p>
         <p className="shared-figure">
-          {r.status === 'ok' || failed < r.rows.length ? `Ours: ${resultSummary(r)}` : 'The run failed.'}
+          {entry?.interrupted
+            ? `Cut short: ${r.rows.length} of ${experimentById(r.experiment)?.steps.length ?? r.rows.length} rows done`
+            : r.status === 'ok' || failed < r.rows.length ? `Ours: ${resultSummary(r)}` : 'The run failed.'}
           {failed > 0 ? <span className="failure"> ({failed} row{failed === 1 ? '' : 's'} failed)</span> : null}
         </p>
         <p className="hint">
-          Shown as it was recorded: nothing was run in this browser. Run again runs it here with the same settings.
+          Shown as it was recorded: nothing was run in this browser. Run again runs it here with the same settings
+          {shared.ranAt ? ` (it ran ${when(shared.ranAt)})` : ''}.
           {shared.reduction ? ` ${shared.reduction.note}` : ''}
         </p>
       </div>

@@ -27,8 +27,10 @@ export function TerminalPanel({ lab, visible }: { lab: LabController; visible: b
       </div>
       <p className="hint">
         4.3BSD booted multi-user on a VAX-11/780 model with 8 MB, on its own copy-on-write view of the disk (nothing you do
-        here changes the experiments' disk). Log in as <kbd>root</kbd> (no password). The image has no <code>/usr/bin</code> or{' '}
-        <code>/usr/ucb</code>: try <code>ls -l /</code>, <code>ps ax</code>, <code>cat /etc/motd</code>, <code>/usr/lab/bin/syscall 1000</code>.
+        here changes the experiments' disk). Log in as <kbd>root</kbd> (no password); the console is a <code>vt100</code> as wide
+        as this window (<code>stty size</code>). The paper’s tools are on the path: try <code>vmstat 1 5</code>, <code>iostat</code>,{' '}
+        <code>pstat -T</code>, <code>w</code>, <code>ps ax</code>, <code>syscall 100000</code>. The image has no <code>/usr/bin</code> or{' '}
+        <code>/usr/ucb</code>.
       </p>
       <div className="terminal-controls">
         <label className="check">
@@ -46,11 +48,13 @@ export function TerminalPanel({ lab, visible }: { lab: LabController; visible: b
         <XtermView
           stream={lab.terminal.output} testId="terminal" label="4.3BSD console terminal" theme={theme}
           onData={(d) => lab.terminal.input(d)} autoFocus={visible} rows={30} describedBy="terminal-keyboard-hint"
+          onResize={(cols, rows) => lab.terminal.resize(cols, rows)}
         />
       </Suspense>
       <p className="hint terminal-keys" id="terminal-keyboard-hint" data-testid="terminal-keyboard-hint">
         The terminal keeps <kbd>Tab</kbd> for the shell. To leave it with the keyboard, press <kbd>Esc</kbd>, then{' '}
-        <kbd>Tab</kbd> (or <kbd>Shift</kbd>+<kbd>Tab</kbd> to go back).
+        <kbd>Tab</kbd> (or <kbd>Shift</kbd>+<kbd>Tab</kbd> to go back): that <kbd>Esc</kbd> is not sent to the shell (one alone
+        is, after a moment, for <code>vi</code>). <kbd>Ctrl</kbd>+<kbd>V</kbd> or <kbd>Ctrl</kbd>+<kbd>Shift</kbd>+<kbd>V</kbd> pastes.
       </p>
     </section>
   );

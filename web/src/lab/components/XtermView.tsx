@@ -10,6 +10,9 @@ import { useEffect, useRef } from 'react';
 import type { TextStream } from '../state/textStream';
 import { terminalColors, type Theme } from '../theme';
 
+/** How long an Escape waits for a Tab (to leave the terminal) before it goes to the guest. */
+export const ESCAPE_HOLD_MS = 600;
+
 export interface XtermViewProps {
   stream: TextStream;
   testId: string;
@@ -23,11 +26,15 @@ export interface XtermViewProps {
   fontSize?: number;
   /** Ids of elements describing the terminal to screen readers (e.g. how to leave it), on its textarea. */
   describedBy?: string;
+  /** Its size in characters, now and whenever it changes (an interactive terminal tells its guest). */
+  onResize?: (cols: number, rows: number) => void;
 }
 
 export default function XtermView(
-  { stream, testId, label, theme, onData, autoFocus, rows = 24, fontSize = 13, describedBy }: XtermViewProps,
+  { stream, testId, label, theme, onData, autoFocus, rows = 24, fontSize = 13, describedBy, onResize }: XtermViewProps,
 ) {
+  const resizeHandler = useRef(onResize);
+  resizeHandler.current = onResize;
   const host = useRef<HTMLDivElement>(null);
   const term = useRef<Terminal | null>(null);
   const dataHandler = useRef(onData);
@@ -57,22 +64,37 @@ export default function XtermView(
     // A read-only console is not a Tab stop (xterm would keep Tab for itself: a keyboard trap).
     if (!onData && t.textarea) t.textarea.tabIndex = -1;
     // An interactive terminal keeps Tab for the guest.  So that it is not a
-    // keyboard trap, Tab or Shift+Tab right after Escape (which still goes to
-    // the guest, for vi) is left to the browser, which moves the focus on.
-    let escaped = false;
+    // keyboard trap, Escape then Tab (or Shift+Tab) leaves it: the browser
+    // moves the focus on.  That Escape is held back, not sent to the guest:
+    // it goes on (for vi) with the next other key, or after ESCAPE_HOLD_MS
+    // with none, and is dropped when Tab follows or the terminal loses the
+    // focus.  Ctrl+V and Ctrl+Shift+V paste (the browser's paste, which xterm
+    // types), as a terminal window's do; Ctrl+V is not sent as ^V.
     if (onData) {
-      // An Escape before the terminal lost the focus does not count when it is back.
-      t.textarea?.addEventListener('focus', () => {
-        escaped = false;
-      });
+      let held: ReturnType<typeof setTimeout> | null = null;
+      const release = (send: boolean) => {
+        if (held === null) return;
+        clearTimeout(held);
+        held = null;
+        if (send) dataHandler.current?.('\x1b');
+      };
+      t.textarea?.addEventListener('blur', () => release(false));
       t.attachCustomKeyEventHandler((e) => {
         if (e.type !== 'keydown') return true;
-        if (e.key === 'Tab' && escaped && !e.ctrlKey && !e.altKey && !e.metaKey) {
-          escaped = false;
+        const plain = !e.ctrlKey && !e.altKey && !e.metaKey;
+        if (e.key === 'Tab' && held !== null && plain) {
+          release(false);
           return false;
         }
-        // A modifier alone (Shift of Shift+Tab) does not disarm it.
-        if (e.key !== 'Shift') escaped = e.key === 'Escape';
+        // A modifier alone (Shift of Shift+Tab) neither sends nor drops it.
+        if (['Shift', 'Control', 'Alt', 'Meta'].includes(e.key)) return true;
+        if (e.key === 'Escape' && plain && !e.shiftKey) {
+          release(true);
+          held = setTimeout(() => release(true), ESCAPE_HOLD_MS);
+          return false;
+        }
+        release(true);
+        if (e.ctrlKey && !e.altKey && !e.metaKey && (e.key === 'v' || e.key === 'V')) return false;
         return true;
       });
     }
@@ -91,12 +113,15 @@ export default function XtermView(
       if (text) t.write(text);
     });
     const sub = t.onData((d) => dataHandler.current?.(d));
+    const sized = t.onResize(({ cols, rows: r }) => resizeHandler.current?.(cols, r));
+    resizeHandler.current?.(t.cols, t.rows);
     const ro = new ResizeObserver(refit);
     ro.observe(el);
     if (autoFocus) t.focus();
     return () => {
       ro.disconnect();
       sub.dispose();
+      sized.dispose();
       off();
       t.dispose();
       term.current = null;

@@ -20,6 +20,8 @@ export interface RunState {
   status: 'starting' | 'running' | 'stopping' | 'done' | 'error';
   progress: RunProgress | null;
   hostSeconds: number;
+  /** The result so far (the rows done), from the worker after each step; null before the first. */
+  partial: ExperimentResult | null;
   /** Samples so far (mutable array; samplesVersion changes with it). */
   samples: CounterSample[];
   samplesVersion: number;
@@ -32,8 +34,8 @@ export function isRunning(run: RunState | null): boolean {
   return run !== null && (run.status === 'starting' || run.status === 'running' || run.status === 'stopping');
 }
 
-/** The run as a permalink and the history keep it: its experiment, settings and result. */
-export function sharedRun(run: RunState, result: ExperimentResult): SharedRun {
+/** The run as a permalink and the history keep it: its experiment, settings and result (and when it ended). */
+export function sharedRun(run: RunState, result: ExperimentResult, ranAt?: string): SharedRun {
   return {
     experiment: run.experiment,
     config: {
@@ -41,6 +43,7 @@ export function sharedRun(run: RunState, result: ExperimentResult): SharedRun {
       ...(run.settings.disk ? { disk: run.settings.disk } : {}),
     },
     result,
+    ...(ranAt ? { ranAt } : {}),
   };
 }
 
@@ -56,10 +59,13 @@ export class Runs {
   private hostTimer: ReturnType<typeof setInterval> | null = null;
   private startedAt = 0;
   private readonly finished: ((shared: SharedRun, hostSeconds: number) => void)[] = [];
+  private readonly partials: ((shared: SharedRun) => void)[] = [];
+  private readonly failures: (() => void)[] = [];
 
   constructor(
     private readonly link: { post(message: ToWorker): void },
     private readonly now: () => number = () => performance.now(),
+    private readonly date: () => Date = () => new Date(),
   ) {}
 
   get running(): boolean {
@@ -76,7 +82,7 @@ export class Runs {
     this.console.append(`\x1b[1m${experiment}\x1b[0m on a VAX-11/${settings.cpu} model, ${settings.memoryMB} MB${disk}, ${kernel}\r\n`);
     this.run.set({
       runId, experiment, kernel, settings, status: 'starting', progress: null,
-      hostSeconds: 0, samples: [], samplesVersion: 0, result: null, error: null,
+      hostSeconds: 0, partial: null, samples: [], samplesVersion: 0, result: null, error: null,
     });
     this.startedAt = this.now();
     this.startHostTimer();
@@ -105,6 +111,17 @@ export class Runs {
     if (!run || !this.running) return;
     this.stopHostTimer();
     this.run.set({ ...run, status: 'error', error: message });
+    for (const l of this.failures) l();
+  }
+
+  /** Calls listener with the run so far, as it can be kept: before its first step and after each. */
+  onPartial(listener: (shared: SharedRun) => void): void {
+    this.partials.push(listener);
+  }
+
+  /** Calls listener when a run ends without a result (the worker failed or refused it). */
+  onFailed(listener: () => void): void {
+    this.failures.push(listener);
   }
 
   /** Calls listener when a run finishes with a result (stopped or failed rows included). */
@@ -132,6 +149,13 @@ export class Runs {
       case 'run-progress':
         this.patch(m.runId, () => ({ progress: m.progress }));
         return;
+      case 'run-partial': {
+        const run = this.run.get();
+        if (!run || run.runId !== m.runId || !this.running) return;
+        this.run.set({ ...run, partial: m.result });
+        for (const l of this.partials) l(sharedRun(run, m.result));
+        return;
+      }
       case 'run-done':
         this.finish(m.runId, m.result, m.hostSeconds);
         return;
@@ -157,7 +181,7 @@ export class Runs {
     const stopped = result.rows.some((r) => r.failure?.kind === 'stopped');
     this.console.append(`\r\n\x1b[1m${result.status === 'ok' ? 'Done' : stopped ? 'Stopped' : 'Finished with a failure'}\x1b[0m in ${hostSeconds.toFixed(1)} s of host time.\r\n`);
     this.run.set({ ...run, status: 'done', result, hostSeconds });
-    const shared = sharedRun(run, result);
+    const shared = sharedRun(run, result, this.date().toISOString());
     for (const l of this.finished) l(shared, hostSeconds);
   }
 

@@ -11,13 +11,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import type { ExperimentResult } from '../../../../experiments/runner/result';
 import { checkForm, initialForm } from '../config';
+import { durationWords, estimateRun, measuredSpeed, runFraction } from '../status';
 import { LabController } from '../controller';
 import type { SharedRun } from '../permalink';
 import type { FromWorker, ToWorker } from '../../worker/protocol';
 import { batch, ObjectAtom } from './atom';
-import { RunHistory } from './runHistory';
+import { RunHistory, type HistoryMessage, type HistoryStore } from './runHistory';
 import { Runs } from './runs';
 import { SESSION_RUNS, Shown, type PageAddress } from './shown';
+import { formParams, fragmentFor, readFragment } from '../address';
+import type { HistoryEntry } from '../history';
 import { Terminal } from './terminal';
 import { WorkerLink, type WorkerPort } from './workerLink';
 
@@ -45,12 +48,31 @@ async function until(f: () => boolean, what: string): Promise<void> {
   assert.fail(`timed out waiting for ${what}`);
 }
 
+/** Runs kept in memory, as history.ts keeps them in IndexedDB (Node has none; the e2e tests use the real one). */
+function memoryStore(): { store: HistoryStore; entries: Map<string, HistoryEntry> } {
+  const entries = new Map<string, HistoryEntry>();
+  let n = 0;
+  return {
+    entries,
+    store: {
+      listRuns: async () => [...entries.values()].reverse(),
+      saveRun: async (run, options = {}) => {
+        const entry: HistoryEntry = { id: options.id ?? `h${++n}`, savedAt: new Date().toISOString(), run, ...(options.interrupted ? { interrupted: true } : {}) };
+        entries.set(entry.id, entry);
+        return entry;
+      },
+      deleteRun: async (id) => {
+        entries.delete(id);
+      },
+    },
+  };
+}
+
 /** An address bar and clipboard in memory. */
 function address(start = 'https://lab.example/vaxlab/'): PageAddress & { url: string; copied: string[] } {
   const a = {
     url: start,
     copied: [] as string[],
-    href: () => a.url,
     hash: () => (a.url.includes('#') ? a.url.slice(a.url.indexOf('#')) : ''),
     base: () => a.url.split('#')[0]!,
     replace: (url: string) => {
@@ -185,33 +207,34 @@ test('a run: started from settings, followed by its messages, stopped, finished 
   assert.match(runs.console.contents, /The run could not go on: no image/);
 });
 
-test('what Results shows: a run of this page, a link\'s run (read from the address, made by the real codec), back again', async () => {
-  const addr = address();
-  const shown = new Shown(addr, () => new Date('2026-11-21T12:00:00Z'));
+test('what Results shows: a run of this page, a link\'s run (made and read by the real codec), back again', async () => {
+  const shown = new Shown(() => new Date('2026-11-21T12:00:00Z'));
   const mine: SharedRun = { experiment: 'syscall', config: { cpu: '750', memoryMB: 4.5, set: {}, parameters: { iterations: 2000 } }, result: result(0.62) };
   shown.runFinished(mine, 0.7);
   assert.deepEqual(shown.view.get(), { source: 'run', shared: mine, hostSeconds: 0.7 });
   assert.deepEqual(shown.sessionRuns.get(), [{ shared: mine, at: '2026-11-21T12:00:00.000Z' }]);
 
-  await shown.copyPermalink();
-  assert.match(addr.url, /^https:\/\/lab\.example\/vaxlab\/#r=1\.[0-9a-f]{8}\./);
-  assert.deepEqual(addr.copied, [addr.url]);
-  assert.deepEqual(shown.share.get(), { url: addr.url, busy: false, message: 'Copied to the clipboard.' });
-  const link = addr.url;
+  const copied: string[] = [];
+  await shown.makeLink({ kind: 'run', run: mine }, (l) => `https://lab.example/#r=${l}`, async (t) => {
+    copied.push(t);
+  });
+  const link = shown.link.get()!;
+  assert.match(link, /^2\.[0-9a-f]{8}\./);
+  assert.deepEqual(copied, [`https://lab.example/#r=${link}`]);
+  assert.deepEqual(shown.share.get(), { url: copied[0], busy: false, kind: 'run', message: `Copied to the clipboard (${link.length} characters).` });
 
-  const other = new Shown(address(link));
-  const read = await other.fromAddress();
-  assert.deepEqual(read, mine);
-  other.open({ source: 'permalink', shared: read! });
-  assert.equal(other.share.get().url, link);
+  const other = new Shown();
+  assert.deepEqual(await other.read(link), { kind: 'run', run: mine });
+  other.open({ source: 'permalink', shared: mine }, link);
+  assert.equal(other.link.get(), link);
   assert.equal(other.shownRef()?.source, 'permalink');
 
-  // Closing a shared run goes back to this page's last run, and takes the link out of the address.
+  // Closing a shared run goes back to this page's last run, and takes the link away.
   const theirs: SharedRun = { ...mine, result: result(0.4) };
-  shown.open({ source: 'permalink', shared: theirs });
+  shown.open({ source: 'permalink', shared: theirs }, link);
   assert.equal(shown.close(false), true);
   assert.equal(shown.view.get()!.shared, mine);
-  assert.equal(addr.url, 'https://lab.example/vaxlab/');
+  assert.equal(shown.link.get(), null);
   assert.equal(shown.close(false), false, 'a run of this page is not closed');
 
   // A run that finishes while a shared one is open leaves it on screen.
@@ -221,18 +244,38 @@ test('what Results shows: a run of this page, a link\'s run (read from the addre
   for (let i = 0; i < SESSION_RUNS + 3; i++) shown.runFinished(mine, 0.5);
   assert.equal(shown.sessionRuns.get().length, SESSION_RUNS);
 
-  const damaged = new Shown(address(`${link.slice(0, -6)}AAAAAA`));
-  assert.equal(await damaged.fromAddress(), null);
+  const damaged = new Shown();
+  assert.equal(await damaged.read(`${link.slice(0, -6)}AAAAAA`), null);
   assert.match(damaged.permalinkError.get()!, /damaged/);
   damaged.dismissPermalinkError();
   assert.equal(damaged.permalinkError.get(), null);
 
-  const noClipboard = address();
-  noClipboard.copy = () => Promise.reject(new Error('not allowed'));
-  const s2 = new Shown(noClipboard);
-  s2.runFinished(mine, 1);
-  await s2.copyPermalink();
+  const s2 = new Shown();
+  await s2.makeLink({ kind: 'run', run: mine }, (l) => l, () => Promise.reject(new Error('not allowed')));
   assert.match(s2.share.get().message!, /Select the link and copy it/);
+});
+
+test('the address: the form\'s settings as they differ from the paper\'s, read back; unknown names said', () => {
+  const form = { ...initialForm(), experimentId: 'namework', params: { namework: { iterations: '50' } }, kernelToggles: { nchsize: '0' }, cpu: '780' };
+  const params = formParams(form);
+  assert.equal(params, 'x=namework&p.iterations=50&cpu=780&k.nchsize=0');
+  assert.equal(fragmentFor(form, '2.abc.def'), `#${params}&r=2.abc.def`);
+  const back = readFragment(`#${params}&r=2.abc.def`);
+  assert.equal(back.link, '2.abc.def');
+  assert.deepEqual(back.problems, []);
+  const restored = back.form!(initialForm());
+  assert.deepEqual(formParams(restored), params);
+  assert.deepEqual(checkForm(restored).settings, { cpu: '780', memoryMB: 4.5, set: { nchsize: 0 }, parameters: { iterations: 50 } });
+  // As typed: a half-typed value comes back, marked as the form marks it.
+  const typed = readFragment('#x=syscall&p.iterations=12a').form!(initialForm());
+  assert.equal(checkForm(typed).errors['param-iterations'], 'a whole number, 1 or more');
+  assert.deepEqual(readFragment('#x=nosuch').problems, ['The address names an experiment this lab does not have: “nosuch”.']);
+  assert.match(readFragment('#x=syscall&colour=red&p.divisor=2').problems[0]!, /does not know, left out: colour, p\.divisor/);
+  assert.deepEqual(readFragment('#r=1.00000000.AAAA'), { form: null, problems: [], link: '1.00000000.AAAA' });
+  assert.equal(formParams(initialForm()), 'x=syscall');
+  const profiled = { ...initialForm(), profile: true };
+  assert.equal(formParams(profiled), 'x=syscall&profile=1');
+  assert.equal(readFragment('#x=syscall&profile=1').form!(initialForm()).profile, true);
 });
 
 test('the Terminal tab: boots the 780 with 8 MB, follows its status, shows its output, passes keys and speed on', () => {
@@ -255,19 +298,40 @@ test('the Terminal tab: boots the 780 with 8 MB, follows its status, shows its o
   assert.equal(t.state.get().realtime, false);
 });
 
-test('the history says why when the browser keeps none', async () => {
+test('the history says why when the browser keeps none; runs are kept row by row, interrupted until they end', async () => {
   const refused = () => Promise.reject(new Error('IndexedDB is not available'));
   const h = new RunHistory({ listRuns: refused, saveRun: refused, deleteRun: refused });
   await h.refresh();
   assert.equal(h.history.get().error, 'History unavailable: IndexedDB is not available');
   await h.save({ experiment: 'syscall', config: { cpu: '750', memoryMB: 4.5, set: {}, parameters: {} }, result: result(1) });
   assert.equal(h.history.get().error, 'Not saved in this browser: IndexedDB is not available');
+
+  // Two tabs over one store and a channel between them.
+  const { store, entries } = memoryStore();
+  const wire = new BroadcastChannel('test-history');
+  const wire2 = new BroadcastChannel('test-history');
+  const tab = (c: BroadcastChannel) => ({ post: (m: HistoryMessage) => c.postMessage(m), listen: (l: (m: HistoryMessage) => void) => { c.onmessage = (e) => l(e.data); } });
+  const mine = new RunHistory(store, tab(wire));
+  const theirs = new RunHistory(store, tab(wire2));
+  const run = { experiment: 'syscall', config: { cpu: '750' as const, memoryMB: 4.5, set: {}, parameters: {} }, result: result(1) };
+  const id = await mine.keep({ ...run, result: { ...run.result, rows: [] } }, null, true);
+  assert.equal(entries.size, 1);
+  assert.equal(entries.get(id!)!.interrupted, true);
+  assert.deepEqual([...mine.running.get()], [id]);
+  await until(() => theirs.history.get().entries.length === 1 && theirs.running.get().has(id!), 'the other tab hears of it');
+  assert.equal(await mine.keep(run, id, false), id);
+  assert.equal(entries.size, 1);
+  assert.equal(entries.get(id!)!.interrupted, undefined);
+  assert.equal(mine.running.get().size, 0);
+  await until(() => theirs.history.get().entries[0]!.interrupted === undefined, 'the other tab sees it finished');
+  wire.close();
+  wire2.close();
 });
 
 test('the page put together: ready, Run sends the form\'s settings, the finished run is shown, Run again takes a link\'s settings', async () => {
   const w = channel();
   const addr = address();
-  const lab = new LabController({ imageBase: 'https://lab.example/images/', address: addr });
+  const lab = new LabController({ imageBase: 'https://lab.example/images/', address: addr, storage: null });
   lab.link.connect(w.page, []);
   assert.equal(lab.canRun(), false, 'not before the machine is ready');
   w.send({ type: 'ready', kernel: '4.3BSD', image: { name: '43bsd.dsk.gz', bytes: 100, compressedBytes: 40 }, wasmMs: 5, imageMs: 50 });
@@ -301,4 +365,97 @@ test('the page put together: ready, Run sends the form\'s settings, the finished
   lab.stop();
   await until(() => w.posted.some((m) => m.type === 'stop'), 'stop');
   lab.runs.fail('end of test');
+});
+
+test('the page put together: the address follows the form, a run is kept row by row, a comparison link opens as one', async () => {
+  const w = channel();
+  const addr = address();
+  const { store, entries } = memoryStore();
+  const lab = new LabController({ imageBase: 'https://lab.example/images/', address: addr, store, channel: null, storage: null });
+  lab.link.connect(w.page, []);
+  w.send({ type: 'ready', kernel: '4.3BSD', image: { name: '43bsd.dsk.gz', bytes: 100, compressedBytes: 40 }, wasmMs: 5, imageMs: 50 });
+  await until(() => lab.canRun(), 'ready');
+
+  // The address says the experiment and what differs from the paper's settings, as they are typed.
+  lab.form.select('syscall');
+  lab.form.setParameter('iterations', '2000');
+  lab.form.setCpu('780');
+  assert.equal(addr.url, 'https://lab.example/vaxlab/#x=syscall&p.iterations=2000&cpu=780');
+
+  // Kept from its start: an entry marked interrupted, the rows as they come, then the whole result.
+  lab.run();
+  const run = lab.runs.run.get()!;
+  const partial = { ...result(0.62), rows: [] };
+  w.send({ type: 'run-partial', runId: run.runId, result: partial });
+  await until(() => entries.size === 1, 'the entry made at the start');
+  const [id] = [...entries.keys()];
+  assert.equal(entries.get(id!)!.interrupted, true);
+  assert.deepEqual(entries.get(id!)!.run.result.rows, []);
+  assert.ok(lab.history.running.get().has(id!));
+  w.send({ type: 'run-done', runId: run.runId, result: result(0.62), hostSeconds: 0.7 });
+  await until(() => entries.get(id!)!.interrupted === undefined, 'the entry finished');
+  assert.equal(entries.size, 1, 'the same entry');
+  assert.equal(entries.get(id!)!.run.result.rows.length, 1);
+  assert.match(entries.get(id!)!.run.ranAt!, /^\d{4}-\d\d-\d\dT/);
+  assert.equal(lab.history.running.get().size, 0);
+
+  // Compared with another run, the permalink holds both; opened in another page, it shows B compared with A.
+  const other: SharedRun = { experiment: 'syscall', config: { cpu: '750', memoryMB: 4.5, set: {}, parameters: { iterations: 2000 } }, result: result(0.9) };
+  lab.comparison.compareWith({ shared: other, source: 'history' });
+  await lab.copyPermalink();
+  assert.equal(lab.shown.share.get().kind, 'comparison');
+  assert.match(addr.url, /#x=syscall&p\.iterations=2000&cpu=780&r=2\./);
+  assert.deepEqual(addr.copied, [addr.url]);
+
+  const addr2 = address(addr.url);
+  const opened = new LabController({ imageBase: 'https://lab.example/images/', address: addr2, store: memoryStore().store, channel: null, storage: null });
+  await opened.openFromAddress();
+  assert.equal(opened.shown.view.get()!.source, 'permalink');
+  assert.deepEqual(opened.shown.view.get()!.shared.result, result(0.62));
+  assert.deepEqual(opened.comparison.against.get()!.shared.result, result(0.9));
+  assert.equal(opened.form.form.get().cpu, '780');
+  assert.equal(addr2.url, addr.url, 'the address as it was');
+  // A and B change places.
+  opened.swapComparison();
+  assert.deepEqual(opened.shown.view.get()!.shared.result, result(0.9));
+  assert.deepEqual(opened.comparison.against.get()!.shared.result, result(0.62));
+  // Both runs the link brought can be compared with a run of one's own.
+  assert.equal(opened.shown.linkRuns.get().length, 2);
+  // A run with no row in common shown next: the comparison is let go (no stale "Not compared").
+  const paging: SharedRun = { ...other, experiment: 'table8', result: { ...result(1), experiment: 'table8', rows: [{ ...result(1).rows[0]!, step: 'randpage', test: 'randpage' }] } };
+  opened.shown.open({ source: 'history', shared: paging, historyId: 'x' });
+  assert.equal(opened.comparison.against.get(), null);
+
+  // A settings-only address restores the form, without a result.
+  const addr3 = address('https://lab.example/vaxlab/#x=namework&k.nchsize=0');
+  const fresh = new LabController({ imageBase: 'https://lab.example/images/', address: addr3, store: memoryStore().store, channel: null, storage: null });
+  await fresh.openFromAddress();
+  assert.equal(fresh.shown.view.get(), null);
+  assert.deepEqual(checkForm(fresh.form.form.get()).settings, { cpu: '750', memoryMB: 4.5, set: { nchsize: 0 }, parameters: { iterations: 200 } });
+  lab.runs.fail('end of test');
+});
+
+test('how long a run takes: the paper\'s time per step (scaled to the count and the processor) at the measured speed', () => {
+  const syscall = estimateRun('syscall', { cpu: '750', memoryMB: 4.5, set: {}, parameters: { iterations: 100000 } }, 80)!;
+  // 10 s of boot and set-up and the paper's 23 s on its 750, at 80 virtual 780 seconds a second (a 750's count 0.6).
+  assert.equal(syscall.virtualSeconds, 33);
+  assert.equal(Number(syscall.hostSeconds.toFixed(4)), Number(((33 * 0.6) / 80).toFixed(4)));
+  const huge = estimateRun('syscall', { cpu: '750', memoryMB: 4.5, set: {}, parameters: { iterations: 99_999_999 } }, 80)!;
+  assert.ok(huge.virtualSeconds > 22_000);
+  assert.equal(durationWords(huge.hostSeconds), 'about 2 min 50 s');
+  // On a 780 the same work takes 0.6 of the virtual time, and as long on the host.
+  const fast = estimateRun('syscall', { cpu: '780', memoryMB: 4.5, set: {}, parameters: { iterations: 100000 } }, 80)!;
+  assert.equal(Number(fast.virtualSeconds.toFixed(3)), Number((33 * 0.6).toFixed(3)));
+  assert.equal(Number(fast.hostSeconds.toFixed(4)), Number(syscall.hostSeconds.toFixed(4)));
+  assert.equal(estimateRun('table2', { cpu: '750', memoryMB: 4.5, set: {}, parameters: { divisor: 1 } }, 80)!.steps.length, 29);
+  assert.deepEqual([durationWords(0.5), durationWords(42), durationWords(3725)], ['under a second', 'about 42 s', 'about 1 h 2 min']);
+  // Within one step: its virtual time against what it should take (at most 95% until it ends).
+  const running = { progress: { step: 1, steps: 1, label: 'syscall', virtualSeconds: 16.5, instructions: 1 } } as never;
+  assert.equal(runFraction(running, syscall), 0.5);
+  assert.equal(runFraction({ progress: { step: 1, steps: 1, label: 's', virtualSeconds: 999, instructions: 1 } } as never, syscall), 0.95);
+  // A finished run's speed: its machines' virtual seconds (a 750's at 0.6) per host second.
+  const r = result(0.62);
+  r.rows[0]!.emulator = { instructions: '1', virtualSeconds: 1, machineInstructions: '2', machineVirtualSeconds: 50 };
+  assert.equal(measuredSpeed(r, 1), 30);
+  assert.equal(measuredSpeed(r, 0.1), null);
 });

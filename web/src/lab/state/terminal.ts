@@ -39,6 +39,16 @@ export class Terminal {
     this.link.post({ type: 'terminal-input', text });
   }
 
+  /** The xterm's size (said again whenever it changes): the guest's console tty takes it as its window size. */
+  resize(cols: number, rows: number): void {
+    const last = this.lastSize;
+    if (last && last.cols === cols && last.rows === rows) return;
+    this.lastSize = { cols, rows };
+    this.link.post({ type: 'terminal-size', cols, rows });
+  }
+
+  private lastSize: { cols: number; rows: number } | null = null;
+
   setRealtime(realtime: boolean): void {
     this.state.patch({ realtime });
     this.link.post({ type: 'terminal-speed', realtime });

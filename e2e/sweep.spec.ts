@@ -1,0 +1,169 @@
+// End-to-end tests of sweeps in the page (web/src/lab/state/sweeps.ts,
+// pool.ts): a small sweep on two Web Workers draws its line chart and table,
+// exports the same JSON as on one worker, and is kept in the sweep history;
+// Stop stops every worker at once; bad values are refused by name before
+// anything runs; a multi-step run on two workers gives the result of one.
+// The page's data-testid contract is listed in e2e/README.md.
+
+import { readFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+
+import { validateSweep } from '../experiments/runner/sweep';
+import { expect, shot, test, waitReady, xtermVisible } from './lab';
+
+/** Picks an experiment and types its parameter. */
+async function choose(page: Page, id: string, param: [string, string] | null): Promise<void> {
+  await page.getByTestId(`experiment-${id}`).click();
+  if (param) await page.getByTestId(`param-${param[0]}`).fill(param[1]);
+}
+
+/** Sets the sweep's first setting and values, and the workers. */
+async function sweepOf(page: Page, setting: string, values: string, jobs: string): Promise<void> {
+  await page.getByTestId('sweep-setting-0').selectOption(setting);
+  await page.getByTestId('sweep-values-0').fill(values);
+  await page.getByTestId('sweep-jobs').fill(jobs);
+}
+
+async function downloadText(page: Page, testId: string): Promise<{ name: string; text: string }> {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testId).click()]);
+  const path = await download.path();
+  return { name: download.suggestedFilename(), text: readFileSync(path!, 'utf8') };
+}
+
+/** The sweep table's rows, as text cells. */
+async function sweepRows(page: Page): Promise<string[][]> {
+  return page.getByTestId('sweep-results').getByTestId('result-row').evaluateAll((rows) =>
+    rows.map((r) => Array.from(r.querySelectorAll('td, th'), (c) => (c.textContent ?? '').trim())));
+}
+
+test('a sweep of hz on two workers: progress, a line chart with the paper\'s point, the table, the same JSON as on one worker, the history',
+  async ({ page }, testInfo) => {
+    await page.goto('/');
+    await waitReady(page);
+    await choose(page, 'syscall', ['iterations', '1000']);
+    await sweepOf(page, 'hz', '50,100,250,1000', '2');
+    const status = page.getByTestId('sweep-status');
+    await page.getByTestId('sweep-run').click();
+    await expect(status).toContainText(/^Finished in .* on 2 workers: 4 of 4 units ran/, { timeout: 90_000 });
+    await expect(page.getByTestId('sweep-outcome')).toContainText('hz = 50, 100, 250, 1000: 4 of 4 points ok');
+    // The chart: one line of four points, the paper's figure at hz=100 (its kernel's), axes named.
+    const chart = page.getByTestId('sweep-chart');
+    await expect(chart.locator('circle.point')).toHaveCount(4);
+    await expect(chart.locator('path.paper-point')).toHaveCount(2); // the point and its legend
+    await expect(chart.locator('.axis-label').first()).toHaveText('hz');
+    const rows = await sweepRows(page);
+    expect(rows.map((r) => r[0])).toEqual(['50', '100', '250', '1000']);
+    expect(rows.map((r) => r.at(-1))).toEqual(['ok', 'ok', 'ok', 'ok']);
+    expect(rows[1]![4], 'the paper\'s (scaled) figure at hz=100').toMatch(/^0\.\d\d\*$/);
+    expect(rows[0]![4]).toBe('—');
+    // More clock interrupts cost time: elapsed at hz=1000 above hz=50.
+    expect(Number(rows[3]![1])).toBeGreaterThan(Number(rows[0]![1]));
+    // The console logs each unit as it ends (xterm draws only when in view).
+    await page.getByTestId('console').scrollIntoViewIfNeeded();
+    await expect.poll(() => xtermVisible(page, 'console')).toMatch(/syscall sweep hz=4 values: 4 points, 4 units on 2 workers/);
+    expect(await xtermVisible(page, 'console')).toMatch(/\[4\/4\] hz=\d+: syscall/);
+    await shot(page, '20-sweep', testInfo);
+
+    // The measure: system time; the table gains nothing (it is a time), the chart's axis says it.
+    await page.getByTestId('sweep-measure').selectOption('syscalls');
+    await expect(chart.locator('.axis-label').nth(1)).toHaveText('system calls');
+    const two = await downloadText(page, 'sweep-export-json');
+    expect(two.name).toBe('vaxlab-sweep-syscall-hz.json');
+    const result = validateSweep(JSON.parse(two.text), 'export');
+    expect(result.points.map((p) => p.result?.rows[0]?.status)).toEqual(['ok', 'ok', 'ok', 'ok']);
+    const csv = await downloadText(page, 'sweep-export-csv');
+    expect(csv.text.split('\r\n')[0]).toBe('hz,step,test,status,real_s,user_s,sys_s,syscalls,paper_syscalls,failure');
+    expect(csv.text.split('\r\n')[2]).toMatch(/^100,syscall,syscall,ok,/);
+    const svg = await downloadText(page, 'sweep-export-svg');
+    expect(svg.text).toContain('<svg');
+    expect(svg.text).toContain('circle');
+
+    // The same sweep on one worker: the same bytes.
+    await sweepOf(page, 'hz', '50,100,250,1000', '1');
+    await page.getByTestId('sweep-run').click();
+    await expect(status).toContainText(/^Finished in .* on 1 worker: 4 of 4 units ran/, { timeout: 90_000 });
+    const one = await downloadText(page, 'sweep-export-json');
+    expect(one.text).toBe(two.text);
+
+    // Both are kept; one opens from the history after a reload.
+    await expect(page.getByTestId('sweep-history').locator('li')).toHaveCount(2);
+    await page.reload();
+    await waitReady(page);
+    await expect(page.getByTestId('sweep-history').locator('li')).toHaveCount(2);
+    await page.getByTestId('sweep-history').locator('.history-open').first().click();
+    await expect(page.getByTestId('sweep-chart').locator('circle.point')).toHaveCount(4);
+  });
+
+test('Stop stops every worker at once: the running points are marked stopped, the rest not run, and a sweep runs again',
+  async ({ page }, testInfo) => {
+    await page.goto('/');
+    await waitReady(page);
+    // 100,000 getpids at each point: seconds of host time each.
+    await choose(page, 'syscall', ['iterations', '100000']);
+    await sweepOf(page, 'hz', '50,60,100,250,500,1000', '2');
+    await page.getByTestId('sweep-run').click();
+    // Both workers running a point (their virtual time reported).
+    const workers = page.getByTestId('sweep-workers').locator('li');
+    await expect(workers).toHaveCount(2, { timeout: 60_000 });
+    await expect(workers.nth(0)).toContainText(/virtual [1-9]/, { timeout: 60_000 });
+    await expect(workers.nth(1)).toContainText(/virtual [1-9]/, { timeout: 60_000 });
+    const t0 = Date.now();
+    await page.getByTestId('sweep-stop').click();
+    await expect(page.getByTestId('sweep-status')).toContainText(/^Stopped after .* on 2 workers: [23] of 6 units ran\.$/, { timeout: 5_000 });
+    const stoppedMs = Date.now() - t0;
+    await expect(page.getByTestId('sweep-outcome')).toContainText(/stopped: \d of 6 points ran/);
+    const status = (await sweepRows(page)).map((r) => r.at(-1));
+    expect(status.filter((s) => s === 'stopped by the user'), `statuses: ${status.join(', ')}`).toHaveLength(2);
+    expect(status.at(-1)).toBe('not run');
+    expect(status.every((s) => s === 'ok' || s === 'stopped by the user' || s === 'not run')).toBe(true);
+    await expect(page.getByTestId('sweep-chart').locator('text.sweep-failed')).not.toHaveCount(0);
+    await shot(page, '21-sweep-stopped', testInfo);
+    testInfo.annotations.push({ type: 'stop', description: `stopped in ${stoppedMs} ms` });
+    // And again, short.
+    await choose(page, 'syscall', ['iterations', '500']);
+    await sweepOf(page, 'hz', '50,100', '2');
+    await expect(page.getByTestId('sweep-run')).toBeEnabled();
+    await page.getByTestId('sweep-run').click();
+    await expect(page.getByTestId('sweep-status')).toContainText(/^Finished in .*: 2 of 2 units ran/, { timeout: 60_000 });
+  });
+
+test('bad values are refused by name before anything runs; the workers must be 1 to the cores', async ({ page }) => {
+  await page.goto('/');
+  await waitReady(page);
+  await choose(page, 'syscall', null);
+  await sweepOf(page, 'hz', '50,abc,5000,50', '2');
+  const problems = page.getByTestId('sweep-problems');
+  await expect(problems).toContainText('hz=abc: not a value of hz (a whole number from 50 to 1000)');
+  await expect(problems).toContainText('hz=5000: 5000 is out of range 50..1000');
+  await expect(problems).toContainText('hz=50: listed twice');
+  await expect(page.getByTestId('sweep-run')).toBeDisabled();
+  await sweepOf(page, 'memoryMB', '0.75..64:0.25', '2');
+  await expect(problems).toContainText('memoryMB=0.75..64:0.25: 254 values; a sweep has at most 200 points');
+  await sweepOf(page, 'hz', '50,100', '0');
+  await expect(page.getByTestId('sweep-form')).toContainText('at least 1 worker');
+  await expect(page.getByTestId('sweep-run')).toBeDisabled();
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  await page.getByTestId('sweep-jobs').fill(String(cores + 1));
+  await expect(page.getByTestId('sweep-form')).toContainText(`at most ${cores} (this machine's cores)`);
+  await page.getByTestId('sweep-jobs').fill('1');
+  await expect(page.getByTestId('sweep-run')).toBeEnabled();
+  await expect(page.getByTestId('sweep-run')).toHaveText('Run sweep (2 points)');
+});
+
+test('a multi-step run on two workers: its steps spread over them, the same result as on one', async ({ page }) => {
+  await page.goto('/');
+  await waitReady(page);
+  await choose(page, 'namecache-work', ['divisor', '40']);
+  const runOn = async (jobs: string) => {
+    await page.getByTestId('sweep-jobs').fill(jobs);
+    await page.getByTestId('run-button').click();
+    await expect(page.getByTestId('run-progress')).toContainText(/^Finished: 3 rows/, { timeout: 90_000 });
+    return (await downloadText(page, 'export-json')).text;
+  };
+  const two = await runOn('2');
+  await page.getByTestId('console').scrollIntoViewIfNeeded();
+  await expect.poll(() => xtermVisible(page, 'console')).toContain('3 steps on 2 workers');
+  const one = await runOn('1');
+  expect(one).toBe(two);
+  expect(JSON.parse(one).rows.map((r: { status: string }) => r.status)).toEqual(['ok', 'ok', 'ok']);
+});

@@ -1,0 +1,334 @@
+// Sweeps (sweep.ts, sweepShard.ts, sweepView.ts, sweepNode.ts): the values
+// of an axis and every refusal, the plan (points, units, a setting the steps
+// set themselves), and on the emulator: the same bytes on one worker thread
+// and on two, a point's units joined are the experiment run whole (also
+// `run --jobs`), shards merge into the sweep's bytes and misfits are refused,
+// a failing point is marked while the others go on, Stop stops every worker.
+// The emulator tests are skipped, saying why, without the wasm build or the
+// lab's image.
+
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { before, test } from 'node:test';
+
+import { findLabImage, loadDiskImage, loadSharedPack, wasmBuildExists } from '../../emu/js/vaxNode';
+import type { SharedPack } from '../../emu/js/sharedPack';
+import { KERNELS, kernelFileName } from '../kernels/variants';
+import { findExperiment } from './experiments';
+import { resultJson } from './result';
+import { resolveRun, runExperiment, SettingsError } from './runner';
+import {
+  assembleSweep, localExecutor, MAX_SWEEP_POINTS, parseAxis, planSweep, runUnits, sweepJson, sweepSetting, SweepUnitRunner, validateSweep,
+  type SweepRequest, type SweepResult, type SweepSetting, type UnitOutcome,
+} from './sweep';
+import { threadExecutors } from './sweepNode';
+import { mergeShards, parseShardSpec, readShard, shardJsonl, shardUnits, ShardError, type ShardHeader } from './sweepShard';
+import { findMeasure, sweepChart, sweepTable } from './sweepView';
+import { useLabImage } from './testLab';
+
+const syscall = findExperiment('syscall')!;
+const setting = (name: string, spec = syscall): SweepSetting => {
+  const s = sweepSetting(spec, name);
+  assert.equal(typeof s, 'object', String(s));
+  return s as SweepSetting;
+};
+const values = (name: string, raw: string) => parseAxis(setting(name), raw);
+const refusal = (f: () => unknown): string[] => {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof SettingsError) return e.problems;
+    throw e;
+  }
+  assert.fail('not refused');
+};
+
+// ------------------------------------------------------------ values and plans
+
+test('an axis: lists, ranges (whole steps by default, or FROM..TO:STEP), both, and named values', () => {
+  assert.deepEqual(values('nchsize', '0,32,64,154,500,1000').axis?.values, [0, 32, 64, 154, 500, 1000]);
+  assert.deepEqual(values('memoryMB', '1..8').axis?.values, [1, 2, 3, 4, 5, 6, 7, 8]);
+  assert.deepEqual(values('memoryMB', '1..2:0.25, 4.5').axis?.values, [1, 1.25, 1.5, 1.75, 2, 4.5]);
+  assert.deepEqual(values('hz', '50,60,100..1000:300').axis?.values, [50, 60, 100, 400, 700, 1000]);
+  assert.deepEqual(values('cpu', '750,780').axis?.values, [750, 780]);
+  assert.deepEqual(values('disk', 'rp06,Eagle,ideal').axis?.values, [0, 1, 2]);
+  assert.deepEqual(values('iterations', '1000..3000:1000').axis?.values, [1000, 2000, 3000]);
+  assert.equal(setting('disk').label(1), 'eagle');
+});
+
+test('an axis refuses each bad value by name, a huge range with its count, and nothing else', () => {
+  assert.deepEqual(values('hz', '').problems, ['hz: no values (give a list such as hz=1,2,3 or a range such as hz=1..8)']);
+  const mixed = values('hz', '50,abc,5000,50,60,,').problems;
+  assert.deepEqual(mixed.map((p) => p.replace(/ \(below 50.*$/, '')), [
+    'hz=abc: not a value of hz (a whole number from 50 to 1000)',
+    'hz=50,abc,5000,50,60,,: an empty value between commas',
+    'hz=5000: 5000 is out of range 50..1000',
+    'hz=50: listed twice',
+  ]);
+  assert.deepEqual(values('hz', '0..100000').problems, [`hz=0..100000: 100,001 values; a sweep has at most ${MAX_SWEEP_POINTS} points`]);
+  assert.deepEqual(values('hz', '100..50').problems, ['hz=100..50: an empty range (100 is above 50)']);
+  assert.deepEqual(values('memoryMB', '1..2:0').problems, ['memoryMB=1..2:0: the step must be more than 0']);
+  assert.deepEqual(values('memoryMB', '0.5,1.1').problems, [
+    'memoryMB=0.5: 0.5 is out of range 0.75..64 (0.75 MB is the least 4.3BSD boots in (0.5 MB stops the boot with a machine check); 4.3BSD sizes memory by probing, so any multiple of 256 KB works)',
+    'memoryMB=1.1: a multiple of 0.25 from 0.75 to 64, got 1.1',
+  ]);
+  assert.match(values('disk', 'rp06..ideal').problems[0]!, /^disk=rp06\.\.ideal: disk takes names, not a range/);
+  assert.match(values('disk', 'ssd').problems[0]!, /^disk=ssd: not a value of disk \(one of rp06 \(0\), eagle \(1\), ideal \(2\), rm05 \(3\)\)/);
+  assert.match(String(sweepSetting(syscall, 'nchsiz')), /^unknown setting "nchsiz" \(did you mean "nchsize"\?\).*syscall's iterations$/);
+});
+
+test('a plan: points with the first setting outermost, a unit per step of each point; every refusal before anything runs', () => {
+  const base = { parameters: { iterations: 2000 }, set: {} };
+  const plan = planSweep({ experiment: 'syscall', axes: [{ setting: 'hz', values: [50, 100] }, { setting: 'cpu', values: [750, 780] }], base });
+  assert.deepEqual(plan.points.map((p) => p.values), [{ hz: 50, cpu: 750 }, { hz: 50, cpu: 780 }, { hz: 100, cpu: 750 }, { hz: 100, cpu: 780 }]);
+  assert.deepEqual(plan.points[1]!.options.set, { hz: 50, cpu: 780 });
+  assert.deepEqual(plan.units.map((u) => [u.point, u.step]), [[0, 'syscall'], [1, 'syscall'], [2, 'syscall'], [3, 'syscall']]);
+  const table2 = planSweep({ experiment: 'table2', axes: [{ setting: 'memoryMB', values: [2, 8] }], base: { parameters: {}, set: {} } });
+  assert.equal(table2.units.length, 2 * 29);
+  assert.deepEqual([table2.units[29]!.point, table2.units[29]!.step], [1, 'syscall']);
+  // A unit is RunOptions.steps: one step of the experiment, by id.
+  assert.deepEqual(refusal(() => resolveRun(syscall, { steps: ['nosuch'] })), ['step nosuch: syscall has no such step (syscall)']);
+  assert.deepEqual(resolveRun(findExperiment('table7')!, { steps: ['randpage', 'seqpage'] }).steps.map((s) => [s.index, s.step.id]),
+    [[0, 'seqpage'], [2, 'randpage']]);
+  // No axis: one point, the experiment as run runs it (run --jobs).
+  assert.equal(planSweep({ experiment: 'table2', axes: [], base: { parameters: {}, set: {} } }).units.length, 29);
+
+  const ax = (setting: string, v: number[]) => ({ setting, values: v });
+  const refused = (r: Partial<SweepRequest>) => refusal(() => planSweep({ experiment: 'syscall', axes: [], base, ...r }));
+  assert.deepEqual(refused({ experiment: 'nosuch' }), ['no experiment "nosuch" (vaxlab list shows them)']);
+  assert.deepEqual(refused({ axes: [ax('hz', [50]), ax('cpu', [750]), ax('nproc', [40])] }),
+    ['3 settings swept (hz, cpu, nproc); a sweep turns one or two']);
+  assert.deepEqual(refused({ axes: [ax('hz', [50]), ax('hz', [60])] }), ['hz: swept twice']);
+  assert.deepEqual(refused({ axes: [ax('hz', [50, 100])], base: { ...base, set: { hz: 100 } } }),
+    ['hz: both swept and fixed (--set hz=100); give it once']);
+  assert.deepEqual(refused({ axes: [ax('iterations', [10, 20])] }),
+    ['iterations: both swept and fixed (--param iterations=2000); give it once']);
+  const hz = Array.from({ length: 20 }, (_, i) => 50 + i * 10);
+  const mem = Array.from({ length: 11 }, (_, i) => 1 + i);
+  assert.deepEqual(refused({ axes: [ax('hz', hz), ax('memoryMB', mem)] }), ['220 points (20 hz × 11 memoryMB); a sweep has at most 200']);
+  // A point's settings together, named by the point when only some have the problem.
+  assert.deepEqual(refused({ axes: [ax('memoryMB', [0.75, 1, 8])], base: { ...base, set: { bufpages: 200 } } }), [
+    'memoryMB=0.75: --set: bufpages: 200 KB of buffer cache does not fit beside the kernel in 0.75 MB (at most 128: memoryMB * 512 - 256)',
+  ]);
+  assert.deepEqual(refused({ axes: [ax('tick', [5000, 10000])] }), [
+    'tick=5000: --set: tick: 5000 does not match hz 100 (the kernel\'s): tick must be 1000000 / hz = 10000 µs, or leave tick out and it is set from hz',
+  ]);
+});
+
+test('a setting the steps set themselves: each family of steps becomes one row, the paper\'s figures where a member ran', () => {
+  const namecache = findExperiment('namecache')!;
+  assert.deepEqual(setting('nchsize', namecache).paper, 'rows');
+  assert.deepEqual(setting('hz', namecache).paper, { at: 100 });
+  assert.deepEqual(setting('nbuf', namecache).paper, null);
+  assert.deepEqual(setting('memoryMB', namecache).paper, { at: 4.5 });
+  const plan = planSweep({ experiment: 'namecache', axes: [{ setting: 'nchsize', values: [0, 64, 154, 1000] }], base: { parameters: {}, set: {} } });
+  assert.deepEqual(plan.points[0]!.spec.steps.map((s) => [s.id, s.label, s.kernel]), [['ls', 'ls -l', {}], ['namework', 'namework', {}]]);
+  assert.deepEqual(plan.points.map((p) => p.spec.steps[0]!.paper?.system ?? null), [3.3, null, 3.7, 3.7]);
+  assert.deepEqual(plan.points.map((p) => p.options.set), [{ nchsize: 0 }, { nchsize: 64 }, { nchsize: 154 }, { nchsize: 1000 }]);
+  assert.deepEqual(plan.units.map((u) => u.step), ['ls', 'namework', 'ls', 'namework', 'ls', 'namework', 'ls', 'namework']);
+  // Without a sweep over it, namecache still refuses a --set of what it varies.
+  assert.match(refusal(() => planSweep({ experiment: 'namecache', axes: [], base: { parameters: {}, set: { nchsize: 5 } } }))[0]!,
+    /namecache sets nchsize itself/);
+});
+
+test('the kernel variants are a setting like any other: by name, the paper\'s at GENERIC, not both swept and fixed', () => {
+  const k = setting('kernel');
+  assert.deepEqual(parseAxis(k, 'generic,no-name-cache').axis?.values, [KERNELS.findIndex((x) => x.name === 'generic'), KERNELS.findIndex((x) => x.name === 'no-name-cache')]);
+  assert.match(parseAxis(k, 'generic,vms').problems[0]!, /^kernel=vms: not a value of kernel \(one of generic, /);
+  assert.match(parseAxis(k, 'generic..like-4.2').problems[0]!, /^kernel=generic\.\.like-4\.2: kernel takes names, not a range/);
+  assert.deepEqual(k.paper, { at: KERNELS.findIndex((x) => x.name === 'generic') });
+  const plan = planSweep({ experiment: 'syscall', axes: [{ setting: 'kernel', values: [0, 2] }], base: { parameters: {}, set: {}, spinSeeds: 2 } });
+  assert.deepEqual(plan.points.map((p) => p.kernel), [KERNELS[0]!.name, KERNELS[2]!.name]);
+  assert.equal(plan.points[0]!.options.spinSeeds, 2);
+  assert.deepEqual(refusal(() => planSweep({ experiment: 'syscall', axes: [{ setting: 'kernel', values: [0] }], base: { parameters: {}, set: {}, kernel: 'generic' } })),
+    ['kernel: both swept and fixed (--kernel generic); give it once']);
+  assert.match(refusal(() => planSweep({ experiment: 'syscall', axes: [], base: { parameters: {}, set: {}, kernel: '/tmp/vmunix' } }))[0]!,
+    /^--kernel \/tmp\/vmunix: a sweep boots the kernel variants by name/);
+});
+
+test('shard specs: INDEX/COUNT from 0', () => {
+  assert.deepEqual(parseShardSpec('0/4'), { index: 0, count: 4 });
+  assert.deepEqual(parseShardSpec('3/4'), { index: 3, count: 4 });
+  assert.match(String(parseShardSpec('4/4')), /counts from 0, so it must be below 4/);
+  assert.match(String(parseShardSpec('1/0')), /the count must be 1 to/);
+  assert.match(String(parseShardSpec('one/4')), /takes INDEX\/COUNT/);
+});
+
+// ------------------------------------------------------------ on the emulator
+
+const lab = useLabImage('sweep.test.ts');
+const skip = lab.skip || (!wasmBuildExists() ? 'no wasm build' : false);
+// The pack as `vaxlab sweep` shares it: the chunked image when the installer wrote one; and the whole pack.
+let pack: SharedPack;
+let flatPack: SharedPack;
+const IMAGE = { name: 'test image' };
+before(async () => {
+  if (skip) return;
+  pack = await loadSharedPack(findLabImage()!);
+  flatPack = await loadSharedPack(findLabImage()!, { flat: true });
+});
+
+/** Runs a request's units (all, or some) on `jobs` threads. */
+async function runOnThreads(request: SweepRequest, jobs: number,
+  options: { units?: number[]; signal?: AbortSignal; onWorkers?: (busy: number) => void; pack?: SharedPack } = {}) {
+  const plan = planSweep(request);
+  const pool = threadExecutors(request, jobs, options.pack ?? pack, IMAGE);
+  try {
+    const ran = await runUnits(plan, options.units ?? plan.units.map((u) => u.index), pool.executors, {
+      signal: options.signal,
+      progressMs: 0,
+      // Workers whose unit has begun to run (reported virtual time).
+      onProgress: (p) => options.onWorkers?.(p.workers.filter((w) => w.unit !== null && w.virtualSeconds > 0).length),
+    });
+    return { plan, ...ran };
+  } finally {
+    await pool.close();
+  }
+}
+
+const SWEEP: SweepRequest = {
+  experiment: 'syscall',
+  axes: [{ setting: 'hz', values: [50, 1000] }, { setting: 'cpu', values: [750, 780] }],
+  base: { parameters: { iterations: 2000 }, set: {} },
+};
+let whole: { json: string; outcomes: Map<number, UnitOutcome> } | null = null;
+
+test('a sweep on one worker thread and on two: the same bytes; a point is the experiment run with its settings', { skip }, async () => {
+  const one = await runOnThreads(SWEEP, 1);
+  // Two threads over the whole pack in shared memory (no chunked image): the same bytes again.
+  const two = await runOnThreads(SWEEP, 2, { pack: flatPack });
+  assert.equal(pack.format, existsSync(findLabImage()!.replace(/\.dsk\.gz$/, '.dskz')) ? 'chunked' : 'flat');
+  assert.equal(flatPack.format, 'flat');
+  const a = assembleSweep(one.plan, one.outcomes, one.stopped);
+  const b = assembleSweep(two.plan, two.outcomes, two.stopped);
+  assert.equal(a.status, 'ok');
+  assert.equal(sweepJson(b), sweepJson(a));
+  whole = { json: sweepJson(a), outcomes: one.outcomes };
+  // hz=1000 on a 780 against a direct run (in this thread, the pack in wasm memory).
+  const direct = await runExperiment(lab.api.vax780, lab.disk, syscall, { parameters: { iterations: 2000 }, set: { hz: 1000, cpu: 780 }, image: IMAGE });
+  assert.equal(resultJson(a.points[3]!.result!), resultJson(direct));
+  // More clock interrupts cost time; the 780 is faster.
+  const real = a.points.map((p) => p.result!.rows[0]!.guest!.real);
+  assert.ok(real[2]! > real[0]!, `hz=1000 (${real[2]}) not slower than hz=50 (${real[0]}) on a 750`);
+  assert.ok(real[1]! < real[0]!, `a 780 (${real[1]}) not faster than a 750 (${real[0]})`);
+  // The file reads back (the checked copy lists the fields in the schema's order); the table and the chart have a line per cpu, the paper's figure at hz=100 only (not swept here).
+  assert.deepEqual(validateSweep(JSON.parse(sweepJson(a)), 'sweep'), JSON.parse(sweepJson(a)));
+  const chart = sweepChart(a, findMeasure('elapsed')!);
+  assert.deepEqual(chart.lines.map((l) => [l.label, l.points.map((p) => p.x), l.paper]), [['cpu=750', [50, 1000], []], ['cpu=780', [50, 1000], []]]);
+  assert.equal(sweepTable(a, findMeasure('syscalls')!).rows.length, 4);
+});
+
+test('run --jobs: the steps of an experiment on two threads make the result of the experiment run whole', { skip }, async () => {
+  const spec = findExperiment('namecache-work')!;
+  const request: SweepRequest = { experiment: spec.id, axes: [], base: { parameters: { divisor: 40 }, set: {} } };
+  const ran = await runOnThreads(request, 2);
+  const joined = assembleSweep(ran.plan, ran.outcomes, ran.stopped).points[0]!.result!;
+  const direct = await runExperiment(lab.api.vax780, lab.disk, spec, { parameters: { divisor: 40 }, image: IMAGE });
+  assert.equal(resultJson(joined), resultJson(direct));
+  assert.equal(joined.rows.length, 3);
+});
+
+test('shards: each runs its slice; merged they are the sweep\'s bytes; shards that do not belong together are refused', { skip }, async () => {
+  assert.ok(whole, 'the sweep of the first test ran');
+  const plan = planSweep(SWEEP);
+  const header = (index: number, count: number, h: Partial<ShardHeader> = {}): ShardHeader => ({
+    format: 'vaxlab-sweep-shard', version: 1, shard: { index, count }, request: SWEEP, units: plan.units.length, image: IMAGE, ...h,
+  });
+  const slice = (index: number, count: number) => new Map(shardUnits(plan, { index, count }).map((u) => [u, whole!.outcomes.get(u)!]));
+  assert.deepEqual(shardUnits(plan, { index: 1, count: 3 }), [1]);
+  assert.deepEqual(shardUnits(plan, { index: 0, count: 3 }), [0, 3]);
+  const texts = [0, 1, 2].map((i) => shardJsonl(header(i, 3), slice(i, 3)));
+  // A shard runs only its slice: shard 1/3 on a thread gives the line the whole sweep's unit 1 gives.
+  const own = await runOnThreads(SWEEP, 1, { units: shardUnits(plan, { index: 1, count: 3 }) });
+  assert.equal(shardJsonl(header(1, 3), own.outcomes), texts[1]);
+  const shards = texts.map((t, i) => readShard(`s${i}.jsonl`, t));
+  assert.equal(sweepJson(mergeShards([shards[2]!, shards[0]!, shards[1]!]).result), whole.json);
+
+  const refusedWith = (f: () => unknown): string[] => {
+    try {
+      f();
+    } catch (e) {
+      if (e instanceof ShardError) return e.problems;
+      throw e;
+    }
+    assert.fail('not refused');
+  };
+  assert.deepEqual(refusedWith(() => mergeShards([shards[0]!, shards[1]!])), ['shard 2/3 missing (2 of the 3 shards given)']);
+  assert.deepEqual(refusedWith(() => mergeShards([shards[0]!, shards[1]!, readShard('again.jsonl', texts[1]!)])),
+    ['s1.jsonl and again.jsonl are both shard 1/3', 'shard 2/3 missing (2 of the 3 shards given)']);
+  const other = readShard('other.jsonl', shardJsonl(header(2, 3, { request: { ...SWEEP, axes: [SWEEP.axes[0]!] } }), new Map()));
+  assert.deepEqual(refusedWith(() => mergeShards([shards[0]!, shards[1]!, other])),
+    ['other.jsonl is a shard of another sweep than s0.jsonl (hz=50,1000 against hz=50,1000 cpu=750,780)']);
+  const image = readShard('image.jsonl', shardJsonl(header(2, 3, { image: { name: 'x', sha256: 'abcdef0123456789' } }), slice(2, 3)));
+  assert.deepEqual(refusedWith(() => mergeShards([shards[0]!, shards[1]!, image])),
+    ['image.jsonl ran on another image than s0.jsonl (abcdef012345 against test image)']);
+  const fourths = readShard('fourth.jsonl', shardJsonl(header(2, 4), new Map()));
+  assert.deepEqual(refusedWith(() => mergeShards([shards[0]!, shards[1]!, fourths])), ['fourth.jsonl is one of 4 shards, s0.jsonl one of 3']);
+  const short = readShard('short.jsonl', shardJsonl(header(0, 3), new Map([[0, whole.outcomes.get(0)!]])));
+  assert.deepEqual(refusedWith(() => mergeShards([short, shards[1]!, shards[2]!])),
+    ['short.jsonl (shard 0/3) lacks 1 of its units (3): it was stopped or did not finish']);
+  assert.deepEqual(refusedWith(() => readShard('x.json', whole!.json)), ['x.json:1: not JSON (not a shard of vaxlab sweep --shard)']);
+  assert.deepEqual(refusedWith(() => readShard('e.jsonl', '')), ['e.jsonl: empty (not a shard of vaxlab sweep --shard)']);
+  const lines = texts[0]!.split('\n');
+  assert.deepEqual(refusedWith(() => readShard('dup.jsonl', [lines[0], lines[1], lines[1]].join('\n'))), ['dup.jsonl:3: unit 0 a second time']);
+  assert.deepEqual(refusedWith(() => readShard('mis.jsonl', texts[0]!.replace('"unit":3', '"unit":4'))),
+    ['mis.jsonl:3: unit 4 is not one of shard 0/3\'s']);
+  assert.match(refusedWith(() => readShard('bad.jsonl', texts[0]!.replace('"status":"ok"', '"status":"fine"')))[0]!,
+    /^bad\.jsonl:2: not a unit's result: at bad\.jsonl:2\.result\.status, expected "ok" or "failed", found the string "fine"$/);
+});
+
+test('a failing point is marked and the sweep goes on; Stop stops every worker at once', { skip }, async () => {
+  // 400,000 getpids on a 750 take about 90 virtual seconds: over the 30 s limit.
+  const request: SweepRequest = {
+    experiment: 'syscall', axes: [{ setting: 'iterations', values: [2000, 400_000, 3000] }], base: { parameters: {}, set: {}, limitSeconds: 30 },
+  };
+  const ran = await runOnThreads(request, 2);
+  const result: SweepResult = assembleSweep(ran.plan, ran.outcomes, ran.stopped);
+  assert.equal(result.status, 'failed');
+  assert.deepEqual(result.points.map((p) => p.result?.status), ['ok', 'failed', 'ok']);
+  assert.equal(result.points[1]!.result!.rows[0]!.failure?.kind, 'time limit');
+  const table = sweepTable(result, findMeasure('elapsed')!);
+  assert.deepEqual(table.rows.map((r) => r.cells.at(-1)!.text.split(':')[0]), ['ok', 'time limit', 'ok']);
+
+  // Four long points (400,000 getpids, about 3 host seconds each) on two threads: Stop once both are running.
+  const long: SweepRequest = {
+    experiment: 'syscall', axes: [{ setting: 'hz', values: [50, 100, 250, 1000] }], base: { parameters: { iterations: 400_000 }, set: {} },
+  };
+  const abort = new AbortController();
+  const t0 = performance.now();
+  const stopped = await runOnThreads(long, 2, { signal: abort.signal, onWorkers: (busy) => { if (busy === 2) abort.abort(); } });
+  const s = assembleSweep(stopped.plan, stopped.outcomes, stopped.stopped);
+  assert.equal(s.status, 'stopped');
+  const kinds = s.points.map((p) => p.result?.rows[0]?.failure?.kind ?? (p.result ? p.result.status : 'not run'));
+  // Both running units end 'stopped' (one may have finished first, under load), the rest never start.
+  assert.equal(kinds.filter((k) => k === 'stopped').length, 2, `points: ${kinds.join(', ')}`);
+  assert.deepEqual(kinds.slice(kinds.lastIndexOf('stopped') + 1), kinds.slice(kinds.lastIndexOf('stopped') + 1).map(() => 'not run'));
+  assert.ok(kinds.slice(0, kinds.indexOf('stopped')).every((k) => k === 'ok'), `points: ${kinds.join(', ')}`);
+  assert.equal(s.points.find((p) => p.result?.rows[0]?.failure)!.result!.rows[0]!.failure!.message, 'stopped: stopped by the user');
+  assert.ok(performance.now() - t0 < 8000, 'Stop did not stop the running units');
+});
+
+
+test('a kernel variant on worker units boots as run --kernel boots it; without its bytes the sweep is refused before it runs', { skip }, async (t) => {
+  const file = join(dirname(findLabImage()!), kernelFileName(basename(findLabImage()!).replace(/\.dsk(\.gz)?$/, ''), 'no-name-cache'));
+  if (!existsSync(file)) {
+    t.skip(`${file} is not built (npm run image builds the kernels)`);
+    return;
+  }
+  const bytes = await loadDiskImage(file);
+  const kernel = { name: 'no-name-cache: test', bytes, sha256: 'k' };
+  const request: SweepRequest = { experiment: 'namecache-work', axes: [], base: { parameters: { divisor: 40 }, set: {}, kernel: 'no-name-cache' } };
+  const runner = new SweepUnitRunner(lab.api.vax780, lab.disk, request, (name) => (name === 'no-name-cache' ? kernel : undefined));
+  const plan = runner.plan;
+  const ran = await runUnits(plan, plan.units.map((u) => u.index), [localExecutor(runner, { image: IMAGE })]);
+  const joined = assembleSweep(plan, ran.outcomes, ran.stopped).points[0]!.result!;
+  const direct = await runExperiment(lab.api.vax780, lab.disk, findExperiment('namecache-work')!, { parameters: { divisor: 40 }, kernel, image: IMAGE });
+  assert.equal(resultJson(joined), resultJson(direct));
+  assert.deepEqual(joined.kernel, { name: 'no-name-cache: test', sha256: 'k' });
+  // The variant has no name cache: no hits even at nchsize 1000.
+  assert.deepEqual(joined.rows.map((r) => r.totals?.['namei.hits']), [0, 0, 0]);
+  const without = new SweepUnitRunner(lab.api.vax780, lab.disk, request);
+  await assert.rejects(runUnits(without.plan, [0], [localExecutor(without)]),
+    (e: unknown) => e instanceof SettingsError && /kernel no-name-cache: not available here/.test(e.problems.join('\n')));
+});

@@ -1,0 +1,109 @@
+// The command line's sweeps (scripts/vaxlab.ts): bad input is refused with
+// one clear line each, exit 2, nothing run and nothing written; and a sweep
+// cut into shards on the command line and merged is the sweep run whole,
+// byte for byte (exit 0).  The emulator part is skipped, saying why,
+// without the wasm build or the lab's image.
+
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+
+import { findLabImage, REPO_ROOT, wasmBuildExists } from '../emu/js/vaxNode';
+
+const work = mkdtempSync(join(tmpdir(), 'vaxlab-cli-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+
+function vaxlab(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [join(REPO_ROOT, 'scripts/vaxlab.mjs'), ...args], { cwd: work, encoding: 'utf8', timeout: 120_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+test('sweep and merge refuse bad input with one line each, exit 2, nothing run or written', () => {
+  const out = join(work, 'never.json');
+  const cases: [string[], RegExp[]][] = [
+    [['sweep', 'syscall'], [/sweep needs a setting to sweep: --set NAME=V1,V2,\.\.\./]],
+    [['sweep', 'syscall', '--set', 'hz='], [/hz: no values/]],
+    [['sweep', 'syscall', '--set', 'hz=0..100000'], [/hz=0\.\.100000: 100,001 values; a sweep has at most 200 points/]],
+    [['sweep', 'syscall', '--set', 'nchsiz=1,2'], [/unknown setting "nchsiz" \(did you mean "nchsize"\?\)/]],
+    [['sweep', 'syscall', '--set', 'hz=50,abc,5000'], [/^ {2}hz=abc: not a value of hz/m, /^ {2}hz=5000: 5000 is out of range 50\.\.1000/m]],
+    [['sweep', 'syscall', '--set', 'hz=50,100', '--set', 'cpu=750,780', '--set', 'nproc=40,50'], [/3 settings swept \(hz, cpu, nproc\); a sweep turns one or two/]],
+    [['sweep', 'syscall', '--set', 'hz=50..1000:5', '--set', 'memoryMB=1,2'], [/382 points \(191 hz × 2 memoryMB\); a sweep has at most 200/]],
+    [['sweep', 'syscall', '--set', 'hz=50,100', '--jobs', '0'], [/--jobs 0: at least 1 worker thread/]],
+    [['sweep', 'syscall', '--set', 'hz=50,100', '--jobs', '33'], [/--jobs 33: at most 32 worker threads/]],
+    [['run', 'table2', '--jobs', 'many'], [/--jobs takes a whole number of worker threads/]],
+    [['sweep', 'syscall', '--set', 'hz=50,100', '--shard', '2/2', '--jsonl', out], [/--shard 2\/2: the index counts from 0/]],
+    [['sweep', 'syscall', '--set', 'hz=50,100', '--shard', '0/2'], [/--shard writes its units as JSON Lines: give --jsonl FILE/]],
+    [['sweep', 'namecache', '--set', 'hz=50,100', '--param', 'iterations=5'], [/--param iterations: namecache has divisor/]],
+    [['merge'], [/merge needs the shards' files/]],
+    [['sweep', 'syscall', '--set', 'kernel=generic,vms'], [/kernel=vms: not a value of kernel \(one of generic, /]],
+    [['sweep', 'syscall', '--set', 'kernel=generic', '--kernel', 'generic'], [/kernel: both swept and fixed \(--kernel generic\)/]],
+    [['run', 'syscall', '--jobs', '2', '--kernel', '/tmp/vmunix'], [/--jobs with --kernel \/tmp\/vmunix: the worker threads boot the kernel variants by name/]],
+  ];
+  for (const [args, patterns] of cases) {
+    const r = vaxlab(...args, ...(args.includes('--jsonl') || args[0] === 'merge' ? [] : ['--json', out]));
+    assert.equal(r.status, 2, `${args.join(' ')}: exit ${r.status}\n${r.stderr}`);
+    for (const p of patterns) assert.match(r.stderr, p, args.join(' '));
+    assert.equal(r.stdout, '', `${args.join(' ')} printed a result`);
+    assert.ok(!existsSync(out), `${args.join(' ')} wrote ${out}`);
+  }
+  writeFileSync(join(work, 'not-a-shard.jsonl'), '{"format":"vaxlab-experiment-result"}\n');
+  const r = vaxlab('merge', 'not-a-shard.jsonl', 'missing.jsonl', '--json', out);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /refused, nothing was written:\n {2}not-a-shard\.jsonl: not a shard of vaxlab sweep --shard.*\n {2}missing\.jsonl: cannot be read \(ENOENT\)/);
+  assert.ok(!existsSync(out));
+});
+
+const skip = !wasmBuildExists() ? 'the WebAssembly emulator is not built (make -C emu wasm)'
+  : findLabImage() ? false : 'no 4.3BSD image: build web/public/images/43bsd.dsk.gz with `npm run image`';
+
+test('a sweep in two shards, run as a Kubernetes Indexed Job and a Slurm array would run them, merged: the sweep run whole, byte for byte', { skip }, () => {
+  const sweep = ['syscall', '--param', 'iterations=500', '--set', 'hz=50,100,1000'];
+  const whole = vaxlab('sweep', ...sweep, '--jobs', '2', '--json', 'whole.json');
+  assert.equal(whole.status, 0, whole.stderr);
+  assert.match(whole.stdout, /^ *100 \| .* \|\| +0\.\d\d\* +\| ok$/m, 'the paper\'s (scaled) figure at hz=100');
+  assert.match(whole.stdout, /syscall: 3 of 3 points ok/);
+  // batch/run-shard.sh as each engine starts it: the index from the engine's variable.
+  const results = join(work, 'results');
+  const engines: Record<string, string>[] = [{ JOB_COMPLETION_INDEX: '0' }, { SLURM_ARRAY_TASK_ID: '1' }];
+  for (const [i, engine] of engines.entries()) {
+    const r = spawnSync(join(REPO_ROOT, 'batch/run-shard.sh'), [...sweep, '--jobs', '1'], {
+      cwd: work, encoding: 'utf8', timeout: 120_000, env: { ...process.env, ...engine, SHARD_COUNT: '2', RESULTS: results },
+    });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, new RegExp(`shard ${i}/2: ${i === 0 ? 2 : 1} of its ${i === 0 ? 2 : 1} units ran`));
+    assert.ok(existsSync(join(results, `shard-${i}-of-2.jsonl`)));
+  }
+  const merged = spawnSync(join(REPO_ROOT, 'batch/merge.sh'), [], { cwd: work, encoding: 'utf8', env: { ...process.env, RESULTS: results } });
+  assert.equal(merged.status, 0, merged.stderr);
+  assert.equal(readFileSync(join(results, 'sweep.json'), 'utf8'), readFileSync(join(work, 'whole.json'), 'utf8'));
+  assert.equal(merged.stdout.split('\n').slice(0, 12).join('\n'), whole.stdout.split('\n').slice(0, 12).join('\n'));
+  // One shard alone is refused, nothing written.
+  const alone = vaxlab('merge', join(results, 'shard-0-of-2.jsonl'), '--json', 'alone.json');
+  assert.equal(alone.status, 2);
+  assert.match(alone.stderr, /shard 1\/2 missing \(1 of the 2 shards given\)/);
+  assert.ok(!existsSync(join(work, 'alone.json')));
+  const none = spawnSync(join(REPO_ROOT, 'batch/run-shard.sh'), sweep, { encoding: 'utf8', env: { ...process.env, SHARD_COUNT: '2' } });
+  assert.equal(none.status, 2);
+  assert.match(none.stderr, /no shard index: set JOB_COMPLETION_INDEX \(Kubernetes\), SLURM_ARRAY_TASK_ID \(Slurm\) or SHARD_INDEX/);
+});
+
+test('the batch manifests agree with themselves: as many shards as tasks, the scripts they run exist', () => {
+  const job = readFileSync(join(REPO_ROOT, 'batch/kubernetes/sweep-job.yaml'), 'utf8');
+  const completions = /^\s*completions: (\d+)$/m.exec(job)?.[1];
+  assert.ok(completions, 'completions');
+  assert.match(job, /^\s*completionMode: Indexed$/m);
+  assert.equal(/^\s*parallelism: (\d+)$/m.exec(job)?.[1], completions);
+  assert.match(job, new RegExp(`name: SHARD_COUNT\\s+value: "${completions}"`));
+  assert.match(job, /command: \["\/vaxlab\/batch\/run-shard\.sh"\]/);
+  assert.match(readFileSync(join(REPO_ROOT, 'batch/kubernetes/sweep-merge.yaml'), 'utf8'), /command: \["\/vaxlab\/batch\/merge\.sh"\]/);
+  const sbatch = readFileSync(join(REPO_ROOT, 'batch/slurm/sweep.sbatch'), 'utf8');
+  const array = /^#SBATCH --array=0-(\d+)$/m.exec(sbatch)?.[1];
+  assert.ok(array, '--array');
+  assert.equal(/^export SHARD_COUNT=(\d+)$/m.exec(sbatch)?.[1], String(Number(array) + 1));
+  assert.match(sbatch, /batch\/run-shard\.sh/);
+  assert.match(readFileSync(join(REPO_ROOT, 'batch/slurm/merge.sbatch'), 'utf8'), /batch\/merge\.sh/);
+  assert.match(readFileSync(join(REPO_ROOT, 'batch/Dockerfile'), 'utf8'), /^WORKDIR \/vaxlab$/m);
+});

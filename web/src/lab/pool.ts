@@ -1,0 +1,177 @@
+// The page's pool of Web Workers for sweeps and for runs spread over
+// several workers (experiments/runner/sweep.ts: units, each one step of one
+// point).  Each worker is the lab worker's script (web/src/worker) started
+// from the pack the first worker loaded, in a SharedArrayBuffer (the page is
+// cross-origin isolated: vite.config.ts sends COOP/COEP; emu/js/sharedPack.ts):
+// the chunked image's compressed file (about 5 MB), which each worker opens
+// and decompresses only as far as its machines read, or without one the
+// whole 174 MB pack, one copy that every worker reads; each machine writes
+// into its own copy-on-write overlay.  Without shared memory (a page that is not
+// isolated) the pool is unavailable and everything runs on the first
+// worker, one unit after the other, as before.  No React.
+
+import type { ExperimentResult } from '../../../experiments/runner/result';
+import type { RunProgress } from '../../../experiments/runner/runner';
+import type { SweepRequest, UnitExecutor } from '../../../experiments/runner/sweep';
+import type { FromWorker, KernelName, PackImage, ToWorker } from '../worker/protocol';
+import type { SharedPack } from '../../../emu/js/sharedPack';
+
+/** What the pool needs of a worker (a Worker, or a fake in tests). */
+export interface PoolPort {
+  postMessage(message: ToWorker): void;
+  onmessage: ((e: MessageEvent<FromWorker>) => void) | null;
+  onerror: ((e: ErrorEvent) => void) | null;
+  terminate(): void;
+}
+
+export interface Pack {
+  kernel: KernelName;
+  pack: SharedPack;
+  image: PackImage;
+}
+
+/** The machine's cores (navigator.hardwareConcurrency), at least 1. */
+export function cores(): number {
+  const n = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency : 0;
+  return Number.isInteger(n) && n > 0 ? n : 1;
+}
+
+/** The default number of workers: the cores less one (one for the page), at least 1. */
+export function defaultJobs(): number {
+  return Math.max(1, cores() - 1);
+}
+
+type Pending = { resolve: (m: FromWorker) => void; reject: (e: Error) => void; onProgress?: (p: RunProgress) => void };
+
+/** One worker of the pool: started once from the pack, then any number of units, one at a time. */
+class PoolWorker {
+  private pending = new Map<number, Pending>();
+  private nextId = 1;
+  private dead: Error | null = null;
+  readonly ready: Promise<void>;
+
+  constructor(private readonly port: PoolPort, pack: Pack) {
+    let ready!: () => void;
+    let failed!: (e: Error) => void;
+    this.ready = new Promise((resolve, reject) => {
+      ready = resolve;
+      failed = reject;
+    });
+    this.ready.catch(() => {});
+    port.onmessage = (e) => {
+      const m = e.data;
+      if (m.type === 'ready') ready();
+      else if (m.type === 'fatal') this.fail(new Error(m.message), failed);
+      else if (m.type === 'units-checked' || m.type === 'units-progress' || m.type === 'units-done' || m.type === 'units-failed') {
+        const p = this.pending.get(m.id);
+        if (!p) return;
+        if (m.type === 'units-progress') {
+          p.onProgress?.(m.progress);
+          return;
+        }
+        this.pending.delete(m.id);
+        if (m.type === 'units-failed') p.reject(new Error(m.message));
+        else p.resolve(m);
+      }
+    };
+    port.onerror = (e) => this.fail(new Error(`a pool worker failed: ${e.message || 'see the browser console'}`), failed);
+    port.postMessage({ type: 'init-shared', kernel: pack.kernel, pack: pack.pack, image: pack.image });
+  }
+
+  get alive(): boolean {
+    return this.dead === null;
+  }
+
+  private fail(e: Error, failed: (e: Error) => void): void {
+    this.dead = e;
+    failed(e);
+    for (const p of this.pending.values()) p.reject(e);
+    this.pending.clear();
+  }
+
+  async request(m: Extract<ToWorker, { id: number }>, onProgress?: (p: RunProgress) => void): Promise<FromWorker> {
+    await this.ready;
+    if (this.dead) throw this.dead;
+    return new Promise((resolve, reject) => {
+      const id = this.nextId++;
+      this.pending.set(id, { resolve, reject, onProgress });
+      this.port.postMessage({ ...m, id });
+    });
+  }
+
+  stop(): void {
+    this.port.postMessage({ type: 'units-stop' });
+  }
+
+  terminate(): void {
+    this.port.terminate();
+    this.fail(new Error('the pool worker was ended'), () => {});
+  }
+}
+
+export class WorkerPool {
+  private pack: Pack | null = null;
+  private workers: PoolWorker[] = [];
+
+  /** spawn: a new worker (the lab worker's script); the default makes a module Worker. */
+  constructor(private readonly spawn: (n: number) => PoolPort = (n) =>
+    new Worker(new URL('../worker/labWorker.ts', import.meta.url), { type: 'module', name: `vaxlab-pool-${n}` }) as unknown as PoolPort) {}
+
+  /** The first worker's pack message (FromWorker 'pack'). */
+  handle(m: FromWorker): void {
+    if (m.type === 'pack' && m.kernel === '4.3BSD') this.pack = { kernel: m.kernel, pack: m.pack, image: m.image };
+  }
+
+  /** Whether several workers can run (the page has shared memory and the pack is loaded), or why not. */
+  availability(): { available: true } | { available: false; reason: string } {
+    if (typeof SharedArrayBuffer !== 'function' || globalThis.crossOriginIsolated !== true) {
+      return { available: false, reason: 'this page is not cross-origin isolated, so its workers cannot share the disk image: one worker runs everything' };
+    }
+    if (!this.pack) return { available: false, reason: 'the disk image is not loaded yet' };
+    return { available: true };
+  }
+
+  /** Workers started so far (alive). */
+  get size(): number {
+    return this.workers.filter((w) => w?.alive).length;
+  }
+
+  /**
+   * `jobs` executors for units of `request`, on workers started from the
+   * pack (more are started as needed).  A worker that dies (its unit fails
+   * with why) is replaced by a new one for the next unit, so one crash costs
+   * one unit, not the rest of the sweep.
+   */
+  executors(jobs: number, kernel: KernelName, request: SweepRequest): UnitExecutor[] {
+    if (!this.pack) throw new Error('the disk image is not loaded yet');
+    for (let i = 0; i < jobs; i++) this.worker(i);
+    return Array.from({ length: jobs }, (_, i): UnitExecutor => ({
+      check: async () => {
+        const m = await this.worker(i).request({ type: 'units-check', id: 0, kernel, request });
+        return m.type === 'units-checked' ? m.problems : [];
+      },
+      run: async (unit, onProgress) => {
+        const m = await this.worker(i).request({ type: 'units-run', id: 0, kernel, request, unit }, onProgress);
+        if (m.type !== 'units-done') throw new Error(`unexpected reply ${m.type}`);
+        return m.result as ExperimentResult;
+      },
+      stop: () => this.workers[i]?.stop(),
+    }));
+  }
+
+  /** Worker i of the pool, started (again, if it died) from the pack. */
+  private worker(i: number): PoolWorker {
+    const w = this.workers[i];
+    if (w?.alive) return w;
+    w?.terminate();
+    const fresh = new PoolWorker(this.spawn(i + 1), this.pack!);
+    this.workers[i] = fresh;
+    return fresh;
+  }
+
+  /** Ends every worker of the pool (their memory goes); the next executors() starts new ones. */
+  terminate(): void {
+    for (const w of this.workers) w.terminate();
+    this.workers = [];
+  }
+}

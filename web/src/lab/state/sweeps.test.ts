@@ -1,0 +1,147 @@
+// Sweeps in the page's state (state/sweeps.ts) and the pool (pool.ts), in
+// Node: the request the forms make (the same a command line makes), what is
+// refused, the workers' count; the pool's protocol with its workers (started
+// from the shared pack, a unit's messages, a dead worker replaced for the
+// next unit) over fake ports; the first worker as an executor through the
+// page's link.  The workers themselves run in e2e/sweep.spec.ts.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { planSweep, type SweepRequest } from '../../../../experiments/runner/sweep';
+import { initialForm, type FormState } from '../config';
+import { cores, WorkerPool, type PoolPort } from '../pool';
+import type { FromWorker, ToWorker } from '../../worker/protocol';
+import type { SharedPack } from '../../../../emu/js/sharedPack';
+import { checkSweep, LinkExecutors, parseJobs, sweepChoices, type SweepFormState } from './sweeps';
+
+const form = (patch: Partial<FormState> = {}): FormState => ({ ...initialForm(), experimentId: 'syscall', ...patch });
+const sweep = (setting: string, values: string, jobs = '1', second?: [string, string]): SweepFormState => ({
+  axes: [{ setting, values }, { setting: second?.[0] ?? '', values: second?.[1] ?? '' }], jobs,
+});
+
+test('the forms make the request the command line makes for the same sweep', () => {
+  const c = checkSweep(form({ params: { syscall: { iterations: '2000' } } }), sweep('hz', '50,100'));
+  assert.deepEqual(c.problems, []);
+  // npx vaxlab sweep syscall --param iterations=2000 --set hz=50,100
+  const cli: SweepRequest = { experiment: 'syscall', axes: [{ setting: 'hz', values: [50, 100] }], base: { parameters: { iterations: 2000 }, set: {} } };
+  assert.equal(JSON.stringify(c.request), JSON.stringify(cli));
+  assert.equal(c.plan!.points.length, 2);
+  // The experiment's own figures are left out; a machine setting that differs is kept.
+  const m = checkSweep(form({ cpu: '780', params: { syscall: { iterations: '100000' } } }), sweep('memoryMB', '1..3', '1', ['hz', '100,1000']));
+  assert.deepEqual(m.request!.base, { parameters: {}, set: {}, cpu: '780' });
+  assert.deepEqual(m.request!.axes, [{ setting: 'memoryMB', values: [1, 2, 3] }, { setting: 'hz', values: [100, 1000] }]);
+  assert.equal(m.plan!.points.length, 6);
+});
+
+test('a setting swept is taken from the sweep, not the form, and the form says so', () => {
+  const c = checkSweep(form({ kernelToggles: { hz: '250', nproc: '100' }, cpu: '780' }), sweep('hz', '50,100', '1', ['cpu', '750,780']));
+  assert.deepEqual(c.problems, []);
+  assert.deepEqual(c.notes, ['hz: the sweep\'s values replace the settings\' 250', 'cpu: the sweep\'s values replace the settings\' 780']);
+  assert.deepEqual(c.request!.base, { parameters: {}, set: { nproc: 100 } });
+  const p = checkSweep(form({ params: { syscall: { iterations: '5000' } } }), sweep('iterations', '1000,2000'));
+  assert.deepEqual(p.request!.base.parameters, {});
+  assert.deepEqual(p.notes, ['iterations: the sweep\'s values replace the settings\' 5000']);
+});
+
+test('what the forms refuse: each bad value by name, the settings marked in red, a setting chosen twice, the workers', () => {
+  assert.deepEqual(checkSweep(form(), sweep('hz', '50,abc,5000')).problems.map((p) => p.replace(/ \(below.*$/, '')), [
+    'hz=abc: not a value of hz (a whole number from 50 to 1000)', 'hz=5000: 5000 is out of range 50..1000',
+  ]);
+  assert.deepEqual(checkSweep(form(), sweep('hz', '')).problems, ['hz: no values (give a list such as hz=1,2,3 or a range such as hz=1..8)']);
+  assert.deepEqual(checkSweep(form({ kernelToggles: { nproc: '5' } }), sweep('hz', '50')).problems, ['fix the settings marked in red']);
+  assert.deepEqual(checkSweep(form(), sweep('hz', '50', '1', ['hz', '60'])).problems, ['hz: chosen twice']);
+  assert.match(checkSweep(form(), sweep('hz', '50..1000:5', '1', ['memoryMB', '1,2'])).problems[0]!, /^382 points \(191 hz × 2 memoryMB\)/);
+  assert.match(checkSweep(form({ experimentId: 'namecache' }), sweep('iterations', '1,2')).problems[0]!, /^unknown setting "iterations"/);
+  assert.deepEqual(parseJobs('0'), { jobs: Math.max(1, cores() - 1), error: 'at least 1 worker' });
+  assert.equal(parseJobs(String(cores() + 1)).error, `at most ${cores()} (this machine's cores)`);
+  assert.deepEqual(parseJobs('1'), { jobs: 1, error: null });
+  assert.equal(parseJobs('two').error, `a whole number from 1 to ${cores()}`);
+  assert.deepEqual(sweepChoices('table2').slice(0, 2).map((c) => c.name), ['divisor', 'nchsize']);
+});
+
+/** A fake worker: what the pool posted, and replies as the worker would. */
+class FakePort implements PoolPort {
+  posted: ToWorker[] = [];
+  terminated = false;
+  onmessage: ((e: MessageEvent<FromWorker>) => void) | null = null;
+  onerror: ((e: ErrorEvent) => void) | null = null;
+  postMessage(m: ToWorker): void {
+    this.posted.push(m);
+  }
+  terminate(): void {
+    this.terminated = true;
+  }
+  send(m: FromWorker): void {
+    this.onmessage?.({ data: m } as MessageEvent<FromWorker>);
+  }
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+test('the pool starts its workers from the shared pack, sends them units, and replaces a worker that dies', async () => {
+  const ports: FakePort[] = [];
+  const pool = new WorkerPool(() => {
+    const p = new FakePort();
+    ports.push(p);
+    return p;
+  });
+  assert.equal(pool.availability().available, false);
+  const pack: SharedPack = { format: 'chunked', bytes: new SharedArrayBuffer(16), sha256: 'ab'.repeat(32) };
+  pool.handle({ type: 'pack', kernel: '4.3BSD', pack, image: { name: '43bsd.dsk.gz', sha256: 'ab' } });
+  const request: SweepRequest = { experiment: 'syscall', axes: [{ setting: 'hz', values: [50, 100] }], base: { parameters: {}, set: {} } };
+  const [a, b] = pool.executors(2, '4.3BSD', request);
+  assert.equal(ports.length, 2);
+  assert.deepEqual(ports[0]!.posted, [{ type: 'init-shared', kernel: '4.3BSD', pack, image: { name: '43bsd.dsk.gz', sha256: 'ab' } }]);
+  ports.forEach((p) => p.send({ type: 'ready', kernel: '4.3BSD', image: { name: 'x', bytes: 16, compressedBytes: 0 }, wasmMs: 1, imageMs: 0 }));
+
+  const progress: number[] = [];
+  const running = a!.run(1, (p) => progress.push(p.virtualSeconds));
+  await tick();
+  const sent = ports[0]!.posted.at(-1) as Extract<ToWorker, { type: 'units-run' }>;
+  assert.equal(sent.type, 'units-run');
+  assert.equal(sent.unit, 1);
+  assert.deepEqual(sent.request, request);
+  ports[0]!.send({ type: 'units-progress', id: sent.id, progress: { step: 1, steps: 1, label: 'syscall', virtualSeconds: 3, instructions: 9 } });
+  const result = { rows: [] } as unknown as import('../../../../experiments/runner/result').ExperimentResult;
+  ports[0]!.send({ type: 'units-done', id: sent.id, result });
+  assert.equal(await running, result);
+  assert.deepEqual(progress, [3]);
+  b!.stop();
+  assert.deepEqual(ports[1]!.posted.at(-1), { type: 'units-stop' });
+
+  // Worker 2 dies during a unit: the unit fails saying why; the next unit goes to a new worker.
+  const dying = b!.run(0, () => {});
+  await tick();
+  ports[1]!.onerror?.({ message: 'out of memory' } as ErrorEvent);
+  await assert.rejects(dying, /a pool worker failed: out of memory/);
+  const again = b!.check();
+  assert.equal(ports.length, 3);
+  assert.ok(ports[1]!.terminated);
+  assert.equal(ports[2]!.posted[0]!.type, 'init-shared');
+  ports[2]!.send({ type: 'ready', kernel: '4.3BSD', image: { name: 'x', bytes: 16, compressedBytes: 0 }, wasmMs: 1, imageMs: 0 });
+  await tick();
+  const check = ports[2]!.posted.at(-1) as Extract<ToWorker, { type: 'units-check' }>;
+  ports[2]!.send({ type: 'units-checked', id: check.id, problems: ['x: no'] });
+  assert.deepEqual(await again, ['x: no']);
+  // The plan the workers make is the page's.
+  assert.equal(planSweep(check.request).units.length, 2);
+});
+
+test('without the pool, the first worker runs the units through the page\'s link', async () => {
+  const posted: ToWorker[] = [];
+  const link = new LinkExecutors((m) => posted.push(m));
+  const request: SweepRequest = { experiment: 'syscall', axes: [], base: { parameters: {}, set: {} } };
+  const ex = link.executor('4.3BSD', request);
+  const checked = ex.check();
+  const m = posted[0] as Extract<ToWorker, { type: 'units-check' }>;
+  link.handle({ type: 'units-checked', id: m.id + 1, problems: ['not this one'] });
+  link.handle({ type: 'units-checked', id: m.id, problems: [] });
+  assert.deepEqual(await checked, []);
+  const run = ex.run(0, () => {});
+  const r = posted[1] as Extract<ToWorker, { type: 'units-run' }>;
+  link.handle({ type: 'units-failed', id: r.id, message: 'no experiment' });
+  await assert.rejects(run, /no experiment/);
+  ex.stop();
+  assert.deepEqual(posted[2], { type: 'units-stop' });
+});

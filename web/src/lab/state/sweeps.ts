@@ -1,0 +1,465 @@
+// Sweeps in the page: the experiment chosen in the form, run at every point
+// of one or two settings (experiments/runner/sweep.ts), on the pool's
+// workers (pool.ts) — or, in a page without shared memory, on the one
+// worker — with progress (overall, per worker, the time left), Stop, the
+// result shown as a line chart and a table, kept in the sweep history and
+// exported.  Also runs of one multi-step experiment on several workers
+// (Table 2's rows), which report to the run part (runs.ts) in the messages
+// the worker would have sent, so the rest of the page sees an ordinary run.
+// No React.
+
+import type { ExperimentResult } from '../../../../experiments/runner/result';
+import { SettingsError } from '../../../../experiments/runner/runner';
+import {
+  assembleSweep, MAX_SWEEP_AXES, parseAxis, planSweep, runUnits, sweepSetting, unitLabel, validateSweep,
+  type SweepPlan, type SweepProgress, type SweepRequest, type SweepResult, type UnitExecutor,
+} from '../../../../experiments/runner/sweep';
+import { TOGGLES } from '../../../../experiments/runner/toggles';
+import { checkForm, experimentById, type FormState } from '../config';
+import { cores, defaultJobs, type WorkerPool } from '../pool';
+import type { SweepHistoryEntry } from '../sweepHistory';
+import type { FromWorker, KernelName, RunConfig, ToWorker } from '../../worker/protocol';
+import { Atom, batch } from './atom';
+import type { TextStream } from './textStream';
+
+export interface SweepAxisInput {
+  /** A setting or parameter name; '' for no second setting. */
+  setting: string;
+  /** As typed: a list (50,100,250) or a range (1..8, 1..8:0.5). */
+  values: string;
+}
+
+export interface SweepFormState {
+  /** The first and the second setting. */
+  axes: SweepAxisInput[];
+  /** Workers, as typed ('' = the default: the cores less one). */
+  jobs: string;
+}
+
+export function initialSweepForm(): SweepFormState {
+  return { axes: [{ setting: 'hz', values: '50,100,250,1000' }, { setting: '', values: '' }], jobs: '' };
+}
+
+/** What can be swept for an experiment: its parameters, then every setting. */
+export function sweepChoices(experimentId: string): { name: string; label: string }[] {
+  const spec = experimentById(experimentId);
+  const params = spec ? Object.keys(spec.parameters).map((name) => ({ name, label: `${name} (parameter)` })) : [];
+  return [...params, ...TOGGLES.map((t) => ({ name: t.name, label: t.name }))];
+}
+
+/** The workers as typed: a number from 1 to the cores, or why not. */
+export function parseJobs(raw: string): { jobs: number; error: string | null } {
+  const max = cores();
+  const s = raw.trim();
+  if (s === '') return { jobs: defaultJobs(), error: null };
+  if (!/^\d+$/.test(s)) return { jobs: defaultJobs(), error: `a whole number from 1 to ${max}` };
+  const n = Number(s);
+  if (n < 1) return { jobs: defaultJobs(), error: 'at least 1 worker' };
+  if (n > max) return { jobs: max, error: `at most ${max} (this machine's cores)` };
+  return { jobs: n, error: null };
+}
+
+export interface SweepCheck {
+  request: SweepRequest | null;
+  plan: SweepPlan | null;
+  /** Every problem, each naming its setting and value; nothing runs while there are any. */
+  problems: string[];
+  notes: string[];
+  jobs: number;
+  jobsError: string | null;
+}
+
+/**
+ * The sweep the forms describe, checked as the command line checks it: the
+ * experiment's settings from the form (a setting that is swept is taken
+ * from the sweep, not the form), the axes, and every point together.
+ */
+export function checkSweep(form: FormState, sweep: SweepFormState): SweepCheck {
+  const { jobs, error: jobsError } = parseJobs(sweep.jobs);
+  const out: SweepCheck = { request: null, plan: null, problems: [], notes: [], jobs, jobsError };
+  const spec = experimentById(form.experimentId);
+  if (!spec) return { ...out, problems: [`no experiment "${form.experimentId}"`] };
+  const axes = sweep.axes.filter((a, i) => i === 0 || a.setting !== '');
+  if (axes.length === 0 || axes[0]!.setting === '') return { ...out, problems: ['choose a setting to sweep'] };
+  if (axes.length > MAX_SWEEP_AXES) out.problems.push(`at most ${MAX_SWEEP_AXES} settings`);
+  const swept = axes.map((a) => a.setting);
+
+  // The form without the swept settings: the sweep gives them.
+  const typedParams = { ...(form.params[spec.id] ?? {}) };
+  const kernelToggles = { ...form.kernelToggles };
+  let { cpu, memoryMB, disk } = form;
+  for (const name of swept) {
+    const typed = typedParams[name] ?? kernelToggles[name] ?? (name === 'cpu' ? cpu : name === 'memoryMB' ? memoryMB : name === 'disk' ? disk : null);
+    if (typed && typed.trim() !== '') out.notes.push(`${name}: the sweep's values replace the settings' ${typed.trim()}`);
+    delete typedParams[name];
+    delete kernelToggles[name];
+    if (name === 'cpu') cpu = null;
+    if (name === 'memoryMB') memoryMB = null;
+    if (name === 'disk') disk = null;
+  }
+  const base = checkForm({ ...form, params: { ...form.params, [spec.id]: typedParams }, kernelToggles, cpu, memoryMB, disk });
+  if (!base.settings) {
+    out.problems.push(...(Object.keys(base.errors).length > 0 ? ['fix the settings marked in red'] : base.problems));
+    return out;
+  }
+  const s = base.settings;
+  const request: SweepRequest = {
+    experiment: spec.id,
+    axes: [],
+    base: {
+      // Only what differs from the experiment's own, so the request says what was chosen.
+      parameters: Object.fromEntries(Object.entries(s.parameters).filter(([k, v]) => spec.parameters[k] !== v)),
+      set: { ...s.set },
+      ...(s.cpu !== spec.machine.cpu ? { cpu: s.cpu } : {}),
+      ...(s.memoryMB !== spec.machine.memoryMB ? { memoryMB: s.memoryMB } : {}),
+      ...(s.disk ? { disk: s.disk } : {}),
+    },
+  };
+  for (const a of axes) {
+    const setting = sweepSetting(spec, a.setting);
+    if (typeof setting === 'string') {
+      out.problems.push(setting);
+      continue;
+    }
+    const { axis, problems } = parseAxis(setting, a.values);
+    out.problems.push(...problems);
+    if (axis) request.axes.push(axis);
+  }
+  if (new Set(swept).size !== swept.length) out.problems.push(`${swept[0]}: chosen twice`);
+  if (out.problems.length > 0) return { ...out, problems: [...new Set(out.problems)] };
+  try {
+    return { ...out, request, plan: planSweep(request) };
+  } catch (e) {
+    return { ...out, problems: e instanceof SettingsError ? e.problems : [String(e)] };
+  }
+}
+
+export interface SweepRunState {
+  id: number;
+  experiment: string;
+  kernel: KernelName;
+  jobs: number;
+  units: number;
+  status: 'running' | 'stopping' | 'done' | 'error';
+  progress: SweepProgress | null;
+  error: string | null;
+  hostSeconds: number;
+  /** Stop ended it. */
+  stopped: boolean;
+}
+
+export interface ShownSweep {
+  result: SweepResult;
+  source: 'run' | 'history' | 'file';
+  hostSeconds?: number;
+  jobs?: number;
+  historyId?: string;
+}
+
+export interface SweepStore {
+  saveSweep(result: SweepResult, extra: { hostSeconds?: number; jobs?: number }): Promise<SweepHistoryEntry>;
+  listSweeps(): Promise<SweepHistoryEntry[]>;
+  deleteSweep(id: string): Promise<void>;
+}
+
+/** The first worker, as an executor of units (its replies come through the page's link, batched). */
+export class LinkExecutors {
+  private pending = new Map<number, { resolve: (m: FromWorker) => void; reject: (e: Error) => void; onProgress?: (p: unknown) => void }>();
+  private nextId = 1;
+
+  constructor(private readonly post: (m: ToWorker) => void) {}
+
+  handle(m: FromWorker): void {
+    if (m.type !== 'units-checked' && m.type !== 'units-progress' && m.type !== 'units-done' && m.type !== 'units-failed') return;
+    const p = this.pending.get(m.id);
+    if (!p) return;
+    if (m.type === 'units-progress') {
+      p.onProgress?.(m.progress);
+      return;
+    }
+    this.pending.delete(m.id);
+    if (m.type === 'units-failed') p.reject(new Error(m.message));
+    else p.resolve(m);
+  }
+
+  private request(m: Extract<ToWorker, { id: number }>, onProgress?: (p: never) => void): Promise<FromWorker> {
+    return new Promise((resolve, reject) => {
+      const id = this.nextId++;
+      this.pending.set(id, { resolve, reject, onProgress: onProgress as (p: unknown) => void });
+      this.post({ ...m, id });
+    });
+  }
+
+  executor(kernel: KernelName, request: SweepRequest): UnitExecutor {
+    return {
+      check: async () => {
+        const m = await this.request({ type: 'units-check', id: 0, kernel, request });
+        return m.type === 'units-checked' ? m.problems : [];
+      },
+      run: async (unit, onProgress) => {
+        const m = await this.request({ type: 'units-run', id: 0, kernel, request, unit }, onProgress);
+        if (m.type !== 'units-done') throw new Error(`unexpected reply ${m.type}`);
+        return m.result;
+      },
+      stop: () => this.post({ type: 'units-stop' }),
+    };
+  }
+}
+
+const now = () => performance.now();
+
+export class Sweeps {
+  readonly form = new Atom<SweepFormState>(initialSweepForm());
+  readonly run = new Atom<SweepRunState | null>(null);
+  readonly shown = new Atom<ShownSweep | null>(null);
+  readonly history = new Atom<{ entries: SweepHistoryEntry[]; error: string | null }>({ entries: [], error: null });
+  /** The measure the chart and table show (a MEASURES id); null: the sweep's default. */
+  readonly measure = new Atom<string | null>(null);
+  readonly fileError = new Atom<string | null>(null);
+
+  private nextId = 1;
+  private abort: AbortController | null = null;
+  private parallel: { runId: number; abort: AbortController } | null = null;
+  readonly link: LinkExecutors;
+
+  constructor(
+    private readonly pool: WorkerPool,
+    post: (m: ToWorker) => void,
+    private readonly console: TextStream,
+    private readonly store: SweepStore,
+  ) {
+    this.link = new LinkExecutors(post);
+  }
+
+  get running(): boolean {
+    const r = this.run.get();
+    return (r !== null && (r.status === 'running' || r.status === 'stopping')) || this.parallel !== null;
+  }
+
+  /** The first worker's messages (pack, units replies). */
+  handle(m: FromWorker): void {
+    this.pool.handle(m);
+    this.link.handle(m);
+  }
+
+  setAxis(i: number, patch: Partial<SweepAxisInput>): void {
+    this.form.update((f) => ({ ...f, axes: f.axes.map((a, j) => (j === i ? { ...a, ...patch } : a)) }));
+  }
+
+  setJobs(raw: string): void {
+    this.form.update((f) => ({ ...f, jobs: raw }));
+  }
+
+  /** How many workers run, and on what: the pool's, or the first worker alone. */
+  private executors(jobs: number, kernel: KernelName, request: SweepRequest): { executors: UnitExecutor[]; note: string | null } {
+    const a = this.pool.availability();
+    if (!a.available) return { executors: [this.link.executor(kernel, request)], note: a.reason };
+    return { executors: this.pool.executors(jobs, kernel, request), note: null };
+  }
+
+  /** Runs the sweep the forms describe (nothing if it does not check, or something runs). */
+  start(form: FormState): void {
+    if (this.running) return;
+    const check = checkSweep(form, this.form.get());
+    if (!check.plan || !check.request || check.jobsError) return;
+    const { plan, request } = check;
+    const id = this.nextId++;
+    const jobs = Math.min(check.jobs, plan.units.length);
+    const { executors, note } = this.executors(jobs, form.kernel, request);
+    const abort = new AbortController();
+    this.abort = abort;
+    const started = now();
+    const axes = request.axes.map((a) => `${a.setting}=${a.values.length} values`).join(' × ');
+    this.console.reset();
+    this.console.append(`\x1b[1m${plan.spec.id} sweep\x1b[0m ${axes}: ${plan.points.length} points, ${plan.units.length} units on ` +
+      `${executors.length} worker${executors.length === 1 ? '' : 's'}\r\n`);
+    if (note) this.console.append(`\x1b[2m(${note})\x1b[0m\r\n`);
+    this.run.set({
+      id, experiment: plan.spec.id, kernel: form.kernel, jobs: executors.length, units: plan.units.length, status: 'running',
+      progress: null, error: null, hostSeconds: 0, stopped: false,
+    });
+    const patch = (p: Partial<SweepRunState>) => {
+      const r = this.run.get();
+      if (r && r.id === id) this.run.set({ ...r, ...p });
+    };
+    let done = 0;
+    void runUnits(plan, plan.units.map((u) => u.index), executors, {
+      signal: abort.signal,
+      onProgress: (progress) => patch({ progress, hostSeconds: (now() - started) / 1000 }),
+      onUnit: (unit, outcome, info) => {
+        done++;
+        const row = 'result' in outcome ? outcome.result.rows[0] : undefined;
+        const said = !row ? `\x1b[31mcould not run: ${'error' in outcome ? outcome.error : ''}\x1b[0m`
+          : row.status === 'ok' ? `${row.guest?.real.toFixed(1)} s real` : `\x1b[31m${row.failure?.kind}\x1b[0m`;
+        this.console.append(`[${done}/${plan.units.length}] ${unitLabel(plan, unit)}: ${said} \x1b[2m(worker ${info.worker + 1}, ${info.hostSeconds.toFixed(1)} s)\x1b[0m\r\n`);
+      },
+    }).then(({ outcomes, stopped }) => {
+      const result = assembleSweep(plan, outcomes, stopped);
+      const hostSeconds = (now() - started) / 1000;
+      this.console.append(`\r\n\x1b[1m${stopped ? 'Stopped' : 'Done'}\x1b[0m in ${hostSeconds.toFixed(1)} s of host time.\r\n`);
+      batch(() => {
+        patch({ status: 'done', hostSeconds, stopped });
+        this.shown.set({ result, source: 'run', hostSeconds, jobs: executors.length });
+        this.measure.set(null);
+      });
+      void this.save(result, { hostSeconds, jobs: executors.length });
+    }, (e: unknown) => {
+      const message = e instanceof SettingsError ? `refused, nothing was run: ${e.problems.join('; ')}` : e instanceof Error ? e.message : String(e);
+      this.console.append(`\r\n\x1b[31mThe sweep could not run: ${message}\x1b[0m\r\n`);
+      patch({ status: 'error', error: message, hostSeconds: (now() - started) / 1000 });
+    }).finally(() => {
+      if (this.abort === abort) this.abort = null;
+    });
+  }
+
+  /** Stops every worker at once (each unit running ends 'stopped'; no more start). */
+  stop(): void {
+    const r = this.run.get();
+    if (r && r.status === 'running' && this.abort) {
+      this.abort.abort();
+      this.run.set({ ...r, status: 'stopping' });
+    }
+    this.parallel?.abort.abort();
+  }
+
+  // ---------------------------------------------------------- one run on several workers
+
+  /** Whether a run of this experiment goes to several workers: it has several steps, the pool is there, and more than one worker is asked for. */
+  parallelFor(experiment: string): number | null {
+    const spec = experimentById(experiment);
+    const { jobs, error } = parseJobs(this.form.get().jobs);
+    if (!spec || spec.steps.length < 2 || error || jobs < 2 || !this.pool.availability().available) return null;
+    return Math.min(jobs, spec.steps.length);
+  }
+
+  /**
+   * Runs an experiment's steps on several workers, reporting to `emit` as the
+   * worker reports a run (run-started, run-console, run-progress, run-done or
+   * run-error), so runs.ts takes it as any run.  The result is the one the
+   * experiment run whole gives, byte for byte.
+   */
+  runParallel(runId: number, experiment: string, config: RunConfig, emit: (m: FromWorker) => void): void {
+    const jobs = this.parallelFor(experiment) ?? 1;
+    const spec = experimentById(experiment)!;
+    const request: SweepRequest = {
+      experiment, axes: [],
+      base: {
+        parameters: config.parameters, set: config.set,
+        ...(config.cpu !== spec.machine.cpu ? { cpu: config.cpu } : {}),
+        ...(config.memoryMB !== spec.machine.memoryMB ? { memoryMB: config.memoryMB } : {}),
+        ...(config.disk ? { disk: config.disk } : {}),
+        ...(config.limitSeconds !== undefined ? { limitSeconds: config.limitSeconds } : {}),
+        ...(config.profile ? { profile: true } : {}),
+      },
+    };
+    let plan: SweepPlan;
+    try {
+      plan = planSweep(request);
+    } catch (e) {
+      emit({ type: 'run-error', runId, message: e instanceof SettingsError ? e.problems.join('; ') : String(e) });
+      return;
+    }
+    const abort = new AbortController();
+    this.parallel = { runId, abort };
+    const started = now();
+    const executors = this.pool.executors(jobs, config.kernel, request);
+    emit({ type: 'run-started', runId });
+    emit({ type: 'run-console', runId, text: `\x1b[2m${plan.units.length} steps on ${executors.length} workers\x1b[0m\r\n` });
+    let done = 0;
+    void runUnits(plan, plan.units.map((u) => u.index), executors, {
+      signal: abort.signal,
+      onProgress: (p) => {
+        const busy = p.workers.filter((w) => w.unit !== null);
+        emit({
+          type: 'run-progress', runId, hostSeconds: p.elapsedSeconds,
+          progress: {
+            step: Math.min(p.done + 1, p.total), steps: p.total,
+            label: busy.length ? busy.map((w) => w.label).join(', ') : 'starting',
+            virtualSeconds: Math.max(0, ...busy.map((w) => w.virtualSeconds)), instructions: 0,
+          },
+        });
+      },
+      onUnit: (unit, outcome, info) => {
+        done++;
+        const row = 'result' in outcome ? outcome.result.rows[0] : undefined;
+        emit({
+          type: 'run-console', runId,
+          text: `[${done}/${plan.units.length}] ${unitLabel(plan, unit)}: ${row?.guest?.line ?? (row ? row.failure?.message : 'error' in outcome ? outcome.error : '')} ` +
+            `\x1b[2m(worker ${info.worker + 1}, ${info.hostSeconds.toFixed(1)} s)\x1b[0m\r\n`,
+        });
+      },
+    }).then(({ outcomes, stopped }) => {
+      const point = assembleSweep(plan, outcomes, stopped).points[0]!;
+      const result: ExperimentResult | null = point.result;
+      if (!result) emit({ type: 'run-error', runId, message: point.errors?.map((e) => e.message).join('; ') || 'no step ran' });
+      else emit({ type: 'run-done', runId, result, hostSeconds: (now() - started) / 1000 });
+    }, (e: unknown) => {
+      emit({ type: 'run-error', runId, message: e instanceof SettingsError ? e.problems.join('; ') : e instanceof Error ? e.message : String(e) });
+    }).finally(() => {
+      if (this.parallel?.abort === abort) this.parallel = null;
+    });
+  }
+
+  /** True when this run is one of ours (then Stop goes to its workers). */
+  ownsRun(runId: number): boolean {
+    return this.parallel?.runId === runId;
+  }
+
+  // ---------------------------------------------------------- showing, history, files
+
+  private async save(result: SweepResult, extra: { hostSeconds?: number; jobs?: number }): Promise<void> {
+    try {
+      const entry = await this.store.saveSweep(result, extra);
+      const shown = this.shown.get();
+      if (shown && shown.result === result) this.shown.set({ ...shown, historyId: entry.id });
+      await this.refresh();
+    } catch (e) {
+      this.history.set({ ...this.history.get(), error: e instanceof Error ? e.message : String(e) });
+    }
+  }
+
+  async refresh(): Promise<void> {
+    try {
+      this.history.set({ entries: await this.store.listSweeps(), error: null });
+    } catch (e) {
+      this.history.set({ entries: [], error: e instanceof Error ? e.message : String(e) });
+    }
+  }
+
+  openHistory(id: string): void {
+    const entry = this.history.get().entries.find((e) => e.id === id);
+    if (!entry) return;
+    batch(() => {
+      this.shown.set({ result: entry.result, source: 'history', historyId: entry.id, hostSeconds: entry.hostSeconds, jobs: entry.jobs });
+      this.measure.set(null);
+    });
+  }
+
+  async deleteHistory(id: string): Promise<void> {
+    try {
+      await this.store.deleteSweep(id);
+      if (this.shown.get()?.historyId === id && this.shown.get()?.source === 'history') this.shown.set(null);
+      await this.refresh();
+    } catch (e) {
+      this.history.set({ ...this.history.get(), error: e instanceof Error ? e.message : String(e) });
+    }
+  }
+
+  /** A sweep's JSON (an export, or `vaxlab sweep --json` / `vaxlab merge`), shown if it reads. */
+  openFile(name: string, text: string): void {
+    try {
+      const result = validateSweep(JSON.parse(text), name);
+      batch(() => {
+        this.fileError.set(null);
+        this.shown.set({ result, source: 'file' });
+        this.measure.set(null);
+      });
+    } catch (e) {
+      this.fileError.set(`${name} is not a sweep's result: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  close(): void {
+    this.shown.set(null);
+  }
+}
