@@ -54,8 +54,8 @@ static void cpu_snap(vax_cpu *c, vax_snap *s)
         snap_fail(s, "snapshot damaged: %u logged register changes", c->rlog_n);
 }
 
-/* The TB: each entry's tag, page and access bits; its host pointer is the
- * page's place in this machine's memory. */
+/* The TB: each entry's tag, page and access bits (its host pointer is made
+ * again by restore_host_caches). */
 static void tlb_snap(vax_machine *m, vax_snap *s)
 {
     vax_tlb *t = &m->tlb;
@@ -66,10 +66,6 @@ static void tlb_snap(vax_machine *m, vax_snap *s)
         snap_u32(s, &e->tag);
         snap_u32(s, &e->pa);
         snap_u32(s, &e->access);
-        if (snap_restoring(s))
-            e->host = e->tag != TLB_INVALID && e->pa < m->bus.mem_size && m->bus.mem_size - e->pa >= 512u
-                          ? m->bus.mem + e->pa
-                          : NULL;
     }
     snap_bytes(s, t->next_victim, sizeof t->next_victim);
     if (snap_restoring(s))
@@ -103,6 +99,32 @@ static void stats_snap(vax_stats *st, vax_snap *s)
 
 /* The timing model is configuration (the CPU model picks it): compared, not
  * restored. */
+/*
+ * Host state derived from guest state, made again after a restore (never
+ * saved: it is the host's, and a pointer means nothing in another process).
+ * This is THE place for it: any cache the host keeps of guest state — the
+ * TB's host page pointers, the instruction-fetch shortcut, and any later
+ * cache of pre-decoded instructions or blocks — is rebuilt or dropped here,
+ * after memory and the TB are restored.  What such a cache holds must not
+ * decide virtual time (it is not in the snapshot), only how fast the host
+ * gets there.
+ */
+static void restore_host_caches(vax_machine *m)
+{
+    for (unsigned i = 0; i < TLB_MAX_SETS * TLB_WAYS; i++) {
+        tlb_entry *e = &m->tlb.e[i];
+        e->host = e->tag != TLB_INVALID && e->pa < m->bus.mem_size && m->bus.mem_size - e->pa >= 512u
+                      ? m->bus.mem + e->pa
+                      : NULL;
+    }
+    /* The instruction-fetch shortcut: its page, if it still has one. */
+    if (m->ib_tag != TLB_INVALID && m->ib_pa < m->bus.mem_size && m->bus.mem_size - m->ib_pa >= 512u)
+        m->ib_host = m->bus.mem + m->ib_pa;
+    else
+        ib_invalidate(m);
+    /* Caches of decoded instructions (host state, not the guest's): drop them here. */
+}
+
 static uint64_t timing_digest(const vax_timing *t)
 {
     uint64_t h = 0xCBF29CE484222325ull;
@@ -130,12 +152,6 @@ void machine_snap(vax_machine *m, vax_snap *s)
     snap_u32(s, &m->ib_tag);
     snap_u32(s, &m->ib_pa);
     snap_u32(s, &m->ifetch_block);
-    if (snap_restoring(s)) {
-        if (m->ib_tag != TLB_INVALID && m->ib_pa < m->bus.mem_size && m->bus.mem_size - m->ib_pa >= 512u)
-            m->ib_host = m->bus.mem + m->ib_pa;
-        else
-            ib_invalidate(m);
-    }
     snap_end(s);
 
     snap_begin(s, "CACH");
@@ -171,4 +187,9 @@ void machine_snap(vax_machine *m, vax_snap *s)
     snap_begin(s, "MEM ");
     snap_memory(s, m->bus.mem, m->bus.mem_size);
     snap_end(s);
+
+    /* Even after a failed restore: the host pointers then agree with what
+     * the TB holds, whatever that is. */
+    if (snap_restoring(s))
+        restore_host_caches(m);
 }
