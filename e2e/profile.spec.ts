@@ -87,7 +87,7 @@ test('a profiled run: flame graph, search, zoom, sorted table, the diff of the c
     await test.step('the permalink carries the profiles to a fresh page', async () => {
       await page.getByTestId('permalink-button').click();
       const url = page.getByTestId('permalink-url');
-      await expect(url).toHaveValue(/#r=1\./);
+      await expect(url).toHaveValue(/[#&]r=2\./);
       const value = await url.inputValue();
       const shared = await decodePermalink(value);
       expect(shared.result.rows.every((r) => r.profile !== undefined)).toBe(true);
