@@ -17,6 +17,7 @@ import {
 import { TOGGLES } from '../../../../experiments/runner/toggles';
 import { checkForm, experimentById, type FormState } from '../config';
 import { cores, defaultJobs, type WorkerPool } from '../pool';
+import { encodeSweepLink } from '../permalink';
 import type { SweepHistoryEntry } from '../sweepHistory';
 import type { FromWorker, KernelName, RunConfig, ToWorker } from '../../worker/protocol';
 import { Atom, batch } from './atom';
@@ -150,10 +151,20 @@ export interface SweepRunState {
 
 export interface ShownSweep {
   result: SweepResult;
-  source: 'run' | 'history' | 'file';
+  source: 'run' | 'history' | 'file' | 'link';
+  /** Its permalink's value, once made (or the link it was opened from). */
+  link?: string;
+  /** What that link leaves out of the sweep (permalink.ts encodeSweepLink), said beside it. */
+  omitted?: string[];
   hostSeconds?: number;
   jobs?: number;
   historyId?: string;
+}
+
+export interface SweepShare {
+  url: string | null;
+  busy: boolean;
+  message: string | null;
 }
 
 export interface SweepStore {
@@ -216,6 +227,8 @@ export class Sweeps {
   /** The measure the chart and table show (a MEASURES id); null: the sweep's default. */
   readonly measure = new Atom<string | null>(null);
   readonly fileError = new Atom<string | null>(null);
+  /** Making the shown sweep's permalink: the address to copy, or why there is none. */
+  readonly share = new Atom<SweepShare>({ url: null, busy: false, message: null });
 
   private nextId = 1;
   private abort: AbortController | null = null;
@@ -229,6 +242,13 @@ export class Sweeps {
     private readonly store: SweepStore,
   ) {
     this.link = new LinkExecutors(post);
+    // A link made for one sweep is not offered beside another.
+    let last: SweepResult | null = null;
+    this.shown.subscribe(() => {
+      const result = this.shown.get()?.result ?? null;
+      if (result !== last && this.share.get().url !== null) this.share.set({ url: null, busy: false, message: null });
+      last = result;
+    });
   }
 
   get running(): boolean {
@@ -456,6 +476,39 @@ export class Sweeps {
       });
     } catch (e) {
       this.fileError.set(`${name} is not a sweep's result: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  /** A sweep from a permalink (opened from the address). */
+  openShared(result: SweepResult, omitted: string[], link: string): void {
+    batch(() => {
+      this.fileError.set(null);
+      this.share.set({ url: null, busy: false, message: null });
+      this.shown.set({ result, source: 'link', link, omitted });
+      this.measure.set(null);
+    });
+  }
+
+  /** The shown sweep's permalink: kept with it (the address follows), and copied as `url(link)` when the page may. */
+  async makeLink(url: (link: string) => string, copy: (text: string) => Promise<void>): Promise<void> {
+    const shown = this.shown.get();
+    if (!shown || this.share.get().busy) return;
+    this.share.set({ url: null, busy: true, message: null });
+    try {
+      const { value, omitted } = await encodeSweepLink(shown.result);
+      if (this.shown.get() !== shown) return;
+      this.shown.set({ ...shown, link: value, omitted });
+      const address = url(value);
+      let message = `Copied to the clipboard (${value.length.toLocaleString('en-US')} characters` +
+        `${omitted.length ? `; without ${omitted.join(', ')}: the JSON export has them` : ''}).`;
+      try {
+        await copy(address);
+      } catch {
+        message = 'Select the link and copy it (the clipboard was not available).';
+      }
+      this.share.set({ url: address, busy: false, message });
+    } catch (e) {
+      this.share.set({ url: null, busy: false, message: `No link: ${e instanceof Error ? e.message : String(e)}` });
     }
   }
 
