@@ -9,14 +9,14 @@
 // No React.
 
 import type { ExperimentResult } from '../../../../experiments/runner/result';
-import { SettingsError } from '../../../../experiments/runner/runner';
+import { SettingsError, type RunProgress } from '../../../../experiments/runner/runner';
 import {
   assembleSweep, MAX_SWEEP_AXES, parseAxis, planSweep, runUnits, sweepSetting, unitLabel, validateSweep,
   type SweepPlan, type SweepProgress, type SweepRequest, type SweepResult, type UnitExecutor,
 } from '../../../../experiments/runner/sweep';
 import { TOGGLES } from '../../../../experiments/runner/toggles';
 import { checkForm, experimentById, type FormState } from '../config';
-import { cores, defaultJobs, type WorkerPool } from '../pool';
+import { cores, defaultJobs, UnitRequests, type WorkerPool } from '../pool';
 import { encodeSweepLink } from '../permalink';
 import type { SweepHistoryEntry } from '../sweepHistory';
 import type { FromWorker, KernelName, RunConfig, ToWorker } from '../../worker/protocol';
@@ -175,30 +175,18 @@ export interface SweepStore {
 
 /** The first worker, as an executor of units (its replies come through the page's link, batched). */
 export class LinkExecutors {
-  private pending = new Map<number, { resolve: (m: FromWorker) => void; reject: (e: Error) => void; onProgress?: (p: unknown) => void }>();
-  private nextId = 1;
+  private readonly requests: UnitRequests;
 
-  constructor(private readonly post: (m: ToWorker) => void) {}
-
-  handle(m: FromWorker): void {
-    if (m.type !== 'units-checked' && m.type !== 'units-progress' && m.type !== 'units-done' && m.type !== 'units-failed') return;
-    const p = this.pending.get(m.id);
-    if (!p) return;
-    if (m.type === 'units-progress') {
-      p.onProgress?.(m.progress);
-      return;
-    }
-    this.pending.delete(m.id);
-    if (m.type === 'units-failed') p.reject(new Error(m.message));
-    else p.resolve(m);
+  constructor(private readonly post: (m: ToWorker) => void) {
+    this.requests = new UnitRequests(post);
   }
 
-  private request(m: Extract<ToWorker, { id: number }>, onProgress?: (p: never) => void): Promise<FromWorker> {
-    return new Promise((resolve, reject) => {
-      const id = this.nextId++;
-      this.pending.set(id, { resolve, reject, onProgress: onProgress as (p: unknown) => void });
-      this.post({ ...m, id });
-    });
+  handle(m: FromWorker): void {
+    this.requests.handle(m);
+  }
+
+  private request(m: Extract<ToWorker, { id: number }>, onProgress?: (p: RunProgress) => void): Promise<FromWorker> {
+    return this.requests.request(m, onProgress);
   }
 
   executor(kernel: KernelName, request: SweepRequest): UnitExecutor {
