@@ -43,10 +43,10 @@ export function SweepResults({ lab }: { lab: LabController }) {
     : '';
 
   const exportChart = async (kind: 'SVG' | 'PNG') => {
-    const svg = document.querySelector<SVGSVGElement>('[data-testid="sweep-chart"]');
-    if (!svg) return;
+    const svgs = lab.charts.list(['sweep']);
+    if (svgs.length === 0) return;
     try {
-      const { text, width, height } = chartsSvg([svg], title);
+      const { text, width, height } = chartsSvg(svgs, title);
       if (kind === 'SVG') download(`${name}.svg`, text, 'image/svg+xml');
       else download(`${name}.png`, await svgToPng(text, width, height), 'image/png');
       setExportError(null);
@@ -82,7 +82,7 @@ export function SweepResults({ lab }: { lab: LabController }) {
           </div>
           {chart ? (
             <Suspense fallback={<div className="chart-loading">Loading the chart…</div>}>
-              <SweepLineChart chart={chart} title={title} />
+              <SweepLineChart chart={chart} title={title} handle={lab.charts.ref('sweep')} />
             </Suspense>
           ) : null}
           <ResultTable table={table} caption="Every point of the sweep" />
