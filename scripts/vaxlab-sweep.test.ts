@@ -63,7 +63,6 @@ test('a sweep in two shards, run as a Kubernetes Indexed Job and a Slurm array w
   const sweep = ['syscall', '--param', 'iterations=500', '--set', 'hz=50,100,1000'];
   const whole = vaxlab('sweep', ...sweep, '--jobs', '2', '--json', 'whole.json');
   assert.equal(whole.status, 0, whole.stderr);
-  // The table's groups are set apart by ||, its columns by | (the runner's layout since lab2).
   assert.match(whole.stdout, /^ *100 \|\| .* \|\| +0\.\d\d\* +\|\| ok$/m, 'the paper\'s (scaled) figure at hz=100');
   assert.match(whole.stdout, /syscall: 3 of 3 points ok/);
   // batch/run-shard.sh as each engine starts it: the index from the engine's variable.

@@ -31,10 +31,8 @@ export interface MachineSpec {
  *  (real, user and sys seconds) and the exit status. */
 export type ParseKind = 'time';
 
-/** The paper's figures for one step (any of them may be missing). */
-export interface StepReference {
-  /** Where they come from, e.g. "Table 2". */
-  source: string;
+/** One column of the paper's figures for a row: a system the paper measured (any figure may be missing). */
+export interface PaperColumn {
   /** Which column, e.g. "4.3BSD"; "4.2BSD" for Table 7, which has no 4.3 column. */
   column: string;
   /** Seconds (Table 2's "Elapsed Time", Table 7's "Real"). */
@@ -45,6 +43,12 @@ export interface StepReference {
   pageFaults?: number;
   /** Table 8's "PFST" as printed (see experiments/paper/paging.ts: in units of 10 microseconds). */
   pfst?: number;
+}
+
+/** The paper's figures for one step: the column compared with, and the others beside it. */
+export interface StepReference extends PaperColumn {
+  /** Where they come from, e.g. "Table 2". */
+  source: string;
   /** The count (the command's {n}) the figures are for. */
   count: number;
   /** True when the figures scale in proportion to the count (Table 2's
@@ -54,17 +58,6 @@ export interface StepReference {
   /** The paper's other columns for the same row (Table 2's 4.2 and 4.1BSD, Table 7's 4.1BSD), shown beside
    *  the one compared with; the same count and scaling. */
   others?: PaperColumn[];
-}
-
-/** One more column of the paper's figures for a row: a system the paper also measured. */
-export interface PaperColumn {
-  column: string;
-  elapsed?: number;
-  user?: number;
-  system?: number;
-  pageFaults?: number;
-  /** As printed (Table 8's units of 10 µs). */
-  pfst?: number;
 }
 
 /** One timed command. */

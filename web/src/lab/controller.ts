@@ -126,6 +126,7 @@ export class LabController {
     // The address follows the form and the link shown; a comparison that no longer applies is let go.
     this.form.form.subscribe(() => this.syncAddress());
     this.shown.link.subscribe(() => this.syncAddress());
+    this.sweeps.shown.subscribe(() => this.syncAddress());
     this.shown.view.subscribe(() => {
       const view = this.shown.view.get();
       const against = this.comparison.against.get();
@@ -187,7 +188,7 @@ export class LabController {
   // ---------------------------------------------------------- the address
 
   /** The page's address: the form's settings, and the permalink when one is shown (address.ts). */
-  currentUrl(link = this.shown.link.get()): string {
+  currentUrl(link = this.shown.link.get() ?? this.sweeps.shown.get()?.link ?? null): string {
     return `${this.address.base()}${fragmentFor(this.form.form.get(), link)}`;
   }
 
@@ -216,6 +217,12 @@ export class LabController {
   }
 
   private openPayload(payload: LinkPayload, link: string): void {
+    if (payload.kind === 'sweep') {
+      // The address now names the sweep, not a run shown before it.
+      this.shown.link.set(null);
+      this.sweeps.openShared(payload.sweep, payload.omitted, link);
+      return;
+    }
     if (payload.kind === 'run') {
       this.shown.rememberLinkRuns([payload.run]);
       this.openShared({ source: 'permalink', shared: payload.run }, link);
@@ -341,6 +348,11 @@ export class LabController {
       ? { kind: 'comparison', a: against.shared, b: view.shared }
       : { kind: 'run', run: view.shared };
     await this.shown.makeLink(payload, (link) => this.currentUrl(link), (text) => this.address.copy(text));
+  }
+
+  /** The sweep shown, as a permalink: into the address and onto the clipboard. */
+  async copySweepLink(): Promise<void> {
+    await this.sweeps.makeLink((link) => this.currentUrl(link), (text) => this.address.copy(text));
   }
 
   // ---------------------------------------------------------- tabs, theme

@@ -15,9 +15,10 @@ import { decimalOf, decodeValue, encodeValue, LINK_WORDS, niceStep } from './lin
 import {
   base64urlDecode, base64urlEncode, COUNTER_LEVELS, crc32, DECODE_LIMITS, decodeLink, decodePermalink, encodeComparisonLink,
   encodeLinkDetailed, encodePermalink, encodePermalinkDetailed, JSON_LINK_VERSION, MAX_FRAGMENT_CHARS, MAX_JSON_BYTES,
-  MAX_LINK_CHARS, MAX_PAYLOAD_BYTES, MIN_COUNTER_POINTS, PAYLOAD_KINDS, PERMALINK_VERSION, PermalinkError, SHOWN_TOTALS,
-  thinIndices, TIME_STEPS, validateSharedRun, type RowCounters, type SharedRun,
+  MAX_LINK_CHARS, MAX_PAYLOAD_BYTES, MAX_SWEEP_LINK_CHARS, MIN_COUNTER_POINTS, PAYLOAD_KINDS, PERMALINK_VERSION, PermalinkError,
+  SHOWN_TOTALS, thinIndices, TIME_STEPS, validateSharedRun, encodeSweepLink, type RowCounters, type SharedRun,
 } from './permalink';
+import { SWEEP_FORMAT, SWEEP_VERSION, type SweepResult } from '../../../experiments/runner/sweep';
 
 /** CRC-32 of LINK_WORDS' first WORDS_COUNT words, one a line: the words links refer to by position. */
 const WORDS_COUNT = 183;
@@ -277,7 +278,7 @@ test('version mismatch: newer and older link formats', async () => {
   assert.match(newer.message, /link format 3; this page reads link format 1 and 2/);
   await rejects(`0${body}`, /older vaxlab/);
   // A payload of a kind this page does not know (a newer vaxlab's: a sweep, say), or words past its dictionary.
-  await rejects(await binaryLink(syscallRun(), 3), /kind 3.*newer vaxlab/);
+  await rejects(await binaryLink(syscallRun(), 4), /kind 4.*newer vaxlab/);
   const bytes = payloadBytes(PAYLOAD_KINDS.run, Uint8Array.from([7, 0xac, 0x02])); // a reference to word 300
   await rejects(await linkOf(bytes), /newer vaxlab: it uses a word this vaxlab does not know/);
   // Checked before anything else: a future format may look entirely different.
@@ -605,4 +606,59 @@ test('counters too dense even at the minimum are dropped; long failure output is
   const noise = () => Array.from({ length: 6 }, () => rnd().toString(36).slice(2)).join(' ');
   huge.result.rows = Array.from({ length: 300 }, () => ({ ...huge.result.rows[0]!, test: noise(), command: noise() }));
   await assert.rejects(encodePermalink(huge), (e: unknown) => e instanceof PermalinkError && /too large for a link.*Export it as JSON/.test(e.message));
+});
+
+// --- sweeps ------------------------------------------------------------------
+
+/** A sweep of syscall over hz (its points' rows with counter series and a failed point's long transcript). */
+function sweepOf(points: number[]): SweepResult {
+  const at = (hz: number, i: number): ExperimentResult => {
+    const r = (i === 1 ? failedRun() : syscallRun()).result;
+    const row = r.rows[0]!;
+    if (row.guest) row.guest = { ...row.guest, sys: 0.1 * (i + 1) };
+    row.counters = fabricateCounters(60, 0.4, hz);
+    if (row.failure) row.failure = { ...row.failure, output: 'x'.repeat(10_000) };
+    return r;
+  };
+  return {
+    format: SWEEP_FORMAT, version: SWEEP_VERSION, experiment: 'syscall', title: 'Table 2, syscall', view: 'table2',
+    axes: [{ setting: 'hz', values: points, labels: points.map(String), paperAt: 100 }],
+    base: { parameters: { iterations: 2000 }, set: {} },
+    status: 'failed',
+    points: points.map((hz, i) => ({ values: { hz }, result: at(hz, i) })),
+  };
+}
+
+test('a sweep link holds every point\'s figures, says what it leaves out, and opens as a sweep', async () => {
+  const sweep = sweepOf([50, 100, 250]);
+  const { value, omitted } = await encodeSweepLink(sweep);
+  assert.deepEqual(omitted, ['the counters’ time series', 'all but the end of failed rows’ console output']);
+  const payload = await decodeLink(value);
+  assert.equal(payload.kind, 'sweep');
+  if (payload.kind !== 'sweep') return;
+  assert.deepEqual(payload.omitted, omitted);
+  assert.deepEqual(payload.sweep.axes, sweep.axes);
+  payload.sweep.points.forEach((p, i) => {
+    const before = sweep.points[i]!.result!.rows[0]!;
+    const after = p.result!.rows[0]!;
+    assert.equal(after.counters, undefined);
+    assert.deepEqual(after.guest, before.guest);
+    assert.deepEqual(after.totals, before.totals);
+    if (before.failure) assert.equal(after.failure!.output.length, 2000);
+  });
+  // Not a run: the run reader says where to open it.
+  await assert.rejects(decodePermalink(value), /holds a sweep, not a run/);
+});
+
+test('a sweep link: a damaged sweep inside is refused; a sweep too large for a link is refused, saying so', async () => {
+  const bad = { sweep: { ...sweepOf([50]), status: 'done' }, omitted: [] };
+  await assert.rejects(decodeLink(await binaryLink(bad, PAYLOAD_KINDS.sweep)), /does not hold a sweep's result.*status/);
+  await assert.rejects(decodeLink(await binaryLink({ sweep: sweepOf([50]) }, PAYLOAD_KINDS.sweep)), /a sweep and what it left out/);
+  await assert.rejects(encodeSweepLink({ ...sweepOf([50]), axes: [] as never, status: 'nope' as never }), /Cannot make a link of this sweep/);
+  // 200 points with every total of a Table 2 row, and unique figures: more than a link takes.
+  const big = sweepOf(Array.from({ length: 200 }, (_, i) => 10 + i));
+  big.points.forEach((p, i) => {
+    for (const row of p.result!.rows) row.totals = Object.fromEntries(Array.from({ length: 60 }, (_, k) => [`disk.hp${k}.xfers`, i * 1000 + k * 7.13]));
+  });
+  await assert.rejects(encodeSweepLink(big), new RegExp(`too large for a link .* at most ${MAX_SWEEP_LINK_CHARS.toLocaleString('en-US')}`));
 });

@@ -8,8 +8,8 @@
 //   <crc32>   8 lower-case hex digits: CRC-32 (IEEE) of the payload's bytes
 //   <data>    base64url, no padding, of deflate-raw(the payload)
 //
-// The payload is a kind byte (PAYLOAD_KINDS: 1 a run, 2 two runs compared;
-// a kind this page does not know is from a newer vaxlab) and then the value
+// The payload is a kind byte (PAYLOAD_KINDS: 1 a run, 2 two runs compared,
+// 3 a sweep; a kind this page does not know is from a newer vaxlab) and then the value
 // in linkCodec.ts's binary form of JSON (varints, a dictionary of names,
 // counter series as deltas).  What it decodes to is checked field by field
 // by the result's schema (experiments/runner/result.ts, RESULT_SCHEMA) and
@@ -54,6 +54,7 @@ import {
   check, int, isPlainObject, num, obj, oneOf, rec, SchemaError, str, type Expect, type Infer, type Paths, type Same,
 } from '../../../experiments/runner/schema';
 import type { ProfileSummary } from '../../../experiments/profile/summaryFormat';
+import { validateSweep, type SweepResult } from '../../../experiments/runner/sweep';
 import { CodecError, decodeValue, encodeValue, niceStep, type SeriesPolicy } from './linkCodec';
 
 /** summary.ts's shrinkSummary, loaded only when a link has profiles to cut. */
@@ -95,7 +96,9 @@ export const LINK_PROFILE_SMALL_TOP = 8;
 export const LINK_PROFILE_SMALL_MIN_SHARE = 0.05;
 
 /** The payload's first byte: what the link holds. */
-export const PAYLOAD_KINDS = { run: 1, comparison: 2 } as const;
+export const PAYLOAD_KINDS = { run: 1, comparison: 2, sweep: 3 } as const;
+/** Largest fragment value encodeSweepLink makes (characters): a sweep is many runs' figures. */
+export const MAX_SWEEP_LINK_CHARS = 4 * MAX_LINK_CHARS;
 
 /** A row's counter time series: values[name][i] was sampled at t[i] (the runner's CounterSeries). */
 export type RowCounters = NonNullable<RowResult['counters']>;
@@ -129,7 +132,9 @@ export interface SharedRun {
 }
 
 /** What a link holds: one run, or two compared (B the one shown, A the one it is compared with). */
-export type LinkPayload = { kind: 'run'; run: SharedRun } | { kind: 'comparison'; a: SharedRun; b: SharedRun };
+export type RunsPayload = { kind: 'run'; run: SharedRun } | { kind: 'comparison'; a: SharedRun; b: SharedRun };
+/** ...or a sweep (its points' figures: the chart and the table; what it leaves out, `omitted` says). */
+export type LinkPayload = RunsPayload | { kind: 'sweep'; sweep: SweepResult; omitted: string[] };
 
 /** Every failure of decodeLink (and the rare one of encodeLink); the message is for the user. */
 export class PermalinkError extends Error {
@@ -162,7 +167,7 @@ export async function encodeComparisonLink(a: SharedRun, b: SharedRun): Promise<
  * fits, and the runs as the link holds them (with what was reduced, if
  * anything).
  */
-export async function encodeLinkDetailed(payload: LinkPayload): Promise<{ value: string; runs: SharedRun[] }> {
+export async function encodeLinkDetailed(payload: RunsPayload): Promise<{ value: string; runs: SharedRun[] }> {
   // The same checks as decoding: a link that could not be read back is never made.
   let runs: SharedRun[];
   try {
@@ -185,6 +190,7 @@ export async function encodeLinkDetailed(payload: LinkPayload): Promise<{ value:
     if (last.length > limit) return null;
     // The runs as the link holds them (quantised series and all): what a page that opens it shows.
     const held = readPayload(packed.bytes);
+    if (held.kind === 'sweep') throw new Error('a run link read back as a sweep');
     return { value: last, runs: held.kind === 'run' ? [held.run] : [held.a, held.b] };
   };
 
@@ -261,15 +267,22 @@ function seriesPolicy(mode: 'exact' | 'quantised') {
 }
 
 /** The link's value (version, checksum, data) and the payload's bytes. */
-async function pack(kind: LinkPayload['kind'], runs: SharedRun[], mode: 'exact' | 'quantised'): Promise<{ value: string; bytes: Uint8Array }> {
+async function pack(kind: RunsPayload['kind'], runs: SharedRun[], mode: 'exact' | 'quantised'): Promise<{ value: string; bytes: Uint8Array }> {
   // A reduction's note is not sent: the page that opens the link writes it from the reduction (withNote).
   const sent = runs.map((r) => (r.reduction ? { ...r, reduction: { ...r.reduction, note: '' } } : r));
   const value = kind === 'run' ? sent[0] : { a: sent[0], b: sent[1] };
+  return packValue(kind, value, seriesPolicy(mode), 'run');
+}
+
+/** A payload of `kind` holding `value`, as a link's value (version, checksum, data), and its bytes. */
+async function packValue(
+  kind: LinkPayload['kind'], value: unknown, series: ReturnType<typeof seriesPolicy>, what: string,
+): Promise<{ value: string; bytes: Uint8Array }> {
   let body: Uint8Array;
   try {
-    body = encodeValue(value, { series: seriesPolicy(mode) });
+    body = encodeValue(value, { series });
   } catch (e) {
-    if (e instanceof CodecError) throw new PermalinkError(`Cannot make a link of this run: ${e.message}.`);
+    if (e instanceof CodecError) throw new PermalinkError(`Cannot make a link of this ${what}: ${e.message}.`);
     throw e;
   }
   const bytes = new Uint8Array(body.length + 1);
@@ -277,6 +290,44 @@ async function pack(kind: LinkPayload['kind'], runs: SharedRun[], mode: 'exact' 
   bytes.set(body, 1);
   const data = await deflateRaw(bytes);
   return { value: `${PERMALINK_VERSION}.${hex32(crc32(bytes))}.${base64urlEncode(data)}`, bytes };
+}
+
+/**
+ * A sweep's link: its points' figures — what the chart and the table show —
+ * without the rows' counter time series and profiles (a sweep shows neither;
+ * the JSON export has them), failed rows' transcripts cut to their end.
+ * Refused, saying so, when even that is longer than MAX_SWEEP_LINK_CHARS.
+ */
+export async function encodeSweepLink(sweep: SweepResult): Promise<{ value: string; omitted: string[] }> {
+  try {
+    validateSweep(sweep, 'sweep');
+  } catch (e) {
+    throw new PermalinkError(`Cannot make a link of this sweep: ${e instanceof Error ? e.message : String(e)}.`);
+  }
+  const omitted = new Set<string>();
+  const points = sweep.points.map((p) => {
+    if (!p.result) return p;
+    const rows = p.result.rows.map((row) => {
+      const { counters, profile, ...kept } = row;
+      if (counters) omitted.add('the counters’ time series');
+      if (profile) omitted.add('the profiles');
+      if (kept.failure && kept.failure.output.length > FAILURE_OUTPUT_KEEP) {
+        omitted.add('all but the end of failed rows’ console output');
+        return { ...kept, failure: { ...kept.failure, output: kept.failure.output.slice(-FAILURE_OUTPUT_KEEP) } };
+      }
+      return kept;
+    });
+    return { ...p, result: { ...p.result, rows } };
+  });
+  const list = [...omitted];
+  const { value } = await packValue('sweep', { sweep: { ...sweep, points }, omitted: list }, () => null, 'sweep');
+  if (value.length > MAX_SWEEP_LINK_CHARS) {
+    throw new PermalinkError(
+      `This sweep is too large for a link (${value.length.toLocaleString('en-US')} characters; at most ` +
+        `${MAX_SWEEP_LINK_CHARS.toLocaleString('en-US')}): share its JSON export instead.`,
+    );
+  }
+  return { value, omitted: list };
 }
 
 function counterPoints(result: ExperimentResult): number {
@@ -391,6 +442,7 @@ export function reductionNote(r: Omit<LinkReduction, 'note'>, result: Experiment
 /** The run a link holds (the run shown, B, of a comparison link). */
 export async function decodePermalink(fragment: string): Promise<SharedRun> {
   const payload = await decodeLink(fragment);
+  if (payload.kind === 'sweep') throw new PermalinkError('This link holds a sweep, not a run: open it in the lab’s Sweep view.');
   return payload.kind === 'run' ? payload.run : payload.b;
 }
 
@@ -464,7 +516,7 @@ function readJsonRun(json: Uint8Array): SharedRun {
 function readPayload(bytes: Uint8Array): LinkPayload {
   if (bytes.length === 0) throw new PermalinkError('This result link is damaged: it holds nothing.');
   const kind = bytes[0]!;
-  if (kind !== PAYLOAD_KINDS.run && kind !== PAYLOAD_KINDS.comparison) {
+  if (kind !== PAYLOAD_KINDS.run && kind !== PAYLOAD_KINDS.comparison && kind !== PAYLOAD_KINDS.sweep) {
     throw new PermalinkError(
       `This link holds something this page cannot show (kind ${kind}): it was made by a newer vaxlab. ` +
         'Open it with the vaxlab that made it, or update this one.',
@@ -479,10 +531,27 @@ function readPayload(bytes: Uint8Array): LinkPayload {
     throw new PermalinkError(`This result link cannot be read: ${e.message}.`);
   }
   if (kind === PAYLOAD_KINDS.run) return { kind: 'run', run: withNote(validateSharedRun(value)) };
+  if (kind === PAYLOAD_KINDS.sweep) return readSweep(value);
   if (!isPlainObject(value) || Object.keys(value).length !== 2 || !Object.hasOwn(value, 'a') || !Object.hasOwn(value, 'b')) {
     throw new ShapeError('a comparison link holds two runs, a and b, and nothing else');
   }
   return { kind: 'comparison', a: withNote(validateSharedRun(value.a, 'a')), b: withNote(validateSharedRun(value.b, 'b')) };
+}
+
+/** A sweep link's value: { sweep, omitted }, the sweep checked as a sweep's JSON file is. */
+function readSweep(value: unknown): LinkPayload {
+  if (!isPlainObject(value) || Object.keys(value).length !== 2 || !Object.hasOwn(value, 'sweep') || !Object.hasOwn(value, 'omitted')) {
+    throw new ShapeError('a sweep link holds a sweep and what it left out, and nothing else');
+  }
+  const omitted = value.omitted;
+  if (!Array.isArray(omitted) || omitted.length > 8 || !omitted.every((o) => typeof o === 'string' && o.length <= 200)) {
+    throw new ShapeError('omitted: a short list of words');
+  }
+  try {
+    return { kind: 'sweep', sweep: validateSweep(value.sweep, 'sweep'), omitted };
+  } catch (e) {
+    throw new PermalinkError(`This sweep link does not hold a sweep's result: ${e instanceof Error ? e.message : String(e)}.`);
+  }
 }
 
 /** A run whose reduction came without its note (format 2 sends none): the note written from the reduction. */

@@ -42,15 +42,62 @@ export function defaultJobs(): number {
 }
 
 type Pending = { resolve: (m: FromWorker) => void; reject: (e: Error) => void; onProgress?: (p: RunProgress) => void };
+type UnitReply = Extract<FromWorker, { type: 'units-checked' | 'units-progress' | 'units-done' | 'units-failed' }>;
+
+/** A units request's reply, or progress, or not a units message at all. */
+function isUnitReply(m: FromWorker): m is UnitReply {
+  return m.type === 'units-checked' || m.type === 'units-progress' || m.type === 'units-done' || m.type === 'units-failed';
+}
+
+/**
+ * A worker's units requests waiting for their replies: each request gets an
+ * id, its progress goes to its listener, its reply settles it (units-failed
+ * as an error).  The pool's workers and the page's first worker share it.
+ */
+export class UnitRequests {
+  private pending = new Map<number, Pending>();
+  private nextId = 1;
+
+  constructor(private readonly post: (m: ToWorker) => void) {}
+
+  request(m: Extract<ToWorker, { id: number }>, onProgress?: (p: RunProgress) => void): Promise<FromWorker> {
+    return new Promise((resolve, reject) => {
+      const id = this.nextId++;
+      this.pending.set(id, { resolve, reject, onProgress });
+      this.post({ ...m, id });
+    });
+  }
+
+  /** Settles the request `m` answers; false when `m` is not a units reply. */
+  handle(m: FromWorker): boolean {
+    if (!isUnitReply(m)) return false;
+    const p = this.pending.get(m.id);
+    if (!p) return true;
+    if (m.type === 'units-progress') {
+      p.onProgress?.(m.progress);
+      return true;
+    }
+    this.pending.delete(m.id);
+    if (m.type === 'units-failed') p.reject(new Error(m.message));
+    else p.resolve(m);
+    return true;
+  }
+
+  /** Every waiting request fails with `e` (the worker died). */
+  failAll(e: Error): void {
+    for (const p of this.pending.values()) p.reject(e);
+    this.pending.clear();
+  }
+}
 
 /** One worker of the pool: started once from the pack, then any number of units, one at a time. */
 class PoolWorker {
-  private pending = new Map<number, Pending>();
-  private nextId = 1;
+  private readonly requests: UnitRequests;
   private dead: Error | null = null;
   readonly ready: Promise<void>;
 
   constructor(private readonly port: PoolPort, pack: Pack) {
+    this.requests = new UnitRequests((m) => port.postMessage(m));
     let ready!: () => void;
     let failed!: (e: Error) => void;
     this.ready = new Promise((resolve, reject) => {
@@ -62,17 +109,7 @@ class PoolWorker {
       const m = e.data;
       if (m.type === 'ready') ready();
       else if (m.type === 'fatal') this.fail(new Error(m.message), failed);
-      else if (m.type === 'units-checked' || m.type === 'units-progress' || m.type === 'units-done' || m.type === 'units-failed') {
-        const p = this.pending.get(m.id);
-        if (!p) return;
-        if (m.type === 'units-progress') {
-          p.onProgress?.(m.progress);
-          return;
-        }
-        this.pending.delete(m.id);
-        if (m.type === 'units-failed') p.reject(new Error(m.message));
-        else p.resolve(m);
-      }
+      else this.requests.handle(m);
     };
     port.onerror = (e) => this.fail(new Error(`a pool worker failed: ${e.message || 'see the browser console'}`), failed);
     port.postMessage({ type: 'init-shared', kernel: pack.kernel, pack: pack.pack, image: pack.image });
@@ -85,18 +122,13 @@ class PoolWorker {
   private fail(e: Error, failed: (e: Error) => void): void {
     this.dead = e;
     failed(e);
-    for (const p of this.pending.values()) p.reject(e);
-    this.pending.clear();
+    this.requests.failAll(e);
   }
 
   async request(m: Extract<ToWorker, { id: number }>, onProgress?: (p: RunProgress) => void): Promise<FromWorker> {
     await this.ready;
     if (this.dead) throw this.dead;
-    return new Promise((resolve, reject) => {
-      const id = this.nextId++;
-      this.pending.set(id, { resolve, reject, onProgress });
-      this.port.postMessage({ ...m, id });
-    });
+    return this.requests.request(m, onProgress);
   }
 
   stop(): void {

@@ -2,7 +2,8 @@
 // component registers its <svg> here (and unregisters it when it goes), and
 // the export takes them from here in page order.
 
-export type ChartKey = 'counters' | 'results';
+/** A run's charts (its counters, its results) and the sweep's line chart, each exported with its own view. */
+export type ChartKey = 'counters' | 'results' | 'sweep';
 
 export class ChartHandles {
   private readonly svgs = new Map<ChartKey, SVGSVGElement>();
@@ -21,10 +22,11 @@ export class ChartHandles {
     return set;
   }
 
-  /** The charts on the page, in the order the page shows them. */
-  list(): SVGSVGElement[] {
-    return [...this.svgs.values()]
-      .filter((s) => s.isConnected)
+  /** The charts `keys` on the page (a run's, by default), in the order the page shows them. */
+  list(keys: readonly ChartKey[] = ['counters', 'results']): SVGSVGElement[] {
+    return [...this.svgs.entries()]
+      .filter(([k, s]) => keys.includes(k) && s.isConnected)
+      .map(([, s]) => s)
       .sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
   }
 }

@@ -12,7 +12,7 @@ import { ResultTable } from './ResultTable';
 
 const SweepLineChart = lazy(() => import('./SweepChartView').then((m) => ({ default: m.SweepLineChart })));
 
-const SOURCE = { run: 'this page’s last sweep', history: 'from your sweep history', file: 'from a file' } as const;
+const SOURCE = { run: 'this page’s last sweep', history: 'from your sweep history', file: 'from a file', link: 'from a link' } as const;
 
 /**
  * The sweep shown: what was swept, a line chart of the chosen measure
@@ -26,6 +26,7 @@ export function SweepResults({ lab }: { lab: LabController }) {
   const measureId = useAtom(lab.sweeps.measure);
   const history = useAtom(lab.sweeps.history);
   const fileError = useAtom(lab.sweeps.fileError);
+  const share = useAtom(lab.sweeps.share);
   const [exportError, setExportError] = useState<string | null>(null);
   const result = shown?.result ?? null;
   const measure = (measureId ? findMeasure(measureId) : undefined) ?? (result ? defaultMeasure(result) : undefined);
@@ -42,10 +43,10 @@ export function SweepResults({ lab }: { lab: LabController }) {
     : '';
 
   const exportChart = async (kind: 'SVG' | 'PNG') => {
-    const svg = document.querySelector<SVGSVGElement>('[data-testid="sweep-chart"]');
-    if (!svg) return;
+    const svgs = lab.charts.list(['sweep']);
+    if (svgs.length === 0) return;
     try {
-      const { text, width, height } = chartsSvg([svg], title);
+      const { text, width, height } = chartsSvg(svgs, title);
       if (kind === 'SVG') download(`${name}.svg`, text, 'image/svg+xml');
       else download(`${name}.png`, await svgToPng(text, width, height), 'image/png');
       setExportError(null);
@@ -69,6 +70,9 @@ export function SweepResults({ lab }: { lab: LabController }) {
               {result.axes.map((a) => `${a.setting} = ${a.labels.join(', ')}`).join(' × ')}: {sweepOutcome(result)}
               {shown?.hostSeconds !== undefined ? ` — ${shown.hostSeconds.toFixed(1)} s of host time on ${shown.jobs ?? 1} worker${shown.jobs === 1 ? '' : 's'}` : ''}.
             </p>
+            {shown?.source === 'link' && shown.omitted?.length ? (
+              <p className="hint" data-testid="sweep-link-note">This link holds every point’s figures, without {shown.omitted.join(', ')}.</p>
+            ) : null}
           </div>
           <div className="sweep-controls">
             <label htmlFor="sweep-measure">Measure</label>
@@ -78,7 +82,7 @@ export function SweepResults({ lab }: { lab: LabController }) {
           </div>
           {chart ? (
             <Suspense fallback={<div className="chart-loading">Loading the chart…</div>}>
-              <SweepLineChart chart={chart} title={title} />
+              <SweepLineChart chart={chart} title={title} handle={lab.charts.ref('sweep')} />
             </Suspense>
           ) : null}
           <ResultTable table={table} caption="Every point of the sweep" />
@@ -92,6 +96,19 @@ export function SweepResults({ lab }: { lab: LabController }) {
               <button type="button" data-testid="sweep-export-svg" onClick={() => void exportChart('SVG')}>Chart as SVG</button>
               <button type="button" data-testid="sweep-export-png" onClick={() => void exportChart('PNG')}>Chart as PNG</button>
               {exportError ? <span className="field-error">{exportError}</span> : null}
+            </div>
+            <div className="share">
+              <button type="button" data-testid="sweep-permalink-button" onClick={() => void lab.copySweepLink()} aria-disabled={share.busy}
+                title="A link that shows this sweep's chart and table in any browser, without running anything">
+                Copy permalink
+              </button>
+              {share.url ? (
+                <label className="permalink-field">
+                  <span className="visually-hidden">Sweep permalink</span>
+                  <input data-testid="sweep-permalink-url" readOnly value={share.url} onFocus={(e) => e.currentTarget.select()} />
+                </label>
+              ) : null}
+              {share.message ? <span className="hint" role="status">{share.message}</span> : null}
             </div>
             <button type="button" className="quiet" onClick={() => lab.sweeps.close()}>Close</button>
           </div>

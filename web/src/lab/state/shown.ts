@@ -6,7 +6,7 @@
 // offers besides the history.
 
 import type { RunRef, SessionRun } from '../compare';
-import { decodeLink, encodeLinkDetailed, PermalinkError, type LinkPayload, type SharedRun } from '../permalink';
+import { decodeLink, encodeLinkDetailed, PermalinkError, type LinkPayload, type RunsPayload, type SharedRun } from '../permalink';
 import { Atom, batch, ObjectAtom } from './atom';
 
 /** What the Results panel shows. */
@@ -24,7 +24,7 @@ export interface ShareState {
   busy: boolean;
   message: string | null;
   /** What the link holds: one run, or two compared. */
-  kind: LinkPayload['kind'] | null;
+  kind: RunsPayload['kind'] | null;
 }
 
 /** The page's address and clipboard (the browser's; a test gives its own). */
@@ -128,7 +128,7 @@ export class Shown {
    * Makes the permalink of `payload` (the run shown, or it and the run it is compared with): into the address
    * (link), and onto the clipboard as `url(link)` when the page may.
    */
-  async makeLink(payload: LinkPayload, url: (link: string) => string, copy: (text: string) => Promise<void>): Promise<void> {
+  async makeLink(payload: RunsPayload, url: (link: string) => string, copy: (text: string) => Promise<void>): Promise<void> {
     this.share.set({ url: null, busy: true, message: null, kind: payload.kind });
     try {
       const { value, runs } = await encodeLinkDetailed(payload);

@@ -9,14 +9,15 @@
 // No React.
 
 import type { ExperimentResult } from '../../../../experiments/runner/result';
-import { SettingsError } from '../../../../experiments/runner/runner';
+import { SettingsError, type RunProgress } from '../../../../experiments/runner/runner';
 import {
   assembleSweep, MAX_SWEEP_AXES, parseAxis, planSweep, runUnits, sweepSetting, unitLabel, validateSweep,
   type SweepPlan, type SweepProgress, type SweepRequest, type SweepResult, type UnitExecutor,
 } from '../../../../experiments/runner/sweep';
 import { TOGGLES } from '../../../../experiments/runner/toggles';
 import { checkForm, experimentById, type FormState } from '../config';
-import { cores, defaultJobs, type WorkerPool } from '../pool';
+import { cores, defaultJobs, UnitRequests, type WorkerPool } from '../pool';
+import { encodeSweepLink } from '../permalink';
 import type { SweepHistoryEntry } from '../sweepHistory';
 import type { FromWorker, KernelName, RunConfig, ToWorker } from '../../worker/protocol';
 import { Atom, batch } from './atom';
@@ -150,10 +151,20 @@ export interface SweepRunState {
 
 export interface ShownSweep {
   result: SweepResult;
-  source: 'run' | 'history' | 'file';
+  source: 'run' | 'history' | 'file' | 'link';
+  /** Its permalink's value, once made (or the link it was opened from). */
+  link?: string;
+  /** What that link leaves out of the sweep (permalink.ts encodeSweepLink), said beside it. */
+  omitted?: string[];
   hostSeconds?: number;
   jobs?: number;
   historyId?: string;
+}
+
+export interface SweepShare {
+  url: string | null;
+  busy: boolean;
+  message: string | null;
 }
 
 export interface SweepStore {
@@ -164,30 +175,18 @@ export interface SweepStore {
 
 /** The first worker, as an executor of units (its replies come through the page's link, batched). */
 export class LinkExecutors {
-  private pending = new Map<number, { resolve: (m: FromWorker) => void; reject: (e: Error) => void; onProgress?: (p: unknown) => void }>();
-  private nextId = 1;
+  private readonly requests: UnitRequests;
 
-  constructor(private readonly post: (m: ToWorker) => void) {}
-
-  handle(m: FromWorker): void {
-    if (m.type !== 'units-checked' && m.type !== 'units-progress' && m.type !== 'units-done' && m.type !== 'units-failed') return;
-    const p = this.pending.get(m.id);
-    if (!p) return;
-    if (m.type === 'units-progress') {
-      p.onProgress?.(m.progress);
-      return;
-    }
-    this.pending.delete(m.id);
-    if (m.type === 'units-failed') p.reject(new Error(m.message));
-    else p.resolve(m);
+  constructor(private readonly post: (m: ToWorker) => void) {
+    this.requests = new UnitRequests(post);
   }
 
-  private request(m: Extract<ToWorker, { id: number }>, onProgress?: (p: never) => void): Promise<FromWorker> {
-    return new Promise((resolve, reject) => {
-      const id = this.nextId++;
-      this.pending.set(id, { resolve, reject, onProgress: onProgress as (p: unknown) => void });
-      this.post({ ...m, id });
-    });
+  handle(m: FromWorker): void {
+    this.requests.handle(m);
+  }
+
+  private request(m: Extract<ToWorker, { id: number }>, onProgress?: (p: RunProgress) => void): Promise<FromWorker> {
+    return this.requests.request(m, onProgress);
   }
 
   executor(kernel: KernelName, request: SweepRequest): UnitExecutor {
@@ -216,6 +215,8 @@ export class Sweeps {
   /** The measure the chart and table show (a MEASURES id); null: the sweep's default. */
   readonly measure = new Atom<string | null>(null);
   readonly fileError = new Atom<string | null>(null);
+  /** Making the shown sweep's permalink: the address to copy, or why there is none. */
+  readonly share = new Atom<SweepShare>({ url: null, busy: false, message: null });
 
   private nextId = 1;
   private abort: AbortController | null = null;
@@ -229,6 +230,13 @@ export class Sweeps {
     private readonly store: SweepStore,
   ) {
     this.link = new LinkExecutors(post);
+    // A link made for one sweep is not offered beside another.
+    let last: SweepResult | null = null;
+    this.shown.subscribe(() => {
+      const result = this.shown.get()?.result ?? null;
+      if (result !== last && this.share.get().url !== null) this.share.set({ url: null, busy: false, message: null });
+      last = result;
+    });
   }
 
   get running(): boolean {
@@ -456,6 +464,39 @@ export class Sweeps {
       });
     } catch (e) {
       this.fileError.set(`${name} is not a sweep's result: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  /** A sweep from a permalink (opened from the address). */
+  openShared(result: SweepResult, omitted: string[], link: string): void {
+    batch(() => {
+      this.fileError.set(null);
+      this.share.set({ url: null, busy: false, message: null });
+      this.shown.set({ result, source: 'link', link, omitted });
+      this.measure.set(null);
+    });
+  }
+
+  /** The shown sweep's permalink: kept with it (the address follows), and copied as `url(link)` when the page may. */
+  async makeLink(url: (link: string) => string, copy: (text: string) => Promise<void>): Promise<void> {
+    const shown = this.shown.get();
+    if (!shown || this.share.get().busy) return;
+    this.share.set({ url: null, busy: true, message: null });
+    try {
+      const { value, omitted } = await encodeSweepLink(shown.result);
+      if (this.shown.get() !== shown) return;
+      this.shown.set({ ...shown, link: value, omitted });
+      const address = url(value);
+      let message = `Copied to the clipboard (${value.length.toLocaleString('en-US')} characters` +
+        `${omitted.length ? `; without ${omitted.join(', ')}: the JSON export has them` : ''}).`;
+      try {
+        await copy(address);
+      } catch {
+        message = 'Select the link and copy it (the clipboard was not available).';
+      }
+      this.share.set({ url: address, busy: false, message });
+    } catch (e) {
+      this.share.set({ url: null, busy: false, message: `No link: ${e instanceof Error ? e.message : String(e)}` });
     }
   }
 
