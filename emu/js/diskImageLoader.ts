@@ -252,6 +252,9 @@ export interface FetchImageOptions extends Omit<LoadImageOptions, 'size' | 'comp
   verify?: boolean;
   /** Use the chunked image when the manifest lists one (default true). */
   chunked?: boolean;
+  /** Called with the manifest as soon as it is read and checked, before the image is fetched
+   *  (so that the files it lists beside the image can be fetched at the same time). */
+  onManifest?: (manifest: ImageManifest) => void;
 }
 
 /** Relative URLs resolve against the worker's (or page's) location. */
@@ -429,6 +432,7 @@ export async function fetchDiskImage(
     throw new DiskImageLoadError(`${manifestUrl}: not JSON: ${message(e)}`, { cause: e });
   }
   const manifest = checkManifest(json, manifestUrl);
+  options.onManifest?.(manifest);
   const c = manifest.chunked;
   if (options.chunked !== false && c && typeof c.file === 'string' && Number.isInteger(c.bytes) && c.bytes > 0 &&
     c.bytes <= MAX_IMAGE_BYTES && typeof c.sha256 === 'string' && c.imageSha256 === manifest.image.uncompressedSha256) {

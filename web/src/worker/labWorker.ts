@@ -70,9 +70,27 @@ const loaded = new Map<KernelName, Promise<LoadedImage>>();
 /** Machines at their prompts, for runs and the terminal (shipped and saved here). */
 const bootSnapshots = new BootSnapshots();
 
+/** The shipped snapshots fetched at once (the default experiment's machine and the terminal's). */
+const PREFETCH = ['table2', 'terminal'];
+
+/** Starts fetching the manifest's snapshots named in PREFETCH (beside the image's own download). */
+function prefetchShippedSnapshots(manifest: ImageManifest, manifestUrl: string): Map<string, Promise<Uint8Array>> {
+  const early = new Map<string, Promise<Uint8Array>>();
+  const boots = manifest.snapshots?.boots;
+  if (!Array.isArray(boots)) return early; // refused, saying why, by offerShippedSnapshots
+  for (const boot of boots) {
+    if (!PREFETCH.includes(boot.name)) continue;
+    const bytes = fetchShippedFile(boot, manifestUrl);
+    bytes.catch(() => {}); // a failure is the source's, when it is taken
+    early.set(boot.name, bytes);
+  }
+  return early;
+}
+
 /** The manifest's machine snapshots, made by this emulator build, as sources
- *  of the store; those named in `prefetch` are fetched at once. */
-function offerShippedSnapshots(vax: VaxMachineApi, disk: DiskImage, manifest: ImageManifest, manifestUrl: string, prefetch: string[]): void {
+ *  of the store; those already being fetched (`early`) are taken at once. */
+function offerShippedSnapshots(vax: VaxMachineApi, disk: DiskImage, manifest: ImageManifest, manifestUrl: string,
+  early: Map<string, Promise<Uint8Array>>): void {
   const s = manifest.snapshots;
   if (!s || !Array.isArray(s.boots)) return;
   if (s.emulatorBuild !== vax.buildId) {
@@ -82,8 +100,9 @@ function offerShippedSnapshots(vax: VaxMachineApi, disk: DiskImage, manifest: Im
   }
   for (const boot of s.boots) {
     const key = bootKey(disk, { ...(boot.options as Omit<Vax780Options, 'disk'>), disk }, boot.recipe);
-    bootSnapshots.addSource(key, async () => bootSnapshotFromFile(await fetchShippedFile(boot, manifestUrl)));
-    if (prefetch.includes(boot.name)) void bootSnapshots.take(key);
+    const bytes = early.get(boot.name);
+    bootSnapshots.addSource(key, async () => bootSnapshotFromFile(await (bytes ?? fetchShippedFile(boot, manifestUrl))));
+    if (bytes) void bootSnapshots.take(key);
   }
 }
 
@@ -94,10 +113,14 @@ async function loadImage(kernel: KernelName): Promise<LoadedImage> {
   const t0 = performance.now();
   // Shared memory when the page may have it: the pool's workers then start from this one copy.
   const shared = typeof SharedArrayBuffer === 'function' && self.crossOriginIsolated === true;
-  // The image downloads while the emulator compiles.
+  // The image (and the snapshots fetched at once) download while the emulator compiles.
+  let early = new Map<string, Promise<Uint8Array>>();
   const { image: disk, manifest, pack } = await fetchDiskImage(emulator.then((a) => a.vax780), {
     manifestUrl: ref.manifestUrl,
     shared,
+    onManifest: (m) => {
+      early = prefetchShippedSnapshots(m, ref.manifestUrl);
+    },
     // Decompressed bytes against the image's size: known whether or not the
     // server sent the .gz with Content-Encoding (then fetch gunzips it and
     // there is no compressed total).
@@ -109,7 +132,7 @@ async function loadImage(kernel: KernelName): Promise<LoadedImage> {
   });
   const name = manifest.image.file;
   const sha256 = manifest.image.uncompressedSha256;
-  offerShippedSnapshots(await emulator, disk, manifest, ref.manifestUrl, ['table2', 'terminal']);
+  offerShippedSnapshots(await emulator, disk, manifest, ref.manifestUrl, early);
   post({
     type: 'ready',
     kernel,
