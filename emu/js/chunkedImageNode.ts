@@ -1,4 +1,4 @@
-// Node-only: writing a chunked disk image (emu/src/system/chunked.h: the
+// Node-only: writing a chunked disk image (emu/src/storage/chunked.h: the
 // format) from a pack, each 64 KB chunk deflated on its own (node:zlib), so
 // that a reader decompresses only the chunks it reads.  The installer writes
 // the lab's pack this way for the page and the runners.  Never import this
@@ -11,7 +11,7 @@ export const CHUNKED_MAGIC = 'VAXDSKZ\0';
 export const CHUNKED_VERSION = 1;
 export const CHUNKED_HEADER_BYTES = 128;
 export const CHUNKED_INDEX_ENTRY = 16;
-/** The overlay's chunk (emu/src/system/overlay.h, OVERLAY_CHUNK). */
+/** The overlay's chunk (emu/src/storage/overlay.h, OVERLAY_CHUNK). */
 export const CHUNK_BYTES = 65536;
 
 export interface ChunkedImageInfo {
@@ -27,8 +27,9 @@ export interface ChunkedImageInfo {
   shared: number;
 }
 
-/** The chunked image of a pack (any size; the last chunk may be short). */
-export function writeChunkedImage(pack: Uint8Array, level = 9): ChunkedImageInfo {
+/** The chunked image of a pack (any size; the last chunk may be short).  level and strategy
+ *  are zlib's (tests use other strategies to reach every kind of DEFLATE block). */
+export function writeChunkedImage(pack: Uint8Array, level = 9, strategy?: number): ChunkedImageInfo {
   const size = pack.length;
   const n = Math.ceil(size / CHUNK_BYTES);
   const sha = createHash('sha256').update(pack).digest();
@@ -52,7 +53,7 @@ export function writeChunkedImage(pack: Uint8Array, level = 9): ChunkedImageInfo
         ({ at: where, stored } = same);
         shared++;
       } else {
-        const d = deflateRawSync(chunk, { level });
+        const d = deflateRawSync(chunk, strategy === undefined ? { level } : { level, strategy });
         const body = d.length < chunk.length ? d : chunk;
         if (body === chunk) raw++;
         else deflated++;
