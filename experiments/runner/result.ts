@@ -105,6 +105,8 @@ export interface ExperimentResult {
     /** The disk spin seeds each step ran with: 1..spinSeeds (RunOptions.spinSeeds); absent in results from
      *  before the seeds (their disks turned in step with virtual time). */
     spinSeeds?: number;
+    /** 2 when the machine had a second drive with /usr on it (MachineSpec.drives); absent with one. */
+    drives?: number;
   };
   image: { name: string; sha256?: string } | null;
   /** The kernel booted, present only when it is not the image's /vmunix:
@@ -184,7 +186,7 @@ export const RESULT_SCHEMA = obj({
   title: str(1000),
   machine: obj({
     cpu: str(20), nsPerInstruction: num, memoryMB: MEMORY_MB_SCHEMA, memoryNote: str(1000), boot: str(100), direct: oneOf(true),
-  }, { disk: oneOf(...DISK_TIMINGS), spinSeeds: int() }),
+  }, { disk: oneOf(...DISK_TIMINGS), spinSeeds: int(), drives: int() }),
   image: nul(obj({ name: str(1000) }, { sha256: str(200) })),
   parameters: numbers,
   kernelSettings: numbers,

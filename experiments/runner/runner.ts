@@ -16,7 +16,7 @@ import type { ProfileSummary } from '../profile/summaryFormat';
 type ProfileCode = typeof import('../profile/index');
 import { CounterSampler, type CounterSample, type CounterSeries } from './counters';
 import {
-  LAB_BIN, TABLE2_COMPARE, stepCommand, stepCount, stepPaper, type ExperimentSpec, type MachineSpec,
+  LAB_BIN, LAB_USR_BIN, TABLE2_COMPARE, stepCommand, stepCount, stepPaper, type ExperimentSpec, type MachineSpec,
   type StepSpec,
 } from './experiments';
 import { i32 } from './kstats';
@@ -31,8 +31,17 @@ export const PROMPT = '\n# ';
 /** Virtual-second limits of the steps around the timed command. */
 export const BOOT_LIMIT_S = 300;
 export const SETUP_LIMIT_S = 60;
-/** The lines every step types first. */
+/** The lines every step types first, on a one-drive machine. */
 export const COMMON_SETUP = ['mount /dev/hp0g /usr', `cd ${LAB_BIN}`];
+/** The same on a two-drive machine (MachineSpec.drives 2): /usr from the
+ *  second drive (its device node is not in the image: hp is block major 0,
+ *  minor 8 * unit + partition), the programs from /usr/lab/bin there. */
+export const SECOND_DRIVE_SETUP = ['mknod /dev/hp1g b 0 14', 'mount /dev/hp1g /usr', `cd ${LAB_USR_BIN}`];
+
+/** The lines every step of an experiment on this machine types first. */
+export function machineSetup(machine: Pick<MachineSpec, 'drives'>): readonly string[] {
+  return machine.drives === 2 ? SECOND_DRIVE_SETUP : COMMON_SETUP;
+}
 
 export interface RunOptions {
   cpu?: MachineSpec['cpu'];
@@ -336,6 +345,7 @@ export async function runExperiment(
       cpu: run.cpu, nsPerInstruction, memoryMB: run.memoryMB, memoryNote, boot: spec.machine.boot, direct: true,
       ...(run.disk !== DEFAULT_DISK_TIMING ? { disk: run.disk } : {}),
       spinSeeds,
+      ...(spec.machine.drives === 2 ? { drives: 2 } : {}),
     },
     image: options.image ?? null,
     // Only when the kernel is not the image's /vmunix, so other results stay as they were.
@@ -424,7 +434,7 @@ async function runStep(
     sys = api.create({
       memoryMB: run.memoryMB, disk: image, boot: 'single', direct: true, set: kernel, cpuModel: run.cpu, nsPerInstruction,
       diskTiming: run.disk, diskSpinSeed: spinSeed, ...(options.kernel ? { kernel: options.kernel.bytes } : {}),
-      profile: options.profile === true,
+      secondDrive: spec.machine.drives === 2, profile: options.profile === true,
     });
     const machine = sys;
     let sampler: CounterSampler | null = null;
@@ -446,7 +456,7 @@ async function runStep(
     const session = new ConsoleSession(sys, (r) => api.stopName(r), hooks);
     progress();
     await session.expect(PROMPT, BOOT_LIMIT_S);
-    for (const line of [...COMMON_SETUP, ...step.setup]) {
+    for (const line of [...machineSetup(spec.machine), ...step.setup]) {
       session.send(line);
       const out = await session.expect(PROMPT, SETUP_LIMIT_S);
       const said = out.output.split(/\r?\n/).slice(1, -1).filter((l) => l.trim() !== '');
