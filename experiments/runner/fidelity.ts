@@ -72,7 +72,7 @@ export function table2Fidelity(result: ExperimentResult): FidelityTable {
     },
   }));
   return {
-    title: `Table 2 (4.3BSD column), VAX-11/${result.machine.cpu}`,
+    title: `Table 2 (4.3BSD column), VAX-11/${result.machine.cpu}${result.machine.drives === 2 ? ', two drives' : ''}`,
     figures, rows, summary: summarise(rows, figures),
     note: 'elapsed and system seconds of the guest\'s /bin/time; calibration rows (fitted on) are marked and not counted',
   };
