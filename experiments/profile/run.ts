@@ -11,7 +11,7 @@ import { CPU_NS_PER_INSTRUCTION } from '../../emu/js/constants';
 import type { DiskImage } from '../../emu/js/diskImage';
 import type { Vax780Api, Vax780System } from '../../emu/js/vax780';
 import { stepCommand, type ExperimentSpec } from '../runner/experiments';
-import { BOOT_LIMIT_S, checkKernelSettings, machineSetup, PROMPT, resolveRun, SETUP_LIMIT_S, stepLimit, type RunOptions } from '../runner/runner';
+import { BOOT_LIMIT_S, checkKernelSettings, machineSetup, placementSetup, PROMPT, resolveRun, SETUP_LIMIT_S, stepLimit, type RunOptions } from '../runner/runner';
 import { ConsoleSession, SessionFailure, type FailureKind } from '../runner/session';
 import { parseTimedOutput } from '../runner/timeparse';
 import { parseRawProfile, type RawProfile } from './raw';
@@ -88,7 +88,7 @@ export async function profileExperiment(
         signal: options.signal, pause: options.pause, onConsole: options.onConsole,
       });
       await session.expect(PROMPT, BOOT_LIMIT_S);
-      for (const line of [...machineSetup(spec.machine), ...step.setup]) {
+      for (const line of [...machineSetup(spec.machine), placementSetup(SPIN_SEED), ...step.setup]) {
         session.send(line);
         await session.expect(PROMPT, SETUP_LIMIT_S);
       }

@@ -43,6 +43,19 @@ export function machineSetup(machine: Pick<MachineSpec, 'drives'>): readonly str
   return machine.drives === 2 ? SECOND_DRIVE_SETUP : COMMON_SETUP;
 }
 
+/** Bytes of memory per seed that the placement line's process touches. */
+export const PLACEMENT_STEP_BYTES = 1536;
+/** The line each step types after the machine's own, before its set-up: one
+ *  fork of a process that has touched PLACEMENT_STEP_BYTES x (seed - 1) bytes
+ *  of sbrk'd memory (the lab's `forks`).  It leaves the kernel's free page
+ *  list in an order of its own for each seed, so the timed command's pages
+ *  fall on other physical frames — other colours of the 750's 4 KB
+ *  direct-mapped cache — and the seeds sample the placement as they sample
+ *  the disks' rotation (emu/docs/timing.md, "Physical page placement"). */
+export function placementSetup(seed: number): string {
+  return `./forks 1 ${PLACEMENT_STEP_BYTES * (seed - 1)}`;
+}
+
 export interface RunOptions {
   cpu?: MachineSpec['cpu'];
   memoryMB?: number;
@@ -90,11 +103,13 @@ export interface RunOptions {
   onPartial?: (result: ExperimentResult) => void;
   /** Virtual seconds between counter samples (default: samplingFor). */
   sampleSeconds?: number;
-  /** How many times each step runs, with disk spin seeds 1..N (Vax780Options.diskSpinSeed:
-   *  each disk command finds the platter at a pseudo-random angle, so no row
-   *  hinges on a lock between computing and rotation).  The row is the run
-   *  with the median elapsed time; with N > 1 it has the range (`spread`).
-   *  Default 1. */
+  /** How many times each step runs, with seeds 1..N: disk spin seed N
+   *  (Vax780Options.diskSpinSeed: each disk command finds the platter at a
+   *  pseudo-random angle, so no row hinges on a lock between computing and
+   *  rotation) and placement line N (placementSetup: the command's pages on
+   *  other physical frames, so no row hinges on a cache colour).  The row is
+   *  the run with the median elapsed time; with N > 1 it has the range
+   *  (`spread`).  Default 1. */
   spinSeeds?: number;
 }
 
@@ -456,7 +471,7 @@ async function runStep(
     const session = new ConsoleSession(sys, (r) => api.stopName(r), hooks);
     progress();
     await session.expect(PROMPT, BOOT_LIMIT_S);
-    for (const line of [...machineSetup(spec.machine), ...step.setup]) {
+    for (const line of [...machineSetup(spec.machine), placementSetup(spinSeed), ...step.setup]) {
       session.send(line);
       const out = await session.expect(PROMPT, SETUP_LIMIT_S);
       const said = out.output.split(/\r?\n/).slice(1, -1).filter((l) => l.trim() !== '');
