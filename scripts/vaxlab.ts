@@ -646,7 +646,7 @@ async function fidelity(args: string[]): Promise<number> {
   for (const id of FIDELITY_EXPERIMENTS) {
     const spec = findExperiment(id)!;
     const spinSeeds = id === 'table2' ? seeds : 1;
-    process.stderr.write(`${id}: ${spec.steps.length} steps${spinSeeds > 1 ? `, ${spinSeeds} disk spin seeds each` : ''} ...\n`);
+    process.stderr.write(`${id}: ${spec.steps.length} steps${spinSeeds > 1 ? `, ${spinSeeds} seeds each (disk phase and page placement)` : ''} ...\n`);
     results[id] = await runExperiment(api.vax780, disk, spec, { image, spinSeeds });
   }
   disk.dispose();
