@@ -26,6 +26,7 @@ EMSCRIPTEN_KEEPALIVE uint32_t vaxw_abi_version(void) {
      * 8: RA drives on the UDA50 (vax780w_create_ra), booting through VMB (vax780w_set_vmb);
      * 9: vax780w_set_cpu_model, vax780w_set_disk_spin_seed;
      * 10: profiling (vax780w_profile_*, vax_profile_*);
-     * 11: vax780w_create_js, an image JavaScript holds, read through the vaxImageRead import */
-    return 11;
+     * 11: vax780w_create_js, an image JavaScript holds, read through the vaxImageRead import;
+     * 12: vax780w_add_second_drive */
+    return 12;
 }

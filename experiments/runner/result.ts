@@ -79,7 +79,7 @@ export interface RowResult {
   derived?: RowDerived;
   /** This row was used to fit the timing model (emu/docs/timing.md): not a check of it. */
   calibration?: true;
-  /** With spinSeeds N > 1: the step ran N times, disk spin seeds 1..N; the row
+  /** With spinSeeds N > 1: the step ran N times, seeds 1..N (disk spin seed and placement line); the row
    *  is the median run (by elapsed time), these are the ranges over all N. */
   spread?: { seeds: number; real: SpreadRange; user: SpreadRange; sys: SpreadRange };
   /** The timed command's profile (RunOptions.profile; experiments/profile/summary.ts):
@@ -102,9 +102,11 @@ export interface ExperimentResult {
    *  of runs without the knob are as they were). */
   machine: {
     cpu: string; nsPerInstruction: number; memoryMB: number; memoryNote: string; boot: string; direct: true; disk?: DiskTiming;
-    /** The disk spin seeds each step ran with: 1..spinSeeds (RunOptions.spinSeeds); absent in results from
+    /** The seeds each step ran with (disk spin seed and placement line): 1..spinSeeds (RunOptions.spinSeeds); absent in results from
      *  before the seeds (their disks turned in step with virtual time). */
     spinSeeds?: number;
+    /** 2 when the machine had a second drive with /usr on it (MachineSpec.drives); absent with one. */
+    drives?: number;
   };
   image: { name: string; sha256?: string } | null;
   /** The kernel booted, present only when it is not the image's /vmunix:
@@ -184,7 +186,7 @@ export const RESULT_SCHEMA = obj({
   title: str(1000),
   machine: obj({
     cpu: str(20), nsPerInstruction: num, memoryMB: MEMORY_MB_SCHEMA, memoryNote: str(1000), boot: str(100), direct: oneOf(true),
-  }, { disk: oneOf(...DISK_TIMINGS), spinSeeds: int() }),
+  }, { disk: oneOf(...DISK_TIMINGS), spinSeeds: int(), drives: int() }),
   image: nul(obj({ name: str(1000) }, { sha256: str(200) })),
   parameters: numbers,
   kernelSettings: numbers,

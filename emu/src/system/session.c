@@ -644,6 +644,13 @@ int vax_session_set_disk_spin_seed(vax_session *s, uint32_t seed)
     return vax780_set_disk_spin_seed(s->sys, seed, s->err, sizeof s->err) < 0 ? -1 : 0;
 }
 
+int vax_session_attach_disk(vax_session *s, int unit, const char *type, vax_blockdev *bd)
+{
+    if (vax_instruction_count(s->sys->m) != 0)
+        return fail(s, -1, "attach a disk: only before the first instruction");
+    return vax780_attach_disk(s->sys, unit, type, bd, s->err, sizeof s->err) < 0 ? -1 : 0;
+}
+
 int vax_session_kernel_symbols(vax_session *s, const char *const *names, uint32_t *out, int n)
 {
     if (!s->boot_disk && !s->kernel_image)

@@ -78,7 +78,7 @@ export function ResultsPanel({ lab }: { lab: LabController }) {
         <div className="result-title">{result.title}</div>
         {outcome ? <p className="result-outcome failure" data-testid="result-outcome">{outcome}.</p> : null}
         {pair ? null : <dl>
-          <div><dt>Machine</dt><dd>VAX-11/{result.machine.cpu} model ({result.machine.nsPerInstruction} ns/instruction), {result.machine.memoryMB} MB, {result.machine.boot}-user</dd></div>
+          <div><dt>Machine</dt><dd>VAX-11/{result.machine.cpu} model ({result.machine.nsPerInstruction} ns/instruction), {result.machine.memoryMB} MB, {result.machine.drives === 2 ? 'two RP06 drives (/usr on the second), ' : ''}{result.machine.boot}-user</dd></div>
           <div><dt>Parameters</dt><dd>{Object.entries(result.parameters).map(([k, v]) => `${k}=${v}`).join(', ') || 'none'}</dd></div>
           <div><dt>Kernel variables</dt><dd>{Object.entries(result.kernelSettings).map(([k, v]) => `${k}=${v}`).join(', ') || 'as distributed'}</dd></div>
           {result.image ? <div><dt>Image</dt><dd>{result.image.name}{result.image.sha256 ? ` (sha256 ${result.image.sha256.slice(0, 12)}…)` : ''}</dd></div> : null}
