@@ -1,4 +1,4 @@
-import { compareBlocker, sameRun } from '../compare';
+import { compareBlocker, kernelLabel, resultKernel, sameRun } from '../compare';
 import { experimentById } from '../config';
 import type { HistoryEntry } from '../history';
 import type { LabController } from '../controller';
@@ -53,7 +53,10 @@ export function HistoryPanel({ lab }: { lab: LabController }) {
               <button type="button" className="history-open" onClick={() => lab.openHistory(h.id)}
                 aria-current={view?.historyId === h.id ? 'true' : undefined}>
                 <span className="experiment-id">{h.run.experiment}</span>
-                <span>VAX-11/{r.machine.cpu}, {r.machine.memoryMB} MB{Object.keys(r.kernelSettings).length ? ', patched kernel' : ''}</span>
+                <span>VAX-11/{r.machine.cpu}, {r.machine.memoryMB} MB{Object.keys(r.kernelSettings).length ? ', patched kernel' : ''}
+                  {r.kernel ? <>, <span className="history-kernel" data-testid="history-kernel" title={kernelLabel(r)}>
+                    kernel {resultKernel(r).name}</span></> : null}
+                </span>
                 <span className={h.interrupted ? 'failure interrupted' : r.status === 'ok' ? 'num' : 'failure'} data-testid="history-status">
                   {entryStatus(h, running.has(h.id))}
                 </span>

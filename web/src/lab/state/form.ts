@@ -49,6 +49,11 @@ export class Form {
     this.form.update((f) => ({ ...f, profile: on }));
   }
 
+  /** A kernel variant by name (experiments/kernels/variants.ts), or null: the image's /vmunix. */
+  setVariant(variant: string | null): void {
+    this.form.update((f) => ({ ...f, variant }));
+  }
+
   setKernel(kernel: KernelName): void {
     this.form.update((f) => ({ ...f, kernel }));
   }
@@ -56,7 +61,7 @@ export class Form {
   /** Back to the paper's settings: the experiment's parameters and machine, the kernel's variables. */
   reset(): void {
     this.form.update((f) => ({
-      ...f, params: { ...f.params, [f.experimentId]: {} }, kernelToggles: {}, cpu: null, memoryMB: null, disk: null,
+      ...f, params: { ...f.params, [f.experimentId]: {} }, kernelToggles: {}, cpu: null, memoryMB: null, disk: null, variant: null,
     }));
   }
 

@@ -142,7 +142,7 @@ test('the worker link: init on connect; loading and ready in batches; console te
   w.send({ type: 'loading', phase: 'image', kernel: '4.3BSD', loaded: 90, total: 100 });
   w.send({ type: 'run-console', runId: 1, text: 'boot' });
   w.send({ type: 'loading', phase: 'image', kernel: '4.2BSD', loaded: 5, total: 100 }); // not the page's machine
-  w.send({ type: 'ready', kernel: '4.3BSD', image: { name: '43bsd.dsk.gz', bytes: 100, compressedBytes: 40 }, wasmMs: 5, imageMs: 50 });
+  w.send({ type: 'ready', kernel: '4.3BSD', image: { name: '43bsd.dsk.gz', bytes: 100, compressedBytes: 40 }, variants: [], wasmMs: 5, imageMs: 50 });
   await until(() => texts.length === 1, 'the console text');
   assert.equal(others.length, 0, 'state messages wait for the batch');
   await until(() => link.machine.get().phase === 'ready', 'ready');
@@ -276,6 +276,16 @@ test('the address: the form\'s settings as they differ from the paper\'s, read b
   const profiled = { ...initialForm(), profile: true };
   assert.equal(formParams(profiled), 'x=syscall&profile=1');
   assert.equal(readFragment('#x=syscall&profile=1').form!(initialForm()).profile, true);
+  // The kernel variant: kept, read back, passed to the run; an unknown one said and left out.
+  const variant = { ...initialForm(), experimentId: 'ls-l', variant: 'no-name-cache' };
+  assert.equal(formParams(variant), 'x=ls-l&variant=no-name-cache');
+  const read = readFragment('#x=ls-l&variant=no-name-cache').form!(initialForm());
+  assert.equal(read.variant, 'no-name-cache');
+  assert.equal(checkForm(read).settings?.kernel, 'no-name-cache');
+  const unknown = readFragment('#x=ls-l&variant=4.2bsd-real');
+  assert.deepEqual(unknown.problems, ['The address names a kernel variant this lab does not have: “4.2bsd-real”; the distributed /vmunix is used.']);
+  assert.equal(unknown.form!(initialForm()).variant, null);
+  assert.equal(checkForm({ ...initialForm(), variant: 'nosuch' }).errors['kernel-variant'], 'no kernel variant "nosuch"');
 });
 
 test('the Terminal tab: boots the 780 with 8 MB, follows its status, shows its output, passes keys and speed on', () => {
@@ -334,7 +344,7 @@ test('the page put together: ready, Run sends the form\'s settings, the finished
   const lab = new LabController({ imageBase: 'https://lab.example/images/', address: addr, storage: null });
   lab.link.connect(w.page, []);
   assert.equal(lab.canRun(), false, 'not before the machine is ready');
-  w.send({ type: 'ready', kernel: '4.3BSD', image: { name: '43bsd.dsk.gz', bytes: 100, compressedBytes: 40 }, wasmMs: 5, imageMs: 50 });
+  w.send({ type: 'ready', kernel: '4.3BSD', image: { name: '43bsd.dsk.gz', bytes: 100, compressedBytes: 40 }, variants: [], wasmMs: 5, imageMs: 50 });
   await until(() => lab.canRun(), 'ready');
 
   lab.form.select('syscall');
@@ -373,7 +383,7 @@ test('the page put together: the address follows the form, a run is kept row by 
   const { store, entries } = memoryStore();
   const lab = new LabController({ imageBase: 'https://lab.example/images/', address: addr, store, channel: null, storage: null });
   lab.link.connect(w.page, []);
-  w.send({ type: 'ready', kernel: '4.3BSD', image: { name: '43bsd.dsk.gz', bytes: 100, compressedBytes: 40 }, wasmMs: 5, imageMs: 50 });
+  w.send({ type: 'ready', kernel: '4.3BSD', image: { name: '43bsd.dsk.gz', bytes: 100, compressedBytes: 40 }, variants: [], wasmMs: 5, imageMs: 50 });
   await until(() => lab.canRun(), 'ready');
 
   // The address says the experiment and what differs from the paper's settings, as they are typed.

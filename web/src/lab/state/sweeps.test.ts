@@ -87,12 +87,12 @@ test('the pool starts its workers from the shared pack, sends them units, and re
   });
   assert.equal(pool.availability().available, false);
   const pack = new SharedArrayBuffer(16);
-  pool.handle({ type: 'pack', kernel: '4.3BSD', pack, image: { name: '43bsd.dsk.gz', sha256: 'ab' } });
+  pool.handle({ type: 'pack', kernel: '4.3BSD', pack, image: { name: '43bsd.dsk.gz', sha256: 'ab' }, images: [] });
   const request: SweepRequest = { experiment: 'syscall', axes: [{ setting: 'hz', values: [50, 100] }], base: { parameters: {}, set: {} } };
   const [a, b] = pool.executors(2, '4.3BSD', request);
   assert.equal(ports.length, 2);
-  assert.deepEqual(ports[0]!.posted, [{ type: 'init-shared', kernel: '4.3BSD', pack, image: { name: '43bsd.dsk.gz', sha256: 'ab' } }]);
-  ports.forEach((p) => p.send({ type: 'ready', kernel: '4.3BSD', image: { name: 'x', bytes: 16, compressedBytes: 0 }, wasmMs: 1, imageMs: 0 }));
+  assert.deepEqual(ports[0]!.posted, [{ type: 'init-shared', kernel: '4.3BSD', pack, image: { name: '43bsd.dsk.gz', sha256: 'ab' }, images: [] }]);
+  ports.forEach((p) => p.send({ type: 'ready', kernel: '4.3BSD', image: { name: 'x', bytes: 16, compressedBytes: 0 }, variants: [], wasmMs: 1, imageMs: 0 }));
 
   const progress: number[] = [];
   const running = a!.run(1, (p) => progress.push(p.virtualSeconds));
@@ -118,7 +118,7 @@ test('the pool starts its workers from the shared pack, sends them units, and re
   assert.equal(ports.length, 3);
   assert.ok(ports[1]!.terminated);
   assert.equal(ports[2]!.posted[0]!.type, 'init-shared');
-  ports[2]!.send({ type: 'ready', kernel: '4.3BSD', image: { name: 'x', bytes: 16, compressedBytes: 0 }, wasmMs: 1, imageMs: 0 });
+  ports[2]!.send({ type: 'ready', kernel: '4.3BSD', image: { name: 'x', bytes: 16, compressedBytes: 0 }, variants: [], wasmMs: 1, imageMs: 0 });
   await tick();
   const check = ports[2]!.posted.at(-1) as Extract<ToWorker, { type: 'units-check' }>;
   ports[2]!.send({ type: 'units-checked', id: check.id, problems: ['x: no'] });

@@ -11,7 +11,7 @@
 import type { ExperimentResult } from '../../../../experiments/runner/result';
 import { SettingsError, type RunProgress } from '../../../../experiments/runner/runner';
 import {
-  assembleSweep, MAX_SWEEP_AXES, parseAxis, planSweep, runUnits, sweepSetting, unitLabel, validateSweep,
+  assembleSweep, KERNEL_SETTING, MAX_SWEEP_AXES, parseAxis, planSweep, runUnits, sweepSetting, unitLabel, validateSweep,
   type SweepPlan, type SweepProgress, type SweepRequest, type SweepResult, type UnitExecutor,
 } from '../../../../experiments/runner/sweep';
 import { TOGGLES } from '../../../../experiments/runner/toggles';
@@ -114,6 +114,8 @@ export function checkSweep(form: FormState, sweep: SweepFormState): SweepCheck {
       ...(s.cpu !== spec.machine.cpu ? { cpu: s.cpu } : {}),
       ...(s.memoryMB !== spec.machine.memoryMB ? { memoryMB: s.memoryMB } : {}),
       ...(s.disk ? { disk: s.disk } : {}),
+      // A sweep over the kernel variants boots each; otherwise every point boots the form's.
+      ...(s.kernel && !swept.includes(KERNEL_SETTING) ? { kernel: s.kernel } : {}),
     },
   };
   for (const a of axes) {
@@ -358,6 +360,7 @@ export class Sweeps {
         ...(config.disk ? { disk: config.disk } : {}),
         ...(config.limitSeconds !== undefined ? { limitSeconds: config.limitSeconds } : {}),
         ...(config.profile ? { profile: true } : {}),
+        ...(config.variant ? { kernel: config.variant } : {}),
       },
     };
     let plan: SweepPlan;
