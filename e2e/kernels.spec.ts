@@ -121,3 +121,27 @@ test('a kernel variant: listed, fetched only when run, labelled in the result an
       }
     });
   });
+
+test('a sweep over the kernel variants on two workers: only the variants swept are fetched, every point labelled',
+  async ({ page }) => {
+    test.setTimeout(180_000);
+    const kernelRequests: string[] = [];
+    page.on('request', (r) => {
+      if (/-kernel-/.test(r.url())) kernelRequests.push(new URL(r.url()).pathname);
+    });
+    await page.goto('/');
+    await waitReady(page);
+    await page.getByTestId('experiment-search').fill('ls -l');
+    await page.getByTestId('experiment-ls-l').click();
+    await page.getByTestId('sweep-setting-0').selectOption('kernel');
+    await page.getByTestId('sweep-values-0').fill('generic,no-offset-cache,no-name-cache');
+    await page.getByTestId('sweep-jobs').fill('2');
+    expect(kernelRequests).toEqual([]);
+    await page.getByTestId('sweep-run').click();
+    await expect(page.getByTestId('sweep-outcome')).toContainText('kernel = generic, no-offset-cache, no-name-cache: 3 of 3 points ok', { timeout: 120_000 });
+    // Only the three chosen (each worker fetches the sweep's variants once, before its first point).
+    expect(new Set(kernelRequests)).toEqual(new Set(['generic', 'no-offset-cache', 'no-name-cache'].map((n) => `/images/43bsd-kernel-${n}.gz`)));
+    const rows = await page.getByTestId('sweep-results').getByTestId('result-row').evaluateAll((rs) =>
+      rs.map((r) => Array.from(r.querySelectorAll('td, th'), (c) => (c.textContent ?? '').trim())));
+    expect(rows.map((r) => r[0])).toEqual(['generic', 'no-offset-cache', 'no-name-cache']);
+  });

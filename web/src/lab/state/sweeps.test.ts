@@ -43,6 +43,18 @@ test('a setting swept is taken from the sweep, not the form, and the form says s
   assert.deepEqual(p.notes, ['iterations: the sweep\'s values replace the settings\' 5000']);
 });
 
+test('the kernel variants as a sweep\'s axis (as `vaxlab sweep --set kernel=...`); a chosen variant is every point\'s otherwise', () => {
+  assert.equal(sweepChoices('ls-l').at(-1)!.name, 'kernel');
+  const c = checkSweep(form({ experimentId: 'ls-l', variant: 'no-name-cache' }), sweep('kernel', 'generic,no-offset-cache'));
+  assert.deepEqual(c.problems, []);
+  assert.deepEqual(c.request!.base, { parameters: {}, set: {} });
+  assert.deepEqual(c.plan!.points.map((p) => p.kernel), ['generic', 'no-offset-cache']);
+  const fixed = checkSweep(form({ experimentId: 'ls-l', variant: 'no-name-cache' }), sweep('memoryMB', '4,5'));
+  assert.equal(fixed.request!.base.kernel, 'no-name-cache');
+  assert.deepEqual(fixed.plan!.points.map((p) => p.kernel), ['no-name-cache', 'no-name-cache']);
+  assert.match(checkSweep(form({ experimentId: 'ls-l' }), sweep('kernel', 'like-4.3')).problems[0]!, /kernel=like-4\.3: .*one of generic, no-offset-cache/);
+});
+
 test('what the forms refuse: each bad value by name, the settings marked in red, a setting chosen twice, the workers', () => {
   assert.deepEqual(checkSweep(form(), sweep('hz', '50,abc,5000')).problems.map((p) => p.replace(/ \(below.*$/, '')), [
     'hz=abc: not a value of hz (a whole number from 50 to 1000)', 'hz=5000: 5000 is out of range 50..1000',

@@ -45,7 +45,8 @@ export function initialSweepForm(): SweepFormState {
 export function sweepChoices(experimentId: string): { name: string; label: string }[] {
   const spec = experimentById(experimentId);
   const params = spec ? Object.keys(spec.parameters).map((name) => ({ name, label: `${name} (parameter)` })) : [];
-  return [...params, ...TOGGLES.map((t) => ({ name: t.name, label: t.name }))];
+  return [...params, ...TOGGLES.map((t) => ({ name: t.name, label: t.name })),
+    { name: KERNEL_SETTING, label: `${KERNEL_SETTING} (the kernel variants)` }];
 }
 
 /** The workers as typed: a number from 1 to the cores, or why not. */
