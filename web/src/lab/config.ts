@@ -163,6 +163,43 @@ export function checkForm(form: FormState): FormCheck {
   }
 }
 
+/** A shared run's settings as the form takes them, and what of them this lab cannot set, each in words
+ *  ("kernel variable foo=3: this lab cannot set it"): "Run again" says those, never silently runs defaults. */
+export function adoptShared(shared: SharedRunSettings, previous: FormState): { form: FormState; dropped: string[] } {
+  const dropped: string[] = [];
+  const spec = experimentById(shared.experiment);
+  const config = shared.config;
+  const parameters: Record<string, number> = {};
+  for (const [k, v] of Object.entries(config.parameters)) {
+    if (spec && Object.hasOwn(spec.parameters, k)) parameters[k] = v;
+    else dropped.push(`parameter ${k}=${v}: ${shared.experiment} has no such parameter here`);
+  }
+  const set: Record<string, number> = {};
+  for (const [k, v] of Object.entries(config.set)) {
+    if (KERNEL_TOGGLES.some((t) => t.name === k)) set[k] = v;
+    else dropped.push(`kernel variable ${k}=${v}: this lab cannot set it`);
+  }
+  let kernel: string | undefined;
+  // The variant by the link's settings, else by the result (a run of `vaxlab run --kernel NAME`).
+  const named = config.kernel ?? shared.result.kernel?.name.split(':')[0]?.trim();
+  if (named !== undefined && kernelByName(named)) kernel = named;
+  else if (named !== undefined) {
+    dropped.push(`kernel ${named.slice(0, 60)}: not one of this lab's kernel variants; the distributed /vmunix boots instead`);
+  }
+  const seeds = shared.result.machine.spinSeeds;
+  if (seeds !== undefined && seeds > 1) dropped.push(`disk spin seeds 1..${seeds}: the page runs each step once, with seed 1`);
+  const settings: RunSettings = { ...config, parameters, set, ...(kernel ? { kernel } : {}) };
+  if (!kernel) delete settings.kernel;
+  return { form: formFor(shared.experiment, settings, previous), dropped };
+}
+
+/** What adoptShared needs of a shared run (permalink.ts's SharedRun). */
+export interface SharedRunSettings {
+  experiment: string;
+  config: RunSettings;
+  result: { kernel?: { name: string }; machine: { spinSeeds?: number } };
+}
+
 /** The form that reproduces a run's settings (a permalink's "Run again"). */
 export function formFor(experimentId: string, settings: RunSettings, previous: FormState): FormState {
   const spec = experimentById(experimentId);

@@ -48,7 +48,7 @@
 
 import { DISK_TIMINGS, type DiskTiming } from '../../../emu/js/constants';
 import {
-  checkSeries, MEMORY_MB_SCHEMA, RESULT_FORMAT, RESULT_SCHEMA, RESULT_VERSION, type ExperimentResult, type RowResult,
+  checkRanges, checkSeries, MEMORY_MB_SCHEMA, RESULT_FORMAT, RESULT_SCHEMA, RESULT_VERSION, type ExperimentResult, type RowResult,
 } from '../../../experiments/runner/result';
 import {
   check, int, isPlainObject, num, obj, oneOf, rec, SchemaError, str, type Expect, type Infer, type Paths, type Same,
@@ -629,6 +629,8 @@ export function validateSharedRun(v: unknown, path?: string): SharedRun {
   try {
     const run: SharedRun = check(RUN, v, path);
     checkSeries(run.result, path ? `${path}.result` : 'result');
+    // Numbers in their ranges (no negative time, no absurd size): nothing drawn wrong from a crafted link.
+    checkRanges(run.result, path ? `${path}.result` : 'result');
     return run;
   } catch (e) {
     if (e instanceof SchemaError) throw new ShapeError(e.detail);

@@ -39,6 +39,7 @@ export function HistoryPanel({ lab }: { lab: LabController }) {
         <span className="hint">runs kept in this browser; open one to see it again without running it, or compare the result shown with it</span>
       </div>
       {history.error ? <p className="hint">{history.error}</p> : null}
+      {history.note ? <p className="hint" data-testid="history-note">{history.note}</p> : null}
       <ul data-testid="history-list">
         {history.entries.length === 0 ? <li className="muted">No runs yet.</li> : null}
         {history.entries.map((h) => {

@@ -1,7 +1,7 @@
 // The Configure form as the user types it (config.ts checks it and makes the
 // run's settings from it), and the experiment list's search.
 
-import { experimentById, formFor, initialForm, type FormState } from '../config';
+import { adoptShared, experimentById, initialForm, type FormState } from '../config';
 import type { SharedRun } from '../permalink';
 import type { KernelName } from '../../worker/protocol';
 import { Atom } from './atom';
@@ -65,10 +65,17 @@ export class Form {
     }));
   }
 
-  /** The settings a shared run was made with (to show them, or to run it again). */
-  adopt(shared: SharedRun): void {
+  /** The settings a shared run was made with (to show them, or to run it again); what of them this lab
+   *  cannot set, in words (adoptShared). */
+  adopt(shared: SharedRun): string[] {
     // A run that was profiled runs again profiled.
     const profiled = shared.result.rows.some((r) => r.profile !== undefined);
-    this.form.update((f) => ({ ...formFor(shared.experiment, shared.config, f), profile: profiled || f.profile }));
+    let dropped: string[] = [];
+    this.form.update((f) => {
+      const adopted = adoptShared(shared, f);
+      dropped = adopted.dropped;
+      return { ...adopted.form, profile: profiled || f.profile };
+    });
+    return dropped;
   }
 }
