@@ -274,6 +274,16 @@ export class LabController {
     });
   }
 
+  /** Runs an experiment as the paper ran it (its machine, /vmunix, its own counts): for "How close are we?". */
+  runAsThePaperRan(experimentId: string): void {
+    if (this.running || !experimentById(experimentId)) return;
+    batch(() => {
+      this.form.select(experimentId);
+      this.form.reset();
+    });
+    this.run();
+  }
+
   stop(): void {
     this.runs.stop();
     this.sweeps.stop();

@@ -68,7 +68,7 @@ export function ResultTable({ table, caption, testId = 'result' }: { table: Tabl
               <tr key={`${r.test}-${i}`} data-testid={`${testId}-row`} className={r.status === 'ok' ? '' : 'failed'}>
                 {r.cells.map((cell, j) =>
                   j === 0 ? (
-                    <th key={j} scope="row" className={cls(0, false)} title={cell.title} data-col={table.columns[0]?.key}>{cell.text}</th>
+                    <th key={j} scope="row" className={cls(0, false, cell.className)} title={cell.title} data-col={table.columns[0]?.key}>{cell.text}</th>
                   ) : (
                     <td key={j} title={cell.title} data-col={table.columns[j]?.key} className={cls(j, table.columns[j]?.numeric, cell.className)}>
                       {cell.text}
