@@ -69,7 +69,7 @@ export function FidelityPanel({ lab }: { lab: LabController }) {
               {p.key === 'table8' ? null : (
                 <button type="button" className="quiet small" data-testid={`fidelity-run-${p.key}`} disabled={running || !ready}
                   onClick={() => lab.runAsThePaperRan(p.experiment)}>
-                  Run {p.experiment} at the paper’s settings ({experimentById(p.experiment)?.steps.length ?? 0} steps)
+                  Run {p.experiment} as the paper ran it ({experimentById(p.experiment)?.steps.length ?? 0} steps)
                 </button>
               )}
             </p>
