@@ -200,7 +200,7 @@ test('after a short run, Export CSV, SVG and PNG download a file of each type', 
     expect(parsed.titleRight).toBeGreaterThan(100);
     expect(parsed.titleRight).toBeLessThanOrEqual(parsed.width);
     // What it shows: the settings and when the run ran; and the table under the charts.
-    expect(parsed.caption).toMatch(/^Settings: VAX-11\/750, 4\.5 MB, 4\.3BSD; iterations=500; kernel as distributed, ran \d{4}-\d\d-\d\d \d\d:\d\d UTC\.$/);
+    expect(parsed.caption).toMatch(/^Settings: VAX-11\/750, 4\.5 MB, drives=2, 4\.3BSD; iterations=500; kernel as distributed, ran \d{4}-\d\d-\d\d \d\d:\d\d UTC\.$/);
     expect(parsed.table).toContain('Real (s)');
     expect(parsed.table).toContain('syscall');
     expect(parsed.table).toContain('Paper 4.3BSD');

@@ -14,7 +14,9 @@ import { Readable } from 'node:stream';
 import { after, before, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 
-import { fetchDiskImage, loadDiskImage, streamDiskImage, type ImageLoadProgress } from './diskImageLoader';
+import {
+  fetchDiskImage, fetchKernel, loadDiskImage, manifestKernels, streamDiskImage, type ImageLoadProgress, type ManifestKernel,
+} from './diskImageLoader';
 import { loadDiskImage as readImageFile, loadVaxNode, WEB_IMAGE_GZ_PATH } from './vaxNode';
 
 const api = await loadVaxNode();
@@ -157,6 +159,10 @@ test('failed loads free their partial image (the heap does not grow on repeats)'
   assert.equal(api.module.HEAPU8.length, heap);
 });
 
+// A small "kernel" (any bytes: the loader checks sizes and the SHA-256, not what it is).
+const smallKernel = small.subarray(0, 50_000);
+const smallKernelGz = new Uint8Array(gzipSync(smallKernel));
+
 // ------------------------------------------------------------- over HTTP
 let server: Server;
 let base = '';
@@ -176,6 +182,7 @@ before(async () => {
   files.set('/images/up.json', elsewhere('../secret.dsk.gz'));
   files.set('/images/path.json', elsewhere('sub/dir.dsk.gz'));
   files.set('/images/huge.json', JSON.stringify({ image: { file: 'small.dsk.gz', bytes: 10, uncompressedBytes: 4 * 1024 ** 3 } }));
+  files.set('/images/small-kernel.gz', smallKernelGz);
   server = createServer((req, res) => {
     const body = files.get(req.url ?? '');
     if (body === undefined) {
@@ -243,4 +250,36 @@ test('shared: the image is gunzipped into a SharedArrayBuffer (for other workers
     streamDiskImage(vax, streamOf(smallGz), { uncompressedBytes: small.length, sha256: '00'.repeat(32), shared: true }),
     /SHA-256 mismatch/,
   );
+});
+
+test('fetchKernel: a kernel the manifest lists, next to it, gunzipped and checked against its SHA-256', async () => {
+  const entry: ManifestKernel = {
+    name: 'small', file: 'small-kernel.gz', bytes: smallKernelGz.length, uncompressedBytes: smallKernel.length,
+    uncompressedSha256: sha(smallKernel),
+  };
+  assert.deepEqual(await fetchKernel(`${base}/images/43bsd.json`, entry), smallKernel);
+  await assert.rejects(fetchKernel(`${base}/images/43bsd.json`, { ...entry, uncompressedSha256: 'f'.repeat(64) }), /kernel small .*SHA-256 mismatch/);
+  await assert.rejects(fetchKernel(`${base}/images/43bsd.json`, { ...entry, uncompressedBytes: 1000 }), /decompresses to more than the 1000 bytes/);
+  await assert.rejects(fetchKernel(`${base}/images/43bsd.json`, { ...entry, uncompressedBytes: entry.uncompressedBytes + 1 }), /decompressed to 50000 bytes/);
+  await assert.rejects(fetchKernel(`${base}/images/43bsd.json`, { ...entry, file: 'https://evil.example/k.gz' }), /not a plain file name next to the manifest/);
+  await assert.rejects(fetchKernel(`${base}/images/43bsd.json`, { ...entry, file: 'nothere.gz' }), /HTTP 404/);
+  // A manifest's list: malformed entries (no SHA-256, too large, not a name) are left out.
+  const listed = manifestKernels({ kernels: { kernels: [entry, { ...entry, name: 'nosha', uncompressedSha256: undefined },
+    { ...entry, name: 'huge', uncompressedBytes: 1e12 }, { ...entry, name: 5 }] } });
+  assert.deepEqual(listed.map((k) => k.name), ['small']);
+  assert.deepEqual(manifestKernels({ image: {} }), []);
+  assert.deepEqual(manifestKernels(null), []);
+});
+
+test('the real kernels: each one the manifest lists loads and matches its file', { skip: skipReal }, async () => {
+  const manifest = JSON.parse(readFileSync(MANIFEST_PATH, 'utf8')) as unknown;
+  const kernels = manifestKernels(manifest);
+  assert.ok(kernels.length >= 2, 'the manifest lists the kernels the installer built');
+  const imagesDir = MANIFEST_PATH.replace(/[^/]+$/, '');
+  for (const k of kernels.slice(0, 2)) files.set(`/images/${k.file}`, new Uint8Array(readFileSync(`${imagesDir}${k.file}`)));
+  for (const k of kernels.slice(0, 2)) {
+    const bytes = await fetchKernel(`${base}/images/43bsd.json`, k);
+    assert.equal(bytes.length, k.uncompressedBytes);
+    assert.equal(sha(bytes), k.uncompressedSha256);
+  }
 });

@@ -455,3 +455,82 @@ export async function fetchDiskImage(
   const pack: SharedPack | undefined = bytes instanceof SharedArrayBuffer && sha256 ? { format: 'flat', bytes, sha256 } : undefined;
   return { image, manifest, ...(pack ? { pack } : {}) };
 }
+
+// ------------------------------------------------------------ kernels beside the image
+
+/** A kernel the installer built, as the image's manifest lists it (43bsd.json's
+ *  kernels.kernels[]: installer/lib/kernels.ts): the gzipped a.out next to the
+ *  manifest, its sizes and the SHA-256 of the a.out. */
+export interface ManifestKernel {
+  name: string;
+  file: string;
+  bytes: number;
+  uncompressedBytes: number;
+  uncompressedSha256: string;
+}
+
+/** The largest kernel a manifest may announce (4.3BSD's GENERIC is about 400 KB). */
+export const MAX_KERNEL_BYTES = 8 * 1024 * 1024;
+
+/** The kernels a manifest lists, each checked (a malformed entry is left out: it cannot be loaded). */
+export function manifestKernels(manifest: unknown): ManifestKernel[] {
+  const list = (manifest as { kernels?: { kernels?: unknown } } | null)?.kernels?.kernels;
+  if (!Array.isArray(list)) return [];
+  const positive = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= MAX_KERNEL_BYTES;
+  const out: ManifestKernel[] = [];
+  for (const k of list as unknown[]) {
+    const e = k as Record<string, unknown> | null;
+    if (!e || typeof e.name !== 'string' || typeof e.file !== 'string' || !positive(e.bytes) || !positive(e.uncompressedBytes) ||
+      typeof e.uncompressedSha256 !== 'string' || !/^[0-9a-f]{64}$/i.test(e.uncompressedSha256)) continue;
+    out.push({ name: e.name, file: e.file, bytes: e.bytes, uncompressedBytes: e.uncompressedBytes, uncompressedSha256: e.uncompressedSha256 });
+  }
+  return out;
+}
+
+/**
+ * Fetches a kernel the manifest lists (same origin, next to the manifest, as
+ * the image), gunzips it and checks its size and SHA-256 against the
+ * manifest: the a.out's bytes, for Vax780Options.kernel.  A kernel is small
+ * (hundreds of KB), so it is gathered in memory, never more than the
+ * manifest's size.
+ */
+export async function fetchKernel(
+  manifestUrl: string | URL, kernel: ManifestKernel, options: { fetch?: typeof fetch; signal?: AbortSignal } = {},
+): Promise<Uint8Array> {
+  const base = absolute(manifestUrl);
+  const url = sameOriginFile(kernel.file, base);
+  const name = `kernel ${kernel.name} (${kernel.file})`;
+  const res = await get(options.fetch ?? fetch, url, options.signal);
+  if (!res.body) throw new DiskImageLoadError(`${url}: empty response`);
+  const encoded = /\bgzip\b/i.test(res.headers.get('Content-Encoding') ?? '');
+  const body = res.body as ReadableStream<BufferSource>;
+  const reader = (encoded ? body as ReadableStream<Uint8Array> : body.pipeThrough(new DecompressionStream('gzip'))).getReader();
+  const size = kernel.uncompressedBytes;
+  const out = new Uint8Array(size);
+  let at = 0;
+  try {
+    for (;;) {
+      let r: ReadableStreamReadResult<Uint8Array>;
+      try {
+        r = await reader.read();
+      } catch (e) {
+        throw new DiskImageLoadError(`${name}: not a valid gzip stream, or the download failed: ${message(e)}`, { cause: e });
+      }
+      if (r.done) break;
+      if (at + r.value.byteLength > size) {
+        throw new DiskImageLoadError(`${name}: size mismatch: decompresses to more than the ${size} bytes the manifest gives`);
+      }
+      out.set(r.value, at);
+      at += r.value.byteLength;
+    }
+  } catch (e) {
+    reader.cancel(e).catch(() => {});
+    throw e;
+  }
+  if (at !== size) throw new DiskImageLoadError(`${name}: size mismatch: decompressed to ${at} bytes, the manifest gives ${size}`);
+  const got = hex(await crypto.subtle.digest('SHA-256', out));
+  if (got !== kernel.uncompressedSha256.toLowerCase()) {
+    throw new DiskImageLoadError(`${name}: SHA-256 mismatch: ${got}, the manifest gives ${kernel.uncompressedSha256}`);
+  }
+  return out;
+}

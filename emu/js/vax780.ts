@@ -59,6 +59,14 @@ export interface Vax780Options {
    *  only).  Timing only: the pack, and the geometry 4.3BSD sees, stay the
    *  RP06's (22 sectors x 19 tracks x 815 cylinders). */
   diskTiming?: DiskTiming;
+  /** A second RP06 (hp1, drive 1 of the same MASSBUS) over another
+   *  copy-on-write view of the same pack (vax780w_add_second_drive): the
+   *  guest can mount a file system from it, e.g. /usr from /dev/hp1g, and
+   *  read it with another arm than the one over root and swap, as on the
+   *  paper's 750 ("two disks on a MASSBUS controller").  The two views do not
+   *  see each other's writes: mount each file system from one drive only.
+   *  RP06 systems only (default false). */
+  secondDrive?: boolean;
   /** An a.out kernel to boot instead of the disk's /vmunix (the CLI's
    *  --kernel-file), e.g. a kernel variant the installer built
    *  (experiments/kernels); needs direct.  `set`, kernelSymbols() and the
@@ -207,7 +215,7 @@ export function vax780Systems(
 
   function createVax780(options: Vax780Options): Vax780System {
     const { memoryMB, disk, direct = false, set = {}, nsPerInstruction, diskTiming, diskType = 'RP06', consoleBoot, kernel,
-      cpuModel, diskSpinSeed, profile = false, restore } = options;
+      cpuModel, diskSpinSeed, secondDrive = false, profile = false, restore } = options;
     if (restore !== undefined && (!(restore instanceof Uint8Array) || restore.length === 0)) {
       throw new TypeError('restore: the bytes of a machine snapshot (Vax780System.snapshot)');
     }
@@ -257,6 +265,8 @@ export function vax780Systems(
     if (diskSpinSeed !== undefined && (!Number.isInteger(diskSpinSeed) || diskSpinSeed < 0 || diskSpinSeed > 0xffff_ffff)) {
       throw new RangeError(`diskSpinSeed must be an integer from 0 to 4294967295, got ${diskSpinSeed}`);
     }
+    if (typeof secondDrive !== 'boolean') throw new TypeError(`secondDrive must be a boolean, got ${String(secondDrive)}`);
+    if (secondDrive && diskType !== 'RP06') throw new Error('secondDrive: a second RP06 needs an RP06 system');
     if (typeof memoryMB !== 'number' || !Number.isInteger(memoryMB * 4) || memoryMB < 0.25 || memoryMB > 64) {
       throw new RangeError(`memoryMB must be a multiple of 0.25 (256 KB) from 0.25 to 64, got ${String(memoryMB)}`);
     }
@@ -315,6 +325,8 @@ export function vax780Systems(
     }
     const lastError = (): string => mod.UTF8ToString(mod._vax780w_error(handle));
     try {
+      // Before the disk timing and the spin seed, which apply to every drive.
+      if (secondDrive && mod._vax780w_add_second_drive(handle) !== 0) throw new Error(`secondDrive: ${lastError()}`);
       if (cpuModel !== undefined && mod._vax780w_set_cpu_model(handle, Number(cpuModel)) !== 0) {
         throw new Error(`cpuModel: ${lastError()}`);
       }
@@ -384,6 +396,7 @@ export function vax780Systems(
   function createDiskless(options: Vax780Options, con: ConsoleStart): Vax780System {
     const { memoryMB, nsPerInstruction, diskTiming, kernel, cpuModel } = options;
     if (diskTiming !== undefined) throw new Error('diskTiming needs a disk');
+    if (options.secondDrive) throw new Error('secondDrive needs a disk');
     if (kernel !== undefined) throw new Error('kernel needs a disk (the kernel mounts its root from hp0)');
     if (cpuModel !== undefined && !(CPU_MODELS as readonly string[]).includes(cpuModel)) {
       throw new RangeError(`cpuModel must be one of ${CPU_MODELS.join(', ')}, got ${String(cpuModel)}`);

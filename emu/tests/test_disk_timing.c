@@ -31,6 +31,7 @@
 #define HP_DCLR 010u
 #define HP_PACK 022u
 #define HP_RCOM 070u
+#define HP_SEARCH 030u
 
 /* RP06 geometry: what the driver sees whatever the timing. */
 #define NSECT 22
@@ -290,11 +291,12 @@ static void test_refusals(uint8_t *img)
 }
 
 /* Spin seeds: the same one-sector read at the same cylinder, 40 times on
- * a drive whose heads stay put; what varies is the rotational wait.  Seed
- * 0 is the mechanics locked to virtual time (the same computing between
- * requests, the same wait each time); a seed makes each wait a fresh
- * angle, uniform over the turn (their mean is near half a turn), the same
- * for the same seed and different for another. */
+ * a drive whose heads stay put, with more than a revolution of computing
+ * between them; what varies is the rotational wait.  Seed 0 is the
+ * mechanics locked to virtual time (the same computing between requests,
+ * the same wait each time); a seed makes each wait a fresh angle, uniform
+ * over the turn (their mean is near half a turn), the same for the same
+ * seed and different for another. */
 static double spin_waits(uint8_t *img, uint32_t seed, double *spread)
 {
     vax_config vc = {4u << 20};
@@ -313,7 +315,9 @@ static double spin_waits(uint8_t *img, uint32_t seed, double *spread)
     seek_to(m, 200);
     double sum = 0, lo = 1e18, hi = 0;
     for (int i = 0; i < 40; i++) {
-        vax_run(m, 777); /* the same computing between requests */
+        uint64_t t0 = machine_time_ns(m);
+        vax_run(m, 40777); /* the same computing between requests, over a turn */
+        CHECK(machine_time_ns(m) - t0 > 16666667u, "the computing between requests takes over a turn");
         double t = read_at(m, 200, 3, 5, 1);
         sum += t;
         lo = t < lo ? t : lo;
@@ -323,6 +327,47 @@ static double spin_waits(uint8_t *img, uint32_t seed, double *spread)
     mba_destroy(a);
     vax_destroy(m);
     return sum / 40;
+}
+
+/* With a spin seed, a transfer issued as soon as a SEARCH has found its
+ * sector keeps the platter's phase (what the 4.3BSD driver does on a
+ * MASSBUS with two drives: SEARCH to a few sectors before the block, then
+ * the read at the attention interrupt): the read waits the few sectors
+ * between, never a fresh random part of a turn. */
+static void test_spin_search(uint8_t *img)
+{
+    vax_config vc = {4u << 20};
+    vax_machine *m = vax_create(&vc);
+    static const uint8_t brb_self[] = {0x11, 0xFE};
+    vax_phys_write(m, 0x1000, brb_self, sizeof brb_self);
+    vax_set_reg(m, 15, 0x1000);
+    mba *a = mba_create(m, TR, 0);
+    vax_blockdev bd;
+    blockdev_memory(&bd, img, RP06_BYTES, 1);
+    char err[256] = "";
+    CHECK(a && rp_attach(a, 0, "RP06", &bd, err, sizeof err) == 0, "attach: %s", err);
+    CHECK(mba_set_disk_spin_seed(a, 0, 3, err, sizeof err) == 0, "spin seed: %s", err);
+    wr(m, DRV(RP_CS1), HP_DCLR | HP_GO);
+    wr(m, DRV(RP_CS1), HP_PACK | HP_GO);
+    seek_to(m, 200);
+    double searches = 0, lo = 1e18, hi = 0;
+    for (int i = 0; i < 20; i++) {
+        vax_run(m, 40777); /* idle for over a turn: the search finds a new angle */
+        wr(m, DRV(RP_DC), 200);
+        wr(m, DRV(RP_DA), (3u << 8) | 5u);
+        searches += timed(m, HP_SEARCH);
+        double t = read_at(m, 200, 3, 12, 1); /* 7 sectors on: 7 slots' wait and the sector */
+        lo = t < lo ? t : lo;
+        hi = t > hi ? t : hi;
+    }
+    double want = 8 * slot(&RP06);
+    CHECK(lo > want - slot(&RP06) && hi < want + slot(&RP06),
+          "a read right after its SEARCH waits only the sectors between: %.0f to %.0f ns, about %.0f wanted", lo, hi,
+          want);
+    CHECK(searches / 20 > 16666667 / 4.0, "the searches themselves wait a random part of a turn (mean %.0f ns)",
+          searches / 20);
+    mba_destroy(a);
+    vax_destroy(m);
 }
 
 static void test_spin_seed(uint8_t *img)
@@ -364,6 +409,7 @@ int main(void)
           ideal, want);
     test_refusals(img);
     test_spin_seed(img);
+    test_spin_search(img);
     free(img);
     return check_summary();
 }

@@ -111,6 +111,43 @@ test('a restored system runs on exactly as the one that saved it', { skip }, () 
   }
 });
 
+test('two drives (the paper\'s 750, /usr on hp1): saved after writing on hp1, restored, it runs on alike', { skip }, () => {
+  const TWO: Omit<Vax780Options, 'disk'> = { ...MACHINE, secondDrive: true };
+  const a = api.vax780.create({ ...TWO, disk });
+  const restored: Vax780System[] = [];
+  try {
+    const out = { text: '', mark: 0 };
+    expect(a, out, PROMPT);
+    // /usr from hp1, a file written there: the snapshot must hold hp1's overlay and its drive.
+    for (const c of ['mknod /dev/hp1g b 0 14', 'mount /dev/hp1g /usr', 'echo on-hp1 > /usr/x', 'sync']) {
+      a.type(`${c}\r`);
+      expect(a, out, PROMPT);
+    }
+    const snap = a.snapshot();
+    assert.throws(() => api.vax780.create({ ...MACHINE, disk, restore: snap }), /hp1|disk/, 'not into a one-drive machine');
+    const b = api.vax780.create({ ...TWO, disk, restore: snap });
+    restored.push(b);
+    const more = (sys: Vax780System) => {
+      const o = { text: '', mark: 0 };
+      for (const c of ['cat /usr/x', 'cd /usr/lab/bin', 'ls -l /usr/x', './syscall 1000', 'sync']) {
+        sys.type(`${c}\r`);
+        expect(sys, o, PROMPT);
+      }
+      return { text: o.text, at: [sys.instructionCount(), sys.timeNs()], stats: sys.hardwareStats() };
+    };
+    const ra = more(a);
+    const rb = more(b);
+    assert.match(ra.text, /on-hp1/);
+    assert.equal(rb.text, ra.text);
+    assert.deepEqual(rb.at, ra.at);
+    assert.deepEqual(rb.stats, ra.stats);
+    assert.deepEqual(b.snapshot(), a.snapshot());
+  } finally {
+    a.destroy();
+    restored.forEach((r) => r.destroy());
+  }
+});
+
 test('a snapshot is refused, with the reason, for another image, other settings, or damage', { skip }, () => {
   const a = api.vax780.create({ ...MACHINE, disk });
   const snap = (() => {

@@ -64,6 +64,8 @@ typedef struct {
     vax_blockdev image;   /* read-only, over the shared image's bytes (or JavaScript's) */
     uint32_t js_source;   /* vax780w_create_js: JavaScript's number for its image, else 0 */
     vax_blockdev disk;    /* hp0 or ra0: this system's overlay over image */
+    vax_blockdev disk1;   /* hp1 (vax780w_add_second_drive): another overlay over image */
+    int second;           /* hp1 is attached */
     int diskless;         /* created without a disk (vax780w_console_load/start) */
     int direct;           /* boot the kernel from the host (not through /boot) */
     int ra;               /* the disk is ra0 on the UDA50 */
@@ -113,6 +115,39 @@ EMSCRIPTEN_KEEPALIVE int vax780w_set_cpu_model(vax780w *w, int model)
 EMSCRIPTEN_KEEPALIVE int vax780w_set_disk_spin_seed(vax780w *w, uint32_t seed)
 {
     return vax_session_set_disk_spin_seed(w->s, seed);
+}
+
+/* A second RP06, hp1 on the same MASSBUS, whose pack is another
+ * copy-on-write view of the same image: the guest can mount a file system
+ * from it (e.g. /usr from /dev/hp1g) and so read that file system with
+ * another arm than the one over root and swap, as on the paper's 750 with
+ * "two disks on a MASSBUS controller".  The two views do not see each
+ * other's writes: mount a file system from one drive only.  Only for an
+ * RP06 system, before the first instruction, and before
+ * vax780w_set_disk_timing / vax780w_set_disk_spin_seed (which time every
+ * drive).  Returns 0, or -1 with a message (vax780w_error). */
+EMSCRIPTEN_KEEPALIVE int vax780w_add_second_drive(vax780w *w)
+{
+    w->err[0] = 0;
+    if (w->diskless || w->ra) {
+        snprintf(w->err, sizeof w->err, "a second drive needs an RP06 system");
+        return -1;
+    }
+    if (w->second) {
+        snprintf(w->err, sizeof w->err, "hp1 is already attached");
+        return -1;
+    }
+    if (blockdev_overlay(&w->disk1, &w->image) < 0) {
+        snprintf(w->err, sizeof w->err, "out of memory for the second drive's overlay");
+        return -1;
+    }
+    if (vax_session_attach_disk(w->s, 1, "RP06", &w->disk1) < 0) {
+        snprintf(w->err, sizeof w->err, "%s", vax_session_error(w->s));
+        blockdev_overlay_destroy(&w->disk1);
+        return -1;
+    }
+    w->second = 1;
+    return 0;
 }
 
 /* The last error message (boot, settings); "" if none. */
@@ -367,6 +402,8 @@ EMSCRIPTEN_KEEPALIVE void vax780w_destroy(vax780w *w)
     vax_session_destroy(w->s);
     if (!w->diskless)
         blockdev_overlay_destroy(&w->disk);
+    if (w->second)
+        blockdev_overlay_destroy(&w->disk1);
     free(w->vmb);
     free(w->profile);
     free(w->snapshot);
@@ -406,10 +443,13 @@ EMSCRIPTEN_KEEPALIVE int vax780w_set_vmb(vax780w *w, const uint8_t *vmb, uint32_
     return 0;
 }
 
-/* Bytes of hp0 this system holds privately (the overlay's written chunks). */
+/* Bytes of the pack this system holds privately (the overlays' written
+ * chunks: hp0's, and hp1's when there is a second drive). */
 EMSCRIPTEN_KEEPALIVE uint64_t vax780w_dirty_bytes(vax780w *w)
 {
-    return w->diskless ? 0 : blockdev_overlay_dirty_bytes(&w->disk);
+    if (w->diskless)
+        return 0;
+    return blockdev_overlay_dirty_bytes(&w->disk) + (w->second ? blockdev_overlay_dirty_bytes(&w->disk1) : 0);
 }
 
 /* Patch the kernel variable _name to value at every (direct) boot.

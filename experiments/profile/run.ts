@@ -11,7 +11,7 @@ import { CPU_NS_PER_INSTRUCTION } from '../../emu/js/constants';
 import type { DiskImage } from '../../emu/js/diskImage';
 import type { Vax780Api, Vax780System } from '../../emu/js/vax780';
 import { stepCommand, type ExperimentSpec } from '../runner/experiments';
-import { BOOT_LIMIT_S, checkKernelSettings, COMMON_SETUP, PROMPT, resolveRun, SETUP_LIMIT_S, stepLimit, type RunOptions } from '../runner/runner';
+import { BOOT_LIMIT_S, checkKernelSettings, machineSetup, placementSetup, PROMPT, resolveRun, SETUP_LIMIT_S, stepLimit, type RunOptions } from '../runner/runner';
 import { ConsoleSession, SessionFailure, type FailureKind } from '../runner/session';
 import { parseTimedOutput } from '../runner/timeparse';
 import { parseRawProfile, type RawProfile } from './raw';
@@ -81,14 +81,14 @@ export async function profileExperiment(
       sys = api.create({
         memoryMB: run.memoryMB, disk, boot: 'single', direct: true, set: kernel,
         cpuModel: run.cpu, nsPerInstruction: CPU_NS_PER_INSTRUCTION[run.cpu], diskTiming: run.disk,
-        diskSpinSeed: SPIN_SEED, profile,
+        diskSpinSeed: SPIN_SEED, profile, secondDrive: spec.machine.drives === 2,
         ...(options.kernel ? { kernel: options.kernel.bytes } : {}),
       });
       const session = new ConsoleSession(sys, (r) => api.stopName(r), {
         signal: options.signal, pause: options.pause, onConsole: options.onConsole,
       });
       await session.expect(PROMPT, BOOT_LIMIT_S);
-      for (const line of [...COMMON_SETUP, ...step.setup]) {
+      for (const line of [...machineSetup(spec.machine), placementSetup(SPIN_SEED), ...step.setup]) {
         session.send(line);
         await session.expect(PROMPT, SETUP_LIMIT_S);
       }

@@ -35,6 +35,7 @@ test('a boot\'s key changes with everything that decides the machine, and only w
     { ...base, memoryMB: 8 }, { ...base, boot: 'multi' }, { ...base, direct: false }, { ...base, set: { b: 2, a: 1 } },
     { ...base, set: { a: 1 } }, { ...base, cpuModel: '780' }, { ...base, diskSpinSeed: 2 }, { ...base, diskTiming: 'eagle' },
     { ...base, diskTiming: 'rp06' }, { ...base, nsPerInstruction: 3333 }, { ...base, kernel: new Uint8Array(4) },
+    { ...base, secondDrive: true },
   ];
   const keys = new Set([k, ...others.map((o) => bootKey(image, o, SINGLE_USER_BOOT))]);
   assert.equal(keys.size, others.length + 1);

@@ -1,7 +1,7 @@
 // Boot once, restore many: every step of an experiment starts from a fresh
 // machine booted single-user to its prompt, and every step whose machine is
-// configured alike (memory, processor, disk timing and spin seed, kernel and
-// kernel settings, image) boots the very same way.  So the runner boots such
+// configured alike (memory, processor, disks, their timing and spin seed,
+// kernel and kernel settings, image) boots the very same way.  So the runner boots such
 // a machine once, saves a machine snapshot at the prompt
 // (Vax780System.snapshot; emu/src/snapshot/snap.h) and gives each later
 // step a machine restored from it, which runs on exactly as a freshly
@@ -130,6 +130,7 @@ export function bootKey(image: DiskImage, options: Vax780Options, recipe: BootRe
     nsPerInstruction: o.nsPerInstruction ?? CPU_NS_PER_INSTRUCTION['780'],
     diskTiming: o.diskTiming ?? null, // not 'rp06': the RP06's own figures are another profile by name
     diskSpinSeed: o.diskSpinSeed ?? 0,
+    secondDrive: o.secondDrive === true,
     boot: o.boot ?? null,
     direct: o.direct === true,
     // In their order: the emulator patches them in that order, and a

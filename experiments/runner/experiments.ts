@@ -25,6 +25,15 @@ export interface MachineSpec {
   /** Why this much memory (and this processor). */
   memoryNote: string;
   boot: 'single';
+  /** Drives on the MASSBUS (default 1).  1: hp0 holds everything, and the
+   *  programs run from /lab/bin on the root file system.  2: the paper's 750
+   *  ("two disks on a MASSBUS controller", root and swap on one of them:
+   *  "Paging was localized to the drive where the root file system was
+   *  located"): hp1 is a second RP06 over the same pack, /usr is mounted from
+   *  it (/dev/hp1g) and the programs run from /usr/lab/bin, so a program's
+   *  file and the swap area are under different arms (emu/docs/timing.md,
+   *  "Disks"). */
+  drives?: 1 | 2;
 }
 
 /** What a step's output is parsed for.  'time': the guest's /bin/time line
@@ -66,7 +75,7 @@ export interface StepSpec {
   id: string;
   /** As shown: the paper's test name, or what the step varies. */
   label: string;
-  /** Shell lines typed, each waited for, after `mount /dev/hp0g /usr` and `cd /lab/bin`. */
+  /** Shell lines typed, each waited for, after the machine's own (runner.ts machineSetup: /usr mounted, cd to the programs). */
   setup: string[];
   /** The timed command line, run as `/bin/time COMMAND; echo exit $?`; "{n}" stands for the count. */
   command: string;
@@ -140,8 +149,10 @@ export const TABLE2_MACHINE: MachineSpec = {
   cpu: '750',
   memoryMB: KERNEL_BENCHMARK_MACHINE.memoryMegabytes,
   memoryNote: `the paper's ${KERNEL_BENCHMARK_MACHINE.memoryMegabytes} MB: its ${KERNEL_BENCHMARK_MACHINE.cpu} had ` +
-    `${KERNEL_BENCHMARK_MACHINE.memoryMegabytes} megabytes of physical memory`,
+    `${KERNEL_BENCHMARK_MACHINE.memoryMegabytes} megabytes of physical memory and two disks on a MASSBUS controller ` +
+    '(root and swap on hp0, /usr and the programs on hp1)',
   boot: 'single',
+  drives: 2,
 };
 
 /** The programs the installer builds into /usr/lab/bin (experiments/guest) and copies to /lab/bin. */
@@ -149,11 +160,12 @@ export const LAB_PROGRAMS = [
   'syscall', 'csw', 'signocsw', 'pipeself', 'pipediscard', 'pipeback', 'forks', 'vforks', 'execs', 'vexecs',
   'nulljob', 'bigjob', 'seqpage', 'randpage', 'gausspage', 'countenv', 'namework',
 ] as const;
-/** Where the experiments run the programs: the installer's copy on the root
- * file system (installer/lib/lab.ts, LAB_ROOT_BIN), next to the swap
- * partition, as on the paper's Table 2 machine ("Paging was localized to the
- * drive where the root file system was located"): a program's text pages in
- * from the file system it is in, and /usr (hp0g) is far out on the pack. */
+/** Where the experiments on a one-drive machine run the programs: the
+ * installer's copy on the root file system (installer/lib/lab.ts,
+ * LAB_ROOT_BIN), next to the swap partition: a program's text pages in from
+ * the file system it is in, and /usr (hp0g) is far out on the pack.  On the
+ * paper's two-drive 750 (MachineSpec.drives 2) they run from LAB_USR_BIN on
+ * the second drive instead. */
 export const LAB_BIN = '/lab/bin';
 /** The installer's build directory, also in the namework PATH. */
 export const LAB_USR_BIN = '/usr/lab/bin';
@@ -280,8 +292,9 @@ export const PAGING_MACHINE: MachineSpec = {
   cpu: '750',
   memoryMB: PAGING_SETUP.memoryMegabytes,
   memoryNote: `the paper's ${PAGING_SETUP.memoryMegabytes} MB: section 3.2.8's "test machine" had ` +
-    `${PAGING_SETUP.memoryMegabytes} MB (presumably the VAX-11/750 of section 3.2.1)`,
+    `${PAGING_SETUP.memoryMegabytes} MB (presumably the VAX-11/750 of section 3.2.1, with its two disks)`,
   boot: 'single',
+  drives: 2,
 };
 
 /** A paging experiment made of several Table 6 programs (table7, table8). */
@@ -379,8 +392,9 @@ export const NAMEI_MACHINE: MachineSpec = {
   cpu: '750',
   memoryMB: KERNEL_BENCHMARK_MACHINE.memoryMegabytes,
   memoryNote: 'section 4.1.1 does not name the machine of its `ls -l` benchmark; we use the one the paper names for ' +
-    `its benchmarks (3.2.1): the paper's ${KERNEL_BENCHMARK_MACHINE.memoryMegabytes} MB on a ${KERNEL_BENCHMARK_MACHINE.cpu}`,
+    `its benchmarks (3.2.1): the paper's ${KERNEL_BENCHMARK_MACHINE.memoryMegabytes} MB on a ${KERNEL_BENCHMARK_MACHINE.cpu}, two disks`,
   boot: 'single',
+  drives: 2,
 };
 
 /** GENERIC's name cache: nchsize = NINODE * 11 / 10 with maxusers 8 (conf/param.c), 154 entries. */

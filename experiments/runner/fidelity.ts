@@ -13,7 +13,7 @@ export interface FidelityCell {
   paper: number;
   /** (ours - paper) / paper, in per cent. */
   errorPercent: number;
-  /** Over the disk spin seeds, when the step ran with several (RowResult.spread). */
+  /** Over the seeds (disk phase and page placement), when the step ran with several (RowResult.spread). */
   range?: SpreadRange;
 }
 
@@ -72,7 +72,7 @@ export function table2Fidelity(result: ExperimentResult): FidelityTable {
     },
   }));
   return {
-    title: `Table 2 (4.3BSD column), VAX-11/${result.machine.cpu}`,
+    title: `Table 2 (4.3BSD column), VAX-11/${result.machine.cpu}${result.machine.drives === 2 ? ', two drives' : ''}`,
     figures, rows, summary: summarise(rows, figures),
     note: 'elapsed and system seconds of the guest\'s /bin/time; calibration rows (fitted on) are marked and not counted',
   };

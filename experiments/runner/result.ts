@@ -79,7 +79,7 @@ export interface RowResult {
   derived?: RowDerived;
   /** This row was used to fit the timing model (emu/docs/timing.md): not a check of it. */
   calibration?: true;
-  /** With spinSeeds N > 1: the step ran N times, disk spin seeds 1..N; the row
+  /** With spinSeeds N > 1: the step ran N times, seeds 1..N (disk spin seed and placement line); the row
    *  is the median run (by elapsed time), these are the ranges over all N. */
   spread?: { seeds: number; real: SpreadRange; user: SpreadRange; sys: SpreadRange };
   /** The timed command's profile (RunOptions.profile; experiments/profile/summary.ts):
@@ -102,9 +102,11 @@ export interface ExperimentResult {
    *  of runs without the knob are as they were). */
   machine: {
     cpu: string; nsPerInstruction: number; memoryMB: number; memoryNote: string; boot: string; direct: true; disk?: DiskTiming;
-    /** The disk spin seeds each step ran with: 1..spinSeeds (RunOptions.spinSeeds); absent in results from
+    /** The seeds each step ran with (disk spin seed and placement line): 1..spinSeeds (RunOptions.spinSeeds); absent in results from
      *  before the seeds (their disks turned in step with virtual time). */
     spinSeeds?: number;
+    /** 2 when the machine had a second drive with /usr on it (MachineSpec.drives); absent with one. */
+    drives?: number;
   };
   image: { name: string; sha256?: string } | null;
   /** The kernel booted, present only when it is not the image's /vmunix:
@@ -184,7 +186,7 @@ export const RESULT_SCHEMA = obj({
   title: str(1000),
   machine: obj({
     cpu: str(20), nsPerInstruction: num, memoryMB: MEMORY_MB_SCHEMA, memoryNote: str(1000), boot: str(100), direct: oneOf(true),
-  }, { disk: oneOf(...DISK_TIMINGS), spinSeeds: int() }),
+  }, { disk: oneOf(...DISK_TIMINGS), spinSeeds: int(), drives: int() }),
   image: nul(obj({ name: str(1000) }, { sha256: str(200) })),
   parameters: numbers,
   kernelSettings: numbers,
@@ -219,7 +221,65 @@ export type ResultSchemaChecks = [
 export function validateResult(v: unknown, path: string): ExperimentResult {
   const result = check(RESULT_SCHEMA, v, path);
   checkSeries(result, path);
+  checkRanges(result, path);
   return result;
+}
+
+/** The longest time a result may hold, in seconds (a step's limit is at most hours; this is 11 days). */
+export const MAX_RESULT_SECONDS = 1e6;
+/** The largest count (instructions, counters) a result may hold. */
+export const MAX_RESULT_COUNT = 1e15;
+/** The slowest processor a result may say it modelled, in ns per instruction (the 750 is about 3,333). */
+export const MAX_NS_PER_INSTRUCTION = 1e6;
+
+/**
+ * The numbers of a result that have a range, in it (SchemaError naming the
+ * first that is not): times from 0 to MAX_RESULT_SECONDS, ns per instruction
+ * above 0, the paper's figures and its scale not negative, counts and
+ * counter values no larger than MAX_RESULT_COUNT, parameters above 0.  A
+ * crafted link or file cannot make the page draw a negative time or a bar of
+ * 10^300 seconds: it is refused, saying which number.
+ */
+export function checkRanges(result: ExperimentResult, path: string): void {
+  const within = (where: string, v: number | undefined, min: number, max: number, what: string, open = false) => {
+    if (v === undefined) return;
+    if (!(open ? v > min : v >= min) || v > max) throw new SchemaError(where, `${what} (${open ? 'above' : 'from'} ${min}${open ? ', up' : ''} to ${max})`, v);
+  };
+  const time = (where: string, v: number | undefined) => within(where, v, 0, MAX_RESULT_SECONDS, 'a time in seconds');
+  const count = (where: string, v: number | undefined) => within(where, v, -MAX_RESULT_COUNT, MAX_RESULT_COUNT, 'a count');
+  within(`${path}.machine.nsPerInstruction`, result.machine.nsPerInstruction, 0, MAX_NS_PER_INSTRUCTION, 'nanoseconds per instruction', true);
+  for (const [k, v] of Object.entries(result.parameters)) within(at(`${path}.parameters`, k), v, 0, MAX_RESULT_COUNT, 'a parameter', true);
+  result.rows.forEach((row, i) => {
+    const r = `${path}.rows[${i}]`;
+    time(`${r}.limitSeconds`, row.limitSeconds);
+    if (row.guest) for (const k of ['real', 'user', 'sys'] as const) time(`${r}.guest.${k}`, row.guest[k]);
+    if (row.emulator) {
+      time(`${r}.emulator.virtualSeconds`, row.emulator.virtualSeconds);
+      time(`${r}.emulator.machineVirtualSeconds`, row.emulator.machineVirtualSeconds);
+    }
+    if (row.paper) {
+      within(`${r}.paper.scale`, row.paper.scale, 0, MAX_RESULT_COUNT, 'a scale', true);
+      for (const k of ['elapsed', 'user', 'system', 'pfst'] as const) time(`${r}.paper.${k}`, row.paper[k]);
+      within(`${r}.paper.pageFaults`, row.paper.pageFaults, 0, MAX_RESULT_COUNT, 'a count');
+    }
+    if (row.spread) {
+      for (const k of ['real', 'user', 'sys'] as const) {
+        time(`${r}.spread.${k}.min`, row.spread[k].min);
+        time(`${r}.spread.${k}.max`, row.spread[k].max);
+      }
+    }
+    if (row.derived) {
+      within(`${r}.derived.pageFaults`, row.derived.pageFaults, 0, MAX_RESULT_COUNT, 'a count');
+      time(`${r}.derived.pfstMs`, row.derived.pfstMs);
+      time(`${r}.derived.paperPfstMs`, row.derived.paperPfstMs);
+    }
+    for (const [k, v] of Object.entries(row.totals ?? {})) count(at(`${r}.totals`, k), v);
+    const c = row.counters;
+    if (c) {
+      c.t.forEach((t, j) => time(`${r}.counters.t[${j}]`, t));
+      for (const [k, series] of Object.entries(c.values)) series.forEach((v, j) => count(`${at(`${r}.counters.values`, k)}[${j}]`, v));
+    }
+  });
 }
 
 /** Every counter series of a row has a value per sample time (SchemaError if not). */

@@ -16,7 +16,7 @@ import type { ProfileSummary } from '../profile/summaryFormat';
 type ProfileCode = typeof import('../profile/index');
 import { CounterSampler, type CounterSample, type CounterSeries } from './counters';
 import {
-  LAB_BIN, TABLE2_COMPARE, stepCommand, stepCount, stepPaper, type ExperimentSpec, type MachineSpec,
+  LAB_BIN, LAB_USR_BIN, TABLE2_COMPARE, stepCommand, stepCount, stepPaper, type ExperimentSpec, type MachineSpec,
   type StepSpec,
 } from './experiments';
 import { i32 } from './kstats';
@@ -32,8 +32,30 @@ export const PROMPT = SINGLE_USER_BOOT.prompt;
 /** Virtual-second limits of the steps around the timed command. */
 export const BOOT_LIMIT_S = SINGLE_USER_BOOT.limitSeconds;
 export const SETUP_LIMIT_S = 60;
-/** The lines every step types first. */
+/** The lines every step types first, on a one-drive machine. */
 export const COMMON_SETUP = ['mount /dev/hp0g /usr', `cd ${LAB_BIN}`];
+/** The same on a two-drive machine (MachineSpec.drives 2): /usr from the
+ *  second drive (its device node is not in the image: hp is block major 0,
+ *  minor 8 * unit + partition), the programs from /usr/lab/bin there. */
+export const SECOND_DRIVE_SETUP = ['mknod /dev/hp1g b 0 14', 'mount /dev/hp1g /usr', `cd ${LAB_USR_BIN}`];
+
+/** The lines every step of an experiment on this machine types first. */
+export function machineSetup(machine: Pick<MachineSpec, 'drives'>): readonly string[] {
+  return machine.drives === 2 ? SECOND_DRIVE_SETUP : COMMON_SETUP;
+}
+
+/** Bytes of memory per seed that the placement line's process touches. */
+export const PLACEMENT_STEP_BYTES = 1536;
+/** The line each step types after the machine's own, before its set-up: one
+ *  fork of a process that has touched PLACEMENT_STEP_BYTES x (seed - 1) bytes
+ *  of sbrk'd memory (the lab's `forks`).  It leaves the kernel's free page
+ *  list in an order of its own for each seed, so the timed command's pages
+ *  fall on other physical frames — other colours of the 750's 4 KB
+ *  direct-mapped cache — and the seeds sample the placement as they sample
+ *  the disks' rotation (emu/docs/timing.md, "Physical page placement"). */
+export function placementSetup(seed: number): string {
+  return `./forks 1 ${PLACEMENT_STEP_BYTES * (seed - 1)}`;
+}
 
 export interface RunOptions {
   cpu?: MachineSpec['cpu'];
@@ -89,11 +111,13 @@ export interface RunOptions {
    *  null: boot every step.  Profiled runs always boot (the profile starts
    *  at the boot). */
   bootSnapshots?: BootSnapshots | null;
-  /** How many times each step runs, with disk spin seeds 1..N (Vax780Options.diskSpinSeed:
-   *  each disk command finds the platter at a pseudo-random angle, so no row
-   *  hinges on a lock between computing and rotation).  The row is the run
-   *  with the median elapsed time; with N > 1 it has the range (`spread`).
-   *  Default 1. */
+  /** How many times each step runs, with seeds 1..N: disk spin seed N
+   *  (Vax780Options.diskSpinSeed: each disk command finds the platter at a
+   *  pseudo-random angle, so no row hinges on a lock between computing and
+   *  rotation) and placement line N (placementSetup: the command's pages on
+   *  other physical frames, so no row hinges on a cache colour).  The row is
+   *  the run with the median elapsed time; with N > 1 it has the range
+   *  (`spread`).  Default 1. */
   spinSeeds?: number;
 }
 
@@ -345,6 +369,7 @@ export async function runExperiment(
       cpu: run.cpu, nsPerInstruction, memoryMB: run.memoryMB, memoryNote, boot: spec.machine.boot, direct: true,
       ...(run.disk !== DEFAULT_DISK_TIMING ? { disk: run.disk } : {}),
       spinSeeds,
+      ...(spec.machine.drives === 2 ? { drives: 2 } : {}),
     },
     image: options.image ?? null,
     // Only when the kernel is not the image's /vmunix, so other results stay as they were.
@@ -384,10 +409,12 @@ export async function runExperiment(
 
 /** A step's machine, but for its disk and kernel file: how runStep creates
  *  it (and so what a shipped snapshot of it must have been made with). */
-export function stepMachineOptions(run: ResolvedRun, kernel: Record<string, number>, spinSeed: number): Omit<Vax780Options, 'disk'> {
+export function stepMachineOptions(run: ResolvedRun, kernel: Record<string, number>, spinSeed: number,
+  drives: MachineSpec['drives'] = 1): Omit<Vax780Options, 'disk'> {
   return {
     memoryMB: run.memoryMB, boot: 'single', direct: true, set: kernel, cpuModel: run.cpu,
     nsPerInstruction: CPU_NS_PER_INSTRUCTION[run.cpu], diskTiming: run.disk, diskSpinSeed: spinSeed,
+    ...(drives === 2 ? { secondDrive: true } : {}),
   };
 }
 
@@ -440,8 +467,8 @@ async function runStep(
   const profileCode: ProfileCode | null = options.profile ? await import('../profile/index') : null;
   try {
     const machineOptions: Vax780Options = {
-      ...stepMachineOptions(run, kernel, spinSeed), disk: image, ...(options.kernel ? { kernel: options.kernel.bytes } : {}),
-      profile: options.profile === true,
+      ...stepMachineOptions(run, kernel, spinSeed, spec.machine.drives), disk: image,
+      ...(options.kernel ? { kernel: options.kernel.bytes } : {}), profile: options.profile === true,
     };
     const key = snapshots ? bootKey(image, machineOptions, SINGLE_USER_BOOT, options.kernel?.sha256) : '';
     let saved: BootSnapshot | undefined = snapshots ? await snapshots.take(key) : undefined;
@@ -486,7 +513,7 @@ async function runStep(
         snapshots.set(key, { bytes, transcript: session.transcript, mark: session.matchEnd, origin: 'here' });
       }
     }
-    for (const line of [...COMMON_SETUP, ...step.setup]) {
+    for (const line of [...machineSetup(spec.machine), placementSetup(spinSeed), ...step.setup]) {
       session.send(line);
       const out = await session.expect(PROMPT, SETUP_LIMIT_S);
       const said = out.output.split(/\r?\n/).slice(1, -1).filter((l) => l.trim() !== '');

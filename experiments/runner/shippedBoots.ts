@@ -31,8 +31,9 @@ export interface ShippedBoot {
 
 /** A step's machine of an experiment, with the runner's default spin seed (1). */
 function experimentMachine(id: string): Omit<Vax780Options, 'disk'> {
-  const run = resolveRun(findExperiment(id)!);
-  return stepMachineOptions(run, run.steps[0]!.kernel, 1);
+  const spec = findExperiment(id)!;
+  const run = resolveRun(spec);
+  return stepMachineOptions(run, run.steps[0]!.kernel, 1, spec.machine.drives);
 }
 
 export function shippedBoots(): ShippedBoot[] {

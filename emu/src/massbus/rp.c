@@ -246,11 +246,23 @@ static uint64_t phase_ns(const rp_drive *d)
 }
 
 /* A command arrives: with a spin seed, the platter is somewhere new
- * (rp_set_spin_seed).  The offset holds until the next command, so the
- * look-ahead register and the command's own timing agree. */
+ * (rp_set_spin_seed) — if the drive has been left alone for a revolution
+ * or more.  A command that follows the drive's last activity (a command's
+ * start or end) within a revolution keeps the phase: the driver's data
+ * transfer after its SEARCH's attention, or the next request taken from
+ * the queue at a transfer's interrupt, comes within microseconds, and a
+ * spindle's drift over that time is nothing; drawing a new angle there
+ * would add a second random rotational wait (an average half turn) to
+ * every searched transfer of a two-drive MASSBUS, which is exactly what
+ * the SEARCH is there to avoid.  The offset holds until the next command,
+ * so the look-ahead register and the command's own timing agree. */
 static void new_spin_phase(rp_drive *d)
 {
     if (!d->spin_seed)
+        return;
+    uint64_t now = machine_time_ns(d->m), last = d->spin_touch_ns;
+    d->spin_touch_ns = now;
+    if (now - last < d->tm->rev_ns)
         return;
     uint32_t x = d->spin_state;
     x ^= x << 13;
@@ -374,6 +386,7 @@ static void finish_op(rp_drive *d)
     if (now > d->op_start_ns)
         d->st_busy_ns += now - d->op_start_ns;
     d->state = RP_IDLE;
+    d->spin_touch_ns = now;   /* new_spin_phase: the phase holds for what follows at once */
 }
 
 /* Start a timed command taking `delay` ns. */
@@ -909,6 +922,7 @@ static void op_snap(void *dev, vax_snap *s)
     snap_int(s, &d->target_arm, 0, 1 << 20);
     snap_u32(s, &d->spin_state);
     snap_u64(s, &d->spin_offset_ns);
+    snap_u64(s, &d->spin_touch_ns);
     snap_u64(s, &d->st_transfers);
     snap_u64(s, &d->st_sectors);
     snap_u64(s, &d->st_seeks);

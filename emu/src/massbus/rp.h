@@ -172,6 +172,8 @@ typedef struct rp_drive {
                                   * the seed of each command's phase (rp_set_spin_seed) */
     uint32_t spin_state;         /* the phases' pseudo-random sequence */
     uint64_t spin_offset_ns;     /* the phase of the command in progress */
+    uint64_t spin_touch_ns;      /* the last command's start or end: within a revolution of
+                                  * it a new command keeps the phase (new_spin_phase) */
 
     /* iostat-like counters (mba.h, mba_disk_stats) */
     uint64_t st_transfers, st_sectors, st_seeks, st_busy_ns;
@@ -207,9 +209,12 @@ int rp_set_timing(rp_drive *d, const char *profile, char *err, size_t errlen);
  * locked to the processor's clock (an AC motor's speed follows the line
  * and its load; interrupts and the caches jitter the computing), so over a
  * run the phase at each request wanders.  With a seed N > 0, every command
- * sees the platter at a pseudo-random angle (a per-drive sequence from N),
- * uniform over the revolution: the waits average what a drifting phase
- * would give, and a few seeds show the spread.  Only while idle. */
+ * that finds the drive left alone for a revolution or more sees the platter
+ * at a pseudo-random angle (a per-drive sequence from N), uniform over the
+ * revolution: the waits average what a drifting phase would give, and a
+ * few seeds show the spread.  A command that follows the drive's last
+ * command within a revolution (a transfer after its SEARCH, the next
+ * request queued behind a transfer) keeps the phase.  Only while idle. */
 int rp_set_spin_seed(rp_drive *d, uint32_t seed, char *err, size_t errlen);
 
 /* Register access (reg 0..31).  Reads of a register the drive does not

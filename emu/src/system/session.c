@@ -660,6 +660,20 @@ int vax_session_set_disk_spin_seed(vax_session *s, uint32_t seed)
     return vax780_set_disk_spin_seed(s->sys, seed, s->err, sizeof s->err) < 0 ? -1 : 0;
 }
 
+int vax_session_attach_disk(vax_session *s, int unit, const char *type, vax_blockdev *bd)
+{
+    if (vax_instruction_count(s->sys->m) != 0)
+        return fail(s, -1, "attach a disk: only before the first instruction");
+    if (unit < 0 || unit >= VAX_SESSION_MAX_DISKS)
+        return fail(s, -1, "attach a disk: hp%d: the units are hp0 to hp%d", unit, VAX_SESSION_MAX_DISKS - 1);
+    if (vax780_attach_disk(s->sys, unit, type, bd, s->err, sizeof s->err) < 0)
+        return -1;
+    /* One of the session's disks from now on: a snapshot checks that it is
+     * there and keeps what the machine wrote on it. */
+    s->disk_dev[unit] = bd;
+    return 0;
+}
+
 int vax_session_kernel_symbols(vax_session *s, const char *const *names, uint32_t *out, int n)
 {
     if (!s->boot_disk && !s->kernel_image)

@@ -182,6 +182,10 @@ int vax_session_set_disk_timing(vax_session *s, const char *profile);
 /* The processor model (780 or 750) and the disks' spin seed, likewise. */
 int vax_session_set_cpu_model(vax_session *s, int model);
 int vax_session_set_disk_spin_seed(vax_session *s, uint32_t seed);
+/* One more RP-type drive, hpN (vax780_attach_disk), before the first
+ * instruction: e.g. a second drive over another view of the same pack, so
+ * that a file system can be mounted from another arm. */
+int vax_session_attach_disk(vax_session *s, int unit, const char *type, vax_blockdev *bd);
 
 /* Addresses of kernel symbols (with their underscore) from the symbol table
  * of the kernel the session booted (the boot disk's /vmunix for a /boot boot): out[i]

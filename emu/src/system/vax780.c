@@ -173,6 +173,15 @@ fail:
     return NULL;
 }
 
+int vax780_attach_disk(vax780 *s, int unit, const char *type, vax_blockdev *bd, char *err, size_t errlen)
+{
+    if (unit < 0 || unit >= VAX780_MAX_DISKS) {
+        snprintf(err, errlen, "no drive slot hp%d (hp0 to hp%d)", unit, VAX780_MAX_DISKS - 1);
+        return -1;
+    }
+    return rp_attach(unit < 4 ? s->mba0 : s->mba1, unit % 4, type, bd, err, errlen) < 0 ? -1 : 0;
+}
+
 int vax780_set_disk_timing(vax780 *s, const char *profile, char *err, size_t errlen)
 {
     if (profile && *profile && !rp_timing_find(profile)) {

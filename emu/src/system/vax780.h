@@ -86,6 +86,13 @@ void vax780_destroy(vax780 *s);
  * with a message in err. */
 int vax780_set_disk_timing(vax780 *s, const char *profile, char *err, size_t errlen);
 
+/* Attach one more MASSBUS drive after the system is built: unit N is hpN
+ * (0..3 on MBA0, 4..7 on MBA1), of type ("RP06", ...) with pack bd, timed
+ * by its type's own figures (set a profile and a spin seed afterwards, as
+ * for every drive).  Before the first instruction.  Returns 0, or -1 with
+ * a message in err (the slot taken, a bad unit, the pack's size). */
+int vax780_attach_disk(vax780 *s, int unit, const char *type, vax_blockdev *bd, char *err, size_t errlen);
+
 /* Every disk's spin seed (vax780_config.disk_spin_seed).  Before the disks
  * are used.  Returns 0, or -1 with a message in err. */
 int vax780_set_disk_spin_seed(vax780 *s, uint32_t seed, char *err, size_t errlen);

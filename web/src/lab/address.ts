@@ -10,6 +10,7 @@
 //   p.NAME    one of its parameters, as typed
 //   k.NAME    a kernel variable, as typed
 //   cpu, mem, disk, kernel   the machine (when not the experiment's own)
+//   variant   the kernel variant booted instead of /vmunix (experiments/kernels/variants.ts)
 //   profile   1: the run is profiled
 //   r         a permalink's value (a run, or two compared)
 //
@@ -17,6 +18,7 @@
 // marked in red as it would be); names that are not the experiment's or the
 // lab's are left out, and an unknown experiment is reported.  No DOM.
 
+import { kernelByName } from '../../../experiments/kernels/variants';
 import { experimentById, KERNEL_TOGGLES, type FormState } from './config';
 import { PERMALINK_KEY } from './permalink';
 
@@ -38,6 +40,7 @@ export function formParams(form: FormState): string {
   }
   if (form.disk !== null && form.disk.trim() !== '' && form.disk.trim() !== 'rp06') out.set('disk', form.disk);
   if (form.kernel !== '4.3BSD') out.set('kernel', form.kernel);
+  if (form.variant !== null && form.variant !== '') out.set('variant', form.variant);
   if (form.profile) out.set('profile', '1');
   for (const t of KERNEL_TOGGLES) {
     const raw = form.kernelToggles[t.name];
@@ -86,6 +89,7 @@ export function readFragment(hash: string): AddressContents {
   let disk: string | null = null;
   let kernel: FormState['kernel'] = '4.3BSD';
   let profile = false;
+  let variant: string | null = null;
   for (const [key, v] of params) {
     if (key === 'x' || key === PERMALINK_KEY) continue;
     if (key.startsWith('p.') && Object.hasOwn(spec.parameters, key.slice(2))) typedParams[key.slice(2)] = value(v);
@@ -95,6 +99,10 @@ export function readFragment(hash: string): AddressContents {
     else if (key === 'disk') disk = value(v);
     else if (key === 'kernel' && (v === '4.3BSD' || v === '4.2BSD')) kernel = v;
     else if (key === 'profile' && (v === '1' || v === '0')) profile = v === '1';
+    else if (key === 'variant') {
+      if (kernelByName(v)) variant = v;
+      else problems.push(`The address names a kernel variant this lab does not have: “${value(v)}”; the distributed /vmunix is used.`);
+    }
     else ignored.push(key.slice(0, MAX_VALUE));
   }
   if (ignored.length) problems.push(`The address has settings this lab does not know, left out: ${ignored.join(', ')}.`);
@@ -103,7 +111,7 @@ export function readFragment(hash: string): AddressContents {
     problems,
     form: (previous) => ({
       ...previous, experimentId: spec.id, params: { ...previous.params, [spec.id]: typedParams }, kernelToggles, cpu, memoryMB, disk, kernel,
-      profile,
+      profile, variant,
     }),
   };
 }

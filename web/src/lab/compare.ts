@@ -12,6 +12,7 @@ import {
   alignRows, changeSentence, compareRow, formatSeconds, pairResults, primaryMetric, type ResultPair,
 } from '../../../experiments/runner/resultView';
 import { TOGGLES } from '../../../experiments/runner/toggles';
+import { kernelByName, type KernelVariant } from '../../../experiments/kernels/variants';
 import type { BarData } from './charts/barChart';
 import type { HistoryEntry } from './history';
 import type { SharedRun } from './permalink';
@@ -49,7 +50,7 @@ export function runFingerprint(shared: SharedRun): string {
   if (f === undefined) {
     const r = shared.result;
     f = JSON.stringify([
-      shared.experiment, r.experiment, r.machine, r.image, r.parameters, r.kernelSettings,
+      shared.experiment, r.experiment, r.machine, r.image, r.kernel ?? null, r.parameters, r.kernelSettings,
       r.rows.map((row) => [row.step, row.test, row.status, row.iterations, row.guest?.real, row.guest?.user, row.guest?.sys,
         row.emulator?.instructions, row.failure?.message ?? null]),
     ]);
@@ -76,7 +77,22 @@ export function compareBlocker(shown: SharedRun | null, other: SharedRun): strin
 
 // ------------------------------------------------------------ configuration
 
-export type SettingKind = 'experiment' | 'image' | 'machine' | 'kernel' | 'parameter';
+export type SettingKind = 'experiment' | 'image' | 'build' | 'machine' | 'kernel' | 'parameter';
+
+/** The kernel a result booted: a variant the installer built (its name as `vaxlab run --kernel` and the page
+ *  record it: "no-name-cache: 4.3BSD without …"), another file, or the image's /vmunix (no kernel field). */
+export function resultKernel(result: Pick<ExperimentResult, 'kernel'>): { name: string; variant: KernelVariant | null } {
+  if (!result.kernel) return { name: '/vmunix', variant: null };
+  const name = result.kernel.name.split(':')[0]!.trim();
+  return { name, variant: kernelByName(name) ?? null };
+}
+
+/** A result's kernel in words: "4.3BSD" (the image's /vmunix) or the variant's label ("4.3BSD without …"). */
+export function kernelLabel(result: Pick<ExperimentResult, 'kernel' | 'image'>): string {
+  const k = resultKernel(result);
+  if (!result.kernel) return imageLabel(result.image ?? null);
+  return k.variant ? k.variant.label : `kernel ${k.name}`;
+}
 
 /** One setting that differs: how each run had it, as words ("cpu=750", "nchsize=154 (GENERIC)"). */
 export interface SettingDiff {
@@ -107,7 +123,7 @@ export function imageLabel(image: ExperimentResult['image']): string {
 
 /** Machine fields that follow from others or only describe them. */
 const DERIVED_MACHINE = new Set(['nsPerInstruction', 'memoryNote', 'direct', 'spinSeeds']);
-const CONFIG_KNOWN = new Set(['cpu', 'memoryMB', 'set', 'parameters']);
+const CONFIG_KNOWN = new Set(['cpu', 'memoryMB', 'set', 'parameters', 'kernel']);
 const KERNEL_ORDER = TOGGLES.filter((t) => t.kind === 'kernel').map((t) => t.name);
 
 type Scalar = string | number | boolean;
@@ -180,6 +196,12 @@ export function configDiff(a: SharedRun, b: SharedRun): SettingDiff[] {
     out.push({ name: 'image', kind: 'image', a: `${ia} image ${ra.image.sha256.slice(0, 8)}…`, b: `${ib} image ${rb.image.sha256.slice(0, 8)}…` });
   }
 
+  const ka0 = resultKernel(ra);
+  const kb0 = resultKernel(rb);
+  if (ka0.name !== kb0.name || (ra.kernel?.sha256 ?? '') !== (rb.kernel?.sha256 ?? '')) {
+    out.push({ name: 'kernel', kind: 'build', a: `kernel=${ka0.name}`, b: `kernel=${kb0.name}` });
+  }
+
   const ma = machineSettings(a);
   const mb = machineSettings(b);
   const machineNames = [...new Set([...ma.keys(), ...mb.keys()])].sort((x, y) => machineOrder(x) - machineOrder(y) || x.localeCompare(y));
@@ -237,7 +259,7 @@ export function runLabels(diff: SettingDiff[]): { a: string; b: string } {
 export function configLine(shared: SharedRun): string {
   const r = shared.result;
   const extra = [...machineSettings(shared)].filter(([k]) => k !== 'cpu' && k !== 'memoryMB' && k !== 'boot').map(([k, v]) => `${k}=${String(v)}`);
-  const machine = [`VAX-11/${r.machine.cpu}`, `${r.machine.memoryMB} MB`, ...extra, imageLabel(r.image)].join(', ');
+  const machine = [`VAX-11/${r.machine.cpu}`, `${r.machine.memoryMB} MB`, ...extra, kernelLabel(r)].join(', ');
   const params = Object.entries(r.parameters).map(([k, v]) => `${k}=${v}`).join(', ');
   const kernel = Object.entries(r.kernelSettings).map(([k, v]) => `${k}=${v}`).join(', ');
   return `${machine}; ${params || 'no parameters'}; kernel ${kernel || 'as distributed'}`;

@@ -8,6 +8,7 @@ import {
   DEFAULT_DISK_TIMING, TOGGLES, expectedValues, settingValue, validateSetting, type ToggleDef,
 } from '../../../experiments/runner/toggles';
 import { DISK_TIMINGS, type DiskTiming } from '../../../emu/js/constants';
+import { kernelByName } from '../../../experiments/kernels/variants';
 import type { Cpu, KernelName } from '../worker/protocol';
 
 export interface FormState {
@@ -24,6 +25,9 @@ export interface FormState {
   disk: string | null;
   /** Profile the run (the emulator's exact profiler; the guest runs the same). */
   profile: boolean;
+  /** A kernel variant the installer built (experiments/kernels/variants.ts, by name) to boot instead of the
+   *  image's /vmunix; null: /vmunix as distributed. */
+  variant: string | null;
 }
 
 /** What a run is given; the same shape a permalink keeps (SharedRun.config). */
@@ -35,6 +39,8 @@ export interface RunSettings {
   parameters: Record<string, number>;
   /** The disk's timing, only when it is not rp06 (the default). */
   disk?: DiskTiming;
+  /** The kernel variant booted (by name), only when it is not the image's /vmunix. */
+  kernel?: string;
 }
 
 export const KERNEL_TOGGLES: ToggleDef[] = TOGGLES.filter((t) => t.kind === 'kernel');
@@ -50,6 +56,7 @@ export function initialForm(): FormState {
     memoryMB: null,
     disk: null,
     profile: false,
+    variant: null,
   };
 }
 
@@ -139,16 +146,58 @@ export function checkForm(form: FormState): FormCheck {
     else disk = DISK_TIMINGS[n]!;
   }
 
+  const variant = form.variant === null || form.variant === '' ? null : form.variant;
+  if (variant !== null && !kernelByName(variant)) errors['kernel-variant'] = `no kernel variant "${variant.slice(0, 40)}"`;
+
   if (Object.keys(errors).length > 0) return { errors, problems: [], notes: [], settings: null };
   // The runner's own check of everything together, before anything runs.
   try {
     const run = resolveRun(spec, { cpu, memoryMB, parameters, set, disk });
-    const settings: RunSettings = { cpu, memoryMB, set, parameters, ...(disk !== DEFAULT_DISK_TIMING ? { disk } : {}) };
+    const settings: RunSettings = {
+      cpu, memoryMB, set, parameters, ...(disk !== DEFAULT_DISK_TIMING ? { disk } : {}), ...(variant !== null ? { kernel: variant } : {}),
+    };
     return { errors, problems: [], notes: run.notes, settings };
   } catch (e) {
     const problems = e instanceof SettingsError ? e.problems : [e instanceof Error ? e.message : String(e)];
     return { errors, problems, notes: [], settings: null };
   }
+}
+
+/** A shared run's settings as the form takes them, and what of them this lab cannot set, each in words
+ *  ("kernel variable foo=3: this lab cannot set it"): "Run again" says those, never silently runs defaults. */
+export function adoptShared(shared: SharedRunSettings, previous: FormState): { form: FormState; dropped: string[] } {
+  const dropped: string[] = [];
+  const spec = experimentById(shared.experiment);
+  const config = shared.config;
+  const parameters: Record<string, number> = {};
+  for (const [k, v] of Object.entries(config.parameters)) {
+    if (spec && Object.hasOwn(spec.parameters, k)) parameters[k] = v;
+    else dropped.push(`parameter ${k}=${v}: ${shared.experiment} has no such parameter here`);
+  }
+  const set: Record<string, number> = {};
+  for (const [k, v] of Object.entries(config.set)) {
+    if (KERNEL_TOGGLES.some((t) => t.name === k)) set[k] = v;
+    else dropped.push(`kernel variable ${k}=${v}: this lab cannot set it`);
+  }
+  let kernel: string | undefined;
+  // The variant by the link's settings, else by the result (a run of `vaxlab run --kernel NAME`).
+  const named = config.kernel ?? shared.result.kernel?.name.split(':')[0]?.trim();
+  if (named !== undefined && kernelByName(named)) kernel = named;
+  else if (named !== undefined) {
+    dropped.push(`kernel ${named.slice(0, 60)}: not one of this lab's kernel variants; the distributed /vmunix boots instead`);
+  }
+  const seeds = shared.result.machine.spinSeeds;
+  if (seeds !== undefined && seeds > 1) dropped.push(`disk spin seeds 1..${seeds}: the page runs each step once, with seed 1`);
+  const settings: RunSettings = { ...config, parameters, set, ...(kernel ? { kernel } : {}) };
+  if (!kernel) delete settings.kernel;
+  return { form: formFor(shared.experiment, settings, previous), dropped };
+}
+
+/** What adoptShared needs of a shared run (permalink.ts's SharedRun). */
+export interface SharedRunSettings {
+  experiment: string;
+  config: RunSettings;
+  result: { kernel?: { name: string }; machine: { spinSeeds?: number } };
 }
 
 /** The form that reproduces a run's settings (a permalink's "Run again"). */
@@ -166,5 +215,6 @@ export function formFor(experimentId: string, settings: RunSettings, previous: F
     cpu: spec && settings.cpu === spec.machine.cpu ? null : settings.cpu,
     memoryMB: spec && settings.memoryMB === spec.machine.memoryMB ? null : String(settings.memoryMB),
     disk: settings.disk && settings.disk !== DEFAULT_DISK_TIMING ? settings.disk : null,
+    variant: settings.kernel ?? null,
   };
 }

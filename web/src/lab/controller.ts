@@ -76,6 +76,8 @@ export class LabController {
   readonly charts = new ChartHandles();
   /** Whether 4.2BSD can be chosen: only when its image's manifest is there. */
   readonly bsd42 = new Atom<{ available: boolean; reason: string }>({ available: false, reason: BSD42_MISSING });
+  /** What the last "Run again" could not take from the run it repeated (adoptShared), said until the next Run. */
+  readonly runAgainNote = new Atom<{ dropped: string[]; notRun: string | null } | null>(null);
   /** How fast this computer runs the machine (status.ts measuredSpeed): virtual 780 seconds per host second. */
   readonly speed: Atom<{ virtualPerSecond: number; measured: boolean }>;
 
@@ -260,6 +262,7 @@ export class LabController {
   /** Runs the experiment as the form says. */
   run(): void {
     if (this.running || this.link.machine.get().phase !== 'ready') return;
+    this.runAgainNote.set(null);
     const form = this.form.form.get();
     const { settings } = checkForm(form);
     if (!settings) return;
@@ -269,6 +272,16 @@ export class LabController {
       this.runEntry = null;
       this.runs.start(form.experimentId, form.kernel, settings, form.profile);
     });
+  }
+
+  /** Runs an experiment as the paper ran it (its machine, /vmunix, its own counts): for "How close are we?". */
+  runAsThePaperRan(experimentId: string): void {
+    if (this.running || !experimentById(experimentId)) return;
+    batch(() => {
+      this.form.select(experimentId);
+      this.form.reset();
+    });
+    this.run();
   }
 
   stop(): void {
@@ -313,8 +326,19 @@ export class LabController {
       this.shown.permalinkError.set(`This lab has no experiment "${view.shared.experiment}".`);
       return;
     }
-    this.form.adopt(view.shared);
+    const dropped = this.form.adopt(view.shared);
+    const check = checkForm(this.form.form.get());
+    if (!check.settings) {
+      // Its settings are outside this lab's ranges: nothing runs, and the page says why (never a silent no-op).
+      const why = [...Object.entries(check.errors).map(([id, m]) => `${id.replace(/^(param|toggle)-/, '')}: ${m}`), ...check.problems];
+      this.runAgainNote.set({ dropped, notRun: `Not run: ${why.join('; ')}.` });
+      return;
+    }
     this.run();
+    if (dropped.length) {
+      this.runAgainNote.set({ dropped, notRun: null });
+      this.runs.console.append(`\x1b[33mRun again left out what this lab cannot set: ${dropped.join('; ')}\x1b[0m\r\n`);
+    }
   }
 
   /** Compares the shown run (B) with this entry of the history (A). */

@@ -437,6 +437,46 @@ test('wrong shape: each field checked, unknown fields refused', async () => {
   await rejects(await binaryLink({ ...syscallRun(), ranAt: 'yesterday' }), /at ranAt, expected a date and time/);
 });
 
+test('nonsensical numbers are refused with the number named: negative times and ns per instruction, NaN, absurd sizes', async () => {
+  type Mutate = (r: Record<string, any>) => void;
+  const cases: [string, Mutate, RegExp][] = [
+    ['negative real', (r) => { r.result.rows[0].guest.real = -5; }, /at result\.rows\[0\]\.guest\.real, expected a time in seconds \(from 0 to 1000000\), found the number -5/],
+    ['negative sys', (r) => { r.result.rows[0].guest.sys = -0.1; }, /guest\.sys, expected a time in seconds/],
+    ['negative ns per instruction', (r) => { r.result.machine.nsPerInstruction = -3333; }, /machine\.nsPerInstruction, expected nanoseconds per instruction \(above 0, up to 1000000\), found the number -3333/],
+    ['zero ns per instruction', (r) => { r.result.machine.nsPerInstruction = 0; }, /machine\.nsPerInstruction/],
+    ['absurd time', (r) => { r.result.rows[0].guest.real = 1e300; }, /guest\.real, expected a time in seconds \(from 0 to 1000000\), found the number 1e\+300/],
+    ['negative paper figure', (r) => { r.result.rows[0].paper.elapsed = -28; }, /paper\.elapsed, expected a time/],
+    ['zero scale', (r) => { r.result.rows[0].paper.scale = 0; }, /paper\.scale, expected a scale/],
+    ['negative sample time', (r) => { r.result.rows[0].counters = { t: [0, -1], values: {} }; }, /counters\.t\[1\], expected a time/],
+    ['absurd counter', (r) => { r.result.rows[0].counters = { t: [0, 1], values: { 'faults.sy': [1e20, 0] } }; }, /counters\.values\["faults\.sy"\]\[0\], expected a count/],
+    ['negative parameter', (r) => { r.result.parameters.iterations = -2000; }, /result\.parameters\.iterations, expected a parameter \(above 0/],
+    ['negative limit', (r) => { r.result.rows[0].limitSeconds = -1; }, /limitSeconds, expected a time/],
+  ];
+  for (const [name, mutate, pattern] of cases) {
+    const run = JSON.parse(JSON.stringify(syscallRun()));
+    mutate(run);
+    for (const link of [await binaryLink(run), await rawLink(JSON.stringify(run))]) {
+      const e = await rejects(link, pattern);
+      assert.match(e.message, /^This result link does not hold a result this vaxlab can show: /, name);
+    }
+  }
+  // NaN and infinities: the encoder never writes them, but a crafted payload can spell one as a float64
+  // (here put where 1/3 was written): refused before anything is drawn.
+  const third = JSON.parse(JSON.stringify(syscallRun()));
+  third.result.rows[0].guest.real = 1 / 3;
+  const body = encodeValue(third);
+  const f = new Uint8Array(new Float64Array([1 / 3]).buffer);
+  const at = body.findIndex((_, i) => f.every((b, j) => body[i + j] === b));
+  assert.ok(at >= 0, '1/3 is written as a float64');
+  for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) {
+    const crafted = body.slice();
+    crafted.set(new Uint8Array(new Float64Array([bad]).buffer), at);
+    await rejects(await linkOf(payloadBytes(PAYLOAD_KINDS.run, crafted)), /cannot be read: it holds a number JSON cannot \(infinite or NaN\)/);
+  }
+  // The real run's numbers are all in range.
+  assert.ok(await decodePermalink(await encodePermalink(syscallRun())));
+});
+
 test('the encoder refuses what the decoder would (with its own wording)', async () => {
   const run = syscallRun() as unknown as { config: { cpu: string } };
   run.config.cpu = 'PDP-11';

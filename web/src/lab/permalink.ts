@@ -48,7 +48,7 @@
 
 import { DISK_TIMINGS, type DiskTiming } from '../../../emu/js/constants';
 import {
-  checkSeries, MEMORY_MB_SCHEMA, RESULT_FORMAT, RESULT_SCHEMA, RESULT_VERSION, type ExperimentResult, type RowResult,
+  checkRanges, checkSeries, MEMORY_MB_SCHEMA, RESULT_FORMAT, RESULT_SCHEMA, RESULT_VERSION, type ExperimentResult, type RowResult,
 } from '../../../experiments/runner/result';
 import {
   check, int, isPlainObject, num, obj, oneOf, rec, SchemaError, str, type Expect, type Infer, type Paths, type Same,
@@ -123,6 +123,8 @@ export interface SharedRun {
   /** disk: only when not rp06 (as in the result's machine). */
   config: {
     cpu: '750' | '780'; memoryMB: number; set: Record<string, number>; parameters: Record<string, number>; disk?: DiskTiming;
+    /** The kernel variant booted (experiments/kernels/variants.ts, by name), only when not the image's /vmunix. */
+    kernel?: string;
   };
   result: ExperimentResult;
   /** Present when the link holds less than the run had (see LinkReduction). */
@@ -589,7 +591,9 @@ const REDUCTION = obj({
 
 const RUN = obj({
   experiment: str(100),
-  config: obj({ cpu: oneOf('750', '780'), memoryMB: MEMORY_MB_SCHEMA, set: numbers, parameters: numbers }, { disk: oneOf(...DISK_TIMINGS) }),
+  config: obj({ cpu: oneOf('750', '780'), memoryMB: MEMORY_MB_SCHEMA, set: numbers, parameters: numbers },
+    // Any name: a variant this page does not have is said when the run is run again, not refused here.
+    { disk: oneOf(...DISK_TIMINGS), kernel: str(100, /^[A-Za-z0-9_.-]+$/, 'a kernel variant\'s name') }),
   result: RESULT_SCHEMA,
 }, { reduction: REDUCTION, ranAt: str(40, /^\d{4}-\d\d-\d\dT[\d:.]+Z$/, 'a date and time (ISO 8601, UTC)') });
 
@@ -625,6 +629,8 @@ export function validateSharedRun(v: unknown, path?: string): SharedRun {
   try {
     const run: SharedRun = check(RUN, v, path);
     checkSeries(run.result, path ? `${path}.result` : 'result');
+    // Numbers in their ranges (no negative time, no absurd size): nothing drawn wrong from a crafted link.
+    checkRanges(run.result, path ? `${path}.result` : 'result');
     return run;
   } catch (e) {
     if (e instanceof SchemaError) throw new ShapeError(e.detail);

@@ -13,7 +13,7 @@
 import type { ExperimentResult } from '../../../experiments/runner/result';
 import type { RunProgress } from '../../../experiments/runner/runner';
 import type { SweepRequest, UnitExecutor } from '../../../experiments/runner/sweep';
-import type { FromWorker, KernelName, PackImage, ToWorker } from '../worker/protocol';
+import type { FromWorker, ImageRef, KernelName, PackImage, ToWorker } from '../worker/protocol';
 import type { SharedPack } from '../../../emu/js/sharedPack';
 
 /** What the pool needs of a worker (a Worker, or a fake in tests). */
@@ -28,6 +28,8 @@ export interface Pack {
   kernel: KernelName;
   pack: SharedPack;
   image: PackImage;
+  /** The images' manifests (where a pool worker finds the kernel variants a run or sweep asks for). */
+  images: ImageRef[];
 }
 
 /** The machine's cores (navigator.hardwareConcurrency), at least 1. */
@@ -112,7 +114,7 @@ class PoolWorker {
       else this.requests.handle(m);
     };
     port.onerror = (e) => this.fail(new Error(`a pool worker failed: ${e.message || 'see the browser console'}`), failed);
-    port.postMessage({ type: 'init-shared', kernel: pack.kernel, pack: pack.pack, image: pack.image });
+    port.postMessage({ type: 'init-shared', kernel: pack.kernel, pack: pack.pack, image: pack.image, images: pack.images });
   }
 
   get alive(): boolean {
@@ -151,7 +153,7 @@ export class WorkerPool {
 
   /** The first worker's pack message (FromWorker 'pack'). */
   handle(m: FromWorker): void {
-    if (m.type === 'pack' && m.kernel === '4.3BSD') this.pack = { kernel: m.kernel, pack: m.pack, image: m.image };
+    if (m.type === 'pack' && m.kernel === '4.3BSD') this.pack = { kernel: m.kernel, pack: m.pack, image: m.image, images: m.images };
   }
 
   /** Whether several workers can run (the page has shared memory and the pack is loaded), or why not. */

@@ -120,7 +120,8 @@ export function estimateRun(experimentId: string, settings: RunSettings, speed: 
   if (!spec) return null;
   let steps: number[];
   try {
-    const run = resolveRun(spec, settings);
+    // (The kernel variant changes no step's expected time: its name is not the runner's kernel option.)
+    const run = resolveRun(spec, { cpu: settings.cpu, memoryMB: settings.memoryMB, set: settings.set, parameters: settings.parameters, disk: settings.disk });
     // The paper's times are for the experiment's processor; another one takes them in proportion to its speed.
     const ratio = RELATIVE_SPEED[spec.machine.cpu] / RELATIVE_SPEED[run.cpu];
     steps = run.steps.map((s) => (STEP_PREPARE_SECONDS + expectedSeconds(s.step, s.count)) * ratio);

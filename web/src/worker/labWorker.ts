@@ -23,7 +23,11 @@ import { findExperiment } from '../../../experiments/runner/experiments';
 import { runExperiment } from '../../../experiments/runner/runner';
 import { BootSnapshots, bootKey, bootSnapshotFromFile } from '../../../experiments/runner/bootSnapshots';
 import { SweepUnitRunner, type SweepRequest } from '../../../experiments/runner/sweep';
-import { fetchDiskImage, fetchShippedFile, type ImageManifest } from '../../../emu/js/diskImageLoader';
+import { kernelByName } from '../../../experiments/kernels/variants';
+import type { RunOptions } from '../../../experiments/runner/runner';
+import {
+  fetchDiskImage, fetchKernel, fetchShippedFile, manifestKernels, type ImageManifest, type ManifestKernel,
+} from '../../../emu/js/diskImageLoader';
 import { openSharedPack, type SharedPack } from '../../../emu/js/sharedPack';
 import type { Vax780Options } from '../../../emu/js/vax780';
 import { CPU_NS_PER_INSTRUCTION } from '../../../emu/js/constants';
@@ -62,6 +66,9 @@ interface LoadedImage {
   name: string;
   sha256?: string;
 }
+
+/** A kernel variant as the runner takes it (RunOptions.kernel). */
+type VariantKernel = NonNullable<RunOptions['kernel']>;
 
 let api: VaxMachineApi | null = null;
 let emulator: Promise<VaxMachineApi> | null = null;
@@ -133,14 +140,16 @@ async function loadImage(kernel: KernelName): Promise<LoadedImage> {
   const name = manifest.image.file;
   const sha256 = manifest.image.uncompressedSha256;
   offerShippedSnapshots(await emulator, disk, manifest, ref.manifestUrl, early);
+  manifests.set(kernel, Promise.resolve(manifestKernels(manifest)));
   post({
     type: 'ready',
     kernel,
     image: { name, sha256, bytes: disk.size, compressedBytes: manifest.image.bytes },
+    variants: manifestKernels(manifest).map((k) => k.name),
     wasmMs,
     imageMs: performance.now() - t0,
   });
-  if (pack) post({ type: 'pack', kernel, pack, image: { name, sha256 } });
+  if (pack) post({ type: 'pack', kernel, pack, image: { name, sha256 }, images });
   return { disk, name, sha256 };
 }
 
@@ -155,6 +164,59 @@ function image(kernel: KernelName): Promise<LoadedImage> {
 }
 
 let wasmMs = 0;
+
+// ------------------------------------------------------------ kernel variants
+
+/** The kernels each image's manifest lists (the first worker has it from loading the image; a pool's worker
+ *  fetches the manifest when a run first asks for a variant). */
+const manifests = new Map<KernelName, Promise<ManifestKernel[]>>();
+/** Variants fetched, by image and name: each is fetched once, when first asked for. */
+const variants = new Map<string, Promise<VariantKernel>>();
+/** Those that have arrived, for the sweep's resolver (which is synchronous). */
+const variantsLoaded = new Map<string, VariantKernel>();
+
+function manifestUrl(kernel: KernelName): string {
+  const ref = images.find((i) => i.kernel === kernel);
+  if (!ref) throw new Error(`no ${kernel} image is configured`);
+  return ref.manifestUrl;
+}
+
+async function listedKernels(kernel: KernelName): Promise<ManifestKernel[]> {
+  let p = manifests.get(kernel);
+  if (!p) {
+    p = (async () => {
+      const res = await fetch(manifestUrl(kernel));
+      if (!res.ok) throw new Error(`${manifestUrl(kernel)}: HTTP ${res.status}`);
+      return manifestKernels(await res.json());
+    })();
+    manifests.set(kernel, p);
+    p.catch(() => manifests.delete(kernel));
+  }
+  return p;
+}
+
+/** The variant `name` of the image's kernels: fetched (same origin, SHA-256 checked) the first time. */
+function variantKernel(kernel: KernelName, name: string): Promise<VariantKernel> {
+  const key = `${kernel} ${name}`;
+  let p = variants.get(key);
+  if (!p) {
+    p = (async () => {
+      const variant = kernelByName(name);
+      if (!variant) throw new Error(`kernel ${name}: this lab has no such kernel variant`);
+      const entry = (await listedKernels(kernel)).find((k) => k.name === name);
+      if (!entry) throw new Error(`kernel ${name}: the image's manifest does not list it (npm run image builds the kernels)`);
+      post({ type: 'kernel-loading', variant: name });
+      const bytes = await fetchKernel(manifestUrl(kernel), entry);
+      // Named as the command line names it (vaxlab run --kernel NAME), so results agree.
+      const loadedKernel: VariantKernel = { name: `${variant.name}: ${variant.label}`, bytes, sha256: entry.uncompressedSha256 };
+      variantsLoaded.set(key, loadedKernel);
+      return loadedKernel;
+    })();
+    variants.set(key, p);
+    p.catch(() => variants.delete(key));
+  }
+  return p;
+}
 
 async function init(refs: ImageRef[]): Promise<void> {
   images = refs;
@@ -181,7 +243,7 @@ async function init(refs: ImageRef[]): Promise<void> {
 }
 
 /** A worker of the pool: the emulator, and the pack another worker loaded (no download, no copy). */
-async function initShared(kernel: KernelName, pack: SharedPack, packImage: PackImage): Promise<void> {
+async function initShared(kernel: KernelName, pack: SharedPack, packImage: PackImage, refs: ImageRef[]): Promise<void> {
   const t0 = performance.now();
   try {
     emulator = loadVax();
@@ -199,8 +261,9 @@ async function initShared(kernel: KernelName, pack: SharedPack, packImage: PackI
     return;
   }
   loaded.set(kernel, Promise.resolve({ disk, name: packImage.name, sha256: packImage.sha256 }));
+  images = refs;
   post({
-    type: 'ready', kernel, image: { name: packImage.name, sha256: packImage.sha256, bytes: disk.size, compressedBytes: 0 },
+    type: 'ready', kernel, image: { name: packImage.name, sha256: packImage.sha256, bytes: disk.size, compressedBytes: 0 }, variants: [],
     wasmMs, imageMs: 0,
   });
 }
@@ -271,8 +334,10 @@ async function run(runId: number, experiment: string, config: RunConfig): Promis
   };
   try {
     const img = await image(config.kernel);
+    const variant = config.variant ? await variantKernel(config.kernel, config.variant) : undefined;
     post({ type: 'run-started', runId });
     const result = await runExperiment(api!.vax780, img.disk, spec, {
+      ...(variant ? { kernel: variant } : {}),
       cpu: config.cpu,
       memoryMB: config.memoryMB,
       set: config.set,
@@ -329,7 +394,14 @@ let unitAbort: AbortController | null = null;
 async function unitRunner(kernel: KernelName, request: SweepRequest): Promise<SweepUnitRunner> {
   const img = await image(kernel);
   const key = `${kernel} ${JSON.stringify(request)}`;
-  if (units?.key !== key) units = { key, runner: new SweepUnitRunner(api!.vax780, img.disk, request, undefined, bootSnapshots) };
+  if (units?.key !== key) {
+    const runner = new SweepUnitRunner(api!.vax780, img.disk, request, (name) => variantsLoaded.get(`${kernel} ${name}`),
+      bootSnapshots);
+    // The variants the sweep boots, fetched before any unit runs (the resolver is synchronous).
+    const names = new Set(runner.plan.points.map((p) => p.kernel).filter((n): n is string => n !== null));
+    for (const name of names) await variantKernel(kernel, name);
+    units = { key, runner };
+  }
   return units.runner;
 }
 
@@ -451,7 +523,7 @@ ctx.onmessage = (e: MessageEvent<ToWorker>) => {
       }
       break;
     case 'init-shared':
-      void initShared(m.kernel, m.pack, m.image);
+      void initShared(m.kernel, m.pack, m.image, m.images);
       break;
     case 'units-check':
       void checkUnits(m.id, m.kernel, m.request);

@@ -48,6 +48,9 @@ export interface RunConfig {
   limitSeconds?: number;
   /** Profile each row's timed command (the runner's `profile`: RowResult.profile). */
   profile?: boolean;
+  /** A kernel variant the installer built (experiments/kernels/variants.ts, by name) to boot instead of the
+   *  image's /vmunix: the worker fetches it (once) when a run first asks for it. */
+  variant?: string;
 }
 
 export type ToWorker =
@@ -66,8 +69,9 @@ export type ToWorker =
   | { type: 'terminal-speed'; realtime: boolean }
   | { type: 'terminal-stop' }
   /** A worker of the pool: the emulator, and the pack the first worker loaded (shared, not copied). */
-  | { type: 'init-shared'; kernel: KernelName; pack: SharedPack; image: PackImage }
-  /** The checks of a sweep's settings that need the kernel (before any unit runs): units-checked. */
+  | { type: 'init-shared'; kernel: KernelName; pack: SharedPack; image: PackImage; images: ImageRef[] }
+  /** The checks of a sweep's settings that need the kernel (before any unit runs): units-checked.
+   *  A sweep over kernel variants (or with one) has the worker fetch those first. */
   | { type: 'units-check'; id: number; kernel: KernelName; request: SweepRequest }
   /** Runs one unit of the sweep (one step of one point): units-progress, then units-done or units-failed. */
   | { type: 'units-run'; id: number; kernel: KernelName; request: SweepRequest; unit: number }
@@ -92,12 +96,16 @@ export type FromWorker =
       type: 'ready';
       kernel: KernelName;
       image: { name: string; sha256?: string; bytes: number; compressedBytes: number };
+      /** The kernel variants the image's manifest lists (fetched only when a run asks for one). */
+      variants: string[];
       wasmMs: number;
       imageMs: number;
     }
   /** The worker cannot go on (no emulator, no image). */
   | { type: 'fatal'; message: string }
   | { type: 'run-started'; runId: number }
+  /** A kernel variant is being fetched for the run (the first time it is asked for). */
+  | { type: 'kernel-loading'; variant: string }
   | { type: 'run-console'; runId: number; text: string }
   | { type: 'run-sample'; runId: number; sample: CounterSample }
   | { type: 'run-progress'; runId: number; progress: RunProgress; hostSeconds: number }
@@ -118,7 +126,7 @@ export type FromWorker =
   /** VAX instructions per host second over the last second, all machines together. */
   | { type: 'speed'; instructionsPerSecond: number; running: { run: boolean; terminal: boolean } }
   /** The pack, in shared memory, for the pool's workers (only when the page is cross-origin isolated). */
-  | { type: 'pack'; kernel: KernelName; pack: SharedPack; image: PackImage }
+  | { type: 'pack'; kernel: KernelName; pack: SharedPack; image: PackImage; images: ImageRef[] }
   | { type: 'units-checked'; id: number; problems: string[] }
   | { type: 'units-progress'; id: number; progress: RunProgress }
   | { type: 'units-done'; id: number; result: ExperimentResult }

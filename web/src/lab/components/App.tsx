@@ -4,6 +4,7 @@ import type { LabController } from '../controller';
 import { useAtom } from '../state/atom';
 import { CounterPanel } from './CounterPanel';
 import { ExperimentPicker } from './ExperimentPicker';
+import { FidelityPanel } from './FidelityPanel';
 import { Header } from './Header';
 import { HistoryPanel } from './HistoryPanel';
 import { ResultsPanel } from './ResultsPanel';
@@ -87,6 +88,7 @@ export function App({ lab }: { lab: LabController }) {
     </Suspense>
   ) : null;
   const history = <HistoryPanel key="history" lab={lab} />;
+  const fidelity = <FidelityPanel key="fidelity" lab={lab} />;
   const sweeps = <SweepResults key="sweeps" lab={lab} />;
 
   return (
@@ -109,8 +111,8 @@ export function App({ lab }: { lab: LabController }) {
           <ExperimentPicker lab={lab} />
           <div className={shared ? 'workspace shared' : 'workspace'}>
             {shared
-              ? [<SharedBanner key="banner" lab={lab} />, results, profile, counters, columns, sweeps, history]
-              : [columns, results, profile, sweeps, history]}
+              ? [<SharedBanner key="banner" lab={lab} />, results, profile, counters, columns, sweeps, fidelity, history]
+              : [columns, results, profile, sweeps, fidelity, history]}
           </div>
         </div>
         <div id="panel-terminal" role="tabpanel" aria-labelledby="tab-terminal" hidden={tab !== 'terminal'}>

@@ -1,4 +1,4 @@
-import { compareBlocker, sameRun } from '../compare';
+import { compareBlocker, kernelLabel, resultKernel, sameRun } from '../compare';
 import { experimentById } from '../config';
 import type { HistoryEntry } from '../history';
 import type { LabController } from '../controller';
@@ -39,6 +39,7 @@ export function HistoryPanel({ lab }: { lab: LabController }) {
         <span className="hint">runs kept in this browser; open one to see it again without running it, or compare the result shown with it</span>
       </div>
       {history.error ? <p className="hint">{history.error}</p> : null}
+      {history.note ? <p className="hint" data-testid="history-note">{history.note}</p> : null}
       <ul data-testid="history-list">
         {history.entries.length === 0 ? <li className="muted">No runs yet.</li> : null}
         {history.entries.map((h) => {
@@ -53,7 +54,10 @@ export function HistoryPanel({ lab }: { lab: LabController }) {
               <button type="button" className="history-open" onClick={() => lab.openHistory(h.id)}
                 aria-current={view?.historyId === h.id ? 'true' : undefined}>
                 <span className="experiment-id">{h.run.experiment}</span>
-                <span>VAX-11/{r.machine.cpu}, {r.machine.memoryMB} MB{Object.keys(r.kernelSettings).length ? ', patched kernel' : ''}</span>
+                <span>VAX-11/{r.machine.cpu}, {r.machine.memoryMB} MB{Object.keys(r.kernelSettings).length ? ', patched kernel' : ''}
+                  {r.kernel ? <>, <span className="history-kernel" data-testid="history-kernel" title={kernelLabel(r)}>
+                    kernel {resultKernel(r).name}</span></> : null}
+                </span>
                 <span className={h.interrupted ? 'failure interrupted' : r.status === 'ok' ? 'num' : 'failure'} data-testid="history-status">
                   {entryStatus(h, running.has(h.id))}
                 </span>

@@ -27,7 +27,7 @@ function useOverflow(): [React.RefObject<HTMLDivElement | null>, boolean] {
  * table scrolls inside its box, its first column (the row's name) kept in
  * view; the box is a focusable region so the keyboard can scroll it too.
  */
-export function ResultTable({ table, caption }: { table: Table; caption: string }) {
+export function ResultTable({ table, caption, testId = 'result' }: { table: Table; caption: string; testId?: string }) {
   const cls = (j: number, numeric: boolean | undefined, extra?: string) =>
     [j === 0 ? 'sticky-col' : '', numeric ? 'num' : '', startsGroup(table.columns, j) ? 'group-start' : '', extra ?? '']
       .filter(Boolean).join(' ') || undefined;
@@ -37,8 +37,8 @@ export function ResultTable({ table, caption }: { table: Table; caption: string 
   let at = 0;
   return (
     <>
-      <div className="table-wrap" role="region" aria-label={caption} tabIndex={0} data-testid="result-table-box" ref={wrap}>
-        <table data-testid="result-table" className="result-table" aria-describedby={table.footnote ? 'results-footnote' : undefined}>
+      <div className="table-wrap" role="region" aria-label={caption} tabIndex={0} data-testid={`${testId}-table-box`} ref={wrap}>
+        <table data-testid={`${testId}-table`} className="result-table" aria-describedby={table.footnote ? `${testId}s-footnote` : undefined}>
           <caption className="visually-hidden">{caption}</caption>
           <thead>
             {named ? (
@@ -65,10 +65,10 @@ export function ResultTable({ table, caption }: { table: Table; caption: string 
           </thead>
           <tbody>
             {table.rows.map((r, i) => (
-              <tr key={`${r.test}-${i}`} data-testid="result-row" className={r.status === 'ok' ? '' : 'failed'}>
+              <tr key={`${r.test}-${i}`} data-testid={`${testId}-row`} className={r.status === 'ok' ? '' : 'failed'}>
                 {r.cells.map((cell, j) =>
                   j === 0 ? (
-                    <th key={j} scope="row" className={cls(0, false)} title={cell.title} data-col={table.columns[0]?.key}>{cell.text}</th>
+                    <th key={j} scope="row" className={cls(0, false, cell.className)} title={cell.title} data-col={table.columns[0]?.key}>{cell.text}</th>
                   ) : (
                     <td key={j} title={cell.title} data-col={table.columns[j]?.key} className={cls(j, table.columns[j]?.numeric, cell.className)}>
                       {cell.text}
@@ -81,11 +81,11 @@ export function ResultTable({ table, caption }: { table: Table; caption: string 
         </table>
       </div>
       {overflow ? (
-        <p className="hint table-more" data-testid="table-scroll-hint">
+        <p className="hint table-more" data-testid={testId === 'result' ? 'table-scroll-hint' : `${testId}-scroll-hint`}>
           {table.columns.length} columns, wider than the panel: scroll the table sideways for the rest (the first column stays).
         </p>
       ) : null}
-      {table.footnote ? <p className="table-footnote" id="results-footnote">{table.footnote}</p> : null}
+      {table.footnote ? <p className="table-footnote" id={`${testId}s-footnote`}>{table.footnote}</p> : null}
       {table.notes.map((n) => <p key={n} className="hint">{n}</p>)}
     </>
   );

@@ -3,12 +3,13 @@ import { lazy, Suspense, useMemo } from 'react';
 import {
   comparisonTable, formatSeconds, METRIC_LABEL, primaryMetric, resultTable, runOutcome,
 } from '../../../../experiments/runner/resultView';
-import { compareBlocker, compareCandidates, compareRuns, comparisonBars, exportCaption, formatConfigDiff } from '../compare';
+import { compareBlocker, compareCandidates, compareRuns, comparisonBars, exportCaption, formatConfigDiff, kernelLabel } from '../compare';
 import { experimentById } from '../config';
 import type { LabController } from '../controller';
 import { exportTitle, resultBars } from '../results';
 import { useAtom } from '../state/atom';
 import { isRunning } from '../state/runs';
+import { kernelChange, kernelChangeTable } from '../kernelChange';
 import { CompareBar, CompareSummary } from './CompareViews';
 import { when } from './HistoryPanel';
 import { ResultActions } from './ResultActions';
@@ -43,6 +44,11 @@ export function ResultsPanel({ lab }: { lab: LabController }) {
   );
   const table = useMemo(() => (pair ? comparisonTable(pair) : result ? resultTable(result) : null), [pair, result]);
   const bars = useMemo(() => (pair ? comparisonBars(pair) : result ? resultBars(result) : null), [pair, result]);
+  // A kernel variant against GENERIC: the paper's 4.2 → 4.3 change beside ours.
+  const kernelTable = useMemo(() => {
+    const k = pair ? kernelChange(pair) : null;
+    return k ? { k, table: kernelChangeTable(k) } : null;
+  }, [pair]);
   // A run stopped, failed or cut short says so above its rows (not only in a row's status).
   const interrupted = !!view?.historyId && !!history.entries.find((h) => h.id === view.historyId)?.interrupted;
   const outcome = useMemo(
@@ -78,8 +84,11 @@ export function ResultsPanel({ lab }: { lab: LabController }) {
         <div className="result-title">{result.title}</div>
         {outcome ? <p className="result-outcome failure" data-testid="result-outcome">{outcome}.</p> : null}
         {pair ? null : <dl>
-          <div><dt>Machine</dt><dd>VAX-11/{result.machine.cpu} model ({result.machine.nsPerInstruction} ns/instruction), {result.machine.memoryMB} MB, {result.machine.boot}-user</dd></div>
+          <div><dt>Machine</dt><dd>VAX-11/{result.machine.cpu} model ({result.machine.nsPerInstruction} ns/instruction), {result.machine.memoryMB} MB, {result.machine.drives === 2 ? 'two RP06 drives (/usr on the second), ' : ''}{result.machine.boot}-user</dd></div>
           <div><dt>Parameters</dt><dd>{Object.entries(result.parameters).map(([k, v]) => `${k}=${v}`).join(', ') || 'none'}</dd></div>
+          <div><dt>Kernel</dt><dd data-testid="result-kernel">{kernelLabel(result)}{result.kernel
+            ? ` (${result.kernel.name.split(':')[0]}${result.kernel.sha256 ? `, sha256 ${result.kernel.sha256.slice(0, 12)}…` : ''})`
+            : ', /vmunix as distributed'}</dd></div>
           <div><dt>Kernel variables</dt><dd>{Object.entries(result.kernelSettings).map(([k, v]) => `${k}=${v}`).join(', ') || 'as distributed'}</dd></div>
           {result.image ? <div><dt>Image</dt><dd>{result.image.name}{result.image.sha256 ? ` (sha256 ${result.image.sha256.slice(0, 12)}…)` : ''}</dd></div> : null}
           {view.hostSeconds !== undefined ? <div><dt>Host time</dt><dd>{formatSeconds(view.hostSeconds)} s</dd></div> : null}
@@ -106,6 +115,18 @@ export function ResultsPanel({ lab }: { lab: LabController }) {
           />
         </Suspense>
       </div>
+
+      {kernelTable ? (
+        <section className="kernel-change" data-testid="kernel-change" aria-labelledby="kernel-change-title">
+          <h3 id="kernel-change-title">The paper’s 4.2 → 4.3 change beside ours</h3>
+          <p className="hint">
+            {kernelTable.k.genericSide === 'a' ? 'B' : 'A'} ran {kernelTable.k.variant.label} (paper {kernelTable.k.variant.paper});{' '}
+            {kernelTable.k.genericSide === 'a' ? 'A' : 'B'} ran GENERIC. Both changes read toward 4.3BSD: the paper’s from its 4.2BSD
+            figures to its 4.3BSD ones, ours from the variant to GENERIC.
+          </p>
+          <ResultTable table={kernelTable.table} testId="kernel-change" caption="The paper’s 4.2BSD and 4.3BSD figures and their change, beside ours from the variant to GENERIC" />
+        </section>
+      ) : null}
 
       <ResultActions lab={lab} result={result} pair={pair} table={table}
         title={exportTitle(result, experimentById(result.experiment)?.parameters, pair ? formatConfigDiff(pair.diff) : null)} caption={caption} />

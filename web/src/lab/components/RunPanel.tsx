@@ -30,6 +30,7 @@ export function RunPanel({ lab }: { lab: LabController }) {
   const [focused, setFocused] = useState<string | null>(null);
   const running = isRunning(run);
   const speed = useAtom(lab.speed);
+  const againNote = useAtom(lab.runAgainNote);
   // About how long it takes: before the run (the form's settings), and for the run going on (its own).
   const estimate = useMemo(
     () => (settings ? estimateRun(form.experimentId, settings, speed.virtualPerSecond) : null),
@@ -110,6 +111,17 @@ export function RunPanel({ lab }: { lab: LabController }) {
           <FieldHelp text={`${spec.parameterHelp[focused.slice(6)] ?? focused.slice(6)}. Default ${spec.parameters[focused.slice(6)]!.toLocaleString('en-US')}.`} />
         ) : null}
         {why ? <p className="hint why" id="run-why">{why}</p> : null}
+        {againNote ? (
+          <div className="run-again-note" data-testid="run-again-note" role="status">
+            {againNote.notRun ? <p className="failure">{againNote.notRun}</p> : null}
+            {againNote.dropped.length ? (
+              <>
+                <p>Run again left out what this lab cannot set{againNote.notRun ? '' : ', and ran without it'}:</p>
+                <ul>{againNote.dropped.map((d) => <li key={d}>{d}</li>)}</ul>
+              </>
+            ) : null}
+          </div>
+        ) : null}
         {problems.length > 0 ? (
           <ul className="problems" id="settings-problems" role="alert">
             {problems.map((p) => <li key={p}>{settingsProblem(p)}</li>)}

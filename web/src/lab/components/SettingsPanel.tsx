@@ -2,6 +2,7 @@ import { useState } from 'react';
 
 import { DISK_TIMINGS, type DiskTiming } from '../../../../emu/js/constants';
 import { DEFAULT_DISK_TIMING } from '../../../../experiments/runner/toggles';
+import { KERNELS, kernelByName } from '../../../../experiments/kernels/variants';
 import { checkForm, experimentById, KERNEL_TOGGLES, MACHINE_TOGGLES } from '../config';
 import type { LabController } from '../controller';
 import type { FormState } from '../config';
@@ -43,6 +44,7 @@ export function changedSettings(form: FormState): { total: number; kernel: strin
   if (form.memoryMB !== null && form.memoryMB.trim() !== '' && form.memoryMB.trim() !== String(spec.machine.memoryMB)) total++;
   if (diskOf(form.disk) !== DEFAULT_DISK_TIMING) total++;
   if (form.kernel !== '4.3BSD') total++;
+  if (form.variant !== null && form.variant !== '') total++;
   const kernel = KERNEL_TOGGLES.filter((t) => (form.kernelToggles[t.name] ?? '').trim() !== '')
     .map((t) => `${t.name}=${form.kernelToggles[t.name]!.trim()}`);
   return { total: total + kernel.length, kernel };
@@ -53,6 +55,7 @@ export function SettingsPanel({ lab }: { lab: LabController }) {
   const form = useAtom(lab.form.form);
   const running = isRunning(useAtom(lab.runs.run));
   const bsd42 = useAtom(lab.bsd42);
+  const built = useAtom(lab.link.machine).variants;
   const spec = experimentById(form.experimentId);
   const { errors } = checkForm(form);
   const [focused, setFocused] = useState<string | null>(null);
@@ -145,6 +148,8 @@ export function SettingsPanel({ lab }: { lab: LabController }) {
           </div>
           {focused === 'toggle-disk' ? <FieldHelp text={help['toggle-disk']!} /> : null}
         </div>
+        <KernelVariantField variant={form.variant} built={built} disabled={running} error={errors['kernel-variant']}
+          onChange={(v) => lab.form.setVariant(v)} />
         {focused && machineIds.includes(focused) ? null : (
           <p className="machine-note hint">
             VAX-11/{cpu}: {CPU_WORDS[cpu]}{cpu === spec.machine.cpu ? '' : ` (the paper’s: a ${spec.machine.cpu})`}
@@ -192,5 +197,43 @@ export function SettingsPanel({ lab }: { lab: LabController }) {
         </details>
       </form>
     </section>
+  );
+}
+
+/**
+ * Which kernel the machine boots: the image's /vmunix as distributed, GENERIC built from source in the guest,
+ * or a variant "4.3BSD without ..." one of the paper's improvements (experiments/kernels/variants.ts, the
+ * installer's list).  Only the chosen one is fetched, when a run needs it; a variant the image's manifest does
+ * not list (not built) cannot be chosen.
+ */
+function KernelVariantField({ variant, built, disabled, error, onChange }: {
+  variant: string | null; built: string[] | null; disabled: boolean; error: string | undefined;
+  onChange: (variant: string | null) => void;
+}) {
+  const chosen = variant ? kernelByName(variant) : undefined;
+  return (
+    <div className="field variant-field">
+      <label htmlFor="kernel-variant">Kernel build</label>
+      <select id="kernel-variant" data-testid="kernel-variant" value={variant ?? ''} disabled={disabled}
+        className={chosen ? 'changed' : undefined} aria-describedby="kernel-variant-info"
+        aria-invalid={error ? true : undefined} onChange={(e) => onChange(e.target.value === '' ? null : e.target.value)}>
+        <option value="">/vmunix as distributed (4.3BSD GENERIC, June 1986)</option>
+        {KERNELS.map((k) => {
+          const missing = built !== null && !built.includes(k.name);
+          return (
+            <option key={k.name} value={k.name} disabled={missing}>
+              {k.label}{missing ? ' (not built)' : ''}
+            </option>
+          );
+        })}
+      </select>
+      <FieldError id="kernel-variant-error" message={error} />
+      <p className="hint variant-info" id="kernel-variant-info" data-testid="kernel-variant-info">
+        {chosen
+          ? <><strong>{chosen.label}</strong> · paper {chosen.paper}. {chosen.description}</>
+          : 'The kernel on the disk image. The installer also builds GENERIC from source in the guest and variants ' +
+            'of it, each “4.3BSD without” one of the paper’s improvements; a variant is fetched only when chosen.'}
+      </p>
+    </div>
   );
 }

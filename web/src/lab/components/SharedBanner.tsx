@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 
-import { experimentById } from '../config';
+import { adoptShared, experimentById, initialForm } from '../config';
 import type { LabController } from '../controller';
 import { useAtom } from '../state/atom';
 import { isRunning } from '../state/runs';
@@ -34,6 +34,8 @@ export function SharedBanner({ lab }: { lab: LabController }) {
   const params = Object.entries(r.parameters).map(([k, v]) => `${k} ${v.toLocaleString('en-US')}`).join(', ');
   const kernel = Object.entries(r.kernelSettings).map(([k, v]) => `${k}=${v}`).join(', ');
   const failed = r.rows.filter((row) => row.status !== 'ok').length;
+  // What Run again could not take from it (said before it is pressed, and again after).
+  const dropped = adoptShared(shared, initialForm()).dropped;
 
   return (
     <section className="shared-banner" aria-labelledby="shared-title">
@@ -63,6 +65,11 @@ export function SharedBanner({ lab }: { lab: LabController }) {
           {shared.ranAt ? ` (it ran ${when(shared.ranAt)})` : ''}.
           {shared.reduction ? ` ${shared.reduction.note}` : ''}
         </p>
+        {dropped.length ? (
+          <p className="hint failure" data-testid="run-again-dropped">
+            Run again here would leave out what this lab cannot set: {dropped.join('; ')}.
+          </p>
+        ) : null}
       </div>
       <div className="shared-actions">
         <button type="button" className="primary" data-testid="run-again-button" onClick={() => lab.runAgain()}

@@ -1,7 +1,7 @@
 // The Configure form as the user types it (config.ts checks it and makes the
 // run's settings from it), and the experiment list's search.
 
-import { experimentById, formFor, initialForm, type FormState } from '../config';
+import { adoptShared, experimentById, initialForm, type FormState } from '../config';
 import type { SharedRun } from '../permalink';
 import type { KernelName } from '../../worker/protocol';
 import { Atom } from './atom';
@@ -49,6 +49,11 @@ export class Form {
     this.form.update((f) => ({ ...f, profile: on }));
   }
 
+  /** A kernel variant by name (experiments/kernels/variants.ts), or null: the image's /vmunix. */
+  setVariant(variant: string | null): void {
+    this.form.update((f) => ({ ...f, variant }));
+  }
+
   setKernel(kernel: KernelName): void {
     this.form.update((f) => ({ ...f, kernel }));
   }
@@ -56,14 +61,21 @@ export class Form {
   /** Back to the paper's settings: the experiment's parameters and machine, the kernel's variables. */
   reset(): void {
     this.form.update((f) => ({
-      ...f, params: { ...f.params, [f.experimentId]: {} }, kernelToggles: {}, cpu: null, memoryMB: null, disk: null,
+      ...f, params: { ...f.params, [f.experimentId]: {} }, kernelToggles: {}, cpu: null, memoryMB: null, disk: null, variant: null,
     }));
   }
 
-  /** The settings a shared run was made with (to show them, or to run it again). */
-  adopt(shared: SharedRun): void {
+  /** The settings a shared run was made with (to show them, or to run it again); what of them this lab
+   *  cannot set, in words (adoptShared). */
+  adopt(shared: SharedRun): string[] {
     // A run that was profiled runs again profiled.
     const profiled = shared.result.rows.some((r) => r.profile !== undefined);
-    this.form.update((f) => ({ ...formFor(shared.experiment, shared.config, f), profile: profiled || f.profile }));
+    let dropped: string[] = [];
+    this.form.update((f) => {
+      const adopted = adoptShared(shared, f);
+      dropped = adopted.dropped;
+      return { ...adopted.form, profile: profiled || f.profile };
+    });
+    return dropped;
   }
 }

@@ -31,6 +31,21 @@ export type HistoryMessage =
 export interface HistoryState {
   entries: HistoryEntry[];
   error: string | null;
+  /** Said when runs were dropped to keep the history within its cap (HISTORY_CAP). */
+  note: string | null;
+}
+
+/** How many runs the history keeps: a new run beyond it drops the oldest (each entry may be hundreds of KB). */
+export const HISTORY_CAP = 100;
+
+/**
+ * The entries to drop to keep `cap`, oldest first: never one in `keep` (a run still going, here or in
+ * another tab).  entries: newest first, as listRuns gives them.
+ */
+export function historyOverflow(entries: readonly HistoryEntry[], cap: number, keep: ReadonlySet<string>): HistoryEntry[] {
+  const over = entries.length - cap;
+  if (over <= 0) return [];
+  return [...entries].reverse().filter((e) => !keep.has(e.id)).slice(0, over);
 }
 
 /** How often a tab says which of its runs are going on. */
@@ -41,7 +56,9 @@ const LIVE_FOR_MS = 3 * HEARTBEAT_MS;
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export class RunHistory {
-  readonly history = new ObjectAtom<HistoryState>({ entries: [], error: null });
+  readonly history = new ObjectAtom<HistoryState>({ entries: [], error: null, note: null });
+  /** Runs dropped for the cap since the page loaded. */
+  private droppedForCap = 0;
   /** Entries being run now: in this tab, or (heard on the channel) in another. */
   readonly running = new Atom<ReadonlySet<string>>(new Set());
 
@@ -55,6 +72,7 @@ export class RunHistory {
     private readonly store: HistoryStore,
     private readonly channel: HistoryChannel | null = null,
     private readonly now: () => number = () => Date.now(),
+    private readonly cap: number = HISTORY_CAP,
   ) {
     channel?.listen((m) => {
       if (m.type === 'changed') void this.refresh();
@@ -71,7 +89,7 @@ export class RunHistory {
 
   async refresh(): Promise<void> {
     try {
-      this.history.set({ entries: await this.store.listRuns(), error: null });
+      this.history.patch({ entries: await this.store.listRuns(), error: null });
     } catch (e) {
       this.history.patch({ error: `History unavailable: ${message(e)}` });
     }
@@ -95,6 +113,8 @@ export class RunHistory {
         if (interrupted) this.mine.add(entry.id);
         else this.mine.delete(entry.id);
         await this.refresh();
+        // A new entry may take the history over its cap: the oldest go (never a run still going).
+        if (!id) await this.enforceCap(entry.id);
         this.channel?.post({ type: 'changed' });
         this.beat();
         return entry.id;
@@ -105,6 +125,19 @@ export class RunHistory {
     });
     this.queue = write;
     return write;
+  }
+
+  private async enforceCap(newest: string): Promise<void> {
+    this.updateRunning();
+    const drop = historyOverflow(this.history.get().entries, this.cap, new Set([...this.running.get(), newest]));
+    if (drop.length === 0) return;
+    for (const e of drop) await this.store.deleteRun(e.id);
+    this.droppedForCap += drop.length;
+    await this.refresh();
+    this.history.patch({
+      note: `The history keeps the newest ${this.cap} runs: ${this.droppedForCap} older run${this.droppedForCap === 1 ? ' was' : 's were'} ` +
+        'dropped, oldest first. Keep a run for longer with its permalink or Export JSON.',
+    });
   }
 
   /** The run of entry `id` stopped being run in this tab without finishing (the worker failed): left as it was. */

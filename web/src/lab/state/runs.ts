@@ -41,6 +41,7 @@ export function sharedRun(run: RunState, result: ExperimentResult, ranAt?: strin
     config: {
       cpu: run.settings.cpu, memoryMB: run.settings.memoryMB, set: run.settings.set, parameters: result.parameters,
       ...(run.settings.disk ? { disk: run.settings.disk } : {}),
+      ...(run.settings.kernel ? { kernel: run.settings.kernel } : {}),
     },
     result,
     ...(ranAt ? { ranAt } : {}),
@@ -79,7 +80,8 @@ export class Runs {
     const runId = this.nextRunId++;
     this.console.reset();
     const disk = settings.disk ? `, ${settings.disk} disk timing` : '';
-    this.console.append(`\x1b[1m${experiment}\x1b[0m on a VAX-11/${settings.cpu} model, ${settings.memoryMB} MB${disk}, ${kernel}\r\n`);
+    const variant = settings.kernel ? ` (kernel ${settings.kernel})` : '';
+    this.console.append(`\x1b[1m${experiment}\x1b[0m on a VAX-11/${settings.cpu} model, ${settings.memoryMB} MB${disk}, ${kernel}${variant}\r\n`);
     this.run.set({
       runId, experiment, kernel, settings, status: 'starting', progress: null,
       hostSeconds: 0, partial: null, samples: [], samplesVersion: 0, result: null, error: null,
@@ -93,6 +95,7 @@ export class Runs {
       config: {
         kernel, cpu: settings.cpu, memoryMB: settings.memoryMB, set: settings.set, parameters: settings.parameters,
         ...(settings.disk ? { disk: settings.disk } : {}), ...(profile ? { profile: true } : {}),
+        ...(settings.kernel ? { variant: settings.kernel } : {}),
       },
     });
     return runId;
@@ -139,6 +142,9 @@ export class Runs {
     switch (m.type) {
       case 'run-started':
         this.patch(m.runId, () => ({ status: 'running' }));
+        return;
+      case 'kernel-loading':
+        if (this.running) this.console.append(`\x1b[2mFetching the kernel ${m.variant} (checked against the image's manifest)\x1b[0m\r\n`);
         return;
       case 'run-sample':
         this.patch(m.runId, (r) => {

@@ -16,7 +16,7 @@ import { LabController } from '../controller';
 import type { SharedRun } from '../permalink';
 import type { FromWorker, ToWorker } from '../../worker/protocol';
 import { batch, ObjectAtom } from './atom';
-import { RunHistory, type HistoryMessage, type HistoryStore } from './runHistory';
+import { historyOverflow, RunHistory, type HistoryMessage, type HistoryStore } from './runHistory';
 import { Runs } from './runs';
 import { SESSION_RUNS, Shown, type PageAddress } from './shown';
 import { formParams, fragmentFor, readFragment } from '../address';
@@ -142,7 +142,7 @@ test('the worker link: init on connect; loading and ready in batches; console te
   w.send({ type: 'loading', phase: 'image', kernel: '4.3BSD', loaded: 90, total: 100 });
   w.send({ type: 'run-console', runId: 1, text: 'boot' });
   w.send({ type: 'loading', phase: 'image', kernel: '4.2BSD', loaded: 5, total: 100 }); // not the page's machine
-  w.send({ type: 'ready', kernel: '4.3BSD', image: { name: '43bsd.dsk.gz', bytes: 100, compressedBytes: 40 }, wasmMs: 5, imageMs: 50 });
+  w.send({ type: 'ready', kernel: '4.3BSD', image: { name: '43bsd.dsk.gz', bytes: 100, compressedBytes: 40 }, variants: [], wasmMs: 5, imageMs: 50 });
   await until(() => texts.length === 1, 'the console text');
   assert.equal(others.length, 0, 'state messages wait for the batch');
   await until(() => link.machine.get().phase === 'ready', 'ready');
@@ -276,6 +276,16 @@ test('the address: the form\'s settings as they differ from the paper\'s, read b
   const profiled = { ...initialForm(), profile: true };
   assert.equal(formParams(profiled), 'x=syscall&profile=1');
   assert.equal(readFragment('#x=syscall&profile=1').form!(initialForm()).profile, true);
+  // The kernel variant: kept, read back, passed to the run; an unknown one said and left out.
+  const variant = { ...initialForm(), experimentId: 'ls-l', variant: 'no-name-cache' };
+  assert.equal(formParams(variant), 'x=ls-l&variant=no-name-cache');
+  const read = readFragment('#x=ls-l&variant=no-name-cache').form!(initialForm());
+  assert.equal(read.variant, 'no-name-cache');
+  assert.equal(checkForm(read).settings?.kernel, 'no-name-cache');
+  const unknown = readFragment('#x=ls-l&variant=4.2bsd-real');
+  assert.deepEqual(unknown.problems, ['The address names a kernel variant this lab does not have: “4.2bsd-real”; the distributed /vmunix is used.']);
+  assert.equal(unknown.form!(initialForm()).variant, null);
+  assert.equal(checkForm({ ...initialForm(), variant: 'nosuch' }).errors['kernel-variant'], 'no kernel variant "nosuch"');
 });
 
 test('the Terminal tab: boots the 780 with 8 MB, follows its status, shows its output, passes keys and speed on', () => {
@@ -334,7 +344,7 @@ test('the page put together: ready, Run sends the form\'s settings, the finished
   const lab = new LabController({ imageBase: 'https://lab.example/images/', address: addr, storage: null });
   lab.link.connect(w.page, []);
   assert.equal(lab.canRun(), false, 'not before the machine is ready');
-  w.send({ type: 'ready', kernel: '4.3BSD', image: { name: '43bsd.dsk.gz', bytes: 100, compressedBytes: 40 }, wasmMs: 5, imageMs: 50 });
+  w.send({ type: 'ready', kernel: '4.3BSD', image: { name: '43bsd.dsk.gz', bytes: 100, compressedBytes: 40 }, variants: [], wasmMs: 5, imageMs: 50 });
   await until(() => lab.canRun(), 'ready');
 
   lab.form.select('syscall');
@@ -362,9 +372,66 @@ test('the page put together: ready, Run sends the form\'s settings, the finished
   const again = w.posted.filter((m) => m.type === 'run')[1]!;
   assert.deepEqual(again.type === 'run' && again.config, { kernel: '4.3BSD', cpu: '780', memoryMB: 8, set: { nbuf: 100 }, parameters: { iterations: 500 } });
   assert.equal(lab.shown.view.get(), null, 'nothing shown while it runs');
+  assert.equal(lab.runAgainNote.get(), null, 'nothing was left out');
   lab.stop();
   await until(() => w.posted.some((m) => m.type === 'stop'), 'stop');
   lab.runs.fail('end of test');
+
+  // A link with settings this lab cannot set: Run again runs without them and says exactly which.
+  const foreign: SharedRun = {
+    experiment: 'syscall',
+    config: { cpu: '750', memoryMB: 4.5, set: { nbuf: 100, maxusers: 48 }, parameters: { iterations: 500, depth: 3 }, kernel: 'like-4.1' },
+    result: { ...result(0.3, 500), machine: { ...result(0.3, 500).machine, spinSeeds: 3 } },
+  };
+  lab.shown.open({ source: 'permalink', shared: foreign });
+  lab.runAgain();
+  await until(() => w.posted.filter((m) => m.type === 'run').length === 3, 'the third run');
+  const third = w.posted.filter((m) => m.type === 'run')[2]!;
+  assert.deepEqual(third.type === 'run' && third.config, { kernel: '4.3BSD', cpu: '750', memoryMB: 4.5, set: { nbuf: 100 }, parameters: { iterations: 500 } });
+  assert.deepEqual(lab.runAgainNote.get(), {
+    notRun: null,
+    dropped: [
+      'parameter depth=3: syscall has no such parameter here',
+      'kernel variable maxusers=48: this lab cannot set it',
+      'kernel like-4.1: not one of this lab\'s kernel variants; the distributed /vmunix boots instead',
+      'disk spin seeds 1..3: the page runs each step once, with seed 1',
+    ],
+  });
+  assert.match(lab.runs.console.contents, /Run again left out what this lab cannot set: parameter depth=3/);
+  lab.stop();
+  lab.runs.fail('end of test');
+  // Settings out of this lab's ranges: nothing runs, and the note says why.
+  lab.shown.open({ source: 'permalink', shared: { ...theirs, config: { ...theirs.config, set: { nchsize: 99999 } } } });
+  lab.runAgain();
+  assert.equal(w.posted.filter((m) => m.type === 'run').length, 3, 'not run');
+  assert.match(lab.runAgainNote.get()!.notRun!, /^Not run: nchsize: nchsize: 99999 is out of range 0\.\.4096/);
+  // The variant a link names is run again on that variant.
+  lab.shown.open({ source: 'permalink', shared: { ...theirs, config: { ...theirs.config, kernel: 'no-name-cache' } } });
+  lab.runAgain();
+  await until(() => w.posted.filter((m) => m.type === 'run').length === 4, 'the fourth run');
+  const fourth = w.posted.filter((m) => m.type === 'run')[3]!;
+  assert.equal(fourth.type === 'run' && fourth.config.variant, 'no-name-cache');
+  lab.stop();
+  lab.runs.fail('end of test');
+});
+
+test('the history keeps HISTORY_CAP runs: a new one drops the oldest (never one still running), and says how many', async () => {
+  const { store, entries } = memoryStore();
+  const h = new RunHistory(store, null, () => Date.now(), 3);
+  const run = { experiment: 'syscall', config: { cpu: '750' as const, memoryMB: 4.5, set: {}, parameters: {} }, result: result(1) };
+  const going = await h.keep(run, null, true); // the oldest, still running
+  const ids = [];
+  for (let i = 0; i < 4; i++) ids.push(await h.save(run).then(() => [...entries.keys()].at(-1)!));
+  assert.equal(entries.size, 3);
+  assert.ok(entries.has(going!), 'the run still going is kept');
+  assert.deepEqual([...entries.keys()].filter((k) => k !== going), ids.slice(2));
+  assert.equal(h.history.get().note, 'The history keeps the newest 3 runs: 2 older runs were dropped, oldest first. Keep a run for longer with its permalink or Export JSON.');
+  assert.equal(h.history.get().entries.length, 3);
+  // The pure rule: oldest first, the kept ones skipped.
+  const e = (id: string) => ({ id, savedAt: id, run });
+  assert.deepEqual(historyOverflow([e('d'), e('c'), e('b'), e('a')], 2, new Set(['a'])).map((x) => x.id), ['b', 'c']);
+  assert.deepEqual(historyOverflow([e('b'), e('a')], 2, new Set()), []);
+  await h.keep(run, going, false); // it ends (and its heartbeat with it)
 });
 
 test('the page put together: the address follows the form, a run is kept row by row, a comparison link opens as one', async () => {
@@ -373,7 +440,7 @@ test('the page put together: the address follows the form, a run is kept row by 
   const { store, entries } = memoryStore();
   const lab = new LabController({ imageBase: 'https://lab.example/images/', address: addr, store, channel: null, storage: null });
   lab.link.connect(w.page, []);
-  w.send({ type: 'ready', kernel: '4.3BSD', image: { name: '43bsd.dsk.gz', bytes: 100, compressedBytes: 40 }, wasmMs: 5, imageMs: 50 });
+  w.send({ type: 'ready', kernel: '4.3BSD', image: { name: '43bsd.dsk.gz', bytes: 100, compressedBytes: 40 }, variants: [], wasmMs: 5, imageMs: 50 });
   await until(() => lab.canRun(), 'ready');
 
   // The address says the experiment and what differs from the paper's settings, as they are typed.

@@ -44,6 +44,18 @@ test('a setting swept is taken from the sweep, not the form, and the form says s
   assert.deepEqual(p.notes, ['iterations: the sweep\'s values replace the settings\' 5000']);
 });
 
+test('the kernel variants as a sweep\'s axis (as `vaxlab sweep --set kernel=...`); a chosen variant is every point\'s otherwise', () => {
+  assert.equal(sweepChoices('ls-l').at(-1)!.name, 'kernel');
+  const c = checkSweep(form({ experimentId: 'ls-l', variant: 'no-name-cache' }), sweep('kernel', 'generic,no-offset-cache'));
+  assert.deepEqual(c.problems, []);
+  assert.deepEqual(c.request!.base, { parameters: {}, set: {} });
+  assert.deepEqual(c.plan!.points.map((p) => p.kernel), ['generic', 'no-offset-cache']);
+  const fixed = checkSweep(form({ experimentId: 'ls-l', variant: 'no-name-cache' }), sweep('memoryMB', '4,5'));
+  assert.equal(fixed.request!.base.kernel, 'no-name-cache');
+  assert.deepEqual(fixed.plan!.points.map((p) => p.kernel), ['no-name-cache', 'no-name-cache']);
+  assert.match(checkSweep(form({ experimentId: 'ls-l' }), sweep('kernel', 'like-4.3')).problems[0]!, /kernel=like-4\.3: .*one of generic, no-offset-cache/);
+});
+
 test('what the forms refuse: each bad value by name, the settings marked in red, a setting chosen twice, the workers', () => {
   assert.deepEqual(checkSweep(form(), sweep('hz', '50,abc,5000')).problems.map((p) => p.replace(/ \(below.*$/, '')), [
     'hz=abc: not a value of hz (a whole number from 50 to 1000)', 'hz=5000: 5000 is out of range 50..1000',
@@ -88,12 +100,12 @@ test('the pool starts its workers from the shared pack, sends them units, and re
   });
   assert.equal(pool.availability().available, false);
   const pack: SharedPack = { format: 'chunked', bytes: new SharedArrayBuffer(16), sha256: 'ab'.repeat(32) };
-  pool.handle({ type: 'pack', kernel: '4.3BSD', pack, image: { name: '43bsd.dsk.gz', sha256: 'ab' } });
+  pool.handle({ type: 'pack', kernel: '4.3BSD', pack, image: { name: '43bsd.dsk.gz', sha256: 'ab' }, images: [] });
   const request: SweepRequest = { experiment: 'syscall', axes: [{ setting: 'hz', values: [50, 100] }], base: { parameters: {}, set: {} } };
   const [a, b] = pool.executors(2, '4.3BSD', request);
   assert.equal(ports.length, 2);
-  assert.deepEqual(ports[0]!.posted, [{ type: 'init-shared', kernel: '4.3BSD', pack, image: { name: '43bsd.dsk.gz', sha256: 'ab' } }]);
-  ports.forEach((p) => p.send({ type: 'ready', kernel: '4.3BSD', image: { name: 'x', bytes: 16, compressedBytes: 0 }, wasmMs: 1, imageMs: 0 }));
+  assert.deepEqual(ports[0]!.posted, [{ type: 'init-shared', kernel: '4.3BSD', pack, image: { name: '43bsd.dsk.gz', sha256: 'ab' }, images: [] }]);
+  ports.forEach((p) => p.send({ type: 'ready', kernel: '4.3BSD', image: { name: 'x', bytes: 16, compressedBytes: 0 }, variants: [], wasmMs: 1, imageMs: 0 }));
 
   const progress: number[] = [];
   const running = a!.run(1, (p) => progress.push(p.virtualSeconds));
@@ -119,7 +131,7 @@ test('the pool starts its workers from the shared pack, sends them units, and re
   assert.equal(ports.length, 3);
   assert.ok(ports[1]!.terminated);
   assert.equal(ports[2]!.posted[0]!.type, 'init-shared');
-  ports[2]!.send({ type: 'ready', kernel: '4.3BSD', image: { name: 'x', bytes: 16, compressedBytes: 0 }, wasmMs: 1, imageMs: 0 });
+  ports[2]!.send({ type: 'ready', kernel: '4.3BSD', image: { name: 'x', bytes: 16, compressedBytes: 0 }, variants: [], wasmMs: 1, imageMs: 0 });
   await tick();
   const check = ports[2]!.posted.at(-1) as Extract<ToWorker, { type: 'units-check' }>;
   ports[2]!.send({ type: 'units-checked', id: check.id, problems: ['x: no'] });

@@ -11,7 +11,7 @@
 import type { ExperimentResult } from '../../../../experiments/runner/result';
 import { SettingsError, type RunProgress } from '../../../../experiments/runner/runner';
 import {
-  assembleSweep, MAX_SWEEP_AXES, parseAxis, planSweep, runUnits, sweepSetting, unitLabel, validateSweep,
+  assembleSweep, KERNEL_SETTING, MAX_SWEEP_AXES, parseAxis, planSweep, runUnits, sweepSetting, unitLabel, validateSweep,
   type SweepPlan, type SweepProgress, type SweepRequest, type SweepResult, type UnitExecutor,
 } from '../../../../experiments/runner/sweep';
 import { TOGGLES } from '../../../../experiments/runner/toggles';
@@ -45,7 +45,8 @@ export function initialSweepForm(): SweepFormState {
 export function sweepChoices(experimentId: string): { name: string; label: string }[] {
   const spec = experimentById(experimentId);
   const params = spec ? Object.keys(spec.parameters).map((name) => ({ name, label: `${name} (parameter)` })) : [];
-  return [...params, ...TOGGLES.map((t) => ({ name: t.name, label: t.name }))];
+  return [...params, ...TOGGLES.map((t) => ({ name: t.name, label: t.name })),
+    { name: KERNEL_SETTING, label: `${KERNEL_SETTING} (the kernel variants)` }];
 }
 
 /** The workers as typed: a number from 1 to the cores, or why not. */
@@ -114,6 +115,8 @@ export function checkSweep(form: FormState, sweep: SweepFormState): SweepCheck {
       ...(s.cpu !== spec.machine.cpu ? { cpu: s.cpu } : {}),
       ...(s.memoryMB !== spec.machine.memoryMB ? { memoryMB: s.memoryMB } : {}),
       ...(s.disk ? { disk: s.disk } : {}),
+      // A sweep over the kernel variants boots each; otherwise every point boots the form's.
+      ...(s.kernel && !swept.includes(KERNEL_SETTING) ? { kernel: s.kernel } : {}),
     },
   };
   for (const a of axes) {
@@ -358,6 +361,7 @@ export class Sweeps {
         ...(config.disk ? { disk: config.disk } : {}),
         ...(config.limitSeconds !== undefined ? { limitSeconds: config.limitSeconds } : {}),
         ...(config.profile ? { profile: true } : {}),
+        ...(config.variant ? { kernel: config.variant } : {}),
       },
     };
     let plan: SweepPlan;

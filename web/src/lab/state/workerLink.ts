@@ -21,6 +21,8 @@ export interface MachineState {
   imageMs: number | null;
   /** VAX instructions per host second, measured in the worker (0 when idle). */
   ips: number;
+  /** The kernel variants the image's manifest lists (null until the image is ready). */
+  variants: string[] | null;
 }
 
 /** What the link needs of a worker (a Worker, or a MessagePort in tests). */
@@ -38,7 +40,7 @@ const TEXT = new Set<FromWorker['type']>(['run-console', 'terminal-output']);
 export class WorkerLink {
   readonly machine = new ObjectAtom<MachineState>({
     phase: 'starting', loaded: 0, total: null, message: null, imageBytes: null, compressedBytes: null,
-    wasmMs: null, imageMs: null, ips: 0,
+    wasmMs: null, imageMs: null, ips: 0, variants: null,
   });
 
   private port: WorkerPort | null = null;
@@ -111,7 +113,7 @@ export class WorkerLink {
         if (m.kernel !== '4.3BSD') return;
         this.machine.patch({
           phase: 'ready', imageBytes: m.image.bytes, compressedBytes: m.image.compressedBytes, wasmMs: m.wasmMs,
-          imageMs: m.imageMs, loaded: m.image.bytes, total: m.image.bytes, message: null,
+          imageMs: m.imageMs, loaded: m.image.bytes, total: m.image.bytes, message: null, variants: m.variants,
         });
         return;
       case 'fatal':

@@ -1,0 +1,147 @@
+// End-to-end test of the Kernel choice (issue 14's page part): the variants
+// the installer built, listed with their descriptions and paper sections;
+// the chosen one fetched only when a run needs it (the network requests say
+// so), passed to the run, the result and the history labelled with it, the
+// address keeping it; and the variant compared with GENERIC, with the
+// paper's 4.2 → 4.3 change beside ours.  The page's data-testid contract is
+// in e2e/README.md.
+
+import type { Page } from '@playwright/test';
+
+import { KERNELS, NO_OFFSET_CACHE } from '../experiments/kernels/variants';
+import { decodeLink } from '../web/src/lab/permalink';
+import { expect, pageFits, SCREENSHOT_DIR, shot, test, waitReady } from './lab';
+
+async function runAndWait(page: Page, timeout = 120_000): Promise<void> {
+  await page.getByTestId('run-button').click();
+  await expect(page.getByTestId('run-progress')).toContainText(/^(Finished|Stopped)/, { timeout });
+  await expect(page.getByTestId('machine-status')).toContainText(/ready/i);
+}
+
+/** The rows of a table by its test id prefix ('kernel-change'), cells by their data-col. */
+async function tableCells(page: Page, prefix: string): Promise<Record<string, string>[]> {
+  return page.getByTestId(`${prefix}-row`).evaluateAll((rows) => rows.map((r) =>
+    Object.fromEntries(Array.from(r.querySelectorAll('[data-col]'), (c) => [c.getAttribute('data-col')!, (c.textContent ?? '').trim()]))));
+}
+
+test('a kernel variant: listed, fetched only when run, labelled in the result and history, compared with GENERIC beside the paper\'s 4.2 → 4.3',
+  async ({ page, freshPage }, testInfo) => {
+    test.setTimeout(240_000);
+    const kernelRequests: string[] = [];
+    page.on('request', (r) => {
+      if (/-kernel-/.test(r.url())) kernelRequests.push(new URL(r.url()).pathname);
+    });
+    await page.goto('/');
+    await waitReady(page);
+
+    await test.step('the choice lists every kernel the installer builds, with its description and paper sections', async () => {
+      const select = page.getByTestId('kernel-variant');
+      const options = await select.locator('option').evaluateAll((os) => os.map((o) => [(o as HTMLOptionElement).value, o.textContent ?? '']));
+      expect(options.map(([v]) => v)).toEqual(['', ...KERNELS.map((k) => k.name)]);
+      for (const [, text] of options.slice(2)) expect(text).toMatch(/^4\.3BSD without /);
+      for (const [, text] of options) expect(text).not.toMatch(/4\.2BSD/);
+      await expect(page.getByTestId('kernel-variant-info')).toContainText('fetched only when chosen');
+      // ls -l of 600 files, once: the run on the distributed /vmunix first (GENERIC).
+      await page.getByTestId('experiment-search').fill('ls -l');
+      await page.getByTestId('experiment-ls-l').click();
+      await runAndWait(page);
+      await expect(page.getByTestId('result-kernel')).toContainText('4.3BSD, /vmunix as distributed');
+      expect(kernelRequests, 'no kernel file is fetched for the distributed /vmunix').toEqual([]);
+
+      await select.selectOption(NO_OFFSET_CACHE.name);
+      const info = page.getByTestId('kernel-variant-info');
+      await expect(info).toContainText(NO_OFFSET_CACHE.label);
+      await expect(info).toContainText(`paper ${NO_OFFSET_CACHE.paper}`);
+      await expect(info).toContainText('22.3 s of system time before the per-process cache');
+      await expect(page).toHaveURL(/#x=ls-l&variant=no-offset-cache$/);
+      expect(kernelRequests, 'choosing fetches nothing yet').toEqual([]);
+    });
+
+    await test.step('the run boots the variant: fetched once, the result and the history say which kernel', async () => {
+      await runAndWait(page);
+      expect(kernelRequests).toEqual([`/images/43bsd-kernel-${NO_OFFSET_CACHE.name}.gz`]);
+      await expect(page.getByTestId('result-kernel')).toContainText(`${NO_OFFSET_CACHE.label} (${NO_OFFSET_CACHE.name}, sha256 `);
+      const sys = await tableCells(page, 'result');
+      // Without the offset cache ls -l takes far more system time than the paper's 3.7 s with both caches.
+      expect(Number(sys[0]!['ours.sys'])).toBeGreaterThan(10);
+      await expect(page.getByTestId('history-kernel').first()).toHaveText(`kernel ${NO_OFFSET_CACHE.name}`);
+      // A run again uses the kernel already fetched.
+      await runAndWait(page);
+      expect(kernelRequests).toHaveLength(1);
+    });
+
+    await test.step('compared with GENERIC: the paper\'s 4.2 → 4.3 change beside ours', async () => {
+      const select = page.getByTestId('compare-select');
+      const value = await select.locator('option', { hasText: 'kernel=/vmunix' }).first().getAttribute('value');
+      await select.selectOption(value!);
+      await expect(page.getByTestId('compare-diff')).toContainText('A: kernel=/vmunix · B: kernel=no-offset-cache');
+      const rows = await tableCells(page, 'kernel-change');
+      expect(rows).toHaveLength(1);
+      const r = rows[0]!;
+      expect([r['figure'], r['paper.before'], r['paper.after'], r['paper.change']]).toEqual(['System', '22.3', '3.70', '-83.4%']);
+      expect(Number(r['ours.before'])).toBeGreaterThan(Number(r['ours.after']) * 3);
+      expect(r['ours.change']).toMatch(/^-\d+\.\d%$/);
+      await expect(page.getByTestId('kernel-change')).toContainText('ran 4.3BSD without the per-process directory offset cache');
+      await shot(page, '30-kernel-compared', testInfo);
+    });
+
+    await test.step('the comparison\'s link keeps the kernel; a fresh page shows the same, fetching no kernel', async () => {
+      await page.getByTestId('permalink-button').click();
+      const url = await page.getByTestId('permalink-url').inputValue();
+      const payload = await decodeLink(url);
+      expect(payload.kind).toBe('comparison');
+      if (payload.kind === 'comparison') {
+        expect(payload.b.config.kernel).toBe(NO_OFFSET_CACHE.name);
+        expect(payload.b.result.kernel?.name).toBe(`${NO_OFFSET_CACHE.name}: ${NO_OFFSET_CACHE.label}`);
+        expect(payload.a.result.kernel).toBeUndefined();
+      }
+      const other = await freshPage();
+      const fetched: string[] = [];
+      other.on('request', (r) => {
+        if (/-kernel-/.test(r.url())) fetched.push(r.url());
+      });
+      await other.goto(url);
+      await expect(other.getByTestId('kernel-change-row')).toHaveCount(1, { timeout: 30_000 });
+      await expect(other.getByTestId('kernel-variant')).toHaveValue(NO_OFFSET_CACHE.name);
+      expect(fetched).toEqual([]);
+    });
+
+    await test.step('the page fits at 1366 and 390 px in both themes', async () => {
+      for (let pass = 0; pass < 2; pass++) {
+        for (const width of [1366, 390]) {
+          await page.setViewportSize({ width, height: 900 });
+          await page.waitForTimeout(250);
+          const fit = await pageFits(page);
+          expect(fit.scrollWidth, `at ${width} px: the page scrolls sideways`).toBeLessThanOrEqual(fit.clientWidth);
+          const theme = await page.evaluate(() => document.documentElement.dataset.theme);
+          await page.locator('section.results').screenshot({ path: `${SCREENSHOT_DIR}31-kernel-compare-${width}-${theme}.png` });
+          await page.locator('section.settings').screenshot({ path: `${SCREENSHOT_DIR}32-kernel-choice-${width}-${theme}.png` });
+        }
+        await page.getByTestId('theme-toggle').click();
+      }
+    });
+  });
+
+test('a sweep over the kernel variants on two workers: only the variants swept are fetched, every point labelled',
+  async ({ page }) => {
+    test.setTimeout(180_000);
+    const kernelRequests: string[] = [];
+    page.on('request', (r) => {
+      if (/-kernel-/.test(r.url())) kernelRequests.push(new URL(r.url()).pathname);
+    });
+    await page.goto('/');
+    await waitReady(page);
+    await page.getByTestId('experiment-search').fill('ls -l');
+    await page.getByTestId('experiment-ls-l').click();
+    await page.getByTestId('sweep-setting-0').selectOption('kernel');
+    await page.getByTestId('sweep-values-0').fill('generic,no-offset-cache,no-name-cache');
+    await page.getByTestId('sweep-jobs').fill('2');
+    expect(kernelRequests).toEqual([]);
+    await page.getByTestId('sweep-run').click();
+    await expect(page.getByTestId('sweep-outcome')).toContainText('kernel = generic, no-offset-cache, no-name-cache: 3 of 3 points ok', { timeout: 120_000 });
+    // Only the three chosen (each worker fetches the sweep's variants once, before its first point).
+    expect(new Set(kernelRequests)).toEqual(new Set(['generic', 'no-offset-cache', 'no-name-cache'].map((n) => `/images/43bsd-kernel-${n}.gz`)));
+    const rows = await page.getByTestId('sweep-results').getByTestId('result-row').evaluateAll((rs) =>
+      rs.map((r) => Array.from(r.querySelectorAll('td, th'), (c) => (c.textContent ?? '').trim())));
+    expect(rows.map((r) => r[0])).toEqual(['generic', 'no-offset-cache', 'no-name-cache']);
+  });

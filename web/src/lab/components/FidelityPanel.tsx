@@ -1,0 +1,84 @@
+import { useMemo } from 'react';
+
+import { experimentById } from '../config';
+import type { LabController } from '../controller';
+import { fidelityReport, type FidelityCandidate, type FidelityPart } from '../fidelityView';
+import { useAtom } from '../state/atom';
+import { isRunning } from '../state/runs';
+import { when } from './HistoryPanel';
+import { ResultTable } from './ResultTable';
+
+const TITLES: Record<FidelityPart['key'], string> = {
+  table2: 'Table 2: the micro-operations',
+  table7: 'Table 7: paging',
+  table8: 'Table 8: page fault service time',
+  namecache: 'Name cache (§4.1.1): ls -l',
+};
+
+/**
+ * "How close are we?": `npx vaxlab fidelity` in the page, from the runs it
+ * has (this page's, links', the history's), each table from the newest run
+ * made as the paper ran it (fidelityView.ts decides; this only renders).
+ * A table with no such run offers to run its experiment at the paper's settings.
+ */
+export function FidelityPanel({ lab }: { lab: LabController }) {
+  const sessionRuns = useAtom(lab.shown.sessionRuns);
+  const linkRuns = useAtom(lab.shown.linkRuns);
+  const history = useAtom(lab.history.history);
+  const running = isRunning(useAtom(lab.runs.run)) || lab.running;
+  const ready = useAtom(lab.link.machine).phase === 'ready';
+  const parts = useMemo(() => {
+    const candidates: FidelityCandidate[] = [
+      ...sessionRuns.map((s) => ({ shared: s.shared, at: s.at, origin: `this page’s run of ${when(s.at)}` })),
+      ...linkRuns.map((s) => ({ shared: s.shared, at: s.shared.ranAt ?? s.at, origin: 'a shared run (from its link)' })),
+      ...history.entries.filter((h) => !h.interrupted).map((h) => ({ shared: h.run, at: h.savedAt, origin: `your history, saved ${when(h.savedAt)}` })),
+    ];
+    return fidelityReport(candidates);
+  }, [sessionRuns, linkRuns, history.entries]);
+
+  return (
+    <section className="panel fidelity" aria-labelledby="fidelity-title" data-testid="fidelity-panel">
+      <div className="panel-head">
+        <h2 id="fidelity-title">How close are we?</h2>
+        <span className="hint">ours against the paper, table by table, as <code>npx vaxlab fidelity</code> prints it</span>
+      </div>
+      <p className="hint">
+        Each table is read from the newest run made as the paper ran it (its machine, the distributed kernel, the
+        experiment’s own counts; Table 2 may be divided). The median and largest |error| are over the held-out rows only:
+        the rows the timing model was fitted on (calibration) are shown apart and not counted.
+      </p>
+      {parts.map((p) => (
+        <div className="fidelity-part" key={p.key} data-testid={`fidelity-part-${p.key}`}>
+          <h3>{TITLES[p.key]}</h3>
+          {p.source && p.table && p.view ? (
+            <>
+              <p className="hint" data-testid={`fidelity-source-${p.key}`}>
+                From {p.source.origin}{p.divisor ? ` (counts divided by ${p.divisor}, figures scaled to the paper’s)` : ''}: {p.table.title}.
+              </p>
+              <ul className="fidelity-summary" data-testid={`fidelity-summary-${p.key}`}>
+                {p.summary.length ? p.summary.map((s) => <li key={s}>{s}</li>) : <li>No held-out row to sum up.</li>}
+              </ul>
+              <details className="fidelity-rows">
+                <summary>Rows ({p.table.rows.length})</summary>
+                <ResultTable table={p.view} testId={`fidelity-${p.key}`} caption={`${TITLES[p.key]}: ours against the paper`} />
+              </details>
+            </>
+          ) : (
+            <p className="fidelity-missing" data-testid={`fidelity-missing-${p.key}`}>
+              No run of <code>{p.experiment}</code> as the paper ran it here yet{p.key === 'table8' ? ' (Table 8 is read from Table 7’s run)' : ''}.{' '}
+              {p.key === 'table8' ? null : (
+                <button type="button" className="quiet small" data-testid={`fidelity-run-${p.key}`} disabled={running || !ready}
+                  onClick={() => lab.runAsThePaperRan(p.experiment)}>
+                  Run {p.experiment} as the paper ran it ({experimentById(p.experiment)?.steps.length ?? 0} steps)
+                </button>
+              )}
+            </p>
+          )}
+          {p.passedOver.length ? (
+            <p className="hint" data-testid={`fidelity-passed-${p.key}`}>Passed over (not as the paper ran it): {p.passedOver.join('; ')}.</p>
+          ) : null}
+        </div>
+      ))}
+    </section>
+  );
+}

@@ -1,0 +1,108 @@
+// "How close are we?" (fidelityView.ts), in Node: which run each table
+// reads (the newest made as the paper ran it; the others passed over, each
+// with why), the same figures as `npx vaxlab fidelity` (the runner's
+// functions), held-out rows first and calibration rows apart, the summary
+// lines.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { findExperiment } from '../../../experiments/runner/experiments';
+import { formatFidelity, table2Fidelity } from '../../../experiments/runner/fidelity';
+import type { ExperimentResult, RowResult } from '../../../experiments/runner/result';
+import { fidelityReport, notAsThePaperRan, type FidelityCandidate } from './fidelityView';
+import type { SharedRun } from './permalink';
+
+/** A row of the experiment's step as the runner records it, `factor` times the paper's figures. */
+function row(experiment: string, step: string, factor: number, over: Partial<RowResult> = {}): RowResult {
+  const s = findExperiment(experiment)!.steps.find((x) => x.id === step)!;
+  const p = s.paper!;
+  return {
+    test: s.label, command: s.command, iterations: p.count, status: 'ok', limitSeconds: 100, step, kernelSettings: { ...s.kernel },
+    guest: { real: (p.elapsed ?? 1) * factor, user: 0, sys: (p.system ?? 1) * factor, line: '' },
+    paper: {
+      elapsed: p.elapsed, user: p.user, system: p.system, ...(p.pageFaults !== undefined ? { pageFaults: p.pageFaults } : {}),
+      scale: 1, iterations: p.count, source: p.source, column: p.column, scaled: p.scales,
+    },
+    ...(s.calibration ? { calibration: true } : {}),
+    ...over,
+  };
+}
+
+function run(experiment: string, rows: RowResult[], over: Partial<ExperimentResult> = {}): SharedRun {
+  const spec = findExperiment(experiment)!;
+  const result: ExperimentResult = {
+    format: 'vaxlab-experiment-result', version: 2, experiment, title: spec.title, group: 'g', paperRef: 'p', view: spec.view,
+    machine: { cpu: spec.machine.cpu, nsPerInstruction: 3333, memoryMB: spec.machine.memoryMB, memoryNote: '', boot: 'single', direct: true, spinSeeds: 1 },
+    image: null, parameters: { ...spec.parameters }, kernelSettings: {}, compare: '', status: 'ok', rows, ...over,
+  };
+  return { experiment, config: { cpu: spec.machine.cpu, memoryMB: spec.machine.memoryMB, set: {}, parameters: result.parameters }, result };
+}
+
+const table2Steps = findExperiment('table2')!.steps;
+/** Table 2 with every row `factor` times the paper's, one row (csw) 1.5 times. */
+function table2(factor: number, over: Partial<ExperimentResult> = {}): SharedRun {
+  return run('table2', table2Steps.map((s) => row('table2', s.id, s.id === 'csw' ? 1.5 : factor)), over);
+}
+
+test('each table reads the newest run made as the paper ran it; the others are passed over, saying why', () => {
+  const at = (i: number) => `2026-11-2${i}T00:00:00.000Z`;
+  const candidates: FidelityCandidate[] = [
+    { shared: table2(1.1), origin: 'your history, saved 21 Nov', at: at(1) },
+    { shared: table2(1.2, { machine: { ...table2(1).result.machine, cpu: '780' } }), origin: 'this page’s run', at: at(5) },
+    { shared: table2(1.0, { kernel: { name: 'no-name-cache: 4.3BSD without the system-wide name cache' } }), origin: 'a link', at: at(4) },
+    { shared: table2(1.3, { parameters: { divisor: 10 } }), origin: 'this page’s earlier run', at: at(3) },
+  ];
+  const parts = fidelityReport(candidates);
+  assert.deepEqual(parts.map((p) => p.key), ['table2', 'table7', 'table8', 'namecache']);
+  const t2 = parts[0]!;
+  // The divided run (its rows scaled to the paper's counts) is the newest made as the paper ran it.
+  assert.equal(t2.source!.origin, 'this page’s earlier run');
+  assert.equal(t2.divisor, 10);
+  assert.deepEqual(t2.passedOver, [
+    'this page’s run: cpu=780 (the paper\'s: 750)',
+    'a link: kernel no-name-cache',
+  ]);
+  // Nothing for the others yet.
+  assert.deepEqual(parts.slice(1).map((p) => p.source), [null, null, null]);
+  assert.match(notAsThePaperRan(run('table7', [])) ?? '', /^0 of \d+ rows$/);
+  assert.equal(notAsThePaperRan(table2(1)), null);
+  assert.equal(notAsThePaperRan(table2(1, { kernelSettings: { nchsize: 0 } })), 'nchsize=0');
+});
+
+test('the figures are the CLI\'s: held-out rows first, calibration rows apart and marked, the summary as it prints it', () => {
+  const shared = table2(1.1);
+  const [t2] = fidelityReport([{ shared, origin: 'o', at: '2026-11-26T00:00:00.000Z' }]);
+  const cli = table2Fidelity(shared.result);
+  assert.deepEqual(t2!.table, cli);
+  // The summary lines say what formatFidelity says.
+  for (const line of t2!.summary) {
+    const [figure, rest] = line.split(': ');
+    assert.ok(formatFidelity(cli).includes(`${figure!.toLowerCase()}: ${rest}`), line);
+  }
+  assert.match(t2!.summary[0]!, /^Elapsed: 26 held-out rows, median \|error\| 10\.0%, max 50\.0% \(csw\)$/);
+  const view = t2!.view!;
+  assert.deepEqual(view.columns.map((c) => c.key), ['test', 'elapsed.ours', 'elapsed.paper', 'elapsed.error', 'system.ours', 'system.paper', 'system.error']);
+  const labels = view.rows.map((r) => r.cells[0]!.text);
+  const head = labels.indexOf('Calibration (not counted)');
+  assert.equal(head, 26, 'the 26 held-out rows, then the calibration rows');
+  assert.deepEqual(labels.slice(head + 1), ['syscall (calibration)', 'pipeself4 (calibration)', 'forks100k (calibration)']);
+  const csw = view.rows.find((r) => r.test === 'csw')!;
+  assert.deepEqual(csw.cells.slice(1, 4).map((c) => c.text), ['67.5', '45.0', '+50%']);
+  assert.equal(csw.cells[3]!.className, 'far');
+});
+
+test('a spread over disk spin seeds is shown as a range; Table 7\'s rows with a handful of faults are marked, not counted', () => {
+  const spread = { seeds: 3, real: { min: 20, max: 30 }, user: { min: 0, max: 0 }, sys: { min: 20, max: 20 } };
+  const shared = run('table2', table2Steps.map((s) => row('table2', s.id, 1, s.id === 'forks0' ? { spread } : {})));
+  const [t2] = fidelityReport([{ shared, origin: 'o', at: 'x' }]);
+  const forks = t2!.view!.rows.find((r) => r.test === 'forks0')!;
+  assert.match(forks.cells[1]!.text, /^22\.0 \[20\.0–30\.0\]$/);
+  const t7rows = findExperiment('table7')!.steps.map((s) => row('table7', s.id, 1, { derived: { pageFaults: s.paper?.pageFaults ?? 0 } }));
+  const parts = fidelityReport([{ shared: run('table7', t7rows), origin: 'o', at: 'x' }]);
+  const t7 = parts.find((p) => p.key === 'table7')!;
+  assert.ok(t7.view!.notes[0]!.startsWith('* shown, not counted'));
+  assert.ok(t7.view!.rows.some((r) => r.cells.some((c) => c.text.endsWith(' *'))));
+  // Table 8 reads the same run (rows with the paper's page fault service time only).
+  assert.equal(parts.find((p) => p.key === 'table8')!.source, t7.source);
+});

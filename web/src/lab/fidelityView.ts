@@ -1,0 +1,187 @@
+// "How close are we?": what `npx vaxlab fidelity` prints, in the page, from
+// runs the page already has (this page's, a link's, the history's): per
+// table (2, 7, 8, the name cache) ours against the paper, the median and the
+// largest |error| over the held-out rows, the calibration rows (the ones the
+// timing model was fitted on) marked and set apart.  The comparisons are the
+// runner's (experiments/runner/fidelity.ts, the CLI's own functions); here
+// only which run each table reads, and the tables as the page's view model.
+// No emulation, no DOM.
+
+import { findExperiment } from '../../../experiments/runner/experiments';
+import {
+  nameCacheFidelity, table2Fidelity, table7Fidelity, table8Fidelity, type FidelityRow, type FidelityTable,
+} from '../../../experiments/runner/fidelity';
+import { signed, type Cell, type Column, type ResultTable, type TableRow } from '../../../experiments/runner/resultView';
+import { runFingerprint } from './compare';
+import type { SharedRun } from './permalink';
+
+/** The tables, the experiment each is read from (Table 8 from Table 7's rows, as the CLI does). */
+export const FIDELITY_PARTS = [
+  { key: 'table2', experiment: 'table2', make: table2Fidelity },
+  { key: 'table7', experiment: 'table7', make: table7Fidelity },
+  { key: 'table8', experiment: 'table7', make: table8Fidelity },
+  { key: 'namecache', experiment: 'namecache-ls', make: nameCacheFidelity },
+] as const;
+
+/** The experiments the view needs runs of (the CLI's FIDELITY_EXPERIMENTS). */
+export const FIDELITY_EXPERIMENTS = [...new Set(FIDELITY_PARTS.map((p) => p.experiment))];
+
+/** A run the view may read, and where it is from ("this page's run of …", "your history, saved …"). */
+export interface FidelityCandidate {
+  shared: SharedRun;
+  origin: string;
+  /** ISO 8601: the newest is taken. */
+  at: string;
+}
+
+/**
+ * Why a run is not one the paper's figures can be set against, or null:
+ * the view reads runs made as the paper ran them — the experiment's own
+ * machine, the distributed kernel with its own variables, the rp06, the
+ * experiment's parameters (Table 2's divisor aside: its rows are scaled to
+ * the paper's counts, as the CLI's are) — and finished.
+ */
+export function notAsThePaperRan(shared: SharedRun): string | null {
+  const r = shared.result;
+  const spec = findExperiment(r.experiment);
+  if (!spec) return `no experiment ${r.experiment} here`;
+  const why: string[] = [];
+  if (r.machine.cpu !== spec.machine.cpu) why.push(`cpu=${r.machine.cpu} (the paper's: ${spec.machine.cpu})`);
+  if (r.machine.memoryMB !== spec.machine.memoryMB) why.push(`memoryMB=${r.machine.memoryMB} (the paper's: ${spec.machine.memoryMB})`);
+  if (r.machine.disk !== undefined && r.machine.disk !== 'rp06') why.push(`disk=${r.machine.disk}`);
+  if (r.kernel) why.push(`kernel ${r.kernel.name.split(':')[0]}`);
+  for (const [k, v] of Object.entries(r.kernelSettings)) why.push(`${k}=${v}`);
+  for (const [k, v] of Object.entries(r.parameters)) {
+    if (k === 'divisor' && r.experiment === 'table2') continue;
+    if (spec.parameters[k] !== v) why.push(`${k}=${v} (the paper's: ${spec.parameters[k] ?? 'none'})`);
+  }
+  if (r.rows.length < spec.steps.length) why.push(`${r.rows.length} of ${spec.steps.length} rows`);
+  return why.length ? why.join(', ') : null;
+}
+
+export interface FidelityPart {
+  key: (typeof FIDELITY_PARTS)[number]['key'];
+  experiment: string;
+  /** The run read, and where it is from; null: none yet. */
+  source: FidelityCandidate | null;
+  /** Runs of the experiment passed over, each with why (not as the paper ran it). */
+  passedOver: string[];
+  table: FidelityTable | null;
+  view: ResultTable | null;
+  /** Per figure: "elapsed: 26 held-out rows, median |error| 21.0%, max 66.0% (execs0big)". */
+  summary: string[];
+  /** The table's divisor, when its counts were reduced. */
+  divisor: number | null;
+}
+
+/** Every table, each from the newest run made as the paper ran it.  A run listed twice (this page's run is also
+ *  in the history) is taken where it is listed first. */
+export function fidelityReport(candidates: readonly FidelityCandidate[]): FidelityPart[] {
+  const seen = new Set<string>();
+  const unique = candidates.filter((c) => {
+    const f = runFingerprint(c.shared);
+    if (seen.has(f)) return false;
+    seen.add(f);
+    return true;
+  });
+  const newestFirst = unique.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
+  return FIDELITY_PARTS.map((part) => {
+    const runs = newestFirst.filter((c) => c.shared.result.experiment === part.experiment);
+    const passedOver: string[] = [];
+    let source: FidelityCandidate | null = null;
+    for (const c of runs) {
+      const why = notAsThePaperRan(c.shared);
+      if (why === null) {
+        source = c;
+        break;
+      }
+      passedOver.push(`${c.origin}: ${why}`);
+    }
+    const table = source ? part.make(source.shared.result) : null;
+    const divisor = source?.shared.result.parameters.divisor ?? null;
+    return {
+      key: part.key, experiment: part.experiment, source, passedOver: [...new Set(passedOver)], table,
+      view: table ? fidelityTableView(table) : null, summary: table ? summaryLines(table) : [], divisor: divisor && divisor > 1 ? divisor : null,
+    };
+  });
+}
+
+const FIGURE_WORDS: Record<string, string> = {
+  elapsed: 'Elapsed (s)', system: 'System (s)', faults: 'Page faults', pfst: 'PFST (ms)',
+};
+
+function figureNumber(x: number): string {
+  return Math.abs(x) >= 100 ? x.toFixed(0) : Math.abs(x) >= 1 ? x.toFixed(1) : x.toFixed(2);
+}
+
+function errorCell(row: FidelityRow, figure: string): Cell {
+  const c = row.cells[figure];
+  if (!c) return { text: '—' };
+  const uncounted = row.uncounted?.[figure];
+  return {
+    text: `${signed(c.errorPercent, 0)}%${uncounted ? ' *' : ''}`,
+    className: Math.abs(c.errorPercent) <= 10 ? 'close' : 'far',
+    ...(uncounted ? { title: `not counted: ${uncounted}` } : {}),
+  };
+}
+
+/**
+ * A fidelity table as the page's table: held-out rows first, then the
+ * calibration rows under a row that says what they are (not counted); per
+ * figure ours (with its range over the disk spin seeds), the paper's and the error.
+ */
+export function fidelityTableView(t: FidelityTable): ResultTable {
+  const columns: Column[] = [{ key: 'test', label: 'Test', group: '', unit: null, numeric: false }];
+  for (const f of t.figures) {
+    const group = FIGURE_WORDS[f] ?? f;
+    columns.push(
+      { key: `${f}.ours`, label: 'Ours', group, unit: null, numeric: true, title: 'this lab’s figure (the range over disk spin seeds, when run with several)' },
+      { key: `${f}.paper`, label: 'Paper', group, unit: null, numeric: true, title: 'the paper’s figure' },
+      { key: `${f}.error`, label: 'Error', group, unit: '%', numeric: true, title: '(ours − paper) / paper, in %' },
+    );
+  }
+  const line = (r: FidelityRow): TableRow => ({
+    test: r.label,
+    status: 'ok',
+    failure: null,
+    cells: [
+      { text: r.calibration ? `${r.label} (calibration)` : r.label, ...(r.calibration ? { className: 'calibration', title: 'the timing model was fitted on this row: shown, not counted' } : {}) },
+      ...t.figures.flatMap((f): Cell[] => {
+        const c = r.cells[f];
+        if (!c) return [{ text: '—' }, { text: '—' }, { text: '—' }];
+        const range = c.range && figureNumber(c.range.min) !== figureNumber(c.range.max)
+          ? ` [${figureNumber(c.range.min)}–${figureNumber(c.range.max)}]` : '';
+        return [{ text: `${figureNumber(c.ours)}${range}` }, { text: figureNumber(c.paper) }, errorCell(r, f)];
+      }),
+    ],
+  });
+  const held = t.rows.filter((r) => !r.calibration);
+  const calibration = t.rows.filter((r) => r.calibration);
+  const rows = [...held.map(line)];
+  if (calibration.length) {
+    rows.push({
+      test: 'Calibration rows', status: 'ok', failure: null,
+      cells: [{ text: 'Calibration (not counted)', className: 'calibration-head', title: 'the rows the timing model was fitted on: shown, not counted in the summary' }, ...columns.slice(1).map(() => ({ text: '' }))],
+    });
+    rows.push(...calibration.map(line));
+  }
+  const notes = [`(${t.note})`];
+  if (t.rows.some((r) => r.uncounted)) notes.unshift('* shown, not counted in the summary.');
+  return { columns, rows, footnote: null, notes };
+}
+
+/** Per figure, the held-out rows' median and largest |error|, as the CLI says it. */
+export function summaryLines(t: FidelityTable): string[] {
+  return t.figures.flatMap((f) => {
+    const s = t.summary[f];
+    if (!s) return [];
+    return [`${FIGURE_WORDS[f]?.replace(/ \(.*\)$/, '') ?? f}: ${s.heldOut} held-out row${s.heldOut === 1 ? '' : 's'}, ` +
+      `median |error| ${s.medianAbsPercent.toFixed(1)}%, max ${s.maxAbsPercent.toFixed(1)}% (${s.worst})`];
+  });
+}
+
+/** How long a run of the experiment at the paper's settings is (its steps' paper times), for the offer to run it. */
+export function paperRunWords(experiment: string): string {
+  const spec = findExperiment(experiment);
+  return spec ? `${spec.steps.length} step${spec.steps.length === 1 ? '' : 's'}` : '';
+}
