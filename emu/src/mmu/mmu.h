@@ -83,13 +83,24 @@ static inline void store_le(uint8_t *p, int size, uint32_t v)
 #define MMU_INLINE static inline
 #endif
 
+/* A read of size bytes of RAM at physical address pa, host address h,
+ * that the TB allowed but that misses the cache (cache_hits): charge the
+ * miss (cache_read) and read.  Out of line, and called last, so that the
+ * inline accessors below make no call on their fast path: a function
+ * that inlines them (decode.c's _at decoders) then needs no registers
+ * saved on entry. */
+int mem_read_missed(vax_machine *m, uint32_t pa, const uint8_t *h, int size, uint32_t *value);
+
 /* Read/write size (1, 2, 4) bytes at va in an explicit access mode. */
 MMU_INLINE int mem_read_mode(vax_machine *m, uint32_t va, int size, int mode, uint32_t *value)
 {
     const tlb_entry *e = tlb_find(&m->tlb, va);
     if (e && (e->access & (1u << mode)) && e->host && (va & 511u) <= 512u - (uint32_t)size) {
-        m->cost += cache_read(&m->cache, e->pa | (va & 511u), size);   /* cache.h: a miss's cost */
-        *value = load_le(e->host + (va & 511u), size);
+        uint32_t pa = e->pa | (va & 511u);
+        const uint8_t *h = e->host + (va & 511u);
+        if (!cache_hits(&m->cache, pa, size))   /* cache.h: a miss's cost */
+            return mem_read_missed(m, pa, h, size, value);
+        *value = load_le(h, size);
         return 0;
     }
     return mem_read_slow(m, va, size, mode, value);
@@ -113,8 +124,11 @@ MMU_INLINE int mem_read_modify(vax_machine *m, uint32_t va, int size, uint32_t *
     int mode = (int)PSL_GET_CUR(m->cpu.psl);
     const tlb_entry *e = tlb_find(&m->tlb, va);
     if (e && (e->access & (16u << mode)) && e->host && (va & 511u) <= 512u - (uint32_t)size) {
-        m->cost += cache_read(&m->cache, e->pa | (va & 511u), size);
-        *value = load_le(e->host + (va & 511u), size);
+        uint32_t pa = e->pa | (va & 511u);
+        const uint8_t *h = e->host + (va & 511u);
+        if (!cache_hits(&m->cache, pa, size))
+            return mem_read_missed(m, pa, h, size, value);
+        *value = load_le(h, size);
         return 0;
     }
     return mem_read_modify_slow(m, va, size, mode, value);
