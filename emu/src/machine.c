@@ -43,6 +43,7 @@ void vax_reset(vax_machine *m)
     memset(m->irq_pending, 0, sizeof m->irq_pending);
     reset_processor(m);
     ib_invalidate(m);
+    m->ib_refill_icount = UINT64_MAX;
     if (m->prof)
         profile_machine_reset(m);
 }
@@ -65,6 +66,7 @@ vax_machine *vax_create(const vax_config *cfg)
     m->ns_per_instruction = 2000;   /* the model's costs as they are */
     vax_set_cpu_model(m, VAX_MODEL_780);
     reset_processor(m);
+    m->ib_refill_icount = UINT64_MAX;
     return m;
 }
 

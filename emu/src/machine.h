@@ -51,6 +51,13 @@ struct vax_machine {
     const uint8_t *ib_host;
     uint32_t ib_pa;
     uint32_t ifetch_block;
+    /* The instruction count of the instruction that execute.c refilled the
+     * fetch shortcut for and runs in the fast form with the checked
+     * form's immediate reads (decode.h, dc_read); any other value (it is
+     * UINT64_MAX at first) once that instruction is done, since icount has
+     * moved on.  Host state: not part of the digest, and meaningless
+     * between instructions. */
+    uint64_t ib_refill_icount;
 
     /* Hardware interrupt requests: for each IPL (0x10..0x1F used), a mask
      * of requesting sources; each source's SCB offset. */
