@@ -230,7 +230,7 @@ void cpu_execute(vax_machine *m)
                 goto checked_form;
             }
         } else {
-        checked_form:
+        checked_form:;
             /* Near the end of the page, or the shortcut does not map it:
              * everything the checked way, through the groups. */
             uint32_t opcode;
