@@ -211,6 +211,33 @@ MMU_INLINE int cursor_read_l(vax_machine *m, page_cursor *k, uint32_t va, uint32
     return mem_read_slow(m, va, 4, mode, v);
 }
 
+/* A byte through cursor k; `other`, if not NULL, is a second cursor the
+ * same instruction reads through (CMPC's two strings): a slow path empties
+ * it too, since the TB miss it handles may evict the other's page. */
+MMU_INLINE int cursor_read_b(vax_machine *m, page_cursor *k, page_cursor *other, uint32_t va, uint32_t *v)
+{
+    uint32_t off = va & 511u;
+    if ((va >> 9) == k->vpn) {
+        m->cost += cache_read(&m->cache, k->pa | off, 1);
+        *v = k->host[off];
+        return 0;
+    }
+    int mode = (int)PSL_GET_CUR(m->cpu.psl);
+    const tlb_entry *e = tlb_find(&m->tlb, va);
+    if (e && (e->access & (1u << mode)) && e->host) {
+        k->vpn = va >> 9;
+        k->pa = e->pa;
+        k->host = e->host;
+        m->cost += cache_read(&m->cache, e->pa | off, 1);
+        *v = e->host[off];
+        return 0;
+    }
+    k->vpn = TLB_INVALID;
+    if (other)
+        other->vpn = TLB_INVALID;
+    return mem_read_slow(m, va, 1, mode, v);
+}
+
 MMU_INLINE int cursor_write_l(vax_machine *m, page_cursor *k, uint32_t va, uint32_t v)
 {
     uint32_t off = va & 511u;
