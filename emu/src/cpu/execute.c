@@ -107,7 +107,6 @@ void cpu_execute(vax_machine *m)
             ifetch_account(m, pc);   /* the instruction buffer's fetches through the cache */
             dctx d = {m, pc + 1, m->ib_host, 1};
             uint8_t opcode = m->ib_host[pc & 511u];
-            c->opcode = opcode;
             m->cost += op_cost[opcode];
             switch (opcode) {
             /* Moves, tests and compares. */
@@ -237,7 +236,6 @@ void cpu_execute(vax_machine *m)
             st = ifetch(m, 1, &opcode);
             if (LIKELY(st == 0)) {
                 ifetch_account(m, pc);
-                c->opcode = (uint8_t)opcode;
                 m->cost += op_cost[opcode];
                 st = dispatch_group(m, (int)opcode);
             }
