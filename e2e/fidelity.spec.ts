@@ -10,7 +10,7 @@ import type { Page } from '@playwright/test';
 
 import { formatFidelity, nameCacheFidelity, table2Fidelity } from '../experiments/runner/fidelity';
 import { decodeLink } from '../web/src/lab/permalink';
-import { expect, pageFits, SCREENSHOT_DIR, test, waitReady } from './lab';
+import { expect, fitsEverywhere, test, waitReady } from './lab';
 
 async function waitFinished(page: Page, timeout = 180_000): Promise<void> {
   await expect(page.getByTestId('run-progress')).toContainText(/^Finished/, { timeout });
@@ -79,16 +79,6 @@ test('How close are we?: offers the runs, then shows each table as `vaxlab fidel
 
     await test.step('the page fits at 1366 and 390 px in both themes', async () => {
       await panel.getByTestId('fidelity-part-table2').locator('summary').click();
-      for (let pass = 0; pass < 2; pass++) {
-        for (const width of [1366, 390]) {
-          await page.setViewportSize({ width, height: 900 });
-          await page.waitForTimeout(250);
-          const fit = await pageFits(page);
-          expect(fit.scrollWidth, `at ${width} px: the page scrolls sideways`).toBeLessThanOrEqual(fit.clientWidth);
-          const theme = await page.evaluate(() => document.documentElement.dataset.theme);
-          await panel.screenshot({ path: `${SCREENSHOT_DIR}50-fidelity-${width}-${theme}.png` });
-        }
-        await page.getByTestId('theme-toggle').click();
-      }
+      await fitsEverywhere(page, [{ part: panel, name: '50-fidelity' }]);
     });
   });

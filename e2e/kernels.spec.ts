@@ -10,7 +10,7 @@ import type { Page } from '@playwright/test';
 
 import { KERNELS, NO_OFFSET_CACHE } from '../experiments/kernels/variants';
 import { decodeLink } from '../web/src/lab/permalink';
-import { expect, pageFits, SCREENSHOT_DIR, shot, test, waitReady } from './lab';
+import { expect, fitsEverywhere, shot, test, waitReady } from './lab';
 
 async function runAndWait(page: Page, timeout = 120_000): Promise<void> {
   await page.getByTestId('run-button').click();
@@ -107,18 +107,10 @@ test('a kernel variant: listed, fetched only when run, labelled in the result an
     });
 
     await test.step('the page fits at 1366 and 390 px in both themes', async () => {
-      for (let pass = 0; pass < 2; pass++) {
-        for (const width of [1366, 390]) {
-          await page.setViewportSize({ width, height: 900 });
-          await page.waitForTimeout(250);
-          const fit = await pageFits(page);
-          expect(fit.scrollWidth, `at ${width} px: the page scrolls sideways`).toBeLessThanOrEqual(fit.clientWidth);
-          const theme = await page.evaluate(() => document.documentElement.dataset.theme);
-          await page.locator('section.results').screenshot({ path: `${SCREENSHOT_DIR}31-kernel-compare-${width}-${theme}.png` });
-          await page.locator('section.settings').screenshot({ path: `${SCREENSHOT_DIR}32-kernel-choice-${width}-${theme}.png` });
-        }
-        await page.getByTestId('theme-toggle').click();
-      }
+      await fitsEverywhere(page, [
+        { part: page.locator('section.results'), name: '31-kernel-compare' },
+        { part: page.locator('section.settings'), name: '32-kernel-choice' },
+      ]);
     });
   });
 

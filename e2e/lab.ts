@@ -4,7 +4,7 @@
 
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { test as base, expect, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type Locator, type Page, type TestInfo } from '@playwright/test';
 
 export { expect };
 
@@ -161,4 +161,22 @@ export async function resultCells(page: Page): Promise<Record<string, string>[]>
 /** The page is no wider than the window (nothing scrolls the page sideways). */
 export async function pageFits(page: Page): Promise<{ scrollWidth: number; clientWidth: number }> {
   return page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }));
+}
+
+/** The page fits the window (no sideways scroll) at 1366 and 390 px, in both themes; a screenshot of each part
+ *  at each (SCREENSHOT_DIR, NAME-WIDTH-THEME.png); the window is 1280 px wide again after. */
+export async function fitsEverywhere(page: Page, parts: { part: Locator; name: string }[]): Promise<void> {
+  const theme = () => page.evaluate(() => document.documentElement.dataset.theme);
+  for (let pass = 0; pass < 2; pass++) {
+    for (const width of [1366, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.waitForTimeout(250);
+      const fit = await pageFits(page);
+      const names = parts.map((p) => p.name).join(', ');
+      expect(fit.scrollWidth, `${names} at ${width} px (${await theme()}): the page scrolls sideways`).toBeLessThanOrEqual(fit.clientWidth);
+      for (const { part, name } of parts) await part.screenshot({ path: `${SCREENSHOT_DIR}${name}-${width}-${await theme()}.png` });
+    }
+    await page.getByTestId('theme-toggle').click();
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
 }

@@ -10,7 +10,7 @@ import type { Page } from '@playwright/test';
 
 import { findExperiment } from '../experiments/runner/experiments';
 import { base64urlEncode, crc32, decodeLink, MAX_LINK_CHARS, type SharedRun } from '../web/src/lab/permalink';
-import { expect, pageFits, resultCells, resultRows, SCREENSHOT_DIR, shot, test, waitReady } from './lab';
+import { expect, fitsEverywhere, resultCells, resultRows, SCREENSHOT_DIR, shot, test, waitReady } from './lab';
 
 const TABLE2_STEPS = findExperiment('table2')!.steps.length;
 
@@ -24,22 +24,6 @@ async function runAndWait(page: Page, timeout = 120_000): Promise<void> {
 /** The transposed comparison table (two runs of one row): its rows by figure. */
 async function figureRows(page: Page): Promise<Record<string, string[]>> {
   return Object.fromEntries((await resultRows(page)).map((r) => [r[0]!, r.slice(1)]));
-}
-
-/** The page fits the window (no sideways scroll) at 1366 and 390 px, in both themes; a screenshot of each. */
-async function fitsEverywhere(page: Page, name: string): Promise<void> {
-  const theme = () => page.evaluate(() => document.documentElement.dataset.theme);
-  for (let pass = 0; pass < 2; pass++) {
-    for (const width of [1366, 390]) {
-      await page.setViewportSize({ width, height: 900 });
-      await page.waitForTimeout(250);
-      const fit = await pageFits(page);
-      expect(fit.scrollWidth, `${name} at ${width} px (${await theme()}): the page scrolls sideways`).toBeLessThanOrEqual(fit.clientWidth);
-      await page.locator('section.results').screenshot({ path: `${SCREENSHOT_DIR}${name}-${width}-${await theme()}.png` });
-    }
-    await page.getByTestId('theme-toggle').click();
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
 }
 
 test('name cache: namework at nchsize 154 and 0 compared shows the hit rate and the system time change; its link holds both runs',
@@ -111,7 +95,7 @@ test('name cache: namework at nchsize 154 and 0 compared shows the hit rate and 
     });
 
     await test.step('no sideways page scroll at 1366 and 390 px, in both themes', async () => {
-      await fitsEverywhere(page, '22-compare');
+      await fitsEverywhere(page, [{ part: page.locator('section.results'), name: '22-compare' }]);
     });
   });
 
@@ -155,7 +139,7 @@ test('a full Table 2: its link is at most 8 KB and opens in a fresh context with
       await expect(other.getByTestId('counter-chart').locator('circle.point').first()).toBeAttached();
       await expect(other.locator('.shared-banner')).toContainText(/To fit the link, the counter series/);
       await shot(other, '23-table2-link-fresh-page', testInfo);
-      await fitsEverywhere(other, '24-table2');
+      await fitsEverywhere(other, [{ part: other.locator('section.results'), name: '24-table2' }]);
     });
   });
 

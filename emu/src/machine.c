@@ -42,7 +42,7 @@ void vax_reset(vax_machine *m)
         machine_event_cancel(m, m->events[m->nevents - 1]);
     memset(m->irq_pending, 0, sizeof m->irq_pending);
     reset_processor(m);
-    ib_invalidate(m);
+    machine_forget_host_shortcuts(m);
     if (m->prof)
         profile_machine_reset(m);
 }
@@ -65,7 +65,14 @@ vax_machine *vax_create(const vax_config *cfg)
     m->ns_per_instruction = 2000;   /* the model's costs as they are */
     vax_set_cpu_model(m, VAX_MODEL_780);
     reset_processor(m);
+    machine_forget_host_shortcuts(m);
     return m;
+}
+
+void machine_forget_host_shortcuts(vax_machine *m)
+{
+    ib_invalidate(m);
+    m->ib_refill_icount = UINT64_MAX;
 }
 
 void vax_destroy(vax_machine *m)

@@ -51,6 +51,14 @@ struct vax_machine {
     const uint8_t *ib_host;
     uint32_t ib_pa;
     uint32_t ifetch_block;
+    /* The instruction count of the instruction that execute.c refilled the
+     * fetch shortcut for and runs in the fast form with the checked
+     * form's immediate reads (decode.h, dc_read); any other value (it is
+     * UINT64_MAX at first) once that instruction is done, since icount has
+     * moved on.  Host state: not part of the digest; reset, with the
+     * shortcut, by machine_forget_host_shortcuts whenever icount could
+     * move back (vax_reset, a snapshot restore). */
+    uint64_t ib_refill_icount;
 
     /* Hardware interrupt requests: for each IPL (0x10..0x1F used), a mask
      * of requesting sources; each source's SCB offset. */
@@ -112,6 +120,17 @@ struct vax_machine {
      * its hooks only when this is set. */
     struct vax_profile *prof;
 };
+
+/* Forget the host-side shortcuts that hold for the machine's state as it
+ * was: the instruction-fetch shortcut (ib_tag, ib_host, ib_pa: a host
+ * pointer) and ib_refill_icount.  Neither is guest state (no digest holds
+ * them); anything that replaces the machine's state wholesale or moves
+ * icount back, such as vax_reset or a snapshot restore, must call this, so
+ * that the next instruction refills the shortcut from the TB as it is and
+ * no later instruction is taken for the one after a refill.  (Nothing else
+ * is cached across instructions: the page cursors of mmu.h live within
+ * one instruction.) */
+void machine_forget_host_shortcuts(vax_machine *m);
 
 /* Record why the machine stopped (printf-style detail). */
 void machine_set_stop(vax_machine *m, vax_stop_reason r, const char *fmt, ...)

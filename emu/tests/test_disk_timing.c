@@ -166,8 +166,10 @@ static void near(const char *prof, const char *what, double got, double want)
           want);
 }
 
-/* The sequence on a fresh machine and drive timed by profile p; returns its total. */
-static double run_sequence(const profile *p, uint8_t *img)
+/* A fresh machine spinning on BRB . with one RP06 over img at slot 0 of an
+ * MBA, timed by profile `timing` (NULL: the type's own) and spin seed
+ * `seed`, cleared and its pack acknowledged. */
+static vax_machine *rp06_rig(uint8_t *img, const char *timing, uint32_t seed, mba **out)
 {
     vax_config vc = {4u << 20};
     vax_machine *m = vax_create(&vc);
@@ -180,9 +182,19 @@ static double run_sequence(const profile *p, uint8_t *img)
     blockdev_memory(&bd, img, RP06_BYTES, 1);
     char err[256] = "";
     CHECK(a && rp_attach(a, 0, "RP06", &bd, err, sizeof err) == 0, "attach: %s", err);
-    CHECK(mba_set_disk_timing(a, 0, p->name, err, sizeof err) == 0, "%s: %s", p->name, err);
+    CHECK(mba_set_disk_timing(a, 0, timing, err, sizeof err) == 0, "%s: %s", timing ? timing : "own timing", err);
+    CHECK(mba_set_disk_spin_seed(a, 0, seed, err, sizeof err) == 0, "spin seed %u: %s", seed, err);
     wr(m, DRV(RP_CS1), HP_DCLR | HP_GO);
     wr(m, DRV(RP_CS1), HP_PACK | HP_GO);
+    *out = a;
+    return m;
+}
+
+/* The sequence on a fresh machine and drive timed by profile p; returns its total. */
+static double run_sequence(const profile *p, uint8_t *img)
+{
+    mba *a;
+    vax_machine *m = rp06_rig(img, p->name, 0, &a);
     vax_run(m, 1000); /* not at time 0 */
 
     int arm = 0, c, h, s;
@@ -299,19 +311,8 @@ static void test_refusals(uint8_t *img)
  * seed and different for another. */
 static double spin_waits(uint8_t *img, uint32_t seed, double *spread)
 {
-    vax_config vc = {4u << 20};
-    vax_machine *m = vax_create(&vc);
-    static const uint8_t brb_self[] = {0x11, 0xFE};
-    vax_phys_write(m, 0x1000, brb_self, sizeof brb_self);
-    vax_set_reg(m, 15, 0x1000);
-    mba *a = mba_create(m, TR, 0);
-    vax_blockdev bd;
-    blockdev_memory(&bd, img, RP06_BYTES, 1);
-    char err[256] = "";
-    CHECK(a && rp_attach(a, 0, "RP06", &bd, err, sizeof err) == 0, "attach: %s", err);
-    CHECK(mba_set_disk_spin_seed(a, 0, seed, err, sizeof err) == 0, "spin seed %u: %s", seed, err);
-    wr(m, DRV(RP_CS1), HP_DCLR | HP_GO);
-    wr(m, DRV(RP_CS1), HP_PACK | HP_GO);
+    mba *a;
+    vax_machine *m = rp06_rig(img, NULL, seed, &a);
     seek_to(m, 200);
     double sum = 0, lo = 1e18, hi = 0;
     for (int i = 0; i < 40; i++) {
@@ -336,19 +337,8 @@ static double spin_waits(uint8_t *img, uint32_t seed, double *spread)
  * between, never a fresh random part of a turn. */
 static void test_spin_search(uint8_t *img)
 {
-    vax_config vc = {4u << 20};
-    vax_machine *m = vax_create(&vc);
-    static const uint8_t brb_self[] = {0x11, 0xFE};
-    vax_phys_write(m, 0x1000, brb_self, sizeof brb_self);
-    vax_set_reg(m, 15, 0x1000);
-    mba *a = mba_create(m, TR, 0);
-    vax_blockdev bd;
-    blockdev_memory(&bd, img, RP06_BYTES, 1);
-    char err[256] = "";
-    CHECK(a && rp_attach(a, 0, "RP06", &bd, err, sizeof err) == 0, "attach: %s", err);
-    CHECK(mba_set_disk_spin_seed(a, 0, 3, err, sizeof err) == 0, "spin seed: %s", err);
-    wr(m, DRV(RP_CS1), HP_DCLR | HP_GO);
-    wr(m, DRV(RP_CS1), HP_PACK | HP_GO);
+    mba *a;
+    vax_machine *m = rp06_rig(img, NULL, 3, &a);
     seek_to(m, 200);
     double searches = 0, lo = 1e18, hi = 0;
     for (int i = 0; i < 20; i++) {

@@ -113,7 +113,6 @@ typedef struct vax_cpu {
 
     /* Per-instruction bookkeeping. */
     uint32_t instr_pc;         /* address of the current opcode (faults back up to it) */
-    uint8_t opcode;
     uint8_t rlog_n;            /* autoincrement/decrement undo log for faults */
     uint8_t rlog_reg[8];
     int8_t rlog_delta[8];

@@ -175,7 +175,9 @@ ALWAYS_INLINE int modify_memory(vax_machine *m, uint32_t va, int size, modloc *m
     uint8_t *h = tlb_host(m, va, size, 16u << mode);   /* write allowed, so read is too */
     ml->host = h;
     if (LIKELY(h != NULL)) {
-        m->cost += cache_read(&m->cache, host_pa(m, h), size);
+        uint32_t pa = host_pa(m, h);
+        if (!cache_hits(&m->cache, pa, size))   /* the miss out of line: mmu.h, mem_read_missed */
+            return mem_read_missed(m, pa, h, size, v);
         *v = load_le(h, size);
         return 0;
     }

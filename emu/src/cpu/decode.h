@@ -382,7 +382,11 @@ ALWAYS_INLINE int dc_read(dctx *d, int size, uint32_t *v)
             d->pc++;
             return 0;
         }
-        if (spec == 0x8F) {   /* immediate, (PC)+: the data follows in the same page */
+        /* Immediate, (PC)+: the data follows in the same page.  Except in
+         * the first instruction after execute.c refilled the fetch
+         * shortcut (machine.h, ib_refill_icount), which takes the _at
+         * decoder below, as the checked form would. */
+        if (spec == 0x8F && d->m->icount != d->m->ib_refill_icount) {
             /* Timing: charged as a data read, as the decoder does (an
              * immediate longword usually costs the IB a refill). */
             d->m->cost += d->m->tm.read;

@@ -43,7 +43,42 @@ static unsigned popcount16(uint32_t x)
     return n;
 }
 
-/* CALLG arglist.ab, dst.ab / CALLS numarg.rl, dst.ab */
+/* The lowest and highest set bits of a non-zero mask: the saved-register
+ * loops visit only the registers named (a kernel procedure saves two or
+ * three of twelve). */
+static inline int lowest_bit(uint32_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctz(x);
+#else
+    int i = 0;
+    while (!(x & 1u)) {
+        x >>= 1;
+        i++;
+    }
+    return i;
+#endif
+}
+
+static inline int highest_bit(uint32_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return 31 - __builtin_clz(x);
+#else
+    int i = 31;
+    while (!(x & 0x80000000u)) {
+        x <<= 1;
+        i--;
+    }
+    return i;
+#endif
+}
+
+/* CALLG arglist.ab, dst.ab / CALLS numarg.rl, dst.ab
+ *
+ * The frame's writes go through a page cursor (mmu.h): one TB lookup for
+ * the stack page instead of one per longword, the same stores in the same
+ * order. */
 static int op_call(vax_machine *m, int calls)
 {
     vax_cpu *c = &m->cpu;
@@ -58,30 +93,31 @@ static int op_call(vax_machine *m, int calls)
     if (mask & MASK_MBZ)
         return VAX_EXC_RESERVED_OPERAND;
 
+    page_cursor k = PAGE_CURSOR_EMPTY;
     uint32_t sp = c->r[14];
     uint32_t ap;
     if (calls) {
         sp -= 4;
-        TRY(mem_write_l(m, sp, arg));
+        TRY(cursor_write_l(m, &k, sp, arg));
         ap = sp;   /* the argument list starts at the pushed count */
     } else {
         ap = arg;
     }
     uint32_t spa = sp & 3u;
     sp &= ~3u;
-    for (int i = 11; i >= 0; i--) {
-        if (mask & (1u << i)) {
-            sp -= 4;
-            TRY(mem_write_l(m, sp, c->r[i]));
-        }
+    for (uint32_t left = mask & MASK_REGS; left; ) {   /* R11 first, down to R0 */
+        int i = highest_bit(left);
+        left &= ~(1u << i);
+        sp -= 4;
+        TRY(cursor_write_l(m, &k, sp, c->r[i]));
     }
     uint32_t psw_save = (spa << FRAME_SPA_SHIFT) | (calls ? FRAME_CALLS : 0) |
                         ((mask & MASK_REGS) << FRAME_MASK_SHIFT) | (c->psl & 0xFFE0u);
-    TRY(mem_write_l(m, sp - 4, c->r[15]));   /* return PC */
-    TRY(mem_write_l(m, sp - 8, c->r[13]));   /* FP */
-    TRY(mem_write_l(m, sp - 12, c->r[12]));  /* AP */
-    TRY(mem_write_l(m, sp - 16, psw_save));
-    TRY(mem_write_l(m, sp - 20, 0));         /* condition handler */
+    TRY(cursor_write_l(m, &k, sp - 4, c->r[15]));   /* return PC */
+    TRY(cursor_write_l(m, &k, sp - 8, c->r[13]));   /* FP */
+    TRY(cursor_write_l(m, &k, sp - 12, c->r[12]));  /* AP */
+    TRY(cursor_write_l(m, &k, sp - 16, psw_save));
+    TRY(cursor_write_l(m, &k, sp - 20, 0));         /* condition handler */
     sp -= 20;
 
     /* Commit. */
@@ -106,30 +142,29 @@ static int op_ret(vax_machine *m)
     uint32_t fp = c->r[13];
     uint32_t sp = fp + 4;   /* skip the condition handler */
     uint32_t save, nap, nfp, npc, regs[12];
-    TRY(mem_read_l(m, sp, &save));
+    page_cursor k = PAGE_CURSOR_EMPTY;   /* the frame's reads: see op_call */
+    TRY(cursor_read_l(m, &k, sp, &save));
     if (save & 0xFF00u)
         return VAX_EXC_RESERVED_OPERAND;
-    TRY(mem_read_l(m, sp + 4, &nap));
-    TRY(mem_read_l(m, sp + 8, &nfp));
-    TRY(mem_read_l(m, sp + 12, &npc));
+    TRY(cursor_read_l(m, &k, sp + 4, &nap));
+    TRY(cursor_read_l(m, &k, sp + 8, &nfp));
+    TRY(cursor_read_l(m, &k, sp + 12, &npc));
     sp += 16;
-    for (int i = 0; i < 12; i++) {
-        if (save & (1u << (FRAME_MASK_SHIFT + i))) {
-            TRY(mem_read_l(m, sp, &regs[i]));
-            sp += 4;
-        }
+    uint32_t saved = (save >> FRAME_MASK_SHIFT) & MASK_REGS;
+    for (uint32_t left = saved; left; left &= left - 1) {   /* R0 first, up to R11 */
+        TRY(cursor_read_l(m, &k, sp, &regs[lowest_bit(left)]));
+        sp += 4;
     }
     sp += save >> FRAME_SPA_SHIFT;
     if (save & FRAME_CALLS) {
         uint32_t numarg;
-        TRY(mem_read_l(m, sp, &numarg));
+        TRY(cursor_read_l(m, &k, sp, &numarg));
         sp += 4 + 4 * (numarg & 0xFFu);
     }
 
     /* Commit. */
-    for (int i = 0; i < 12; i++)
-        if (save & (1u << (FRAME_MASK_SHIFT + i)))
-            c->r[i] = regs[i];
+    for (uint32_t left = saved; left; left &= left - 1)
+        c->r[lowest_bit(left)] = regs[lowest_bit(left)];
     c->r[12] = nap;
     c->r[13] = nfp;
     c->r[14] = sp;
@@ -150,12 +185,13 @@ static int op_pushr(vax_machine *m)
     vax_cpu *c = &m->cpu;
     uint32_t mask;
     TRY(op_read(m, 2, &mask));
+    page_cursor k = PAGE_CURSOR_EMPTY;
     uint32_t sp = c->r[14];
-    for (int i = 14; i >= 0; i--) {
-        if (mask & (1u << i)) {
-            sp -= 4;
-            TRY(mem_write_l(m, sp, c->r[i]));
-        }
+    for (uint32_t left = mask & 0x7FFFu; left; ) {
+        int i = highest_bit(left);
+        left &= ~(1u << i);
+        sp -= 4;
+        TRY(cursor_write_l(m, &k, sp, c->r[i]));
     }
     c->r[14] = sp;
     m->cost += (uint64_t)popcount16(mask & 0x7FFFu) * m->tm.pushr_reg;
@@ -169,16 +205,14 @@ static int op_popr(vax_machine *m)
     vax_cpu *c = &m->cpu;
     uint32_t mask, v[15];
     TRY(op_read(m, 2, &mask));
+    page_cursor k = PAGE_CURSOR_EMPTY;
     uint32_t sp = c->r[14];
-    for (int i = 0; i <= 14; i++) {
-        if (mask & (1u << i)) {
-            TRY(mem_read_l(m, sp, &v[i]));
-            sp += 4;
-        }
+    for (uint32_t left = mask & 0x7FFFu; left; left &= left - 1) {
+        TRY(cursor_read_l(m, &k, sp, &v[lowest_bit(left)]));
+        sp += 4;
     }
-    for (int i = 0; i < 14; i++)
-        if (mask & (1u << i))
-            c->r[i] = v[i];
+    for (uint32_t left = mask & 0x3FFFu; left; left &= left - 1)
+        c->r[lowest_bit(left)] = v[lowest_bit(left)];
     c->r[14] = (mask & 0x4000u) ? v[14] : sp;
     m->cost += (uint64_t)popcount16(mask & 0x7FFFu) * m->tm.pushr_reg;
     return 0;

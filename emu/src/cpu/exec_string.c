@@ -493,14 +493,15 @@ static int do_cmpc(vax_machine *m, int five)
 
     uint32_t cc = PSL_Z;
     uint32_t n10 = n1, n20 = n2;
+    page_cursor k1 = PAGE_CURSOR_EMPTY, k2 = PAGE_CURSOR_EMPTY;   /* the strings' pages (mmu.h) */
 #define CMPC_CHARGE() charge_bytes(m, (n10 - n1) > (n20 - n2) ? n10 - n1 : n20 - n2, m->tm.cmpc_byte)
     while (n1 || n2) {
         uint32_t b1 = fill, b2 = fill;
         int st = 0;
         if (n1)
-            st = mem_read_b(m, p1, &b1);
+            st = cursor_read_b(m, &k1, &k2, p1, &b1);
         if (st == 0 && n2)
-            st = mem_read_b(m, p2, &b2);
+            st = cursor_read_b(m, &k2, &k1, p2, &b2);
         if (st) {
             r[0] = n1 | (fill << 16) | (dpc << 24);
             r[1] = p1;
@@ -558,9 +559,10 @@ static int do_locc(vax_machine *m, int skip)
     }
 
     uint32_t n0 = n;
+    page_cursor k = PAGE_CURSOR_EMPTY;   /* the string's page (mmu.h) */
     while (n) {
         uint32_t b;
-        int st = mem_read_b(m, p, &b);
+        int st = cursor_read_b(m, &k, NULL, p, &b);
         if (st) {
             r[0] = n | (ch << 16) | (dpc << 24);
             r[1] = p;

@@ -44,6 +44,26 @@ static int dispatch_group(vax_machine *m, int opcode)
     }
 }
 
+/* After an instruction that returned st: deliver its fault, or take its
+ * trap.  Returns 1 when the loop must stop (the processor halted). */
+static inline int finish(vax_machine *m, int st)
+{
+    if (UNLIKELY(st)) {
+        if (st == VAX_EXC_HALT)
+            m->run_limit = 0;
+        if (cpu_deliver(m, st) == VAX_EXC_FATAL) {
+            m->run_limit = 0;
+            return 1;
+        }
+    } else if (UNLIKELY(m->cpu.trap_pending)) {
+        if (cpu_take_trap(m) == VAX_EXC_FATAL) {
+            m->run_limit = 0;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 void cpu_execute(vax_machine *m)
 {
     vax_cpu *c = &m->cpu;
@@ -82,11 +102,11 @@ void cpu_execute(vax_machine *m)
             }
         }
         if (LIKELY((pc >> 9) == m->ib_tag && (pc & 511u) <= 512u - DC_WINDOW)) {
+        fast_form:
             /* The fast form: the instruction lies in the mapped page. */
             ifetch_account(m, pc);   /* the instruction buffer's fetches through the cache */
             dctx d = {m, pc + 1, m->ib_host, 1};
             uint8_t opcode = m->ib_host[pc & 511u];
-            c->opcode = opcode;
             m->cost += op_cost[opcode];
             switch (opcode) {
             /* Moves, tests and compares. */
@@ -186,31 +206,42 @@ void cpu_execute(vax_machine *m)
                 st = dispatch_group(m, (int)opcode);
                 break;
             }
+        } else if ((pc >> 9) != m->ib_tag && (pc & 511u) <= 512u - DC_WINDOW) {
+            /* The PC has moved to another page (a call, a return, a jump:
+             * about one kernel instruction in ten).  Refill the fetch
+             * shortcut here, as the checked path's opcode fetch would
+             * (ifetch -> ifetch_slow -> ifetch_fill: the same translation,
+             * at the same point), and run the instruction in the fast form
+             * with its immediate operands read as the checked form reads
+             * them (ib_refill_icount, decode.h dc_read): that is the one
+             * place where the two forms charge differently, so the
+             * instruction costs what it did in the checked form, which
+             * is slower.  A fetch that faults is an instruction that
+             * faults, as in the checked path; a page in I/O space leaves
+             * the shortcut empty, and the checked path takes the
+             * instruction (its own refill then finds the TB entry, at no
+             * charge). */
+            st = ifetch_fill(m, pc);
+            if (LIKELY(st == 0)) {
+                m->ib_refill_icount = m->icount;
+                if ((pc >> 9) == m->ib_tag)
+                    goto fast_form;
+                goto checked_form;
+            }
         } else {
+        checked_form:;
             /* Near the end of the page, or the shortcut does not map it:
              * everything the checked way, through the groups. */
             uint32_t opcode;
             st = ifetch(m, 1, &opcode);
             if (LIKELY(st == 0)) {
                 ifetch_account(m, pc);
-                c->opcode = (uint8_t)opcode;
                 m->cost += op_cost[opcode];
                 st = dispatch_group(m, (int)opcode);
             }
         }
         m->icount++;
-        if (UNLIKELY(st)) {
-            if (st == VAX_EXC_HALT)
-                m->run_limit = 0;
-            if (cpu_deliver(m, st) == VAX_EXC_FATAL) {
-                m->run_limit = 0;
-                return;
-            }
-        } else if (UNLIKELY(c->trap_pending)) {
-            if (cpu_take_trap(m) == VAX_EXC_FATAL) {
-                m->run_limit = 0;
-                return;
-            }
-        }
+        if (finish(m, st))
+            return;
     }
 }

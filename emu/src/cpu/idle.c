@@ -67,6 +67,11 @@ typedef struct {
     uint32_t ipl;
     int tb_miss;   /* a look failed only because the TB lacked the page or the cache the block */
     uint64_t cost; /* what the instructions walked so far cost */
+    /* The page read_ram_as found last (va >> 9, host address), or a vpn
+     * of TLB_INVALID: a walk changes nothing, not even the TB, so what the
+     * TB said of a page holds for the whole walk. */
+    uint32_t page_vpn;
+    const uint8_t *page_host;
 } walk;
 
 /* size bytes (1, 2 or 4) of RAM at va, readable in kernel mode through
@@ -76,11 +81,18 @@ typedef struct {
  * succeeds (cpu_idle_skip arranges for a next look soon). */
 static int read_ram_as(walk *w, uint32_t va, int size, uint32_t *v, int through_cache)
 {
-    const uint8_t *p = tlb_host(w->m, va, size, 1u << MODE_KERNEL);
-    if (!p) {
-        if (!tlb_find(&w->m->tlb, va))
-            w->tb_miss = 1;
-        return -1;
+    const uint8_t *p;
+    if ((va >> 9) == w->page_vpn && (va & 511u) <= 512u - (uint32_t)size) {
+        p = w->page_host + (va & 511u);
+    } else {
+        p = tlb_host(w->m, va, size, 1u << MODE_KERNEL);
+        if (!p) {
+            if (!tlb_find(&w->m->tlb, va))
+                w->tb_miss = 1;
+            return -1;
+        }
+        w->page_vpn = va >> 9;
+        w->page_host = p - (va & 511u);
     }
     /* Skipped iterations are charged as if every read through the cache
      * hit; a read that would miss is like a TB miss: one real iteration
@@ -324,10 +336,10 @@ uint64_t cpu_idle_skip(vax_machine *m)
     int reg = 0;
     int64_t left = 0;
     uint64_t len = 0, len_cost = 0;
-    walk w = {m, pc, cc, ipl, 0, 0};
+    walk w = {m, pc, cc, ipl, 0, 0, TLB_INVALID, NULL};
     int counted = counted_loop(&w, pc, &op, &reg, &left);
     if (!counted && !w.tb_miss) {
-        walk w2 = {m, pc, cc, ipl, 0, 0};
+        walk w2 = {m, pc, cc, ipl, 0, 0, TLB_INVALID, NULL};
         len = wait_loop_length(&w2, pc, cc);
         w.tb_miss = w2.tb_miss;
         len_cost = w2.cost;

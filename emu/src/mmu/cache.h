@@ -72,6 +72,24 @@ static inline uint32_t cache_read(vax_cache *c, uint32_t pa, int size)
     return cost;
 }
 
+/* Does reading size (1, 2 or 4) bytes at pa hit in every block it
+ * touches?  Looks only.  A hit changes nothing in the model (no counts, no
+ * replacement state), so "if cache_hits, cost 0, else cache_read" is
+ * cache_read itself; the accessors use it to keep the miss, which calls
+ * cache_fill, out of their inline path (mmu.h, mem_read_missed). */
+static inline int cache_hits(const vax_cache *c, uint32_t pa, int size)
+{
+    uint32_t blk = pa >> CACHE_BLOCK_SHIFT;
+    const uint32_t *s = &c->tag[(blk & c->set_mask) * 2];
+    if (s[0] != blk && s[1] != blk)
+        return 0;
+    uint32_t last = (pa + (uint32_t)size - 1) >> CACHE_BLOCK_SHIFT;
+    if (last == blk)
+        return 1;
+    s = &c->tag[(last & c->set_mask) * 2];
+    return s[0] == last || s[1] == last;
+}
+
 /* Would reading size bytes at pa hit?  (Looks only: no count, no fill.) */
 static inline int cache_holds(const vax_cache *c, uint32_t pa, int size)
 {

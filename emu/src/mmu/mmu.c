@@ -331,6 +331,13 @@ int mem_write_q(vax_machine *m, uint32_t va, const uint32_t v[2])
     return mem_write_l(m, va + 4, v[1]);
 }
 
+int mem_read_missed(vax_machine *m, uint32_t pa, const uint8_t *h, int size, uint32_t *value)
+{
+    m->cost += cache_read(&m->cache, pa, size);
+    *value = load_le(h, size);
+    return 0;
+}
+
 int ifetch_fill(vax_machine *m, uint32_t pc)
 {
     tlb_entry *e;

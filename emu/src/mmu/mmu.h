@@ -83,13 +83,24 @@ static inline void store_le(uint8_t *p, int size, uint32_t v)
 #define MMU_INLINE static inline
 #endif
 
+/* A read of size bytes of RAM at physical address pa, host address h,
+ * that the TB allowed but that misses the cache (cache_hits): charge the
+ * miss (cache_read) and read.  Out of line, and called last, so that the
+ * inline accessors below make no call on their fast path: a function
+ * that inlines them (decode.c's _at decoders) then needs no registers
+ * saved on entry. */
+int mem_read_missed(vax_machine *m, uint32_t pa, const uint8_t *h, int size, uint32_t *value);
+
 /* Read/write size (1, 2, 4) bytes at va in an explicit access mode. */
 MMU_INLINE int mem_read_mode(vax_machine *m, uint32_t va, int size, int mode, uint32_t *value)
 {
     const tlb_entry *e = tlb_find(&m->tlb, va);
     if (e && (e->access & (1u << mode)) && e->host && (va & 511u) <= 512u - (uint32_t)size) {
-        m->cost += cache_read(&m->cache, e->pa | (va & 511u), size);   /* cache.h: a miss's cost */
-        *value = load_le(e->host + (va & 511u), size);
+        uint32_t pa = e->pa | (va & 511u);
+        const uint8_t *h = e->host + (va & 511u);
+        if (!cache_hits(&m->cache, pa, size))   /* cache.h: a miss's cost */
+            return mem_read_missed(m, pa, h, size, value);
+        *value = load_le(h, size);
         return 0;
     }
     return mem_read_slow(m, va, size, mode, value);
@@ -113,8 +124,11 @@ MMU_INLINE int mem_read_modify(vax_machine *m, uint32_t va, int size, uint32_t *
     int mode = (int)PSL_GET_CUR(m->cpu.psl);
     const tlb_entry *e = tlb_find(&m->tlb, va);
     if (e && (e->access & (16u << mode)) && e->host && (va & 511u) <= 512u - (uint32_t)size) {
-        m->cost += cache_read(&m->cache, e->pa | (va & 511u), size);
-        *value = load_le(e->host + (va & 511u), size);
+        uint32_t pa = e->pa | (va & 511u);
+        const uint8_t *h = e->host + (va & 511u);
+        if (!cache_hits(&m->cache, pa, size))
+            return mem_read_missed(m, pa, h, size, value);
+        *value = load_le(h, size);
         return 0;
     }
     return mem_read_modify_slow(m, va, size, mode, value);
@@ -149,6 +163,100 @@ MMU_INLINE int mem_read_q(vax_machine *m, uint32_t va, uint32_t v[2])
 }
 
 int mem_write_q(vax_machine *m, uint32_t va, const uint32_t v[2]);
+
+/* A page cursor: for an instruction that makes a run of longword accesses,
+ * most of them in one page (CALLS, RET, PUSHR, POPR and their stack
+ * frames).  The TB entry of the page last accessed is remembered, so the
+ * next access to that page skips the TB lookup and the protection check;
+ * each access still costs, reads through the cache model and stores
+ * exactly what mem_read_l/mem_write_l would, in the same order.
+ *
+ * Why that is the same: the cursor holds a page only right after an
+ * access to it hit the TB with the access allowed in the current mode,
+ * and the TB only changes on a miss or a fault, which go through the slow
+ * paths, where the cursor is dropped.  So while it holds a page, that
+ * page's entry is in the TB, unchanged, and a lookup would hit it.  The
+ * cursor must not outlive the instruction (the mode, and the TB, change
+ * between instructions), and every access of the run must go through it
+ * (an access made around it could miss and refill the TB).  A read cursor
+ * and a write cursor are separate: a page may allow one and not the
+ * other. */
+typedef struct {
+    uint32_t vpn;          /* va >> 9 of the page held, or TLB_INVALID */
+    uint32_t pa;           /* its physical address */
+    uint8_t *host;         /* its host address */
+} page_cursor;
+
+#define PAGE_CURSOR_EMPTY {TLB_INVALID, 0, NULL}
+
+MMU_INLINE int cursor_read_l(vax_machine *m, page_cursor *k, uint32_t va, uint32_t *v)
+{
+    uint32_t off = va & 511u;
+    if ((va >> 9) == k->vpn && off <= 508u) {
+        m->cost += cache_read(&m->cache, k->pa | off, 4);
+        *v = load_le(k->host + off, 4);
+        return 0;
+    }
+    int mode = (int)PSL_GET_CUR(m->cpu.psl);
+    const tlb_entry *e = tlb_find(&m->tlb, va);
+    if (e && (e->access & (1u << mode)) && e->host && off <= 508u) {
+        k->vpn = va >> 9;
+        k->pa = e->pa;
+        k->host = e->host;
+        m->cost += cache_read(&m->cache, e->pa | off, 4);
+        *v = load_le(e->host + off, 4);
+        return 0;
+    }
+    k->vpn = TLB_INVALID;
+    return mem_read_slow(m, va, 4, mode, v);
+}
+
+/* A byte through cursor k; `other`, if not NULL, is a second cursor the
+ * same instruction reads through (CMPC's two strings): a slow path empties
+ * it too, since the TB miss it handles may evict the other's page. */
+MMU_INLINE int cursor_read_b(vax_machine *m, page_cursor *k, page_cursor *other, uint32_t va, uint32_t *v)
+{
+    uint32_t off = va & 511u;
+    if ((va >> 9) == k->vpn) {
+        m->cost += cache_read(&m->cache, k->pa | off, 1);
+        *v = k->host[off];
+        return 0;
+    }
+    int mode = (int)PSL_GET_CUR(m->cpu.psl);
+    const tlb_entry *e = tlb_find(&m->tlb, va);
+    if (e && (e->access & (1u << mode)) && e->host) {
+        k->vpn = va >> 9;
+        k->pa = e->pa;
+        k->host = e->host;
+        m->cost += cache_read(&m->cache, e->pa | off, 1);
+        *v = e->host[off];
+        return 0;
+    }
+    k->vpn = TLB_INVALID;
+    if (other)
+        other->vpn = TLB_INVALID;
+    return mem_read_slow(m, va, 1, mode, v);
+}
+
+MMU_INLINE int cursor_write_l(vax_machine *m, page_cursor *k, uint32_t va, uint32_t v)
+{
+    uint32_t off = va & 511u;
+    if ((va >> 9) == k->vpn && off <= 508u) {
+        store_le(k->host + off, 4, v);
+        return 0;
+    }
+    int mode = (int)PSL_GET_CUR(m->cpu.psl);
+    const tlb_entry *e = tlb_find(&m->tlb, va);
+    if (e && (e->access & (16u << mode)) && e->host && off <= 508u) {
+        k->vpn = va >> 9;
+        k->pa = e->pa;
+        k->host = e->host;
+        store_le(e->host + off, 4, v);
+        return 0;
+    }
+    k->vpn = TLB_INVALID;
+    return mem_write_slow(m, va, 4, mode, v);
+}
 
 /* Instruction stream: n = 1, 2 or 4 bytes at PC, advancing PC. */
 static inline int ifetch(vax_machine *m, int n, uint32_t *value)

@@ -38,7 +38,6 @@ static void cpu_snap(vax_cpu *c, vax_snap *s)
     snap_u32(s, &c->mapen);
     snap_u32_array(s, c->ipr_misc, IPR_COUNT);
     snap_u32(s, &c->instr_pc);
-    snap_u8(s, &c->opcode);
     snap_u8(s, &c->rlog_n);
     snap_bytes(s, c->rlog_reg, sizeof c->rlog_reg);
     for (int i = 0; i < 8; i++)
@@ -117,11 +116,16 @@ static void restore_host_caches(vax_machine *m)
                       ? m->bus.mem + e->pa
                       : NULL;
     }
-    /* The instruction-fetch shortcut: its page, if it still has one. */
+    /* The instruction-fetch shortcut: its page, if it still has one (kept as
+     * saved rather than forgotten, so that the restored machine takes the
+     * same fetch path as the saved one from its first instruction on). */
     if (m->ib_tag != TLB_INVALID && m->ib_pa < m->bus.mem_size && m->bus.mem_size - m->ib_pa >= 512u)
         m->ib_host = m->bus.mem + m->ib_pa;
     else
         ib_invalidate(m);
+    /* The rest of what machine_forget_host_shortcuts forgets (machine.h): no
+     * instruction of the restored run is the one after a refill. */
+    m->ib_refill_icount = UINT64_MAX;
     /* Caches of decoded instructions (host state, not the guest's): drop them here. */
 }
 
