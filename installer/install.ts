@@ -21,7 +21,11 @@
 // (lib/kernels.ts): GENERIC from source and the variants of
 // experiments/kernels, shipped as OUT/43bsd-kernel-NAME.gz and listed in the
 // manifest (cached by the image and the kernels' sources; --no-kernels skips
-// them).  See installer/README.md for the steps.
+// them).  Every version's pack is also written as a chunked image,
+// OUT/IMAGE.dskz, and the machines the page starts most are booted on the
+// WebAssembly emulator and shipped as machine snapshots,
+// OUT/IMAGE-boot-NAME.snap.gz (lib/shipped.ts; cached by the pack, the
+// emulator build and the machines).  See installer/README.md for the steps.
 
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -51,6 +55,7 @@ import type { KernelSources } from './lib/kernels';
 import { cacheKey, gzipFile, scriptsDigest, scrubHostPaths, sourceDigest, upToDate, writeJsonAtomic } from './lib/output';
 import { buildTape, readTapeLayout } from './lib/tape';
 import type { TapeFileSpec, TapeInfo } from './lib/tape';
+import { buildShipped } from './lib/shipped';
 import { makeTar } from './lib/tar';
 import { VERSIONS, absentMessage, findDistribution, versionById, versionDistDir } from './lib/versions';
 import type { DistVersion, Presence } from './lib/versions';
@@ -911,12 +916,19 @@ async function main(): Promise<void> {
       failures.push(p.version.name);
       continue;
     }
+    // The pack in chunks and the page's machine snapshots (installer/lib/shipped.ts).
+    const manifestPath = join(o.out, `${p.version.imageName}.json`);
+    try {
+      kernelOutcomes.push(`${p.version.name} chunked image and machine snapshots: ${await buildShipped(o.out, manifestPath, say)}`);
+    } catch (e) {
+      report(e);
+      failures.push(`${p.version.name} chunked image and machine snapshots`);
+    }
     if (p.version.id !== '4.3') {
       kernelOutcomes.push(`${p.version.name} kernels: not built (the variants patch 4.3BSD's sources)`);
     } else if (!o.kernels) {
       kernelOutcomes.push(`${p.version.name} kernels: not built (--no-kernels)`);
     } else {
-      const manifestPath = join(o.out, `${p.version.imageName}.json`);
       try {
         kernelOutcomes.push(`${p.version.name} kernels: ${await buildKernels(o, p.version, manifestPath)}`);
       } catch (e) {

@@ -7,7 +7,9 @@
 // turn, round after round (A B A B), so a change in the machine's load hits
 // both alike; each run's host seconds (thread start-up included), the ratio
 // to the first count's, and the load average before and after.  Memory: the
-// process's RSS with the pack read into shared memory and no worker, then
+// process's RSS with the pack read into shared memory (its chunked image's
+// file when the installer wrote one, each worker decompressing what it
+// reads; VAXLAB_FLAT_PACK=1: the whole pack) and no worker, then
 // its peak while each count of workers runs (sampled every 50 ms), per
 // worker; and what one more copy of the pack in wasm memory costs (what each
 // worker would hold without sharing it).  The results are checked to be
@@ -20,7 +22,7 @@
 import { loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
 
-import { findLabImage, loadSharedDiskImage, loadVaxNode } from '../emu/js/vaxNode';
+import { findLabImage, loadDiskImage, loadSharedPack, loadVaxNode } from '../emu/js/vaxNode';
 import { assembleSweep, planSweep, runUnits, sweepJson, type SweepRequest } from '../experiments/runner/sweep';
 import { threadExecutors } from '../experiments/runner/sweepNode';
 
@@ -51,10 +53,12 @@ const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
 const request: SweepRequest = { experiment, axes, base: { parameters, set: {} } };
 const plan = planSweep(request);
 const rss0 = rss();
-const pack = await loadSharedDiskImage(findLabImage()!);
+// The chunked image's file when the installer wrote one (each thread decompresses what it reads),
+// else the whole pack (VAXLAB_FLAT_PACK=1 asks for that: the way before chunked images).
+const pack = await loadSharedPack(findLabImage()!, { flat: process.env.VAXLAB_FLAT_PACK === '1' });
 const rssPack = rss();
 console.log(`${experiment} ${JSON.stringify(parameters)}${axes.length ? ` ${axes.map((x) => `${x.setting}=${x.values.join(',')}`).join(' ')}` : ''}: ` +
-  `${plan.units.length} units; pack ${(pack.length / MB).toFixed(0)} MB in shared memory (RSS ${rss0.toFixed(0)} -> ${rssPack.toFixed(0)} MB)`);
+  `${plan.units.length} units; pack (${pack.format}) ${(pack.bytes.byteLength / MB).toFixed(0)} MB in shared memory (RSS ${rss0.toFixed(0)} -> ${rssPack.toFixed(0)} MB)`);
 
 /** Seconds for `threads` threads each spinning the same loop: the control. */
 async function control(threads: number): Promise<number> {
@@ -116,7 +120,7 @@ console.log('every run gave the same bytes');
 // What a worker holding its own copy of the pack would add: one more copy in a wasm memory.
 const api = await loadVaxNode();
 const r1 = rss();
-const copy = api.vax780.loadImage(pack);
+const copy = api.vax780.loadImage(await loadDiskImage(findLabImage()!));
 const r2 = rss();
 copy.dispose();
 console.log(`one more copy of the pack in wasm memory: +${(r2 - r1).toFixed(0)} MB of RSS (what each worker would hold without sharing)`);

@@ -4,7 +4,8 @@
 //   node --import tsx scripts/bench-web.ts [--runs N] [--iterations N] [--ips-divisor N] [--build]
 //
 // Measures, each time in a fresh browser context (cold HTTP cache, no storage):
-//   - the page: navigation to the worker's "ready" (emulator and 4.3BSD image loaded);
+//   - the page: navigation to the worker's "ready" (emulator and 4.3BSD image loaded),
+//     and again after a reload in the same context (warm HTTP cache);
 //   - the lab: navigation (Run pressed as soon as the page is ready) to the
 //     first boot message ("4.3 BSD UNIX") on the run's console, and to the
 //     single-user shell's prompt; syscall with --iterations (default 100000, the paper's);
@@ -200,6 +201,17 @@ async function labRun(browser: Browser): Promise<LabFigures> {
   };
 }
 
+/** Navigation to "ready" after a reload of a page that was ready (the HTTP cache warm). */
+async function warmReady(browser: Browser): Promise<number> {
+  const page = await freshPage(browser);
+  await page.goto(`${BASE}/`);
+  await waitMark(page, 'ready', 120_000);
+  await page.reload();
+  const ready = await waitMark(page, 'ready', 120_000);
+  await page.context().close();
+  return ready;
+}
+
 interface TermFigures { output: number; banner: number; login: number; prompt: number }
 
 async function terminalRun(browser: Browser): Promise<TermFigures> {
@@ -286,11 +298,14 @@ async function main() {
     const version = browser.version();
     const labs: LabFigures[] = [];
     const terms: TermFigures[] = [];
+    const warm: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       process.stdout.write(`run ${i + 1}/${RUNS}: lab…`);
       labs.push(await labRun(browser));
       process.stdout.write(' terminal…');
       terms.push(await terminalRun(browser));
+      process.stdout.write(' warm reload…');
+      warm.push(await warmReady(browser));
       process.stdout.write(' done\n');
     }
     process.stdout.write(`instructions per second: table2, divisor ${IPS_DIVISOR}…`);
@@ -302,7 +317,8 @@ async function main() {
     console.log(table(['', 'median', 'min', 'max'], [
       ['page: worker ready (emulator + image loaded)', ...stat(labs.map((l) => l.ready))],
       ['  of which: wasm compile/instantiate (worker)', ...stat(labs.map((l) => l.wasmMs))],
-      ['  of which: image fetch + gunzip (worker)', ...stat(labs.map((l) => l.imageMs))],
+      ['  of which: image fetch and open (worker; beside the compile)', ...stat(labs.map((l) => l.imageMs))],
+      ['page reloaded, warm HTTP cache: worker ready', ...stat(warm)],
       [`lab, syscall ${ITERATIONS}: first boot message`, ...stat(labs.map((l) => l.banner))],
       ['lab: single-user shell prompt "# "', ...stat(labs.map((l) => l.prompt))],
       ['lab: run done (boot + command)', ...stat(labs.map((l) => l.done))],
@@ -330,8 +346,14 @@ async function main() {
       ['WebAssembly', kb(sum(/\.wasm$/, 'raw')), kb(sum(/\.wasm$/, 'gzip'))],
       ['JS + wasm + CSS + HTML', kb(sum(/./, 'raw')), kb(sum(/./, 'gzip'))],
     ]));
+    const chunked = join(dist, 'images/43bsd.dskz');
     const image = join(dist, 'images/43bsd.dsk.gz');
-    if (existsSync(image)) {
+    if (existsSync(chunked)) {
+      console.log(`disk image: images/43bsd.dskz ${(statSync(chunked).size / 1048576).toFixed(1)} MB, fetched by the worker ` +
+        `(the ${(labs[0]!.imageBytes / 1048576).toFixed(1)} MB pack deflated in 64 KB chunks, each decompressed when first read)`);
+      const snaps = readdirSync(join(dist, 'images')).filter((f) => f.endsWith('.snap.gz'));
+      console.log(`machine snapshots: ${snaps.map((f) => `${f} ${(statSync(join(dist, 'images', f)).size / 1024).toFixed(0)} KB`).join(', ')}`);
+    } else if (existsSync(image)) {
       console.log(`disk image: images/43bsd.dsk.gz ${(statSync(image).size / 1048576).toFixed(1)} MB, fetched ` +
         `by the worker (already gzip'd; unpacked there to ${(labs[0]!.imageBytes / 1048576).toFixed(1)} MB)`);
     }

@@ -74,7 +74,8 @@ import {
   formatFidelity, nameCacheFidelity, table2Fidelity, table7Fidelity, table8Fidelity,
 } from '../experiments/runner/fidelity';
 import { DISK_TIMINGS, type DiskTiming } from '../emu/js/constants';
-import { findLabImage, loadDiskImage, loadSharedDiskImage, loadVaxNode, wasmBuildExists } from '../emu/js/vaxNode';
+import { findLabImage, loadDiskImage, loadSharedPack, loadVaxNode, openDiskImage, wasmBuildExists } from '../emu/js/vaxNode';
+import { openSharedPack, type SharedPack } from '../emu/js/sharedPack';
 import {
   buildProfile, diffProfiles, flatProfile, foldedStacks, formatCallGraph, formatDiff, formatFlat, toSpeedscopeMany,
   type Mode, type Profile,
@@ -278,23 +279,33 @@ function sweepBase(a: Args, parameters: Record<string, number>): SweepBase {
 }
 
 interface LoadedPack {
-  pack: Uint8Array<SharedArrayBuffer>;
+  pack: SharedPack;
   image: { name: string; sha256: string };
   path: string;
 }
 
-/** The emulator's build and the image, checked; the pack read once into shared memory. */
+/** The emulator's build and the image, checked; the pack read once into shared memory (loadSharedPack: its
+ *  chunked image when the installer wrote one, else the whole pack), named by the pack's SHA-256. */
 async function loadPack(imageFile: string | null): Promise<LoadedPack> {
   if (!wasmBuildExists()) die('the WebAssembly emulator is not built: make -C emu wasm (or npm run setup)', 3);
   const imagePath = imageFile ?? findLabImage();
   if (!imagePath) die('no 4.3BSD image: build web/public/images/43bsd.dsk.gz with `npm run image` (or set VAXLAB_IMAGE)', 3);
-  let pack: Uint8Array<SharedArrayBuffer>;
+  let pack: SharedPack;
   try {
-    pack = await loadSharedDiskImage(imagePath);
+    pack = await loadSharedPack(imagePath);
   } catch (e) {
     die(`${imagePath}: ${e instanceof Error ? e.message : String(e)}`, 3);
   }
-  return { pack, image: { name: basename(imagePath), sha256: createHash('sha256').update(pack).digest('hex') }, path: imagePath };
+  return { pack, image: { name: basename(imagePath), sha256: pack.sha256 }, path: imagePath };
+}
+
+/** The loaded pack as a DiskImage of this thread's emulator (any problem with it is exit 3, as documented). */
+function openPack(api: Parameters<typeof openSharedPack>[0], loaded: LoadedPack) {
+  try {
+    return openSharedPack(api, loaded.pack);
+  } catch (e) {
+    die(`${loaded.path}: ${e instanceof Error ? e.message : String(e)}`, 3);
+  }
 }
 
 /** --kernel NAME|FILE: a variant the installer built beside the image, or an a.out file (exit 3 if there is none). */
@@ -406,8 +417,9 @@ async function run(args: string[]): Promise<number> {
   const loaded = await loadPack(a.imageFile);
   const kernel = a.kernelArg !== null ? await loadKernel(a.kernelArg, loaded.path) : undefined;
   const api = a.jobs === null ? await loadVaxNode() : null;
-  // In this thread: the pack stays where it was read (shared memory), not copied into wasm memory.
-  const disk = api?.vax780.sharedImage(loaded.pack);
+  // In this thread: the pack held once, as the threads would hold it (the
+  // chunked image, decompressed as it is read; or the pack where it was read).
+  const disk = api ? openPack(api.vax780, loaded) : undefined;
 
   const results: ExperimentResult[] = [];
   const summaries: string[] = [];
@@ -639,9 +651,8 @@ async function fidelity(args: string[]): Promise<number> {
   const imagePath = findLabImage();
   if (!imagePath) die('no 4.3BSD image: build web/public/images/43bsd.dsk.gz with `npm run image` (or set VAXLAB_IMAGE)', 3);
   const api = await loadVaxNode();
-  const bytes = await loadDiskImage(imagePath);
-  const image = { name: basename(imagePath), sha256: createHash('sha256').update(bytes).digest('hex') };
-  const disk = api.vax780.loadImage(bytes);
+  const { disk, sha256 } = await openDiskImage(api.vax780, imagePath);
+  const image = { name: basename(imagePath), sha256 };
   const results: Record<string, ExperimentResult> = {};
   for (const id of FIDELITY_EXPERIMENTS) {
     const spec = findExperiment(id)!;
@@ -741,7 +752,7 @@ async function profile(args: string[]): Promise<number> {
   const imagePath = imageFile ?? findLabImage();
   if (!imagePath) die('no 4.3BSD image: build web/public/images/43bsd.dsk.gz with `npm run image` (or set VAXLAB_IMAGE)', 3);
   const api = await loadVaxNode();
-  const disk = api.vax780.loadImage(await loadDiskImage(imagePath));
+  const { disk } = await openDiskImage(api.vax780, imagePath);
   if (kernelArg !== null) options.kernel = await loadKernel(kernelArg, imagePath);
   const variant = kernelArg !== null ? kernelByName(kernelArg)?.name : undefined;
   let t0 = 0;

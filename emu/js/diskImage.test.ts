@@ -89,7 +89,10 @@ test('create refuses foreign and disposed images; a failed create releases the i
   try {
     assert.throws(() => vax.create({ memoryMB: 8, disk: junk, boot: 'single' }), /vax780 create/);
     assert.equal(junk.users, 0, 'a failed create kept a use of the image');
-    const forged = { size: junk.size, users: 0, disposed: false, read: junk.read, withBytes: junk.withBytes, dispose() {} };
+    const forged = {
+      size: junk.size, users: 0, disposed: false, sha256: null, kind: 'flat' as const, read: junk.read, withBytes: junk.withBytes,
+      memory: junk.memory, dispose() {},
+    };
     assert.throws(() => vax.create({ memoryMB: 8, disk: forged, boot: 'single' }), /DiskImage of this module/);
     const other = await loadVaxNode();
     const foreign = other.vax780.loadImage(new Uint8Array(4096));

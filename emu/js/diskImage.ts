@@ -1,10 +1,14 @@
 // Disk images: the pristine pack that any number of Vax780 systems share
-// (vax780.ts), in wasm memory — loaded at once or written piece by piece (a
-// download decompressing straight into wasm memory: diskImageLoader.ts) — or
-// left in JavaScript memory (sharedImage: a SharedArrayBuffer that several
-// workers, each with its own wasm memory, read as one copy of the pack).
+// (vax780.ts).  In wasm memory, loaded at once or written piece by piece (a
+// download decompressing straight into wasm memory: diskImageLoader.ts); or
+// kept compressed in chunks that are decompressed as the systems read them
+// (openChunked: emu/src/storage/chunked.h), so the pack is never whole in
+// memory; or left in JavaScript memory (sharedImage: a SharedArrayBuffer
+// that several workers, each with its own wasm memory, read as one copy).
 
 import type { VaxWasmModule } from './wasm';
+
+export type DiskImageKind = 'flat' | 'chunked' | 'js';
 
 /** A disk image, in wasm memory or in JavaScript's (sharedImage): the pristine pack that any number of Vax780
  *  systems share.  The systems never write it (each keeps its writes in its
@@ -16,14 +20,30 @@ export interface DiskImage {
   readonly users: number;
   /** True once dispose() was called. */
   readonly disposed: boolean;
+  /** The pack's SHA-256 (lowercase hex) when whoever loaded it knew it
+   *  (loadImage's and allocImage's `sha256`: a manifest, a file's digest),
+   *  else null.  Machine snapshots name their image by it (Vax780System.snapshot):
+   *  a snapshot of an image without one can be restored only over that same
+   *  DiskImage object. */
+  readonly sha256: string | null;
   /** A copy of bytes [offset, offset + length) (checks and digests). */
   read(offset: number, length: number): Uint8Array;
   /** Calls f with a view of the whole image and returns its
    *  result.  The view is valid only during the call (wasm memory may grow
    *  later and detach it) and must not be written.  For consumers that take
    *  the bytes synchronously, such as crypto.subtle.digest (which copies its
-   *  input before returning its promise). */
+   *  input before returning its promise).  A chunked image is never whole in
+   *  memory: this throws for one (read its parts). */
   withBytes<T>(f: (bytes: Uint8Array) => T): T;
+  /** 'flat': all its bytes in wasm memory; 'chunked': compressed, each 64 KB
+   *  chunk decompressed the first time a system reads it; 'js': its bytes in
+   *  JavaScript memory (sharedImage). */
+  readonly kind: DiskImageKind;
+  /** What the image holds now: for a chunked one the compressed file and the
+   *  chunks decompressed so far (wasm memory); for a 'js' one its bytes
+   *  (JavaScript memory, shared with other workers when it is a
+   *  SharedArrayBuffer). */
+  memory(): { bytes: number; chunks?: number; chunksDecompressed?: number };
   /** Frees the image's wasm memory.  Deferred, not refused, while systems
    *  use it: the memory goes when the last of them is destroyed.  Either way
    *  no new system may be created over it.  A second call does nothing. */
@@ -49,29 +69,51 @@ export interface DiskImageWriter {
  *  release(), called once when the system is destroyed (the image's memory
  *  goes then if it was disposed meanwhile). */
 export interface ImageLease {
-  /** In wasm memory: the bytes' address (0 for an image in JavaScript memory). */
+  /** A flat image's bytes or a chunked one's handle (vax780w_chunked_open); 0 for an image in JavaScript memory. */
   readonly ptr: number;
-  /** In JavaScript memory: the number vax780w_create_js takes for it (0 for one in wasm memory). */
+  /** In JavaScript memory: the number vax780w_create_js takes for it (0 otherwise). */
   readonly source: number;
+  readonly kind: DiskImageKind;
   readonly size: number;
+  /** The 32 bytes a machine snapshot names the image by: its SHA-256, or for
+   *  an image without one, random bytes of its own. */
+  readonly identity: Uint8Array;
   release(): void;
+}
+
+/** What the loader of an image knows of it. */
+export interface ImageOptions {
+  /** The pack's SHA-256 as 64 hex digits (not checked here: the loader checks it). */
+  sha256?: string;
+}
+
+/** 64 hex digits as 32 bytes; RangeError otherwise. */
+export function sha256Bytes(hex: string): Uint8Array {
+  if (!/^[0-9a-fA-F]{64}$/.test(hex)) throw new RangeError(`a SHA-256 is 64 hex digits, not ${JSON.stringify(hex)}`);
+  const out = new Uint8Array(32);
+  for (let i = 0; i < 32; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return out;
 }
 
 /** The disk images of one module instance. */
 export interface DiskImages {
   /** Copies bytes into wasm memory once, as a shared DiskImage. */
-  loadImage(bytes: Uint8Array): DiskImage;
+  loadImage(bytes: Uint8Array, options?: ImageOptions): DiskImage;
   /** An empty image of size bytes, to be written in pieces. */
-  allocImage(size: number): DiskImageWriter;
+  allocImage(size: number, options?: ImageOptions): DiskImageWriter;
+  /** A chunked image (emu/src/storage/chunked.h) over a copy of file in wasm
+   *  memory; its sha256 is the one its header gives.  Throws with the
+   *  reason when the bytes are not a chunked image. */
+  openChunked(file: Uint8Array): DiskImage;
   /** An image over bytes that stay where they are, in JavaScript memory —
    *  typically a view of a SharedArrayBuffer that several workers (each with
    *  its own wasm memory) share, so the pack exists once for all of them.
    *  Nothing is copied: the systems read the sectors they need through an
    *  import (vax780w_js_image_read).  The bytes must not change while the
    *  image is in use. */
-  sharedImage(bytes: Uint8Array): DiskImage;
+  sharedImage(bytes: Uint8Array, options?: ImageOptions): DiskImage;
   /** allocImage's writer over a new SharedArrayBuffer: done() gives sharedImage of it. */
-  allocSharedImage(size: number): DiskImageWriter;
+  allocSharedImage(size: number, options?: ImageOptions): DiskImageWriter;
   /** True when image is one of this module's (not of another instance, whose memory is another). */
   owns(image: DiskImage): boolean;
   /** Counts a user of the image until release(); throws if it is not this module's or was disposed. */
@@ -84,17 +126,21 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
   // instance (another wasm memory) is recognised and refused.
   interface ImageState {
     ptr: number; // 0 once freed (and for an image in JavaScript memory)
-    /** An image in JavaScript memory: its number in `sources` (0 for one in wasm memory). */
+    kind: DiskImageKind;
+    fileBytes: number; // a chunked image's compressed file
+    /** An image in JavaScript memory: its number in `sources` (0 otherwise). */
     source: number;
     size: number;
     users: number;
     disposed: boolean;
+    identity: Uint8Array;
   }
   const imageStates = new WeakMap<DiskImage, ImageState>();
 
   function freeIfUnused(st: ImageState): void {
     if (st.disposed && st.users === 0 && st.ptr !== 0) {
-      mod._vax780w_image_free(st.ptr);
+      if (st.kind === 'chunked') mod._vax780w_chunked_close(st.ptr);
+      else mod._vax780w_image_free(st.ptr);
       st.ptr = 0;
     }
     if (st.disposed && st.users === 0 && st.source !== 0) {
@@ -124,10 +170,19 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
     return ptr;
   }
 
-  function makeImage(ptr: number, size: number, js?: Uint8Array): DiskImage {
+  function identityOf(options: ImageOptions | undefined): { sha256: string | null; identity: Uint8Array } {
+    if (options?.sha256 !== undefined) return { sha256: options.sha256.toLowerCase(), identity: sha256Bytes(options.sha256) };
+    const identity = new Uint8Array(32);
+    crypto.getRandomValues(identity);
+    return { sha256: null, identity };
+  }
+
+  function makeImage(ptr: number, size: number, options?: ImageOptions, kind: 'flat' | 'chunked' = 'flat', fileBytes = 0,
+    js?: Uint8Array): DiskImage {
+    const { sha256, identity } = identityOf(options);
     const source = js ? nextSource++ : 0;
     if (js) sources.set(source, js);
-    const st: ImageState = { ptr, source, size, users: 0, disposed: false };
+    const st: ImageState = { ptr, kind: js ? 'js' : kind, fileBytes, source, size, users: 0, disposed: false, identity };
     const at = (): number => {
       if (st.disposed) throw new Error('DiskImage used after dispose()');
       return st.ptr;
@@ -139,6 +194,8 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
     };
     const image: DiskImage = {
       size,
+      sha256,
+      kind: st.kind,
       get users() {
         return st.users;
       },
@@ -146,14 +203,44 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
         return st.disposed;
       },
       read(offset, length) {
-        const bytes = view();
+        const p = at();
         if (!Number.isInteger(offset) || !Number.isInteger(length) || offset < 0 || length < 0 || offset + length > size) {
           throw new RangeError(`DiskImage.read ${offset}+${length} outside the ${size}-byte image`);
         }
-        return bytes.slice(offset, offset + length);
+        if (st.kind !== 'chunked') return view().slice(offset, offset + length);
+        if (length === 0) return new Uint8Array(0);
+        const buf = mod._malloc(length);
+        if (buf === 0) throw new Error('DiskImage.read: malloc failed');
+        try {
+          if (mod._vax780w_chunked_read(p, offset, buf, length) !== 0) {
+            throw new Error(`DiskImage.read ${offset}+${length}: ${mod.UTF8ToString(mod._vax780w_chunked_error(p)) || 'cannot read'}`);
+          }
+          return mod.HEAPU8.slice(buf, buf + length);
+        } finally {
+          mod._free(buf);
+        }
       },
       withBytes(f) {
+        if (st.kind === 'chunked') {
+          at();
+          throw new Error('a chunked image is never whole in memory: read() its parts');
+        }
         return f(view());
+      },
+      memory() {
+        const p = at();
+        if (st.kind !== 'chunked') return { bytes: size };
+        const out = mod._malloc(32);
+        if (out === 0) throw new Error('DiskImage.memory: malloc failed');
+        try {
+          mod._vax780w_chunked_stats(p, out);
+          const v = new DataView(mod.HEAPU8.buffer, out, 32);
+          const chunks = Number(v.getBigUint64(0, true));
+          const chunksDecompressed = Number(v.getBigUint64(8, true));
+          return { bytes: Number(v.getBigUint64(24, true)) + Number(v.getBigUint64(16, true)), chunks, chunksDecompressed };
+        } finally {
+          mod._free(out);
+        }
       },
       dispose() {
         if (st.disposed) return;
@@ -165,11 +252,19 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
     return image;
   }
 
-  function loadImage(bytes: Uint8Array): DiskImage {
+  function loadImage(bytes: Uint8Array, options?: ImageOptions): DiskImage {
     if (!(bytes instanceof Uint8Array)) throw new TypeError('loadImage takes a Uint8Array');
+    if (options?.sha256 !== undefined) sha256Bytes(options.sha256); // a bad one is refused before the copy
     const ptr = allocImageBuffer(bytes.length);
     mod.HEAPU8.set(bytes, ptr); // HEAPU8 read after the allocation: memory may have grown
-    return makeImage(ptr, bytes.length);
+    return makeImage(ptr, bytes.length, options);
+  }
+
+  function allocImage(size: number, options?: ImageOptions): DiskImageWriter {
+    if (options?.sha256 !== undefined) sha256Bytes(options.sha256);
+    const ptr = allocImageBuffer(size);
+    return writer(size, (offset, chunk) => mod.HEAPU8.set(chunk, ptr + offset), () => makeImage(ptr, size, options),
+      () => mod._vax780w_image_free(ptr));
   }
 
   /** A writer of `size` bytes: `put` copies a chunk in, `finish` makes the
@@ -218,28 +313,48 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
     };
   }
 
-  function allocImage(size: number): DiskImageWriter {
-    const ptr = allocImageBuffer(size);
-    return writer(size, (offset, chunk) => mod.HEAPU8.set(chunk, ptr + offset), () => makeImage(ptr, size),
-      () => mod._vax780w_image_free(ptr));
+  function openChunked(file: Uint8Array): DiskImage {
+    if (!(file instanceof Uint8Array)) throw new TypeError('openChunked takes a Uint8Array');
+    const buf = allocImageBuffer(file.length);
+    mod.HEAPU8.set(file, buf);
+    const ERR = 256;
+    const err = mod._malloc(ERR);
+    if (err === 0) {
+      mod._vax780w_image_free(buf);
+      throw new Error('malloc failed');
+    }
+    try {
+      const ci = mod._vax780w_chunked_open(buf, file.length, err, ERR);
+      if (ci === 0) {
+        mod._vax780w_image_free(buf);
+        throw new Error(mod.UTF8ToString(err));
+      }
+      const size = Number(mod._vax780w_chunked_size(ci));
+      const sha = mod._vax780w_chunked_sha256(ci);
+      const sha256 = Array.from(mod.HEAPU8.subarray(sha, sha + 32), (b) => b.toString(16).padStart(2, '0')).join('');
+      return makeImage(ci, size, { sha256 }, 'chunked', file.length);
+    } finally {
+      mod._free(err);
+    }
   }
 
-  function allocSharedImage(size: number): DiskImageWriter {
+  function allocSharedImage(size: number, options?: ImageOptions): DiskImageWriter {
     if (!Number.isInteger(size) || size <= 0 || size > 0xffff_ffff) {
       throw new RangeError(`disk image size must be a positive integer under 4 GB, got ${size}`);
     }
+    if (options?.sha256 !== undefined) sha256Bytes(options.sha256);
     let bytes: Uint8Array | null = new Uint8Array(new SharedArrayBuffer(size));
-    return writer(size, (offset, chunk) => bytes!.set(chunk, offset), () => sharedImage(bytes!), () => {
+    return writer(size, (offset, chunk) => bytes!.set(chunk, offset), () => sharedImage(bytes!, options), () => {
       bytes = null;
     });
   }
 
-  function sharedImage(bytes: Uint8Array): DiskImage {
+  function sharedImage(bytes: Uint8Array, options?: ImageOptions): DiskImage {
     if (!(bytes instanceof Uint8Array)) throw new TypeError('sharedImage takes a Uint8Array');
     if (bytes.length === 0 || bytes.length > 0xffff_ffff) {
       throw new RangeError(`disk image size must be a positive integer under 4 GB, got ${bytes.length}`);
     }
-    return makeImage(0, bytes.length, bytes);
+    return makeImage(0, bytes.length, options, 'flat', 0, bytes);
   }
 
   function lease(image: DiskImage): ImageLease {
@@ -251,7 +366,9 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
     return {
       ptr: st.ptr,
       source: st.source,
+      kind: st.kind,
       size: st.size,
+      identity: st.identity,
       release() {
         if (!held) return;
         held = false;
@@ -261,5 +378,7 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
     };
   }
 
-  return { loadImage, allocImage, allocSharedImage, sharedImage, owns: (image) => imageStates.has(image), lease };
+  return {
+    loadImage, allocImage, openChunked, allocSharedImage, sharedImage, owns: (image) => imageStates.has(image), lease,
+  };
 }

@@ -199,8 +199,14 @@ after(() => server?.close());
 
 test('fetchDiskImage: manifest, then the image, with progress from Content-Length', async () => {
   let last: ImageLoadProgress | undefined;
-  const { image, manifest } = await fetchDiskImage(vax, { manifestUrl: `${base}/images/small.json`, onProgress: (p) => (last = p) });
+  // onManifest: the manifest, once, before any of the image has arrived (the worker fetches snapshots beside it).
+  const seen: { file: string; progressBefore: boolean }[] = [];
+  const { image, manifest } = await fetchDiskImage(vax, {
+    manifestUrl: `${base}/images/small.json`, onProgress: (p) => (last = p),
+    onManifest: (m) => seen.push({ file: m.image.file, progressBefore: last !== undefined }),
+  });
   try {
+    assert.deepEqual(seen, [{ file: 'small.dsk.gz', progressBefore: false }]);
     assert.equal(manifest.image.file, 'small.dsk.gz');
     assert.deepEqual(image.read(0, small.length), small);
     assert.equal(last?.phase, 'verify');

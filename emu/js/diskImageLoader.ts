@@ -1,8 +1,14 @@
-// Loading the 4.3BSD pack into wasm memory in the browser worker: fetch the
-// gzipped image the installer built (web/public/images/43bsd.dsk.gz), gunzip
-// it with DecompressionStream as it arrives and write each decompressed
-// chunk straight into a DiskImageWriter, so the 174 MB pack exists once, in
-// wasm memory, never as a whole JavaScript copy.
+// Loading the 4.3BSD pack into wasm memory in the browser worker.  When the
+// manifest lists a chunked image (web/public/images/43bsd.dskz: the pack
+// deflated in 64 KB chunks, emu/src/storage/chunked.h), that file (about
+// 5 MB) is fetched, its SHA-256 checked, and opened as it is: a chunk is
+// decompressed when a machine first reads it, so the 174 MB pack is never
+// whole in memory and nothing waits for it.  Otherwise: fetch the gzipped
+// image the installer built (web/public/images/43bsd.dsk.gz), gunzip it with
+// DecompressionStream as it arrives and write each decompressed chunk
+// straight into a DiskImageWriter, so the 174 MB pack exists once, in wasm
+// memory, never as a whole JavaScript copy.  fetchShippedFile fetches the
+// other files a manifest lists (the machine snapshots), checked likewise.
 //
 // No React, no DOM: this runs in the Web Worker.  The core,
 // streamDiskImage, takes any ReadableStream of gzip bytes, so Node drives it
@@ -19,7 +25,18 @@
 // gzip CRC cannot.
 
 import type { DiskImage } from './diskImage';
+import { inSharedMemory, type SharedPack } from './sharedPack';
 import type { Vax780Api } from './vax780';
+
+/** What the loader needs of the emulator. */
+export type LoaderApi = Pick<Vax780Api, 'allocImage' | 'allocSharedImage' | 'openChunked'>;
+
+/** A file the manifest lists beside the image. */
+export interface ShippedFile {
+  file: string;
+  bytes: number;
+  sha256: string;
+}
 
 /** The part of the installer's manifest (installer/lib/output.ts, 43bsd.json)
  *  that loading needs. */
@@ -32,6 +49,19 @@ export interface ImageManifest {
     sha256?: string;
     uncompressedBytes: number;
     uncompressedSha256?: string;
+  };
+  /** The same pack as a chunked image (installer/lib/shipped.ts). */
+  chunked?: ShippedFile & { imageSha256: string };
+  /** Machine snapshots of the machines the page starts most, at their
+   *  prompts (installer/lib/shipped.ts; experiments/runner/shippedBoots.ts). */
+  snapshots?: {
+    /** The emulator build that made them: another build refuses them. */
+    emulatorBuild: string;
+    boots: (ShippedFile & {
+      name: string;
+      options: Record<string, unknown>;
+      recipe: { prompt: string; slice: number; limitSeconds: number };
+    })[];
   };
 }
 
@@ -139,7 +169,8 @@ export async function streamDiskImage(
     : counted;
   const reader = decompressed.getReader();
 
-  const writer = shared ? api.allocSharedImage(size) : api.allocImage(size);
+  const writer = shared ? api.allocSharedImage(size, sha256 ? { sha256 } : undefined)
+    : api.allocImage(size, sha256 ? { sha256 } : undefined);
   try {
     for (;;) {
       let r: ReadableStreamReadResult<Uint8Array>;
@@ -219,6 +250,11 @@ export interface FetchImageOptions extends Omit<LoadImageOptions, 'size' | 'comp
   manifestUrl: string | URL;
   /** Check the manifest's SHA-256 of the decompressed image (default true). */
   verify?: boolean;
+  /** Use the chunked image when the manifest lists one (default true). */
+  chunked?: boolean;
+  /** Called with the manifest as soon as it is read and checked, before the image is fetched
+   *  (so that the files it lists beside the image can be fetched at the same time). */
+  onManifest?: (manifest: ImageManifest) => void;
 }
 
 /** Relative URLs resolve against the worker's (or page's) location. */
@@ -301,11 +337,91 @@ export async function loadDiskImage(
   });
 }
 
-/** Fetches the manifest, then streams its image into a new DiskImage. */
-export async function fetchDiskImage(
-  api: Pick<Vax780Api, 'allocImage' | 'allocSharedImage'>,
+/** Fetches a file the manifest lists beside the image, whole, and checks
+ *  its size and SHA-256; a gzipped one (its first bytes say so) is
+ *  gunzipped after the check.  onBytes reports the bytes received. */
+export async function fetchShippedFile(
+  file: ShippedFile, manifestUrl: string | URL,
+  options: { fetch?: typeof fetch; signal?: AbortSignal; onBytes?: (received: number) => void } = {},
+): Promise<Uint8Array> {
+  const base = absolute(manifestUrl);
+  const url = sameOriginFile(file.file, base);
+  const res = await get(options.fetch ?? fetch, url, options.signal);
+  if (!res.body) throw new DiskImageLoadError(`${url}: empty response`);
+  // A server that labels a .gz Content-Encoding: gzip (vite preview does)
+  // has fetch gunzip it: what arrives is then not what the manifest
+  // describes, and only its size is bounded (by MAX_IMAGE_BYTES).
+  const encoded = /\bgzip\b/i.test(res.headers.get('Content-Encoding') ?? '');
+  const most = encoded ? MAX_IMAGE_BYTES : file.bytes;
+  const parts: Uint8Array[] = [];
+  let received = 0;
+  const reader = res.body.getReader();
+  for (;;) {
+    const r = await reader.read();
+    if (r.done) break;
+    received += r.value.byteLength;
+    if (received > most) {
+      reader.cancel().catch(() => {});
+      throw new DiskImageLoadError(`${file.file}: more than the ${most} bytes the manifest gives`);
+    }
+    parts.push(r.value);
+    options.onBytes?.(received);
+  }
+  let bytes = new Uint8Array(received);
+  for (let at = 0, i = 0; i < parts.length; at += parts[i]!.byteLength, i++) bytes.set(parts[i]!, at);
+  if (!encoded) {
+    if (received !== file.bytes) throw new DiskImageLoadError(`${file.file}: ${received} bytes, the manifest gives ${file.bytes}`);
+    const got = hex(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
+    if (got !== file.sha256.toLowerCase()) throw new DiskImageLoadError(`${file.file}: SHA-256 mismatch: ${got}, the manifest gives ${file.sha256}`);
+  }
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
+    try {
+      const out = new Response(new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('gzip')));
+      bytes = new Uint8Array(await out.arrayBuffer());
+    } catch (e) {
+      throw new DiskImageLoadError(`${file.file}: not a valid gzip stream: ${message(e)}`, { cause: e });
+    }
+  }
+  return bytes;
+}
+
+/** The manifest's chunked image as a DiskImage: the file fetched and checked
+ *  (fetchShippedFile), opened in wasm memory, its pack's SHA-256 (its
+ *  header's) the one the manifest gives. */
+async function fetchChunkedImage(
+  api: Pick<Vax780Api, 'openChunked'> | Promise<Pick<Vax780Api, 'openChunked'>>, manifest: ImageManifest, manifestUrl: URL,
   options: FetchImageOptions,
-): Promise<{ image: DiskImage; manifest: ImageManifest }> {
+): Promise<{ image: DiskImage; file: Uint8Array }> {
+  const c = manifest.chunked!;
+  const size = manifest.image.uncompressedBytes;
+  const progress = (phase: ImageLoadProgress['phase'], received: number): void =>
+    options.onProgress?.({
+      phase, receivedBytes: received, compressedBytes: c.bytes, writtenBytes: Math.round((received / c.bytes) * size),
+      uncompressedBytes: size, loaded: received, total: c.bytes,
+    });
+  const bytes = await fetchShippedFile(c, manifestUrl, { fetch: options.fetch, signal: options.signal, onBytes: (n) => progress('download', n) });
+  let image: DiskImage;
+  const vax = await api;
+  try {
+    image = vax.openChunked(bytes);
+  } catch (e) {
+    throw new DiskImageLoadError(`${c.file}: ${message(e)}`, { cause: e });
+  }
+  if (image.size !== size || image.sha256 !== c.imageSha256.toLowerCase()) {
+    image.dispose();
+    throw new DiskImageLoadError(`${c.file}: holds another pack than the manifest's image (${image.sha256}, ${image.size} bytes)`);
+  }
+  return { image, file: bytes };
+}
+
+/** Fetches the manifest, then its image: the chunked one when it lists one
+ *  (opened as it is), else the gzipped one streamed into a new DiskImage.
+ *  The emulator may still be loading (api a promise): the downloads start
+ *  at once and wait for it only to hand it the bytes. */
+export async function fetchDiskImage(
+  api: LoaderApi | Promise<LoaderApi>,
+  options: FetchImageOptions,
+): Promise<{ image: DiskImage; manifest: ImageManifest; pack?: SharedPack }> {
   const f = options.fetch ?? fetch;
   const manifestUrl = absolute(options.manifestUrl);
   const mres = await get(f, manifestUrl, options.signal);
@@ -316,13 +432,28 @@ export async function fetchDiskImage(
     throw new DiskImageLoadError(`${manifestUrl}: not JSON: ${message(e)}`, { cause: e });
   }
   const manifest = checkManifest(json, manifestUrl);
-  const image = await loadDiskImage(api, sameOriginFile(manifest.image.file, manifestUrl), {
+  options.onManifest?.(manifest);
+  const c = manifest.chunked;
+  if (options.chunked !== false && c && typeof c.file === 'string' && Number.isInteger(c.bytes) && c.bytes > 0 &&
+    c.bytes <= MAX_IMAGE_BYTES && typeof c.sha256 === 'string' && c.imageSha256 === manifest.image.uncompressedSha256) {
+    const { image, file } = await fetchChunkedImage(api, manifest, manifestUrl, options);
+    // Shared: the compressed file is what the other workers open (sharedPack.ts).
+    const pack: SharedPack | undefined = options.shared
+      ? { format: 'chunked', bytes: inSharedMemory(file).buffer, sha256: c.imageSha256.toLowerCase() }
+      : undefined;
+    return { image, manifest, ...(pack ? { pack } : {}) };
+  }
+  const image = await loadDiskImage(await api, sameOriginFile(manifest.image.file, manifestUrl), {
     ...options,
     size: manifest.image.uncompressedBytes,
     compressedBytes: manifest.image.bytes,
     sha256: options.verify === false ? undefined : manifest.image.uncompressedSha256,
   });
-  return { image, manifest };
+  // Shared: the pack itself, in the SharedArrayBuffer it was decompressed into.
+  const bytes = options.shared ? image.withBytes((b) => b.buffer) : null;
+  const sha256 = manifest.image.uncompressedSha256?.toLowerCase();
+  const pack: SharedPack | undefined = bytes instanceof SharedArrayBuffer && sha256 ? { format: 'flat', bytes, sha256 } : undefined;
+  return { image, manifest, ...(pack ? { pack } : {}) };
 }
 
 // ------------------------------------------------------------ kernels beside the image

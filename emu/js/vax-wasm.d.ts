@@ -17,6 +17,8 @@ declare module '*/build/wasm/vax.mjs' {
     // emu/wasm/vax_wasm.c
     _vaxw_create(memoryBytes: number): number;
     _vaxw_abi_version(): number;
+    /** The emulator build's identity, 32 bytes (machine snapshots carry it). */
+    _vaxw_build_id(): number;
 
     // emu/wasm/vax780_wasm.c (the whole 780 system)
     _vax780w_image_alloc(size: number): number;
@@ -92,6 +94,25 @@ declare module '*/build/wasm/vax.mjs' {
     _vax780w_profile_stop(w: number): void;
     _vax780w_profile_json(w: number): number;
     _vax780w_profile_json_length(w: number): number;
+    /** A chunked image over a buffer from _vax780w_image_alloc (taken over on success), or 0 (message in err). */
+    _vax780w_chunked_open(filePtr: number, len: number, errPtr: number, errLen: number): number;
+    _vax780w_chunked_close(ci: number): void;
+    _vax780w_chunked_size(ci: number): bigint;
+    _vax780w_chunked_sha256(ci: number): number;
+    _vax780w_chunked_read(ci: number, offset: number, bufPtr: number, len: number): number;
+    _vax780w_chunked_error(ci: number): number;
+    /** out: 4 uint64 — chunks, decompressed chunks, their bytes, the file's bytes. */
+    _vax780w_chunked_stats(ci: number, outPtr: number): void;
+    _vax780w_create_chunked(memoryKB: number, ci: number, typePtr: number, method: number, howto: number, errPtr: number,
+      errLen: number): number;
+    /** A snapshot of the system (disk identity: 32 bytes; host bytes carried along): its address, or 0. */
+    _vax780w_snapshot(w: number, diskIdPtr: number, hostPtr: number, hostLen: number): number;
+    _vax780w_snapshot_length(w: number): number;
+    _vax780w_snapshot_free(w: number): void;
+    /** Instead of _vax780w_boot: a snapshot's state (0, or -1: _vax780w_error). */
+    _vax780w_restore(w: number, bufPtr: number, len: number, diskIdPtr: number): number;
+    _vax780w_restored_host(w: number): number;
+    _vax780w_restored_host_length(w: number): number;
 
     // emu/src/vax.h
     _vax_create(cfgPtr: number): number;

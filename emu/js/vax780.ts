@@ -8,7 +8,7 @@ import {
   CPU_MODELS, DISK_TIMINGS, DISK_TYPES, RA_BLOCKS, RB_SINGLE, StopReason, VAX780_PANICKED, VAX780_REBOOTED,
   type CpuModel, type DiskTiming, type DiskType,
 } from './constants';
-import type { DiskImage, DiskImages, DiskImageWriter } from './diskImage';
+import type { DiskImage, DiskImages, DiskImageWriter, ImageOptions } from './diskImage';
 import { hex32, toU64, withString, type VaxWasmModule } from './wasm';
 
 /** What Vax780.run() reports: a vax_stop_reason, or beyond the processor's
@@ -84,8 +84,17 @@ export interface Vax780Options {
    *  RA diskType (the CLI's --console-boot vmb=FILE --boot-flags N). */
   consoleBoot?: { vmb: Uint8Array; flags?: number };
   /** Profile from the first instruction (emu/src/profile/profile.h; the
-   *  guest runs exactly as without it): see Vax780System.profileJson. */
+   *  guest runs exactly as without it): see Vax780System.profileJson.  With
+   *  `restore`, from the restored state on. */
   profile?: boolean;
+  /** Instead of booting: a machine snapshot (Vax780System.snapshot) of a
+   *  system created with these same options (memory, processor, disk and its
+   *  timing and spin seed, boot, direct, set, kernel) over the same image,
+   *  whose state this one takes: it then runs on exactly as the saved one
+   *  would have (emu/src/snapshot/snap.h).  Refused, with the reason, when it
+   *  is not a snapshot, is damaged, comes from another emulator build or
+   *  image, or the options differ. */
+  restore?: Uint8Array;
 }
 
 
@@ -169,20 +178,31 @@ export interface Vax780System {
   /** The profile so far: the "vaxlab-profile-raw" JSON text
    *  (experiments/profile reads it), or null when profiling is off. */
   profileJson(): string | null;
+  /** A machine snapshot of the whole system as it is now (between runs):
+   *  processor, memory, TB and cache simulations, devices and their pending
+   *  events, the disk's written chunks, console output not read yet, what
+   *  the session watches.  `host` (bytes of the caller's own: say, the
+   *  console transcript so far) travels in it and comes back from
+   *  restoredHost().  Restore it with Vax780Options.restore. */
+  snapshot(host?: Uint8Array): Uint8Array;
+  /** The host bytes of the snapshot this system was restored from, or null. */
+  restoredHost(): Uint8Array | null;
 }
 
 export interface Vax780Api {
   /** Copies bytes into wasm memory once, as a shared DiskImage. */
-  loadImage(bytes: Uint8Array): DiskImage;
+  loadImage(bytes: Uint8Array, options?: ImageOptions): DiskImage;
   /** An empty image of size bytes, to be written in pieces. */
-  allocImage(size: number): DiskImageWriter;
+  allocImage(size: number, options?: ImageOptions): DiskImageWriter;
+  /** A chunked image (compressed, decompressed as it is read: emu/src/storage/chunked.h). */
+  openChunked(file: Uint8Array): DiskImage;
   /** An image over bytes left in JavaScript memory (a SharedArrayBuffer
    *  several workers share): no copy in wasm memory (diskImage.ts). */
-  sharedImage(bytes: Uint8Array): DiskImage;
+  sharedImage(bytes: Uint8Array, options?: ImageOptions): DiskImage;
   /** An empty image in a new SharedArrayBuffer, to be written in pieces (a
    *  download that workers will share). */
-  allocSharedImage(size: number): DiskImageWriter;
-  /** Creates the system, loads the disk and boots it (ready to run()). */
+  allocSharedImage(size: number, options?: ImageOptions): DiskImageWriter;
+  /** Creates the system, loads the disk and boots it (or restores a snapshot: ready to run()). */
   create(options: Vax780Options): Vax780System;
   stopName(reason: Vax780Stop | number): string;
 }
@@ -195,11 +215,15 @@ export function vax780Systems(
 
   function createVax780(options: Vax780Options): Vax780System {
     const { memoryMB, disk, direct = false, set = {}, nsPerInstruction, diskTiming, diskType = 'RP06', consoleBoot, kernel,
-      cpuModel, diskSpinSeed, secondDrive = false, profile = false } = options;
+      cpuModel, diskSpinSeed, secondDrive = false, profile = false, restore } = options;
+    if (restore !== undefined && (!(restore instanceof Uint8Array) || restore.length === 0)) {
+      throw new TypeError('restore: the bytes of a machine snapshot (Vax780System.snapshot)');
+    }
     if (kernel !== undefined && (!direct || !(kernel instanceof Uint8Array) || kernel.length === 0 || consoleBoot !== undefined)) {
       throw new Error('kernel: a non-empty Uint8Array, with direct (the host loads the kernel), not with consoleBoot');
     }
     if (options.console !== undefined) {
+      if (restore !== undefined) throw new Error('restore needs a disk: a system started by LOAD and START is not restored');
       if (disk !== undefined || options.boot !== undefined || direct || Object.keys(set).length > 0 || consoleBoot !== undefined) {
         throw new Error('console (LOAD and START) replaces booting: not with disk, boot, direct, set or consoleBoot');
       }
@@ -281,13 +305,17 @@ export function vax780Systems(
       // The system reads the image through its own copy-on-write overlay
       // and never writes it; the image stays ours (st) to free.
       const howto = boot === 'single' ? RB_SINGLE : 0;
-      // An image in JavaScript memory (sharedImage) is read through the vaxImageRead import.
-      handle = st.source !== 0
+      // A chunked image is decompressed as the system reads it; an image in
+      // JavaScript memory (sharedImage) is read through the vaxImageRead import.
+      handle = st.kind === 'chunked'
         ? withString(mod, diskType === 'RP06' ? '' : diskType, (t) =>
-          mod._vax780w_create_js(memoryMB * 1024, st.source, st.size, t, direct ? 1 : 0, howto, errPtr, ERR_LEN))
-        : diskType === 'RP06'
-          ? mod._vax780w_create(memoryMB * 1024, st.ptr, st.size, direct ? 1 : 0, howto, errPtr, ERR_LEN)
-          : withString(mod, diskType, (t) => mod._vax780w_create_ra(memoryMB * 1024, st.ptr, st.size, t, direct ? 1 : 0, howto, errPtr, ERR_LEN));
+          mod._vax780w_create_chunked(memoryMB * 1024, st.ptr, t, direct ? 1 : 0, howto, errPtr, ERR_LEN))
+        : st.kind === 'js'
+          ? withString(mod, diskType === 'RP06' ? '' : diskType, (t) =>
+            mod._vax780w_create_js(memoryMB * 1024, st.source, st.size, t, direct ? 1 : 0, howto, errPtr, ERR_LEN))
+          : diskType === 'RP06'
+            ? mod._vax780w_create(memoryMB * 1024, st.ptr, st.size, direct ? 1 : 0, howto, errPtr, ERR_LEN)
+            : withString(mod, diskType, (t) => mod._vax780w_create_ra(memoryMB * 1024, st.ptr, st.size, t, direct ? 1 : 0, howto, errPtr, ERR_LEN));
       if (handle === 0) throw new Error(`vax780 create: ${mod.UTF8ToString(errPtr)}`);
     } catch (e) {
       release();
@@ -342,14 +370,26 @@ export function vax780Systems(
         }
       }
       if (profile && mod._vax780w_profile_start(handle) !== 0) throw new Error(`profile: ${lastError()}`);
-      if (mod._vax780w_boot(handle) !== 0) throw new Error(`boot: ${lastError()}`);
+      if (restore !== undefined) {
+        const p = mod._malloc(restore.length + 32);
+        if (p === 0) throw new Error('restore: malloc failed');
+        try {
+          mod.HEAPU8.set(st.identity, p);
+          mod.HEAPU8.set(restore, p + 32);
+          if (mod._vax780w_restore(handle, p + 32, restore.length, p) !== 0) throw new Error(lastError());
+        } finally {
+          mod._free(p);
+        }
+      } else if (mod._vax780w_boot(handle) !== 0) {
+        throw new Error(`boot: ${lastError()}`);
+      }
     } catch (e) {
       mod._vax780w_destroy(handle);
       release();
       throw e;
     }
 
-    return systemObject(handle, release);
+    return systemObject(handle, release, st.identity);
   }
 
   /** A system without a disk, started by the console's LOAD and START. */
@@ -416,12 +456,12 @@ export function vax780Systems(
       mod._vax780w_destroy(handle);
       throw e;
     }
-    return systemObject(handle, () => {});
+    return systemObject(handle, () => {}, null);
   }
 
   /** The Vax780System over a created and started vax780w handle; release
    *  runs once, after destroy(). */
-  function systemObject(created: number, release: () => void): Vax780System {
+  function systemObject(created: number, release: () => void, identity: Uint8Array | null): Vax780System {
     let handle = created;
     const lastError = (): string => mod.UTF8ToString(mod._vax780w_error(handle));
     const h = (): number => {
@@ -561,6 +601,30 @@ export function vax780Systems(
         // The dump is ASCII (profile.c escapes the rest), so bytes are characters.
         return new TextDecoder('latin1').decode(mod.HEAPU8.subarray(p, p + (mod._vax780w_profile_json_length(w) >>> 0)));
       },
+      snapshot(host) {
+        const w = h();
+        if (identity === null) throw new Error('snapshot: a system without a disk is not saved');
+        if (host !== undefined && !(host instanceof Uint8Array)) throw new TypeError('snapshot: host must be a Uint8Array');
+        const hostLen = host?.length ?? 0;
+        const p = mod._malloc(32 + hostLen);
+        if (p === 0) throw new Error('snapshot: malloc failed');
+        try {
+          mod.HEAPU8.set(identity, p);
+          if (host) mod.HEAPU8.set(host, p + 32);
+          const s = mod._vax780w_snapshot(w, p, p + 32, hostLen);
+          if (s === 0) throw new Error(lastError());
+          const bytes = mod.HEAPU8.slice(s, s + (mod._vax780w_snapshot_length(w) >>> 0));
+          mod._vax780w_snapshot_free(w);
+          return bytes;
+        } finally {
+          mod._free(p);
+        }
+      },
+      restoredHost() {
+        const w = h();
+        const p = mod._vax780w_restored_host(w);
+        return p === 0 ? null : mod.HEAPU8.slice(p, p + (mod._vax780w_restored_host_length(w) >>> 0));
+      },
       writeKernel(address, bytes) {
         const w = h();
         if (!Number.isInteger(address) || address < 0x8000_0000 || address + bytes.length > 0x1_0000_0000) {
@@ -604,6 +668,7 @@ export function vax780Systems(
   return {
     loadImage: images.loadImage,
     allocImage: images.allocImage,
+    openChunked: images.openChunked,
     sharedImage: images.sharedImage,
     allocSharedImage: images.allocSharedImage,
     create: createVax780,

@@ -17,6 +17,9 @@ export interface VaxMachineApi {
   /** The whole VAX-11/780 system booting 4.3BSD. */
   readonly vax780: Vax780Api;
   stopReasonName(reason: StopReason | number): string;
+  /** The emulator build (the SHA-256 of emu/src, hex): machine snapshots of
+   *  another build are refused (emu/src/snapshot/snap.h). */
+  readonly buildId: string;
   /** The raw Emscripten module, for whatever the typed API does not cover. */
   readonly module: VaxWasmModule;
 }
@@ -25,5 +28,7 @@ export async function loadVax(options: VaxLoadOptions = {}): Promise<VaxMachineA
   const mod = await loadWasmModule(options);
   const { create, stopReasonName } = bareMachines(mod);
   const vax780 = vax780Systems(mod, diskImages(mod), stopReasonName);
-  return { create, stopReasonName, vax780, module: mod };
+  const id = mod._vaxw_build_id();
+  const buildId = Array.from(mod.HEAPU8.subarray(id, id + 32), (b) => b.toString(16).padStart(2, '0')).join('');
+  return { create, stopReasonName, vax780, module: mod, buildId };
 }

@@ -2,11 +2,15 @@
 // (Emscripten's own Node path does not work for this ES-module build; see
 // emu/Makefile).  Never import this from browser code.
 
-import { createReadStream, existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
+import type { DiskImage } from './diskImage';
+import { chunkedImageSha256, inSharedMemory, type SharedPack } from './sharedPack';
+import type { Vax780Api } from './vax780';
 import { loadVax, type VaxMachineApi } from './vaxModule';
 import type { VaxLoadOptions } from './wasm';
 
@@ -85,6 +89,44 @@ export async function loadBsdImage(): Promise<{ path: string; bytes: Uint8Array 
   return path ? { path, bytes: await loadDiskImage(path) } : null;
 }
 
+/** The chunked image (emu/src/storage/chunked.h) the installer writes beside
+ *  a .dsk.gz (43bsd.dsk.gz -> 43bsd.dskz), if it is there and the manifest
+ *  beside them (43bsd.json) says it holds the same pack; else null. */
+export function chunkedSibling(path: string): string | null {
+  const m = /^(.*)\.dsk\.gz$/.exec(path);
+  if (!m) return null;
+  const chunked = `${m[1]}.dskz`;
+  const manifest = `${m[1]}.json`;
+  if (!existsSync(chunked) || !existsSync(manifest)) return null;
+  try {
+    const mf = JSON.parse(readFileSync(manifest, 'utf8')) as { image?: { uncompressedSha256?: string }; chunked?: { file?: string; imageSha256?: string } };
+    if (!mf.chunked || mf.chunked.imageSha256 === undefined || mf.chunked.imageSha256 !== mf.image?.uncompressedSha256) return null;
+    return chunked;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A disk image file as a DiskImage of api, named by its pack's SHA-256
+ * (DiskImage.sha256: machine snapshots need it).  A .dskz is opened as a
+ * chunked image, decompressed as the machines read it; so is the .dskz the
+ * installer wrote beside a .dsk.gz (chunkedSibling), so that a runner holds
+ * about 5 MB of the 174 MB pack, plus the chunks it reads, and no copy of
+ * it in JavaScript; anything else is read whole (gunzipped) into wasm
+ * memory.  Returns the image and its SHA-256.
+ */
+export async function openDiskImage(api: Pick<Vax780Api, 'loadImage' | 'openChunked'>, path: string): Promise<{ disk: DiskImage; sha256: string }> {
+  const chunked = path.endsWith('.dskz') ? path : chunkedSibling(path);
+  if (chunked) {
+    const disk = api.openChunked(await readFile(chunked));
+    return { disk, sha256: disk.sha256! };
+  }
+  const bytes = await loadDiskImage(path);
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  return { disk: api.loadImage(bytes, { sha256 }), sha256 };
+}
+
 /**
  * The bytes of a disk image in a SharedArrayBuffer, which worker threads
  * share without copying (Vax780Api.sharedImage reads it): one copy of the
@@ -135,4 +177,22 @@ export async function loadSharedDiskImage(path: string): Promise<Uint8Array<Shar
   }
   if (at !== size) return shared(await loadDiskImage(path));
   return bytes;
+}
+
+/**
+ * The pack that worker threads share (sharedPack.ts), read once: the chunked
+ * image's file when there is one (a .dskz, or the one the installer wrote
+ * beside a .dsk.gz: chunkedSibling), about 5 MB that each thread opens and
+ * decompresses as its machines read; else the whole pack in shared memory
+ * (loadSharedDiskImage; options.flat asks for that even beside a chunked
+ * image).  Named by the pack's SHA-256 either way.
+ */
+export async function loadSharedPack(path: string, options: { flat?: boolean } = {}): Promise<SharedPack> {
+  const chunked = path.endsWith('.dskz') ? path : options.flat ? null : chunkedSibling(path);
+  if (chunked) {
+    const file = await readFile(chunked);
+    return { format: 'chunked', bytes: inSharedMemory(file).buffer, sha256: chunkedImageSha256(file) };
+  }
+  const pack = await loadSharedDiskImage(path);
+  return { format: 'flat', bytes: pack.buffer, sha256: createHash('sha256').update(pack).digest('hex') };
 }

@@ -10,7 +10,7 @@
  *          [--boot single|multi|askname] [--direct] [--kernel PATH] [--kernel-file FILE]
  *          [--cpu 780|750|750x0.6] [--timing model|flat] [--standalone tape|tape:NAME|FILE] [--set NAME=VALUE]
  *          [--script FILE] [--quiet] [--stats] [--no-idle-skip] [--disk-timing rp06|eagle|ideal|rm05]
- *          [--disk-spin SEED] [--profile FILE]
+ *          [--disk-spin SEED] [--profile FILE] [--restore FILE]
  *   vax780 --disk raN=IMAGE[:TYPE] --console-boot vmb=FILE [--boot-device duaN] [--boot-flags N] ...
  *   vax780 --load FILE[@ADDR] [--load ...] --start ADDR [--reg NAME=VALUE ...] [--mem MB] [--script FILE] ...
  *
@@ -59,6 +59,16 @@
  * the profile to FILE at the end, as JSON ("vaxlab-profile-raw": the
  * TypeScript in experiments/profile reads it); the script commands
  * profile-clear and profile-write FILE zero it and write it at that point.
+ * --restore FILE (with --snapshot) starts from a machine snapshot that the
+ * script command `save FILE` wrote (src/snapshot/snap.h): instead of
+ * booting, the machine takes the saved state and runs on exactly as the
+ * saved one did.  The other options must describe the same system (memory,
+ * --cpu, disks and their timing, --disk-spin, --set, the kernel, how it
+ * booted) and the boot disk's image must be the same file contents (its
+ * SHA-256 is in the snapshot); otherwise exit 2 (another configuration) or 3
+ * (not a snapshot, damaged, another emulator build or image), with the
+ * reason.  What the console printed and no expect matched yet travels in
+ * the snapshot too, so a script continues as it would have.
  *
  * The console transcript goes to stdout.  Script lines:
  *   expect TEXT     wait until the console output since the previous match contains TEXT
@@ -72,6 +82,9 @@
  *   profile-write FILE   write the profile so far to FILE
  *   report LABEL    print "vax780: report LABEL: N instructions, V virtual s, H host s" on
  *                   stderr (where the run is, e.g. before and after a diagnostic)
+ *   save FILE       write a snapshot of the whole machine to FILE (needs --snapshot: the disks'
+ *                   writes must be in overlays for the snapshot to hold them); --restore FILE
+ *                   starts from it
  *   # ...           comment
  * Exit status: 0 when the script is done (or, without a script, when the
  * guest halts); otherwise non-zero with a one-line reason on stderr:
@@ -91,6 +104,7 @@
 
 #include "boot/boot.h"
 #include "boot/standalone.h"
+#include "snapshot/sha256.h"
 #include "storage/blockdev_file.h"
 #include "storage/overlay.h"
 #include "system/session.h"
@@ -148,7 +162,7 @@ static const char usage_text[] =
     "              [--boot single|multi|askname] [--direct] [--kernel PATH] [--kernel-file FILE]\n"
     "              [--cpu 780|750|750x0.6] [--timing model|flat] [--standalone tape|tape:NAME|FILE] [--set NAME=VALUE]\n"
     "              [--script FILE] [--quiet] [--stats] [--no-idle-skip] [--disk-timing rp06|eagle|ideal|rm05]\n"
-    "              [--disk-spin SEED] [--profile FILE]\n"
+    "              [--disk-spin SEED] [--profile FILE] [--restore FILE (with --snapshot)]\n"
     "       vax780 --disk raN=IMAGE[:TYPE] --console-boot vmb=FILE [--boot-device duaN] [--boot-flags N] ...\n"
     "       vax780 --load FILE[@ADDR] [--load ...] --start ADDR [--reg NAME=VALUE ...] [--mem MB]\n"
     "              [--script FILE] [--quiet] [--stats] ...\n";
@@ -282,6 +296,7 @@ typedef struct {
     uint32_t reg_value[MAX_REGS];
     const char *script;
     const char *profile;
+    const char *restore;        /* --restore FILE: a snapshot instead of the boot */
     int quiet, stats;
 } options;
 
@@ -396,7 +411,7 @@ static void parse_options(options *o, int argc, char **argv)
         static const char *const with_value[] = { "--disk", "--tape", "--mem", "--boot", "--kernel", "--kernel-file",
                                                   "--standalone", "--script", "--cpu", "--timing", "--disk-timing",
                                                   "--disk-spin", "--set", "--load", "--start", "--reg", "--console-boot",
-                                                  "--boot-device", "--boot-flags", "--profile" };
+                                                  "--boot-device", "--boot-flags", "--profile", "--restore" };
         int takes_value = 0;
         for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
             takes_value |= !strcmp(a, with_value[k]);
@@ -530,6 +545,8 @@ static void parse_options(options *o, int argc, char **argv)
             o->have_boot_flags = 1;
         } else if (!strcmp(a, "--profile")) {
             o->profile = v;
+        } else if (!strcmp(a, "--restore")) {
+            o->restore = v;
         } else if (!strcmp(a, "--stats")) {
             o->stats = 1;
         } else if (!strcmp(a, "--no-idle-skip")) {
@@ -587,6 +604,8 @@ static void parse_options(options *o, int argc, char **argv)
             usage("--set needs --direct: only then does the host load the kernel and can patch it before it runs");
         o->start = direct ? START_KERNEL : START_DISK;
     }
+    if (o->restore && !o->snapshot)
+        usage("--restore needs --snapshot: a snapshot holds what the machine wrote, kept in overlays over the images");
     if (!o->cfg.disk[0].type && !o->cfg.ra[0].type && o->start != START_LOAD && o->start != START_VMB)
         usage("a boot disk is needed: --disk hp0=IMAGE or --disk ra0=IMAGE (or --load FILE@ADDR --start ADDR)");
     open_disks(o);
@@ -663,6 +682,8 @@ typedef struct {
     transcript out;
     int halted;   /* the guest has halted (a script's expect may still match what it printed) */
     struct timespec t0;   /* when the machine started, for host seconds in reports */
+    uint8_t disk_id[32];  /* the boot disk's SHA-256 (disk_identity), once known */
+    int have_disk_id;
 } run;
 
 static void drain_console(run *r)
@@ -815,6 +836,48 @@ static void write_profile(vax_session *s, const char *path)
     free(json);
 }
 
+/* The identity a snapshot records for the disks: the SHA-256 of the boot
+ * disk's image file (hp0, else ra0), as the browser's manifest gives it for
+ * the same pack.  Computed once, when a snapshot is first saved or read. */
+static const uint8_t *disk_identity(run *r)
+{
+    if (r->have_disk_id)
+        return r->disk_id;
+    const vax_blockdev *bd = r->o->disk_path[0] ? &r->o->disks[0].file.bd
+                             : r->o->ra_path[0] ? &r->o->ras[0].file.bd : NULL;
+    if (!bd)
+        return NULL;
+    sha256_ctx c;
+    sha256_init(&c);
+    uint8_t *buf = malloc(1u << 20);
+    if (!buf)
+        die(EXIT_STOPPED, "out of host memory");
+    for (uint64_t off = 0; off < bd->size;) {
+        size_t n = bd->size - off < (1u << 20) ? (size_t)(bd->size - off) : (1u << 20);
+        if (bd->read(bd, off, buf, n) != 0)
+            die(EXIT_IMAGE, "cannot read the disk image to identify it");
+        sha256_update(&c, buf, n);
+        off += n;
+    }
+    free(buf);
+    sha256_final(&c, r->disk_id);
+    r->have_disk_id = 1;
+    return r->disk_id;
+}
+
+/* `save FILE`: the machine, and the output no expect has matched yet. */
+static void save_snapshot(run *r, const char *path)
+{
+    size_t len;
+    uint8_t *snap = vax_session_snapshot(r->s, disk_identity(r), (const uint8_t *)r->out.buf, (uint32_t)r->out.len, &len);
+    if (!snap)
+        die(EXIT_USAGE, "save %s: %s", path, vax_session_error(r->s));
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(snap, 1, len, f) != len || fclose(f) != 0)
+        die(EXIT_USAGE, "save: cannot write %s: %s", path, strerror(errno));
+    free(snap);
+}
+
 static void run_script(run *r, const char *path)
 {
     struct stat st;
@@ -888,6 +951,12 @@ static void run_script(run *r, const char *path)
                     path, lineno, arg);
         } else if (!strcmp(p, "report")) {
             report(r, arg);
+        } else if (!strcmp(p, "save")) {
+            if (!*arg)
+                die(EXIT_USAGE, "%s:%d: save needs a file name", path, lineno);
+            if (!r->o->snapshot)
+                die(EXIT_USAGE, "%s:%d: save needs --snapshot (the disks' writes kept in overlays)", path, lineno);
+            save_snapshot(r, arg);
         } else if (!strcmp(p, "wait-halt")) {
             double deadline = vseconds(r) + limit;
             while (!r->halted && !run_slice(r, 1))
@@ -934,6 +1003,35 @@ static void print_counters(const vax_session *s)
     free(v);
 }
 
+/* --restore FILE: the machine as saved, instead of a boot (the kernel and
+ * its variables are given first: the snapshot checks they are the same). */
+static int restore(run *r)
+{
+    options *o = r->o;
+    int kind = o->start == START_DISK ? VAX_SESSION_BOOT_DISK
+             : o->start == START_KERNEL ? VAX_SESSION_BOOT_KERNEL
+             : o->start == START_VMB ? VAX_SESSION_BOOT_VMB : VAX_SESSION_BOOT_STANDALONE;
+    uint32_t howto = o->start == START_VMB ? o->boot_flags
+                   : o->start == START_DISK || o->start == START_KERNEL ? o->howto : 0;
+    size_t len;
+    uint8_t *snap = read_whole(o->restore, &len);
+    int rc = vax_session_restore(r->s, snap, len, disk_identity(r), kind, howto);
+    free(snap);
+    if (rc == 0) {
+        uint32_t hl;
+        const uint8_t *h = vax_session_restored_host(r->s, &hl);
+        r->out.len = 0;
+        if (hl) {
+            int quiet = r->out.quiet;
+            r->out.quiet = 1;   /* printed when it was saved */
+            transcript_add(&r->out, h, hl);
+            r->out.quiet = quiet;
+        }
+        return 0;
+    }
+    die(rc == VAX_SESSION_ERR_INPUT ? EXIT_USAGE : EXIT_IMAGE, "--restore %s: %s", o->restore, vax_session_error(r->s));
+}
+
 /* Start the machine the way the options say. */
 static void start(run *r)
 {
@@ -941,6 +1039,10 @@ static void start(run *r)
     vax_session *s = r->s;
     char err[320];
     int rc = 0;
+    if (o->restore && o->start != START_KERNEL) {
+        restore(r);
+        return;
+    }
     switch (o->start) {
     case START_DISK:
         rc = vax_session_boot_disk(s, o->howto);
@@ -957,6 +1059,10 @@ static void start(run *r)
         for (int i = 0; i < o->nset; i++)
             if (vax_session_set_kernel_variable(s, o->set[i].name, o->set[i].value, err, sizeof err) < 0)
                 usage("--set %s", err);
+        if (o->restore) {
+            restore(r);
+            return;
+        }
         rc = vax_session_boot_kernel(s, o->howto, o->kernel);
         if (rc == 0)
             for (int i = 0; i < o->nset; i++)

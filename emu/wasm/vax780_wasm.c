@@ -20,6 +20,18 @@
  * R10 = ra; and instead of /boot such a system may boot as the 780 console's
  * BOOT command does, through DEC's VMB (vax780w_set_vmb; boot/vmb.h).
  *
+ * Or the image is a chunked one (vax780w_chunked_open; storage/chunked.h):
+ * the compressed file in wasm memory, each 64 KB chunk decompressed the
+ * first time a system reads it and kept for every system over that image
+ * (vax780w_create_chunked), so the 174 MB pack is never decompressed whole.
+ *
+ * Instead of booting, a system may be restored from a machine snapshot
+ * (vax780w_restore; snapshot/snap.h, system/session.h) that another system
+ * over the same image saved (vax780w_snapshot): created with the same
+ * settings, it takes the saved state and runs on exactly as that one would
+ * have.  The snapshot names the image by an identity the host gives (32
+ * bytes: the pack's SHA-256), and a restore over another image is refused.
+ *
  * Or the image stays in JavaScript memory (vax780w_create_js): a
  * SharedArrayBuffer that the workers of a sweep share, one copy of the pack
  * for all of them instead of one in each worker's wasm memory.  The overlay
@@ -38,6 +50,7 @@
 #include <string.h>
 
 #include "boot/boot.h"
+#include "storage/chunked.h"
 #include "storage/overlay.h"
 #include "system/session.h"
 #include "vax.h"
@@ -61,6 +74,8 @@ typedef struct {
     uint32_t vmb_len, vmb_flags;
     char *profile;        /* the last vax780w_profile_json, kept until the next or destroy */
     size_t profile_len;
+    uint8_t *snapshot;    /* the last vax780w_snapshot, kept until the next, _snapshot_free or destroy */
+    size_t snapshot_len;
     char err[320];
 } vax780w;
 
@@ -168,13 +183,83 @@ EMSCRIPTEN_KEEPALIVE void vax780w_image_free(uint8_t *image)
  * howto: the boot flags (RB_SINGLE 2, 0 multi).  The system is not booted
  * yet: add settings, then vax780w_boot.  Returns NULL on failure, with a
  * message in err (errlen bytes, a buffer of the caller's). */
-static vax780w *create(uint32_t memory_kb, uint8_t *image, uint32_t source, uint32_t image_len, const char *ra_type,
-                       uint32_t method, uint32_t howto, char *err, uint32_t errlen);
+static vax780w *create(uint32_t memory_kb, uint8_t *image, uint32_t source, uint32_t image_len, chunked_image *ci,
+                       const char *ra_type, uint32_t method, uint32_t howto, char *err, uint32_t errlen);
 
 EMSCRIPTEN_KEEPALIVE vax780w *vax780w_create(uint32_t memory_kb, uint8_t *image, uint32_t image_len,
                                              uint32_t method, uint32_t howto, char *err, uint32_t errlen)
 {
-    return create(memory_kb, image, 0, image_len, NULL, method, howto, err, errlen);
+    return create(memory_kb, image, 0, image_len, NULL, NULL, method, howto, err, errlen);
+}
+
+/* A chunked image (storage/chunked.h) over len bytes at file, a buffer from
+ * vax780w_image_alloc that it owns from then on (and frees with
+ * vax780w_chunked_close); NULL with a message in err when the bytes are not
+ * a valid chunked image (file stays the caller's). */
+EMSCRIPTEN_KEEPALIVE chunked_image *vax780w_chunked_open(uint8_t *file, uint32_t len, char *err, uint32_t errlen)
+{
+    if (errlen)
+        err[0] = 0;
+    return chunked_open(file, len, 1, err, errlen);
+}
+
+/* Frees the image; no system may still use it. */
+EMSCRIPTEN_KEEPALIVE void vax780w_chunked_close(chunked_image *ci) { chunked_close(ci); }
+
+/* The image's size, and its SHA-256 (32 bytes) as its header gives it. */
+EMSCRIPTEN_KEEPALIVE uint64_t vax780w_chunked_size(chunked_image *ci) { return chunked_size(ci); }
+EMSCRIPTEN_KEEPALIVE const uint8_t *vax780w_chunked_sha256(chunked_image *ci) { return chunked_sha256(ci); }
+
+/* len bytes of the image from offset (a double: exact below 2^53) into buf;
+ * 0, or -1 (out of range, a damaged chunk: vax780w_chunked_error). */
+EMSCRIPTEN_KEEPALIVE int vax780w_chunked_read(chunked_image *ci, double offset, uint8_t *buf, uint32_t len)
+{
+    if (!(offset >= 0) || offset > 9007199254740992.0)
+        return -1;
+    return chunked_read(ci, (uint64_t)offset, buf, len);
+}
+
+EMSCRIPTEN_KEEPALIVE const char *vax780w_chunked_error(chunked_image *ci)
+{
+    const char *e = chunked_error(ci);
+    return e ? e : "";
+}
+
+/* out[0..3]: chunks, chunks decompressed so far, their bytes, the file's bytes. */
+EMSCRIPTEN_KEEPALIVE void vax780w_chunked_stats(chunked_image *ci, uint64_t *out)
+{
+    chunked_stats st;
+    chunked_get_stats(ci, &st);
+    out[0] = st.chunks;
+    out[1] = st.chunks_inflated;
+    out[2] = st.bytes_inflated;
+    out[3] = st.file_bytes;
+}
+
+/* vax780w_create (type "" : an RP06 hp0) or vax780w_create_ra (type an RA
+ * drive's name) over a chunked image, which stays the caller's (close it
+ * only after the last system over it is destroyed). */
+EMSCRIPTEN_KEEPALIVE vax780w *vax780w_create_chunked(uint32_t memory_kb, chunked_image *ci, const char *type,
+                                                     uint32_t method, uint32_t howto, char *err, uint32_t errlen)
+{
+    const char *ra_type = type && type[0] ? type : NULL;
+    if (!ci) {
+        if (errlen)
+            snprintf(err, errlen, "no chunked image");
+        return NULL;
+    }
+    if (ra_type && !vax_session_ra_name(ra_type)) {
+        if (errlen)
+            snprintf(err, errlen, "unknown drive type \"%s\" (known: %s)", ra_type, vax_session_ra_names());
+        return NULL;
+    }
+    uint64_t size = chunked_size(ci);
+    if (size > UINT32_MAX) {
+        if (errlen)
+            snprintf(err, errlen, "a chunked image of %llu bytes: at most 4 GB", (unsigned long long)size);
+        return NULL;
+    }
+    return create(memory_kb, NULL, 0, (uint32_t)size, ci, ra_type, method, howto, err, errlen);
 }
 
 /* The same with the disk an RA drive of the given type ("RA81"...) as ra0
@@ -192,7 +277,7 @@ EMSCRIPTEN_KEEPALIVE vax780w *vax780w_create_ra(uint32_t memory_kb, uint8_t *ima
             snprintf(err, errlen, "unknown drive type \"%s\" (known: %s)", type ? type : "", vax_session_ra_names());
         return NULL;
     }
-    return create(memory_kb, image, 0, image_len, type, method, howto, err, errlen);
+    return create(memory_kb, image, 0, image_len, NULL, type, method, howto, err, errlen);
 }
 
 /* The bytes of a JavaScript-held image (source: JavaScript's number for
@@ -234,16 +319,19 @@ EMSCRIPTEN_KEEPALIVE vax780w *vax780w_create_js(uint32_t memory_kb, uint32_t sou
             snprintf(err, errlen, "unknown drive type \"%s\" (known: %s)", ra_type, vax_session_ra_names());
         return NULL;
     }
-    return create(memory_kb, NULL, source, image_len, ra_type, method, howto, err, errlen);
+    return create(memory_kb, NULL, source, image_len, NULL, ra_type, method, howto, err, errlen);
 }
 
-static vax780w *create(uint32_t memory_kb, uint8_t *image, uint32_t source, uint32_t image_len, const char *ra_type,
-                       uint32_t method, uint32_t howto, char *err, uint32_t errlen)
+/* One of image (len bytes in wasm memory), source (an image JavaScript
+ * holds) or ci (a chunked image) is the system's pristine disk; none of them
+ * with image_len 0: a system without a disk. */
+static vax780w *create(uint32_t memory_kb, uint8_t *image, uint32_t source, uint32_t image_len, chunked_image *ci,
+                       const char *ra_type, uint32_t method, uint32_t howto, char *err, uint32_t errlen)
 {
     if (errlen)
         err[0] = 0;
     uint64_t pack = ra_type ? vax_session_ra_bytes(ra_type) : 0;
-    if (ra_type && ((!image && !source) || image_len == 0 || image_len > pack || image_len % 512u)) {
+    if (ra_type && ((!image && !source && !ci) || image_len == 0 || image_len > pack || image_len % 512u)) {
         snprintf(err, errlen, "an %s image is 512 to %llu bytes in whole 512-byte blocks, not %u",
                  vax_session_ra_name(ra_type), (unsigned long long)pack, image_len);
         return NULL;
@@ -262,10 +350,12 @@ static vax780w *create(uint32_t memory_kb, uint8_t *image, uint32_t source, uint
     vax_session_config cfg;
     memset(&cfg, 0, sizeof cfg);
     cfg.memory_kb = memory_kb;
-    if (!image && !source && image_len == 0) {
+    if (!image && !source && !ci && image_len == 0) {
         w->diskless = 1;
     } else {
-        if (source) {
+        if (ci) {
+            blockdev_chunked(&w->image, ci);
+        } else if (source) {
             w->js_source = source;
             w->image.ctx = w;
             w->image.size = image_len;
@@ -316,6 +406,7 @@ EMSCRIPTEN_KEEPALIVE void vax780w_destroy(vax780w *w)
         blockdev_overlay_destroy(&w->disk1);
     free(w->vmb);
     free(w->profile);
+    free(w->snapshot);
     free(w);
 }
 
@@ -539,3 +630,65 @@ EMSCRIPTEN_KEEPALIVE const char *vax780w_profile_json(vax780w *w)
 }
 
 EMSCRIPTEN_KEEPALIVE uint32_t vax780w_profile_json_length(vax780w *w) { return (uint32_t)w->profile_len; }
+
+/* A snapshot of the whole system now (between two vax780w_run calls), with
+ * disk_id (32 bytes: the image's identity, which a restore must match) and
+ * host_len bytes of the host's own (host) in it.  Valid until the next call,
+ * vax780w_snapshot_free or vax780w_destroy; its length is
+ * vax780w_snapshot_length.  NULL with a message (vax780w_error). */
+EMSCRIPTEN_KEEPALIVE const uint8_t *vax780w_snapshot(vax780w *w, const uint8_t *disk_id, const uint8_t *host,
+                                                     uint32_t host_len)
+{
+    w->err[0] = 0;
+    free(w->snapshot);
+    w->snapshot = vax_session_snapshot(w->s, w->diskless ? NULL : disk_id, host, host_len, &w->snapshot_len);
+    if (!w->snapshot)
+        w->snapshot_len = 0;
+    return w->snapshot;
+}
+
+EMSCRIPTEN_KEEPALIVE uint32_t vax780w_snapshot_length(vax780w *w) { return (uint32_t)w->snapshot_len; }
+
+EMSCRIPTEN_KEEPALIVE void vax780w_snapshot_free(vax780w *w)
+{
+    free(w->snapshot);
+    w->snapshot = NULL;
+    w->snapshot_len = 0;
+}
+
+/* Instead of vax780w_boot: the state of a snapshot (len bytes at buf, read
+ * during the call) that a system created with the same settings over an
+ * image of the same identity (disk_id, 32 bytes) saved.  The boot that
+ * vax780w_boot would have done (direct or /boot, single- or multi-user,
+ * VMB) must be the one the saved system had.  Returns 0, or -1 with a
+ * message (vax780w_error); after a failure, destroy the system. */
+EMSCRIPTEN_KEEPALIVE int vax780w_restore(vax780w *w, const uint8_t *buf, uint32_t len, const uint8_t *disk_id)
+{
+    w->err[0] = 0;
+    if (w->diskless) {
+        snprintf(w->err, sizeof w->err, "restore: a system without a disk is started by LOAD and START");
+        return -1;
+    }
+    int kind = w->vmb ? VAX_SESSION_BOOT_VMB : w->direct ? VAX_SESSION_BOOT_KERNEL : VAX_SESSION_BOOT_DISK;
+    uint32_t howto = w->vmb ? w->vmb_flags : w->howto;
+    int rc = vax_session_restore(w->s, buf, len, disk_id, kind, howto);
+    if (rc == 0 && w->vmb) {   /* the session has the snapshot's copy */
+        free(w->vmb);
+        w->vmb = NULL;
+    }
+    return rc < 0 ? -1 : 0;
+}
+
+/* The host's bytes of the snapshot restored, and their length (NULL, 0 if none). */
+EMSCRIPTEN_KEEPALIVE const uint8_t *vax780w_restored_host(vax780w *w)
+{
+    uint32_t len;
+    return vax_session_restored_host(w->s, &len);
+}
+
+EMSCRIPTEN_KEEPALIVE uint32_t vax780w_restored_host_length(vax780w *w)
+{
+    uint32_t len;
+    vax_session_restored_host(w->s, &len);
+    return len;
+}

@@ -7,6 +7,7 @@
 #include <emscripten/emscripten.h>
 #include <string.h>
 
+#include "snapshot/snap.h"
 #include "vax.h"
 
 /* vax_create() with a config whose other fields (if any are added) are zero. */
@@ -27,6 +28,11 @@ EMSCRIPTEN_KEEPALIVE uint32_t vaxw_abi_version(void) {
      * 9: vax780w_set_cpu_model, vax780w_set_disk_spin_seed;
      * 10: profiling (vax780w_profile_*, vax_profile_*);
      * 11: vax780w_create_js, an image JavaScript holds, read through the vaxImageRead import;
-     * 12: vax780w_add_second_drive */
-    return 12;
+     * 12: vax780w_add_second_drive;
+     * 13: machine snapshots (vax780w_snapshot*, vax780w_restore*), chunked images (vax780w_chunked_*) */
+    return 13;
 }
+
+/* The emulator build's identity (32 bytes: the SHA-256 of emu/src), which
+ * machine snapshots carry: one made by another build is refused. */
+EMSCRIPTEN_KEEPALIVE const uint8_t *vaxw_build_id(void) { return snap_build_id(); }

@@ -23,13 +23,14 @@ import { i32 } from './kstats';
 import {
   RESULT_FORMAT, RESULT_VERSION, type ExperimentResult, type RowDerived, type RowPaper, type RowResult, type SpreadRange,
 } from './result';
+import { BootSnapshots, SINGLE_USER_BOOT, bootKey, encodeHostPart, type BootSnapshot } from './bootSnapshots';
 import { ConsoleSession, SessionFailure, SLICE, type SessionHooks } from './session';
 import { parseTimedOutput } from './timeparse';
 import { DEFAULT_DISK_TIMING, findToggle, resolveSettings, validateSetting, validateSettings } from './toggles';
 
-export const PROMPT = '\n# ';
+export const PROMPT = SINGLE_USER_BOOT.prompt;
 /** Virtual-second limits of the steps around the timed command. */
-export const BOOT_LIMIT_S = 300;
+export const BOOT_LIMIT_S = SINGLE_USER_BOOT.limitSeconds;
 export const SETUP_LIMIT_S = 60;
 /** The lines every step types first, on a one-drive machine. */
 export const COMMON_SETUP = ['mount /dev/hp0g /usr', `cd ${LAB_BIN}`];
@@ -103,6 +104,13 @@ export interface RunOptions {
   onPartial?: (result: ExperimentResult) => void;
   /** Virtual seconds between counter samples (default: samplingFor). */
   sampleSeconds?: number;
+  /** Machines booted to the single-user prompt, saved (bootSnapshots.ts):
+   *  a step whose machine is configured like one there starts from it
+   *  instead of booting, and a step that boots saves its machine there.
+   *  Results are the same either way.  Default: a store for this run alone;
+   *  null: boot every step.  Profiled runs always boot (the profile starts
+   *  at the boot). */
+  bootSnapshots?: BootSnapshots | null;
   /** How many times each step runs, with seeds 1..N: disk spin seed N
    *  (Vax780Options.diskSpinSeed: each disk command finds the platter at a
    *  pseudo-random angle, so no row hinges on a lock between computing and
@@ -351,6 +359,7 @@ export async function runExperiment(
   // One shared image for every step (a Uint8Array would be copied per machine).
   const image = disk instanceof Uint8Array ? api.loadImage(disk) : disk;
   const rows: RowResult[] = [];
+  const snapshots = options.profile ? null : options.bootSnapshots === undefined ? new BootSnapshots() : options.bootSnapshots;
   const result = (): ExperimentResult => ({
     format: RESULT_FORMAT,
     version: RESULT_VERSION,
@@ -384,7 +393,7 @@ export async function runExperiment(
       const runs: RowResult[] = [];
       for (let seed = 1; seed <= spinSeeds; seed++) {
         if (seed > 1 && options.signal?.aborted) break;
-        runs.push(await runStep(api, image, spec, index, step, count, kernel, run, nsPerInstruction, seed, options, keep));
+        runs.push(await runStep(api, image, spec, index, step, count, kernel, run, seed, options, keep, snapshots));
       }
       const row = medianRun(runs, spinSeeds);
       if (step.calibration) row.calibration = true;
@@ -396,6 +405,17 @@ export async function runExperiment(
     if (image !== disk) image.dispose();
   }
   return result();
+}
+
+/** A step's machine, but for its disk and kernel file: how runStep creates
+ *  it (and so what a shipped snapshot of it must have been made with). */
+export function stepMachineOptions(run: ResolvedRun, kernel: Record<string, number>, spinSeed: number,
+  drives: MachineSpec['drives'] = 1): Omit<Vax780Options, 'disk'> {
+  return {
+    memoryMB: run.memoryMB, boot: 'single', direct: true, set: kernel, cpuModel: run.cpu,
+    nsPerInstruction: CPU_NS_PER_INSTRUCTION[run.cpu], diskTiming: run.disk, diskSpinSeed: spinSeed,
+    ...(drives === 2 ? { secondDrive: true } : {}),
+  };
 }
 
 /** The run with the median elapsed time (the lower median for an even
@@ -433,8 +453,8 @@ export function samplingFor(expectedSeconds: number | undefined, requested?: num
 
 async function runStep(
   api: Vax780Api, image: DiskImage, spec: ExperimentSpec, index: number, step: StepSpec, count: number | null,
-  kernel: Record<string, number>, run: ResolvedRun, nsPerInstruction: number, spinSeed: number, options: RunOptions,
-  keep: Set<string> | null,
+  kernel: Record<string, number>, run: ResolvedRun, spinSeed: number, options: RunOptions,
+  keep: Set<string> | null, snapshots: BootSnapshots | null,
 ): Promise<RowResult> {
   const limitSeconds = options.limitSeconds ?? stepLimit(step, count);
   const command = `/bin/time ${stepCommand(step, count)}`;
@@ -446,11 +466,24 @@ async function runStep(
   let profiling = false;
   const profileCode: ProfileCode | null = options.profile ? await import('../profile/index') : null;
   try {
-    sys = api.create({
-      memoryMB: run.memoryMB, disk: image, boot: 'single', direct: true, set: kernel, cpuModel: run.cpu, nsPerInstruction,
-      diskTiming: run.disk, diskSpinSeed: spinSeed, ...(options.kernel ? { kernel: options.kernel.bytes } : {}),
-      secondDrive: spec.machine.drives === 2, profile: options.profile === true,
-    });
+    const machineOptions: Vax780Options = {
+      ...stepMachineOptions(run, kernel, spinSeed, spec.machine.drives), disk: image,
+      ...(options.kernel ? { kernel: options.kernel.bytes } : {}), profile: options.profile === true,
+    };
+    const key = snapshots ? bootKey(image, machineOptions, SINGLE_USER_BOOT, options.kernel?.sha256) : '';
+    let saved: BootSnapshot | undefined = snapshots ? await snapshots.take(key) : undefined;
+    if (saved) {
+      try {
+        sys = api.create({ ...machineOptions, restore: saved.bytes });
+      } catch (e) {
+        // A snapshot from elsewhere that this emulator cannot restore (another
+        // build): boot instead, and save this build's.  One made here must restore.
+        if (saved.origin !== 'shipped') throw e;
+        snapshots!.delete(key);
+        saved = undefined;
+      }
+    }
+    sys ??= api.create(machineOptions);
     const machine = sys;
     let sampler: CounterSampler | null = null;
     let slices = 0;
@@ -468,9 +501,18 @@ async function runStep(
         if (++slices % 10 === 0) progress();
       },
     };
-    const session = new ConsoleSession(sys, (r) => api.stopName(r), hooks);
+    const session = new ConsoleSession(sys, (r) => api.stopName(r), hooks, saved);
     progress();
-    await session.expect(PROMPT, BOOT_LIMIT_S);
+    if (saved) {
+      // The boot as it was printed, for whoever shows the console.
+      if (saved.transcript) options.onConsole?.(saved.transcript);
+    } else {
+      await session.expect(SINGLE_USER_BOOT.prompt, SINGLE_USER_BOOT.limitSeconds, SINGLE_USER_BOOT.slice);
+      if (snapshots) {
+        const bytes = sys.snapshot(encodeHostPart(session.transcript, session.matchEnd));
+        snapshots.set(key, { bytes, transcript: session.transcript, mark: session.matchEnd, origin: 'here' });
+      }
+    }
     for (const line of [...machineSetup(spec.machine), placementSetup(spinSeed), ...step.setup]) {
       session.send(line);
       const out = await session.expect(PROMPT, SETUP_LIMIT_S);

@@ -100,7 +100,21 @@ export class ConsoleSession {
     private readonly machine: ConsoleMachine,
     private readonly stopName: (reason: number) => string = (r) => `stop ${r}`,
     private readonly hooks: SessionHooks = {},
-  ) {}
+    /** A machine restored from a snapshot: the transcript its session had
+     *  then and where its last match ended (runner.ts, bootSnapshots.ts),
+     *  so that this session goes on as that one would have. */
+    resume?: { transcript: string; mark: number },
+  ) {
+    if (resume) {
+      this.transcript = resume.transcript;
+      this.mark = resume.mark;
+    }
+  }
+
+  /** Where the last match ended in the transcript (what a snapshot keeps). */
+  get matchEnd(): number {
+    return this.mark;
+  }
 
   /** Types text and a carriage return (the CLI's `send`). */
   send(text: string): void {

@@ -12,7 +12,8 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { before, test } from 'node:test';
 
-import { findLabImage, loadDiskImage, loadSharedDiskImage, wasmBuildExists } from '../../emu/js/vaxNode';
+import { findLabImage, loadDiskImage, loadSharedPack, wasmBuildExists } from '../../emu/js/vaxNode';
+import type { SharedPack } from '../../emu/js/sharedPack';
 import { KERNELS, kernelFileName } from '../kernels/variants';
 import { findExperiment } from './experiments';
 import { resultJson } from './result';
@@ -158,16 +159,21 @@ test('shard specs: INDEX/COUNT from 0', () => {
 
 const lab = useLabImage('sweep.test.ts');
 const skip = lab.skip || (!wasmBuildExists() ? 'no wasm build' : false);
-let pack: Uint8Array<SharedArrayBuffer>;
+// The pack as `vaxlab sweep` shares it: the chunked image when the installer wrote one; and the whole pack.
+let pack: SharedPack;
+let flatPack: SharedPack;
 const IMAGE = { name: 'test image' };
 before(async () => {
-  if (!skip) pack = await loadSharedDiskImage(findLabImage()!);
+  if (skip) return;
+  pack = await loadSharedPack(findLabImage()!);
+  flatPack = await loadSharedPack(findLabImage()!, { flat: true });
 });
 
 /** Runs a request's units (all, or some) on `jobs` threads. */
-async function runOnThreads(request: SweepRequest, jobs: number, options: { units?: number[]; signal?: AbortSignal; onWorkers?: (busy: number) => void } = {}) {
+async function runOnThreads(request: SweepRequest, jobs: number,
+  options: { units?: number[]; signal?: AbortSignal; onWorkers?: (busy: number) => void; pack?: SharedPack } = {}) {
   const plan = planSweep(request);
-  const pool = threadExecutors(request, jobs, pack, IMAGE);
+  const pool = threadExecutors(request, jobs, options.pack ?? pack, IMAGE);
   try {
     const ran = await runUnits(plan, options.units ?? plan.units.map((u) => u.index), pool.executors, {
       signal: options.signal,
@@ -190,7 +196,10 @@ let whole: { json: string; outcomes: Map<number, UnitOutcome> } | null = null;
 
 test('a sweep on one worker thread and on two: the same bytes; a point is the experiment run with its settings', { skip }, async () => {
   const one = await runOnThreads(SWEEP, 1);
-  const two = await runOnThreads(SWEEP, 2);
+  // Two threads over the whole pack in shared memory (no chunked image): the same bytes again.
+  const two = await runOnThreads(SWEEP, 2, { pack: flatPack });
+  assert.equal(pack.format, existsSync(findLabImage()!.replace(/\.dsk\.gz$/, '.dskz')) ? 'chunked' : 'flat');
+  assert.equal(flatPack.format, 'flat');
   const a = assembleSweep(one.plan, one.outcomes, one.stopped);
   const b = assembleSweep(two.plan, two.outcomes, two.stopped);
   assert.equal(a.status, 'ok');

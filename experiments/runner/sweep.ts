@@ -33,6 +33,7 @@ import { MEMORY_MB_SCHEMA, RESULT_SCHEMA, checkSeries, type ExperimentResult, ty
 import {
   arr, at, check, int, num, nul, obj, oneOf, rec, str, type Expect, type Infer, type Paths, type Same,
 } from './schema';
+import { BootSnapshots } from './bootSnapshots';
 import { checkKernelSettings, resolveRun, runExperiment, SettingsError, type RunOptions, type RunProgress } from './runner';
 import { choiceName, closeToggles, expectedValues, findToggle, settingValue, TOGGLES, validateSetting } from './toggles';
 
@@ -430,9 +431,11 @@ export function planSweep(request: SweepRequest): SweepPlan {
 export class SweepUnitRunner {
   readonly plan: SweepPlan;
 
-  /** kernels: the variants' bytes by name, for a sweep that boots them (none: such a sweep's units fail saying so). */
+  /** kernels: the variants' bytes by name, for a sweep that boots them (none: such a sweep's units fail saying so).
+   *  bootSnapshots: the machines this worker booted, kept across units (bootSnapshots.ts), so a point's
+   *  later steps on this worker start from its first step's machine instead of booting (the same result bytes). */
   constructor(private readonly api: Vax780Api, private readonly image: DiskImage, request: SweepRequest,
-    private readonly kernels: KernelResolver = () => undefined) {
+    private readonly kernels: KernelResolver = () => undefined, private readonly bootSnapshots: BootSnapshots = new BootSnapshots()) {
     this.plan = planSweep(request);
   }
 
@@ -473,7 +476,9 @@ export class SweepUnitRunner {
     if (!unit) throw new RangeError(`unit ${index}: the sweep has ${this.plan.units.length}`);
     const point = this.plan.points[unit.point]!;
     const kernel = this.kernelOf(point);
-    return runExperiment(this.api, this.image, point.spec, { ...point.options, ...hooks, ...(kernel ? { kernel } : {}), steps: [unit.step] });
+    return runExperiment(this.api, this.image, point.spec, {
+      ...point.options, ...hooks, ...(kernel ? { kernel } : {}), steps: [unit.step], bootSnapshots: this.bootSnapshots,
+    });
   }
 }
 

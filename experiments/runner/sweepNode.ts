@@ -1,7 +1,9 @@
 // Node: a sweep's units (sweep.ts) on worker threads.  The pack is read once
-// into a SharedArrayBuffer (emu/js/vaxNode.ts loadSharedDiskImage) that every
-// thread's emulator reads through sharedImage, so N workers hold one copy of
-// the 174 MB pack between them, not N (nor N + 1).  Each thread makes the
+// into a SharedArrayBuffer (emu/js/vaxNode.ts loadSharedPack) that every
+// thread is given: the chunked image's file (about 5 MB), which each thread
+// opens in its wasm memory and decompresses only as far as its machines
+// read, or, without one, the whole 174 MB pack, which every thread's
+// emulator reads through sharedImage — never N copies of the pack.  Each thread makes the
 // plan from the same request and runs the units it is sent; the result is
 // assembled here in the plan's order, the same bytes for any number of
 // threads.  Node-only (worker_threads); the page's workers are
@@ -9,6 +11,7 @@
 
 import { Worker } from 'node:worker_threads';
 
+import type { SharedPack } from '../../emu/js/sharedPack';
 import type { ExperimentResult } from './result';
 import type { RunProgress } from './runner';
 import type { SweepRequest, UnitExecutor } from './sweep';
@@ -16,8 +19,8 @@ import type { SweepRequest, UnitExecutor } from './sweep';
 /** What a thread is started with. */
 export interface SweepThreadData {
   request: SweepRequest;
-  /** The pack's bytes, shared with every thread. */
-  pack: SharedArrayBuffer;
+  /** The pack, shared with every thread (the chunked image's file, or the whole pack). */
+  pack: SharedPack;
   /** The image's name and SHA-256, as results record it. */
   image: { name: string; sha256?: string } | null;
   /** The kernel variants the sweep boots, by name (RunOptions.kernel: their bytes, name and SHA-256). */
@@ -113,11 +116,8 @@ class ThreadExecutor implements UnitExecutor {
 }
 
 /** `jobs` worker threads for the sweep of `request`, over the shared pack (and the kernels it boots); close() ends them. */
-export function threadExecutors(request: SweepRequest, jobs: number, pack: Uint8Array<SharedArrayBuffer>,
+export function threadExecutors(request: SweepRequest, jobs: number, pack: SharedPack,
   image: SweepThreadData['image'], kernels: SweepThreadData['kernels'] = {}): { executors: UnitExecutor[]; close(): Promise<void> } {
-  if (pack.byteOffset !== 0 || pack.byteLength !== pack.buffer.byteLength) {
-    throw new RangeError('the pack must fill its SharedArrayBuffer');
-  }
-  const executors = Array.from({ length: jobs }, () => new ThreadExecutor({ request, pack: pack.buffer, image, kernels }));
+  const executors = Array.from({ length: jobs }, () => new ThreadExecutor({ request, pack, image, kernels }));
   return { executors, close: async () => void (await Promise.all(executors.map((e) => e.close()))) };
 }

@@ -1,12 +1,13 @@
 // A worker thread of a Node sweep (sweepNode.ts; started through
-// sweepThread.mjs): loads the wasm emulator, reads the pack from the
-// SharedArrayBuffer the main thread filled (no copy: Vax780Api.sharedImage),
-// makes the sweep's plan from its request and runs the units it is sent,
-// one at a time.  Between emulator slices it yields to its event loop, so a
+// sweepThread.mjs): loads the wasm emulator, opens the pack the main
+// thread shares (emu/js/sharedPack.ts: its chunked image, or the whole pack
+// read where it is), makes the sweep's plan from its request and runs the
+// units it is sent, one at a time.  Between emulator slices it yields to its event loop, so a
 // stop message gets through within a slice.
 
 import { parentPort, workerData } from 'node:worker_threads';
 
+import { openSharedPack } from '../../emu/js/sharedPack';
 import { loadVaxNode } from '../../emu/js/vaxNode';
 import type { SweepThreadData, ToThread, FromThread } from './sweepNode';
 import { SweepUnitRunner } from './sweep';
@@ -19,7 +20,7 @@ const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 let runner: SweepUnitRunner;
 try {
   const api = await loadVaxNode();
-  runner = new SweepUnitRunner(api.vax780, api.vax780.sharedImage(new Uint8Array(data.pack)), data.request,
+  runner = new SweepUnitRunner(api.vax780, openSharedPack(api.vax780, data.pack), data.request,
     (name) => (Object.hasOwn(data.kernels, name) ? data.kernels[name] : undefined));
 } catch (e) {
   post({ type: 'fatal', message: `the worker could not start: ${message(e)}` });

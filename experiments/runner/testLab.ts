@@ -8,7 +8,7 @@ import { after, before } from 'node:test';
 import type { DiskImage } from '../../emu/js/diskImage';
 import type { Vax780System } from '../../emu/js/vax780';
 import type { VaxMachineApi } from '../../emu/js/vaxModule';
-import { findLabImage, loadDiskImage, loadVaxNode, wasmBuildExists } from '../../emu/js/vaxNode';
+import { findLabImage, loadVaxNode, openDiskImage, wasmBuildExists } from '../../emu/js/vaxNode';
 import { PROMPT } from './runner';
 import { ConsoleSession, type SessionHooks } from './session';
 
@@ -35,7 +35,8 @@ export function useLabImage(testFile: string): LabImage {
       return;
     }
     lab.api = await loadVaxNode();
-    lab.disk = lab.api.vax780.loadImage(await loadDiskImage(imagePath!));
+    // Compressed in chunks when the installer wrote them (openDiskImage), named by its SHA-256.
+    lab.disk = (await openDiskImage(lab.api.vax780, imagePath!)).disk;
   });
   after(() => lab.disk?.dispose());
   return lab;

@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "bus/sbi.h"
+#include "snapshot/snap.h"
 
 #define NDRIVES 8
 #define VAR_MASK 0x1FFFFu
@@ -514,4 +515,28 @@ int mba_disk_stats_get(const mba *a, int unit, mba_disk_stats *out)
         return -1;
     a->drive[unit].ops->stats(a->drive[unit].dev, out);
     return 0;
+}
+
+void mba_snap(mba *a, vax_snap *s)
+{
+    snap_u32(s, &a->cr);
+    snap_u32(s, &a->sr);
+    snap_u32(s, &a->var);
+    snap_u32(s, &a->bcr);
+    snap_u32(s, &a->dr);
+    snap_u32_array(s, a->map, MBA_MAP_ENTRIES);
+    snap_int(s, &a->xfer_unit, -1, NDRIVES - 1);
+    snap_u32(s, &a->xfer_left);
+    snap_int(s, &a->xfer_abort, 0, 1);
+    snap_same_u32(s, (uint32_t)a->fast, "fast disk timing");
+    for (int i = 0; i < NDRIVES && !snap_failed(s); i++) {
+        snap_same_u32(s, a->drive[i].ops != NULL, "a drive in this MASSBUS slot");
+        if (!a->drive[i].ops || snap_failed(s))
+            continue;
+        if (!a->drive[i].ops->snap) {
+            snap_fail(s, "MASSBUS drive %d cannot be saved in a snapshot", i);
+            return;
+        }
+        a->drive[i].ops->snap(a->drive[i].dev, s);
+    }
 }

@@ -50,6 +50,8 @@ typedef struct {
  * the host's disk knobs through.  The drive talks back through the
  * mba_xfer_* and mba_attention functions below.  Optional members may be
  * NULL (a drive without the knob). */
+struct vax_snap;
+
 typedef struct mba_drive_ops {
     uint16_t (*read_reg)(void *drive, int reg);
     void (*write_reg)(void *drive, int reg, uint16_t value);
@@ -62,6 +64,8 @@ typedef struct mba_drive_ops {
     int (*set_timing)(void *drive, const char *profile, char *err, size_t errlen);
     int (*set_spin_seed)(void *drive, uint32_t seed, char *err, size_t errlen);
     void (*stats)(const void *drive, mba_disk_stats *out);
+    /* Its state in a snapshot (snapshot/snap.h). */
+    void (*snap)(void *drive, struct vax_snap *s);
 } mba_drive_ops;
 
 /* Put a drive in slot unit (0..7): the adapter owns it from now on and
@@ -95,6 +99,10 @@ void mba_set_fast_timing(mba *a, int on);
 
 /* 0, or -1 if there is no drive in that slot. */
 int mba_disk_stats_get(const mba *a, int unit, mba_disk_stats *out);
+
+/* The adapter's registers, map and transfer in a snapshot, then each
+ * drive's (its snap operation; a drive without one cannot be saved). */
+void mba_snap(mba *a, struct vax_snap *s);
 
 /* ---- MBA register offsets and bits ---- */
 #define MBA_CSR 0x000u

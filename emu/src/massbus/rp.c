@@ -101,6 +101,7 @@
 #include <string.h>
 
 #include "massbus/mba.h"
+#include "snapshot/snap.h"
 
 #define MS(x) ((uint32_t)(x) * 1000000u)
 #define REV_3600RPM 16666667u
@@ -888,6 +889,51 @@ static void op_stats(const void *dev, mba_disk_stats *out)
     }
 }
 
+static void op_snap(void *dev, vax_snap *s)
+{
+    rp_drive *d = dev;
+    snap_same_string(s, d->type->name, "drive type");
+    snap_same_string(s, d->tm->name, "disk timing");
+    snap_same_u32(s, d->spin_seed, "disk spin seed");
+    snap_same_u32(s, (uint32_t)d->fast, "fast disk timing");
+    snap_u16(s, &d->func);
+    snap_u16(s, &d->er1);
+    snap_u16(s, &d->mr1);
+    snap_u16(s, &d->da);
+    snap_u16(s, &d->of);
+    snap_u16(s, &d->dc);
+    snap_u16(s, &d->er2);
+    snap_u16(s, &d->er3);
+    snap_u16(s, &d->serial);
+    snap_int(s, &d->cyl, 0, d->type->ncyl);
+    snap_int(s, &d->arm, 0, 1 << 20);
+    snap_int(s, &d->ata, 0, 1);
+    snap_int(s, &d->vv, 0, 1);
+    snap_int(s, &d->lst, 0, 1);
+    snap_int(s, &d->om, 0, 1);
+    int st = (int)d->state;
+    snap_int(s, &st, RP_IDLE, RP_BUSY_TRANSFER);
+    d->state = (rp_state)st;
+    snap_int(s, &d->op, 0, 077);
+    snap_event(s, &d->ev);
+    snap_u64(s, &d->op_start_ns);
+    snap_u64(s, &d->pip_end_ns);
+    snap_int(s, &d->target_cyl, 0, d->type->ncyl);
+    snap_int(s, &d->target_arm, 0, 1 << 20);
+    snap_u32(s, &d->spin_state);
+    snap_u64(s, &d->spin_offset_ns);
+    snap_u64(s, &d->spin_touch_ns);
+    snap_u64(s, &d->st_transfers);
+    snap_u64(s, &d->st_sectors);
+    snap_u64(s, &d->st_seeks);
+    snap_u64(s, &d->st_busy_ns);
+    snap_u64(s, &d->st_reads);
+    snap_u64(s, &d->st_writes);
+    snap_u64(s, &d->st_bytes_read);
+    snap_u64(s, &d->st_bytes_written);
+    snap_u64(s, &d->st_cylinders);
+}
+
 static const mba_drive_ops rp_ops = {
     .read_reg = op_read_reg,
     .write_reg = op_write_reg,
@@ -900,6 +946,7 @@ static const mba_drive_ops rp_ops = {
     .set_timing = op_set_timing,
     .set_spin_seed = op_set_spin_seed,
     .stats = op_stats,
+    .snap = op_snap,
 };
 
 int rp_attach(mba *a, int unit, const char *type, vax_blockdev *bd, char *err, size_t errlen)

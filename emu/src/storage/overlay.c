@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "snapshot/snap.h"
+
 typedef struct {
     const vax_blockdev *base;
     uint64_t base_size;   /* bytes the base has; the device beyond them reads as zeros */
@@ -162,4 +164,56 @@ uint64_t blockdev_overlay_dirty_bytes(const vax_blockdev *bd)
 {
     const overlay *o = bd->ctx;
     return o ? o->dirty : 0;
+}
+
+int blockdev_is_overlay(const vax_blockdev *bd) { return bd && bd->read == overlay_read && bd->ctx; }
+
+void blockdev_overlay_snap(vax_blockdev *bd, vax_snap *s)
+{
+    overlay *o = bd->ctx;
+    snap_same_u64(s, bd->size, "disk bytes");
+    snap_same_u64(s, o->base_size, "disk image bytes");
+    uint32_t n = 0;
+    if (!snap_restoring(s))
+        for (uint64_t i = 0; i < o->nchunks; i++)
+            n += o->chunk[i] != NULL;
+    snap_u32(s, &n);
+    if (snap_failed(s))
+        return;
+    if (snap_restoring(s)) {
+        if (n > o->nchunks) {
+            snap_fail(s, "snapshot damaged: %u written chunks of a %llu-chunk disk", n, (unsigned long long)o->nchunks);
+            return;
+        }
+        for (uint64_t i = 0; i < o->nchunks; i++) {
+            free(o->chunk[i]);
+            o->chunk[i] = NULL;
+        }
+        o->dirty = 0;
+    }
+    uint64_t next = 0;   /* chunks come in increasing order */
+    for (uint32_t k = 0; k < n && !snap_failed(s); k++) {
+        uint64_t i = 0;
+        if (!snap_restoring(s)) {
+            while (!o->chunk[next])
+                next++;
+            i = next++;
+        }
+        snap_u64(s, &i);
+        if (snap_failed(s))
+            return;
+        if (snap_restoring(s)) {
+            if (i < next || i >= o->nchunks) {
+                snap_fail(s, "snapshot damaged: written chunk %llu", (unsigned long long)i);
+                return;
+            }
+            next = i + 1;
+            if (!(o->chunk[i] = malloc(chunk_len(bd->size, i)))) {
+                snap_fail(s, "out of host memory restoring the disk");
+                return;
+            }
+            o->dirty += chunk_len(bd->size, i);
+        }
+        snap_bytes(s, o->chunk[i], chunk_len(bd->size, i));
+    }
 }

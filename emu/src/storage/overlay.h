@@ -46,4 +46,14 @@ void blockdev_overlay_destroy(vax_blockdev *bd);
  * (whole chunks, so a one-byte write counts as a chunk). */
 uint64_t blockdev_overlay_dirty_bytes(const vax_blockdev *bd);
 
+/* Whether bd is an overlay (made by blockdev_overlay). */
+int blockdev_is_overlay(const vax_blockdev *bd);
+
+/* The overlay's written chunks in a snapshot (snapshot/snap.h): restoring
+ * replaces whatever this overlay holds with them.  The base is not in the
+ * snapshot: the host puts the same pristine image under it (the snapshot
+ * header's disk identity). */
+struct vax_snap;
+void blockdev_overlay_snap(vax_blockdev *bd, struct vax_snap *s);
+
 #endif

@@ -4,6 +4,7 @@
 #include "system/clock.h"
 
 #include "cpu/cpu.h"
+#include "snapshot/snap.h"
 
 #define ICCS_RUN 0x00000001u
 #define ICCS_TRANS 0x00000010u
@@ -157,4 +158,16 @@ static int64_t seconds_into_year(int64_t t)
 uint32_t clock_todr_for_unix_time(int64_t t)
 {
     return (1u << 28) + (uint32_t)seconds_into_year(t) * 100u;
+}
+
+void clock_snap(vax_clock *k, vax_snap *s)
+{
+    snap_u32(s, &k->iccs);
+    snap_u32(s, &k->nicr);
+    snap_u64(s, &k->reload_ns);
+    snap_u32(s, &k->icr_at_reload);
+    snap_event(s, &k->tick);
+    snap_u32(s, &k->todr_base);
+    snap_u64(s, &k->todr_set_ns);
+    snap_u64(s, &k->ticks);
 }

@@ -32,4 +32,8 @@ uint32_t clock_todr_for_unix_time(int64_t t);
 int clock_ipr_read(vax_machine *m, vax_clock *k, int ipr, uint32_t *value);
 int clock_ipr_write(vax_machine *m, vax_clock *k, int ipr, uint32_t value);
 
+/* Its state in a snapshot (snapshot/snap.h). */
+struct vax_snap;
+void clock_snap(vax_clock *k, struct vax_snap *s);
+
 #endif

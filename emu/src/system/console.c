@@ -5,6 +5,7 @@
 #include "system/console.h"
 
 #include "cpu/cpu.h"
+#include "snapshot/snap.h"
 
 #define CSR_IE 0x40u
 #define CSR_DONE 0x80u   /* RXCS done / TXCS ready */
@@ -180,4 +181,27 @@ int console_ipr_write(vax_machine *m, vax_console *c, int ipr, uint32_t value)
         return 1;
     }
     return 0;
+}
+
+void console_snap(vax_console *c, vax_snap *s)
+{
+    snap_u32(s, &c->rxcs);
+    snap_u32(s, &c->rxdb);
+    snap_u32(s, &c->txcs);
+    snap_event(s, &c->rx_event);
+    snap_event(s, &c->tx_event);
+    snap_u8(s, &c->pending_tx);
+    snap_u8(s, &c->pending_id);
+    snap_u16(s, &c->reply);
+    snap_int(s, &c->reply_pending, 0, 1);
+    snap_u32(s, &c->in_head);
+    snap_u32(s, &c->in_count);
+    if (snap_restoring(s) && (c->in_head >= CONSOLE_INPUT_MAX || c->in_count > CONSOLE_INPUT_MAX))
+        snap_fail(s, "snapshot damaged: console input queue");
+    /* The characters typed and not yet read, in order. */
+    for (uint32_t i = 0; i < c->in_count && !snap_failed(s); i++)
+        snap_u8(s, &c->input[(c->in_head + i) % CONSOLE_INPUT_MAX]);
+    snap_same_u32(s, c->char_ns, "console character time");
+    snap_u64(s, &c->chars_in);
+    snap_u64(s, &c->chars_out);
 }

@@ -58,4 +58,9 @@ uint32_t console_type(vax_machine *m, vax_console *c, const char *text, uint32_t
 int console_ipr_read(vax_machine *m, vax_console *c, int ipr, uint32_t *value);
 int console_ipr_write(vax_machine *m, vax_console *c, int ipr, uint32_t value);
 
+/* Its state in a snapshot (snapshot/snap.h); the callbacks stay the
+ * system's own. */
+struct vax_snap;
+void console_snap(vax_console *c, struct vax_snap *s);
+
 #endif

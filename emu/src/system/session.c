@@ -16,6 +16,8 @@
 #include "boot/vmb.h"
 #include "machine.h"
 #include "massbus/rp.h"
+#include "snapshot/snap.h"
+#include "storage/overlay.h"
 #include "system/vax780.h"
 #include "system/vax780_stats.h"
 #include "unibus/uda50.h"
@@ -26,10 +28,10 @@
 
 typedef enum {
     BOOTED_NOTHING,
-    BOOTED_DISK,        /* /boot from the boot disk */
-    BOOTED_KERNEL,      /* the kernel loaded by the host */
-    BOOTED_STANDALONE,  /* a standalone program, the tape's boot block, or LOAD/START */
-    BOOTED_VMB,         /* DEC's VMB, as the console's BOOT command starts it */
+    BOOTED_DISK = VAX_SESSION_BOOT_DISK,                 /* /boot from the boot disk */
+    BOOTED_KERNEL = VAX_SESSION_BOOT_KERNEL,             /* the kernel loaded by the host */
+    BOOTED_STANDALONE = VAX_SESSION_BOOT_STANDALONE,     /* a standalone program, the tape's boot block, or LOAD/START */
+    BOOTED_VMB = VAX_SESSION_BOOT_VMB,                   /* DEC's VMB, as the console's BOOT command starts it */
 } booted_kind;
 
 struct vax_session {
@@ -39,6 +41,8 @@ struct vax_session {
     uint32_t boot_disk_r10;            /* R10 naming it for /boot and the kernel (boot.h) */
     vax_blockdev *tape;            /* the TS11's, or NULL */
     int todr_ok;                   /* the boot disk holds a 4.3BSD root (the TODR came from it) */
+    vax_blockdev *disk_dev[VAX_SESSION_MAX_DISKS];   /* hp0-hp7 as configured (NULL: none) */
+    vax_blockdev *ra_dev[VAX_SESSION_MAX_RA];        /* ra0-ra3 */
     char todr_error[200];
     int has_ra[VAX_SESSION_MAX_RA];
 
@@ -57,6 +61,8 @@ struct vax_session {
     char set_name[VAX_SESSION_MAX_SETTINGS][NAME_MAX_LEN];
     uint32_t set_value[VAX_SESSION_MAX_SETTINGS], set_old[VAX_SESSION_MAX_SETTINGS];
     int booted;                    /* a first boot has happened */
+    booted_kind first_kind;        /* how, and with which flags (snapshots check it) */
+    uint32_t first_howto;
     uint32_t reboots;
 
     /* The kernel's panicstr (a kernel virtual address; 0 = not watched). */
@@ -73,6 +79,10 @@ struct vax_session {
     uint8_t out[VAX_SESSION_OUTPUT_RING];
     uint32_t out_head, out_count;
     uint64_t out_dropped;
+
+    /* The host's bytes of the snapshot last restored. */
+    uint8_t *restored_host;
+    uint32_t restored_host_len;
 
     char err[320];
 };
@@ -144,11 +154,13 @@ vax_session *vax_session_create(const vax_session_config *cfg, char *err, size_t
     for (int u = 0; u < VAX_SESSION_MAX_DISKS && u < VAX780_MAX_DISKS; u++) {
         c.disk[u].type = cfg->disk[u].type;
         c.disk[u].image = cfg->disk[u].image;
+        s->disk_dev[u] = cfg->disk[u].type ? cfg->disk[u].image : NULL;
     }
     for (int u = 0; u < VAX_SESSION_MAX_RA && u < VAX780_MAX_RA; u++) {
         c.ra[u].type = cfg->ra[u].type;
         c.ra[u].image = cfg->ra[u].image;
         s->has_ra[u] = cfg->ra[u].type != NULL;
+        s->ra_dev[u] = cfg->ra[u].type ? cfg->ra[u].image : NULL;
     }
     /* The boot disk: hp0, or else ra0 (ra is major device 9 to /boot and
      * the kernel: 4.3BSD's stand/conf.c devsw and vax/autoconf.c). */
@@ -187,6 +199,7 @@ void vax_session_destroy(vax_session *s)
     vax780_destroy(s->sys);
     free(s->kernel_image);
     free(s->vmb);
+    free(s->restored_host);
     free(s);
 }
 
@@ -407,10 +420,13 @@ static int first_boot(vax_session *s)
 }
 
 /* A boot's result: only a boot that worked counts as the first one. */
-static int booted(vax_session *s, int rc)
+static int booted(vax_session *s, int rc, booted_kind kind, uint32_t howto)
 {
-    if (rc == 0)
+    if (rc == 0) {
         s->booted = 1;
+        s->first_kind = kind;
+        s->first_howto = howto;
+    }
     return rc;
 }
 
@@ -420,7 +436,7 @@ int vax_session_boot_disk(vax_session *s, uint32_t howto)
     if (rc == 0 && s->nset)
         rc = fail(s, VAX_SESSION_ERR_INPUT,
                   "kernel variables need the kernel loaded by the host (a direct boot): /boot loads it itself");
-    return rc ? rc : booted(s, boot_bsd(s, BOOTED_DISK, howto));
+    return rc ? rc : booted(s, boot_bsd(s, BOOTED_DISK, howto), BOOTED_DISK, howto);
 }
 
 int vax_session_boot_kernel(vax_session *s, uint32_t howto, const char *kernel_path)
@@ -432,7 +448,7 @@ int vax_session_boot_kernel(vax_session *s, uint32_t howto, const char *kernel_p
         return fail(s, VAX_SESSION_ERR_INPUT, "kernel path too long");
     if (!s->kernel_image)   /* a host image keeps the name it was given */
         snprintf(s->kernel_path, sizeof s->kernel_path, "%s", kernel_path ? kernel_path : "");
-    return booted(s, boot_bsd(s, BOOTED_KERNEL, howto));
+    return booted(s, boot_bsd(s, BOOTED_KERNEL, howto), BOOTED_KERNEL, howto);
 }
 
 /* Something that is not a kernel the session loaded has started: nothing
@@ -460,7 +476,7 @@ int vax_session_boot_standalone(vax_session *s, const uint8_t *prog, size_t len,
         return rc;
     if (vax_boot_standalone(s->sys->m, prog, len, r10, r11, NULL, why, sizeof why) < 0)
         return fail(s, VAX_SESSION_ERR_IMAGE, "standalone program: %s", why);
-    return booted(s, standalone_started(s));
+    return booted(s, standalone_started(s), BOOTED_STANDALONE, 0);
 }
 
 int vax_session_boot_tape_block(vax_session *s)
@@ -471,7 +487,7 @@ int vax_session_boot_tape_block(vax_session *s)
         return rc;
     if (vax_boot_tape_block(s->sys->m, s->tape, why, sizeof why) < 0)
         return fail(s, VAX_SESSION_ERR_IMAGE, "tape boot block: %s", why);
-    return booted(s, standalone_started(s));
+    return booted(s, standalone_started(s), BOOTED_STANDALONE, 0);
 }
 
 int vax_session_console_load(vax_session *s, uint32_t addr, const uint8_t *data, size_t len)
@@ -492,7 +508,7 @@ int vax_session_console_start(vax_session *s, uint32_t start)
         return rc;
     if (vax_console_start(s->sys->m, start, why, sizeof why) < 0)
         return fail(s, VAX_SESSION_ERR_INPUT, "%s", why);
-    return booted(s, standalone_started(s));
+    return booted(s, standalone_started(s), BOOTED_STANDALONE, 0);
 }
 
 /* VMB as the console's BOOT starts it (vmb.h); the first time or on a
@@ -527,7 +543,7 @@ int vax_session_boot_vmb(vax_session *s, const uint8_t *vmb, size_t len, const c
     s->vmb = copy;
     s->vmb_len = len;
     s->vmb_flags = flags;
-    return booted(s, start_vmb(s));
+    return booted(s, start_vmb(s), BOOTED_VMB, flags);
 }
 
 /* Has the kernel panicked?  panicstr is a pointer in the kernel's data; the
@@ -648,7 +664,14 @@ int vax_session_attach_disk(vax_session *s, int unit, const char *type, vax_bloc
 {
     if (vax_instruction_count(s->sys->m) != 0)
         return fail(s, -1, "attach a disk: only before the first instruction");
-    return vax780_attach_disk(s->sys, unit, type, bd, s->err, sizeof s->err) < 0 ? -1 : 0;
+    if (unit < 0 || unit >= VAX_SESSION_MAX_DISKS)
+        return fail(s, -1, "attach a disk: hp%d: the units are hp0 to hp%d", unit, VAX_SESSION_MAX_DISKS - 1);
+    if (vax780_attach_disk(s->sys, unit, type, bd, s->err, sizeof s->err) < 0)
+        return -1;
+    /* One of the session's disks from now on: a snapshot checks that it is
+     * there and keeps what the machine wrote on it. */
+    s->disk_dev[unit] = bd;
+    return 0;
 }
 
 int vax_session_kernel_symbols(vax_session *s, const char *const *names, uint32_t *out, int n)
@@ -698,3 +721,156 @@ size_t vax_session_stats(const vax_session *s, uint64_t *out, size_t max)
 }
 
 const char *vax_session_stats_names(void) { return vax780_stats_names(); }
+
+/* ------------------------------------------------------------ snapshots */
+
+static uint64_t fnv1a64(const uint8_t *p, size_t n)
+{
+    uint64_t h = 0xCBF29CE484222325ull;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 0x100000001B3ull;
+    }
+    return h;
+}
+
+/* The session's configuration (compared on restore) and state. */
+static void session_snap(vax_session *s, vax_snap *snap, const uint8_t **host, uint32_t *host_len)
+{
+    char name[96];
+    snap_begin(snap, "CONF");
+    snap_same_u32(snap, (uint32_t)s->first_kind, "how the system was booted (1 /boot, 2 the kernel by the host, 3 standalone, 4 VMB)");
+    snap_same_u32(snap, s->first_howto, "boot flags (2 single-user, 0 multi-user)");
+    snap_same_string(snap, s->boot_disk_type, "boot disk");
+    for (int u = 0; u < VAX_SESSION_MAX_DISKS; u++) {
+        snprintf(name, sizeof name, "disk hp%d", u);
+        snap_same_u32(snap, s->disk_dev[u] != NULL, name);
+    }
+    for (int u = 0; u < VAX_SESSION_MAX_RA; u++) {
+        snprintf(name, sizeof name, "disk ra%d", u);
+        snap_same_u32(snap, s->ra_dev[u] != NULL, name);
+    }
+    snap_same_u32(snap, s->tape != NULL, "a tape");
+    snap_same_u64(snap, s->kernel_image ? fnv1a64(s->kernel_image, s->kernel_image_len) : 0, "kernel image (FNV-1a)");
+    snap_same_u32(snap, (uint32_t)s->nset, "number of kernel variables set");
+    for (int i = 0; i < s->nset && !snap_failed(snap); i++) {
+        snap_same_string(snap, s->set_name[i], "kernel variable");
+        snprintf(name, sizeof name, "kernel variable _%.40s", s->set_name[i]);
+        snap_same_u32(snap, s->set_value[i], name);
+    }
+    snap_end(snap);
+
+    vax780_snap(s->sys, snap);
+
+    snap_begin(snap, "DISK");
+    for (int u = 0; u < VAX_SESSION_MAX_DISKS + VAX_SESSION_MAX_RA && !snap_failed(snap); u++) {
+        vax_blockdev *bd = u < VAX_SESSION_MAX_DISKS ? s->disk_dev[u] : s->ra_dev[u - VAX_SESSION_MAX_DISKS];
+        if (!bd)
+            continue;
+        if (!blockdev_is_overlay(bd)) {
+            snap_fail(snap, "the disk %s%d is written through to its image, not to an overlay: it cannot be saved "
+                            "(the native machine's --snapshot keeps writes in an overlay)",
+                      u < VAX_SESSION_MAX_DISKS ? "hp" : "ra", u % VAX_SESSION_MAX_DISKS);
+            break;
+        }
+        blockdev_overlay_snap(bd, snap);
+    }
+    snap_end(snap);
+
+    snap_begin(snap, "SESS");
+    snap_string(snap, s->kernel_path, sizeof s->kernel_path);
+    int kind = (int)s->reboot_kind;
+    snap_int(snap, &kind, BOOTED_NOTHING, BOOTED_VMB);
+    s->reboot_kind = (booted_kind)kind;
+    snap_u32(snap, &s->reboots);
+    snap_u32(snap, &s->panicstr_addr);
+    snap_u32(snap, &s->cons_addr);
+    snap_string(snap, s->panic, sizeof s->panic);
+    snap_int(snap, &s->kernel_booted, 0, 1);
+    snap_u32_array(snap, s->set_old, VAX_SESSION_MAX_SETTINGS);
+    snap_u32_array(snap, s->vmb_regs.r, 6);
+    snap_u32(snap, &s->vmb_flags);
+    uint32_t vmb_len = (uint32_t)s->vmb_len;
+    uint8_t *vmb = s->vmb;
+    snap_blob(snap, &vmb, &vmb_len, 1u << 24);
+    if (snap_restoring(snap) && !snap_failed(snap)) {
+        free(s->vmb);
+        s->vmb = vmb;
+        s->vmb_len = vmb_len;
+    }
+    /* Console output not read yet, oldest first. */
+    snap_u32(snap, &s->out_count);
+    if (snap_restoring(snap)) {
+        if (s->out_count > VAX_SESSION_OUTPUT_RING)
+            snap_fail(snap, "snapshot damaged: console output");
+        s->out_head = 0;
+    }
+    for (uint32_t i = 0; i < s->out_count && !snap_failed(snap); i++)
+        snap_u8(snap, &s->out[(s->out_head + i) % VAX_SESSION_OUTPUT_RING]);
+    snap_u64(snap, &s->out_dropped);
+    snap_end(snap);
+
+    snap_begin(snap, "HOST");
+    uint8_t *h = (uint8_t *)(uintptr_t)*host;
+    snap_blob(snap, &h, host_len, UINT32_MAX);
+    *host = h;
+    snap_end(snap);
+}
+
+uint8_t *vax_session_snapshot(vax_session *s, const uint8_t *disk_id, const uint8_t *host, uint32_t host_len,
+                              size_t *len)
+{
+    *len = 0;
+    if (!s->booted) {
+        fail(s, -1, "snapshot: the system has not been booted");
+        return NULL;
+    }
+    vax_snap *snap = snap_save_begin(s->sys->m, disk_id);
+    if (!snap) {
+        fail(s, -1, "snapshot: out of host memory");
+        return NULL;
+    }
+    const uint8_t *h = host;
+    char why[300];
+    session_snap(s, snap, &h, &host_len);
+    uint8_t *out = snap_save_finish(snap, len, why, sizeof why);
+    if (!out)
+        fail(s, -1, "snapshot: %s", why);
+    return out;
+}
+
+int vax_session_restore(vax_session *s, const uint8_t *buf, size_t len, const uint8_t *disk_id, int boot,
+                        uint32_t howto)
+{
+    char why[300];
+    if (s->booted)
+        return fail(s, VAX_SESSION_ERR_INPUT, "restore: the system has already been booted");
+    vax_snap *snap = snap_restore_begin(s->sys->m, buf, len, disk_id, why, sizeof why);
+    if (!snap)
+        return fail(s, VAX_SESSION_ERR_IMAGE, "restore: %s", why);
+    /* The snapshot's boot must be the one the host asked for. */
+    s->first_kind = (booted_kind)boot;
+    s->first_howto = howto;
+    const uint8_t *h = NULL;
+    uint32_t hl = 0;
+    session_snap(s, snap, &h, &hl);
+    int damaged = snap_failed(snap) && strncmp(snap_error(snap), "snapshot damaged", 16) == 0;
+    if (snap_restore_finish(snap, why, sizeof why) < 0) {
+        free((void *)(uintptr_t)h);
+        return fail(s, damaged ? VAX_SESSION_ERR_IMAGE : VAX_SESSION_ERR_INPUT, "restore: %s", why);
+    }
+    free(s->restored_host);
+    s->restored_host = (uint8_t *)(uintptr_t)h;
+    s->restored_host_len = hl;
+    s->booted = 1;
+    s->err[0] = 0;
+    if (s->profile_requested && profile_on(s, s->kernel_booted) < 0)
+        return -1;
+    return 0;
+}
+
+const uint8_t *vax_session_restored_host(const vax_session *s, uint32_t *len)
+{
+    *len = s->restored_host_len;
+    return s->restored_host;
+}

@@ -215,4 +215,38 @@ char *vax_session_profile_json(vax_session *s, size_t *len);
 size_t vax_session_stats(const vax_session *s, uint64_t *out, size_t max);
 const char *vax_session_stats_names(void);
 
+/* Snapshots (snapshot/snap.h: the format).  A snapshot is the whole system
+ * between two runs — processor, memory, TB and cache simulations, every
+ * device with its pending events, the disks' written chunks, the session's
+ * own state (what it watches, how it reboots, console output not yet read)
+ * — so that a system restored from it runs on exactly as the saved one
+ * would have: the same instructions, virtual time, output and counters.
+ *
+ * vax_session_snapshot: the system as it is now, as a malloc'd file of *len
+ * bytes (the caller frees it), or NULL with a message (vax_session_error).
+ * disk_id: the host's identity of the pristine image under the disks
+ * (SNAP_ID_BYTES, e.g. its SHA-256; NULL for none), which a restore must
+ * match.  Every disk must be a copy-on-write overlay (system/overlay.h):
+ * the snapshot holds what was written, not the pack.  host: host_len bytes
+ * of the host's own (what the console printed so far, say), carried along
+ * and given back by vax_session_restored_host.
+ *
+ * vax_session_restore: instead of booting, a session created with the same
+ * configuration (memory, processor, disks and their timing, spin seed,
+ * kernel variables and kernel image) takes the snapshot's state.  boot and
+ * howto say how the host would have booted it (VAX_SESSION_BOOT_*, the
+ * RB_* flags), which must be how the saved system was first booted.  0,
+ * or VAX_SESSION_ERR_IMAGE (not a snapshot, damaged, another emulator build
+ * or disk image) or VAX_SESSION_ERR_INPUT (another configuration, already
+ * booted) with a message; after a failure the session is in no defined
+ * state: destroy it.  Profiling asked for before the restore starts with
+ * it, from then on. */
+enum { VAX_SESSION_BOOT_DISK = 1, VAX_SESSION_BOOT_KERNEL = 2, VAX_SESSION_BOOT_STANDALONE = 3, VAX_SESSION_BOOT_VMB = 4 };
+uint8_t *vax_session_snapshot(vax_session *s, const uint8_t *disk_id, const uint8_t *host, uint32_t host_len,
+                              size_t *len);
+int vax_session_restore(vax_session *s, const uint8_t *buf, size_t len, const uint8_t *disk_id, int boot,
+                        uint32_t howto);
+/* The host's bytes of the snapshot last restored (NULL, *len 0 if none). */
+const uint8_t *vax_session_restored_host(const vax_session *s, uint32_t *len);
+
 #endif

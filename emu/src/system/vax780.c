@@ -9,13 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bus/sbi.h"
 #include "massbus/mba.h"
 #include "massbus/rp.h"
+#include "snapshot/snap.h"
 #include "unibus/dz11.h"
 #include "unibus/ts11.h"
 #include "unibus/uba.h"
 #include "unibus/uda50.h"
-#include "bus/sbi.h"
 
 #define TR_MEMCTL 1
 #define TR_UBA0 3
@@ -271,4 +272,27 @@ void vax780_set_console_output(vax780 *s, void (*out)(void *ctx, uint8_t ch), vo
 uint32_t vax780_console_type(vax780 *s, const char *text, uint32_t len)
 {
     return console_type(s->m, &s->console, text, len);
+}
+
+void vax780_snap(vax780 *s, vax_snap *snap)
+{
+    machine_snap(s->m, snap);
+    snap_begin(snap, "SYS ");
+    snap_u32_array(snap, s->memctl, 8);
+    snap_int(snap, &s->reboot_requested, 0, 1);
+    console_snap(&s->console, snap);
+    clock_snap(&s->clock, snap);
+    snap_end(snap);
+    snap_begin(snap, "UBA0");
+    uba_snap(s->uba0, snap);
+    dz11_snap(s->dz, snap);
+    ts11_snap(s->ts, snap);
+    snap_same_u32(snap, s->uda != NULL, "a UDA50");
+    if (s->uda)
+        uda50_snap(s->uda, snap);
+    snap_end(snap);
+    snap_begin(snap, "MBA ");
+    mba_snap(s->mba0, snap);
+    mba_snap(s->mba1, snap);
+    snap_end(snap);
 }

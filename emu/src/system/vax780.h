@@ -116,6 +116,13 @@ typedef struct {
 } vax780_io_stats;
 void vax780_io_stats_get(const vax780 *s, vax780_io_stats *out);
 
+/* The whole system's state in a snapshot (snapshot/snap.h): the machine,
+ * the memory controller, console and clocks, the adapters and every
+ * device, in that order.  The disks' bytes are the session's business
+ * (system/session.c). */
+struct vax_snap;
+void vax780_snap(vax780 *s, struct vax_snap *snap);
+
 /* Console terminal: where its output goes; typed input. */
 void vax780_set_console_output(vax780 *s, void (*out)(void *ctx, uint8_t ch), void *ctx);
 uint32_t vax780_console_type(vax780 *s, const char *text, uint32_t len);

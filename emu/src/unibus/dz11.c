@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "snapshot/snap.h"
+
 #define DZ_LINES 8
 #define DZ_SILO 64
 #define DZ_ALARM 16
@@ -433,4 +435,55 @@ dz11 *dz11_create(uba *u, uint32_t csr, uint16_t vector)
     uba_interrupt(u, DZ_BR, (uint16_t)(vector + 4), 0);
     clear(dz, 1);
     return dz;
+}
+
+void dz11_snap(dz11 *dz, vax_snap *s)
+{
+    snap_u16(s, &dz->csr);
+    snap_u8(s, &dz->tcr);
+    snap_u8(s, &dz->dtr);
+    snap_u8(s, &dz->brk);
+    snap_u16_array(s, dz->silo, DZ_SILO);
+    snap_int(s, &dz->silo_head, 0, DZ_SILO - 1);
+    snap_int(s, &dz->silo_count, 0, DZ_SILO);
+    snap_int(s, &dz->alarm, 0, DZ_ALARM);
+    snap_int(s, &dz->trdy, 0, 1);
+    snap_int(s, &dz->tline, 0, DZ_LINES - 1);
+    snap_int(s, &dz->last_tline, 0, DZ_LINES - 1);
+    snap_int(s, &dz->rx_cond, 0, 1);
+    snap_int(s, &dz->tx_cond, 0, 1);
+    for (int i = 0; i < DZ_LINES && !snap_failed(s); i++) {
+        dz_line *l = &dz->line[i];
+        snap_u16(s, &l->lpr);
+        snap_int(s, &l->programmed, 0, 1);
+        snap_int(s, &l->tx_busy, 0, 1);
+        snap_u8(s, &l->tx_char);
+        snap_u64(s, &l->tx_done);
+        snap_u64(s, &l->rx_next);
+        snap_int(s, &l->overrun, 0, 1);
+        /* The host-side queue, oldest first: restored as a fresh buffer. */
+        uint8_t *q = NULL;
+        uint32_t n = l->qlen;
+        if (!snap_restoring(s) && n) {
+            if (!(q = malloc(n))) {
+                snap_fail(s, "out of host memory for the snapshot");
+                return;
+            }
+            for (uint32_t k = 0; k < n; k++)
+                q[k] = l->q[(l->qhead + k) % l->qcap];
+        }
+        snap_blob(s, &q, &n, DZ11_INPUT_QUEUE);
+        if (snap_restoring(s) && !snap_failed(s)) {
+            free(l->q);
+            l->q = q;
+            l->qhead = 0;
+            l->qlen = n;
+            l->qcap = n;
+        } else if (!snap_restoring(s)) {
+            free(q);
+        }
+    }
+    snap_event(s, &dz->ev);
+    snap_u64(s, &dz->chars_in);
+    snap_u64(s, &dz->chars_out);
 }

@@ -69,4 +69,9 @@ void dz11_stats(const dz11 *dz, uint64_t *chars_in, uint64_t *chars_out);
 /* Where transmitted characters go. */
 void dz11_set_output(dz11 *dz, void (*out)(void *ctx, int line, uint8_t ch), void *ctx);
 
+/* Its state in a snapshot (snapshot/snap.h), the characters still on the
+ * way in included. */
+struct vax_snap;
+void dz11_snap(dz11 *dz, struct vax_snap *s);
+
 #endif

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "snapshot/snap.h"
 #include "storage/tapeimage.h"
 
 #define TS_BR 5
@@ -773,4 +774,35 @@ void ts11_stats(const ts11 *ts, uint64_t *records_read, uint64_t *records_writte
 {
     *records_read = ts ? ts->records_read : 0;
     *records_written = ts ? ts->records_written : 0;
+}
+
+void ts11_snap(ts11 *ts, vax_snap *s)
+{
+    snap_same_u32(s, ts->bd != NULL, "a tape mounted on the TS11");
+    snap_u64(s, &ts->tape.pos);
+    snap_int(s, &ts->online, 0, 1);
+    snap_int(s, &ts->wlk, 0, 1);
+    snap_int(s, &ts->vck, 0, 1);
+    snap_int(s, &ts->busy, 0, 1);
+    snap_int(s, &ts->nba, 0, 1);
+    snap_u16(s, &ts->flags);
+    snap_int(s, &ts->tc, 0, 7);
+    snap_u32(s, &ts->last_ba);
+    snap_u32(s, &ts->msg_addr);
+    snap_u16(s, &ts->msg_size);
+    snap_u16(s, &ts->chr_mode);
+    snap_int(s, &ts->ie, 0, 1);
+    snap_int(s, &ts->send_msg, 0, 1);
+    snap_int(s, &ts->unload, 0, 1);
+    snap_int(s, &ts->res.tc, 0, 7);
+    snap_u16(s, &ts->res.rbpcr);
+    snap_u16(s, &ts->res.xs0);
+    snap_u16(s, &ts->res.xs1);
+    snap_u16(s, &ts->res.xs3);
+    snap_int(s, &ts->res.nxm, 0, 1);
+    snap_u64(s, &ts->res.ns);
+    snap_event(s, &ts->ev);
+    snap_u64(s, &ts->records_read);
+    snap_u64(s, &ts->records_written);
+    /* buf holds a record only while start_command moves it: not state. */
 }

@@ -78,4 +78,11 @@ void ts11_detach(ts11 *ts);
 /* Statistics: data records read (either direction) and written. */
 void ts11_stats(const ts11 *ts, uint64_t *records_read, uint64_t *records_written);
 
+/* Its state in a snapshot (snapshot/snap.h): the registers, the command in
+ * progress and where the tape is.  The tape image's bytes are not in it:
+ * a restored system needs the same tape mounted (or none, like the one it
+ * was saved from), and a tape written since is not put back. */
+struct vax_snap;
+void ts11_snap(ts11 *ts, struct vax_snap *s);
+
 #endif

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "snapshot/snap.h"
+
 #define UBA_MAX_DEVICES 16
 #define UBA_MAX_VECTORS 64
 #define UBA_MAX_OWNED 16
@@ -472,4 +474,24 @@ int uba_add_device(uba *u, uint32_t csr, uint32_t bytes, void *dev,
             return -1;
     u->dev[u->ndev++] = (uba_device){csr, bytes, dev, read, write, reset};
     return 0;
+}
+
+void uba_snap(uba *u, vax_snap *s)
+{
+    snap_u32(s, &u->cnfgr);
+    snap_u32(s, &u->cr);
+    snap_u32(s, &u->sr);
+    snap_u32(s, &u->dcr);
+    snap_u32(s, &u->fmer);
+    snap_u32(s, &u->fubar);
+    snap_u32_array(s, u->brsvr, 4);
+    snap_u32_array(s, u->map, UBA_NMAP);
+    snap_same_u32(s, (uint32_t)u->ndev, "UNIBUS devices");
+    /* The vectors in the order first seen (their priority), and which wait. */
+    snap_int(s, &u->nreq, 0, UBA_MAX_VECTORS);
+    for (int i = 0; i < u->nreq && !snap_failed(s); i++) {
+        snap_u16(s, &u->req[i].vector);
+        snap_u8(s, &u->req[i].br);
+        snap_u8(s, &u->req[i].pending);
+    }
 }

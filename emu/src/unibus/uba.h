@@ -130,4 +130,9 @@ int uba_dma_write(uba *u, uint32_t unibus_addr, const void *buf, uint32_t len);
 
 vax_machine *uba_machine(const uba *u);
 
+/* The adapter's registers, map and interrupt requests in a snapshot
+ * (snapshot/snap.h); its devices are visited by the system (vax780.c). */
+struct vax_snap;
+void uba_snap(uba *u, struct vax_snap *s);
+
 #endif

@@ -66,8 +66,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "unibus/mscp.h"
 #include "le.h"
+#include "snapshot/snap.h"
+#include "unibus/mscp.h"
 
 /* SA as the port shows it. */
 #define SA_ERR 0100000u
@@ -1131,3 +1132,75 @@ int uda50_disk_stats_get(const uda50 *d, int unit, uda50_disk_stats *out)
 
 uint16_t uda50_sa(const uda50 *d) { return d->sa; }
 int uda50_running(const uda50 *d) { return d->state == PORT_RUN; }
+
+_Static_assert(sizeof(uda50_disk_stats) % sizeof(uint64_t) == 0, "uda50_disk_stats holds only uint64_t counters");
+
+void uda50_snap(uda50 *d, vax_snap *s)
+{
+    snap_same_u32(s, d->csr, "UDA50 address");
+    int st = (int)d->state, next = (int)d->next_state;
+    snap_int(s, &st, PORT_RESET, PORT_FATAL);
+    snap_int(s, &next, PORT_RESET, PORT_FATAL);
+    d->state = (port_state)st;
+    d->next_state = (port_state)next;
+    snap_u16(s, &d->sa);
+    snap_u16(s, &d->next_sa);
+    snap_u64(s, &d->step_due);
+    snap_u16(s, &d->step1);
+    snap_int(s, &d->ie, 0, 1);
+    snap_u16(s, &d->vector);
+    snap_u32(s, &d->ringbase);
+    snap_u32(s, &d->ncmd);
+    snap_u32(s, &d->nrsp);
+    snap_u32(s, &d->cmd_i);
+    snap_u32(s, &d->rsp_i);
+    if (snap_restoring(s) && (d->ncmd > 128 || d->nrsp > 128 || (d->ncmd && d->cmd_i >= d->ncmd) ||
+                              (d->nrsp && d->rsp_i >= d->nrsp)))
+        snap_fail(s, "snapshot damaged: UDA50 rings");
+    snap_int(s, &d->pi, 0, 1);
+    snap_u64(s, &d->poll_due);
+    snap_u64(s, &d->retry_due);
+    snap_int(s, &d->poll_blocked, 0, 1);
+    snap_int(s, &d->credits_held, 0, 1 << 16);
+    snap_u16(s, &d->cntflgs);
+    for (int i = 0; i < UDA50_MAX_OPS && !snap_failed(s); i++) {
+        uda_op *o = &d->ops[i];
+        snap_int(s, &o->used, 0, 1);
+        snap_u64(s, &o->due);
+        snap_u64(s, &o->seq);
+        snap_u64(s, &o->start);
+        snap_bytes(s, o->cmd, sizeof o->cmd);
+        snap_bytes(s, o->msg, sizeof o->msg);
+        snap_u16(s, &o->msg_len);
+        int action = (int)o->action;
+        snap_int(s, &action, DO_NOTHING, DO_ERASE);
+        o->action = (op_action)action;
+        snap_int(s, &o->unit, -1, 0xFFFF);
+        if (snap_restoring(s) && o->msg_len > sizeof o->msg)
+            snap_fail(s, "snapshot damaged: UDA50 end message");
+    }
+    snap_u64(s, &d->next_seq);
+    for (int i = 0; i < UDA50_RQ && !snap_failed(s); i++) {
+        snap_bytes(s, d->rq[i].msg, sizeof d->rq[i].msg);
+        snap_u16(s, &d->rq[i].len);
+        snap_u8(s, &d->rq[i].type);
+        if (snap_restoring(s) && d->rq[i].len > sizeof d->rq[i].msg)
+            snap_fail(s, "snapshot damaged: UDA50 response");
+    }
+    snap_int(s, &d->rq_head, 0, UDA50_RQ - 1);
+    snap_int(s, &d->rq_count, 0, UDA50_RQ);
+    for (int i = 0; i < UDA50_UNITS && !snap_failed(s); i++) {
+        uda_unit *u = &d->unit[i];
+        snap_same_string(s, u->type ? u->type->name : "", "RA drive type");
+        snap_int(s, &u->online, 0, 1);
+        snap_int(s, &u->sw_wp, 0, 1);
+        snap_u64(s, &u->busy_until);
+        snap_u32(s, &u->cyl);
+        uint64_t w[sizeof(uda50_disk_stats) / sizeof(uint64_t)];
+        memcpy(w, &u->st, sizeof w);
+        snap_u64_array(s, w, sizeof w / sizeof w[0]);
+        if (snap_restoring(s) && !snap_failed(s))
+            memcpy(&u->st, w, sizeof w);
+    }
+    snap_event(s, &d->ev);
+}

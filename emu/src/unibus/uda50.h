@@ -121,4 +121,10 @@ int uda50_disk_stats_get(const uda50 *d, int unit, uda50_disk_stats *out);
 uint16_t uda50_sa(const uda50 *d);
 int uda50_running(const uda50 *d);
 
+/* The port, its commands in progress and waiting end messages, and the
+ * drives' state in a snapshot (snapshot/snap.h); the packs' bytes are their
+ * block devices' business (system/overlay.h). */
+struct vax_snap;
+void uda50_snap(uda50 *d, struct vax_snap *s);
+
 #endif

@@ -1,10 +1,12 @@
 // The page's pool of Web Workers for sweeps and for runs spread over
 // several workers (experiments/runner/sweep.ts: units, each one step of one
 // point).  Each worker is the lab worker's script (web/src/worker) started
-// from the pack the first worker loaded: a SharedArrayBuffer (the page is
-// cross-origin isolated: vite.config.ts sends COOP/COEP), so N workers hold
-// one copy of the 174 MB pack between them, each machine reading it through
-// its own copy-on-write overlay.  Without shared memory (a page that is not
+// from the pack the first worker loaded, in a SharedArrayBuffer (the page is
+// cross-origin isolated: vite.config.ts sends COOP/COEP; emu/js/sharedPack.ts):
+// the chunked image's compressed file (about 5 MB), which each worker opens
+// and decompresses only as far as its machines read, or without one the
+// whole 174 MB pack, one copy that every worker reads; each machine writes
+// into its own copy-on-write overlay.  Without shared memory (a page that is not
 // isolated) the pool is unavailable and everything runs on the first
 // worker, one unit after the other, as before.  No React.
 
@@ -12,6 +14,7 @@ import type { ExperimentResult } from '../../../experiments/runner/result';
 import type { RunProgress } from '../../../experiments/runner/runner';
 import type { SweepRequest, UnitExecutor } from '../../../experiments/runner/sweep';
 import type { FromWorker, ImageRef, KernelName, PackImage, ToWorker } from '../worker/protocol';
+import type { SharedPack } from '../../../emu/js/sharedPack';
 
 /** What the pool needs of a worker (a Worker, or a fake in tests). */
 export interface PoolPort {
@@ -23,7 +26,7 @@ export interface PoolPort {
 
 export interface Pack {
   kernel: KernelName;
-  pack: SharedArrayBuffer;
+  pack: SharedPack;
   image: PackImage;
   /** The images' manifests (where a pool worker finds the kernel variants a run or sweep asks for). */
   images: ImageRef[];

@@ -1,22 +1,35 @@
 // The lab's Web Worker (a module worker): loads the WebAssembly emulator and
-// the disk image (streamed, gunzipped straight into wasm memory, with
-// progress), keeps that pristine image, and serves the page's messages
+// the disk image (the chunked one when the manifest lists it, decompressed
+// as machines read it; else streamed, gunzipped straight into wasm memory,
+// with progress), keeps that pristine image, and serves the page's messages
 // (protocol.ts): experiment runs through the experiment runner, and the
 // Terminal tab's multi-user machine.  Both can run at once: each yields to
 // the event loop between emulator slices, so they interleave and a stop or a
 // keystroke gets through within a slice.
 //
+// Machines start from snapshots at their prompts when there are some
+// (experiments/runner/bootSnapshots.ts): the ones the image builder ships
+// (fetched as soon as the image is in, the default experiment's and the
+// terminal's first), and the ones this worker saves when it boots a machine
+// configured otherwise — so only the first run of each configuration boots.
+//
 // The same script is each worker of the page's pool (web/src/lab/pool.ts):
-// the first worker, in a cross-origin isolated page, loads the pack into a
-// SharedArrayBuffer and posts it (pack); a pool worker starts from that
-// (init-shared) and runs a sweep's units, one at a time.
+// the first worker, in a cross-origin isolated page, posts the pack in
+// shared memory (pack: the chunked image's compressed file, or the whole
+// pack when there is none; emu/js/sharedPack.ts); a pool worker starts from
+// that (init-shared) and runs a sweep's units, one at a time.
 
 import { findExperiment } from '../../../experiments/runner/experiments';
 import { runExperiment } from '../../../experiments/runner/runner';
+import { BootSnapshots, bootKey, bootSnapshotFromFile } from '../../../experiments/runner/bootSnapshots';
 import { SweepUnitRunner, type SweepRequest } from '../../../experiments/runner/sweep';
 import { kernelByName } from '../../../experiments/kernels/variants';
 import type { RunOptions } from '../../../experiments/runner/runner';
-import { fetchDiskImage, fetchKernel, manifestKernels, type ManifestKernel } from '../../../emu/js/diskImageLoader';
+import {
+  fetchDiskImage, fetchKernel, fetchShippedFile, manifestKernels, type ImageManifest, type ManifestKernel,
+} from '../../../emu/js/diskImageLoader';
+import { openSharedPack, type SharedPack } from '../../../emu/js/sharedPack';
+import type { Vax780Options } from '../../../emu/js/vax780';
 import { CPU_NS_PER_INSTRUCTION } from '../../../emu/js/constants';
 import type { DiskImage } from '../../../emu/js/diskImage';
 import { loadVax, type VaxMachineApi } from '../../../emu/js/vaxModule';
@@ -61,18 +74,60 @@ let api: VaxMachineApi | null = null;
 let emulator: Promise<VaxMachineApi> | null = null;
 let images: ImageRef[] = [];
 const loaded = new Map<KernelName, Promise<LoadedImage>>();
+/** Machines at their prompts, for runs and the terminal (shipped and saved here). */
+const bootSnapshots = new BootSnapshots();
+
+/** The shipped snapshots fetched at once (the default experiment's machine and the terminal's). */
+const PREFETCH = ['table2', 'terminal'];
+
+/** Starts fetching the manifest's snapshots named in PREFETCH (beside the image's own download). */
+function prefetchShippedSnapshots(manifest: ImageManifest, manifestUrl: string): Map<string, Promise<Uint8Array>> {
+  const early = new Map<string, Promise<Uint8Array>>();
+  const boots = manifest.snapshots?.boots;
+  if (!Array.isArray(boots)) return early; // refused, saying why, by offerShippedSnapshots
+  for (const boot of boots) {
+    if (!PREFETCH.includes(boot.name)) continue;
+    const bytes = fetchShippedFile(boot, manifestUrl);
+    bytes.catch(() => {}); // a failure is the source's, when it is taken
+    early.set(boot.name, bytes);
+  }
+  return early;
+}
+
+/** The manifest's machine snapshots, made by this emulator build, as sources
+ *  of the store; those already being fetched (`early`) are taken at once. */
+function offerShippedSnapshots(vax: VaxMachineApi, disk: DiskImage, manifest: ImageManifest, manifestUrl: string,
+  early: Map<string, Promise<Uint8Array>>): void {
+  const s = manifest.snapshots;
+  if (!s || !Array.isArray(s.boots)) return;
+  if (s.emulatorBuild !== vax.buildId) {
+    console.info(`vaxlab: the image's machine snapshots are of another emulator build (${String(s.emulatorBuild).slice(0, 12)}…): ` +
+      'machines boot instead (npm run image makes them again)');
+    return;
+  }
+  for (const boot of s.boots) {
+    const key = bootKey(disk, { ...(boot.options as Omit<Vax780Options, 'disk'>), disk }, boot.recipe);
+    const bytes = early.get(boot.name);
+    bootSnapshots.addSource(key, async () => bootSnapshotFromFile(await (bytes ?? fetchShippedFile(boot, manifestUrl))));
+    if (bytes) void bootSnapshots.take(key);
+  }
+}
 
 async function loadImage(kernel: KernelName): Promise<LoadedImage> {
   const ref = images.find((i) => i.kernel === kernel);
   if (!ref) throw new Error(`no ${kernel} image is configured`);
   if (!emulator) throw new Error('the emulator is not loaded');
-  const vax = (await emulator).vax780;
   const t0 = performance.now();
-  // Shared memory when the page may have it: the pool's workers then read this one copy.
+  // Shared memory when the page may have it: the pool's workers then start from this one copy.
   const shared = typeof SharedArrayBuffer === 'function' && self.crossOriginIsolated === true;
-  const { image: disk, manifest } = await fetchDiskImage(vax, {
+  // The image (and the snapshots fetched at once) download while the emulator compiles.
+  let early = new Map<string, Promise<Uint8Array>>();
+  const { image: disk, manifest, pack } = await fetchDiskImage(emulator.then((a) => a.vax780), {
     manifestUrl: ref.manifestUrl,
     shared,
+    onManifest: (m) => {
+      early = prefetchShippedSnapshots(m, ref.manifestUrl);
+    },
     // Decompressed bytes against the image's size: known whether or not the
     // server sent the .gz with Content-Encoding (then fetch gunzips it and
     // there is no compressed total).
@@ -84,6 +139,7 @@ async function loadImage(kernel: KernelName): Promise<LoadedImage> {
   });
   const name = manifest.image.file;
   const sha256 = manifest.image.uncompressedSha256;
+  offerShippedSnapshots(await emulator, disk, manifest, ref.manifestUrl, early);
   manifests.set(kernel, Promise.resolve(manifestKernels(manifest)));
   post({
     type: 'ready',
@@ -93,10 +149,7 @@ async function loadImage(kernel: KernelName): Promise<LoadedImage> {
     wasmMs,
     imageMs: performance.now() - t0,
   });
-  if (shared) {
-    const pack = disk.withBytes((b) => b.buffer);
-    if (pack instanceof SharedArrayBuffer) post({ type: 'pack', kernel, pack, image: { name, sha256 }, images });
-  }
+  if (pack) post({ type: 'pack', kernel, pack, image: { name, sha256 }, images });
   return { disk, name, sha256 };
 }
 
@@ -169,25 +222,28 @@ async function init(refs: ImageRef[]): Promise<void> {
   images = refs;
   post({ type: 'loading', phase: 'emulator', kernel: refs[0]?.kernel ?? '4.3BSD', loaded: 0, total: null });
   const t0 = performance.now();
+  emulator = loadVax();
+  // The first image's download starts now, beside the emulator's compile.
+  const first = refs[0];
+  const firstImage = first ? image(first.kernel) : null;
+  firstImage?.catch(() => {}); // reported below, once the emulator is known to be there
   try {
-    emulator = loadVax();
     api = await emulator;
   } catch (e) {
     post({ type: 'fatal', message: `The emulator (vax.wasm) did not load: ${errorMessage(e)}` });
     return;
   }
   wasmMs = performance.now() - t0;
-  const first = refs[0];
   if (!first) return;
   try {
-    await image(first.kernel);
+    await firstImage;
   } catch (e) {
     post({ type: 'fatal', message: `The ${first.kernel} disk image did not load: ${errorMessage(e)}` });
   }
 }
 
 /** A worker of the pool: the emulator, and the pack another worker loaded (no download, no copy). */
-async function initShared(kernel: KernelName, pack: SharedArrayBuffer, packImage: PackImage, refs: ImageRef[]): Promise<void> {
+async function initShared(kernel: KernelName, pack: SharedPack, packImage: PackImage, refs: ImageRef[]): Promise<void> {
   const t0 = performance.now();
   try {
     emulator = loadVax();
@@ -197,7 +253,13 @@ async function initShared(kernel: KernelName, pack: SharedArrayBuffer, packImage
     return;
   }
   wasmMs = performance.now() - t0;
-  const disk = api.vax780.sharedImage(new Uint8Array(pack));
+  let disk: DiskImage;
+  try {
+    disk = openSharedPack(api.vax780, pack);
+  } catch (e) {
+    post({ type: 'fatal', message: `The shared ${kernel} disk image did not open: ${errorMessage(e)}` });
+    return;
+  }
   loaded.set(kernel, Promise.resolve({ disk, name: packImage.name, sha256: packImage.sha256 }));
   images = refs;
   post({
@@ -284,6 +346,7 @@ async function run(runId: number, experiment: string, config: RunConfig): Promis
       limitSeconds: config.limitSeconds,
       profile: config.profile === true,
       image: { name: img.name, sha256: img.sha256 },
+      bootSnapshots,
       signal: abort.signal,
       pause: async () => {
         if (performance.now() - lastFlush >= FLUSH_MS) flush();
@@ -332,7 +395,8 @@ async function unitRunner(kernel: KernelName, request: SweepRequest): Promise<Sw
   const img = await image(kernel);
   const key = `${kernel} ${JSON.stringify(request)}`;
   if (units?.key !== key) {
-    const runner = new SweepUnitRunner(api!.vax780, img.disk, request, (name) => variantsLoaded.get(`${kernel} ${name}`));
+    const runner = new SweepUnitRunner(api!.vax780, img.disk, request, (name) => variantsLoaded.get(`${kernel} ${name}`),
+      bootSnapshots);
     // The variants the sweep boots, fetched before any unit runs (the resolver is synchronous).
     const names = new Set(runner.plan.points.map((p) => p.kernel).filter((n): n is string => n !== null));
     for (const name of names) await variantKernel(kernel, name);
@@ -416,6 +480,7 @@ async function startTerminal(cpu: '750' | '780', memoryMB: number, realtime: boo
       executed: countExecuted,
     },
     yieldNow,
+    bootSnapshots,
   );
   terminal = session;
   if (terminalSize) session.setSize(terminalSize.cols, terminalSize.rows);

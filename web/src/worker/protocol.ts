@@ -8,9 +8,10 @@
 // and the measured speed once a second while anything runs.
 //
 // Sweeps and runs on several workers (web/src/lab/pool.ts): the first
-// worker, in a cross-origin isolated page, loads the pack into a
-// SharedArrayBuffer and hands it over (pack); the pool's workers start from
-// it (init-shared: no download, no copy) and run units of a sweep
+// worker, in a cross-origin isolated page, hands over the pack in a
+// SharedArrayBuffer (pack: the chunked image's file, or the whole pack
+// without one; emu/js/sharedPack.ts); the pool's workers start from it
+// (init-shared: no download) and run units of a sweep
 // (experiments/runner/sweep.ts) one at a time: units-check, units-run, units-stop.
 
 import type { ExperimentResult } from '../../../experiments/runner/result';
@@ -18,6 +19,7 @@ import type { RunProgress } from '../../../experiments/runner/runner';
 import type { CounterSample } from '../../../experiments/runner/counters';
 import type { DiskTiming } from '../../../emu/js/constants';
 import type { SweepRequest } from '../../../experiments/runner/sweep';
+import type { SharedPack } from '../../../emu/js/sharedPack';
 
 export type { CounterSample, ExperimentResult, RunProgress };
 
@@ -67,7 +69,7 @@ export type ToWorker =
   | { type: 'terminal-speed'; realtime: boolean }
   | { type: 'terminal-stop' }
   /** A worker of the pool: the emulator, and the pack the first worker loaded (shared, not copied). */
-  | { type: 'init-shared'; kernel: KernelName; pack: SharedArrayBuffer; image: PackImage; images: ImageRef[] }
+  | { type: 'init-shared'; kernel: KernelName; pack: SharedPack; image: PackImage; images: ImageRef[] }
   /** The checks of a sweep's settings that need the kernel (before any unit runs): units-checked.
    *  A sweep over kernel variants (or with one) has the worker fetch those first. */
   | { type: 'units-check'; id: number; kernel: KernelName; request: SweepRequest }
@@ -124,7 +126,7 @@ export type FromWorker =
   /** VAX instructions per host second over the last second, all machines together. */
   | { type: 'speed'; instructionsPerSecond: number; running: { run: boolean; terminal: boolean } }
   /** The pack, in shared memory, for the pool's workers (only when the page is cross-origin isolated). */
-  | { type: 'pack'; kernel: KernelName; pack: SharedArrayBuffer; image: PackImage; images: ImageRef[] }
+  | { type: 'pack'; kernel: KernelName; pack: SharedPack; image: PackImage; images: ImageRef[] }
   | { type: 'units-checked'; id: number; problems: string[] }
   | { type: 'units-progress'; id: number; progress: RunProgress }
   | { type: 'units-done'; id: number; result: ExperimentResult }

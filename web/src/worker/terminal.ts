@@ -1,8 +1,15 @@
 // The Terminal tab's machine: 4.3BSD booted multi-user on a copy-on-write
 // overlay of the pristine image, run in slices with an await between them so
-// the worker keeps taking messages.  It boots as fast as the host can; from
-// the first "login: " on it follows wall time (virtual time may lead by at
-// most MAX_LEAD_S), unless the page asks for full speed.
+// the worker keeps taking messages.  It boots as fast as the host can — or,
+// when a snapshot of this machine at its login prompt is at hand (the one
+// the image builder ships, or the one it saved itself the first time:
+// experiments/runner/bootSnapshots.ts), it starts from that at once, its
+// boot messages shown as they were printed; from the first "login: " on it
+// follows wall time (virtual time may lead by at most MAX_LEAD_S), unless the
+// page asks for full speed — but for the guest's answer to what was typed,
+// which runs at full speed until the guest has printed nothing for QUIET_S
+// of virtual time (logging in, which takes a 780 about 3 s, answers at
+// once; `sleep 5` still takes 5 s, less QUIET_S).
 //
 // What is typed is queued here and handed to the console as its input queue
 // takes it (the C side then paces it by the guest's tty queues), so a paste
@@ -15,7 +22,11 @@
 
 import type { CpuModel } from '../../../emu/js/constants';
 import type { DiskImage } from '../../../emu/js/diskImage';
-import { Vax780Stop, type Vax780Api, type Vax780System } from '../../../emu/js/vax780';
+import { Vax780Stop, type Vax780Api, type Vax780Options, type Vax780System } from '../../../emu/js/vax780';
+import {
+  TERMINAL_BOOT, bootKey, encodeHostPart, type BootSnapshot, type BootSnapshots,
+} from '../../../experiments/runner/bootSnapshots';
+import { terminalMachineOptions } from '../../../experiments/runner/shippedBoots';
 
 export interface TerminalOptions {
   memoryMB: number;
@@ -31,14 +42,18 @@ export interface TerminalEvents {
   executed(instructions: number): void;
 }
 
-/** Instructions per slice while booting or at full speed (a few ms of host time). */
-const FAST_SLICE = 1_000_000;
+/** Instructions per slice while booting or at full speed (a few ms of host
+ *  time): the boot recipe's, so that a booted terminal stops where a
+ *  snapshot of one was taken. */
+const FAST_SLICE = TERMINAL_BOOT.slice;
 /** Per slice when following wall time: 0.1 virtual s on a 780. */
 const REALTIME_SLICE = 50_000;
 /** How far virtual time may run ahead of wall time. */
 const MAX_LEAD_S = 0.25;
 /** Behind by more than this (a busy host), the clocks are re-anchored instead of catching up. */
 const MAX_LAG_S = 1;
+/** After a keystroke the guest runs at full speed until it has been silent this long (virtual s). */
+const QUIET_S = 0.5;
 /** At most this much typed text waits (a paste larger than this is refused with the bell). */
 export const MAX_PENDING_INPUT = 4 * 1024 * 1024;
 /** Where 4.3BSD's struct tty keeps its window size (t_winsize: rows, columns, x and y pixels, 16 bits each,
@@ -51,6 +66,12 @@ export class TerminalSession {
   private sys: Vax780System | null = null;
   private stopped = false;
   private loggedInPrompt = false;
+  /** What the boot printed, until the login prompt (for a snapshot of it). */
+  private bootTranscript = '';
+  private typedBeforeLogin = false;
+  /** Answering what was typed (full speed), and when it last printed (virtual ns). */
+  private answering = false;
+  private lastOutputNs = 0n;
   private pending = '';
   private size: { cols: number; rows: number } | null = null;
   private sizeCheckedAt = 0;
@@ -69,6 +90,8 @@ export class TerminalSession {
     private readonly options: TerminalOptions,
     events: TerminalEvents,
     private readonly yieldNow: () => Promise<void>,
+    /** Snapshots of machines at their prompts: this one's, if there, saves the boot. */
+    private readonly snapshots: BootSnapshots | null = null,
   ) {
     this.realtime = options.realtime;
     this.events = {
@@ -84,19 +107,44 @@ export class TerminalSession {
 
   /** Boots and runs until stop(); resolves when the machine is gone. */
   async run(): Promise<void> {
-    const { memoryMB, cpuModel, nsPerInstruction } = this.options;
+    const { memoryMB, cpuModel } = this.options;
     this.events.status('booting', 0);
+    const options: Vax780Options = { ...terminalMachineOptions(cpuModel, memoryMB), disk: this.disk };
+    if (options.nsPerInstruction !== this.options.nsPerInstruction) options.nsPerInstruction = this.options.nsPerInstruction;
+    const key = bootKey(this.disk, options, TERMINAL_BOOT);
+    let saved: BootSnapshot | undefined = (await this.snapshots?.take(key)) ?? undefined;
     try {
-      this.sys = this.api.create({ memoryMB, disk: this.disk, boot: 'multi', cpuModel, nsPerInstruction });
+      if (saved) {
+        try {
+          this.sys = this.api.create({ ...options, restore: saved.bytes });
+        } catch (e) {
+          // One shipped by another emulator build: boot instead.
+          if (saved.origin !== 'shipped') throw e;
+          this.snapshots?.delete(key);
+          saved = undefined;
+        }
+      }
+      this.sys ??= this.api.create(options);
     } catch (e) {
       this.events.status('error', 0, e instanceof Error ? e.message : String(e));
       return;
     }
     const sys = this.sys;
+    if (saved) {
+      // At the login prompt already: its boot as it was printed, then on in wall time.
+      this.events.output(saved.transcript);
+      this.loggedInPrompt = true;
+      this.anchor();
+      this.events.status('running', this.virtualSeconds());
+    }
     try {
       while (!this.stopped) {
         this.feedInput();
-        const following = this.realtime && this.loggedInPrompt;
+        if (this.answering && Number(sys.timeNs() - this.lastOutputNs) / 1e9 > QUIET_S) {
+          this.answering = false;
+          this.anchor();   // wall time from here: no catching up with the burst
+        }
+        const following = this.realtime && this.loggedInPrompt && !this.answering;
         if (following) {
           const wall = (performance.now() - this.anchorWall) / 1000;
           const virtual = Number(sys.timeNs() - this.anchorVirtual) / 1e9;
@@ -111,11 +159,25 @@ export class TerminalSession {
         this.events.executed(Number(sys.instructionCount() - before));
         const out = sys.readConsole();
         if (out) {
+          this.lastOutputNs = sys.timeNs();
           this.events.output(out);
-          if (!this.loggedInPrompt && out.includes('login: ')) {
-            this.loggedInPrompt = true;
-            this.anchor();
-            this.events.status('running', this.virtualSeconds());
+          if (!this.loggedInPrompt) {
+            // Looked for in all the boot printed, as the runner's sessions do
+            // (a prompt split between two slices' output counts).
+            this.bootTranscript += out;
+            const at = this.bootTranscript.indexOf(TERMINAL_BOOT.prompt);
+            if (at >= 0) {
+              this.loggedInPrompt = true;
+              this.anchor();
+              this.events.status('running', this.virtualSeconds());
+              // Untouched by the user: the machine any later terminal of these
+              // settings would boot to.  Saved for the next start.
+              if (this.snapshots && !this.typedBeforeLogin && !this.snapshots.has(key)) {
+                const mark = at + TERMINAL_BOOT.prompt.length;
+                const bytes = sys.snapshot(encodeHostPart(this.bootTranscript, mark));
+                this.snapshots.set(key, { bytes, transcript: this.bootTranscript, mark, origin: 'here' });
+              }
+            }
           }
         }
         // The kernel is up: its console tty gets the terminal's size when it has none.
@@ -188,6 +250,9 @@ export class TerminalSession {
     if (!this.sys || this.pending === '') return;
     // What is typed next may ask the size (stty size, vi): the tty has it first.
     if (this.loggedInPrompt) this.applySize(false);
+    if (!this.loggedInPrompt) this.typedBeforeLogin = true;
+    this.answering = true;
+    this.lastOutputNs = this.sys.timeNs();
     const taken = this.sys.typeSome(this.pending.slice(0, 8192));
     if (taken > 0) this.pending = this.pending.slice(taken);
   }

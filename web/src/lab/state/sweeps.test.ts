@@ -12,6 +12,7 @@ import { planSweep, type SweepRequest } from '../../../../experiments/runner/swe
 import { initialForm, type FormState } from '../config';
 import { cores, WorkerPool, type PoolPort } from '../pool';
 import type { FromWorker, ToWorker } from '../../worker/protocol';
+import type { SharedPack } from '../../../../emu/js/sharedPack';
 import { checkSweep, LinkExecutors, parseJobs, sweepChoices, type SweepFormState } from './sweeps';
 
 const form = (patch: Partial<FormState> = {}): FormState => ({ ...initialForm(), experimentId: 'syscall', ...patch });
@@ -98,7 +99,7 @@ test('the pool starts its workers from the shared pack, sends them units, and re
     return p;
   });
   assert.equal(pool.availability().available, false);
-  const pack = new SharedArrayBuffer(16);
+  const pack: SharedPack = { format: 'chunked', bytes: new SharedArrayBuffer(16), sha256: 'ab'.repeat(32) };
   pool.handle({ type: 'pack', kernel: '4.3BSD', pack, image: { name: '43bsd.dsk.gz', sha256: 'ab' }, images: [] });
   const request: SweepRequest = { experiment: 'syscall', axes: [{ setting: 'hz', values: [50, 100] }], base: { parameters: {}, set: {} } };
   const [a, b] = pool.executors(2, '4.3BSD', request);

@@ -1,0 +1,54 @@
+// The machines the image builder boots, saves at their prompts and ships
+// beside the image (installer/lib/shipped.ts), so that the page starts them
+// without booting (web/src/worker): Table 2's machine, which the page's
+// default experiment and every Table 2 row run on; the paging tables'; and
+// the Terminal tab's multi-user machine at its login prompt.  Each is
+// configured exactly as the runner (stepMachineOptions) or the terminal
+// creates it, and booted the way they wait for their prompt, so a restored
+// one is the machine they would have booted.
+
+import { CPU_NS_PER_INSTRUCTION, type CpuModel } from '../../emu/js/constants';
+import type { Vax780Options } from '../../emu/js/vax780';
+import { SINGLE_USER_BOOT, TERMINAL_BOOT, type BootRecipe } from './bootSnapshots';
+import { findExperiment } from './experiments';
+import { resolveRun, stepMachineOptions } from './runner';
+
+/** The Terminal tab's machine (web/src/lab/state/terminal.ts asks the worker for it). */
+export const TERMINAL_MACHINE: { cpu: CpuModel; memoryMB: number } = { cpu: '780', memoryMB: 8 };
+
+/** The terminal's machine options (web/src/worker/terminal.ts creates it so). */
+export function terminalMachineOptions(cpu: CpuModel, memoryMB: number): Omit<Vax780Options, 'disk'> {
+  return { memoryMB, boot: 'multi', cpuModel: cpu, nsPerInstruction: CPU_NS_PER_INSTRUCTION[cpu] };
+}
+
+export interface ShippedBoot {
+  /** The file's part of the name (43bsd-boot-NAME.snap.gz). */
+  name: string;
+  what: string;
+  options: Omit<Vax780Options, 'disk'>;
+  recipe: BootRecipe;
+}
+
+/** A step's machine of an experiment, with the runner's default spin seed (1). */
+function experimentMachine(id: string): Omit<Vax780Options, 'disk'> {
+  const spec = findExperiment(id)!;
+  const run = resolveRun(spec);
+  return stepMachineOptions(run, run.steps[0]!.kernel, 1, spec.machine.drives);
+}
+
+export function shippedBoots(): ShippedBoot[] {
+  return [
+    {
+      name: 'table2', what: 'Table 2\'s machine at its single-user prompt: a 750 with 4.5 MB, the paper\'s sosend',
+      options: experimentMachine('table2'), recipe: SINGLE_USER_BOOT,
+    },
+    {
+      name: 'paging', what: 'the paging tables\' machine (Tables 6-8) at its single-user prompt: a 750 with 4.5 MB',
+      options: experimentMachine('table7'), recipe: SINGLE_USER_BOOT,
+    },
+    {
+      name: 'terminal', what: 'the Terminal tab\'s machine at its first multi-user login prompt: a 780 with 8 MB',
+      options: terminalMachineOptions(TERMINAL_MACHINE.cpu, TERMINAL_MACHINE.memoryMB), recipe: TERMINAL_BOOT,
+    },
+  ];
+}
