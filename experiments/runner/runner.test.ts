@@ -463,4 +463,16 @@ test('counters are sampled each virtual second of the timed command; Stop ends a
   assert.equal(stopped.status, 'failed');
   assert.equal(stopped.rows.length, 1);
   assert.equal(stopped.rows[0]!.failure?.kind, 'stopped');
+
+  // A Stop between two steps (just as one ends): the next step is the stopped row, and nothing after it runs.
+  const between = new AbortController();
+  const cut = await runExperiment(lab.api.vax780, lab.disk, spec('table2'), {
+    signal: between.signal,
+    parameters: { divisor: 100 },
+    onStep: (e) => { if (e.phase === 'end' && e.index === 0) between.abort(); },
+  });
+  assert.equal(cut.status, 'failed');
+  assert.deepEqual(cut.rows.map((r) => r.status), ['ok', 'failed']);
+  assert.equal(cut.rows[1]!.failure?.kind, 'stopped');
+  assert.match(cut.rows[1]!.failure!.message, /stopped by the user/);
 });

@@ -388,7 +388,9 @@ export async function runExperiment(
     options.onPartial?.(result());
     const keep = options.counters === 'all' ? null : new Set(spec.counters);
     for (const { step, index, count, kernel } of run.steps) {
-      if (options.signal?.aborted) break;
+      // A Stop that came between two steps: this step runs into it at its first wait and is kept as the
+      // stopped row, so a stopped run always ends on the row that says so (never as if it had finished).
+      const stoppedBefore = options.signal?.aborted === true;
       options.onStep?.({ step, index, phase: 'start' });
       const runs: RowResult[] = [];
       for (let seed = 1; seed <= spinSeeds; seed++) {
@@ -400,6 +402,7 @@ export async function runExperiment(
       rows.push(row);
       options.onStep?.({ step, index, phase: 'end', result: row });
       options.onPartial?.(result());
+      if (stoppedBefore || (options.signal?.aborted && row.failure?.kind === 'stopped')) break;
     }
   } finally {
     if (image !== disk) image.dispose();
