@@ -14,12 +14,13 @@
 // (which runs its worker), sampled from /proc every 200 ms.  --json-dir keeps
 // each Node result (to compare two versions byte for byte).
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { startPreview } from './previewServer';
 import { chromium, type Browser } from '@playwright/test';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -55,23 +56,6 @@ function runNode(table: string, jsonFile: string): Promise<NodeFigures> {
 
 // ---------------------------------------------------------------- Chromium
 
-async function startPreview(): Promise<ChildProcess> {
-  const child = spawn(join(root, 'node_modules/.bin/vite'), ['preview', '--host', '127.0.0.1', '--port', String(PORT), '--strictPort'],
-    { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
-  for (let i = 0; i < 150; i++) {
-    if (child.exitCode !== null) throw new Error(`vite preview exited ${child.exitCode}: ${stderr}`);
-    try {
-      if ((await fetch(`${BASE}/`)).ok) return child;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  child.kill();
-  throw new Error(`vite preview did not answer on ${BASE}: ${stderr}`);
-}
 
 /** Records the worker's messages with performance.now() (ms since navigation). */
 const TAP = `(() => {
@@ -185,7 +169,7 @@ async function main(): Promise<void> {
         const b = spawn(join(root, 'node_modules/.bin/vite'), ['build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
         if ((await new Promise<number>((r) => b.on('exit', (c) => r(c ?? 1)))) !== 0) throw new Error('vite build failed');
       }
-      const preview = await startPreview();
+      const preview = await startPreview(root, PORT);
       const browser = await chromium.launch({
         executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
         args: ['--no-sandbox', '--disable-gpu'],

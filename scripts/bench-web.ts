@@ -19,12 +19,13 @@
 // script taps `Worker`; see web/src/worker/protocol.ts), or from
 // window.__vaxlab.stats() when the page offers it.
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
+import { startPreview } from './previewServer';
 import { chromium, type Browser, type Page } from '@playwright/test';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -65,23 +66,6 @@ function shippedSizes(): SizeRow[] {
 
 // ---------------------------------------------------------------- the server
 
-async function startPreview(): Promise<ChildProcess> {
-  const child = spawn(join(root, 'node_modules/.bin/vite'), ['preview', '--host', '127.0.0.1', '--port', String(PORT), '--strictPort'],
-    { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
-  for (let i = 0; i < 150; i++) {
-    if (child.exitCode !== null) throw new Error(`vite preview exited ${child.exitCode}: ${stderr}`);
-    try {
-      if ((await fetch(`${BASE}/`)).ok) return child;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  child.kill();
-  throw new Error(`vite preview did not answer on ${BASE}: ${stderr}`);
-}
 
 // ---------------------------------------------------------------- the tap
 
@@ -288,7 +272,7 @@ async function main() {
     throw new Error('no 4.3BSD image (web/public/images/43bsd.dsk.gz): npm run image builds it');
   }
 
-  const preview = await startPreview();
+  const preview = await startPreview(root, PORT);
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu'],
