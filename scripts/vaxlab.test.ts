@@ -58,6 +58,10 @@ test('an image that is missing or not an image exits 3', () => {
   const bad = vaxlab('run', 'syscall', '--image', junk, '--param', 'iterations=10');
   assert.equal(bad.status, 3, bad.stderr);
   assert.match(bad.stderr, /junk\.dsk\.gz/);
+  // profile opens the image as run does: one line, exit 3.
+  const profiled = vaxlab('profile', 'syscall', '--image', junk);
+  assert.equal(profiled.status, 3, profiled.stderr);
+  assert.match(profiled.stderr, /^vaxlab: .*junk\.dsk\.gz: .*\n$/);
 });
 
 test('a gzip bomb is refused while it inflates, within the image size limit', async () => {

@@ -284,12 +284,30 @@ interface LoadedPack {
   path: string;
 }
 
-/** The emulator's build and the image, checked; the pack read once into shared memory (loadSharedPack: its
- *  chunked image when the installer wrote one, else the whole pack), named by the pack's SHA-256. */
-async function loadPack(imageFile: string | null): Promise<LoadedPack> {
+/** The image to run (--image, else the lab's), with the emulator built; exit 3 when either is missing. */
+function labImagePath(imageFile: string | null): string {
   if (!wasmBuildExists()) die('the WebAssembly emulator is not built: make -C emu wasm (or npm run setup)', 3);
   const imagePath = imageFile ?? findLabImage();
   if (!imagePath) die('no 4.3BSD image: build web/public/images/43bsd.dsk.gz with `npm run image` (or set VAXLAB_IMAGE)', 3);
+  return imagePath;
+}
+
+/** The emulator, and the image opened in it (its chunked image when the installer wrote one); any problem is exit 3. */
+async function openLabImage(imageFile: string | null) {
+  const imagePath = labImagePath(imageFile);
+  const api = await loadVaxNode();
+  try {
+    const { disk, sha256 } = await openDiskImage(api.vax780, imagePath);
+    return { api, disk, sha256, imagePath };
+  } catch (e) {
+    die(`${imagePath}: ${e instanceof Error ? e.message : String(e)}`, 3);
+  }
+}
+
+/** The emulator's build and the image, checked; the pack read once into shared memory (loadSharedPack: its
+ *  chunked image when the installer wrote one, else the whole pack), named by the pack's SHA-256. */
+async function loadPack(imageFile: string | null): Promise<LoadedPack> {
+  const imagePath = labImagePath(imageFile);
   let pack: SharedPack;
   try {
     pack = await loadSharedPack(imagePath);
@@ -647,11 +665,7 @@ async function fidelity(args: string[]): Promise<number> {
     } else if (a === '--json') jsonFile = v;
     else die(`unknown option ${a}\n${USAGE}`);
   }
-  if (!wasmBuildExists()) die('the WebAssembly emulator is not built: make -C emu wasm (or npm run setup)', 3);
-  const imagePath = findLabImage();
-  if (!imagePath) die('no 4.3BSD image: build web/public/images/43bsd.dsk.gz with `npm run image` (or set VAXLAB_IMAGE)', 3);
-  const api = await loadVaxNode();
-  const { disk, sha256 } = await openDiskImage(api.vax780, imagePath);
+  const { api, disk, sha256, imagePath } = await openLabImage(null);
   const image = { name: basename(imagePath), sha256 };
   const results: Record<string, ExperimentResult> = {};
   for (const id of FIDELITY_EXPERIMENTS) {
@@ -748,11 +762,7 @@ async function profile(args: string[]): Promise<number> {
     if (e instanceof SettingsError) die(`refused, nothing was run:\n  ${e.problems.join('\n  ')}`);
     throw e;
   }
-  if (!wasmBuildExists()) die('the WebAssembly emulator is not built: make -C emu wasm (or npm run setup)', 3);
-  const imagePath = imageFile ?? findLabImage();
-  if (!imagePath) die('no 4.3BSD image: build web/public/images/43bsd.dsk.gz with `npm run image` (or set VAXLAB_IMAGE)', 3);
-  const api = await loadVaxNode();
-  const { disk } = await openDiskImage(api.vax780, imagePath);
+  const { api, disk, imagePath } = await openLabImage(imageFile);
   if (kernelArg !== null) options.kernel = await loadKernel(kernelArg, imagePath);
   const variant = kernelArg !== null ? kernelByName(kernelArg)?.name : undefined;
   let t0 = 0;
