@@ -20,8 +20,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { startPreview } from './previewServer';
-import { chromium, type Browser } from '@playwright/test';
+import { launchChromium, startPreview } from './pageBench';
+import type { Browser } from '@playwright/test';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const PORT = Number(process.env.BENCH_PORT ?? 4177);
@@ -170,11 +170,7 @@ async function main(): Promise<void> {
         if ((await new Promise<number>((r) => b.on('exit', (c) => r(c ?? 1)))) !== 0) throw new Error('vite build failed');
       }
       const preview = await startPreview(root, PORT);
-      const browser = await chromium.launch({
-        executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-        args: ['--no-sandbox', '--disable-gpu'],
-        headless: true,
-      });
+      const browser = await launchChromium();
       try {
         console.log(`\nChromium ${browser.version()} headless (fresh context each; Run pressed when the worker is ready; ` +
           'the run\'s host seconds as the worker counts them; memory: the page\'s renderer process, peak RSS)');

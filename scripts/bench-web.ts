@@ -25,8 +25,8 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-import { startPreview } from './previewServer';
-import { chromium, type Browser, type Page } from '@playwright/test';
+import { launchChromium, startPreview } from './pageBench';
+import type { Browser, Page } from '@playwright/test';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'web/dist');
@@ -273,11 +273,7 @@ async function main() {
   }
 
   const preview = await startPreview(root, PORT);
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu'],
-    headless: true,
-  });
+  const browser = await launchChromium();
   try {
     const version = browser.version();
     const labs: LabFigures[] = [];

@@ -1,9 +1,21 @@
-// The production build served by `vite preview` for the page benchmarks
-// (bench-web.ts, bench-suite.ts): started on a port of their own, answered
-// before they open a browser, ended by the caller.
+// What the page benchmarks (bench-web.ts, bench-suite.ts) share: the
+// production build served by `vite preview` on a port of their own (answered
+// before they open a browser, ended by the caller), and Debian's Chromium,
+// headless.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+
+import { chromium, type Browser } from '@playwright/test';
+
+/** Debian's Chromium (or $CHROMIUM), headless, as the e2e tests run it. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu'],
+    headless: true,
+  });
+}
 
 /** Starts `vite preview` of `root`'s build on 127.0.0.1:`port` and waits (up to 30 s) until it answers. */
 export async function startPreview(root: string, port: number): Promise<ChildProcess> {
