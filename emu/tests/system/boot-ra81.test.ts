@@ -7,7 +7,7 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, createReadStream, createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { copyFileSync, createReadStream, createWriteStream, existsSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -15,13 +15,11 @@ import { after, before, test } from 'node:test';
 import { createGunzip } from 'node:zlib';
 
 import { REPO_ROOT } from '../../js/vaxNode';
+import { BSDFS, outputOf, runVax780, typeFile, type Run } from './guestShell';
 
 // $VAXLAB_VAX780 picks another build of the machine (npm test runs these
 // tests again on the ASan/UBSan one).
-const VAX780 = process.env.VAXLAB_VAX780 || join(REPO_ROOT, 'emu/build/native/vax780');
-const BSDFS = join(REPO_ROOT, 'emu/build/native/bsdfs');
 const IMAGE_GZ = process.env.VAXLAB_RA81_IMAGE ?? join(REPO_ROOT, 'web/public/images/43bsd-ra81.dsk.gz');
-const GUEST = join(REPO_ROOT, 'emu/tests/system/guest');
 const RA81_BYTES = 891072 * 512;
 const haveImage = existsSync(IMAGE_GZ);
 const skip = haveImage ? false : `RA81 image ${IMAGE_GZ} absent (npm run image builds it)`;
@@ -33,34 +31,7 @@ before(async () => {
 });
 after(() => rmSync(work, { recursive: true, force: true }));
 
-interface Run { status: number | null; stdout: string; stderr: string }
-
-function vax780(args: string[], script?: string): Run {
-  const full = [...args];
-  if (script !== undefined) {
-    const path = join(work, `script-${Math.random().toString(36).slice(2)}.txt`);
-    writeFileSync(path, script);
-    full.push('--script', path);
-  }
-  const r = spawnSync(VAX780, full, { encoding: 'utf8', timeout: 10 * 60_000, maxBuffer: 64 << 20 });
-  if (r.error) throw r.error;
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-// As in boot.test.ts: a source file typed a line at a time at the shell's "> ".
-function typeFile(guestPath: string, hostFile: string): string {
-  const lines = readFileSync(join(GUEST, hostFile), 'utf8').replace(/\n$/, '').split('\n');
-  return [`send cat > ${guestPath} <<'EOF'`, 'expect \\n> ', ...lines.flatMap((l) => [`send ${l}`, 'expect \\n> ']),
-    'send EOF', 'expect \\n# '].join('\n');
-}
-
-function outputOf(transcript: string, command: string): string {
-  const start = transcript.indexOf(`# ${command}\r\n`);
-  assert.ok(start >= 0, `no "${command}" in the transcript`);
-  const from = start + command.length + 4;
-  const end = transcript.indexOf('\n# ', from);
-  return transcript.slice(from, end < 0 ? undefined : end + 1).replace(/\r/g, '');
-}
+const vax780 = (args: string[], script?: string): Run => runVax780(work, args, script);
 
 test('single-user from the RA81: the UDA50 probed, root on ra0a, ls, df, ps, date, sum /vmunix, the guest cc', { skip }, () => {
   const script = [

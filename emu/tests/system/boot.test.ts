@@ -7,26 +7,22 @@
 
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 
 import { REPO_ROOT } from '../../js/vaxNode';
+import { BSDFS, outputOf, runVax780, typeFile, VAX780, type Run } from './guestShell';
 
 // $VAXLAB_VAX780 picks another build of the machine: npm test runs these
 // tests again with the ASan/UBSan one (emu/build/asan/vax780).
-const VAX780 = process.env.VAXLAB_VAX780 || join(REPO_ROOT, 'emu/build/native/vax780');
-const BSDFS = join(REPO_ROOT, 'emu/build/native/bsdfs');
 const REF = process.env.VAXLAB_REF_IMAGE ?? join(REPO_ROOT, 'emu/build/images/43bsd-rp06.dsk');
-const GUEST = join(REPO_ROOT, 'emu/tests/system/guest');
 const haveImage = existsSync(REF);
 const skip = haveImage ? false : `reference image ${REF} absent (make -C emu images needs ../shared)`;
 
 const work = mkdtempSync(join(tmpdir(), 'vaxlab-boot-'));
 after(() => rmSync(work, { recursive: true, force: true }));
-
-interface Run { status: number | null; stdout: string; stderr: string }
 
 function writeScript(script: string): string {
   const path = join(work, `script-${Math.random().toString(36).slice(2)}.txt`);
@@ -34,33 +30,7 @@ function writeScript(script: string): string {
   return path;
 }
 
-function vax780(args: string[], script?: string): Run {
-  const full = [...args];
-  if (script !== undefined) full.push('--script', writeScript(script));
-  const r = spawnSync(VAX780, full, { encoding: 'utf8', timeout: 10 * 60_000, maxBuffer: 64 << 20 });
-  if (r.error) throw r.error;
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-// Type a guest source file into the single-user shell with a quoted
-// here-document, one line at a time: the Bourne shell reads a terminal a
-// character per system call, and a 780 cannot keep up with a whole file
-// pasted at 9600 baud (the tty drops input beyond TTYHOG), so each line
-// waits for the shell's "> " prompt, as a careful typist would.
-function typeFile(guestPath: string, hostFile: string): string {
-  const lines = readFileSync(join(GUEST, hostFile), 'utf8').replace(/\n$/, '').split('\n');
-  return [`send cat > ${guestPath} <<'EOF'`, 'expect \\n> ', ...lines.flatMap((l) => [`send ${l}`, 'expect \\n> ']),
-    'send EOF', 'expect \\n# '].join('\n');
-}
-
-// The text between a command's echo and the next prompt.
-function outputOf(transcript: string, command: string): string {
-  const start = transcript.indexOf(`# ${command}\r\n`);
-  assert.ok(start >= 0, `no "${command}" in the transcript`);
-  const from = start + command.length + 4;
-  const end = transcript.indexOf('\n# ', from);
-  return transcript.slice(from, end < 0 ? undefined : end + 1).replace(/\r/g, '');
-}
+const vax780 = (args: string[], script?: string): Run => runVax780(work, args, script);
 
 test('single-user: ls, df, ps, date, sum /vmunix, a C program compiled by the guest cc', { skip }, () => {
   const disk = join(work, 'single.dsk');
