@@ -3,11 +3,12 @@
 // Each hands its <svg> to `handle` (charts/handles.ts), which the exports
 // take the charts from.
 
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 
 import { renderBarChart, type BarData } from '../charts/barChart';
 import { renderCounterChart, type ChartComparison, type ChartCounterNames, type ChartSeries } from '../charts/counterChart';
 import type { ChartPanel } from '../counterNames';
+import { useWidth } from './useWidth';
 
 /** A ref for the chart's <svg> that also hands it to `handle` (and null when it goes). */
 function useSvg(handle: ((svg: SVGSVGElement | null) => void) | undefined) {
@@ -17,20 +18,6 @@ function useSvg(handle: ((svg: SVGSVGElement | null) => void) | undefined) {
     handle?.(el);
   }, [handle]);
   return [svg, ref] as const;
-}
-
-function useWidth(): [React.RefObject<HTMLDivElement | null>, number] {
-  const ref = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(0);
-  useEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const ro = new ResizeObserver(() => setWidth(Math.floor(el.clientWidth)));
-    ro.observe(el);
-    setWidth(Math.floor(el.clientWidth));
-    return () => ro.disconnect();
-  }, []);
-  return [ref, width];
 }
 
 export interface CounterChartProps {

@@ -16,6 +16,7 @@ import {
   type FlameNode, type FlatColumn, type Sort,
 } from '../profileView';
 import { useAtom } from '../state/atom';
+import { useWidth } from './useWidth';
 
 const COLUMNS: { key: FlatColumn; label: string; numeric: boolean }[] = [
   { key: 'name', label: 'function', numeric: false },
@@ -30,20 +31,6 @@ const TABLE_ROWS = 25;
 
 const f3 = (x: number | null | undefined): string => (x === null || x === undefined ? '' : x.toFixed(3));
 const signed = (x: number): string => `${x > 0 ? '+' : ''}${x.toFixed(3)}`;
-
-function useWidth(): [React.RefObject<HTMLDivElement | null>, number] {
-  const ref = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(0);
-  useEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const ro = new ResizeObserver(() => setWidth(Math.floor(el.clientWidth)));
-    ro.observe(el);
-    setWidth(Math.floor(el.clientWidth));
-    return () => ro.disconnect();
-  }, []);
-  return [ref, width];
-}
 
 function FlameGraph({ root, search, zoom, onZoom, onHover }: {
   root: FlameNode; search: string; zoom: string; onZoom: (id: string) => void; onHover: (n: FlameNode | null) => void;

@@ -2,25 +2,17 @@
 // React owns the <svg>, D3 draws in it when the chart or the width change;
 // the <svg> goes to `handle` (charts/handles.ts) for the exports.
 
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 
 import type { SweepChart } from '../../../../experiments/runner/sweepView';
 import { renderSweepChart } from '../charts/sweepChart';
+import { useWidth } from './useWidth';
 
 export function SweepLineChart({ chart, title, handle }: {
   chart: SweepChart; title: string; handle: (svg: SVGSVGElement | null) => void;
 }) {
-  const box = useRef<HTMLDivElement>(null);
+  const [box, width] = useWidth();
   const svg = useRef<SVGSVGElement>(null);
-  const [width, setWidth] = useState(0);
-  useEffect(() => {
-    const el = box.current;
-    if (!el) return;
-    const ro = new ResizeObserver(() => setWidth(Math.floor(el.clientWidth)));
-    ro.observe(el);
-    setWidth(Math.floor(el.clientWidth));
-    return () => ro.disconnect();
-  }, []);
   useEffect(() => {
     if (svg.current && width > 0) renderSweepChart(svg.current, chart, width);
   }, [chart, width]);
