@@ -219,6 +219,17 @@ EMSCRIPTEN_KEEPALIVE int vax780w_chunked_read(chunked_image *ci, double offset, 
     return chunked_read(ci, (uint64_t)offset, buf, len);
 }
 
+/* Chunk i decompressed into out without keeping it (chunked_inflate_chunk):
+ * 0, 1 for a chunk of zeros (out not written), -1 damaged
+ * (vax780w_chunked_error).  For JavaScript that keeps the chunks in memory
+ * shared by several workers (emu/js/sharedChunkCache.ts). */
+EMSCRIPTEN_KEEPALIVE int vax780w_chunked_inflate(chunked_image *ci, uint32_t i, uint8_t *out)
+{
+    return chunked_inflate_chunk(ci, i, out);
+}
+
+EMSCRIPTEN_KEEPALIVE uint32_t vax780w_chunked_chunk_bytes(chunked_image *ci) { return chunked_chunk_bytes(ci); }
+
 EMSCRIPTEN_KEEPALIVE const char *vax780w_chunked_error(chunked_image *ci)
 {
     const char *e = chunked_error(ci);

@@ -136,6 +136,40 @@ static int damaged(chunked_image *ci, uint32_t i, const char *why)
     return -1;
 }
 
+/* Chunk i's bytes into out (chunk_len bytes), checked against its CRC-32:
+ * 0; 1 for a chunk of zeros (out untouched); -1 when it is damaged (the
+ * reason kept). */
+static int decode_chunk(chunked_image *ci, uint32_t i, uint8_t *out)
+{
+    const uint8_t *e = ci->index + (size_t)i * CHUNKED_INDEX_ENTRY;
+    uint64_t at = le(e, 8);
+    uint32_t stored = (uint32_t)le(e + 8, 4), crc = (uint32_t)le(e + 12, 4);
+    size_t n = chunk_len(ci, i);
+    if (stored == 0)
+        return 1;
+    if (stored == n) {
+        memcpy(out, ci->file + at, n);
+    } else {
+        const char *why = "";
+        long got = inflate_raw(ci->file + at, stored, out, n, &why);
+        if (got != (long)n)
+            return damaged(ci, i, got < 0 ? why : "decompresses to the wrong length");
+    }
+    if (snap_crc32(0, out, n) != crc)
+        return damaged(ci, i, "its checksum is wrong");
+    return 0;
+}
+
+int chunked_inflate_chunk(chunked_image *ci, uint32_t i, uint8_t *out)
+{
+    if (i >= ci->nchunks)
+        return -1;
+    return decode_chunk(ci, i, out);
+}
+
+uint32_t chunked_chunk_bytes(const chunked_image *ci) { return ci->chunk_bytes; }
+uint32_t chunked_chunks(const chunked_image *ci) { return ci->nchunks; }
+
 /* Chunk i's bytes (decompressing it the first time), or NULL for a chunk
  * of zeros; *ok = 0 when it cannot be read. */
 static const uint8_t *chunk_bytes(chunked_image *ci, uint32_t i, int *ok)
@@ -144,37 +178,21 @@ static const uint8_t *chunk_bytes(chunked_image *ci, uint32_t i, int *ok)
     if (ci->chunk[i])
         return ci->chunk[i];
     const uint8_t *e = ci->index + (size_t)i * CHUNKED_INDEX_ENTRY;
-    uint64_t at = le(e, 8);
-    uint32_t stored = (uint32_t)le(e + 8, 4), crc = (uint32_t)le(e + 12, 4);
-    size_t n = chunk_len(ci, i);
-    if (stored == 0)
+    if (le(e + 8, 4) == 0)
         return NULL;
-    uint8_t *c = malloc(n);
+    uint8_t *c = malloc(chunk_len(ci, i));
     if (!c) {
         *ok = 0;
         return NULL;
     }
-    if (stored == n) {
-        memcpy(c, ci->file + at, n);
-    } else {
-        const char *why = "";
-        long got = inflate_raw(ci->file + at, stored, c, n, &why);
-        if (got != (long)n) {
-            free(c);
-            *ok = 0;
-            damaged(ci, i, got < 0 ? why : "decompresses to the wrong length");
-            return NULL;
-        }
-    }
-    if (snap_crc32(0, c, n) != crc) {
+    if (decode_chunk(ci, i, c) != 0) {
         free(c);
         *ok = 0;
-        damaged(ci, i, "its checksum is wrong");
         return NULL;
     }
     ci->chunk[i] = c;
     ci->inflated++;
-    ci->inflated_bytes += n;
+    ci->inflated_bytes += chunk_len(ci, i);
     return c;
 }
 

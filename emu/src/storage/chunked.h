@@ -65,6 +65,16 @@ const uint8_t *chunked_sha256(const chunked_image *ci);
  * -1 (out of range, a damaged chunk, out of host memory). */
 int chunked_read(chunked_image *ci, uint64_t off, void *buf, size_t len);
 
+/* Chunk i decompressed into out (room for the chunk bytes; the last chunk
+ * may be shorter) without keeping it: for callers that keep chunks
+ * elsewhere (the browser's and Node's workers share one copy of each in a
+ * SharedArrayBuffer: emu/js/sharedChunkCache.ts).  0; 1 for a chunk of
+ * zeros (out not written); -1 when i is out of range or the chunk is
+ * damaged (the reason as chunked_error's). */
+int chunked_inflate_chunk(chunked_image *ci, uint32_t i, uint8_t *out);
+uint32_t chunked_chunk_bytes(const chunked_image *ci);
+uint32_t chunked_chunks(const chunked_image *ci);
+
 /* The first damaged chunk's reason, or NULL. */
 const char *chunked_error(const chunked_image *ci);
 
