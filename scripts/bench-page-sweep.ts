@@ -6,11 +6,12 @@
 // production build, for one or more checkouts in turn, round after round
 // (A B A B), so that a change in the machine's load hits both alike:
 //
-//   node --import tsx scripts/bench-page-sweep.ts [--rounds N] [--jobs N] [--values 20,40] [ROOT ...]
+//   node --import tsx scripts/bench-page-sweep.ts [--rounds N] [--jobs N] [--setting divisor] [--values 20,40] [ROOT ...]
 //
 // ROOT: a checkout whose web/dist (and images) to serve; default this one.
-// The sweep: table2 over --values of its divisor (29 units a point), on
-// --jobs workers (default 2).
+// The sweep: table2 over --values of its divisor (29 units a point), or of
+// another --setting (hz: each point's machine boots, reading its chunks of
+// the pack) with the divisor at 40, on --jobs workers (default 2).
 
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -21,18 +22,20 @@ const args = process.argv.slice(2);
 let rounds = 2;
 let jobs = 2;
 let values = '20,40';
+let setting = 'divisor';
 const roots: string[] = [];
 while (args.length > 0) {
   const a = args.shift()!;
   if (a === '--rounds') rounds = Number(args.shift());
   else if (a === '--jobs') jobs = Number(args.shift());
   else if (a === '--values') values = args.shift()!;
+  else if (a === '--setting') setting = args.shift()!;
   else roots.push(a);
 }
 if (roots.length === 0) roots.push(fileURLToPath(new URL('..', import.meta.url)));
 
 const load = () => execFileSync('cat', ['/proc/loadavg'], { encoding: 'utf8' }).split(' ').slice(0, 3).join(' ');
-console.log(`table2 swept over divisor=${values} on ${jobs} workers, ${new Date().toISOString().slice(0, 16)}Z, load ${load()}`);
+console.log(`table2${setting !== 'divisor' ? ' (divisor 40)' : ''} swept over ${setting}=${values} on ${jobs} workers, ${new Date().toISOString().slice(0, 16)}Z, load ${load()}`);
 
 const browser = await launchChromium();
 try {
@@ -46,7 +49,8 @@ try {
         await page.goto(`http://127.0.0.1:${port}/`);
         await page.getByTestId('machine-status').filter({ hasText: /ready/i }).waitFor({ timeout: 60_000 });
         await page.getByTestId('experiment-table2').click();
-        await page.getByTestId('sweep-setting-0').selectOption('divisor');
+        if (setting !== 'divisor') await page.getByTestId('param-divisor').fill('40');
+        await page.getByTestId('sweep-setting-0').selectOption(setting);
         await page.getByTestId('sweep-values-0').fill(values);
         await page.getByTestId('sweep-jobs').fill(String(jobs));
         let peakKB = 0;
