@@ -3,8 +3,9 @@
 // point).  Each worker is the lab worker's script (web/src/worker) started
 // from the pack the first worker loaded, in a SharedArrayBuffer (the page is
 // cross-origin isolated: vite.config.ts sends COOP/COEP; emu/js/sharedPack.ts):
-// the chunked image's compressed file (about 5 MB), which each worker opens
-// and decompresses only as far as its machines read, or without one the
+// the chunked image's compressed file (about 5 MB), which each worker opens,
+// and the cache of its decompressed chunks that they all share (each chunk
+// decompressed once: emu/js/sharedChunkCache.ts), or without one the
 // whole 174 MB pack, one copy that every worker reads; each machine writes
 // into its own copy-on-write overlay.  Without shared memory (a page that is not
 // isolated) the pool is unavailable and everything runs on the first
