@@ -113,8 +113,9 @@ export interface DiskImages {
   openChunked(file: Uint8Array): DiskImage;
   /** The same, its decompressed chunks kept in `cache`, which other workers
    *  (each with its own wasm memory) share: a chunk is decompressed once, by
-   *  whichever of them reads it first (sharedChunkCache.ts).  The file is
-   *  copied into wasm memory (to decompress from); cache must be for it. */
+   *  whichever of them reads it first (sharedChunkCache.ts).  Only the file's
+   *  header and index are copied into wasm memory: file (shared too) must
+   *  not change while the image is in use; cache must be for it. */
   openSharedChunked(file: Uint8Array, cache: SharedChunkCache): DiskImage;
   /** An image over bytes that stay where they are, in JavaScript memory —
    *  typically a view of a SharedArrayBuffer that several workers (each with
@@ -351,8 +352,14 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
 
   function openChunked(file: Uint8Array, cache?: SharedChunkCache): DiskImage {
     if (!(file instanceof Uint8Array)) throw new TypeError('openChunked takes a Uint8Array');
-    const buf = allocImageBuffer(file.length);
-    mod.HEAPU8.set(file, buf);
+    // Shared (cache): only the header and index go into wasm memory; each chunk's stored bytes are copied in
+    // from the shared file when this worker is the one to decompress it.  Otherwise the whole file.
+    const HEADER = 128;
+    const count = file.length >= HEADER ? new DataView(file.buffer, file.byteOffset, file.byteLength).getUint32(24, true) : 0;
+    const headLen = cache ? Math.min(file.length - 1, HEADER + count * 16) : file.length;
+    if (cache && headLen < HEADER) throw new Error('not a chunked disk image');
+    const buf = allocImageBuffer(headLen);
+    mod.HEAPU8.set(file.subarray(0, headLen), buf);
     const ERR = 256;
     const err = mod._malloc(ERR);
     if (err === 0) {
@@ -360,7 +367,7 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
       throw new Error('malloc failed');
     }
     try {
-      const ci = mod._vax780w_chunked_open(buf, file.length, err, ERR);
+      const ci = cache ? mod._vax780w_chunked_open_index(buf, headLen, file.length, err, ERR) : mod._vax780w_chunked_open(buf, file.length, err, ERR);
       if (ci === 0) {
         mod._vax780w_image_free(buf);
         throw new Error(mod.UTF8ToString(err));
@@ -374,13 +381,23 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
         mod._vax780w_chunked_close(ci);
         throw new Error('the shared chunk cache is for another chunked image');
       }
-      const scratch = mod._malloc(chunkBytes);
+      // One chunk decompressed (scratch), and one chunk's stored bytes (at most a chunk: checked when opened).
+      const scratch = mod._malloc(2 * chunkBytes);
       if (scratch === 0) {
         mod._vax780w_chunked_close(ci);
         throw new Error('malloc failed');
       }
+      const input = scratch + chunkBytes;
+      const index = new DataView(file.buffer, file.byteOffset + HEADER, count * 16);
       const chunks = new SharedChunkReader(cache, size, {
-        inflate: (i, out) => mod._vax780w_chunked_inflate(ci, i, out), heap: () => mod.HEAPU8, scratch,
+        inflate: (i, out) => {
+          const at = Number(index.getBigUint64(i * 16, true));
+          const stored = index.getUint32(i * 16 + 8, true);
+          if (stored > chunkBytes || at + stored > file.length) return -1; // refused when opened: not reached
+          mod.HEAPU8.set(file.subarray(at, at + stored), input);
+          return mod._vax780w_chunked_inflate_stored(ci, i, input, stored, out);
+        },
+        heap: () => mod.HEAPU8, scratch,
       });
       return makeImage(ci, size, { sha256 }, 'chunked', file.length, { chunks, cache, scratch });
     } finally {

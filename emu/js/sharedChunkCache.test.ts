@@ -1,6 +1,7 @@
 // The chunk cache that workers share (sharedChunkCache.ts): a chunk is
 // decompressed once, by the first reader, into shared memory, and every
-// other reader copies it from there; two emulators (two wasm memories) in
+// other reader copies it from there (each worker keeps only the file's index
+// in its wasm memory, and copies a chunk's stored bytes in to decompress it); two emulators (two wasm memories) in
 // one thread and then three worker threads reading every chunk at once in
 // different orders read the pack byte for byte, and each chunk is
 // decompressed exactly once (the winners' count is the number of chunks).
@@ -69,6 +70,9 @@ test('two emulators share the decompressed chunks: each chunk decompressed once,
     assert.ok(Buffer.from(ia.read(0, PACK.length)).equals(PACK));
     assert.deepEqual(sharedChunkStats(cache), { shared: CHUNKS, private: 0 });
     assert.deepEqual(ia.memory(), { bytes: file.length + CHUNKS * CHUNK_BYTES, chunks: CHUNKS, chunksDecompressed: CHUNKS });
+    // A damaged or cut file is refused when opened, with the reason (only its index is read then).
+    const cut = inSharedMemory(file.slice(0, 200));
+    assert.throws(() => a.vax780.openSharedChunked(cut, newSharedChunkCache(cut)), /cut off|outside|damaged/);
     // A cache for another image is refused.
     const other = inSharedMemory(writeChunkedImage(PACK.subarray(0, 3 * CHUNK_BYTES)).bytes);
     assert.throws(() => a.vax780.openSharedChunked(other, cache), /another chunked image/);

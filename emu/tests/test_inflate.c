@@ -168,6 +168,63 @@ static int open_and_read(const uint8_t *file, size_t len, int intact, long n)
     return 1;
 }
 
+/* The same file opened by its header and index only (chunked_open_index), each chunk handed its stored bytes
+ * (chunked_inflate_stored), as the workers that share the file do: each chunk decodes as written or is -1 with
+ * the reason.  Returns 1 when it opened. */
+static long index_errors;
+static int open_index_and_inflate(const uint8_t *file, size_t len, int intact, long n)
+{
+    if (len < CHUNKED_HEADER_BYTES)
+        return 0;
+    uint32_t chunks = (uint32_t)(file[24] | file[25] << 8 | file[26] << 16 | (uint32_t)file[27] << 24);
+    size_t head_len = CHUNKED_HEADER_BYTES + (size_t)(chunks < 64 ? chunks : 64) * CHUNKED_INDEX_ENTRY;
+    if (head_len >= len)
+        head_len = len - 1;
+    uint8_t *head = malloc(head_len);
+    if (!head)
+        return 0;
+    memcpy(head, file, head_len);
+    char err[160] = "";
+    chunked_image *ci = chunked_open_index(head, head_len, len, 1, err, sizeof err);
+    if (!ci) {
+        CHECK(err[0] != 0, "file #%ld: index refused with no message", n);
+        free(head);
+        return 0;
+    }
+    uint8_t *out = malloc(65536);
+    for (uint32_t i = 0; out && i < chunked_chunks(ci); i++) {
+        const uint8_t *e = file + CHUNKED_HEADER_BYTES + (size_t)i * CHUNKED_INDEX_ENTRY;
+        uint64_t at = 0;
+        for (int k = 0; k < 8; k++)
+            at |= (uint64_t)e[k] << (8 * k);
+        uint32_t stored = (uint32_t)(e[8] | e[9] << 8 | e[10] << 16 | (uint32_t)e[11] << 24);
+        /* Opened, so the index says every chunk lies in the file. */
+        CHECK(stored == 0 || (at <= len && stored <= len - at), "file #%ld: chunk %u outside the file opened", n, i);
+        if (stored && !(at <= len && stored <= len - at))
+            continue;
+        uint8_t *src = malloc(stored ? stored : 1);
+        memcpy(src, file + at, stored);
+        int r = chunked_inflate_stored(ci, i, src, stored, out);
+        size_t want = chunked_size(ci) - (uint64_t)i * 65536 < 65536 ? (size_t)(chunked_size(ci) - (uint64_t)i * 65536) : 65536;
+        if (r == 0 && intact && chunked_size(ci) == CHUNKED_FILE_IMAGE_BYTES)
+            CHECK(memcmp(out, pristine + (size_t)i * 65536, want) == 0, "file #%ld: chunk %u inflates wrong", n, i);
+        if (r < 0) {
+            CHECK(r == -1 && chunked_error(ci) != NULL, "file #%ld: chunk %u %d with no reason", n, i, r);
+            index_errors++;
+        }
+        /* Stored bytes of another length than the index's: refused. */
+        if (stored > 1)
+            CHECK(chunked_inflate_stored(ci, i, src, stored - 1, out) == -1, "file #%ld: chunk %u short stored bytes", n, i);
+        free(src);
+    }
+    /* Only the index here: a plain read of a stored chunk (the intact file's chunk 1) has nothing to read from. */
+    if (out && n == -1)
+        CHECK(chunked_read(ci, 65536, out, 512) == -1 && chunked_error(ci) != NULL, "a read with only the index");
+    free(out);
+    chunked_close(ci);
+    return 1;
+}
+
 static void test_chunked(int copies)
 {
     size_t len = sizeof CHUNKED_FILE;
@@ -185,6 +242,8 @@ static void test_chunked(int copies)
     CHECK(snap_crc32(0, pristine, CHUNKED_FILE_IMAGE_BYTES) == CHUNKED_FILE_IMAGE_CRC, "it reads back wrong");
     chunked_close(ci);
 
+    CHECK(open_index_and_inflate(CHUNKED_FILE, len, 1, -1) == 1, "its index does not open");
+    CHECK(index_errors == 0, "its chunks do not inflate from their stored bytes");
     long opened = 0;
     for (size_t cut = 0; cut < len; cut++)
         opened += open_and_read(CHUNKED_FILE, cut, 1, (long)cut);
@@ -204,10 +263,12 @@ static void test_chunked(int copies)
                 intact = 0;
         }
         opened_damaged += open_and_read(f, len, intact, i);
+        open_index_and_inflate(f, len, intact, i);
     }
     free(f);
-    printf("chunked image: %zu truncations (%ld opened), %d damaged copies (%ld opened, %ld chunk reads refused)\n", len,
-           opened, copies, opened_damaged, chunk_errors - errors_before);
+    printf("chunked image: %zu truncations (%ld opened), %d damaged copies (%ld opened, %ld chunk reads refused; "
+           "by the index: %ld chunks refused)\n", len, opened, copies, opened_damaged, chunk_errors - errors_before,
+           index_errors);
     CHECK(opened_damaged > copies / 10 && chunk_errors - errors_before > copies / 10,
           "the damage reached both checks: %ld opened, %ld read errors", opened_damaged, chunk_errors - errors_before);
     free(pristine);
