@@ -29,3 +29,12 @@ test('the page is served with a strict CSP and the usual headers, and works unde
   const manifest = await page.evaluate(async () => (await fetch('images/43bsd.json')).text());
   expect(manifest).not.toMatch(/"\/(work|home|root|tmp)\//);
 });
+
+test('the chunked disk image is sent as it is: typed as bytes, not compressed again', async ({ request }) => {
+  const r = await request.get('/images/43bsd.dskz', { headers: { 'Accept-Encoding': 'gzip, deflate, br' } });
+  expect(r.ok()).toBe(true);
+  expect(r.headers()['content-type']).toBe('application/octet-stream');
+  expect(r.headers()['content-encoding']).toBeUndefined();
+  const body = await r.body();
+  expect(body.subarray(0, 8).toString('latin1')).toBe('VAXDSKZ\0');
+});

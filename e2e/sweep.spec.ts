@@ -182,3 +182,26 @@ test('a multi-step run on two workers: its steps spread over them, the same resu
   expect(one).toBe(two);
   expect(JSON.parse(one).rows.map((r: { status: string }) => r.status)).toEqual(['ok', 'ok', 'ok']);
 });
+
+test('a sweep\'s pool workers start their machines from the image\'s shipped snapshots, as the first worker does, with the same result',
+  async ({ page }) => {
+    await page.goto('/');
+    await waitReady(page);
+    // syscall runs on Table 2's machine, which the image ships at its single-user prompt: no point boots.
+    await choose(page, 'syscall', null);
+    await sweepOf(page, 'iterations', '1000,2000,3000,4000', '2');
+    await page.getByTestId('sweep-run').click();
+    const status = page.getByTestId('sweep-status');
+    await expect(status).toContainText(/^Finished in .* on 2 workers: 4 of 4 units ran/, { timeout: 90_000 });
+    const machines = page.getByTestId('sweep-machines');
+    // Worker 2 is a pool worker (started from the shared pack): it restored, it never booted.
+    await expect(machines).toContainText(/worker 2 [1-9]\d* restored \([1-9]\d* shipped, 0 saved here\), 0 booted/);
+    await expect(machines).toContainText(/worker 1 \d+ restored \(\d+ shipped, 0 saved here\), 0 booted/);
+    const two = await downloadText(page, 'sweep-export-json');
+    // The same sweep on one worker: the same bytes.
+    await sweepOf(page, 'iterations', '1000,2000,3000,4000', '1');
+    await page.getByTestId('sweep-run').click();
+    await expect(status).toContainText(/^Finished in .* on 1 worker: 4 of 4 units ran/, { timeout: 90_000 });
+    await expect(machines).toHaveText('Machines: worker 1 4 restored (4 shipped, 0 saved here), 0 booted.');
+    expect((await downloadText(page, 'sweep-export-json')).text).toBe(two.text);
+  });

@@ -3,6 +3,8 @@
 # single-user "#" and to the multi-user "login:", through the real /boot,
 # on a scratch copy of the reference RP06 image.  Prints one line each,
 # with the instructions executed and the virtual seconds they represent.
+# Then boot against restore (scripts/bench-restore.ts): host ms to each
+# prompt, booting or restoring a snapshot saved there, native and wasm.
 #
 #   npm run bench:boot [-- EXTRA VAX780 OPTIONS, e.g. --no-idle-skip]
 set -euo pipefail
@@ -27,3 +29,5 @@ for run in single multi; do
   target=$([ "$run" = single ] && echo '"#"' || echo '"login:"')
   echo "boot to $target ($run-user, via /boot), best of 3: $bestline"
 done
+# Booting against restoring a snapshot saved at the same prompt, native and wasm side by side.
+node --import tsx scripts/bench-restore.ts "$ref"

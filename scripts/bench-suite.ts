@@ -15,12 +15,12 @@
 // each Node result (to compare two versions byte for byte).
 
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { launchChromium, startPreview } from './pageBench';
+import { launchChromium, rendererRss, startPreview } from './pageBench';
 import type { Browser } from '@playwright/test';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -82,39 +82,6 @@ const TAP = `(() => {
 })();`;
 
 interface WebFigures { table: string; ready: number; hostSeconds: number; status: string; memoryMB: number | null }
-
-/** Chromium's renderer processes under pid, and their resident sizes (KB). */
-function rendererRss(root: number): Map<number, number> {
-  const children = new Map<number, number[]>();
-  const cmd = new Map<number, string>();
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(d)]);
-      cmd.set(Number(d), readFileSync(`/proc/${d}/cmdline`, 'utf8'));
-    } catch {
-      // gone
-    }
-  }
-  const out = new Map<number, number>();
-  const walk = (p: number): void => {
-    for (const c of children.get(p) ?? []) {
-      if (cmd.get(c)?.includes('--type=renderer')) {
-        try {
-          const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${c}/status`, 'utf8'));
-          if (m) out.set(c, Number(m[1]));
-        } catch {
-          // gone
-        }
-      }
-      walk(c);
-    }
-  };
-  walk(root);
-  return out;
-}
 
 async function runWeb(browser: Browser, table: string, browserPid: number): Promise<WebFigures> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });

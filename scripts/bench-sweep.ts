@@ -8,8 +8,9 @@
 // both alike; each run's host seconds (thread start-up included), the ratio
 // to the first count's, and the load average before and after.  Memory: the
 // process's RSS with the pack read into shared memory (its chunked image's
-// file when the installer wrote one, each worker decompressing what it
-// reads; VAXLAB_FLAT_PACK=1: the whole pack) and no worker, then
+// file when the installer wrote one, its chunks decompressed once for all
+// workers, VAXLAB_PRIVATE_CHUNKS=1: each worker its own; VAXLAB_FLAT_PACK=1:
+// the whole pack) and no worker, then
 // its peak while each count of workers runs (sampled every 50 ms), per
 // worker; and what one more copy of the pack in wasm memory costs (what each
 // worker would hold without sharing it).  The results are checked to be
@@ -53,7 +54,7 @@ const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
 const request: SweepRequest = { experiment, axes, base: { parameters, set: {} } };
 const plan = planSweep(request);
 const rss0 = rss();
-// The chunked image's file when the installer wrote one (each thread decompresses what it reads),
+// The chunked image's file when the installer wrote one (its chunks decompressed once, for every thread),
 // else the whole pack (VAXLAB_FLAT_PACK=1 asks for that: the way before chunked images).
 const pack = await loadSharedPack(findLabImage()!, { flat: process.env.VAXLAB_FLAT_PACK === '1' });
 const rssPack = rss();

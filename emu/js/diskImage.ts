@@ -4,11 +4,15 @@
 // kept compressed in chunks that are decompressed as the systems read them
 // (openChunked: emu/src/storage/chunked.h), so the pack is never whole in
 // memory; or left in JavaScript memory (sharedImage: a SharedArrayBuffer
-// that several workers, each with its own wasm memory, read as one copy).
+// that several workers, each with its own wasm memory, read as one copy); or
+// kept compressed with its decompressed chunks in memory that several
+// workers share (openSharedChunked: sharedChunkCache.ts), each chunk
+// decompressed once for all of them.
 
+import { SharedChunkReader, sharedChunkStats, type SharedChunkCache } from './sharedChunkCache';
 import type { VaxWasmModule } from './wasm';
 
-export type DiskImageKind = 'flat' | 'chunked' | 'js';
+export type DiskImageKind = 'flat' | 'chunked' | 'js' | 'shared-chunked';
 
 /** A disk image, in wasm memory or in JavaScript's (sharedImage): the pristine pack that any number of Vax780
  *  systems share.  The systems never write it (each keeps its writes in its
@@ -37,7 +41,9 @@ export interface DiskImage {
   withBytes<T>(f: (bytes: Uint8Array) => T): T;
   /** 'flat': all its bytes in wasm memory; 'chunked': compressed, each 64 KB
    *  chunk decompressed the first time a system reads it; 'js': its bytes in
-   *  JavaScript memory (sharedImage). */
+   *  JavaScript memory (sharedImage); 'shared-chunked': compressed, each chunk
+   *  decompressed the first time any worker sharing it reads it, into shared
+   *  memory (openSharedChunked). */
   readonly kind: DiskImageKind;
   /** What the image holds now: for a chunked one the compressed file and the
    *  chunks decompressed so far (wasm memory); for a 'js' one its bytes
@@ -105,6 +111,12 @@ export interface DiskImages {
    *  memory; its sha256 is the one its header gives.  Throws with the
    *  reason when the bytes are not a chunked image. */
   openChunked(file: Uint8Array): DiskImage;
+  /** The same, its decompressed chunks kept in `cache`, which other workers
+   *  (each with its own wasm memory) share: a chunk is decompressed once, by
+   *  whichever of them reads it first (sharedChunkCache.ts).  Only the file's
+   *  header and index are copied into wasm memory: file (shared too) must
+   *  not change while the image is in use; cache must be for it. */
+  openSharedChunked(file: Uint8Array, cache: SharedChunkCache): DiskImage;
   /** An image over bytes that stay where they are, in JavaScript memory —
    *  typically a view of a SharedArrayBuffer that several workers (each with
    *  its own wasm memory) share, so the pack exists once for all of them.
@@ -128,20 +140,24 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
     ptr: number; // 0 once freed (and for an image in JavaScript memory)
     kind: DiskImageKind;
     fileBytes: number; // a chunked image's compressed file
-    /** An image in JavaScript memory: its number in `sources` (0 otherwise). */
+    /** An image read through JavaScript (vaxImageRead): its number in `sources` (0 otherwise). */
     source: number;
     size: number;
     users: number;
     disposed: boolean;
     identity: Uint8Array;
+    /** A shared chunked image's buffer in wasm memory for one chunk (0 otherwise). */
+    scratch: number;
   }
   const imageStates = new WeakMap<DiskImage, ImageState>();
 
   function freeIfUnused(st: ImageState): void {
     if (st.disposed && st.users === 0 && st.ptr !== 0) {
-      if (st.kind === 'chunked') mod._vax780w_chunked_close(st.ptr);
+      if (st.kind === 'chunked' || st.kind === 'shared-chunked') mod._vax780w_chunked_close(st.ptr);
       else mod._vax780w_image_free(st.ptr);
       st.ptr = 0;
+      if (st.scratch) mod._free(st.scratch);
+      st.scratch = 0;
     }
     if (st.disposed && st.users === 0 && st.source !== 0) {
       sources.delete(st.source);
@@ -149,13 +165,19 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
     }
   }
 
-  // Images in JavaScript memory, by the number the C side passes back to
-  // vax780w_js_image_read (emu/wasm/vax780_wasm.c), which calls this.
-  const sources = new Map<number, Uint8Array>();
+  // Images read through JavaScript, by the number the C side passes back to
+  // vax780w_js_image_read (emu/wasm/vax780_wasm.c), which calls this: each
+  // copies [offset, offset + len) into wasm memory at buf (0), or says -1.
+  type JsRead = (offset: number, len: number, buf: number) => number;
+  const sources = new Map<number, JsRead>();
   let nextSource = 1;
   mod.vaxImageRead = (source, offset, buf, len) => {
-    const bytes = sources.get(source);
-    if (!bytes || offset < 0 || len < 0 || offset + len > bytes.length) return -1;
+    const read = sources.get(source);
+    return read ? read(offset, len, buf) : -1;
+  };
+  /** A reader of bytes in JavaScript memory. */
+  const bytesReader = (bytes: Uint8Array): JsRead => (offset, len, buf) => {
+    if (offset < 0 || len < 0 || offset + len > bytes.length) return -1;
     // HEAPU8 read now: wasm memory may have grown since the last call.
     mod.HEAPU8.set(bytes.subarray(offset, offset + len), buf);
     return 0;
@@ -177,12 +199,21 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
     return { sha256: null, identity };
   }
 
+  /** An image whose systems read it through JavaScript: its bytes (all of them in JavaScript memory), or a
+   *  shared chunk cache's reader (with the chunked image it decompresses from at ptr). */
+  type JsImage = { bytes: Uint8Array } | { chunks: SharedChunkReader; cache: SharedChunkCache; scratch: number };
+
   function makeImage(ptr: number, size: number, options?: ImageOptions, kind: 'flat' | 'chunked' = 'flat', fileBytes = 0,
-    js?: Uint8Array): DiskImage {
+    jsImage?: JsImage): DiskImage {
     const { sha256, identity } = identityOf(options);
-    const source = js ? nextSource++ : 0;
-    if (js) sources.set(source, js);
-    const st: ImageState = { ptr, kind: js ? 'js' : kind, fileBytes, source, size, users: 0, disposed: false, identity };
+    const source = jsImage ? nextSource++ : 0;
+    const js = jsImage && 'bytes' in jsImage ? jsImage.bytes : undefined;
+    const shared = jsImage && 'chunks' in jsImage ? jsImage : undefined;
+    if (jsImage) sources.set(source, js ? bytesReader(js) : (o, l, b) => shared!.chunks.readInto(o, l, b));
+    const st: ImageState = {
+      ptr, kind: js ? 'js' : shared ? 'shared-chunked' : kind, fileBytes, source, size, users: 0, disposed: false, identity,
+      scratch: shared?.scratch ?? 0,
+    };
     const at = (): number => {
       if (st.disposed) throw new Error('DiskImage used after dispose()');
       return st.ptr;
@@ -207,12 +238,13 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
         if (!Number.isInteger(offset) || !Number.isInteger(length) || offset < 0 || length < 0 || offset + length > size) {
           throw new RangeError(`DiskImage.read ${offset}+${length} outside the ${size}-byte image`);
         }
-        if (st.kind !== 'chunked') return view().slice(offset, offset + length);
+        if (st.kind !== 'chunked' && st.kind !== 'shared-chunked') return view().slice(offset, offset + length);
         if (length === 0) return new Uint8Array(0);
         const buf = mod._malloc(length);
         if (buf === 0) throw new Error('DiskImage.read: malloc failed');
         try {
-          if (mod._vax780w_chunked_read(p, offset, buf, length) !== 0) {
+          const r = shared ? shared.chunks.readInto(offset, length, buf) : mod._vax780w_chunked_read(p, offset, buf, length);
+          if (r !== 0) {
             throw new Error(`DiskImage.read ${offset}+${length}: ${mod.UTF8ToString(mod._vax780w_chunked_error(p)) || 'cannot read'}`);
           }
           return mod.HEAPU8.slice(buf, buf + length);
@@ -221,7 +253,7 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
         }
       },
       withBytes(f) {
-        if (st.kind === 'chunked') {
+        if (st.kind === 'chunked' || st.kind === 'shared-chunked') {
           at();
           throw new Error('a chunked image is never whole in memory: read() its parts');
         }
@@ -229,6 +261,11 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
       },
       memory() {
         const p = at();
+        if (shared) {
+          // The compressed file in this worker's wasm memory, and every chunk in the shared copy (once for all).
+          const { shared: chunksDecompressed } = sharedChunkStats(shared.cache);
+          return { bytes: fileBytes + chunksDecompressed * shared.cache.chunkBytes, chunks: shared.cache.chunks, chunksDecompressed };
+        }
         if (st.kind !== 'chunked') return { bytes: size };
         const out = mod._malloc(32);
         if (out === 0) throw new Error('DiskImage.memory: malloc failed');
@@ -313,10 +350,16 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
     };
   }
 
-  function openChunked(file: Uint8Array): DiskImage {
+  function openChunked(file: Uint8Array, cache?: SharedChunkCache): DiskImage {
     if (!(file instanceof Uint8Array)) throw new TypeError('openChunked takes a Uint8Array');
-    const buf = allocImageBuffer(file.length);
-    mod.HEAPU8.set(file, buf);
+    // Shared (cache): only the header and index go into wasm memory; each chunk's stored bytes are copied in
+    // from the shared file when this worker is the one to decompress it.  Otherwise the whole file.
+    const HEADER = 128;
+    const count = file.length >= HEADER ? new DataView(file.buffer, file.byteOffset, file.byteLength).getUint32(24, true) : 0;
+    const headLen = cache ? Math.min(file.length - 1, HEADER + count * 16) : file.length;
+    if (cache && headLen < HEADER) throw new Error('not a chunked disk image');
+    const buf = allocImageBuffer(headLen);
+    mod.HEAPU8.set(file.subarray(0, headLen), buf);
     const ERR = 256;
     const err = mod._malloc(ERR);
     if (err === 0) {
@@ -324,7 +367,7 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
       throw new Error('malloc failed');
     }
     try {
-      const ci = mod._vax780w_chunked_open(buf, file.length, err, ERR);
+      const ci = cache ? mod._vax780w_chunked_open_index(buf, headLen, file.length, err, ERR) : mod._vax780w_chunked_open(buf, file.length, err, ERR);
       if (ci === 0) {
         mod._vax780w_image_free(buf);
         throw new Error(mod.UTF8ToString(err));
@@ -332,7 +375,31 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
       const size = Number(mod._vax780w_chunked_size(ci));
       const sha = mod._vax780w_chunked_sha256(ci);
       const sha256 = Array.from(mod.HEAPU8.subarray(sha, sha + 32), (b) => b.toString(16).padStart(2, '0')).join('');
-      return makeImage(ci, size, { sha256 }, 'chunked', file.length);
+      if (!cache) return makeImage(ci, size, { sha256 }, 'chunked', file.length);
+      const chunkBytes = mod._vax780w_chunked_chunk_bytes(ci);
+      if (cache.chunkBytes !== chunkBytes || cache.chunks !== Math.ceil(size / chunkBytes) || cache.data.byteLength !== size) {
+        mod._vax780w_chunked_close(ci);
+        throw new Error('the shared chunk cache is for another chunked image');
+      }
+      // One chunk decompressed (scratch), and one chunk's stored bytes (at most a chunk: checked when opened).
+      const scratch = mod._malloc(2 * chunkBytes);
+      if (scratch === 0) {
+        mod._vax780w_chunked_close(ci);
+        throw new Error('malloc failed');
+      }
+      const input = scratch + chunkBytes;
+      const index = new DataView(file.buffer, file.byteOffset + HEADER, count * 16);
+      const chunks = new SharedChunkReader(cache, size, {
+        inflate: (i, out) => {
+          const at = Number(index.getBigUint64(i * 16, true));
+          const stored = index.getUint32(i * 16 + 8, true);
+          if (stored > chunkBytes || at + stored > file.length) return -1; // refused when opened: not reached
+          mod.HEAPU8.set(file.subarray(at, at + stored), input);
+          return mod._vax780w_chunked_inflate_stored(ci, i, input, stored, out);
+        },
+        heap: () => mod.HEAPU8, scratch,
+      });
+      return makeImage(ci, size, { sha256 }, 'chunked', file.length, { chunks, cache, scratch });
     } finally {
       mod._free(err);
     }
@@ -354,7 +421,7 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
     if (bytes.length === 0 || bytes.length > 0xffff_ffff) {
       throw new RangeError(`disk image size must be a positive integer under 4 GB, got ${bytes.length}`);
     }
-    return makeImage(0, bytes.length, options, 'flat', 0, bytes);
+    return makeImage(0, bytes.length, options, 'flat', 0, { bytes });
   }
 
   function lease(image: DiskImage): ImageLease {
@@ -379,6 +446,7 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
   }
 
   return {
-    loadImage, allocImage, openChunked, allocSharedImage, sharedImage, owns: (image) => imageStates.has(image), lease,
+    loadImage, allocImage, openChunked: (file) => openChunked(file), openSharedChunked: (file, cache) => openChunked(file, cache),
+    allocSharedImage, sharedImage, owns: (image) => imageStates.has(image), lease,
   };
 }

@@ -25,11 +25,11 @@
 // gzip CRC cannot.
 
 import type { DiskImage } from './diskImage';
-import { inSharedMemory, type SharedPack } from './sharedPack';
+import { sharedChunkedPack, type SharedPack } from './sharedPack';
 import type { Vax780Api } from './vax780';
 
 /** What the loader needs of the emulator. */
-export type LoaderApi = Pick<Vax780Api, 'allocImage' | 'allocSharedImage' | 'openChunked'>;
+export type LoaderApi = Pick<Vax780Api, 'allocImage' | 'allocSharedImage' | 'openChunked' | 'openSharedChunked'>;
 
 /** A file the manifest lists beside the image. */
 export interface ShippedFile {
@@ -389,9 +389,9 @@ export async function fetchShippedFile(
  *  (fetchShippedFile), opened in wasm memory, its pack's SHA-256 (its
  *  header's) the one the manifest gives. */
 async function fetchChunkedImage(
-  api: Pick<Vax780Api, 'openChunked'> | Promise<Pick<Vax780Api, 'openChunked'>>, manifest: ImageManifest, manifestUrl: URL,
-  options: FetchImageOptions,
-): Promise<{ image: DiskImage; file: Uint8Array }> {
+  api: Pick<Vax780Api, 'openChunked' | 'openSharedChunked'> | Promise<Pick<Vax780Api, 'openChunked' | 'openSharedChunked'>>,
+  manifest: ImageManifest, manifestUrl: URL, options: FetchImageOptions,
+): Promise<{ image: DiskImage; pack?: SharedPack }> {
   const c = manifest.chunked!;
   const size = manifest.image.uncompressedBytes;
   const progress = (phase: ImageLoadProgress['phase'], received: number): void =>
@@ -401,9 +401,13 @@ async function fetchChunkedImage(
     });
   const bytes = await fetchShippedFile(c, manifestUrl, { fetch: options.fetch, signal: options.signal, onBytes: (n) => progress('download', n) });
   let image: DiskImage;
+  let pack: SharedPack | undefined;
   const vax = await api;
   try {
-    image = vax.openChunked(bytes);
+    // Shared: the compressed file is what the other workers open, and its chunks, decompressed, are
+    // kept where they all read them (this worker too): sharedPack.ts.
+    pack = options.shared ? sharedChunkedPack(bytes, c.imageSha256) : undefined;
+    image = pack?.cache ? vax.openSharedChunked(new Uint8Array(pack.bytes), pack.cache) : vax.openChunked(bytes);
   } catch (e) {
     throw new DiskImageLoadError(`${c.file}: ${message(e)}`, { cause: e });
   }
@@ -411,7 +415,7 @@ async function fetchChunkedImage(
     image.dispose();
     throw new DiskImageLoadError(`${c.file}: holds another pack than the manifest's image (${image.sha256}, ${image.size} bytes)`);
   }
-  return { image, file: bytes };
+  return { image, ...(pack ? { pack } : {}) };
 }
 
 /** Fetches the manifest, then its image: the chunked one when it lists one
@@ -436,11 +440,7 @@ export async function fetchDiskImage(
   const c = manifest.chunked;
   if (options.chunked !== false && c && typeof c.file === 'string' && Number.isInteger(c.bytes) && c.bytes > 0 &&
     c.bytes <= MAX_IMAGE_BYTES && typeof c.sha256 === 'string' && c.imageSha256 === manifest.image.uncompressedSha256) {
-    const { image, file } = await fetchChunkedImage(api, manifest, manifestUrl, options);
-    // Shared: the compressed file is what the other workers open (sharedPack.ts).
-    const pack: SharedPack | undefined = options.shared
-      ? { format: 'chunked', bytes: inSharedMemory(file).buffer, sha256: c.imageSha256.toLowerCase() }
-      : undefined;
+    const { image, pack } = await fetchChunkedImage(api, manifest, manifestUrl, options);
     return { image, manifest, ...(pack ? { pack } : {}) };
   }
   const image = await loadDiskImage(await api, sameOriginFile(manifest.image.file, manifestUrl), {

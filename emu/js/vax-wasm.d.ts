@@ -101,6 +101,13 @@ declare module '*/build/wasm/vax.mjs' {
     _vax780w_chunked_sha256(ci: number): number;
     _vax780w_chunked_read(ci: number, offset: number, bufPtr: number, len: number): number;
     _vax780w_chunked_error(ci: number): number;
+    /** Chunk i decompressed into out (not kept): 0, 1 for a chunk of zeros (out not written), -1 damaged. */
+    _vax780w_chunked_inflate(ci: number, i: number, outPtr: number): number;
+    _vax780w_chunked_chunk_bytes(ci: number): number;
+    /** The header and index only (a buffer from _vax780w_image_alloc, taken over on success) of a file of fileLen bytes. */
+    _vax780w_chunked_open_index(headPtr: number, headLen: number, fileLen: number, errPtr: number, errLen: number): number;
+    /** Chunk i from its stored bytes into out: 0, 1 for a chunk of zeros (out not written), -1 damaged. */
+    _vax780w_chunked_inflate_stored(ci: number, i: number, storedPtr: number, storedLen: number, outPtr: number): number;
     /** out: 4 uint64 — chunks, decompressed chunks, their bytes, the file's bytes. */
     _vax780w_chunked_stats(ci: number, outPtr: number): void;
     _vax780w_create_chunked(memoryKB: number, ci: number, typePtr: number, method: number, howto: number, errPtr: number,

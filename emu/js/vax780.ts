@@ -9,6 +9,7 @@ import {
   type CpuModel, type DiskTiming, type DiskType,
 } from './constants';
 import type { DiskImage, DiskImages, DiskImageWriter, ImageOptions } from './diskImage';
+import type { SharedChunkCache } from './sharedChunkCache';
 import { hex32, toU64, withString, type VaxWasmModule } from './wasm';
 
 /** What Vax780.run() reports: a vax_stop_reason, or beyond the processor's
@@ -196,6 +197,8 @@ export interface Vax780Api {
   allocImage(size: number, options?: ImageOptions): DiskImageWriter;
   /** A chunked image (compressed, decompressed as it is read: emu/src/storage/chunked.h). */
   openChunked(file: Uint8Array): DiskImage;
+  /** The same, its decompressed chunks in a cache other workers share (emu/js/sharedChunkCache.ts). */
+  openSharedChunked(file: Uint8Array, cache: SharedChunkCache): DiskImage;
   /** An image over bytes left in JavaScript memory (a SharedArrayBuffer
    *  several workers share): no copy in wasm memory (diskImage.ts). */
   sharedImage(bytes: Uint8Array, options?: ImageOptions): DiskImage;
@@ -306,11 +309,12 @@ export function vax780Systems(
       // and never writes it; the image stays ours (st) to free.
       const howto = boot === 'single' ? RB_SINGLE : 0;
       // A chunked image is decompressed as the system reads it; an image in
-      // JavaScript memory (sharedImage) is read through the vaxImageRead import.
+      // JavaScript memory (sharedImage), or whose chunks are in memory shared
+      // with other workers (openSharedChunked), is read through the vaxImageRead import.
       handle = st.kind === 'chunked'
         ? withString(mod, diskType === 'RP06' ? '' : diskType, (t) =>
           mod._vax780w_create_chunked(memoryMB * 1024, st.ptr, t, direct ? 1 : 0, howto, errPtr, ERR_LEN))
-        : st.kind === 'js'
+        : st.source !== 0 // 'js' and 'shared-chunked': read through vaxImageRead
           ? withString(mod, diskType === 'RP06' ? '' : diskType, (t) =>
             mod._vax780w_create_js(memoryMB * 1024, st.source, st.size, t, direct ? 1 : 0, howto, errPtr, ERR_LEN))
           : diskType === 'RP06'
@@ -669,6 +673,7 @@ export function vax780Systems(
     loadImage: images.loadImage,
     allocImage: images.allocImage,
     openChunked: images.openChunked,
+    openSharedChunked: images.openSharedChunked,
     sharedImage: images.sharedImage,
     allocSharedImage: images.allocSharedImage,
     create: createVax780,

@@ -9,7 +9,7 @@ import { createGunzip } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
 import type { DiskImage } from './diskImage';
-import { chunkedImageSha256, inSharedMemory, type SharedPack } from './sharedPack';
+import { chunkedImageSha256, sharedChunkedPack, type SharedPack } from './sharedPack';
 import type { Vax780Api } from './vax780';
 import { loadVax, type VaxMachineApi } from './vaxModule';
 import type { VaxLoadOptions } from './wasm';
@@ -182,8 +182,9 @@ export async function loadSharedDiskImage(path: string): Promise<Uint8Array<Shar
 /**
  * The pack that worker threads share (sharedPack.ts), read once: the chunked
  * image's file when there is one (a .dskz, or the one the installer wrote
- * beside a .dsk.gz: chunkedSibling), about 5 MB that each thread opens and
- * decompresses as its machines read; else the whole pack in shared memory
+ * beside a .dsk.gz: chunkedSibling), about 5 MB that each thread opens, with
+ * a cache of its chunks that the threads share, each decompressed once, when
+ * a machine first reads it (sharedChunkCache.ts); else the whole pack in shared memory
  * (loadSharedDiskImage; options.flat asks for that even beside a chunked
  * image).  Named by the pack's SHA-256 either way.
  */
@@ -191,7 +192,11 @@ export async function loadSharedPack(path: string, options: { flat?: boolean } =
   const chunked = path.endsWith('.dskz') ? path : options.flat ? null : chunkedSibling(path);
   if (chunked) {
     const file = await readFile(chunked);
-    return { format: 'chunked', bytes: inSharedMemory(file).buffer, sha256: chunkedImageSha256(file) };
+    const pack = sharedChunkedPack(file, chunkedImageSha256(file));
+    // VAXLAB_PRIVATE_CHUNKS=1: no shared cache, each thread decompresses its own chunks (the way before it: for
+    // measuring what it saves, npm run bench:sweep).
+    if (process.env.VAXLAB_PRIVATE_CHUNKS === '1') delete pack.cache;
+    return pack;
   }
   const pack = await loadSharedDiskImage(path);
   return { format: 'flat', bytes: pack.buffer, sha256: createHash('sha256').update(pack).digest('hex') };

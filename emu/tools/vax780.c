@@ -65,7 +65,9 @@
  * saved one did.  The other options must describe the same system (memory,
  * --cpu, disks and their timing, --disk-spin, --set, the kernel, how it
  * booted) and the boot disk's image must be the same file contents (its
- * SHA-256 is in the snapshot); otherwise exit 2 (another configuration) or 3
+ * SHA-256 is in the snapshot; hashed once and then kept beside the image in
+ * IMAGE.vaxlab-id, used only while the file is unchanged: src/storage/image_id.h);
+ * otherwise exit 2 (another configuration) or 3
  * (not a snapshot, damaged, another emulator build or image), with the
  * reason.  What the console printed and no expect matched yet travels in
  * the snapshot too, so a script continues as it would have.
@@ -104,7 +106,7 @@
 
 #include "boot/boot.h"
 #include "boot/standalone.h"
-#include "snapshot/sha256.h"
+#include "storage/image_id.h"
 #include "storage/blockdev_file.h"
 #include "storage/overlay.h"
 #include "system/session.h"
@@ -838,29 +840,19 @@ static void write_profile(vax_session *s, const char *path)
 
 /* The identity a snapshot records for the disks: the SHA-256 of the boot
  * disk's image file (hp0, else ra0), as the browser's manifest gives it for
- * the same pack.  Computed once, when a snapshot is first saved or read. */
+ * the same pack.  Found once, when a snapshot is first saved or read: kept
+ * beside the image after the first time it is hashed (IMAGE.vaxlab-id,
+ * storage/image_id.h: used only while the file is unchanged since). */
 static const uint8_t *disk_identity(run *r)
 {
     if (r->have_disk_id)
         return r->disk_id;
-    const vax_blockdev *bd = r->o->disk_path[0] ? &r->o->disks[0].file.bd
-                             : r->o->ra_path[0] ? &r->o->ras[0].file.bd : NULL;
-    if (!bd)
+    const image_file *f = r->o->disk_path[0] ? &r->o->disks[0] : r->o->ra_path[0] ? &r->o->ras[0] : NULL;
+    if (!f)
         return NULL;
-    sha256_ctx c;
-    sha256_init(&c);
-    uint8_t *buf = malloc(1u << 20);
-    if (!buf)
-        die(EXIT_STOPPED, "out of host memory");
-    for (uint64_t off = 0; off < bd->size;) {
-        size_t n = bd->size - off < (1u << 20) ? (size_t)(bd->size - off) : (1u << 20);
-        if (bd->read(bd, off, buf, n) != 0)
-            die(EXIT_IMAGE, "cannot read the disk image to identify it");
-        sha256_update(&c, buf, n);
-        off += n;
-    }
-    free(buf);
-    sha256_final(&c, r->disk_id);
+    char err[320];
+    if (image_id_get(f->path, f->file.fd, &f->file.bd, r->disk_id, err, sizeof err) < 0)
+        die(EXIT_IMAGE, "%s", err);
     r->have_disk_id = 1;
     return r->disk_id;
 }

@@ -203,6 +203,26 @@ EMSCRIPTEN_KEEPALIVE chunked_image *vax780w_chunked_open(uint8_t *file, uint32_t
     return chunked_open(file, len, 1, err, errlen);
 }
 
+/* The same from the file's header and index only (head_len bytes at head,
+ * a buffer from vax780w_image_alloc that it owns from then on) of a file of
+ * file_len bytes that JavaScript keeps (shared by several workers): each
+ * chunk is decompressed from its stored bytes (vax780w_chunked_inflate_stored). */
+EMSCRIPTEN_KEEPALIVE chunked_image *vax780w_chunked_open_index(uint8_t *head, uint32_t head_len, uint32_t file_len, char *err,
+                                                               uint32_t errlen)
+{
+    if (errlen)
+        err[0] = 0;
+    return chunked_open_index(head, head_len, file_len, 1, err, errlen);
+}
+
+/* Chunk i from its stored bytes (stored_len at stored) into out: 0, 1 for a
+ * chunk of zeros (out not written), -1 damaged (vax780w_chunked_error). */
+EMSCRIPTEN_KEEPALIVE int vax780w_chunked_inflate_stored(chunked_image *ci, uint32_t i, const uint8_t *stored,
+                                                        uint32_t stored_len, uint8_t *out)
+{
+    return chunked_inflate_stored(ci, i, stored, stored_len, out);
+}
+
 /* Frees the image; no system may still use it. */
 EMSCRIPTEN_KEEPALIVE void vax780w_chunked_close(chunked_image *ci) { chunked_close(ci); }
 
@@ -218,6 +238,17 @@ EMSCRIPTEN_KEEPALIVE int vax780w_chunked_read(chunked_image *ci, double offset, 
         return -1;
     return chunked_read(ci, (uint64_t)offset, buf, len);
 }
+
+/* Chunk i decompressed into out without keeping it (chunked_inflate_chunk):
+ * 0, 1 for a chunk of zeros (out not written), -1 damaged
+ * (vax780w_chunked_error).  For JavaScript that keeps the chunks in memory
+ * shared by several workers (emu/js/sharedChunkCache.ts). */
+EMSCRIPTEN_KEEPALIVE int vax780w_chunked_inflate(chunked_image *ci, uint32_t i, uint8_t *out)
+{
+    return chunked_inflate_chunk(ci, i, out);
+}
+
+EMSCRIPTEN_KEEPALIVE uint32_t vax780w_chunked_chunk_bytes(chunked_image *ci) { return chunked_chunk_bytes(ci); }
 
 EMSCRIPTEN_KEEPALIVE const char *vax780w_chunked_error(chunked_image *ci)
 {

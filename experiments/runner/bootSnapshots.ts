@@ -141,6 +141,18 @@ export function bootKey(image: DiskImage, options: Vax780Options, recipe: BootRe
   });
 }
 
+/** Machines started: restored from a shipped snapshot or one saved in this process, or booted. */
+export interface MachineStarts {
+  shipped: number;
+  here: number;
+  booted: number;
+}
+
+/** b - a, field by field (the starts between two readings). */
+export function startsSince(a: MachineStarts, b: MachineStarts): MachineStarts {
+  return { shipped: b.shipped - a.shipped, here: b.here - a.here, booted: b.booted - a.booted };
+}
+
 /**
  * Snapshots by boot key, the most recently used kept (each about 1 MB), and
  * sources of more: a snapshot that can be fetched when it is first wanted
@@ -150,8 +162,16 @@ export class BootSnapshots {
   private readonly entries = new Map<string, BootSnapshot>();
   private readonly sources = new Map<string, () => Promise<BootSnapshot>>();
   private readonly loading = new Map<string, Promise<BootSnapshot | undefined>>();
+  /** The machines the runner started with this store: restored from a shipped snapshot, from one saved here,
+   *  or booted (noteStart).  What the page shows of a sweep's workers, and what its tests check. */
+  readonly starts: MachineStarts = { shipped: 0, here: 0, booted: 0 };
 
   constructor(readonly capacity = 16) {}
+
+  /** Counts a machine started from `from` (a snapshot's origin, or 'booted'). */
+  noteStart(from: BootSnapshot['origin'] | 'booted'): void {
+    this.starts[from ?? 'here']++;
+  }
 
   /** The snapshot for key, fetching it from its source the first time;
    *  undefined when there is none (or its source failed). */

@@ -486,6 +486,7 @@ async function runStep(
         saved = undefined;
       }
     }
+    if (saved) snapshots!.noteStart(saved.origin);
     sys ??= api.create(machineOptions);
     const machine = sys;
     let sampler: CounterSampler | null = null;
@@ -512,6 +513,7 @@ async function runStep(
     } else {
       await session.expect(SINGLE_USER_BOOT.prompt, SINGLE_USER_BOOT.limitSeconds, SINGLE_USER_BOOT.slice);
       if (snapshots) {
+        snapshots.noteStart('booted');
         const bytes = sys.snapshot(encodeHostPart(session.transcript, session.matchEnd));
         snapshots.set(key, { bytes, transcript: session.transcript, mark: session.matchEnd, origin: 'here' });
       }

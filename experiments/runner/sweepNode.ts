@@ -1,8 +1,9 @@
 // Node: a sweep's units (sweep.ts) on worker threads.  The pack is read once
 // into a SharedArrayBuffer (emu/js/vaxNode.ts loadSharedPack) that every
 // thread is given: the chunked image's file (about 5 MB), which each thread
-// opens in its wasm memory and decompresses only as far as its machines
-// read, or, without one, the whole 174 MB pack, which every thread's
+// opens in its wasm memory, with one cache of decompressed chunks that all
+// of them share (each chunk decompressed once, by the first thread that
+// reads it: emu/js/sharedChunkCache.ts), or, without one, the whole 174 MB pack, which every thread's
 // emulator reads through sharedImage — never N copies of the pack.  Each thread makes the
 // plan from the same request and runs the units it is sent; the result is
 // assembled here in the plan's order, the same bytes for any number of

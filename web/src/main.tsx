@@ -1,27 +1,9 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+// The page's entry: it starts the lab worker at once (earlyWorker.ts: the
+// emulator and the disk image load from now on, beside the page's own code),
+// loads the rest of the page (app.tsx, its own chunk: asked for first, so
+// its download starts as early as before) and hands it the worker.
+import { startLabWorker } from './earlyWorker';
 
-import { App } from './lab/components/App';
-import { browserLab, type LabStats } from './lab/controller';
-import './style.css';
-
-declare global {
-  interface Window {
-    /** For scripts/bench-web.ts and the e2e tests (and the browser's console): what the lab is doing, and how
-     *  fast; and everything the experiment console or the terminal was sent (the last 512 KB, escapes and all). */
-    __vaxlab?: { stats(): LabStats; text(which: 'console' | 'terminal'): string };
-  }
-}
-
-const lab = browserLab();
-lab.start();
-window.__vaxlab = {
-  stats: () => lab.stats(),
-  text: (which) => (which === 'terminal' ? lab.terminal.output : lab.runs.console).contents,
-};
-
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App lab={lab} />
-  </StrictMode>,
-);
+const app = import('./app');
+const started = startLabWorker(`${import.meta.env.BASE_URL}images/`);
+void app.then(({ mount }) => mount(started));

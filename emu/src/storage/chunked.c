@@ -13,8 +13,9 @@
 static const char MAGIC[8] = {'V', 'A', 'X', 'D', 'S', 'K', 'Z', 0};
 
 struct chunked_image {
-    uint8_t *file;
-    size_t file_len;
+    uint8_t *file;          /* the file, or (index_only) its header and index */
+    size_t file_len;        /* the file's length (index_only: as the caller gave it) */
+    int index_only;         /* chunked_open_index: the stored bytes come with each chunked_inflate_stored */
     int own;
     uint32_t chunk_bytes;
     uint64_t size;
@@ -40,9 +41,10 @@ static size_t chunk_len(const chunked_image *ci, uint32_t i)
     return left < ci->chunk_bytes ? (size_t)left : ci->chunk_bytes;
 }
 
-chunked_image *chunked_open(uint8_t *file, size_t len, int own, char *err, size_t errlen)
+/* The header and index at file (have bytes of it), of a file of len bytes. */
+static chunked_image *open_common(uint8_t *file, size_t have, size_t len, int own, char *err, size_t errlen)
 {
-    if (!file || len < CHUNKED_HEADER_BYTES || memcmp(file, MAGIC, 8) != 0) {
+    if (!file || have < CHUNKED_HEADER_BYTES || have > len || memcmp(file, MAGIC, 8) != 0) {
         snprintf(err, errlen, "not a chunked disk image");
         return NULL;
     }
@@ -65,7 +67,7 @@ chunked_image *chunked_open(uint8_t *file, size_t len, int own, char *err, size_
                  chunk);
         return NULL;
     }
-    if ((len - CHUNKED_HEADER_BYTES) / CHUNKED_INDEX_ENTRY < n) {
+    if ((have - CHUNKED_HEADER_BYTES) / CHUNKED_INDEX_ENTRY < n) {
         snprintf(err, errlen, "chunked disk image damaged: the index is cut off");
         return NULL;
     }
@@ -102,7 +104,22 @@ chunked_image *chunked_open(uint8_t *file, size_t len, int own, char *err, size_
     memcpy(ci->sha256, file + 32, 32);
     ci->index = index;
     ci->chunk = table;
+    ci->index_only = have < len;
     return ci;
+}
+
+chunked_image *chunked_open(uint8_t *file, size_t len, int own, char *err, size_t errlen)
+{
+    return open_common(file, len, len, own, err, errlen);
+}
+
+chunked_image *chunked_open_index(uint8_t *head, size_t head_len, size_t file_len, int own, char *err, size_t errlen)
+{
+    if (head_len >= file_len) {
+        snprintf(err, errlen, "chunked disk image: %zu bytes of header and index of a %zu-byte file", head_len, file_len);
+        return NULL;
+    }
+    return open_common(head, head_len, file_len, own, err, errlen);
 }
 
 void chunked_close(chunked_image *ci)
@@ -136,6 +153,54 @@ static int damaged(chunked_image *ci, uint32_t i, const char *why)
     return -1;
 }
 
+/* Chunk i's bytes into out (chunk_len bytes), checked against its CRC-32:
+ * 0; 1 for a chunk of zeros (out untouched); -1 when it is damaged (the
+ * reason kept). */
+static int decode_chunk(chunked_image *ci, uint32_t i, const uint8_t *src, uint8_t *out)
+{
+    const uint8_t *e = ci->index + (size_t)i * CHUNKED_INDEX_ENTRY;
+    uint32_t stored = (uint32_t)le(e + 8, 4), crc = (uint32_t)le(e + 12, 4);
+    size_t n = chunk_len(ci, i);
+    if (stored == 0)
+        return 1;
+    if (stored == n) {
+        memcpy(out, src, n);
+    } else {
+        const char *why = "";
+        long got = inflate_raw(src, stored, out, n, &why);
+        if (got != (long)n)
+            return damaged(ci, i, got < 0 ? why : "decompresses to the wrong length");
+    }
+    if (snap_crc32(0, out, n) != crc)
+        return damaged(ci, i, "its checksum is wrong");
+    return 0;
+}
+
+/* Where chunk i's stored bytes are in the file (validated when opened). */
+static const uint8_t *stored_bytes(const chunked_image *ci, uint32_t i)
+{
+    return ci->file + le(ci->index + (size_t)i * CHUNKED_INDEX_ENTRY, 8);
+}
+
+int chunked_inflate_chunk(chunked_image *ci, uint32_t i, uint8_t *out)
+{
+    if (i >= ci->nchunks || ci->index_only)
+        return -1;
+    return decode_chunk(ci, i, stored_bytes(ci, i), out);
+}
+
+int chunked_inflate_stored(chunked_image *ci, uint32_t i, const uint8_t *stored, size_t stored_len, uint8_t *out)
+{
+    if (i >= ci->nchunks)
+        return -1;
+    if (stored_len != le(ci->index + (size_t)i * CHUNKED_INDEX_ENTRY + 8, 4))
+        return damaged(ci, i, "its stored bytes are not as many as the index gives");
+    return decode_chunk(ci, i, stored, out);
+}
+
+uint32_t chunked_chunk_bytes(const chunked_image *ci) { return ci->chunk_bytes; }
+uint32_t chunked_chunks(const chunked_image *ci) { return ci->nchunks; }
+
 /* Chunk i's bytes (decompressing it the first time), or NULL for a chunk
  * of zeros; *ok = 0 when it cannot be read. */
 static const uint8_t *chunk_bytes(chunked_image *ci, uint32_t i, int *ok)
@@ -144,37 +209,26 @@ static const uint8_t *chunk_bytes(chunked_image *ci, uint32_t i, int *ok)
     if (ci->chunk[i])
         return ci->chunk[i];
     const uint8_t *e = ci->index + (size_t)i * CHUNKED_INDEX_ENTRY;
-    uint64_t at = le(e, 8);
-    uint32_t stored = (uint32_t)le(e + 8, 4), crc = (uint32_t)le(e + 12, 4);
-    size_t n = chunk_len(ci, i);
-    if (stored == 0)
+    if (le(e + 8, 4) == 0)
         return NULL;
-    uint8_t *c = malloc(n);
+    if (ci->index_only) {   /* no stored bytes here: chunked_inflate_stored is the way */
+        *ok = 0;
+        damaged(ci, i, "only the index was opened");
+        return NULL;
+    }
+    uint8_t *c = malloc(chunk_len(ci, i));
     if (!c) {
         *ok = 0;
         return NULL;
     }
-    if (stored == n) {
-        memcpy(c, ci->file + at, n);
-    } else {
-        const char *why = "";
-        long got = inflate_raw(ci->file + at, stored, c, n, &why);
-        if (got != (long)n) {
-            free(c);
-            *ok = 0;
-            damaged(ci, i, got < 0 ? why : "decompresses to the wrong length");
-            return NULL;
-        }
-    }
-    if (snap_crc32(0, c, n) != crc) {
+    if (decode_chunk(ci, i, stored_bytes(ci, i), c) != 0) {
         free(c);
         *ok = 0;
-        damaged(ci, i, "its checksum is wrong");
         return NULL;
     }
     ci->chunk[i] = c;
     ci->inflated++;
-    ci->inflated_bytes += n;
+    ci->inflated_bytes += chunk_len(ci, i);
     return c;
 }
 

@@ -65,6 +65,27 @@ const uint8_t *chunked_sha256(const chunked_image *ci);
  * -1 (out of range, a damaged chunk, out of host memory). */
 int chunked_read(chunked_image *ci, uint64_t off, void *buf, size_t len);
 
+/* Chunk i decompressed into out (room for the chunk bytes; the last chunk
+ * may be shorter) without keeping it: for callers that keep chunks
+ * elsewhere (the browser's and Node's workers share one copy of each in a
+ * SharedArrayBuffer: emu/js/sharedChunkCache.ts).  0; 1 for a chunk of
+ * zeros (out not written); -1 when i is out of range or the chunk is
+ * damaged (the reason as chunked_error's). */
+int chunked_inflate_chunk(chunked_image *ci, uint32_t i, uint8_t *out);
+/* Only the header and index (head: the file's first head_len bytes, at
+ * least CHUNKED_HEADER_BYTES + 16 per chunk; kept, freed by chunked_close
+ * when own is set) of a file of file_len bytes, checked as chunked_open
+ * checks the whole file (the index's CRC, every chunk inside file_len):
+ * for callers that hold the stored bytes elsewhere (in memory shared by
+ * several workers) and hand each chunk's to chunked_inflate_stored.  Its
+ * chunked_read and chunked_inflate_chunk fail. */
+chunked_image *chunked_open_index(uint8_t *head, size_t head_len, size_t file_len, int own, char *err, size_t errlen);
+/* Chunk i from its stored bytes (stored_len of them, which must be what the
+ * index gives), into out: as chunked_inflate_chunk. */
+int chunked_inflate_stored(chunked_image *ci, uint32_t i, const uint8_t *stored, size_t stored_len, uint8_t *out);
+uint32_t chunked_chunk_bytes(const chunked_image *ci);
+uint32_t chunked_chunks(const chunked_image *ci);
+
 /* The first damaged chunk's reason, or NULL. */
 const char *chunked_error(const chunked_image *ci);
 

@@ -9,6 +9,7 @@
 // involves several parts (running, opening a shared run or a comparison, the
 // address, keeping a run in the history as it goes) is here.  No React.
 
+import { startLabWorker, type EarlyWorker } from '../earlyWorker';
 import { fragmentFor, readFragment } from './address';
 import { checkForm, experimentById } from './config';
 import { ChartHandles } from './charts/handles';
@@ -29,7 +30,7 @@ import { Sweeps } from './state/sweeps';
 import { WorkerPool } from './pool';
 import { deleteSweep, listSweeps, saveSweep } from './sweepHistory';
 import { applyTheme, saveTheme, type Theme } from './theme';
-import type { FromWorker, ImageRef, KernelName, TerminalPhase, ToWorker } from '../worker/protocol';
+import type { FromWorker, KernelName, TerminalPhase, ToWorker } from '../worker/protocol';
 
 export const BSD42_MISSING = 'this lab has no 4.2BSD disk image (its distribution files were not there when the images were built)';
 
@@ -59,6 +60,8 @@ export interface LabOptions {
   channel?: HistoryChannel | null;
   /** Where the measured speed is kept between visits (localStorage). */
   storage?: Pick<Storage, 'getItem' | 'setItem'> | null;
+  /** The lab worker, started (and told to load) before the page's code (earlyWorker.ts); else start() starts it. */
+  started?: { early: EarlyWorker | null; error: string | null };
 }
 
 export class LabController {
@@ -155,24 +158,17 @@ export class LabController {
   }
 
   private startWorker(): void {
-    let worker: Worker;
-    try {
-      worker = new Worker(new URL('../worker/labWorker.ts', import.meta.url), { type: 'module', name: 'vaxlab' });
-    } catch (e) {
-      this.link.fail(`The worker did not start: ${String(e)}`);
+    // Started by the page's entry already, as a rule (its first image loading since); else now.
+    const { early, error } = this.options.started ?? startLabWorker(this.options.imageBase);
+    if (!early) {
+      this.link.fail(error ?? 'The worker did not start');
       return;
     }
-    worker.onerror = (e: ErrorEvent) => {
+    early.worker.onerror = (e: ErrorEvent) => {
       this.link.fail(`The emulator worker failed: ${e.message || 'see the browser console'}`);
       this.runs.fail(e.message || 'the worker failed');
     };
-    // The first loads now; 4.2BSD only if chosen (and the form offers it only when its manifest is there).
-    const absolute = (path: string) => new URL(path, location.href).href;
-    const images: ImageRef[] = [
-      { kernel: '4.3BSD', manifestUrl: absolute(`${this.options.imageBase}43bsd.json`) },
-      { kernel: '4.2BSD', manifestUrl: absolute(`${this.options.imageBase}42bsd.json`) },
-    ];
-    this.link.connect(worker, images);
+    this.link.connect(early, early.images, { initSent: true });
   }
 
   private async checkBsd42(): Promise<void> {
@@ -410,7 +406,7 @@ export class LabController {
 }
 
 /** The controller the page runs: the browser's address, history and the channel between its tabs. */
-export function browserLab(): LabController {
+export function browserLab(started?: LabOptions['started']): LabController {
   let storage: Storage | null = null;
   try {
     storage = localStorage;
@@ -418,6 +414,6 @@ export function browserLab(): LabController {
     // Storage blocked: the speed is not kept.
   }
   return new LabController({
-    imageBase: `${import.meta.env.BASE_URL}images/`, address: browserAddress(), channel: broadcastChannel(), storage,
+    imageBase: `${import.meta.env.BASE_URL}images/`, address: browserAddress(), channel: broadcastChannel(), storage, started,
   });
 }

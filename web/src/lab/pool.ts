@@ -3,8 +3,9 @@
 // point).  Each worker is the lab worker's script (web/src/worker) started
 // from the pack the first worker loaded, in a SharedArrayBuffer (the page is
 // cross-origin isolated: vite.config.ts sends COOP/COEP; emu/js/sharedPack.ts):
-// the chunked image's compressed file (about 5 MB), which each worker opens
-// and decompresses only as far as its machines read, or without one the
+// the chunked image's compressed file (about 5 MB), which each worker opens,
+// and the cache of its decompressed chunks that they all share (each chunk
+// decompressed once: emu/js/sharedChunkCache.ts), or without one the
 // whole 174 MB pack, one copy that every worker reads; each machine writes
 // into its own copy-on-write overlay.  Without shared memory (a page that is not
 // isolated) the pool is unavailable and everything runs on the first
@@ -13,7 +14,7 @@
 import type { ExperimentResult } from '../../../experiments/runner/result';
 import type { RunProgress } from '../../../experiments/runner/runner';
 import type { SweepRequest, UnitExecutor } from '../../../experiments/runner/sweep';
-import type { FromWorker, ImageRef, KernelName, PackImage, ToWorker } from '../worker/protocol';
+import type { FromWorker, ImageManifest, ImageRef, KernelName, MachineStarts, PackImage, ToWorker } from '../worker/protocol';
 import type { SharedPack } from '../../../emu/js/sharedPack';
 
 /** What the pool needs of a worker (a Worker, or a fake in tests). */
@@ -30,7 +31,12 @@ export interface Pack {
   image: PackImage;
   /** The images' manifests (where a pool worker finds the kernel variants a run or sweep asks for). */
   images: ImageRef[];
+  /** The image's manifest: the machine snapshots it ships, which pool workers restore as the first worker does. */
+  manifest: ImageManifest | null;
 }
+
+/** Told how each unit's machines started, and on which executor (0 = the first). */
+export type StartsListener = (starts: MachineStarts, executor: number) => void;
 
 /** The machine's cores (navigator.hardwareConcurrency), at least 1. */
 export function cores(): number {
@@ -114,7 +120,9 @@ class PoolWorker {
       else this.requests.handle(m);
     };
     port.onerror = (e) => this.fail(new Error(`a pool worker failed: ${e.message || 'see the browser console'}`), failed);
-    port.postMessage({ type: 'init-shared', kernel: pack.kernel, pack: pack.pack, image: pack.image, images: pack.images });
+    port.postMessage({
+      type: 'init-shared', kernel: pack.kernel, pack: pack.pack, image: pack.image, images: pack.images, manifest: pack.manifest,
+    });
   }
 
   get alive(): boolean {
@@ -153,7 +161,9 @@ export class WorkerPool {
 
   /** The first worker's pack message (FromWorker 'pack'). */
   handle(m: FromWorker): void {
-    if (m.type === 'pack' && m.kernel === '4.3BSD') this.pack = { kernel: m.kernel, pack: m.pack, image: m.image, images: m.images };
+    if (m.type === 'pack' && m.kernel === '4.3BSD') {
+      this.pack = { kernel: m.kernel, pack: m.pack, image: m.image, images: m.images, manifest: m.manifest };
+    }
   }
 
   /** Whether several workers can run (the page has shared memory and the pack is loaded), or why not. */
@@ -176,7 +186,7 @@ export class WorkerPool {
    * with why) is replaced by a new one for the next unit, so one crash costs
    * one unit, not the rest of the sweep.
    */
-  executors(jobs: number, kernel: KernelName, request: SweepRequest): UnitExecutor[] {
+  executors(jobs: number, kernel: KernelName, request: SweepRequest, onStarts?: StartsListener): UnitExecutor[] {
     if (!this.pack) throw new Error('the disk image is not loaded yet');
     for (let i = 0; i < jobs; i++) this.worker(i);
     return Array.from({ length: jobs }, (_, i): UnitExecutor => ({
@@ -187,6 +197,7 @@ export class WorkerPool {
       run: async (unit, onProgress) => {
         const m = await this.worker(i).request({ type: 'units-run', id: 0, kernel, request, unit }, onProgress);
         if (m.type !== 'units-done') throw new Error(`unexpected reply ${m.type}`);
+        onStarts?.(m.starts, i);
         return m.result as ExperimentResult;
       },
       stop: () => this.workers[i]?.stop(),

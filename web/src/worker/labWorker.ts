@@ -16,12 +16,14 @@
 // The same script is each worker of the page's pool (web/src/lab/pool.ts):
 // the first worker, in a cross-origin isolated page, posts the pack in
 // shared memory (pack: the chunked image's compressed file, or the whole
-// pack when there is none; emu/js/sharedPack.ts); a pool worker starts from
-// that (init-shared) and runs a sweep's units, one at a time.
+// pack when there is none; emu/js/sharedPack.ts) and the image's manifest; a
+// pool worker starts from that (init-shared), offers the manifest's shipped
+// snapshots exactly as the first worker does, and runs a sweep's units, one
+// at a time, saying how each unit's machine started (units-done starts).
 
 import { findExperiment } from '../../../experiments/runner/experiments';
 import { runExperiment } from '../../../experiments/runner/runner';
-import { BootSnapshots, bootKey, bootSnapshotFromFile } from '../../../experiments/runner/bootSnapshots';
+import { BootSnapshots, bootKey, bootSnapshotFromFile, startsSince } from '../../../experiments/runner/bootSnapshots';
 import { SweepUnitRunner, type SweepRequest } from '../../../experiments/runner/sweep';
 import { kernelByName } from '../../../experiments/kernels/variants';
 import type { RunOptions } from '../../../experiments/runner/runner';
@@ -149,7 +151,7 @@ async function loadImage(kernel: KernelName): Promise<LoadedImage> {
     wasmMs,
     imageMs: performance.now() - t0,
   });
-  if (pack) post({ type: 'pack', kernel, pack, image: { name, sha256 }, images });
+  if (pack) post({ type: 'pack', kernel, pack, image: { name, sha256 }, images, manifest });
   return { disk, name, sha256 };
 }
 
@@ -243,7 +245,8 @@ async function init(refs: ImageRef[]): Promise<void> {
 }
 
 /** A worker of the pool: the emulator, and the pack another worker loaded (no download, no copy). */
-async function initShared(kernel: KernelName, pack: SharedPack, packImage: PackImage, refs: ImageRef[]): Promise<void> {
+async function initShared(kernel: KernelName, pack: SharedPack, packImage: PackImage, refs: ImageRef[],
+  manifest: ImageManifest | null): Promise<void> {
   const t0 = performance.now();
   try {
     emulator = loadVax();
@@ -262,6 +265,13 @@ async function initShared(kernel: KernelName, pack: SharedPack, packImage: PackI
   }
   loaded.set(kernel, Promise.resolve({ disk, name: packImage.name, sha256: packImage.sha256 }));
   images = refs;
+  // The image's shipped machine snapshots, as the first worker has them: the same files, fetched (from the
+  // HTTP cache, as a rule) when a unit first wants one, with the same checks (SHA-256, emulator build, disk).
+  const ref = refs.find((i) => i.kernel === kernel);
+  if (manifest && ref) {
+    offerShippedSnapshots(api, disk, manifest, ref.manifestUrl, new Map());
+    manifests.set(kernel, Promise.resolve(manifestKernels(manifest)));
+  }
   post({
     type: 'ready', kernel, image: { name: packImage.name, sha256: packImage.sha256, bytes: disk.size, compressedBytes: 0 }, variants: [],
     wasmMs, imageMs: 0,
@@ -420,6 +430,7 @@ async function runUnit(id: number, kernel: KernelName, request: SweepRequest, un
   updateSpeedTimer();
   let lastInstructions = 0;
   let lastPost = 0;
+  const startsBefore = { ...bootSnapshots.starts };
   try {
     const img = await image(kernel);
     const result = await (await unitRunner(kernel, request)).run(unit, {
@@ -435,7 +446,7 @@ async function runUnit(id: number, kernel: KernelName, request: SweepRequest, un
         post({ type: 'units-progress', id, progress: { ...progress } });
       },
     });
-    post({ type: 'units-done', id, result });
+    post({ type: 'units-done', id, result, starts: startsSince(startsBefore, bootSnapshots.starts) });
   } catch (e) {
     post({ type: 'units-failed', id, message: errorMessage(e) });
   } finally {
@@ -523,7 +534,7 @@ ctx.onmessage = (e: MessageEvent<ToWorker>) => {
       }
       break;
     case 'init-shared':
-      void initShared(m.kernel, m.pack, m.image, m.images);
+      void initShared(m.kernel, m.pack, m.image, m.images, m.manifest);
       break;
     case 'units-check':
       void checkUnits(m.id, m.kernel, m.request);

@@ -20,8 +20,10 @@ import type { CounterSample } from '../../../experiments/runner/counters';
 import type { DiskTiming } from '../../../emu/js/constants';
 import type { SweepRequest } from '../../../experiments/runner/sweep';
 import type { SharedPack } from '../../../emu/js/sharedPack';
+import type { ImageManifest } from '../../../emu/js/diskImageLoader';
+import type { MachineStarts } from '../../../experiments/runner/bootSnapshots';
 
-export type { CounterSample, ExperimentResult, RunProgress };
+export type { CounterSample, ExperimentResult, ImageManifest, MachineStarts, RunProgress };
 
 export type Cpu = '750' | '780';
 export type KernelName = '4.3BSD' | '4.2BSD';
@@ -68,8 +70,9 @@ export type ToWorker =
   /** realtime: follow wall time; otherwise run as fast as the host can. */
   | { type: 'terminal-speed'; realtime: boolean }
   | { type: 'terminal-stop' }
-  /** A worker of the pool: the emulator, and the pack the first worker loaded (shared, not copied). */
-  | { type: 'init-shared'; kernel: KernelName; pack: SharedPack; image: PackImage; images: ImageRef[] }
+  /** A worker of the pool: the emulator, and the pack the first worker loaded (shared, not copied); the
+   *  image's manifest, whose machine snapshots it restores as the first worker does. */
+  | { type: 'init-shared'; kernel: KernelName; pack: SharedPack; image: PackImage; images: ImageRef[]; manifest: ImageManifest | null }
   /** The checks of a sweep's settings that need the kernel (before any unit runs): units-checked.
    *  A sweep over kernel variants (or with one) has the worker fetch those first. */
   | { type: 'units-check'; id: number; kernel: KernelName; request: SweepRequest }
@@ -126,10 +129,11 @@ export type FromWorker =
   /** VAX instructions per host second over the last second, all machines together. */
   | { type: 'speed'; instructionsPerSecond: number; running: { run: boolean; terminal: boolean } }
   /** The pack, in shared memory, for the pool's workers (only when the page is cross-origin isolated). */
-  | { type: 'pack'; kernel: KernelName; pack: SharedPack; image: PackImage; images: ImageRef[] }
+  | { type: 'pack'; kernel: KernelName; pack: SharedPack; image: PackImage; images: ImageRef[]; manifest: ImageManifest | null }
   | { type: 'units-checked'; id: number; problems: string[] }
   | { type: 'units-progress'; id: number; progress: RunProgress }
-  | { type: 'units-done'; id: number; result: ExperimentResult }
+  /** starts: how the unit's machines started (restored from a snapshot, or booted). */
+  | { type: 'units-done'; id: number; result: ExperimentResult; starts: MachineStarts }
   /** The unit could not run (an exception, not a failed step). */
   | { type: 'units-failed'; id: number; message: string };
 

@@ -5,7 +5,7 @@ import { experimentById } from '../config';
 import type { LabController } from '../controller';
 import { cores, defaultJobs } from '../pool';
 import { useAtom } from '../state/atom';
-import { checkSweep, sweepChoices } from '../state/sweeps';
+import { checkSweep, startsText, sweepChoices } from '../state/sweeps';
 
 const seconds = (s: number) => (s >= 100 ? `${s.toFixed(0)} s` : `${s.toFixed(1)} s`);
 
@@ -94,6 +94,11 @@ export function SweepPanel({ lab }: { lab: LabController }) {
                 : `${run.stopped ? 'Stopped after' : 'Finished in'} ${seconds(run.hostSeconds)} on ${run.jobs} worker${run.jobs === 1 ? '' : 's'}` +
                   `${p ? `: ${p.done} of ${run.units} units ran${p.failed && !run.stopped ? `, ${p.failed} failed` : ''}` : ''}.`}
           </p>
+          {run.starts.some((s) => s.shipped + s.here + s.booted > 0) ? (
+            <p className="muted" data-testid="sweep-machines">
+              Machines: {run.starts.map((s, i) => `worker ${i + 1} ${startsText(s)}`).join('; ')}.
+            </p>
+          ) : null}
           {running && p ? (
             <ol className="sweep-workers" data-testid="sweep-workers">
               {p.workers.map((w, i) => (

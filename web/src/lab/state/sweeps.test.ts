@@ -11,9 +11,9 @@ import { test } from 'node:test';
 import { planSweep, type SweepRequest } from '../../../../experiments/runner/sweep';
 import { initialForm, type FormState } from '../config';
 import { cores, WorkerPool, type PoolPort } from '../pool';
-import type { FromWorker, ToWorker } from '../../worker/protocol';
+import type { FromWorker, ImageManifest, MachineStarts, ToWorker } from '../../worker/protocol';
 import type { SharedPack } from '../../../../emu/js/sharedPack';
-import { checkSweep, LinkExecutors, parseJobs, sweepChoices, type SweepFormState } from './sweeps';
+import { checkSweep, LinkExecutors, startsText, parseJobs, sweepChoices, type SweepFormState } from './sweeps';
 
 const form = (patch: Partial<FormState> = {}): FormState => ({ ...initialForm(), experimentId: 'syscall', ...patch });
 const sweep = (setting: string, values: string, jobs = '1', second?: [string, string]): SweepFormState => ({
@@ -100,11 +100,19 @@ test('the pool starts its workers from the shared pack, sends them units, and re
   });
   assert.equal(pool.availability().available, false);
   const pack: SharedPack = { format: 'chunked', bytes: new SharedArrayBuffer(16), sha256: 'ab'.repeat(32) };
-  pool.handle({ type: 'pack', kernel: '4.3BSD', pack, image: { name: '43bsd.dsk.gz', sha256: 'ab' }, images: [] });
+  // The manifest goes to every pool worker: its shipped machine snapshots are restored there as in the first worker.
+  const manifest: ImageManifest = {
+    image: { file: '43bsd.dsk.gz', bytes: 9, uncompressedBytes: 16 },
+    snapshots: { emulatorBuild: 'cd'.repeat(32), boots: [] },
+  };
+  pool.handle({ type: 'pack', kernel: '4.3BSD', pack, image: { name: '43bsd.dsk.gz', sha256: 'ab' }, images: [], manifest });
   const request: SweepRequest = { experiment: 'syscall', axes: [{ setting: 'hz', values: [50, 100] }], base: { parameters: {}, set: {} } };
-  const [a, b] = pool.executors(2, '4.3BSD', request);
+  const starts: [MachineStarts, number][] = [];
+  const [a, b] = pool.executors(2, '4.3BSD', request, (s, worker) => starts.push([s, worker]));
   assert.equal(ports.length, 2);
-  assert.deepEqual(ports[0]!.posted, [{ type: 'init-shared', kernel: '4.3BSD', pack, image: { name: '43bsd.dsk.gz', sha256: 'ab' }, images: [] }]);
+  assert.deepEqual(ports[0]!.posted, [
+    { type: 'init-shared', kernel: '4.3BSD', pack, image: { name: '43bsd.dsk.gz', sha256: 'ab' }, images: [], manifest },
+  ]);
   ports.forEach((p) => p.send({ type: 'ready', kernel: '4.3BSD', image: { name: 'x', bytes: 16, compressedBytes: 0 }, variants: [], wasmMs: 1, imageMs: 0 }));
 
   const progress: number[] = [];
@@ -116,8 +124,10 @@ test('the pool starts its workers from the shared pack, sends them units, and re
   assert.deepEqual(sent.request, request);
   ports[0]!.send({ type: 'units-progress', id: sent.id, progress: { step: 1, steps: 1, label: 'syscall', virtualSeconds: 3, instructions: 9 } });
   const result = { rows: [] } as unknown as import('../../../../experiments/runner/result').ExperimentResult;
-  ports[0]!.send({ type: 'units-done', id: sent.id, result });
+  ports[0]!.send({ type: 'units-done', id: sent.id, result, starts: { shipped: 1, here: 0, booted: 0 } });
   assert.equal(await running, result);
+  assert.deepEqual(starts, [[{ shipped: 1, here: 0, booted: 0 }, 0]]);
+  assert.equal(startsText({ shipped: 2, here: 1, booted: 3 }), '3 restored (2 shipped, 1 saved here), 3 booted');
   assert.deepEqual(progress, [3]);
   b!.stop();
   assert.deepEqual(ports[1]!.posted.at(-1), { type: 'units-stop' });

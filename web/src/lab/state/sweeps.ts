@@ -16,10 +16,10 @@ import {
 } from '../../../../experiments/runner/sweep';
 import { TOGGLES } from '../../../../experiments/runner/toggles';
 import { checkForm, experimentById, type FormState } from '../config';
-import { cores, defaultJobs, UnitRequests, type WorkerPool } from '../pool';
+import { cores, defaultJobs, UnitRequests, type StartsListener, type WorkerPool } from '../pool';
 import { encodeSweepLink } from '../permalink';
 import type { SweepHistoryEntry } from '../sweepHistory';
-import type { FromWorker, KernelName, RunConfig, ToWorker } from '../../worker/protocol';
+import type { FromWorker, KernelName, MachineStarts, RunConfig, ToWorker } from '../../worker/protocol';
 import { Atom, batch } from './atom';
 import type { TextStream } from './textStream';
 
@@ -138,6 +138,11 @@ export function checkSweep(form: FormState, sweep: SweepFormState): SweepCheck {
   }
 }
 
+/** A worker's machine starts as the sweep panel says them: "3 restored (2 shipped, 1 saved here), 1 booted". */
+export function startsText(s: MachineStarts): string {
+  return `${s.shipped + s.here} restored (${s.shipped} shipped, ${s.here} saved here), ${s.booted} booted`;
+}
+
 export interface SweepRunState {
   id: number;
   experiment: string;
@@ -150,6 +155,8 @@ export interface SweepRunState {
   hostSeconds: number;
   /** Stop ended it. */
   stopped: boolean;
+  /** How each worker's machines started so far (restored from a snapshot, or booted), by worker. */
+  starts: MachineStarts[];
 }
 
 export interface ShownSweep {
@@ -192,7 +199,7 @@ export class LinkExecutors {
     return this.requests.request(m, onProgress);
   }
 
-  executor(kernel: KernelName, request: SweepRequest): UnitExecutor {
+  executor(kernel: KernelName, request: SweepRequest, onStarts?: StartsListener): UnitExecutor {
     return {
       check: async () => {
         const m = await this.request({ type: 'units-check', id: 0, kernel, request });
@@ -201,6 +208,7 @@ export class LinkExecutors {
       run: async (unit, onProgress) => {
         const m = await this.request({ type: 'units-run', id: 0, kernel, request, unit }, onProgress);
         if (m.type !== 'units-done') throw new Error(`unexpected reply ${m.type}`);
+        onStarts?.(m.starts, 0);
         return m.result;
       },
       stop: () => this.post({ type: 'units-stop' }),
@@ -262,10 +270,11 @@ export class Sweeps {
   }
 
   /** How many workers run, and on what: the pool's, or the first worker alone. */
-  private executors(jobs: number, kernel: KernelName, request: SweepRequest): { executors: UnitExecutor[]; note: string | null } {
+  private executors(jobs: number, kernel: KernelName, request: SweepRequest, onStarts?: StartsListener):
+    { executors: UnitExecutor[]; note: string | null } {
     const a = this.pool.availability();
-    if (!a.available) return { executors: [this.link.executor(kernel, request)], note: a.reason };
-    return { executors: this.pool.executors(jobs, kernel, request), note: null };
+    if (!a.available) return { executors: [this.link.executor(kernel, request, onStarts)], note: a.reason };
+    return { executors: this.pool.executors(jobs, kernel, request, onStarts), note: null };
   }
 
   /** Runs the sweep the forms describe (nothing if it does not check, or something runs). */
@@ -276,7 +285,14 @@ export class Sweeps {
     const { plan, request } = check;
     const id = this.nextId++;
     const jobs = Math.min(check.jobs, plan.units.length);
-    const { executors, note } = this.executors(jobs, form.kernel, request);
+    const onStarts: StartsListener = (s, worker) => {
+      const r = this.run.get();
+      if (!r || r.id !== id) return;
+      const starts = r.starts.map((x, i) => (i === worker
+        ? { shipped: x.shipped + s.shipped, here: x.here + s.here, booted: x.booted + s.booted } : x));
+      this.run.set({ ...r, starts });
+    };
+    const { executors, note } = this.executors(jobs, form.kernel, request, onStarts);
     const abort = new AbortController();
     this.abort = abort;
     const started = now();
@@ -288,6 +304,7 @@ export class Sweeps {
     this.run.set({
       id, experiment: plan.spec.id, kernel: form.kernel, jobs: executors.length, units: plan.units.length, status: 'running',
       progress: null, error: null, hostSeconds: 0, stopped: false,
+      starts: executors.map(() => ({ shipped: 0, here: 0, booted: 0 })),
     });
     const patch = (p: Partial<SweepRunState>) => {
       const r = this.run.get();

@@ -51,12 +51,13 @@ export class WorkerLink {
 
   constructor(private readonly inboxMs = INBOX_MS) {}
 
-  /** Talks to this worker from now on and asks it to load the emulator and the first image. */
-  connect(port: WorkerPort, images: ImageRef[]): void {
+  /** Talks to this worker from now on and asks it to load the emulator and the first image (unless whoever
+   *  started it did already: initSent). */
+  connect(port: WorkerPort, images: ImageRef[], options: { initSent?: boolean } = {}): void {
     this.port = port;
-    port.onmessage = (e) => this.receive(e.data);
-    this.post({ type: 'init', images });
     this.machine.patch({ phase: 'loading-emulator' });
+    port.onmessage = (e) => this.receive(e.data);
+    if (!options.initSent) this.post({ type: 'init', images });
   }
 
   /** The worker cannot be used (it did not start, or failed). */
