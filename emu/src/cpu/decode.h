@@ -318,8 +318,18 @@ static inline int op_branch_w(vax_machine *m, uint32_t *disp)
  * instructions near the end of a page or outside the shortcut.
  *
  * `fast` is a constant wherever a dctx is built, and every function here
- * is inlined, so the compiler keeps only one form's code at each use. */
+ * is inlined, so the compiler keeps only one form's code at each use.
+ *
+ * fast = DC_FAST_CHECKED_IMM is the fast form for the opcodes that were
+ * long run only in the checked form, through their groups, and are now
+ * expanded in execute.c's switch too (BBx, BLBx, MOVQ, MTPR/MFPR, ...):
+ * their bytes are read from the page like the fast form's, but their
+ * immediate operands go through the _at decoders, as the checked form
+ * reads them (through the TB and the cache model), so that each costs
+ * exactly what it did when it ran through its group. */
 #define DC_WINDOW 32
+#define DC_FAST 1
+#define DC_FAST_CHECKED_IMM 2
 
 typedef struct {
     vax_machine *m;
@@ -333,6 +343,14 @@ ALWAYS_INLINE dctx dc_checked(vax_machine *m)
 {
     dctx d = {m, m->cpu.r[15], NULL, 0};
     return d;
+}
+
+/* The same instruction in the fast form with the checked form's
+ * immediates (DC_FAST_CHECKED_IMM). */
+ALWAYS_INLINE dctx dc_checked_imm(const dctx *d)
+{
+    dctx k = {d->m, d->pc, d->page, DC_FAST_CHECKED_IMM};
+    return k;
 }
 
 /* Fast form: the host address of the next instruction byte, and the
@@ -386,7 +404,7 @@ ALWAYS_INLINE int dc_read(dctx *d, int size, uint32_t *v)
          * the first instruction after execute.c refilled the fetch
          * shortcut (machine.h, ib_refill_icount), which takes the _at
          * decoder below, as the checked form would. */
-        if (spec == 0x8F && d->m->icount != d->m->ib_refill_icount) {
+        if (spec == 0x8F && d->fast == DC_FAST && d->m->icount != d->m->ib_refill_icount) {
             /* Timing: charged as a data read, as the decoder does (an
              * immediate longword usually costs the IB a refill). */
             d->m->cost += d->m->tm.read;
@@ -452,6 +470,26 @@ ALWAYS_INLINE int dc_addr(dctx *d, int size, uint32_t *addr)
     }
     dc_sync_out(d);
     return dc_sync_in(d, op_addr(d->m, size, addr));
+}
+
+/* A bit-field base (access type v), and quadword operands: the m-based
+ * decoders in either form (they are rare enough). */
+ALWAYS_INLINE int dc_vfield(dctx *d, oploc *loc)
+{
+    dc_sync_out(d);
+    return dc_sync_in(d, op_vfield(d->m, loc));
+}
+
+ALWAYS_INLINE int dc_read_q(dctx *d, uint32_t v[2])
+{
+    dc_sync_out(d);
+    return dc_sync_in(d, op_read_q(d->m, v));
+}
+
+ALWAYS_INLINE int dc_write_q(dctx *d, const uint32_t v[2])
+{
+    dc_sync_out(d);
+    return dc_sync_in(d, op_write_q(d->m, v));
 }
 
 /* Branch displacements, sign-extended. */
