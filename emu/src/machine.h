@@ -39,6 +39,7 @@ struct vax_profile;
 struct vax_machine {
     vax_cpu cpu;
     vax_tlb tlb;
+    xlat_entry xlat[XLAT_SIZE];   /* the host's look-up in front of the TB (mmu/tlb.h) */
     vax_cache cache;   /* the timing simulation of the processor's cache (mmu/cache.h) */
     vax_bus bus;
 

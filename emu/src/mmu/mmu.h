@@ -33,6 +33,10 @@ int mmu_translate(vax_machine *m, uint32_t va, int mode, int write, tlb_entry **
  * table of a process page). */
 int mmu_probe(vax_machine *m, uint32_t va, int mode, int write, int *ok);
 
+/* Make the host's look-up (tlb.h, xlat_entry) again from the TB: after
+ * the TB was written other than through this module (a snapshot restore). */
+void mmu_xlat_rebuild(vax_machine *m);
+
 void mmu_flush_all(vax_machine *m);
 void mmu_flush_process(vax_machine *m);
 void mmu_flush_single(vax_machine *m, uint32_t va);
@@ -94,8 +98,8 @@ int mem_read_missed(vax_machine *m, uint32_t pa, const uint8_t *h, int size, uin
 /* Read/write size (1, 2, 4) bytes at va in an explicit access mode. */
 MMU_INLINE int mem_read_mode(vax_machine *m, uint32_t va, int size, int mode, uint32_t *value)
 {
-    const tlb_entry *e = tlb_find(&m->tlb, va);
-    if (e && (e->access & (1u << mode)) && e->host && (va & 511u) <= 512u - (uint32_t)size) {
+    const xlat_entry *e = &m->xlat[xlat_index(va)];   /* tlb.h: the TB's entry, or a miss */
+    if (e->tag == va >> 9 && (e->access & (1u << mode)) && (va & 511u) <= 512u - (uint32_t)size) {
         uint32_t pa = e->pa | (va & 511u);
         const uint8_t *h = e->host + (va & 511u);
         if (!cache_hits(&m->cache, pa, size))   /* cache.h: a miss's cost */
@@ -108,8 +112,8 @@ MMU_INLINE int mem_read_mode(vax_machine *m, uint32_t va, int size, int mode, ui
 
 MMU_INLINE int mem_write_mode(vax_machine *m, uint32_t va, int size, int mode, uint32_t value)
 {
-    const tlb_entry *e = tlb_find(&m->tlb, va);
-    if (e && (e->access & (16u << mode)) && e->host && (va & 511u) <= 512u - (uint32_t)size) {
+    const xlat_entry *e = &m->xlat[xlat_index(va)];
+    if (e->tag == va >> 9 && (e->access & (16u << mode)) && (va & 511u) <= 512u - (uint32_t)size) {
         store_le(e->host + (va & 511u), size, value);
         return 0;
     }
@@ -122,8 +126,8 @@ MMU_INLINE int mem_write_mode(vax_machine *m, uint32_t va, int size, int mode, u
 MMU_INLINE int mem_read_modify(vax_machine *m, uint32_t va, int size, uint32_t *value)
 {
     int mode = (int)PSL_GET_CUR(m->cpu.psl);
-    const tlb_entry *e = tlb_find(&m->tlb, va);
-    if (e && (e->access & (16u << mode)) && e->host && (va & 511u) <= 512u - (uint32_t)size) {
+    const xlat_entry *e = &m->xlat[xlat_index(va)];
+    if (e->tag == va >> 9 && (e->access & (16u << mode)) && (va & 511u) <= 512u - (uint32_t)size) {
         uint32_t pa = e->pa | (va & 511u);
         const uint8_t *h = e->host + (va & 511u);
         if (!cache_hits(&m->cache, pa, size))
@@ -300,6 +304,19 @@ static inline uint8_t *tlb_host(vax_machine *m, uint32_t va, int size, uint32_t 
 {
     const tlb_entry *e = tlb_find(&m->tlb, va);
     if (e && (e->access & access) && e->host && (va & 511u) <= 512u - (uint32_t)size)
+        return e->host + (va & 511u);
+    return NULL;
+}
+
+/* tlb_host through the host's look-up (tlb.h, xlat_entry): the same
+ * address, or NULL also when the look-up lacks a page the TB holds.  Only
+ * for callers whose NULL path goes through mmu_translate and so ends the
+ * same (decode.c's modify operands); what must see the TB exactly (the
+ * idle-loop look) uses tlb_host. */
+static inline uint8_t *xlat_host(vax_machine *m, uint32_t va, int size, uint32_t access)
+{
+    const xlat_entry *e = &m->xlat[xlat_index(va)];
+    if (e->tag == va >> 9 && (e->access & access) && (va & 511u) <= 512u - (uint32_t)size)
         return e->host + (va & 511u);
     return NULL;
 }

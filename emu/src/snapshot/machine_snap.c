@@ -116,6 +116,7 @@ static void restore_host_caches(vax_machine *m)
                       ? m->bus.mem + e->pa
                       : NULL;
     }
+    mmu_xlat_rebuild(m);
     /* The instruction-fetch shortcut: its page, if it still has one (kept as
      * saved rather than forgotten, so that the restored machine takes the
      * same fetch path as the saved one from its first instruction on). */
