@@ -103,10 +103,10 @@ void cpu_execute(vax_machine *m)
                 continue;
             }
         }
-        if (LIKELY((pc >> 9) == m->ib_tag && (pc & 511u) <= 512u - DC_WINDOW)) {
+        if (LIKELY(ib_maps(m, pc, 512u - DC_WINDOW))) {
         fast_form:
             /* The fast form: the instruction lies in the mapped page. */
-            ifetch_account(m, pc);   /* the instruction buffer's fetches through the cache */
+            ifetch_account_mapped(m, pc);   /* the instruction buffer's fetches through the cache */
             dctx d = {m, pc + 1, m->ib_host, 1};
             uint8_t opcode = m->ib_host[pc & 511u];
             m->cost += op_cost[opcode];

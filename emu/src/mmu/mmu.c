@@ -388,6 +388,7 @@ int ifetch_fill(vax_machine *m, uint32_t pc)
         return st;
     if (e->host) {
         m->ib_tag = pc >> 9;
+        m->ib_fast = pc & ~511u;
         m->ib_host = e->host;
         m->ib_pa = e->pa;
     } else {

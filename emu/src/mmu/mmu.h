@@ -274,7 +274,18 @@ static inline int ifetch(vax_machine *m, int n, uint32_t *value)
     return ifetch_slow(m, n, value);
 }
 
-static inline void ib_invalidate(vax_machine *m) { m->ib_tag = TLB_INVALID; }
+static inline void ib_invalidate(vax_machine *m)
+{
+    m->ib_tag = TLB_INVALID;
+    m->ib_fast = (uint64_t)1 << 32;
+}
+
+/* Does the fetch shortcut map pc's page, with pc at most `limit` bytes
+ * into it?  ((pc >> 9) == ib_tag && (pc & 511) <= limit, in one compare.) */
+static inline int ib_maps(const vax_machine *m, uint32_t pc, uint32_t limit)
+{
+    return ((uint64_t)pc ^ m->ib_fast) <= limit;
+}
 
 /* The physical address of a host pointer into guest RAM. */
 static inline uint32_t host_pa(const vax_machine *m, const uint8_t *h) { return (uint32_t)(h - m->bus.mem); }
@@ -284,6 +295,17 @@ static inline uint32_t host_pa(const vax_machine *m, const uint8_t *h) { return 
  * block, that block is read through the cache.  (An instruction longer
  * than a block, whose middle block no instruction starts in, is the
  * simplification: the average instruction is under 4 bytes.) */
+
+/* ifetch_account for a pc the fetch shortcut maps (execute.c's fast
+ * form): the same, without testing that again. */
+static inline void ifetch_account_mapped(vax_machine *m, uint32_t pc)
+{
+    uint32_t block = pc >> 3;
+    if (block != m->ifetch_block) {
+        m->ifetch_block = block;
+        m->cost += cache_read_block(&m->cache, m->ib_pa | (pc & 511u));
+    }
+}
 
 static inline void ifetch_account(vax_machine *m, uint32_t pc)
 {
