@@ -195,7 +195,8 @@ int mmu_translate(vax_machine *m, uint32_t va, int mode, int write, tlb_entry **
      * walk, which may itself load the page-table page's translation. */
     tlb_entry *held = tlb_find(&m->tlb, va);
     if (held && (held->access & ((write ? 16u : 1u) << mode))) {
-        xlat_copy(m, held);   /* its copy was displaced by another page's */
+        if (m->xlat[xlat_index(va)].tag != held->tag)
+            xlat_copy(m, held);   /* its copy was displaced by another page's */
         *entry = held;
         return 0;
     }
@@ -382,8 +383,20 @@ int mem_read_missed(vax_machine *m, uint32_t pa, const uint8_t *h, int size, uin
 
 int ifetch_fill(vax_machine *m, uint32_t pc)
 {
+    /* A page the host's copy of the TB holds, readable: mmu_translate
+     * would find its TB entry, the same, and change nothing (with mapping
+     * on; with it off, it writes the entry again). */
+    int mode = (int)PSL_GET_CUR(m->cpu.psl);
+    const xlat_entry *x = &m->xlat[xlat_index(pc)];
+    if (m->cpu.mapen && x->tag == pc >> 9 && (x->access & (1u << mode))) {
+        m->ib_tag = pc >> 9;
+        m->ib_fast = pc & ~511u;
+        m->ib_host = x->host;
+        m->ib_pa = x->pa;
+        return 0;
+    }
     tlb_entry *e;
-    int st = mmu_translate(m, pc, (int)PSL_GET_CUR(m->cpu.psl), 0, &e);
+    int st = mmu_translate(m, pc, mode, 0, &e);
     if (st)
         return st;
     if (e->host) {
