@@ -3,10 +3,12 @@
  * access mode, the translation buffer, and the virtual-memory accessors
  * every instruction uses.
  *
- * The accessors are inline: a hit in the TB on an aligned-enough access to
- * RAM costs a compare, a mask test and a load.  Everything else (misses,
- * I/O space, page-crossing accesses, faults) goes to the out-of-line slow
- * path in mmu.c.
+ * The accessors are inline: they look the page up in the host's copy of
+ * the TB (tlb.h, xlat_entry: one slot, found with constant arithmetic),
+ * and a hit on an aligned-enough access to RAM costs a compare, a mask
+ * test and a load.  Everything else (a page the copy lacks, TB misses, I/O
+ * space, page-crossing accesses, faults) goes to the out-of-line slow path
+ * in mmu.c, which ends as the inline path would for a page the TB holds.
  */
 #ifndef VAX_MMU_H
 #define VAX_MMU_H
