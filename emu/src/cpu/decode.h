@@ -345,6 +345,17 @@ ALWAYS_INLINE dctx dc_checked(vax_machine *m)
     return d;
 }
 
+/* Are the instruction's next bytes to be read from the page?  Always in
+ * DC_FAST (its definition); in DC_FAST_CHECKED_IMM only while the fetch
+ * shortcut still maps the page, as in the checked form: a data access of
+ * the instruction can evict its page's TB entry, and with it the shortcut,
+ * and the checked form then fetches the rest through the TB (a refill,
+ * charged), so this form does too. */
+ALWAYS_INLINE int dc_on_page(const dctx *d)
+{
+    return d->fast == DC_FAST || (d->fast == DC_FAST_CHECKED_IMM && (d->pc >> 9) == d->m->ib_tag);
+}
+
 /* The same instruction in the fast form with the checked form's
  * immediates (DC_FAST_CHECKED_IMM). */
 ALWAYS_INLINE dctx dc_checked_imm(const dctx *d)
@@ -388,7 +399,7 @@ ALWAYS_INLINE int dc_sync_in(dctx *d, int st)
 /* Read operand of size 1, 2 or 4; the value is zero-extended. */
 ALWAYS_INLINE int dc_read(dctx *d, int size, uint32_t *v)
 {
-    if (d->fast) {
+    if (dc_on_page(d)) {
         uint32_t spec = dc_byte(d, 0);
         if (spec_is_reg((int)spec)) {
             *v = d->m->cpu.r[spec & 15] & size_mask(size);
@@ -423,7 +434,7 @@ ALWAYS_INLINE int dc_read(dctx *d, int size, uint32_t *v)
 /* Decode a write operand and store v into it. */
 ALWAYS_INLINE int dc_write(dctx *d, int size, uint32_t v)
 {
-    if (d->fast) {
+    if (dc_on_page(d)) {
         uint32_t spec = dc_byte(d, 0);
         if (spec_is_reg((int)spec)) {
             reg_store(d->m, (int)(spec & 15), size, v);
@@ -441,7 +452,7 @@ ALWAYS_INLINE int dc_write(dctx *d, int size, uint32_t v)
 /* Decode a modify operand and read it; write it back with mod_write. */
 ALWAYS_INLINE int dc_modify(dctx *d, int size, modloc *ml, uint32_t *v)
 {
-    if (d->fast) {
+    if (dc_on_page(d)) {
         uint32_t spec = dc_byte(d, 0);
         if (spec_is_reg((int)spec)) {
             uint32_t *r = &d->m->cpu.r[spec & 15];
@@ -461,7 +472,7 @@ ALWAYS_INLINE int dc_modify(dctx *d, int size, modloc *ml, uint32_t *v)
 /* Address operand of size 1, 2, 4 or 8. */
 ALWAYS_INLINE int dc_addr(dctx *d, int size, uint32_t *addr)
 {
-    if (d->fast && (size == 1 || size == 2 || size == 4 || size == 8)) {
+    if (dc_on_page(d) && (size == 1 || size == 2 || size == 4 || size == 8)) {
         vax_machine *m = d->m;
         return dc_sync_in(d, size == 1   ? op_addr_at_b(m, dc_ip(d), d->pc, addr)
                              : size == 2 ? op_addr_at_w(m, dc_ip(d), d->pc, addr)
@@ -495,7 +506,7 @@ ALWAYS_INLINE int dc_write_q(dctx *d, const uint32_t v[2])
 /* Branch displacements, sign-extended. */
 ALWAYS_INLINE int dc_branch_b(dctx *d, uint32_t *disp)
 {
-    if (d->fast) {
+    if (dc_on_page(d)) {
         *disp = (uint32_t)(int32_t)(int8_t)dc_byte(d, 0);
         d->pc++;
         return 0;
@@ -506,7 +517,7 @@ ALWAYS_INLINE int dc_branch_b(dctx *d, uint32_t *disp)
 
 ALWAYS_INLINE int dc_branch_w(dctx *d, uint32_t *disp)
 {
-    if (d->fast) {
+    if (dc_on_page(d)) {
         *disp = (uint32_t)(int32_t)(int16_t)(dc_byte(d, 0) | dc_byte(d, 1) << 8);
         d->pc += 2;
         return 0;
