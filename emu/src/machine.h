@@ -39,6 +39,7 @@ struct vax_profile;
 struct vax_machine {
     vax_cpu cpu;
     vax_tlb tlb;
+    xlat_entry xlat[XLAT_SIZE];   /* the host's look-up in front of the TB (mmu/tlb.h) */
     vax_cache cache;   /* the timing simulation of the processor's cache (mmu/cache.h) */
     vax_bus bus;
 
@@ -48,6 +49,10 @@ struct vax_machine {
      * instruction stream the instruction buffer last fetched through the
      * cache (execute.c), as a virtual address >> 3. */
     uint32_t ib_tag;
+    /* The fast form's test in one compare (execute.c): while the shortcut
+     * holds a page, its virtual address (ib_tag << 9); else 1 << 32, which
+     * no 32-bit PC xors to below 512.  Set with ib_tag, always. */
+    uint64_t ib_fast;
     const uint8_t *ib_host;
     uint32_t ib_pa;
     uint32_t ifetch_block;

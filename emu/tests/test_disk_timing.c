@@ -168,8 +168,9 @@ static void near(const char *prof, const char *what, double got, double want)
 
 /* A fresh machine spinning on BRB . with one RP06 over img at slot 0 of an
  * MBA, timed by profile `timing` (NULL: the type's own) and spin seed
- * `seed`, cleared and its pack acknowledged. */
-static vax_machine *rp06_rig(uint8_t *img, const char *timing, uint32_t seed, mba **out)
+ * `seed`, cleared and its pack acknowledged.  The drive reads the pack
+ * through *bd, which the caller keeps for as long as the machine. */
+static vax_machine *rp06_rig(uint8_t *img, vax_blockdev *bd, const char *timing, uint32_t seed, mba **out)
 {
     vax_config vc = {4u << 20};
     vax_machine *m = vax_create(&vc);
@@ -178,10 +179,9 @@ static vax_machine *rp06_rig(uint8_t *img, const char *timing, uint32_t seed, mb
     vax_phys_write(m, 0x1000, brb_self, sizeof brb_self);
     vax_set_reg(m, 15, 0x1000);
     mba *a = mba_create(m, TR, 0);
-    vax_blockdev bd;
-    blockdev_memory(&bd, img, RP06_BYTES, 1);
+    blockdev_memory(bd, img, RP06_BYTES, 1);
     char err[256] = "";
-    CHECK(a && rp_attach(a, 0, "RP06", &bd, err, sizeof err) == 0, "attach: %s", err);
+    CHECK(a && rp_attach(a, 0, "RP06", bd, err, sizeof err) == 0, "attach: %s", err);
     CHECK(mba_set_disk_timing(a, 0, timing, err, sizeof err) == 0, "%s: %s", timing ? timing : "own timing", err);
     CHECK(mba_set_disk_spin_seed(a, 0, seed, err, sizeof err) == 0, "spin seed %u: %s", seed, err);
     wr(m, DRV(RP_CS1), HP_DCLR | HP_GO);
@@ -194,7 +194,8 @@ static vax_machine *rp06_rig(uint8_t *img, const char *timing, uint32_t seed, mb
 static double run_sequence(const profile *p, uint8_t *img)
 {
     mba *a;
-    vax_machine *m = rp06_rig(img, p->name, 0, &a);
+    vax_blockdev bd;   /* the drive keeps a pointer to it: it must outlive the machine */
+    vax_machine *m = rp06_rig(img, &bd, p->name, 0, &a);
     vax_run(m, 1000); /* not at time 0 */
 
     int arm = 0, c, h, s;
@@ -312,7 +313,8 @@ static void test_refusals(uint8_t *img)
 static double spin_waits(uint8_t *img, uint32_t seed, double *spread)
 {
     mba *a;
-    vax_machine *m = rp06_rig(img, NULL, seed, &a);
+    vax_blockdev bd;   /* the drive keeps a pointer to it: it must outlive the machine */
+    vax_machine *m = rp06_rig(img, &bd, NULL, seed, &a);
     seek_to(m, 200);
     double sum = 0, lo = 1e18, hi = 0;
     for (int i = 0; i < 40; i++) {
@@ -338,7 +340,8 @@ static double spin_waits(uint8_t *img, uint32_t seed, double *spread)
 static void test_spin_search(uint8_t *img)
 {
     mba *a;
-    vax_machine *m = rp06_rig(img, NULL, 3, &a);
+    vax_blockdev bd;   /* the drive keeps a pointer to it: it must outlive the machine */
+    vax_machine *m = rp06_rig(img, &bd, NULL, 3, &a);
     seek_to(m, 200);
     double searches = 0, lo = 1e18, hi = 0;
     for (int i = 0; i < 20; i++) {

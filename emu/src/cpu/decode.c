@@ -172,7 +172,7 @@ ALWAYS_INLINE int modify_memory(vax_machine *m, uint32_t va, int size, modloc *m
 {
     int mode = (int)PSL_GET_CUR(m->cpu.psl);
     m->cost += cost;   /* the read here and the write-back (mod_write), and from decode_at the address work */
-    uint8_t *h = tlb_host(m, va, size, 16u << mode);   /* write allowed, so read is too */
+    uint8_t *h = xlat_host(m, va, size, 16u << mode);   /* write allowed, so read is too */
     ml->host = h;
     if (LIKELY(h != NULL)) {
         uint32_t pa = host_pa(m, h);

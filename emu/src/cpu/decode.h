@@ -318,8 +318,18 @@ static inline int op_branch_w(vax_machine *m, uint32_t *disp)
  * instructions near the end of a page or outside the shortcut.
  *
  * `fast` is a constant wherever a dctx is built, and every function here
- * is inlined, so the compiler keeps only one form's code at each use. */
+ * is inlined, so the compiler keeps only one form's code at each use.
+ *
+ * fast = DC_FAST_CHECKED_IMM is the fast form for the opcodes that were
+ * long run only in the checked form, through their groups, and are now
+ * expanded in execute.c's switch too (BBx, BLBx, MOVQ, MTPR/MFPR, ...):
+ * their bytes are read from the page like the fast form's, but their
+ * immediate operands go through the _at decoders, as the checked form
+ * reads them (through the TB and the cache model), so that each costs
+ * exactly what it did when it ran through its group. */
 #define DC_WINDOW 32
+#define DC_FAST 1
+#define DC_FAST_CHECKED_IMM 2
 
 typedef struct {
     vax_machine *m;
@@ -333,6 +343,25 @@ ALWAYS_INLINE dctx dc_checked(vax_machine *m)
 {
     dctx d = {m, m->cpu.r[15], NULL, 0};
     return d;
+}
+
+/* Are the instruction's next bytes to be read from the page?  Always in
+ * DC_FAST (its definition); in DC_FAST_CHECKED_IMM only while the fetch
+ * shortcut still maps the page, as in the checked form: a data access of
+ * the instruction can evict its page's TB entry, and with it the shortcut,
+ * and the checked form then fetches the rest through the TB (a refill,
+ * charged), so this form does too. */
+ALWAYS_INLINE int dc_on_page(const dctx *d)
+{
+    return d->fast == DC_FAST || (d->fast == DC_FAST_CHECKED_IMM && (d->pc >> 9) == d->m->ib_tag);
+}
+
+/* The same instruction in the fast form with the checked form's
+ * immediates (DC_FAST_CHECKED_IMM). */
+ALWAYS_INLINE dctx dc_checked_imm(const dctx *d)
+{
+    dctx k = {d->m, d->pc, d->page, DC_FAST_CHECKED_IMM};
+    return k;
 }
 
 /* Fast form: the host address of the next instruction byte, and the
@@ -370,7 +399,7 @@ ALWAYS_INLINE int dc_sync_in(dctx *d, int st)
 /* Read operand of size 1, 2 or 4; the value is zero-extended. */
 ALWAYS_INLINE int dc_read(dctx *d, int size, uint32_t *v)
 {
-    if (d->fast) {
+    if (dc_on_page(d)) {
         uint32_t spec = dc_byte(d, 0);
         if (spec_is_reg((int)spec)) {
             *v = d->m->cpu.r[spec & 15] & size_mask(size);
@@ -386,7 +415,7 @@ ALWAYS_INLINE int dc_read(dctx *d, int size, uint32_t *v)
          * the first instruction after execute.c refilled the fetch
          * shortcut (machine.h, ib_refill_icount), which takes the _at
          * decoder below, as the checked form would. */
-        if (spec == 0x8F && d->m->icount != d->m->ib_refill_icount) {
+        if (spec == 0x8F && d->fast == DC_FAST && d->m->icount != d->m->ib_refill_icount) {
             /* Timing: charged as a data read, as the decoder does (an
              * immediate longword usually costs the IB a refill). */
             d->m->cost += d->m->tm.read;
@@ -405,7 +434,7 @@ ALWAYS_INLINE int dc_read(dctx *d, int size, uint32_t *v)
 /* Decode a write operand and store v into it. */
 ALWAYS_INLINE int dc_write(dctx *d, int size, uint32_t v)
 {
-    if (d->fast) {
+    if (dc_on_page(d)) {
         uint32_t spec = dc_byte(d, 0);
         if (spec_is_reg((int)spec)) {
             reg_store(d->m, (int)(spec & 15), size, v);
@@ -423,7 +452,7 @@ ALWAYS_INLINE int dc_write(dctx *d, int size, uint32_t v)
 /* Decode a modify operand and read it; write it back with mod_write. */
 ALWAYS_INLINE int dc_modify(dctx *d, int size, modloc *ml, uint32_t *v)
 {
-    if (d->fast) {
+    if (dc_on_page(d)) {
         uint32_t spec = dc_byte(d, 0);
         if (spec_is_reg((int)spec)) {
             uint32_t *r = &d->m->cpu.r[spec & 15];
@@ -443,7 +472,7 @@ ALWAYS_INLINE int dc_modify(dctx *d, int size, modloc *ml, uint32_t *v)
 /* Address operand of size 1, 2, 4 or 8. */
 ALWAYS_INLINE int dc_addr(dctx *d, int size, uint32_t *addr)
 {
-    if (d->fast && (size == 1 || size == 2 || size == 4 || size == 8)) {
+    if (dc_on_page(d) && (size == 1 || size == 2 || size == 4 || size == 8)) {
         vax_machine *m = d->m;
         return dc_sync_in(d, size == 1   ? op_addr_at_b(m, dc_ip(d), d->pc, addr)
                              : size == 2 ? op_addr_at_w(m, dc_ip(d), d->pc, addr)
@@ -454,10 +483,30 @@ ALWAYS_INLINE int dc_addr(dctx *d, int size, uint32_t *addr)
     return dc_sync_in(d, op_addr(d->m, size, addr));
 }
 
+/* A bit-field base (access type v), and quadword operands: the m-based
+ * decoders in either form (they are rare enough). */
+ALWAYS_INLINE int dc_vfield(dctx *d, oploc *loc)
+{
+    dc_sync_out(d);
+    return dc_sync_in(d, op_vfield(d->m, loc));
+}
+
+ALWAYS_INLINE int dc_read_q(dctx *d, uint32_t v[2])
+{
+    dc_sync_out(d);
+    return dc_sync_in(d, op_read_q(d->m, v));
+}
+
+ALWAYS_INLINE int dc_write_q(dctx *d, const uint32_t v[2])
+{
+    dc_sync_out(d);
+    return dc_sync_in(d, op_write_q(d->m, v));
+}
+
 /* Branch displacements, sign-extended. */
 ALWAYS_INLINE int dc_branch_b(dctx *d, uint32_t *disp)
 {
-    if (d->fast) {
+    if (dc_on_page(d)) {
         *disp = (uint32_t)(int32_t)(int8_t)dc_byte(d, 0);
         d->pc++;
         return 0;
@@ -468,7 +517,7 @@ ALWAYS_INLINE int dc_branch_b(dctx *d, uint32_t *disp)
 
 ALWAYS_INLINE int dc_branch_w(dctx *d, uint32_t *disp)
 {
-    if (d->fast) {
+    if (dc_on_page(d)) {
         *disp = (uint32_t)(int32_t)(int16_t)(dc_byte(d, 0) | dc_byte(d, 1) << 8);
         d->pc += 2;
         return 0;

@@ -14,8 +14,10 @@
  * (unsigned) and size != 0.  A register field that would spill from R14
  * into the PC is UNPREDICTABLE; we take a reserved addressing mode fault.
  * A field of size 0 is 0 and accesses nothing.
+ *
+ * BBx and BLBx are in exec_field.h (execute.c expands them inline).
  */
-#include "cpu/exec.h"
+#include "cpu/exec_field.h"
 
 typedef struct {
     int reg;          /* register number, or -1 for memory */
@@ -134,53 +136,6 @@ static uint32_t sext_field(uint32_t v, uint32_t size)
     return (v ^ sign) - sign;
 }
 
-/* BBS, BBC, BBSS, BBCS, BBSC, BBCC, BBSSI, BBCCI: pos.rl, base.vb, displ.bb */
-static int op_bb(vax_machine *m, int opcode)
-{
-    uint32_t pos, disp;
-    oploc base;
-    TRY(op_read(m, 4, &pos));
-    TRY(op_vfield(m, &base));
-    TRY(op_branch_b(m, &disp));
-
-    /* Branch on set (BBS, BBSS, BBSC, BBSSI) or clear; then maybe modify. */
-    int on_set = !(opcode & 1);
-    int modify = opcode >= 0xE2;
-    int newbit = opcode == 0xE2 || opcode == 0xE3 || opcode == 0xE6;   /* BBSS, BBCS, BBSSI */
-
-    int bit;
-    if (base.reg >= 0) {
-        if (pos > 31)
-            return VAX_EXC_RESERVED_OPERAND;
-        uint32_t *r = &m->cpu.r[base.reg];
-        bit = (int)((*r >> pos) & 1u);
-        if (modify)
-            *r = newbit ? (*r | (1u << pos)) : (*r & ~(1u << pos));
-    } else {
-        uint32_t byteoff = (pos >> 3) | ((pos & 0x80000000u) ? 0xE0000000u : 0);
-        uint32_t a = base.addr + byteoff, b;
-        uint32_t mask = 1u << (pos & 7u);
-        TRY(mem_read_b(m, a, &b));
-        bit = (b & mask) != 0;
-        if (modify)
-            TRY(mem_write_b(m, a, newbit ? (b | mask) : (b & ~mask)));
-    }
-    if (bit == on_set)
-        m->cpu.r[15] += disp;
-    return 0;
-}
-
-/* BLBS, BLBC: src.rl, displ.bb */
-static int op_blb(vax_machine *m, int on_set)
-{
-    uint32_t src, disp;
-    TRY(op_read(m, 4, &src));
-    TRY(op_branch_b(m, &disp));
-    if ((int)(src & 1u) == on_set)
-        m->cpu.r[15] += disp;
-    return 0;
-}
-
 /* The position, size and base that FFS/FFC, CMPV/CMPZV and EXTV/EXTZV
  * begin with: pos.rl, size.rb, base.vb. */
 static int op_field(vax_machine *m, uint32_t *pos, uint32_t *size, oploc *base)
@@ -273,16 +228,19 @@ static int op_insv(vax_machine *m)
     return field_write_raw(m, &f, raw);
 }
 
+/* Any field opcode.  BBx and BLBx run their bodies from exec_field.h in
+ * the checked form of the decoding context (decode.h). */
 int exec_field(vax_machine *m, int opcode)
 {
+    dctx d = dc_checked(m);
     switch (opcode) {
     case 0xE0: case 0xE1: case 0xE2: case 0xE3:
     case 0xE4: case 0xE5: case 0xE6: case 0xE7:
-        return op_bb(m, opcode);
+        return op_bb(&d, opcode);
     case 0xE8:
-        return op_blb(m, 1);
+        return op_blb(&d, 1);
     case 0xE9:
-        return op_blb(m, 0);
+        return op_blb(&d, 0);
     case 0xEA:
         return op_ff(m, 0);
     case 0xEB:

@@ -10,15 +10,6 @@
  */
 #include "cpu/exec_integer.h"
 
-static int op_movq(vax_machine *m)
-{
-    uint32_t v[2];
-    TRY(op_read_q(m, v));
-    TRY(op_write_q(m, v));
-    cc_set(m, ((v[1] & 0x80000000u) ? PSL_N : 0) | ((v[0] | v[1]) ? 0 : PSL_Z) | (m->cpu.psl & PSL_C));
-    return 0;
-}
-
 static int op_clrq(vax_machine *m)
 {
     static const uint32_t zero[2] = {0, 0};
@@ -290,7 +281,7 @@ int exec_integer(vax_machine *m, int opcode)
     case 0x7F: return op_pusha(d, 8);
     case 0xDD: return op_pushl(d);
     case 0x7C: return op_clrq(m);
-    case 0x7D: return op_movq(m);
+    case 0x7D: return op_movq(d);
     case 0x9C: return op_rotl(m);
     case 0x78: return op_ashl(d);
     case 0x79: return op_ashq(m);

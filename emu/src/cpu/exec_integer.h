@@ -262,6 +262,16 @@ ALWAYS_INLINE int op_ashl(dctx *d)
     return dc_done(d);
 }
 
+/* MOVQ src.rq, dst.wq. */
+ALWAYS_INLINE int op_movq(dctx *d)
+{
+    uint32_t v[2];
+    TRY(dc_read_q(d, v));
+    TRY(dc_write_q(d, v));
+    cc_set(d->m, ((v[1] & 0x80000000u) ? PSL_N : 0) | ((v[0] | v[1]) ? 0 : PSL_Z) | (d->m->cpu.psl & PSL_C));
+    return dc_done(d);
+}
+
 ALWAYS_INLINE int op_pushl(dctx *d)
 {
     uint32_t v;

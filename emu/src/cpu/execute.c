@@ -20,7 +20,9 @@
  */
 #include "mmu/mmu.h"
 #include "cpu/exec_branch.h"
+#include "cpu/exec_field.h"
 #include "cpu/exec_integer.h"
+#include "cpu/exec_privileged.h"
 #include "cpu/opcodes.h"
 
 /* Every opcode to its group (the opcode table's group column): the path
@@ -101,10 +103,10 @@ void cpu_execute(vax_machine *m)
                 continue;
             }
         }
-        if (LIKELY((pc >> 9) == m->ib_tag && (pc & 511u) <= 512u - DC_WINDOW)) {
+        if (LIKELY(ib_maps(m, pc, 512u - DC_WINDOW))) {
         fast_form:
             /* The fast form: the instruction lies in the mapped page. */
-            ifetch_account(m, pc);   /* the instruction buffer's fetches through the cache */
+            ifetch_account_mapped(m, pc);   /* the instruction buffer's fetches through the cache */
             dctx d = {m, pc + 1, m->ib_host, 1};
             uint8_t opcode = m->ib_host[pc & 511u];
             m->cost += op_cost[opcode];
@@ -201,6 +203,36 @@ void cpu_execute(vax_machine *m)
             case 0xF3: st = op_aob(&d, 1); break;       /* AOBLEQ */
             case 0xF4: st = op_sob(&d, 0); break;       /* SOBGEQ */
             case 0xF5: st = op_sob(&d, 1); break;       /* SOBGTR */
+            /* Long run only through their groups, in the checked form:
+             * expanded here with the checked form's immediates (decode.h,
+             * DC_FAST_CHECKED_IMM), so that they cost what they did. */
+            case 0xE0: case 0xE1: case 0xE2: case 0xE3:   /* BBS, BBC, BBSS, BBCS */
+            case 0xE4: case 0xE5: case 0xE6: case 0xE7: { /* BBSC, BBCC, BBSSI, BBCCI */
+                dctx k = dc_checked_imm(&d);
+                st = op_bb(&k, opcode);
+                break;
+            }
+            case 0xE8: { dctx k = dc_checked_imm(&d); st = op_blb(&k, 1); break; }        /* BLBS */
+            case 0xE9: { dctx k = dc_checked_imm(&d); st = op_blb(&k, 0); break; }        /* BLBC */
+            case 0x7D: { dctx k = dc_checked_imm(&d); st = op_movq(&k); break; }          /* MOVQ */
+            case 0xA8: { dctx k = dc_checked_imm(&d); st = op2(&k, ALU_BIS, 2); break; }  /* BISW2 */
+            case 0xAA: { dctx k = dc_checked_imm(&d); st = op2(&k, ALU_BIC, 2); break; }  /* BICW2 */
+            case 0xDA: { dctx k = dc_checked_imm(&d); st = op_mtpr(&k); break; }          /* MTPR */
+            case 0xDB: { dctx k = dc_checked_imm(&d); st = op_mfpr(&k); break; }          /* MFPR */
+            /* The frequent ones left to their groups, sent there without
+             * dispatch_group's look-up (the same function, the same form). */
+            case 0xFB: case 0x04:              /* CALLS, RET */
+                c->r[15] = pc + 1;
+                st = exec_call(m, (int)opcode);
+                break;
+            case 0x02: case 0xBC: case 0x0C:   /* REI, CHMK, PROBER */
+                c->r[15] = pc + 1;
+                st = exec_privileged(m, (int)opcode);
+                break;
+            case 0xEF: case 0xF0:              /* EXTZV, INSV */
+                c->r[15] = pc + 1;
+                st = exec_field(m, (int)opcode);
+                break;
             default:
                 c->r[15] = pc + 1;
                 st = dispatch_group(m, (int)opcode);

@@ -44,12 +44,44 @@ int phys_write_l(vax_machine *m, uint32_t pa, uint32_t value)
     return bus_write(m, pa, 4, value);
 }
 
+/* The host's look-up (tlb.h, xlat_entry): copy a TB entry in, or drop
+ * the copy of a page the TB no longer holds. */
+static void xlat_copy(vax_machine *m, const tlb_entry *e)
+{
+    xlat_entry *x = &m->xlat[xlat_index(e->tag << 9)];
+    if (e->host) {
+        x->tag = e->tag;
+        x->pa = e->pa;
+        x->access = e->access;
+        x->host = e->host;
+    } else if (x->tag == e->tag) {
+        x->tag = XLAT_INVALID;
+    }
+}
+
+static void xlat_drop(vax_machine *m, uint32_t tag)
+{
+    xlat_entry *x = &m->xlat[xlat_index(tag << 9)];
+    if (x->tag == tag)
+        x->tag = XLAT_INVALID;
+}
+
+void mmu_xlat_rebuild(vax_machine *m)
+{
+    for (uint32_t i = 0; i < XLAT_SIZE; i++)
+        m->xlat[i].tag = XLAT_INVALID;
+    for (uint32_t i = 0; i < TLB_MAX_SETS * TLB_WAYS; i++)
+        if (m->tlb.e[i].tag != TLB_INVALID)
+            xlat_copy(m, &m->tlb.e[i]);
+}
+
 static void fill_entry(vax_machine *m, tlb_entry *e, uint32_t va, uint32_t pa_page, uint32_t access)
 {
     e->tag = va >> 9;
     e->pa = pa_page;
     e->host = pa_page < m->bus.mem_size ? m->bus.mem + pa_page : NULL;
     e->access = access;
+    xlat_copy(m, e);
 }
 
 /* The entry to load va's translation into: the one that holds its page
@@ -73,6 +105,8 @@ static tlb_entry *tb_slot(vax_machine *m, uint32_t va)
     }
     if (e->tag == m->ib_tag)   /* the instruction-fetch shortcut rode on it */
         ib_invalidate(m);
+    if (e->tag != TLB_INVALID)
+        xlat_drop(m, e->tag);
     e->tag = TLB_INVALID;
     if (m->cpu.mapen) {
         m->stats.tb_miss++;
@@ -161,6 +195,8 @@ int mmu_translate(vax_machine *m, uint32_t va, int mode, int write, tlb_entry **
      * walk, which may itself load the page-table page's translation. */
     tlb_entry *held = tlb_find(&m->tlb, va);
     if (held && (held->access & ((write ? 16u : 1u) << mode))) {
+        if (m->xlat[xlat_index(va)].tag != held->tag)
+            xlat_copy(m, held);   /* its copy was displaced by another page's */
         *entry = held;
         return 0;
     }
@@ -212,6 +248,8 @@ void mmu_flush_all(vax_machine *m)
 {
     for (uint32_t i = 0; i < TLB_MAX_SETS * TLB_WAYS; i++)
         m->tlb.e[i].tag = TLB_INVALID;
+    for (uint32_t i = 0; i < XLAT_SIZE; i++)
+        m->xlat[i].tag = XLAT_INVALID;
     ib_invalidate(m);
 }
 
@@ -219,16 +257,21 @@ void mmu_flush_process(vax_machine *m)
 {
     /* The process half: sets 0 .. half - 1 (tlb.h). */
     uint32_t n = (m->tlb.half_mask + 1) * TLB_WAYS;
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n; i++) {
+        if (m->tlb.e[i].tag != TLB_INVALID)
+            xlat_drop(m, m->tlb.e[i].tag);
         m->tlb.e[i].tag = TLB_INVALID;
+    }
     ib_invalidate(m);
 }
 
 void mmu_flush_single(vax_machine *m, uint32_t va)
 {
     tlb_entry *e = tlb_find(&m->tlb, va);
-    if (e)
+    if (e) {
+        xlat_drop(m, e->tag);
         e->tag = TLB_INVALID;
+    }
     ib_invalidate(m);
 }
 
@@ -340,12 +383,25 @@ int mem_read_missed(vax_machine *m, uint32_t pa, const uint8_t *h, int size, uin
 
 int ifetch_fill(vax_machine *m, uint32_t pc)
 {
+    /* A page the host's copy of the TB holds, readable: mmu_translate
+     * would find its TB entry, the same, and change nothing (with mapping
+     * on; with it off, it writes the entry again). */
+    int mode = (int)PSL_GET_CUR(m->cpu.psl);
+    const xlat_entry *x = &m->xlat[xlat_index(pc)];
+    if (m->cpu.mapen && x->tag == pc >> 9 && (x->access & (1u << mode))) {
+        m->ib_tag = pc >> 9;
+        m->ib_fast = pc & ~511u;
+        m->ib_host = x->host;
+        m->ib_pa = x->pa;
+        return 0;
+    }
     tlb_entry *e;
-    int st = mmu_translate(m, pc, (int)PSL_GET_CUR(m->cpu.psl), 0, &e);
+    int st = mmu_translate(m, pc, mode, 0, &e);
     if (st)
         return st;
     if (e->host) {
         m->ib_tag = pc >> 9;
+        m->ib_fast = pc & ~511u;
         m->ib_host = e->host;
         m->ib_pa = e->pa;
     } else {

@@ -3,10 +3,12 @@
  * access mode, the translation buffer, and the virtual-memory accessors
  * every instruction uses.
  *
- * The accessors are inline: a hit in the TB on an aligned-enough access to
- * RAM costs a compare, a mask test and a load.  Everything else (misses,
- * I/O space, page-crossing accesses, faults) goes to the out-of-line slow
- * path in mmu.c.
+ * The accessors are inline: they look the page up in the host's copy of
+ * the TB (tlb.h, xlat_entry: one slot, found with constant arithmetic),
+ * and a hit on an aligned-enough access to RAM costs a compare, a mask
+ * test and a load.  Everything else (a page the copy lacks, TB misses, I/O
+ * space, page-crossing accesses, faults) goes to the out-of-line slow path
+ * in mmu.c, which ends as the inline path would for a page the TB holds.
  */
 #ifndef VAX_MMU_H
 #define VAX_MMU_H
@@ -32,6 +34,10 @@ int mmu_translate(vax_machine *m, uint32_t va, int mode, int write, tlb_entry **
  * *ok = 0/1, or a fault that PROBE itself must take (a TNV on the page
  * table of a process page). */
 int mmu_probe(vax_machine *m, uint32_t va, int mode, int write, int *ok);
+
+/* Make the host's look-up (tlb.h, xlat_entry) again from the TB: after
+ * the TB was written other than through this module (a snapshot restore). */
+void mmu_xlat_rebuild(vax_machine *m);
 
 void mmu_flush_all(vax_machine *m);
 void mmu_flush_process(vax_machine *m);
@@ -94,8 +100,8 @@ int mem_read_missed(vax_machine *m, uint32_t pa, const uint8_t *h, int size, uin
 /* Read/write size (1, 2, 4) bytes at va in an explicit access mode. */
 MMU_INLINE int mem_read_mode(vax_machine *m, uint32_t va, int size, int mode, uint32_t *value)
 {
-    const tlb_entry *e = tlb_find(&m->tlb, va);
-    if (e && (e->access & (1u << mode)) && e->host && (va & 511u) <= 512u - (uint32_t)size) {
+    const xlat_entry *e = &m->xlat[xlat_index(va)];   /* tlb.h: the TB's entry, or a miss */
+    if (e->tag == va >> 9 && (e->access & (1u << mode)) && (va & 511u) <= 512u - (uint32_t)size) {
         uint32_t pa = e->pa | (va & 511u);
         const uint8_t *h = e->host + (va & 511u);
         if (!cache_hits(&m->cache, pa, size))   /* cache.h: a miss's cost */
@@ -108,8 +114,8 @@ MMU_INLINE int mem_read_mode(vax_machine *m, uint32_t va, int size, int mode, ui
 
 MMU_INLINE int mem_write_mode(vax_machine *m, uint32_t va, int size, int mode, uint32_t value)
 {
-    const tlb_entry *e = tlb_find(&m->tlb, va);
-    if (e && (e->access & (16u << mode)) && e->host && (va & 511u) <= 512u - (uint32_t)size) {
+    const xlat_entry *e = &m->xlat[xlat_index(va)];
+    if (e->tag == va >> 9 && (e->access & (16u << mode)) && (va & 511u) <= 512u - (uint32_t)size) {
         store_le(e->host + (va & 511u), size, value);
         return 0;
     }
@@ -122,8 +128,8 @@ MMU_INLINE int mem_write_mode(vax_machine *m, uint32_t va, int size, int mode, u
 MMU_INLINE int mem_read_modify(vax_machine *m, uint32_t va, int size, uint32_t *value)
 {
     int mode = (int)PSL_GET_CUR(m->cpu.psl);
-    const tlb_entry *e = tlb_find(&m->tlb, va);
-    if (e && (e->access & (16u << mode)) && e->host && (va & 511u) <= 512u - (uint32_t)size) {
+    const xlat_entry *e = &m->xlat[xlat_index(va)];
+    if (e->tag == va >> 9 && (e->access & (16u << mode)) && (va & 511u) <= 512u - (uint32_t)size) {
         uint32_t pa = e->pa | (va & 511u);
         const uint8_t *h = e->host + (va & 511u);
         if (!cache_hits(&m->cache, pa, size))
@@ -270,7 +276,18 @@ static inline int ifetch(vax_machine *m, int n, uint32_t *value)
     return ifetch_slow(m, n, value);
 }
 
-static inline void ib_invalidate(vax_machine *m) { m->ib_tag = TLB_INVALID; }
+static inline void ib_invalidate(vax_machine *m)
+{
+    m->ib_tag = TLB_INVALID;
+    m->ib_fast = (uint64_t)1 << 32;
+}
+
+/* Does the fetch shortcut map pc's page, with pc at most `limit` bytes
+ * into it?  ((pc >> 9) == ib_tag && (pc & 511) <= limit, in one compare.) */
+static inline int ib_maps(const vax_machine *m, uint32_t pc, uint32_t limit)
+{
+    return ((uint64_t)pc ^ m->ib_fast) <= limit;
+}
 
 /* The physical address of a host pointer into guest RAM. */
 static inline uint32_t host_pa(const vax_machine *m, const uint8_t *h) { return (uint32_t)(h - m->bus.mem); }
@@ -280,6 +297,17 @@ static inline uint32_t host_pa(const vax_machine *m, const uint8_t *h) { return 
  * block, that block is read through the cache.  (An instruction longer
  * than a block, whose middle block no instruction starts in, is the
  * simplification: the average instruction is under 4 bytes.) */
+
+/* ifetch_account for a pc the fetch shortcut maps (execute.c's fast
+ * form): the same, without testing that again. */
+static inline void ifetch_account_mapped(vax_machine *m, uint32_t pc)
+{
+    uint32_t block = pc >> 3;
+    if (block != m->ifetch_block) {
+        m->ifetch_block = block;
+        m->cost += cache_read_block(&m->cache, m->ib_pa | (pc & 511u));
+    }
+}
 
 static inline void ifetch_account(vax_machine *m, uint32_t pc)
 {
@@ -300,6 +328,19 @@ static inline uint8_t *tlb_host(vax_machine *m, uint32_t va, int size, uint32_t 
 {
     const tlb_entry *e = tlb_find(&m->tlb, va);
     if (e && (e->access & access) && e->host && (va & 511u) <= 512u - (uint32_t)size)
+        return e->host + (va & 511u);
+    return NULL;
+}
+
+/* tlb_host through the host's look-up (tlb.h, xlat_entry): the same
+ * address, or NULL also when the look-up lacks a page the TB holds.  Only
+ * for callers whose NULL path goes through mmu_translate and so ends the
+ * same (decode.c's modify operands); what must see the TB exactly (the
+ * idle-loop look) uses tlb_host. */
+static inline uint8_t *xlat_host(vax_machine *m, uint32_t va, int size, uint32_t access)
+{
+    const xlat_entry *e = &m->xlat[xlat_index(va)];
+    if (e->tag == va >> 9 && (e->access & access) && (va & 511u) <= 512u - (uint32_t)size)
         return e->host + (va & 511u);
     return NULL;
 }

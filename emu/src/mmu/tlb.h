@@ -65,4 +65,36 @@ static inline tlb_entry *tlb_find(vax_tlb *t, uint32_t va)
     return NULL;
 }
 
+/* The host's look-up in front of the TB (not part of the model).
+ *
+ * A direct-mapped copy of TB entries of RAM pages, indexed by page number
+ * with constant arithmetic, so that the inline accessors (mmu.h) find a
+ * page with one compare, where the TB's own look-up computes the set from
+ * its geometry and tries two ways.  The invariant: an entry that holds a
+ * page (tag = va >> 9) is a copy of the TB entry for that page — the same
+ * physical page, host address and access bits — so it hits exactly when
+ * the TB lookup would hit with that access, and nothing the model keeps
+ * (the TB, its replacement order, its miss count) is changed by using it.
+ * It is kept so by mmu.c: every TB fill writes its copy, every eviction or
+ * flush drops it, and a lookup that finds a page in the TB but not here
+ * copies it in.  A page of I/O space (no host address) is never copied:
+ * its accesses take the slow path, as before.  It is host state, in no
+ * snapshot and no digest; a snapshot restore makes it again from the TB. */
+#define XLAT_SIZE 1024u
+#define XLAT_INVALID 0xFFFFFFFFu
+
+typedef struct {
+    uint32_t tag;      /* va >> 9, or XLAT_INVALID */
+    uint32_t pa;       /* as the TB entry's */
+    uint32_t access;
+    uint8_t *host;     /* never NULL while tag is valid */
+} xlat_entry;
+
+/* The slot of va's page: its page number's low bits, and the system
+ * half apart from the process half. */
+static inline uint32_t xlat_index(uint32_t va)
+{
+    return ((va >> 9) & (XLAT_SIZE / 2 - 1)) | ((va >> 31) * (XLAT_SIZE / 2));
+}
+
 #endif

@@ -116,12 +116,14 @@ static void restore_host_caches(vax_machine *m)
                       ? m->bus.mem + e->pa
                       : NULL;
     }
+    mmu_xlat_rebuild(m);
     /* The instruction-fetch shortcut: its page, if it still has one (kept as
      * saved rather than forgotten, so that the restored machine takes the
      * same fetch path as the saved one from its first instruction on). */
-    if (m->ib_tag != TLB_INVALID && m->ib_pa < m->bus.mem_size && m->bus.mem_size - m->ib_pa >= 512u)
+    if (m->ib_tag != TLB_INVALID && m->ib_pa < m->bus.mem_size && m->bus.mem_size - m->ib_pa >= 512u) {
         m->ib_host = m->bus.mem + m->ib_pa;
-    else
+        m->ib_fast = (uint64_t)m->ib_tag << 9;
+    } else
         ib_invalidate(m);
     /* The rest of what machine_forget_host_shortcuts forgets (machine.h): no
      * instruction of the restored run is the one after a refill. */
