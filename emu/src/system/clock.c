@@ -43,9 +43,42 @@ static void reload(vax_machine *m, vax_clock *k)
     k->reload_ns = machine_time_ns(m);
 }
 
+/* How long after an overflow its interrupt is requested: 0 without a
+ * sample seed; with one, a pseudo-random delay, uniform below half the
+ * period the overflow has just loaded.  Why: the interval clock's 10 ms
+ * and the processor's work run on one virtual clock here, and a loop of
+ * system calls falls into step with it — the ticks then land at the same
+ * few points of every iteration, and the kernel's statistical clock
+ * (hardclock charges the whole tick to the mode it interrupted, or to no
+ * one when noproc is set) charges what those points happen to be:
+ * vforks0's system time went from 11.2 to 18.0 s as hz went from 104 to
+ * 108 (emu/docs/timing.md).  A real 750's work is not periodic to the
+ * microsecond, and its clock is not in step with it.  Half a period: 4.3BSD's
+ * microtime() counts a pending tick only while ICR is in the first half of
+ * its period, so within that the time of day stays exact. */
+static uint64_t sample_delay_ns(vax_clock *k)
+{
+    if (!k->sample_seed)
+        return 0;
+    uint32_t x = k->sample_state;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    k->sample_state = x;
+    uint64_t half_period_ns = us_to_overflow(k->nicr) * 500u;
+    return (uint64_t)x * half_period_ns >> 32;
+}
+
+static void request_interrupt(vax_machine *m, void *ctx)
+{
+    vax_clock *k = ctx;
+    if ((k->iccs & (ICCS_INT | ICCS_IE)) == (ICCS_INT | ICCS_IE))
+        machine_irq_raise(m, CLOCK_IPL, 0, CLOCK_SCB);
+}
+
 /* ICR has passed 0xFFFFFFFF: set INT (and ERR when the previous INT was
  * not yet cleared: a missed interrupt), reload ICR from NICR, and request
- * the interrupt if IE is set. */
+ * the interrupt if IE is set (with a sample seed, a little later). */
 static void count_overflow(vax_machine *m, vax_clock *k)
 {
     if (k->iccs & ICCS_INT)
@@ -54,7 +87,11 @@ static void count_overflow(vax_machine *m, vax_clock *k)
     reload(m, k);
     if (k->iccs & ICCS_IE) {
         k->ticks++;
-        machine_irq_raise(m, CLOCK_IPL, 0, CLOCK_SCB);
+        uint64_t delay_ns = sample_delay_ns(k);
+        if (delay_ns)
+            machine_event_schedule(m, &k->deliver, delay_ns);
+        else
+            machine_irq_raise(m, CLOCK_IPL, 0, CLOCK_SCB);
     }
 }
 
@@ -70,15 +107,30 @@ void clock_init(vax_clock *k, uint32_t todr_initial)
     *k = (vax_clock){0};
     k->tick.fire = overflow;
     k->tick.ctx = k;
+    k->deliver.fire = request_interrupt;
+    k->deliver.ctx = k;
     k->todr_base = todr_initial;
+}
+
+void clock_set_sample_seed(vax_clock *k, uint32_t seed)
+{
+    k->sample_seed = seed;
+    /* A non-zero xorshift state of its own (not the disks' sequence). */
+    k->sample_state = seed ? (seed * 2246822519u) ^ 0x85EBCA6Bu : 0;
+    if (seed && !k->sample_state)
+        k->sample_state = 1;
 }
 
 void clock_reset(vax_machine *m, vax_clock *k)
 {
     uint32_t todr;
     clock_ipr_read(m, k, IPR_TODR, &todr);
+    uint32_t seed = k->sample_seed, state = k->sample_state;
     machine_event_cancel(m, &k->tick);
+    machine_event_cancel(m, &k->deliver);
     clock_init(k, 0);
+    k->sample_seed = seed;   /* the machine's, not the clock's state */
+    k->sample_state = state;
     clock_ipr_write(m, k, IPR_TODR, todr);
 }
 
@@ -170,4 +222,7 @@ void clock_snap(vax_clock *k, vax_snap *s)
     snap_u32(s, &k->todr_base);
     snap_u64(s, &k->todr_set_ns);
     snap_u64(s, &k->ticks);
+    snap_same_u32(s, k->sample_seed, "clock sample seed");
+    snap_u32(s, &k->sample_state);
+    snap_event(s, &k->deliver);
 }
