@@ -222,7 +222,7 @@ void clock_snap(vax_clock *k, vax_snap *s)
     snap_u32(s, &k->todr_base);
     snap_u64(s, &k->todr_set_ns);
     snap_u64(s, &k->ticks);
-    snap_same_u32(s, k->sample_seed, "clock sample seed");
+    snap_same_u32(s, k->sample_seed, "disk spin seed (the clock's sample seed)");
     snap_u32(s, &k->sample_state);
     snap_event(s, &k->deliver);
 }
