@@ -103,7 +103,8 @@ const USAGE = `usage: vaxlab list
   namei-profile       profiles a name-heavy mix with both caches and the per-process cache alone (Tables 10, 9);
                       with --kernel no-offset-cache, the name cache alone and neither cache (Table 4)
   --seeds N           run each step N times, seeds 1..N (each disk command finds the platter at a pseudo-random angle,
-                      and the command's pages fall on other physical frames); the row is the median run, with the range
+                      each clock tick comes a pseudo-random delay after its overflow, and the command's pages fall
+                      on other physical frames); the row is the median run, with the range
                       over the N (default 1)
   --disk TIMING       the disk's timing: rp06 (DEC RP06, the default), eagle (Fujitsu Eagle), rm05 (DEC RM05) or ideal
                       (no seek or rotational latency, not a real drive); the pack stays an RP06's.  Same as --set disk=TIMING
@@ -671,7 +672,7 @@ async function fidelity(args: string[]): Promise<number> {
   for (const id of FIDELITY_EXPERIMENTS) {
     const spec = findExperiment(id)!;
     const spinSeeds = id === 'table2' ? seeds : 1;
-    process.stderr.write(`${id}: ${spec.steps.length} steps${spinSeeds > 1 ? `, ${spinSeeds} seeds each (disk phase and page placement)` : ''} ...\n`);
+    process.stderr.write(`${id}: ${spec.steps.length} steps${spinSeeds > 1 ? `, ${spinSeeds} seeds each (disk phase, clock phase and page placement)` : ''} ...\n`);
     results[id] = await runExperiment(api.vax780, disk, spec, { image, spinSeeds });
   }
   disk.dispose();

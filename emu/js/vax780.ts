@@ -51,7 +51,10 @@ export interface Vax780Options {
   /** The disks' spin seed (the CLI's --disk-spin; emu/src/massbus/rp.h):
    *  0 (the default) turns the platters in step with virtual time; N > 0
    *  finds them at a pseudo-random angle at each command, from seed N, as a
-   *  spindle not locked to the processor's clock would drift. */
+   *  spindle not locked to the processor's clock would drift; the same seed
+   *  delays each interval-clock interrupt by a pseudo-random fraction of half
+   *  a period (emu/src/system/clock.h), so the statistical clock samples the
+   *  work instead of falling into step with a loop. */
   diskSpinSeed?: number;
   /** The disk's timing (the CLI's --disk-timing; emu/src/massbus/rp.c,
    *  "Timing profiles"): 'rp06' (DEC RP06, the default), 'eagle' (a Fujitsu

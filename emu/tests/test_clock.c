@@ -9,6 +9,15 @@
  * RUN clear, writing ICCS<SGL> counts ICR up by one, and an increment that
  * wraps is an overflow like any other (DEC's EVKAA, test 13, checks this).
  * The interrupt request (IPL 0x18) is INT and IE together.
+ *
+ * The count keeps its period whatever the processor does: an overflow
+ * that falls due in the middle of a long instruction (the event runs after
+ * it) still reloads ICR as of its due time.
+ *
+ * And the model's own rule (clock.c, sample_delay_ns): with a sample seed
+ * the overflow itself (INT, the reload, ICR) stays on time, and only the
+ * interrupt request comes later, by a pseudo-random delay under half the
+ * period; seed 0 requests it at the overflow.
  */
 #include <string.h>
 
@@ -87,8 +96,140 @@ static void test_single_step(void)
     vax780_destroy(s);
 }
 
+/* The clock running at 10 ms (NICR -10000) with IE, the processor spinning
+ * on BRB . at IPL 31 so that the request stays pending: for each of n
+ * ticks, the delay (ns) from its overflow (ICCS<INT> set) to its request.
+ * The handler's part is played by clearing INT once the request is seen.
+ * Returns the number of ticks seen. */
+static int tick_delays(uint32_t seed, uint64_t *delay_ns, int n)
+{
+    vax780 *s = make();
+    if (!s)
+        return 0;
+    vax_machine *m = s->m;
+    char err[256] = "";
+    CHECK(vax780_set_disk_spin_seed(s, seed, err, sizeof err) == 0, "seed %u: %s", seed, err);
+    static const uint8_t brb_self[] = {0x11, 0xFE};
+    vax_phys_write(m, 0x1000, brb_self, sizeof brb_self);
+    vax_set_psl(m, 0x1Fu << 16);
+    vax_set_reg(m, 15, 0x1000);
+    vax_set_ipr(m, IPR_NICR, (uint32_t)-10000);
+    uint64_t t0 = machine_time_ns(m), overflow = 0, last_overflow = t0;
+    vax_set_ipr(m, IPR_ICCS, RUN | XFR | IE);
+    int seen = 0;
+    while (seen < n && machine_time_ns(m) - t0 < (uint64_t)(n + 1) * 11000000u) {
+        vax_run(m, 1);
+        if (!overflow && (vax_get_ipr(m, IPR_ICCS) & INT)) {
+            overflow = machine_time_ns(m);
+            uint64_t period = overflow - last_overflow;
+            CHECK(period >= 10000000u && period < 10000000u + 20000u,
+                  "tick %d: the overflow keeps the 10 ms period (%llu ns)", seen + 1, (unsigned long long)period);
+            last_overflow = overflow;
+        }
+        if (!clock_irq(s))
+            continue;
+        CHECK(overflow != 0, "tick %d: no request before its overflow", seen + 1);
+        delay_ns[seen++] = machine_time_ns(m) - overflow;
+        /* ICR was reloaded at the overflow and counts on: the microseconds
+         * since (within the instruction that saw INT). */
+        uint32_t since = vax_get_ipr(m, IPR_ICR) + 10000u;
+        uint64_t us = delay_ns[seen - 1] / 1000;
+        CHECK(since + 5 >= us && since <= us + 5, "tick %d: ICR says %u us since the overflow, the delay was %llu ns",
+              seen, since, (unsigned long long)delay_ns[seen - 1]);
+        CHECK((vax_get_ipr(m, IPR_ICCS) & (INT | ERR)) == INT, "tick %d: INT without ERR: ICCS %08x", seen,
+              vax_get_ipr(m, IPR_ICCS));
+        vax_set_ipr(m, IPR_ICCS, RUN | IE | INT);   /* hardclock's acknowledgement */
+        overflow = 0;
+    }
+    vax780_destroy(s);
+    return seen;
+}
+
+static void test_sample_seed(void)
+{
+    enum { N = 200 };
+    static uint64_t d0[N], d1[N], d1again[N], d2[N];
+    CHECK(tick_delays(0, d0, N) == N, "seed 0: every tick requested");
+    uint64_t worst = 0;
+    for (int i = 0; i < N; i++)
+        worst = d0[i] > worst ? d0[i] : worst;
+    CHECK(worst < 10000, "seed 0: each request at its overflow, within an instruction (worst %llu ns)",
+          (unsigned long long)worst);
+
+    CHECK(tick_delays(1, d1, N) == N, "seed 1: every tick requested, none lost over %d periods", N);
+    uint64_t lo = UINT64_MAX, hi = 0, sum = 0;
+    for (int i = 0; i < N; i++) {
+        lo = d1[i] < lo ? d1[i] : lo;
+        hi = d1[i] > hi ? d1[i] : hi;
+        sum += d1[i];
+    }
+    CHECK(hi < 5000000u + 10000u, "seed 1: every delay under half the period (worst %llu ns)",
+          (unsigned long long)hi);
+    CHECK(lo < 500000u && hi > 4500000u, "seed 1: the delays span the half period (%llu..%llu ns)",
+          (unsigned long long)lo, (unsigned long long)hi);
+    CHECK(sum / N > 2000000u && sum / N < 3000000u, "seed 1: mean delay about a quarter period (%llu ns)",
+          (unsigned long long)(sum / N));
+
+    CHECK(tick_delays(1, d1again, N) == N && memcmp(d1, d1again, sizeof d1) == 0,
+          "the same seed gives the same delays");
+    CHECK(tick_delays(2, d2, N) == N && memcmp(d1, d2, sizeof d1) != 0, "another seed gives others");
+}
+
+/* The count keeps its period under long instructions: MOVC3s of 20000
+ * bytes (about 7 ms each on the 780 model, its source misses included)
+ * back to back, the clock at 10 ms.  At
+ * each overflow seen, ICR tells when it happened; each must be on the 10 ms
+ * grid from the start, to the microsecond, over 100 periods. */
+static void test_period_under_long_instructions(void)
+{
+    vax780 *s = make();
+    if (!s) {
+        failed++;
+        return;
+    }
+    vax_machine *m = s->m;
+    static const uint8_t loop[] = {
+        0x28, 0x8F, 0x20, 0x4E,               /* MOVC3 #20000, */
+        0x9F, 0x00, 0x00, 0x01, 0x00,         /*   @#0x10000, */
+        0x9F, 0x00, 0x00, 0x03, 0x00,         /*   @#0x30000 */
+        0x11, 0xF0,                           /* BRB back to the MOVC3 */
+    };
+    vax_phys_write(m, 0x1000, loop, sizeof loop);
+    vax_set_psl(m, 0x1Fu << 16);
+    vax_set_reg(m, 15, 0x1000);
+    vax_set_ipr(m, IPR_NICR, (uint32_t)-10000);
+    uint64_t t0 = machine_time_ns(m);
+    vax_set_ipr(m, IPR_ICCS, RUN | XFR | IE);
+    int seen = 0;
+    int64_t worst = 0;
+    uint64_t late_max = 0;
+    while (seen < 100 && machine_time_ns(m) - t0 < 2000000000ull) {
+        vax_run(m, 1);
+        if (!(vax_get_ipr(m, IPR_ICCS) & INT))
+            continue;
+        seen++;
+        uint64_t now = machine_time_ns(m);
+        uint64_t since_us = vax_get_ipr(m, IPR_ICR) + 10000u;
+        int64_t off = (int64_t)(now - since_us * 1000) - (int64_t)(t0 + (uint64_t)seen * 10000000u);
+        if (off < 0)
+            off = -off;
+        worst = off > worst ? off : worst;
+        uint64_t late = now - (t0 + (uint64_t)seen * 10000000u);
+        late_max = late > late_max ? late : late_max;
+        CHECK((vax_get_ipr(m, IPR_ICCS) & ERR) == 0, "overflow %d: no ERR", seen);
+        vax_set_ipr(m, IPR_ICCS, RUN | IE | INT);
+    }
+    CHECK(seen == 100, "100 overflows seen (%d)", seen);
+    CHECK(late_max > 1000000u, "the overflows were seen late, after the MOVC3s (by up to %llu ns)",
+          (unsigned long long)late_max);
+    CHECK(worst <= 1000, "yet each happened on the 10 ms grid (worst %lld ns off)", (long long)worst);
+    vax780_destroy(s);
+}
+
 int main(void)
 {
     test_single_step();
+    test_period_under_long_instructions();
+    test_sample_seed();
     return check_summary();
 }

@@ -490,7 +490,9 @@ static void parse_options(options *o, int argc, char **argv)
         } else if (!strcmp(a, "--disk-spin")) {
             /* 0: the disks turn in step with virtual time; N: each disk
              * command finds the platter at a pseudo-random angle from seed N
-             * (src/massbus/rp.h, rp_set_spin_seed). */
+             * (src/massbus/rp.h, rp_set_spin_seed), and each interval-clock
+             * interrupt comes a pseudo-random delay after its overflow
+             * (src/system/clock.h, clock_set_sample_seed). */
             char *end;
             unsigned long seed = strtoul(v, &end, 10);
             if (*v == 0 || *end || seed > 0xFFFFFFFFul)

@@ -13,7 +13,7 @@ export interface FidelityCell {
   paper: number;
   /** (ours - paper) / paper, in per cent. */
   errorPercent: number;
-  /** Over the seeds (disk phase and page placement), when the step ran with several (RowResult.spread). */
+  /** Over the seeds (disk phase, clock phase and page placement), when the step ran with several (RowResult.spread). */
   range?: SpreadRange;
 }
 

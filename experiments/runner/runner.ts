@@ -114,7 +114,9 @@ export interface RunOptions {
   /** How many times each step runs, with seeds 1..N: disk spin seed N
    *  (Vax780Options.diskSpinSeed: each disk command finds the platter at a
    *  pseudo-random angle, so no row hinges on a lock between computing and
-   *  rotation) and placement line N (placementSetup: the command's pages on
+   *  rotation; each clock interrupt a pseudo-random delay after its
+   *  overflow, so no row's user and system time hinge on a lock between a
+   *  loop and the statistical clock) and placement line N (placementSetup: the command's pages on
    *  other physical frames, so no row hinges on a cache colour).  The row is
    *  the run with the median elapsed time; with N > 1 it has the range
    *  (`spread`).  Default 1. */

@@ -66,7 +66,7 @@ export interface SweepBase {
   set: Record<string, number>;
   limitSeconds?: number;
   counters?: 'experiment' | 'all';
-  /** Runs of each step with seeds 1..N: disk phase and page placement (RunOptions.spinSeeds). */
+  /** Runs of each step with seeds 1..N: disk phase, clock phase and page placement (RunOptions.spinSeeds). */
   spinSeeds?: number;
   /** A kernel variant to boot instead of the image's /vmunix, by name (experiments/kernels). */
   kernel?: string;

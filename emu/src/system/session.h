@@ -67,7 +67,9 @@ typedef struct {
     int cpu_model;                /* the processor modelled: 780 (0 = the default) or 750 */
     uint32_t ns_per_instruction;  /* the cost model's scale (above); 0 = 2000, as it is */
     uint32_t disk_spin_seed;      /* 0: disks turn in step with virtual time; N: each disk command
-                                   * finds the platter at a pseudo-random angle (massbus/rp.h) */
+                                   * finds the platter at a pseudo-random angle (massbus/rp.h), each
+                                   * clock interrupt comes a pseudo-random delay after its overflow
+                                   * (system/clock.h) */
     int flat_timing;              /* the first, flat model: 2000 ns an instruction (scaled) */
     int no_idle_skip;             /* run idle loops instruction by instruction */
     const char *disk_timing;      /* "rp06", "eagle", "ideal", "rm05"; NULL = each drive's own */

@@ -209,6 +209,10 @@ int vax780_set_disk_spin_seed(vax780 *s, uint32_t seed, char *err, size_t errlen
         if (mba_set_disk_spin_seed(a, u % 4, seed, err, errlen) < 0)
             return -1;
     }
+    /* The same seed samples the clock's ticks against the work (clock.c,
+     * sample_delay_ns): a run's seed draws every phase the model would
+     * otherwise hold in step with virtual time. */
+    clock_set_sample_seed(&s->clock, seed);
     return 0;
 }
 

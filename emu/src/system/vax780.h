@@ -56,7 +56,9 @@ typedef struct {
                                   only what exists answers the kernel's probes) */
     uint32_t disk_spin_seed;   /* 0: the disks turn in step with virtual time (the default);
                                   N: each command finds the platter at a pseudo-random angle
-                                  from seed N (massbus/rp.h, rp_set_spin_seed) */
+                                  from seed N (massbus/rp.h, rp_set_spin_seed), and each
+                                  interval-clock interrupt comes a pseudo-random delay after
+                                  its overflow (system/clock.h, clock_set_sample_seed) */
     vax_blockdev *tape;        /* TS11 image (SIMH .tap), or NULL */
     int no_idle_skip;          /* run idle loops instruction by instruction
                                   (default: skip them, see vax_set_idle_skip) */
@@ -93,8 +95,8 @@ int vax780_set_disk_timing(vax780 *s, const char *profile, char *err, size_t err
  * a message in err (the slot taken, a bad unit, the pack's size). */
 int vax780_attach_disk(vax780 *s, int unit, const char *type, vax_blockdev *bd, char *err, size_t errlen);
 
-/* Every disk's spin seed (vax780_config.disk_spin_seed).  Before the disks
- * are used.  Returns 0, or -1 with a message in err. */
+/* Every disk's spin seed and the interval clock's sample seed
+ * (vax780_config.disk_spin_seed).  Before the disks are used.  Returns 0, or -1 with a message in err. */
 int vax780_set_disk_spin_seed(vax780 *s, uint32_t seed, char *err, size_t errlen);
 
 /* Console INIT: processor and adapters reset, memory kept. */
