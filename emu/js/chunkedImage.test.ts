@@ -16,20 +16,11 @@ import { constants } from 'node:zlib';
 
 import { CHUNK_BYTES, CHUNKED_HEADER_BYTES, CHUNKED_INDEX_ENTRY, writeChunkedImage } from './chunkedImageNode';
 import { chunkedImageSha256 } from './sharedPack';
+import { noise } from './testNoise';
 import { loadVaxNode } from './vaxNode';
 
 const api = await loadVaxNode();
 const vax = api.vax780;
-
-function noise(n: number, seed: number): Uint8Array {
-  const b = new Uint8Array(n);
-  let s = seed >>> 0;
-  for (let i = 0; i < n; i++) {
-    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
-    b[i] = s >>> 24;
-  }
-  return b;
-}
 
 /** A pack whose chunks are of every kind: zeros, text-like, random (stored raw), half random (zlib mixes
  *  a stored block with Huffman ones), the same as an earlier chunk (shared), and a short last one. */

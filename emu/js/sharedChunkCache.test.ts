@@ -18,17 +18,8 @@ import { Worker } from 'node:worker_threads';
 import { CHUNK_BYTES, CHUNKED_HEADER_BYTES, writeChunkedImage } from './chunkedImageNode';
 import { BUSY, EMPTY, newSharedChunkCache, READY, sharedChunkStats } from './sharedChunkCache';
 import { inSharedMemory } from './sharedPack';
+import { noise } from './testNoise';
 import { loadVaxNode } from './vaxNode';
-
-function noise(n: number, seed: number): Uint8Array {
-  const b = new Uint8Array(n);
-  let s = seed >>> 0;
-  for (let i = 0; i < n; i++) {
-    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
-    b[i] = s >>> 24;
-  }
-  return b;
-}
 
 /** 24 chunks of every kind (zeros, text-like, incompressible, patterned) and a short last one. */
 function pack(): Uint8Array {

@@ -11,22 +11,13 @@ import { writeFileSync } from 'node:fs';
 import { constants, crc32, deflateRawSync } from 'node:zlib';
 
 import { CHUNK_BYTES, writeChunkedImage } from '../js/chunkedImageNode';
-
-function noise(n: number, seed: number): Buffer {
-  const b = Buffer.alloc(n);
-  let s = seed >>> 0;
-  for (let i = 0; i < n; i++) {
-    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
-    b[i] = s >>> 24;
-  }
-  return b;
-}
+import { noise } from '../js/testNoise';
 
 const text = Buffer.from('4.3 BSD UNIX #3: Tue Jul  1 06:16:10 PDT 1986 root@:/usr/src/sys/GENERIC\nreal mem  = 8388608\n');
 const textLike = (n: number) => Buffer.from(Array.from({ length: n }, (_, i) => text[i % text.length]! ^ ((i >> 9) & 3)));
 const half = Buffer.concat([textLike(3000), noise(300, 9), Buffer.alloc(2000, 0x20), noise(100, 3)]);
 
-const vectors: [string, Buffer, Buffer][] = [
+const vectors: [string, Uint8Array, Buffer][] = [
   ['dynamic Huffman, level 9', textLike(12000), deflateRawSync(textLike(12000), { level: 9 })],
   ['dynamic Huffman, level 1', half, deflateRawSync(half, { level: 1 })],
   ['fixed Huffman', textLike(5000), deflateRawSync(textLike(5000), { strategy: constants.Z_FIXED })],
