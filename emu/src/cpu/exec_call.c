@@ -360,6 +360,16 @@ static int op_popr(vax_machine *m)
     return 0;
 }
 
+int exec_calls(vax_machine *m)
+{
+    return op_call(m, 1);
+}
+
+int exec_ret(vax_machine *m)
+{
+    return op_ret(m);
+}
+
 int exec_call(vax_machine *m, int opcode)
 {
     switch (opcode) {
