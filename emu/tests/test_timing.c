@@ -144,6 +144,83 @@ static void test_calls_registers(void)
     }
 }
 
+/* CALLS and RET make their frame straight in the page when the host's
+ * look-up of the TB holds it and the frame fits (exec_call.c), through the
+ * page cursor otherwise.  The two ways must agree in everything: the
+ * same frame made and unmade with the stack pointer at every byte around
+ * a page boundary (aligned or not, frames inside one page, running into
+ * the next, or only their argument count beyond it), once as the
+ * interpreter runs it and once with the look-up emptied before each
+ * instruction (which is not part of the model: only the cursor's path can
+ * run then), compared instruction by instruction: cost, cache misses,
+ * TB misses, registers and the frame's bytes. */
+static void test_call_frame_paths(void)
+{
+    static const uint32_t masks[] = {0x0000, 0x0007, 0x0FFF};
+    for (size_t k = 0; k < sizeof masks / sizeof masks[0]; k++) {
+        char src[512];
+        int n = snprintf(src, sizeof src,
+                         "tstl -4(sp)\ntstl -80(sp)\ncalls #1, (r9)\nhalt\n.align 2\nproc: .word 0x%X\n",
+                         (unsigned)masks[k]);
+        for (int i = 0; i < 12; i++)
+            n += snprintf(src + n, sizeof src - (size_t)n, "clrl r%d\n", i);
+        snprintf(src + n, sizeof src - (size_t)n, "ret\n");
+        for (uint32_t sp0 = 0x8000 - 96; sp0 <= 0x8000 + 8; sp0++) {
+            vax_machine *pair[2] = {new_machine(), new_machine()};
+            vasm_result r[2] = {{0}, {0}};
+            uint32_t proc = 0;
+            if (!pair[0] || !pair[1] || load(pair[0], src, &r[0]) != 0 || load(pair[1], src, &r[1]) != 0 ||
+                vasm_symbol(&r[0], "proc", &proc) != 0) {
+                CHECK(0, "set-up for SP %X", sp0);
+                goto out;
+            }
+            for (int j = 0; j < 2; j++) {
+                for (int i = 0; i < 12; i++)
+                    vax_set_reg(pair[j], i, 0x1000u * (uint32_t)(i + 1) + sp0);
+                vax_set_reg(pair[j], 9, proc);
+                vax_set_reg(pair[j], 12, 0xA0A0u);
+                vax_set_reg(pair[j], 13, 0xB0B0u);
+                vax_set_reg(pair[j], 14, sp0);
+                /* the argument count CALLS pushes is #1: one longword
+                 * above it, which RET skips */
+            }
+            /* Two TSTLs load the frame's pages into the TB (as a kernel's
+             * stack usually is), then CALLS, 12 CLRL, RET. */
+            for (int step = 0; step < 16; step++) {
+                for (uint32_t i = 0; i < XLAT_SIZE; i++)
+                    pair[1]->xlat[i].tag = XLAT_INVALID;
+                vax_run(pair[0], 1);
+                vax_run(pair[1], 1);
+                vax_machine *a = pair[0], *b = pair[1];
+                int same = a->cost == b->cost && a->cache.misses == b->cache.misses && a->icount == b->icount;
+                for (int i = 0; i < 16; i++)
+                    same = same && vax_get_reg(a, i) == vax_get_reg(b, i);
+                same = same && vax_get_psl(a) == vax_get_psl(b);
+                same = same && memcmp(a->bus.mem + 0x7F00, b->bus.mem + 0x7F00, 0x200) == 0;
+                CHECK(same, "mask %X, SP %X, step %d: the two paths differ (cost %llu / %llu)", (unsigned)masks[k],
+                      sp0, step, (unsigned long long)a->cost, (unsigned long long)b->cost);
+                if (!same)
+                    goto out;
+            }
+            /* After RET: every register back, SP past the argument list. */
+            for (int i = 0; i < 12; i++)
+                CHECK(vax_get_reg(pair[0], i) ==
+                          (!((masks[k] >> i) & 1) ? 0 : i == 9 ? proc : 0x1000u * (uint32_t)(i + 1) + sp0),
+                      "mask %X, SP %X: R%d after RET is %X", (unsigned)masks[k], sp0, i, vax_get_reg(pair[0], i));
+            CHECK(vax_get_reg(pair[0], 12) == 0xA0A0u && vax_get_reg(pair[0], 13) == 0xB0B0u &&
+                      vax_get_reg(pair[0], 14) == sp0 + 4 && vax_get_reg(pair[0], 15) == 0x1009u,
+                  "mask %X, SP %X: AP %X FP %X SP %X PC %X after RET", (unsigned)masks[k], sp0,
+                  vax_get_reg(pair[0], 12), vax_get_reg(pair[0], 13), vax_get_reg(pair[0], 14),
+                  vax_get_reg(pair[0], 15));
+        out:
+            for (int j = 0; j < 2; j++) {
+                vasm_free(&r[j]);
+                vax_destroy(pair[j]);
+            }
+        }
+    }
+}
+
 /* Operand specifiers: register and literal operands are in the base;
  * memory ones add their mode's work and the access. */
 static void test_specifiers(void)
@@ -294,6 +371,7 @@ int main(void)
     test_movc();
     test_locc_progress();
     test_calls_registers();
+    test_call_frame_paths();
     test_specifiers();
     test_scale_and_determinism();
     test_preset_change_keeps_time();

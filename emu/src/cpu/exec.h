@@ -73,6 +73,11 @@ exec_group_fn exec_float;       /* exec_float.c: F and D floating */
 exec_group_fn exec_decimal;     /* exec_decimal.c: packed decimal strings, EDITPC */
 exec_group_fn exec_privileged;  /* privileged.c: MTPR, MFPR, CHMx, REI, LDPCTX, ... */
 
+/* CALLS and RET alone (exec_call.c), as exec_call runs them: execute.c's
+ * switch calls them without exec_call's own switch. */
+int exec_calls(vax_machine *m);
+int exec_ret(vax_machine *m);
+
 /* One instruction in compatibility mode (PSL<CM> set): compat.c. */
 int compat_execute(vax_machine *m);
 

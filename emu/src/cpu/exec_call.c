@@ -35,12 +35,15 @@
 #define FRAME_MASK_SHIFT 16
 
 /* Registers named by a mask (the per-register cost of timing.h). */
-static unsigned popcount16(uint32_t x)
+static inline unsigned popcount16(uint32_t x)
 {
-    unsigned n = 0;
-    for (x &= 0xFFFFu; x; x &= x - 1)
-        n++;
-    return n;
+    /* Bits counted in pairs, nibbles, bytes, then the two bytes added:
+     * no loop, no branch. */
+    x &= 0xFFFFu;
+    x = x - ((x >> 1) & 0x5555u);
+    x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
+    x = (x + (x >> 4)) & 0x0F0Fu;
+    return (x + (x >> 8)) & 0x1Fu;
 }
 
 /* The lowest and highest set bits of a non-zero mask: the saved-register
@@ -74,11 +77,68 @@ static inline int highest_bit(uint32_t x)
 #endif
 }
 
+/* The host's look-up entry (tlb.h, xlat_entry) of the page holding the
+ * longwords [low, high] (both longword-aligned, low <= high, one page),
+ * when it holds that page with `access` allowed; NULL otherwise.  Found
+ * there, the page is in the modelled TB with that access, so the page
+ * cursor's look-ups would have hit it (tlb_find changes nothing) and no
+ * access of the frame could fault or miss: the frame is then made with
+ * plain loads and stores, each read charged to the cache model exactly as
+ * the cursor charges it.  Not found (including a page the TB holds that
+ * the look-up lacks), the cursor path runs, as before. */
+static inline const xlat_entry *frame_page(vax_machine *m, uint32_t low, uint32_t high, uint32_t access)
+{
+    if (((low | high) & 3u) || (low >> 9) != (high >> 9) || low > high)
+        return NULL;
+    const xlat_entry *e = &m->xlat[xlat_index(low)];
+    if (e->tag == low >> 9 && (e->access & access))
+        return e;
+    return NULL;
+}
+
+/* A frame longword read at page offset off (aligned) of the page at
+ * physical address pa, host address h: its cache charge (cache_read, as
+ * cursor_read_l makes it) and its value.  *last is the cache block the
+ * previous read of the same frame touched: that block was read (and
+ * filled on a miss) by that read, and nothing read the cache since, so
+ * reading it again hits, which costs nothing and changes nothing in the
+ * model: the look is skipped. */
+static inline uint32_t frame_read_l(vax_machine *m, uint32_t pa, const uint8_t *h, uint32_t off, uint32_t *last)
+{
+    uint32_t blk = (pa | off) >> 3;
+    if (blk != *last) {
+        *last = blk;
+        m->cost += cache_read_block(&m->cache, pa | off);   /* aligned: one block */
+    }
+    return load_le(h + off, 4);
+}
+
+/* The end of CALLx, once the frame is written: the registers, the PSW's
+ * trap enables, the PC after the entry mask, the per-register cost. */
+static inline int call_commit(vax_machine *m, uint32_t mask, uint32_t sp, uint32_t ap, uint32_t dst, uint32_t nsaved)
+{
+    vax_cpu *c = &m->cpu;
+    c->r[14] = sp;
+    c->r[13] = sp;
+    c->r[12] = ap;
+    c->psl &= ~(PSL_CC | PSL_IV | PSL_FU | PSL_DV);
+    if (mask & MASK_IV)
+        c->psl |= PSL_IV;
+    if (mask & MASK_DV)
+        c->psl |= PSL_DV;
+    c->r[15] = dst + 2;
+    m->cost += (uint64_t)nsaved * m->tm.call_reg;   /* timing.h */
+    if (UNLIKELY(m->prof != NULL))
+        profile_call(m, dst, sp, 0);
+    return 0;
+}
+
 /* CALLG arglist.ab, dst.ab / CALLS numarg.rl, dst.ab
  *
  * The frame's writes go through a page cursor (mmu.h): one TB lookup for
  * the stack page instead of one per longword, the same stores in the same
- * order. */
+ * order; or, when the whole frame lies in one page the host's look-up
+ * holds writable (frame_page), straight to the page. */
 static int op_call(vax_machine *m, int calls)
 {
     vax_cpu *c = &m->cpu;
@@ -93,8 +153,37 @@ static int op_call(vax_machine *m, int calls)
     if (mask & MASK_MBZ)
         return VAX_EXC_RESERVED_OPERAND;
 
-    page_cursor k = PAGE_CURSOR_EMPTY;
     uint32_t sp = c->r[14];
+    uint32_t regmask = mask & MASK_REGS;
+    /* The frame: numarg (CALLS) at sp - 4, then the registers, PC, FP, AP,
+     * mask/PSW and handler below; an aligned SP leaves no SPA bytes. */
+    uint32_t nsaved = popcount16(regmask);
+    uint32_t high = sp - 4, low = sp - (calls ? 4u : 0u) - 4u * nsaved - 20u;
+    const xlat_entry *e = frame_page(m, low, high, 16u << PSL_GET_CUR(c->psl));
+    if (LIKELY(e != NULL)) {
+        uint8_t *h = e->host;
+        uint32_t ap = calls ? sp - 4 : arg;
+        if (calls) {
+            sp -= 4;
+            store_le(h + (sp & 511u), 4, arg);
+        }
+        for (uint32_t left = regmask; left; ) {   /* R11 first, down to R0 */
+            int i = highest_bit(left);
+            left &= ~(1u << i);
+            sp -= 4;
+            store_le(h + (sp & 511u), 4, c->r[i]);
+        }
+        uint32_t psw_save = (calls ? FRAME_CALLS : 0) | (regmask << FRAME_MASK_SHIFT) | (c->psl & 0xFFE0u);
+        uint8_t *f = h + ((sp - 20) & 511u);   /* the five longwords fit: low is on the page */
+        store_le(f + 16, 4, c->r[15]);   /* return PC */
+        store_le(f + 12, 4, c->r[13]);   /* FP */
+        store_le(f + 8, 4, c->r[12]);    /* AP */
+        store_le(f + 4, 4, psw_save);
+        store_le(f, 4, 0);               /* condition handler */
+        return call_commit(m, mask, sp - 20, ap, dst, nsaved);
+    }
+
+    page_cursor k = PAGE_CURSOR_EMPTY;
     uint32_t ap;
     if (calls) {
         sp -= 4;
@@ -118,22 +207,22 @@ static int op_call(vax_machine *m, int calls)
     TRY(cursor_write_l(m, &k, sp - 12, c->r[12]));  /* AP */
     TRY(cursor_write_l(m, &k, sp - 16, psw_save));
     TRY(cursor_write_l(m, &k, sp - 20, 0));         /* condition handler */
-    sp -= 20;
+    return call_commit(m, mask, sp - 20, ap, dst, nsaved);
+}
 
-    /* Commit. */
-    c->r[14] = sp;
-    c->r[13] = sp;
-    c->r[12] = ap;
-    c->psl &= ~(PSL_CC | PSL_IV | PSL_FU | PSL_DV);
-    if (mask & MASK_IV)
-        c->psl |= PSL_IV;
-    if (mask & MASK_DV)
-        c->psl |= PSL_DV;
-    c->r[15] = dst + 2;
-    m->cost += (uint64_t)popcount16(mask & MASK_REGS) * m->tm.call_reg;   /* timing.h */
-    if (UNLIKELY(m->prof != NULL))
-        profile_call(m, dst, sp, 0);
-    return 0;
+/* The end of RET: PSW<15:0> from the frame (condition codes, trap
+ * enables and T, which CALLx saved as 0; bits 15:8 were checked to be
+ * zero).  The mode, IS, IPL and TP are unchanged, so of cpu_set_psl's
+ * work only the accounting slot's check and T's change can matter; when
+ * neither does, the store is all it would do. */
+static inline void ret_set_psw(vax_machine *m, uint32_t save)
+{
+    vax_cpu *c = &m->cpu;
+    uint32_t newpsl = (c->psl & ~0xFFFFu) | (save & 0xFFu);
+    if (LIKELY(psl_sp_slot(newpsl) == m->acct_slot && !((c->psl ^ newpsl) & PSL_T)))
+        c->psl = newpsl;
+    else
+        cpu_set_psl(m, newpsl);
 }
 
 static int op_ret(vax_machine *m)
@@ -143,9 +232,64 @@ static int op_ret(vax_machine *m)
     uint32_t sp = fp + 4;   /* skip the condition handler */
     uint32_t save, nap, nfp, npc, regs[12];
     page_cursor k = PAGE_CURSOR_EMPTY;   /* the frame's reads: see op_call */
-    TRY(cursor_read_l(m, &k, sp, &save));
-    if (save & 0xFF00u)
-        return VAX_EXC_RESERVED_OPERAND;
+
+    /* The frame's first four longwords in one page the host's look-up
+     * holds readable (frame_page): read there, and the rest too when the
+     * mask/PSW longword shows that the frame ends in that page.  No read
+     * can then fault or miss the TB, so the registers are loaded as they
+     * are read, and each read is charged to the cache as the cursor
+     * charges it (frame_read_l).  When the frame goes on into the next
+     * page, the cursor path takes over after the first read, with the
+     * cursor holding the page, as its own first read would have left it. */
+    const xlat_entry *e = frame_page(m, sp, sp + 12, 1u << PSL_GET_CUR(c->psl));
+    if (LIKELY(e != NULL)) {
+        const uint8_t *h = e->host;
+        uint32_t pa = e->pa, last = CACHE_INVALID;
+        uint32_t off = sp & 511u;
+        save = frame_read_l(m, pa, h, off, &last);
+        if (save & 0xFF00u)
+            return VAX_EXC_RESERVED_OPERAND;
+        uint32_t saved = (save >> FRAME_MASK_SHIFT) & MASK_REGS;
+        uint32_t nsaved = popcount16(saved);
+        uint32_t spa = save >> FRAME_SPA_SHIFT;
+        if (LIKELY(off + 16u + 4u * nsaved + spa + ((save & FRAME_CALLS) ? 4u : 0u) <= 512u)) {
+            nap = frame_read_l(m, pa, h, off + 4, &last);
+            nfp = frame_read_l(m, pa, h, off + 8, &last);
+            npc = frame_read_l(m, pa, h, off + 12, &last);
+            off += 16;
+            for (uint32_t left = saved; left; left &= left - 1) {   /* R0 first, up to R11 */
+                c->r[lowest_bit(left)] = frame_read_l(m, pa, h, off, &last);
+                off += 4;
+            }
+            off += spa;
+            if (save & FRAME_CALLS) {
+                uint32_t numarg;
+                if (spa) {   /* an unaligned count, read as the cursor reads it */
+                    m->cost += cache_read(&m->cache, pa | off, 4);
+                    numarg = load_le(h + off, 4);
+                } else {
+                    numarg = frame_read_l(m, pa, h, off, &last);
+                }
+                off += 4 + 4 * (numarg & 0xFFu);
+            }
+            c->r[12] = nap;
+            c->r[13] = nfp;
+            c->r[14] = (sp & ~511u) + off;   /* (off may pass 512: the arguments are skipped, not read) */
+            c->r[15] = npc;
+            m->cost += (uint64_t)nsaved * m->tm.call_reg;
+            ret_set_psw(m, save);
+            if (UNLIKELY(m->prof != NULL))
+                profile_return(m, fp, npc);
+            return 0;
+        }
+        k.vpn = sp >> 9;
+        k.pa = pa;
+        k.host = e->host;
+    } else {
+        TRY(cursor_read_l(m, &k, sp, &save));
+        if (save & 0xFF00u)
+            return VAX_EXC_RESERVED_OPERAND;
+    }
     TRY(cursor_read_l(m, &k, sp + 4, &nap));
     TRY(cursor_read_l(m, &k, sp + 8, &nfp));
     TRY(cursor_read_l(m, &k, sp + 12, &npc));
@@ -169,10 +313,8 @@ static int op_ret(vax_machine *m)
     c->r[13] = nfp;
     c->r[14] = sp;
     c->r[15] = npc;
-    m->cost += (uint64_t)popcount16((save >> FRAME_MASK_SHIFT) & MASK_REGS) * m->tm.call_reg;
-    /* PSW<15:0> from the frame: condition codes, trap enables and T
-     * (which CALLx saved as 0).  Bits 15:8 were checked to be zero. */
-    cpu_set_psl(m, (c->psl & ~0xFFFFu) | (save & 0xFFu));
+    m->cost += (uint64_t)popcount16(saved) * m->tm.call_reg;
+    ret_set_psw(m, save);
     if (UNLIKELY(m->prof != NULL))
         profile_return(m, fp, npc);
     return 0;
@@ -216,6 +358,16 @@ static int op_popr(vax_machine *m)
     c->r[14] = (mask & 0x4000u) ? v[14] : sp;
     m->cost += (uint64_t)popcount16(mask & 0x7FFFu) * m->tm.pushr_reg;
     return 0;
+}
+
+int exec_calls(vax_machine *m)
+{
+    return op_call(m, 1);
+}
+
+int exec_ret(vax_machine *m)
+{
+    return op_ret(m);
 }
 
 int exec_call(vax_machine *m, int opcode)

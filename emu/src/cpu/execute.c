@@ -221,9 +221,13 @@ void cpu_execute(vax_machine *m)
             case 0xDB: { dctx k = dc_checked_imm(&d); st = op_mfpr(&k); break; }          /* MFPR */
             /* The frequent ones left to their groups, sent there without
              * dispatch_group's look-up (the same function, the same form). */
-            case 0xFB: case 0x04:              /* CALLS, RET */
+            case 0xFB:                         /* CALLS */
                 c->r[15] = pc + 1;
-                st = exec_call(m, (int)opcode);
+                st = exec_calls(m);
+                break;
+            case 0x04:                         /* RET */
+                c->r[15] = pc + 1;
+                st = exec_ret(m);
                 break;
             case 0x02: case 0xBC: case 0x0C:   /* REI, CHMK, PROBER */
                 c->r[15] = pc + 1;
