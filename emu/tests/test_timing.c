@@ -144,6 +144,24 @@ static void test_calls_registers(void)
     }
 }
 
+/* One instruction on each of a pair of machines running the same code,
+ * the second with the host's look-up of the TB emptied first (not part of
+ * the model: only the slow paths can run there); 1 if the two then agree
+ * in cost, cache and TB misses, instruction count, registers and PSL. */
+static int step_both_paths(vax_machine *pair[2])
+{
+    for (uint32_t i = 0; i < XLAT_SIZE; i++)
+        pair[1]->xlat[i].tag = XLAT_INVALID;
+    vax_run(pair[0], 1);
+    vax_run(pair[1], 1);
+    vax_machine *a = pair[0], *b = pair[1];
+    int same = a->cost == b->cost && a->cache.misses == b->cache.misses && a->icount == b->icount &&
+               a->stats.tb_miss == b->stats.tb_miss;
+    for (int i = 0; i < 16; i++)
+        same = same && vax_get_reg(a, i) == vax_get_reg(b, i);
+    return same && vax_get_psl(a) == vax_get_psl(b);
+}
+
 /* CALLS and RET make their frame straight in the page when the host's
  * look-up of the TB holds it and the frame fits (exec_call.c), through the
  * page cursor otherwise.  The two ways must agree in everything: the
@@ -187,15 +205,8 @@ static void test_call_frame_paths(void)
             /* Two TSTLs load the frame's pages into the TB (as a kernel's
              * stack usually is), then CALLS, 12 CLRL, RET. */
             for (int step = 0; step < 16; step++) {
-                for (uint32_t i = 0; i < XLAT_SIZE; i++)
-                    pair[1]->xlat[i].tag = XLAT_INVALID;
-                vax_run(pair[0], 1);
-                vax_run(pair[1], 1);
+                int same = step_both_paths(pair);
                 vax_machine *a = pair[0], *b = pair[1];
-                int same = a->cost == b->cost && a->cache.misses == b->cache.misses && a->icount == b->icount;
-                for (int i = 0; i < 16; i++)
-                    same = same && vax_get_reg(a, i) == vax_get_reg(b, i);
-                same = same && vax_get_psl(a) == vax_get_psl(b);
                 same = same && memcmp(a->bus.mem + 0x7F00, b->bus.mem + 0x7F00, 0x200) == 0;
                 CHECK(same, "mask %X, SP %X, step %d: the two paths differ (cost %llu / %llu)", (unsigned)masks[k],
                       sp0, step, (unsigned long long)a->cost, (unsigned long long)b->cost);
@@ -230,7 +241,7 @@ static void test_call_frame_paths(void)
  * word and longword displacements, PC-relative ones), once as the
  * interpreter runs them and once with the look-up emptied before each
  * instruction (not part of the model: only the slow path can run then),
- * compared instruction by instruction: cost, cache misses, registers.
+ * compared instruction by instruction: cost, cache and TB misses, registers.
  * (Both machines charge the address work in dc_read_l_simple itself:
  * test_specifiers checks that charge against the figures.)  Making the
  * fast path read a wrong value at the end of a page makes this fail. */
@@ -266,15 +277,8 @@ static void test_read_operand_paths(void)
             vax_set_reg(pair[j], 3, base);
         }
         for (int step = 0; step < 12; step++) {
-            for (uint32_t i = 0; i < XLAT_SIZE; i++)
-                pair[1]->xlat[i].tag = XLAT_INVALID;
-            vax_run(pair[0], 1);
-            vax_run(pair[1], 1);
+            int same = step_both_paths(pair);
             vax_machine *a = pair[0], *b = pair[1];
-            int same = a->cost == b->cost && a->cache.misses == b->cache.misses && a->icount == b->icount;
-            for (int i = 0; i < 16; i++)
-                same = same && vax_get_reg(a, i) == vax_get_reg(b, i);
-            same = same && vax_get_psl(a) == vax_get_psl(b);
             CHECK(same, "base %X, step %d: the two paths differ (cost %llu / %llu)", base, step,
                   (unsigned long long)a->cost, (unsigned long long)b->cost);
             if (!same)
