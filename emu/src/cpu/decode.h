@@ -396,66 +396,6 @@ ALWAYS_INLINE int dc_sync_in(dctx *d, int st)
     return st;
 }
 
-/* The fast form's longword read operand in register-deferred or byte-
- * or word-displacement mode (PC-relative too), the commonest memory read
- * operands of kernel code (about 9 million of the 4.3BSD script's 12
- * million op_read_at_l calls): decoded and read here, without the call of
- * op_read_at_l, its specifier switch and the PC's trip through r[15].
- * It does what op_read_at_l does for these modes, in the same order: the
- * mode's address work and the data read are charged (tm.mem_read of the
- * form), then the longword is read as mem_read reads it -- from the page
- * when the host's look-up of the TB (tlb.h, xlat_entry) holds it readable
- * in the current mode and the longword does not cross it, the cache
- * model's miss out of line (mem_read_missed); otherwise through
- * mem_read_slow, with r[15] the PC after the specifier as op_read_at_l
- * leaves it (a machine check's frame holds r[15]).  The same charges, the
- * same cache and TB, the same value and PC.  Returns 1 with *st the
- * status when it took the operand, 0 (nothing changed) for the other
- * modes, which go to op_read_at_l.  (Longword displacements were tried
- * too: no gain in callgrind on the script, a loss on the CPU benchmark.) */
-ALWAYS_INLINE int dc_read_l_simple(dctx *d, uint32_t spec, uint32_t *v, int *st)
-{
-    vax_machine *m = d->m;
-    uint32_t rn = spec & 15u;
-    uint32_t next, disp;
-    int form;
-    if ((spec >> 4) == 10) {
-        next = d->pc + 2;
-        disp = (uint32_t)(int32_t)(int8_t)dc_byte(d, 1);
-        form = SPEC_FORM_DISP;
-    } else if ((spec >> 4) == 6) {
-        next = d->pc + 1;
-        disp = 0;
-        form = SPEC_FORM_PLAIN;
-    } else if ((spec >> 4) == 12) {
-        int16_t w;
-        memcpy(&w, dc_ip(d) + 1, 2);
-        next = d->pc + 3;
-        disp = (uint32_t)(int32_t)w;
-        form = SPEC_FORM_DISP;
-    } else
-        return 0;
-    uint32_t va = (rn == 15u ? next : m->cpu.r[rn]) + disp;
-    m->cost += m->tm.mem_read[form];
-    d->pc = next;
-    const xlat_entry *e = &m->xlat[xlat_index(va)];
-    uint32_t off = va & 511u;
-    int mode = (int)PSL_GET_CUR(m->cpu.psl);
-    if (LIKELY(e->tag == va >> 9 && (e->access & (1u << mode)) && off <= 508u)) {
-        uint32_t pa = e->pa | off;
-        if (UNLIKELY(!cache_hits(&m->cache, pa, 4)))
-            *st = mem_read_missed(m, pa, e->host + off, 4, v);
-        else
-            *v = load_le(e->host + off, 4);
-        return 1;
-    }
-    /* As op_read_at_l leaves it for the slow path (a machine check's
-     * frame holds r[15]). */
-    m->cpu.r[15] = next;
-    *st = mem_read_slow(m, va, 4, mode, v);
-    return 1;
-}
-
 /* Read operand of size 1, 2 or 4; the value is zero-extended. */
 ALWAYS_INLINE int dc_read(dctx *d, int size, uint32_t *v)
 {
@@ -483,9 +423,6 @@ ALWAYS_INLINE int dc_read(dctx *d, int size, uint32_t *v)
             d->pc += 1 + (uint32_t)size;
             return 0;
         }
-        int st = 0;
-        if (size == 4 && dc_read_l_simple(d, spec, v, &st))
-            return st;
         return dc_sync_in(d, size == 1   ? op_read_at_b(d->m, dc_ip(d), d->pc, v)
                              : size == 2 ? op_read_at_w(d->m, dc_ip(d), d->pc, v)
                                          : op_read_at_l(d->m, dc_ip(d), d->pc, v));
