@@ -113,8 +113,9 @@ test('Stop stops every worker at once: the running points are marked stopped, th
   async ({ page }, testInfo) => {
     await page.goto('/');
     await waitReady(page);
-    // 100,000 getpids at each point: seconds of host time each.
-    await choose(page, 'syscall', ['iterations', '100000']);
+    // 500,000 getpids at each point: about a second of host time each even on a quiet machine, now that the
+    // pool's machines restore instead of booting (at 100,000 a worker could finish a second point before Stop).
+    await choose(page, 'syscall', ['iterations', '500000']);
     await sweepOf(page, 'hz', '50,60,100,250,500,1000', '2');
     await page.getByTestId('sweep-run').click();
     // Both workers running a point (their virtual time reported).
