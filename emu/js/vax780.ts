@@ -8,8 +8,7 @@ import {
   CPU_MODELS, DISK_TIMINGS, DISK_TYPES, RA_BLOCKS, RB_SINGLE, StopReason, VAX780_PANICKED, VAX780_REBOOTED,
   type CpuModel, type DiskTiming, type DiskType,
 } from './constants';
-import type { DiskImage, DiskImages, DiskImageWriter, ImageOptions } from './diskImage';
-import type { SharedChunkCache } from './sharedChunkCache';
+import type { DiskImage, DiskImages } from './diskImage';
 import { hex32, toU64, withString, type VaxWasmModule } from './wasm';
 
 /** What Vax780.run() reports: a vax_stop_reason, or beyond the processor's
@@ -193,21 +192,8 @@ export interface Vax780System {
   restoredHost(): Uint8Array | null;
 }
 
-export interface Vax780Api {
-  /** Copies bytes into wasm memory once, as a shared DiskImage. */
-  loadImage(bytes: Uint8Array, options?: ImageOptions): DiskImage;
-  /** An empty image of size bytes, to be written in pieces. */
-  allocImage(size: number, options?: ImageOptions): DiskImageWriter;
-  /** A chunked image (compressed, decompressed as it is read: emu/src/storage/chunked.h). */
-  openChunked(file: Uint8Array): DiskImage;
-  /** The same, its decompressed chunks in a cache other workers share (emu/js/sharedChunkCache.ts). */
-  openSharedChunked(file: Uint8Array, cache: SharedChunkCache): DiskImage;
-  /** An image over bytes left in JavaScript memory (a SharedArrayBuffer
-   *  several workers share): no copy in wasm memory (diskImage.ts). */
-  sharedImage(bytes: Uint8Array, options?: ImageOptions): DiskImage;
-  /** An empty image in a new SharedArrayBuffer, to be written in pieces (a
-   *  download that workers will share). */
-  allocSharedImage(size: number, options?: ImageOptions): DiskImageWriter;
+/** The module's disk images (diskImage.ts, where each is described) and its systems. */
+export interface Vax780Api extends Omit<DiskImages, 'owns' | 'lease'> {
   /** Creates the system, loads the disk and boots it (or restores a snapshot: ready to run()). */
   create(options: Vax780Options): Vax780System;
   stopName(reason: Vax780Stop | number): string;
