@@ -161,20 +161,28 @@ static inline int machine_wants_stop(const vax_machine *m, uint64_t owed)
     return m->cost + owed >= m->cost_limit || m->run_limit <= m->icount;
 }
 
-/* At most n bytes at per_byte each, cut so that the run ends at the first
- * byte that brings the cost (m->cost + owed, then n bytes) to cost_limit;
- * at least one byte, so that every part makes progress. */
-static inline uint32_t bytes_before_event(const vax_machine *m, uint64_t owed, uint32_t n, uint32_t per_byte)
+/* At most n bytes of a run at per_byte each, whose reads (if `reads`) go
+ * through the cache, cut so that the run cannot pass cost_limit by more
+ * than one byte's cost (its miss included): n bytes read cost at most n * per_byte and n / 8 + 2 block
+ * misses, so a run that would pass it is cut to what fits below it, and
+ * the next run is cut again, down to single bytes near the limit.  At
+ * least one byte, so that every part makes progress. */
+static inline uint32_t bytes_before_event(const vax_machine *m, uint64_t owed, uint32_t n, uint32_t per_byte,
+                                          int reads)
 {
     uint64_t spent = m->cost + owed;
-    if (per_byte == 0)
-        return n;
     if (spent >= m->cost_limit)
         return 1;
     uint64_t room = m->cost_limit - spent;
-    if ((uint64_t)n * per_byte <= room)
+    uint64_t miss = reads ? m->tm.read_miss : 0;
+    if ((uint64_t)n * per_byte + ((uint64_t)n / 8 + 2) * miss <= room)
         return n;
-    return (uint32_t)((room + per_byte - 1) / per_byte);
+    /* n' * (per_byte + miss / 8) + 2 * miss <= room, rounded down */
+    uint64_t per8 = 8u * (uint64_t)per_byte + miss;
+    if (per8 == 0 || room <= 2 * miss)
+        return 1;
+    uint64_t fit = (room - 2 * miss) * 8u / per8;
+    return fit == 0 ? 1 : fit < n ? (uint32_t)fit : n;
 }
 
 /* The instruction is complete: continue after it. */
@@ -337,7 +345,7 @@ static int move_run(vax_machine *m, move_state *s)
                     n = (sa & 511u) + 1;
                 if ((da & 511u) + 1 < n)
                     n = (da & 511u) + 1;
-                n = bytes_before_event(m, move_owed(s), n, s->per_byte);
+                n = bytes_before_event(m, move_owed(s), n, s->per_byte, 1);
                 if (n > 1) {
                     uint8_t *hs = tb_host(m, sa - (n - 1), 0);
                     uint8_t *hd = tb_host(m, da - (n - 1), 1);
@@ -377,7 +385,7 @@ static int move_run(vax_machine *m, move_state *s)
                     n = page_left(s->src);
                 if (page_left(s->dst) < n)
                     n = page_left(s->dst);
-                n = bytes_before_event(m, move_owed(s), n, s->per_byte);
+                n = bytes_before_event(m, move_owed(s), n, s->per_byte, 1);
                 m->cost += cache_read_span(&m->cache, host_pa(m, hs), n);   /* the source's blocks */
                 memmove(hd, hs, n);
                 s->src += n;
@@ -407,7 +415,7 @@ static int move_run(vax_machine *m, move_state *s)
             uint32_t n = s->fill_n;
             if (page_left(s->dst) < n)
                 n = page_left(s->dst);
-            n = bytes_before_event(m, move_owed(s), n, s->per_fill);
+            n = bytes_before_event(m, move_owed(s), n, s->per_fill, 0);
             memset(hd, (int)s->fill, n);
             s->dst += n;
             s->fill_n -= n;
