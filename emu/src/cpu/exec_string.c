@@ -81,9 +81,13 @@
  * needs the outer loop).  It stores its state as for a fault and returns
  * to the loop, which runs the event and takes any interrupt that is now
  * deliverable; if none is, the next execution simply carries on.  The
- * stop point depends on virtual cost only.  The unit is a byte, or for the
- * moves' page runs as many bytes as reach cost_limit (so a run is cut
- * where the cost crosses it); MATCHC's unit is one candidate match.
+ * stop point depends on virtual cost only.  The units: for the moves, a
+ * byte (a page run is cut where the cost would cross cost_limit); for the
+ * instructions that go a byte at a time (LOCC, SKPC, SCANC, SPANC,
+ * MOVTUC, CRC), the bytes down to the next multiple of 8 of the count
+ * left (a check per byte would cost the host more than it is worth); for
+ * CMPC, 8 comparisons (of this part: its two counts need not agree in
+ * their low bits); for MATCHC, one candidate match.
  *
  * Such a stop sets dPC<7> in the saved state (dPC is at most 37, so the
  * bit is free in every layout above): the resumption is not charged the
@@ -163,10 +167,11 @@ static inline int machine_wants_stop(const vax_machine *m, uint64_t owed)
 
 /* At most n bytes of a run at per_byte each, whose reads (if `reads`) go
  * through the cache, cut so that the run cannot pass cost_limit by more
- * than one byte's cost (its miss included): n bytes read cost at most n * per_byte and n / 8 + 2 block
- * misses, so a run that would pass it is cut to what fits below it, and
- * the next run is cut again, down to single bytes near the limit.  At
- * least one byte, so that every part makes progress. */
+ * than one byte's cost (its miss included): n bytes read cost at most
+ * n * per_byte and n / 8 + 2 block misses, so a run that could pass it is
+ * cut to what surely fits below it, and the next run is cut again, down
+ * to single bytes near the limit.  At least one byte, so that every part
+ * makes progress. */
 static inline uint32_t bytes_before_event(const vax_machine *m, uint64_t owed, uint32_t n, uint32_t per_byte,
                                           int reads)
 {
@@ -560,7 +565,7 @@ static int do_movtuc(vax_machine *m)
             dp++;
             sn--;
             dn--;
-            stop = sn && dn && machine_wants_stop(m, (uint64_t)(sn0 - sn) * m->tm.movtc_byte);
+            stop = sn && dn && (sn & 7u) == 0 && machine_wants_stop(m, (uint64_t)(sn0 - sn) * m->tm.movtc_byte);
         }
         if (st || stop) {
             r[0] = sn | (esc << 16);
@@ -626,6 +631,7 @@ static int do_cmpc(vax_machine *m, int five)
     uint32_t n10 = n1, n20 = n2;
     page_cursor k1 = PAGE_CURSOR_EMPTY, k2 = PAGE_CURSOR_EMPTY;   /* the strings' pages (mmu.h) */
 #define CMPC_CHARGE() charge_bytes(m, (n10 - n1) > (n20 - n2) ? n10 - n1 : n20 - n2, m->tm.cmpc_byte)
+    uint32_t check_in = 8;   /* comparisons to the next unit boundary */
     while (n1 || n2) {
         uint32_t b1 = fill, b2 = fill;
         int st = 0;
@@ -633,30 +639,37 @@ static int do_cmpc(vax_machine *m, int five)
             st = cursor_read_b(m, &k1, &k2, p1, &b1);
         if (st == 0 && n2)
             st = cursor_read_b(m, &k2, &k1, p2, &b2);
-        int stop = 0;
-        if (st == 0) {
-            if (b1 != b2) {
-                cc = cc_compare(b1, b2, 1);
-                break;
-            }
-            if (n1) {
-                p1++;
-                n1--;
-            }
-            if (n2) {
-                p2++;
-                n2--;
-            }
-            stop = (n1 || n2) && machine_wants_stop(m, (uint64_t)((n10 - n1) > (n20 - n2) ? n10 - n1 : n20 - n2) *
-                                                           m->tm.cmpc_byte);
-        }
-        if (st || stop) {
-            r[0] = n1 | (fill << 16) | ((dpc | (stop ? DPC_STOPPED : 0)) << 24);
+        if (st) {
+            r[0] = n1 | (fill << 16) | (dpc << 24);
             r[1] = p1;
             r[2] = n2;
             r[3] = p2;
             CMPC_CHARGE();
-            return stop ? yield_part_done(m) : suspend(m, st);
+            return suspend(m, st);
+        }
+        if (b1 != b2) {
+            cc = cc_compare(b1, b2, 1);
+            break;
+        }
+        if (n1) {
+            p1++;
+            n1--;
+        }
+        if (n2) {
+            p2++;
+            n2--;
+        }
+        if (UNLIKELY(--check_in == 0)) {
+            check_in = 8;
+            if ((n1 || n2) && machine_wants_stop(m, (uint64_t)((n10 - n1) > (n20 - n2) ? n10 - n1 : n20 - n2) *
+                                                        m->tm.cmpc_byte)) {
+                r[0] = n1 | (fill << 16) | ((dpc | DPC_STOPPED) << 24);
+                r[1] = p1;
+                r[2] = n2;
+                r[3] = p2;
+                CMPC_CHARGE();
+                return yield_part_done(m);
+            }
         }
     }
 
@@ -705,7 +718,7 @@ static int do_locc(vax_machine *m, int skip)
                 break;
             p++;
             n--;
-            stop = n && machine_wants_stop(m, (uint64_t)(n0 - n) * m->tm.locc_byte);
+            stop = n && (n & 7u) == 0 && machine_wants_stop(m, (uint64_t)(n0 - n) * m->tm.locc_byte);
         }
         if (st || stop) {
             r[0] = n | (ch << 16) | ((dpc | (stop ? DPC_STOPPED : 0)) << 24);
@@ -760,7 +773,7 @@ static int do_scanc(vax_machine *m, int span)
                 break;
             p++;
             n--;
-            stop = n && machine_wants_stop(m, (uint64_t)(n0 - n) * m->tm.scanc_byte);
+            stop = n && (n & 7u) == 0 && machine_wants_stop(m, (uint64_t)(n0 - n) * m->tm.scanc_byte);
         }
         if (st || stop) {
             r[0] = n | (mask << 16) | ((dpc | (stop ? DPC_STOPPED : 0)) << 24);
@@ -912,7 +925,7 @@ static int do_crc(vax_machine *m)
             crc = t;
             p++;
             n--;
-            stop = n && machine_wants_stop(m, (uint64_t)(n0 - n) * m->tm.crc_byte);
+            stop = n && (n & 7u) == 0 && machine_wants_stop(m, (uint64_t)(n0 - n) * m->tm.crc_byte);
         }
         if (st || stop) {
             r[0] = crc;
