@@ -66,6 +66,40 @@
  * advanced past the moved bytes, R2<28> = 0) before it stores the fill.
  * A fault taken before any progress uses the same scheme (FPD set, nothing
  * done yet); the result after the restart is the same either way.
+ *
+ * STOPPING PART WAY FOR INTERRUPTS
+ *
+ * These instructions are interruptible (VAX Architecture Reference Manual:
+ * an interrupt requested above the current IPL is taken part way through
+ * a long string instruction, with the intermediate state in the registers,
+ * PSL<FPD> set and the saved PC on the opcode).  Here the machine's events
+ * (a clock overflow, a disk's completion) run between instructions, so an
+ * instruction stops part way when one falls due: at the first unit
+ * boundary, after some progress, at which its cost so far (m->cost plus
+ * the bytes it has done and not yet charged) has reached cost_limit (the
+ * next event's due cost), or at which run_limit is 0 (something it did
+ * needs the outer loop).  It stores its state as for a fault and returns
+ * to the loop, which runs the event and takes any interrupt that is now
+ * deliverable; if none is, the next execution simply carries on.  The
+ * stop point depends on virtual cost only.  The units: for the moves, a
+ * byte (a page run is cut where the cost would cross cost_limit); for the
+ * instructions that go a byte at a time (LOCC, SKPC, SCANC, SPANC,
+ * MOVTUC, CRC), the bytes down to the next multiple of 8 of the count
+ * left (a check per byte would cost the host more than it is worth); for
+ * CMPC, 8 comparisons (of this part: its two counts need not agree in
+ * their low bits); for MATCHC, one candidate match.
+ *
+ * Such a stop sets dPC<7> in the saved state (dPC is at most 37, so the
+ * bit is free in every layout above): the resumption is not charged the
+ * opcode's base cost again (the loop charges it at every start; the
+ * resumption refunds it), so an instruction stopped any number of times
+ * costs exactly what it costs run whole — zero restart cost, the simplest
+ * choice (emu/docs/timing.md).  Only the instruction stream's refetch,
+ * when a handler ran in between, is charged again, as at any return.  A
+ * fault's resumption is charged the base cost again, as before.  Each part
+ * counts as an instruction executed (icount, the statistics, the
+ * profiler).  Trace: a stop clears PSL<TP>, as a fault does, so the
+ * instruction is traced once, after its last part.
  */
 #include <string.h>
 
@@ -96,12 +130,64 @@ static int suspend(vax_machine *m, int status)
 /* Stop a long instruction part way and let the machine go on: the state is
  * already in the registers, FPD is set, and the PC stays on the opcode,
  * so the next execution resumes it (interrupts may come in between, as the
- * architecture allows for these interruptible instructions). */
+ * architecture allows for these interruptible instructions).  The caller
+ * has stored dPC with DPC_STOPPED.  TP goes, as at a fault: the
+ * instruction traces itself after its last part. */
 static int yield_part_done(vax_machine *m)
 {
     suspend(m, 0);
+    m->cpu.psl &= ~PSL_TP;
     m->cpu.r[15] = m->cpu.instr_pc;
     return 0;
+}
+
+/* dPC<7> in a saved state: the instruction stopped part way for the
+ * machine (an event, an interrupt), not for a fault (see the opening
+ * comment). */
+#define DPC_STOPPED 0x80u
+
+/* The dPC of a state being resumed, from its saved byte: a resumption
+ * after a stop for the machine gives back the opcode's base cost, which
+ * the loop has just charged again. */
+static inline uint32_t resume_dpc(vax_machine *m, uint32_t saved, int opcode)
+{
+    if (saved & DPC_STOPPED)
+        m->cost -= m->tm.op[opcode];
+    return saved & ~DPC_STOPPED;
+}
+
+/* Must a long instruction stop at this unit boundary?  Its cost so far is
+ * m->cost plus `owed` (the work done and not yet charged); it stops when
+ * that reaches cost_limit, the cost at which the next event falls due, or
+ * when run_limit is 0 (something it did needs the outer loop). */
+static inline int machine_wants_stop(const vax_machine *m, uint64_t owed)
+{
+    return m->cost + owed >= m->cost_limit || m->run_limit <= m->icount;
+}
+
+/* At most n bytes of a run at per_byte each, whose reads (if `reads`) go
+ * through the cache, cut so that the run cannot pass cost_limit by more
+ * than one byte's cost (its miss included): n bytes read cost at most
+ * n * per_byte and n / 8 + 2 block misses, so a run that could pass it is
+ * cut to what surely fits below it, and the next run is cut again, down
+ * to single bytes near the limit.  At least one byte, so that every part
+ * makes progress. */
+static inline uint32_t bytes_before_event(const vax_machine *m, uint64_t owed, uint32_t n, uint32_t per_byte,
+                                          int reads)
+{
+    uint64_t spent = m->cost + owed;
+    if (spent >= m->cost_limit)
+        return 1;
+    uint64_t room = m->cost_limit - spent;
+    uint64_t miss = reads ? m->tm.read_miss : 0;
+    if ((uint64_t)n * per_byte + ((uint64_t)n / 8 + 2) * miss <= room)
+        return n;
+    /* n' * (per_byte + miss / 8) + 2 * miss <= room, rounded down */
+    uint64_t per8 = 8u * (uint64_t)per_byte + miss;
+    if (per8 == 0 || room <= 2 * miss)
+        return 1;
+    uint64_t fit = (room - 2 * miss) * 8u / per8;
+    return fit == 0 ? 1 : fit < n ? (uint32_t)fit : n;
 }
 
 /* The instruction is complete: continue after it. */
@@ -170,7 +256,27 @@ typedef struct {
     uint32_t dpc;
     uint32_t tbl;        /* MOVTC: translation table */
     int translate;
+    /* This execution's part, not saved: k and fill_n when it began, and
+     * the cost of a byte moved and of a byte filled. */
+    uint32_t k_start, fill_start;
+    uint32_t per_byte, per_fill;
 } move_state;
+
+/* The cost of this execution's bytes so far (charged when it ends). */
+static inline uint64_t move_owed(const move_state *s)
+{
+    return (uint64_t)(s->k_start - s->k) * s->per_byte + (uint64_t)(s->fill_start - s->fill_n) * s->per_fill;
+}
+
+/* move_run's status when it stops part way for the machine (statuses of
+ * faults are VAX_EXC_*, 0x100 and up). */
+enum { MOVE_STOPPED = 1 };
+
+/* After a unit of a move: stop here? (Only if work is left.) */
+static inline int move_should_stop(const vax_machine *m, const move_state *s)
+{
+    return (s->k | s->fill_n) != 0 && machine_wants_stop(m, move_owed(s));
+}
 
 static void move_save(vax_machine *m, const move_state *s)
 {
@@ -244,6 +350,7 @@ static int move_run(vax_machine *m, move_state *s)
                     n = (sa & 511u) + 1;
                 if ((da & 511u) + 1 < n)
                     n = (da & 511u) + 1;
+                n = bytes_before_event(m, move_owed(s), n, s->per_byte, 1);
                 if (n > 1) {
                     uint8_t *hs = tb_host(m, sa - (n - 1), 0);
                     uint8_t *hd = tb_host(m, da - (n - 1), 1);
@@ -251,6 +358,8 @@ static int move_run(vax_machine *m, move_state *s)
                         m->cost += cache_read_span(&m->cache, host_pa(m, hs), n);   /* the source's blocks */
                         memmove(hd, hs, n);
                         s->k -= n;
+                        if (move_should_stop(m, s))
+                            return MOVE_STOPPED;
                         continue;
                     }
                 }
@@ -262,6 +371,8 @@ static int move_run(vax_machine *m, move_state *s)
             if ((st = mem_write_b(m, s->dst + i, b)) != 0)
                 return st;
             s->k = i;
+            if (move_should_stop(m, s))
+                return MOVE_STOPPED;
         }
         /* Switch to the forward form for the fill. */
         s->backward = 0;
@@ -279,11 +390,14 @@ static int move_run(vax_machine *m, move_state *s)
                     n = page_left(s->src);
                 if (page_left(s->dst) < n)
                     n = page_left(s->dst);
+                n = bytes_before_event(m, move_owed(s), n, s->per_byte, 1);
                 m->cost += cache_read_span(&m->cache, host_pa(m, hs), n);   /* the source's blocks */
                 memmove(hd, hs, n);
                 s->src += n;
                 s->dst += n;
                 s->k -= n;
+                if (move_should_stop(m, s))
+                    return MOVE_STOPPED;
                 continue;
             }
         }
@@ -296,6 +410,8 @@ static int move_run(vax_machine *m, move_state *s)
         s->src++;
         s->dst++;
         s->k--;
+        if (move_should_stop(m, s))
+            return MOVE_STOPPED;
     }
 
     while (s->fill_n) {
@@ -304,15 +420,20 @@ static int move_run(vax_machine *m, move_state *s)
             uint32_t n = s->fill_n;
             if (page_left(s->dst) < n)
                 n = page_left(s->dst);
+            n = bytes_before_event(m, move_owed(s), n, s->per_fill, 0);
             memset(hd, (int)s->fill, n);
             s->dst += n;
             s->fill_n -= n;
+            if (move_should_stop(m, s))
+                return MOVE_STOPPED;
             continue;
         }
         if ((st = mem_write_b(m, s->dst, s->fill)) != 0)
             return st;
         s->dst++;
         s->fill_n--;
+        if (move_should_stop(m, s))
+            return MOVE_STOPPED;
     }
     return 0;
 }
@@ -337,6 +458,7 @@ static int do_move(vax_machine *m, int opcode)
 
     if (resuming(m)) {
         move_load(m, &s, translate);
+        s.dpc = resume_dpc(m, s.dpc, opcode);
     } else {
         uint32_t srclen, src, fill = 0, tbl = 0, dstlen, dst;
         TRY(op_read(m, 2, &srclen));
@@ -357,10 +479,18 @@ static int do_move(vax_machine *m, int opcode)
         s.dpc = decoded_length(m);
     }
 
-    uint32_t k0 = s.k, f0 = s.fill_n;
+    s.k_start = s.k;
+    s.fill_start = s.fill_n;
+    s.per_byte = translate ? m->tm.movtc_byte : m->tm.move_byte;
+    s.per_fill = m->tm.fill_byte;
     int st = move_run(m, &s);
-    charge_bytes(m, k0 - s.k, translate ? m->tm.movtc_byte : m->tm.move_byte);
-    charge_bytes(m, f0 - s.fill_n, m->tm.fill_byte);
+    charge_bytes(m, s.k_start - s.k, (uint16_t)s.per_byte);
+    charge_bytes(m, s.fill_start - s.fill_n, (uint16_t)s.per_fill);
+    if (st == MOVE_STOPPED) {
+        s.dpc |= DPC_STOPPED;
+        move_save(m, &s);
+        return yield_part_done(m);
+    }
     if (st) {
         move_save(m, &s);
         return suspend(m, st);
@@ -405,6 +535,7 @@ static int do_movtuc(vax_machine *m)
         tbl = r[3];
         dn = LO16(r[4]);
         dp = r[5];
+        dpc = resume_dpc(m, dpc, 0x2F);
     } else {
         TRY(op_read(m, 2, &sn));
         TRY(op_addr(m, 1, &sp));
@@ -428,20 +559,24 @@ static int do_movtuc(vax_machine *m)
         }
         if (st == 0)
             st = mem_write_b(m, dp, t);
-        if (st) {
+        int stop = 0;
+        if (st == 0) {
+            sp++;
+            dp++;
+            sn--;
+            dn--;
+            stop = sn && dn && (sn & 7u) == 0 && machine_wants_stop(m, (uint64_t)(sn0 - sn) * m->tm.movtc_byte);
+        }
+        if (st || stop) {
             r[0] = sn | (esc << 16);
             r[1] = sp;
-            r[2] = cc | (dpc << 24);
+            r[2] = cc | ((dpc | (stop ? DPC_STOPPED : 0)) << 24);
             r[3] = tbl;
             r[4] = dn;
             r[5] = dp;
             charge_bytes(m, sn0 - sn, m->tm.movtc_byte);
-            return suspend(m, st);
+            return stop ? yield_part_done(m) : suspend(m, st);
         }
-        sp++;
-        dp++;
-        sn--;
-        dn--;
     }
     charge_bytes(m, sn0 - sn, m->tm.movtc_byte);
 
@@ -478,6 +613,7 @@ static int do_cmpc(vax_machine *m, int five)
         p1 = r[1];
         n2 = LO16(r[2]);
         p2 = r[3];
+        dpc = resume_dpc(m, dpc, five ? 0x2D : 0x29);
     } else {
         TRY(op_read(m, 2, &n1));
         TRY(op_addr(m, 1, &p1));
@@ -495,6 +631,7 @@ static int do_cmpc(vax_machine *m, int five)
     uint32_t n10 = n1, n20 = n2;
     page_cursor k1 = PAGE_CURSOR_EMPTY, k2 = PAGE_CURSOR_EMPTY;   /* the strings' pages (mmu.h) */
 #define CMPC_CHARGE() charge_bytes(m, (n10 - n1) > (n20 - n2) ? n10 - n1 : n20 - n2, m->tm.cmpc_byte)
+    uint32_t check_in = 8;   /* comparisons to the next unit boundary */
     while (n1 || n2) {
         uint32_t b1 = fill, b2 = fill;
         int st = 0;
@@ -521,6 +658,18 @@ static int do_cmpc(vax_machine *m, int five)
         if (n2) {
             p2++;
             n2--;
+        }
+        if (UNLIKELY(--check_in == 0)) {
+            check_in = 8;
+            if ((n1 || n2) && machine_wants_stop(m, (uint64_t)((n10 - n1) > (n20 - n2) ? n10 - n1 : n20 - n2) *
+                                                        m->tm.cmpc_byte)) {
+                r[0] = n1 | (fill << 16) | ((dpc | DPC_STOPPED) << 24);
+                r[1] = p1;
+                r[2] = n2;
+                r[3] = p2;
+                CMPC_CHARGE();
+                return yield_part_done(m);
+            }
         }
     }
 
@@ -549,7 +698,7 @@ static int do_locc(vax_machine *m, int skip)
     if (resuming(m)) {
         n = LO16(r[0]);
         ch = BITS23_16(r[0]);
-        dpc = BITS31_24(r[0]);
+        dpc = resume_dpc(m, BITS31_24(r[0]), skip ? 0x3B : 0x3A);
         p = r[1];
     } else {
         TRY(op_read(m, 1, &ch));
@@ -563,16 +712,20 @@ static int do_locc(vax_machine *m, int skip)
     while (n) {
         uint32_t b;
         int st = cursor_read_b(m, &k, NULL, p, &b);
-        if (st) {
-            r[0] = n | (ch << 16) | (dpc << 24);
+        int stop = 0;
+        if (st == 0) {
+            if ((b == ch) != skip)
+                break;
+            p++;
+            n--;
+            stop = n && (n & 7u) == 0 && machine_wants_stop(m, (uint64_t)(n0 - n) * m->tm.locc_byte);
+        }
+        if (st || stop) {
+            r[0] = n | (ch << 16) | ((dpc | (stop ? DPC_STOPPED : 0)) << 24);
             r[1] = p;
             charge_bytes(m, n0 - n, m->tm.locc_byte);
-            return suspend(m, st);
+            return stop ? yield_part_done(m) : suspend(m, st);
         }
-        if ((b == ch) != skip)
-            break;
-        p++;
-        n--;
     }
 
     charge_bytes(m, n0 - n, m->tm.locc_byte);
@@ -597,7 +750,7 @@ static int do_scanc(vax_machine *m, int span)
     if (resuming(m)) {
         n = LO16(r[0]);
         mask = BITS23_16(r[0]);
-        dpc = BITS31_24(r[0]);
+        dpc = resume_dpc(m, BITS31_24(r[0]), span ? 0x2B : 0x2A);
         p = r[1];
         tbl = r[3];
     } else {
@@ -614,18 +767,22 @@ static int do_scanc(vax_machine *m, int span)
         int st = mem_read_b(m, p, &b);
         if (st == 0)
             st = mem_read_b(m, tbl + b, &t);
-        if (st) {
-            r[0] = n | (mask << 16) | (dpc << 24);
+        int stop = 0;
+        if (st == 0) {
+            if (((t & mask) != 0) != span)
+                break;
+            p++;
+            n--;
+            stop = n && (n & 7u) == 0 && machine_wants_stop(m, (uint64_t)(n0 - n) * m->tm.scanc_byte);
+        }
+        if (st || stop) {
+            r[0] = n | (mask << 16) | ((dpc | (stop ? DPC_STOPPED : 0)) << 24);
             r[1] = p;
             r[2] = 0;
             r[3] = tbl;
             charge_bytes(m, n0 - n, m->tm.scanc_byte);
-            return suspend(m, st);
+            return stop ? yield_part_done(m) : suspend(m, st);
         }
-        if (((t & mask) != 0) != span)
-            break;
-        p++;
-        n--;
     }
 
     charge_bytes(m, n0 - n, m->tm.scanc_byte);
@@ -653,7 +810,7 @@ static int do_matchc(vax_machine *m)
 
     if (resuming(m)) {
         on = LO16(r[0]);
-        dpc = BITS31_24(r[0]);
+        dpc = resume_dpc(m, BITS31_24(r[0]), 0x39);
         op = r[1];
         sn = LO16(r[2]);
         sp = r[3];
@@ -666,15 +823,16 @@ static int do_matchc(vax_machine *m)
     }
 
     /* MATCHC is quadratic (object length x source length, up to 2^32 byte
-     * comparisons): it yields after MATCHC_WORK comparisons so that one
-     * instruction can never hold the host for seconds. */
+     * comparisons): it also stops after MATCHC_WORK comparisons so that one
+     * instruction can never hold the host for seconds.  It stops between
+     * candidates only: its state cannot hold a place within one. */
     enum { MATCHC_WORK = 1 << 16 };
     uint32_t work = 0;
     int found = on == 0;
     while (!found && sn >= on) {
-        if (work >= MATCHC_WORK) {
+        if (work != 0 && (work >= MATCHC_WORK || machine_wants_stop(m, (uint64_t)work * m->tm.matchc_byte))) {
             charge_bytes(m, work, m->tm.matchc_byte);
-            r[0] = on | (dpc << 24);
+            r[0] = on | ((dpc | DPC_STOPPED) << 24);
             r[1] = op;
             r[2] = sn;
             r[3] = sp;
@@ -739,7 +897,7 @@ static int do_crc(vax_machine *m)
         crc = r[0];
         tbl = r[1];
         n = LO16(r[2]);
-        dpc = BITS31_24(r[2]);
+        dpc = resume_dpc(m, BITS31_24(r[2]), 0x0B);
         p = r[3];
     } else {
         TRY(op_addr(m, 1, &tbl));
@@ -762,17 +920,21 @@ static int do_crc(vax_machine *m)
                 t = (t >> 4) ^ e2;
             }
         }
-        if (st) {
+        int stop = 0;
+        if (st == 0) {
+            crc = t;
+            p++;
+            n--;
+            stop = n && (n & 7u) == 0 && machine_wants_stop(m, (uint64_t)(n0 - n) * m->tm.crc_byte);
+        }
+        if (st || stop) {
             r[0] = crc;
             r[1] = tbl;
-            r[2] = n | (dpc << 24);
+            r[2] = n | ((dpc | (stop ? DPC_STOPPED : 0)) << 24);
             r[3] = p;
             charge_bytes(m, n0 - n, m->tm.crc_byte);
-            return suspend(m, st);
+            return stop ? yield_part_done(m) : suspend(m, st);
         }
-        crc = t;
-        p++;
-        n--;
     }
 
     charge_bytes(m, n0 - n, m->tm.crc_byte);
