@@ -232,6 +232,87 @@ static void test_call_frame_paths(void)
     }
 }
 
+/* The fast switch has cases of its own for HALT (0x00) and ESCF (0xFF)
+ * (execute.c: with both ends of the byte's range listed, its jump table
+ * needs no range check); everywhere else they go to their groups.  Each
+ * must do exactly what the group path does.  The same code runs on two
+ * machines: on the first at the start of a page (its first instruction
+ * takes the refill of the fetch shortcut, the rest the fast form), on the
+ * second in the last DC_WINDOW bytes of a page (the checked form, through
+ * dispatch_group); compared after every instruction: cost, cache and TB
+ * misses, instruction count, registers but the PC, PSL, the stop reason
+ * and the PC and PSL the reserved-instruction fault pushed, each at its
+ * own address.  NOP, then ESCF (a fault to the handler), whose HALT stops
+ * the machine; and HALT in the code itself. */
+static void test_fast_switch_ends(void)
+{
+    static const struct {
+        const char *code;
+        int steps;
+    } cases[] = {
+        {"nop\n.byte 0xFF\nnop\n", 3},   /* NOP, ESCF, the handler's HALT */
+        {"nop\nhalt\n", 2},              /* NOP, HALT */
+    };
+    static const uint32_t at[2] = {0x1000, 0x11F4};   /* the fast form; the checked form */
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        vax_machine *pair[2] = {new_machine(), new_machine()};
+        vasm_result r[2] = {{0}, {0}}, handler = {0};
+        if (!pair[0] || !pair[1] || vasm_assemble("halt\n", 0x3000, &handler) != 0) {
+            CHECK(0, "set-up of case %zu", k);
+            goto out;
+        }
+        for (int j = 0; j < 2; j++) {
+            if (vasm_assemble(cases[k].code, at[j], &r[j]) != 0) {
+                CHECK(0, "assembler: %s", r[j].error);
+                goto out;
+            }
+            vax_phys_write(pair[j], at[j], r[j].bytes, r[j].len);
+            vax_phys_write(pair[j], 0x3000, handler.bytes, handler.len);
+            vax_set_ipr(pair[j], IPR_SCBB, 0x2000);
+            vax_phys_write(pair[j], 0x2000 + 0x10, &(uint32_t){0x3000}, 4);   /* reserved instruction */
+            vax_set_reg(pair[j], 14, 0x8000);
+            vax_set_reg(pair[j], 15, at[j]);
+        }
+        for (int step = 0; step < cases[k].steps; step++) {
+            vax_stop_reason why[2];
+            for (int j = 0; j < 2; j++)
+                why[j] = vax_run(pair[j], 1);
+            vax_machine *a = pair[0], *b = pair[1];
+            int same = why[0] == why[1] && a->cost == b->cost && a->cache.misses == b->cache.misses &&
+                       a->icount == b->icount && a->stats.tb_miss == b->stats.tb_miss &&
+                       vax_get_psl(a) == vax_get_psl(b);
+            for (int i = 0; i < 15; i++)
+                same = same && vax_get_reg(a, i) == vax_get_reg(b, i);
+            uint32_t pc_a = vax_get_reg(a, 15), pc_b = vax_get_reg(b, 15);
+            same = same && (pc_a - at[0] == pc_b - at[1] || (pc_a == 0x3000 && pc_b == 0x3000) ||
+                            (pc_a == 0x3001 && pc_b == 0x3001));
+            CHECK(same, "case %zu, step %d: fast and checked forms differ (cost %llu / %llu, PC %X / %X, stop %d / %d)",
+                  k, step, (unsigned long long)a->cost, (unsigned long long)b->cost, pc_a, pc_b, (int)why[0],
+                  (int)why[1]);
+            if (!same)
+                goto out;
+        }
+        CHECK(vax_get_reg(pair[0], 15) == (k == 0 ? 0x3001u : at[0] + 2), "case %zu: stopped at PC %X", k,
+              vax_get_reg(pair[0], 15));
+        if (k == 0) {
+            /* The fault's frame: the PC of ESCF itself, then the PSL. */
+            uint32_t sp = vax_get_reg(pair[0], 14), frame[2][2];
+            CHECK(sp == vax_get_reg(pair[1], 14), "the two frames' SP");
+            for (int j = 0; j < 2; j++)
+                vax_phys_read(pair[j], sp, frame[j], 8);
+            CHECK(frame[0][0] == at[0] + 1 && frame[1][0] == at[1] + 1, "ESCF's fault PC %X / %X", frame[0][0],
+                  frame[1][0]);
+            CHECK(frame[0][1] == frame[1][1], "the pushed PSL %X / %X", frame[0][1], frame[1][1]);
+        }
+    out:
+        for (int j = 0; j < 2; j++) {
+            vasm_free(&r[j]);
+            vax_destroy(pair[j]);
+        }
+        vasm_free(&handler);
+    }
+}
+
 /* Operand specifiers: register and literal operands are in the base;
  * memory ones add their mode's work and the access. */
 static void test_specifiers(void)
@@ -383,6 +464,7 @@ int main(void)
     test_locc_progress();
     test_calls_registers();
     test_call_frame_paths();
+    test_fast_switch_ends();
     test_specifiers();
     test_scale_and_determinism();
     test_preset_change_keeps_time();
