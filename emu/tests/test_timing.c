@@ -313,6 +313,81 @@ static void test_fast_switch_ends(void)
     }
 }
 
+/* An index specifier with a PC-relative base (b^, w^ or l^ tab[Rx], how a
+ * kernel reads its tables) is decoded by decode.c's fast decoder
+ * (decode_at) when it lies 10 bytes or more before the end of its page,
+ * and by the general one, byte by byte through the instruction stream,
+ * when it lies nearer the end.  The two must agree: each instruction
+ * (read, write, modify and address operands, each base width) runs on two
+ * machines, at 0x1000 on one and in the last bytes of the page at 0x1000
+ * on the other (its table 0x1F0 bytes on as well, filled alike), and
+ * cost, cache and TB misses, count, R2, PSL and the PC's offset must be
+ * the same; and the operand must be the one the index addresses. */
+static void test_index_pc_base(void)
+{
+    static const char *const code[] = {
+        "movl b^tab[r1], r2\n",  "movl w^tab[r1], r2\n", "movl l^tab[r1], r2\n",
+        "movl r3, b^tab[r1]\n",  "addl2 r3, w^tab[r1]\n", "moval l^tab[r1], r2\n",
+        "movb b^tab[r1], r2\n",  "movzwl w^tab[r1], r2\n",
+    };
+    /* Where each copy starts: the fast decoder; the general one (the
+     * index specifier at 0x11F7, 9 bytes before the page's end). */
+    static const uint32_t at[2] = {0x1000, 0x11F6};
+    for (size_t k = 0; k < sizeof code / sizeof code[0]; k++) {
+        vax_machine *pair[2] = {new_machine(), new_machine()};
+        vasm_result r[2] = {{0}, {0}};
+        uint32_t tab[2] = {0, 0};
+        if (!pair[0] || !pair[1]) {
+            CHECK(0, "set-up of %s", code[k]);
+            goto out;
+        }
+        for (int j = 0; j < 2; j++) {
+            char src[160];
+            /* tab at 0x1060 and 0x1260 (in reach of a byte displacement
+             * from both; the same place in its cache blocks) */
+            snprintf(src, sizeof src, "%shalt\n.org 0x%X\ntab: .long 0\n", code[k], 0x1060u + 0x200u * (uint32_t)j);
+            if (vasm_assemble(src, at[j], &r[j]) != 0 || vasm_symbol(&r[j], "tab", &tab[j]) != 0) {
+                CHECK(0, "assembler: %s: %s", code[k], r[j].error);
+                goto out;
+            }
+            vax_phys_write(pair[j], at[j], r[j].bytes, r[j].len);
+            for (uint32_t i = 0; i < 8; i++)   /* the table: 0x11223300 + index */
+                vax_phys_write(pair[j], tab[j] + 4 * i, &(uint32_t){0x11223300u + i}, 4);
+            vax_set_reg(pair[j], 1, 2);
+            vax_set_reg(pair[j], 3, 0x55u);
+            vax_set_reg(pair[j], 14, 0x8000);
+            vax_set_reg(pair[j], 15, at[j]);
+        }
+        for (int j = 0; j < 2; j++)
+            vax_run(pair[j], 1);
+        vax_machine *a = pair[0], *b = pair[1];
+        int same = a->cost == b->cost && a->cache.misses == b->cache.misses && a->icount == b->icount &&
+                   a->stats.tb_miss == b->stats.tb_miss && vax_get_psl(a) == vax_get_psl(b) &&
+                   vax_get_reg(a, 15) - at[0] == vax_get_reg(b, 15) - at[1];
+        uint32_t r2[2] = {vax_get_reg(a, 2), vax_get_reg(b, 2)}, mem[2];
+        for (int j = 0; j < 2; j++)
+            vax_phys_read(pair[j], tab[j] + 8, &mem[j], 4);
+        CHECK(same, "%s: the fast and the general decoder differ (cost %llu / %llu, PC %X / %X)", code[k],
+              (unsigned long long)a->cost, (unsigned long long)b->cost, vax_get_reg(a, 15), vax_get_reg(b, 15));
+        /* What each one did: the element the index addresses (R1 = 2). */
+        uint32_t want_r2 = k == 6 ? 0x22 : k == 7 ? 0x3301 : 0x11223302u;   /* byte 2, word 2 (at 4), longword 2 */
+        if (k == 0 || k == 1 || k == 2 || k == 6 || k == 7)
+            CHECK(r2[0] == want_r2 && r2[1] == want_r2, "%s: R2 %X / %X, want %X", code[k], r2[0], r2[1], want_r2);
+        if (k == 5)
+            CHECK(r2[0] == tab[0] + 8 && r2[1] == tab[1] + 8, "%s: R2 %X / %X", code[k], r2[0], r2[1]);
+        if (k == 3)
+            CHECK(mem[0] == 0x55u && mem[1] == 0x55u, "%s: the element %X / %X", code[k], mem[0], mem[1]);
+        if (k == 4)
+            CHECK(mem[0] == 0x11223357u && mem[1] == 0x11223357u, "%s: the element %X / %X", code[k], mem[0],
+                  mem[1]);
+    out:
+        for (int j = 0; j < 2; j++) {
+            vasm_free(&r[j]);
+            vax_destroy(pair[j]);
+        }
+    }
+}
+
 /* Operand specifiers: register and literal operands are in the base;
  * memory ones add their mode's work and the access. */
 static void test_specifiers(void)
@@ -465,6 +540,7 @@ int main(void)
     test_calls_registers();
     test_call_frame_paths();
     test_fast_switch_ends();
+    test_index_pc_base();
     test_specifiers();
     test_scale_and_determinism();
     test_preset_change_keeps_time();
