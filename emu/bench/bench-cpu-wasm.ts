@@ -2,6 +2,10 @@
 // the same typed interface the browser uses (emu/js/vaxModule.ts).
 //
 //   node --import tsx emu/bench/bench-cpu-wasm.ts [--instructions N] [--slice N] [--workload FILE.bin] [--mem MB]
+//                                                 [--wasm FILE.wasm]
+//
+// --wasm runs another build's module (e.g. main's, copied aside, against a
+// branch's) through this checkout's glue: the exports must be the same.
 //
 // Same workload, defaults and output format as emu/bench/bench_cpu.c:
 //   wasm: <rate> VAX instructions/s
@@ -27,6 +31,7 @@ const { values } = parseArgs({
     slice: { type: 'string', default: DEFAULT_SLICE.toString() },
     workload: { type: 'string' },
     mem: { type: 'string' },
+    wasm: { type: 'string' },
   },
 });
 const total = BigInt(values.instructions);
@@ -53,7 +58,7 @@ if (existsSync(workload)) {
 if (values.mem) memMB = u(values.mem, '--mem');
 if (memMB === 0) memMB = 8;
 
-const api = await loadVaxNode();
+const api = await loadVaxNode(values.wasm);
 const m = api.create({ memoryBytes: memMB * 1024 * 1024 });
 m.physWrite(load, image);
 m.setReg(15, pc);

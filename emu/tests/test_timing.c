@@ -232,6 +232,162 @@ static void test_call_frame_paths(void)
     }
 }
 
+/* The fast switch has cases of its own for HALT (0x00) and ESCF (0xFF)
+ * (execute.c: with both ends of the byte's range listed, its jump table
+ * needs no range check); everywhere else they go to their groups.  Each
+ * must do exactly what the group path does.  The same code runs on two
+ * machines: on the first at the start of a page (its first instruction
+ * takes the refill of the fetch shortcut, the rest the fast form), on the
+ * second in the last DC_WINDOW bytes of a page (the checked form, through
+ * dispatch_group); compared after every instruction: cost, cache and TB
+ * misses, instruction count, registers but the PC, PSL, the stop reason
+ * and the PC and PSL the reserved-instruction fault pushed, each at its
+ * own address.  NOP, then ESCF (a fault to the handler), whose HALT stops
+ * the machine; and HALT in the code itself. */
+static void test_fast_switch_ends(void)
+{
+    static const struct {
+        const char *code;
+        int steps;
+    } cases[] = {
+        {"nop\n.byte 0xFF\nnop\n", 3},   /* NOP, ESCF, the handler's HALT */
+        {"nop\nhalt\n", 2},              /* NOP, HALT */
+    };
+    static const uint32_t at[2] = {0x1000, 0x11F4};   /* the fast form; the checked form */
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        vax_machine *pair[2] = {new_machine(), new_machine()};
+        vasm_result r[2] = {{0}, {0}}, handler = {0};
+        if (!pair[0] || !pair[1] || vasm_assemble("halt\n", 0x3000, &handler) != 0) {
+            CHECK(0, "set-up of case %zu", k);
+            goto out;
+        }
+        for (int j = 0; j < 2; j++) {
+            if (vasm_assemble(cases[k].code, at[j], &r[j]) != 0) {
+                CHECK(0, "assembler: %s", r[j].error);
+                goto out;
+            }
+            vax_phys_write(pair[j], at[j], r[j].bytes, r[j].len);
+            vax_phys_write(pair[j], 0x3000, handler.bytes, handler.len);
+            vax_set_ipr(pair[j], IPR_SCBB, 0x2000);
+            vax_phys_write(pair[j], 0x2000 + 0x10, &(uint32_t){0x3000}, 4);   /* reserved instruction */
+            vax_set_reg(pair[j], 14, 0x8000);
+            vax_set_reg(pair[j], 15, at[j]);
+        }
+        for (int step = 0; step < cases[k].steps; step++) {
+            vax_stop_reason why[2];
+            for (int j = 0; j < 2; j++)
+                why[j] = vax_run(pair[j], 1);
+            vax_machine *a = pair[0], *b = pair[1];
+            int same = why[0] == why[1] && a->cost == b->cost && a->cache.misses == b->cache.misses &&
+                       a->icount == b->icount && a->stats.tb_miss == b->stats.tb_miss &&
+                       vax_get_psl(a) == vax_get_psl(b);
+            for (int i = 0; i < 15; i++)
+                same = same && vax_get_reg(a, i) == vax_get_reg(b, i);
+            uint32_t pc_a = vax_get_reg(a, 15), pc_b = vax_get_reg(b, 15);
+            same = same && (pc_a - at[0] == pc_b - at[1] || (pc_a == 0x3000 && pc_b == 0x3000) ||
+                            (pc_a == 0x3001 && pc_b == 0x3001));
+            CHECK(same, "case %zu, step %d: fast and checked forms differ (cost %llu / %llu, PC %X / %X, stop %d / %d)",
+                  k, step, (unsigned long long)a->cost, (unsigned long long)b->cost, pc_a, pc_b, (int)why[0],
+                  (int)why[1]);
+            if (!same)
+                goto out;
+        }
+        CHECK(vax_get_reg(pair[0], 15) == (k == 0 ? 0x3001u : at[0] + 2), "case %zu: stopped at PC %X", k,
+              vax_get_reg(pair[0], 15));
+        if (k == 0) {
+            /* The fault's frame: the PC of ESCF itself, then the PSL. */
+            uint32_t sp = vax_get_reg(pair[0], 14), frame[2][2];
+            CHECK(sp == vax_get_reg(pair[1], 14), "the two frames' SP");
+            for (int j = 0; j < 2; j++)
+                vax_phys_read(pair[j], sp, frame[j], 8);
+            CHECK(frame[0][0] == at[0] + 1 && frame[1][0] == at[1] + 1, "ESCF's fault PC %X / %X", frame[0][0],
+                  frame[1][0]);
+            CHECK(frame[0][1] == frame[1][1], "the pushed PSL %X / %X", frame[0][1], frame[1][1]);
+        }
+    out:
+        for (int j = 0; j < 2; j++) {
+            vasm_free(&r[j]);
+            vax_destroy(pair[j]);
+        }
+        vasm_free(&handler);
+    }
+}
+
+/* An index specifier with a PC-relative base (b^, w^ or l^ tab[Rx], how a
+ * kernel reads its tables) is decoded by decode.c's fast decoder
+ * (decode_at) when it lies 10 bytes or more before the end of its page,
+ * and by the general one, byte by byte through the instruction stream,
+ * when it lies nearer the end.  The two must agree: each instruction
+ * (read, write, modify and address operands, each base width) runs on two
+ * machines, at 0x1000 on one and in the last bytes of the page at 0x1000
+ * on the other (its table 0x1F0 bytes on as well, filled alike), and
+ * cost, cache and TB misses, count, R2, PSL and the PC's offset must be
+ * the same; and the operand must be the one the index addresses. */
+static void test_index_pc_base(void)
+{
+    static const char *const code[] = {
+        "movl b^tab[r1], r2\n",  "movl w^tab[r1], r2\n", "movl l^tab[r1], r2\n",
+        "movl r3, b^tab[r1]\n",  "addl2 r3, w^tab[r1]\n", "moval l^tab[r1], r2\n",
+        "movb b^tab[r1], r2\n",  "movzwl w^tab[r1], r2\n",
+    };
+    /* Where each copy starts: the fast decoder; the general one (the
+     * index specifier at 0x11F7, 9 bytes before the page's end). */
+    static const uint32_t at[2] = {0x1000, 0x11F6};
+    for (size_t k = 0; k < sizeof code / sizeof code[0]; k++) {
+        vax_machine *pair[2] = {new_machine(), new_machine()};
+        vasm_result r[2] = {{0}, {0}};
+        uint32_t tab[2] = {0, 0};
+        if (!pair[0] || !pair[1]) {
+            CHECK(0, "set-up of %s", code[k]);
+            goto out;
+        }
+        for (int j = 0; j < 2; j++) {
+            char src[160];
+            /* tab at 0x1060 and 0x1260 (in reach of a byte displacement
+             * from both; the same place in its cache blocks) */
+            snprintf(src, sizeof src, "%shalt\n.org 0x%X\ntab: .long 0\n", code[k], 0x1060u + 0x200u * (uint32_t)j);
+            if (vasm_assemble(src, at[j], &r[j]) != 0 || vasm_symbol(&r[j], "tab", &tab[j]) != 0) {
+                CHECK(0, "assembler: %s: %s", code[k], r[j].error);
+                goto out;
+            }
+            vax_phys_write(pair[j], at[j], r[j].bytes, r[j].len);
+            for (uint32_t i = 0; i < 8; i++)   /* the table: 0x11223300 + index */
+                vax_phys_write(pair[j], tab[j] + 4 * i, &(uint32_t){0x11223300u + i}, 4);
+            vax_set_reg(pair[j], 1, 2);
+            vax_set_reg(pair[j], 3, 0x55u);
+            vax_set_reg(pair[j], 14, 0x8000);
+            vax_set_reg(pair[j], 15, at[j]);
+        }
+        for (int j = 0; j < 2; j++)
+            vax_run(pair[j], 1);
+        vax_machine *a = pair[0], *b = pair[1];
+        int same = a->cost == b->cost && a->cache.misses == b->cache.misses && a->icount == b->icount &&
+                   a->stats.tb_miss == b->stats.tb_miss && vax_get_psl(a) == vax_get_psl(b) &&
+                   vax_get_reg(a, 15) - at[0] == vax_get_reg(b, 15) - at[1];
+        uint32_t r2[2] = {vax_get_reg(a, 2), vax_get_reg(b, 2)}, mem[2];
+        for (int j = 0; j < 2; j++)
+            vax_phys_read(pair[j], tab[j] + 8, &mem[j], 4);
+        CHECK(same, "%s: the fast and the general decoder differ (cost %llu / %llu, PC %X / %X)", code[k],
+              (unsigned long long)a->cost, (unsigned long long)b->cost, vax_get_reg(a, 15), vax_get_reg(b, 15));
+        /* What each one did: the element the index addresses (R1 = 2). */
+        uint32_t want_r2 = k == 6 ? 0x22 : k == 7 ? 0x3301 : 0x11223302u;   /* byte 2, word 2 (at 4), longword 2 */
+        if (k == 0 || k == 1 || k == 2 || k == 6 || k == 7)
+            CHECK(r2[0] == want_r2 && r2[1] == want_r2, "%s: R2 %X / %X, want %X", code[k], r2[0], r2[1], want_r2);
+        if (k == 5)
+            CHECK(r2[0] == tab[0] + 8 && r2[1] == tab[1] + 8, "%s: R2 %X / %X", code[k], r2[0], r2[1]);
+        if (k == 3)
+            CHECK(mem[0] == 0x55u && mem[1] == 0x55u, "%s: the element %X / %X", code[k], mem[0], mem[1]);
+        if (k == 4)
+            CHECK(mem[0] == 0x11223357u && mem[1] == 0x11223357u, "%s: the element %X / %X", code[k], mem[0],
+                  mem[1]);
+    out:
+        for (int j = 0; j < 2; j++) {
+            vasm_free(&r[j]);
+            vax_destroy(pair[j]);
+        }
+    }
+}
+
 /* Operand specifiers: register and literal operands are in the base;
  * memory ones add their mode's work and the access. */
 static void test_specifiers(void)
@@ -383,6 +539,8 @@ int main(void)
     test_locc_progress();
     test_calls_registers();
     test_call_frame_paths();
+    test_fast_switch_ends();
+    test_index_pc_base();
     test_specifiers();
     test_scale_and_determinism();
     test_preset_change_keeps_time();

@@ -284,8 +284,13 @@ ALWAYS_INLINE int decode_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int 
         int rb = (int)(base_spec & 15);
         uint32_t base;
         int f = SPEC_FORM_INDEX;
-        if (rn == 15 || rb == 15)
-            return K_GENERAL;   /* PC as index, PC-relative and absolute bases */
+        /* PC as the index, and PC as a base but in a displacement mode
+         * (absolute, immediate and the UNPREDICTABLE ones) go the general
+         * way.  A PC-relative base (a kernel's table[Rx]) is taken here:
+         * r[15] is set to the PC after the displacement before r[rb] is
+         * read, as decode_spec_general reads it. */
+        if (rn == 15 || (rb == 15 && (base_spec >> 4) != 10 && (base_spec >> 4) != 12 && (base_spec >> 4) != 14))
+            return K_GENERAL;
         if ((base_spec >> 4) == 6) {   /* (Rb)[Rx], the most frequent: ahead of the switch */
             r[15] = pc + 2;
             *val = r[rb] + r[rn] * (uint32_t)size;
@@ -306,23 +311,23 @@ ALWAYS_INLINE int decode_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int 
             r[15] = pc + 2;
             break;
         case 10:
-            base = r[rb] + (uint32_t)(int32_t)(int8_t)ip[2];
             r[15] = pc + 3;
+            base = r[rb] + (uint32_t)(int32_t)(int8_t)ip[2];
             f = SPEC_FORM_INDEX_DISP;
             break;
         case 12: {
             int16_t d;
             memcpy(&d, ip + 2, 2);
-            base = r[rb] + (uint32_t)(int32_t)d;
             r[15] = pc + 4;
+            base = r[rb] + (uint32_t)(int32_t)d;
             f = SPEC_FORM_INDEX_DISP;
             break;
         }
         case 14: {
             uint32_t d;
             memcpy(&d, ip + 2, 4);
-            base = r[rb] + d;
             r[15] = pc + 6;
+            base = r[rb] + d;
             f = SPEC_FORM_INDEX_DISP;
             break;
         }

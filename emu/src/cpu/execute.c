@@ -229,6 +229,7 @@ void cpu_execute(vax_machine *m)
                 c->r[15] = pc + 1;
                 st = exec_ret(m);
                 break;
+            case 0x00:                         /* HALT: listed, so that the jump table starts at 0 */
             case 0x02: case 0xBC: case 0x0C:   /* REI, CHMK, PROBER */
                 c->r[15] = pc + 1;
                 st = exec_privileged(m, (int)opcode);
@@ -236,6 +237,15 @@ void cpu_execute(vax_machine *m)
             case 0xEF: case 0xF0:              /* EXTZV, INSV */
                 c->r[15] = pc + 1;
                 st = exec_field(m, (int)opcode);
+                break;
+            case 0xFF:                         /* ESCF: reserved, as dispatch_group has it */
+                /* A case of its own, so that the jump table ends at 0xFF:
+                 * with both ends of the byte's range in it, the compiler
+                 * drops the table's range check (a compare and a branch
+                 * per instruction natively; WebAssembly's br_table checks
+                 * anyway). */
+                c->r[15] = pc + 1;
+                st = VAX_EXC_RESERVED_INSTRUCTION;
                 break;
             default:
                 c->r[15] = pc + 1;

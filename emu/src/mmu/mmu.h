@@ -101,7 +101,7 @@ int mem_read_missed(vax_machine *m, uint32_t pa, const uint8_t *h, int size, uin
 MMU_INLINE int mem_read_mode(vax_machine *m, uint32_t va, int size, int mode, uint32_t *value)
 {
     const xlat_entry *e = &m->xlat[xlat_index(va)];   /* tlb.h: the TB's entry, or a miss */
-    if (e->tag == va >> 9 && (e->access & (1u << mode)) && (va & 511u) <= 512u - (uint32_t)size) {
+    if (e->tag == va >> 9 && ((e->access >> mode) & 1u) && (va & 511u) <= 512u - (uint32_t)size) {
         uint32_t pa = e->pa | (va & 511u);
         const uint8_t *h = e->host + (va & 511u);
         if (!cache_hits(&m->cache, pa, size))   /* cache.h: a miss's cost */
@@ -115,7 +115,7 @@ MMU_INLINE int mem_read_mode(vax_machine *m, uint32_t va, int size, int mode, ui
 MMU_INLINE int mem_write_mode(vax_machine *m, uint32_t va, int size, int mode, uint32_t value)
 {
     const xlat_entry *e = &m->xlat[xlat_index(va)];
-    if (e->tag == va >> 9 && (e->access & (16u << mode)) && (va & 511u) <= 512u - (uint32_t)size) {
+    if (e->tag == va >> 9 && ((e->access >> (4 + mode)) & 1u) && (va & 511u) <= 512u - (uint32_t)size) {
         store_le(e->host + (va & 511u), size, value);
         return 0;
     }
@@ -129,7 +129,7 @@ MMU_INLINE int mem_read_modify(vax_machine *m, uint32_t va, int size, uint32_t *
 {
     int mode = (int)PSL_GET_CUR(m->cpu.psl);
     const xlat_entry *e = &m->xlat[xlat_index(va)];
-    if (e->tag == va >> 9 && (e->access & (16u << mode)) && (va & 511u) <= 512u - (uint32_t)size) {
+    if (e->tag == va >> 9 && ((e->access >> (4 + mode)) & 1u) && (va & 511u) <= 512u - (uint32_t)size) {
         uint32_t pa = e->pa | (va & 511u);
         const uint8_t *h = e->host + (va & 511u);
         if (!cache_hits(&m->cache, pa, size))
