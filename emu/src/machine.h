@@ -69,6 +69,12 @@ struct vax_machine {
      * of requesting sources; each source's SCB offset. */
     uint32_t irq_pending[32];
     uint16_t irq_vector[32][32];
+    /* Bit L set when irq_pending[L] has a source: derived from irq_pending
+     * (kept by machine_irq_raise and machine_irq_clear, recomputed by
+     * machine_irq_levels_refresh after anything else writes it), so that
+     * the outer loop finds the highest requesting level without a look at
+     * every level above the IPL.  Host state: not saved, not digested. */
+    uint32_t irq_levels;
 
     /* Processor registers that belong to devices (interval clock, TODR,
      * console terminal, SBI registers): the system model installs these;
@@ -160,6 +166,8 @@ void machine_event_cancel(vax_machine *m, vax_event *e);
  * level ipl with the given SCB offset. */
 void machine_irq_raise(vax_machine *m, int ipl, int source, uint32_t scb_offset);
 void machine_irq_clear(vax_machine *m, int ipl, int source);
+/* Recompute irq_levels from irq_pending (after a reset or a snapshot restore). */
+void machine_irq_levels_refresh(vax_machine *m);
 
 /* Statistics bookkeeping (stats.c).  machine_account_mode: the
  * instructions before instruction count `boundary` belong to the current
