@@ -69,12 +69,6 @@ struct vax_machine {
      * of requesting sources; each source's SCB offset. */
     uint32_t irq_pending[32];
     uint16_t irq_vector[32][32];
-    /* Bit L set when irq_pending[L] has a source: derived from irq_pending
-     * (kept by machine_irq_raise and machine_irq_clear, recomputed by
-     * machine_irq_levels_refresh after anything else writes it), so that
-     * the outer loop finds the highest requesting level without a look at
-     * every level above the IPL.  Host state: not saved, not digested. */
-    uint32_t irq_levels;
 
     /* Processor registers that belong to devices (interval clock, TODR,
      * console terminal, SBI registers): the system model installs these;
@@ -130,6 +124,15 @@ struct vax_machine {
     /* The profiler (profile/profile.h), NULL when off: the processor calls
      * its hooks only when this is set. */
     struct vax_profile *prof;
+
+    /* Bit L set when irq_pending[L] (above) has a source: derived from
+     * irq_pending (kept by machine_irq_raise and machine_irq_clear,
+     * recomputed by machine_irq_levels_refresh after anything else writes
+     * it), so that the outer loop finds the highest requesting level
+     * without a look at every level above the IPL.  Host state: not
+     * saved, not digested.  Last in the struct, so that adding it moved
+     * no other field. */
+    uint32_t irq_levels;
 };
 
 /* Forget the host-side shortcuts that hold for the machine's state as it
