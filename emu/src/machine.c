@@ -41,6 +41,7 @@ void vax_reset(vax_machine *m)
     while (m->nevents > 0)
         machine_event_cancel(m, m->events[m->nevents - 1]);
     memset(m->irq_pending, 0, sizeof m->irq_pending);
+    m->irq_levels = 0;
     reset_processor(m);
     machine_forget_host_shortcuts(m);
     if (m->prof)
@@ -88,6 +89,7 @@ void machine_irq_raise(vax_machine *m, int ipl, int source, uint32_t scb_offset)
 {
     m->irq_vector[ipl & 31][source & 31] = (uint16_t)scb_offset;
     m->irq_pending[ipl & 31] |= 1u << (source & 31);
+    m->irq_levels |= 1u << (ipl & 31);
     if (ipl > (int)PSL_GET_IPL(m->cpu.psl))
         m->run_limit = 0;
 }
@@ -95,6 +97,16 @@ void machine_irq_raise(vax_machine *m, int ipl, int source, uint32_t scb_offset)
 void machine_irq_clear(vax_machine *m, int ipl, int source)
 {
     m->irq_pending[ipl & 31] &= ~(1u << (source & 31));
+    if (!m->irq_pending[ipl & 31])
+        m->irq_levels &= ~(1u << (ipl & 31));
+}
+
+void machine_irq_levels_refresh(vax_machine *m)
+{
+    m->irq_levels = 0;
+    for (int level = 0; level < 32; level++)
+        if (m->irq_pending[level])
+            m->irq_levels |= 1u << level;
 }
 
 static int highest_bit(uint32_t x)
@@ -195,21 +207,22 @@ static vax_event *next_event(const vax_machine *m)
     return best;
 }
 
-/* Fire every event that is due. */
-static void fire_due_events(vax_machine *m)
+/* Fire every event that is due.  Returns the earliest event still
+ * pending (NULL if none), as next_event would now. */
+static vax_event *fire_due_events(vax_machine *m)
 {
     vax_event *e;
     while ((e = next_event(m)) && e->when_ns <= machine_time_ns(m)) {
         machine_event_cancel(m, e);
         e->fire(m, e->ctx);
     }
+    return e;
 }
 
-/* The cost at which the next event falls due: the least c with
- * time(c) >= when (time rounds down, so c is rounded up). */
-static uint64_t event_limit(const vax_machine *m)
+/* The cost at which the next event e (next_event's) falls due: the least
+ * c with time(c) >= when (time rounds down, so c is rounded up). */
+static uint64_t event_limit(const vax_machine *m, const vax_event *e)
 {
-    const vax_event *e = next_event(m);
     if (!e)
         return UINT64_MAX;
     if (e->when_ns <= machine_time_ns(m))
@@ -224,15 +237,18 @@ static int service_interrupts(vax_machine *m)
 {
     vax_cpu *c = &m->cpu;
     int ipl = (int)PSL_GET_IPL(c->psl);
-    for (int level = 31; level > ipl && level >= 16; level--) {
+    /* The levels above the IPL (and at least 16) with a request. */
+    uint32_t above = m->irq_levels & ~((2u << ipl) - 1u) & 0xFFFF0000u;
+    if (above) {
+        int level = highest_bit(above);
         uint32_t p = m->irq_pending[level];
-        if (p) {
-            int src = 0;
-            while (!(p & (1u << src)))
-                src++;
-            m->irq_pending[level] &= ~(1u << src);   /* acknowledged: the device re-requests */
-            return cpu_take_interrupt(m, m->irq_vector[level][src], level) == VAX_EXC_FATAL ? -1 : 1;
-        }
+        int src = 0;
+        while (!(p & (1u << src)))
+            src++;
+        m->irq_pending[level] &= ~(1u << src);   /* acknowledged: the device re-requests */
+        if (!m->irq_pending[level])
+            m->irq_levels &= ~(1u << level);
+        return cpu_take_interrupt(m, m->irq_vector[level][src], level) == VAX_EXC_FATAL ? -1 : 1;
     }
     int soft = highest_bit(c->sisr & 0xFFFEu);
     if (soft > ipl) {
@@ -253,12 +269,15 @@ vax_stop_reason vax_run(vax_machine *m, uint64_t max_instructions)
             return m->stop_reason;
         if (m->icount >= m->budget_end)
             return VAX_STOP_BUDGET;
-        fire_due_events(m);
+        vax_event *next = fire_due_events(m);
         if (m->stop_requested)
             return m->stop_reason;
-        if (service_interrupts(m) < 0)
+        int taken = service_interrupts(m);
+        if (taken < 0)
             return m->stop_reason;
-        uint64_t limit = event_limit(m);
+        if (taken)
+            next = next_event(m);   /* taking it went through memory, and so maybe a device */
+        uint64_t limit = event_limit(m, next);
         if (limit <= m->cost)
             limit = m->cost + 1;   /* an event firing now: still make progress */
         m->cost_limit = limit;

@@ -124,6 +124,15 @@ struct vax_machine {
     /* The profiler (profile/profile.h), NULL when off: the processor calls
      * its hooks only when this is set. */
     struct vax_profile *prof;
+
+    /* Bit L set when irq_pending[L] (above) has a source: derived from
+     * irq_pending (kept by machine_irq_raise and machine_irq_clear,
+     * recomputed by machine_irq_levels_refresh after anything else writes
+     * it), so that the outer loop finds the highest requesting level
+     * without a look at every level above the IPL.  Host state: not
+     * saved, not digested.  Last in the struct, so that adding it moved
+     * no other field. */
+    uint32_t irq_levels;
 };
 
 /* Forget the host-side shortcuts that hold for the machine's state as it
@@ -160,6 +169,8 @@ void machine_event_cancel(vax_machine *m, vax_event *e);
  * level ipl with the given SCB offset. */
 void machine_irq_raise(vax_machine *m, int ipl, int source, uint32_t scb_offset);
 void machine_irq_clear(vax_machine *m, int ipl, int source);
+/* Recompute irq_levels from irq_pending (after a reset or a snapshot restore). */
+void machine_irq_levels_refresh(vax_machine *m);
 
 /* Statistics bookkeeping (stats.c).  machine_account_mode: the
  * instructions before instruction count `boundary` belong to the current

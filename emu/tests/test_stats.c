@@ -405,6 +405,66 @@ static void test_idle_skip_to_event(void)
           (unsigned long long)t[1]);
 }
 
+/* The wait loop of wake_src placed at every byte from 16 before a page
+ * boundary to it, so that each of its instructions (and the absolute
+ * address of TSTL's operand) lies across the boundary at some placement:
+ * the idle look reads instruction bytes from the page it found last when
+ * they lie in it and a byte at a time across pages (idle.c, fetch).  The
+ * loop is skipped at every placement, and the run ends at the same
+ * instruction count and time as without skipping. */
+static void test_idle_skip_across_page(void)
+{
+    for (uint32_t at = 0x11F0; at <= 0x1200; at++) {
+        char src[1024];
+        snprintf(src, sizeof src,
+                 ".org 0xC0\n"
+                 "    .long wake+1\n"
+                 ".org 0x1000\n"
+                 "start:  mtpr #-10000, #25\n"
+                 "        mtpr #0x51, #24\n"
+                 "        brw idle\n"
+                 "        .align 4\n"
+                 "wake:   halt\n"
+                 ".org 0x%X\n"
+                 "idle:   mtpr #0, #18\n"
+                 "        tstl @#whichqs\n"
+                 "        bneq idle\n"
+                 "        brb idle\n"
+                 ".org 0x2000\n"
+                 "whichqs: .long 0\n",
+                 (unsigned)at);
+        uint64_t icount[2] = {0, 0}, t[2] = {0, 0}, digest[2] = {0, 0};
+        for (int on = 0; on < 2; on++) {
+            vax780 *s = new_system(on);
+            vasm_result r = {0};
+            if (!s || load(s->m, src, 0, &r) != 0) {
+                vasm_free(&r);
+                vax780_destroy(s);
+                return;
+            }
+            enter_kernel(s->m, &r, "start");
+            CHECK(vax_run(s->m, 1000000) == VAX_STOP_HALT, "loop at %X: did not halt: %s", (unsigned)at,
+                  vax_stop_detail(s->m));
+            vax_stats st;
+            vax_stats_get(s->m, &st);
+            icount[on] = st.instructions;
+            t[on] = st.ns_total;
+            digest[on] = vax_state_digest(s->m);
+            if (on)
+                CHECK(st.idle_skips >= 1 && st.instructions - st.instr_idle <= 40,
+                      "loop at %X: %llu skips, ran %llu instructions of %llu", (unsigned)at,
+                      (unsigned long long)st.idle_skips, (unsigned long long)(st.instructions - st.instr_idle),
+                      (unsigned long long)st.instructions);
+            vasm_free(&r);
+            vax780_destroy(s);
+        }
+        CHECK(icount[0] == icount[1] && t[0] == t[1] && digest[0] == digest[1],
+              "loop at %X: wake-up at %llu/%llu instructions, %llu/%llu ns", (unsigned)at,
+              (unsigned long long)icount[0], (unsigned long long)icount[1], (unsigned long long)t[0],
+              (unsigned long long)t[1]);
+    }
+}
+
 /* A loop with nothing pending at all: skipped to the end of the budget
  * (after the few instructions that fill the TB, so that the loop can be
  * read through it). */
@@ -709,6 +769,7 @@ int main(void)
     test_memory_management();
     test_idle_skip_invisible();
     test_idle_skip_to_event();
+    test_idle_skip_across_page();
     test_idle_skip_to_budget();
     test_counted_loops();
     test_random_loops();

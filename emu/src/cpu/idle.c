@@ -118,6 +118,13 @@ static int read_ram(walk *w, uint32_t va, int size, uint32_t *v)
  * so only the opcode's byte (fetch_opcode) must be in the cache. */
 static int fetch(walk *w, int n, uint32_t *v)
 {
+    /* All n bytes in the page found last: what the byte reads below would
+     * give, and they would change nothing else. */
+    if ((w->pc >> 9) == w->page_vpn && (w->pc & 511u) <= 512u - (uint32_t)n) {
+        *v = load_le(w->page_host + (w->pc & 511u), n);
+        w->pc += (uint32_t)n;
+        return 0;
+    }
     uint32_t r = 0;
     for (int i = 0; i < n; i++) {
         uint32_t b;
@@ -220,13 +227,24 @@ static int branch(walk *w, int dsize, int taken)
     return 0;
 }
 
-/* Evaluate the instruction at the walk's PC; -1 if it is not one of those
- * this file can prove harmless. */
-static int step(walk *w)
+/* Can step() evaluate this opcode?  (Exactly its cases.) */
+static int wait_loop_opcode(uint32_t op)
 {
-    uint32_t op, a, b;
-    if (fetch_opcode(w, &op) != 0)
-        return -1;
+    switch (op) {
+    case 0x01: case 0x95: case 0xB5: case 0xD5: case 0x91: case 0xB1: case 0xD1: case 0x93: case 0xB3:
+    case 0xD3: case 0xDA: case 0x11: case 0x31: case 0x12: case 0x13: case 0x14: case 0x15: case 0x18:
+    case 0x19: case 0x1A: case 0x1B: case 0x1C: case 0x1D: case 0x1E: case 0x1F: case 0xE8: case 0xE9:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Evaluate the instruction whose opcode op the walk has just fetched; -1
+ * if it is not one of those this file can prove harmless. */
+static int step_fetched(walk *w, uint32_t op)
+{
+    uint32_t a, b;
     w->cost += w->m->tm.op[op];
     int size = (op & 0xF0) == 0x90 ? 1 : (op & 0xF0) == 0xB0 ? 2 : 4;
     switch (op) {
@@ -272,6 +290,15 @@ static int step(walk *w)
     }
 }
 
+/* Evaluate the instruction at the walk's PC. */
+static int step(walk *w)
+{
+    uint32_t op;
+    if (fetch_opcode(w, &op) != 0)
+        return -1;
+    return step_fetched(w, op);
+}
+
 /* Could an interrupt be taken at this IPL now? */
 static int interrupt_deliverable(const vax_machine *m, uint32_t ipl)
 {
@@ -282,15 +309,14 @@ static int interrupt_deliverable(const vax_machine *m, uint32_t ipl)
     return (m->cpu.sisr & above) != 0;
 }
 
-/* Is the instruction at the walk's PC a SOBGTR/SOBGEQ/AOBLSS/AOBLEQ with
- * its index in a register that branches to itself?  Then *op, *reg and
- * *left: how many more executions of it branch back (at least one). */
-static int counted_loop(walk *w, uint32_t pc, uint32_t *op, int *reg, int64_t *left)
+/* Is the instruction at pc, whose opcode op (SOBGTR, SOBGEQ, AOBLSS or
+ * AOBLEQ) the walk has just fetched, one with its index in a register that
+ * branches to itself?  Then *reg and *left: how many more executions of
+ * it branch back (at least one). */
+static int counted_loop(walk *w, uint32_t pc, const uint32_t *op, int *reg, int64_t *left)
 {
     const vax_cpu *c = &w->m->cpu;
     uint32_t spec, disp, limit = 0;
-    if (fetch_opcode(w, op) != 0 || *op < 0xF2 || *op > 0xF5)
-        return 0;
     w->cost += w->m->tm.op[*op];
     if ((*op == 0xF2 || *op == 0xF3) && operand(w, 4, &limit) != 0)   /* AOBxxx's limit */
         return 0;
@@ -308,12 +334,13 @@ static int counted_loop(walk *w, uint32_t pc, uint32_t *op, int *reg, int64_t *l
     return *left > 0;
 }
 
-/* The wait loop at the PC: the number of instructions in one iteration,
- * or 0 if it is not one (see the top of the file). */
-static uint64_t wait_loop_length(walk *w, uint32_t pc, uint32_t cc)
+/* The wait loop at pc, whose first opcode op the walk has just fetched:
+ * the number of instructions in one iteration, or 0 if it is not one (see
+ * the top of the file). */
+static uint64_t wait_loop_length(walk *w, uint32_t pc, uint32_t cc, uint32_t op)
 {
     for (uint64_t n = 1; n <= IDLE_MAX_INSNS; n++) {
-        if (step(w) != 0)
+        if ((n == 1 ? step_fetched(w, op) : step(w)) != 0)
             return 0;
         if (w->pc == pc)
             /* Back where it started: the same state only if the codes
@@ -337,12 +364,19 @@ uint64_t cpu_idle_skip(vax_machine *m)
     int64_t left = 0;
     uint64_t len = 0, len_cost = 0;
     walk w = {m, pc, cc, ipl, 0, 0, TLB_INVALID, NULL};
-    int counted = counted_loop(&w, pc, &op, &reg, &left);
-    if (!counted && !w.tb_miss) {
-        walk w2 = {m, pc, cc, ipl, 0, 0, TLB_INVALID, NULL};
-        len = wait_loop_length(&w2, pc, cc);
-        w.tb_miss = w2.tb_miss;
-        len_cost = w2.cost;
+    /* The opcode at the PC decides which kind of loop it can be, so it is
+     * read once (a walk changes nothing, so a second read would find the
+     * same byte and fail or not in the same way).  An opcode neither kind
+     * starts with (most looks: the kernel comes here at every IPL change)
+     * ends the look at once, as the walks would end at their first step. */
+    int counted = 0;
+    if (fetch_opcode(&w, &op) == 0) {
+        if (op >= 0xF2 && op <= 0xF5) {
+            counted = counted_loop(&w, pc, &op, &reg, &left);
+        } else if (wait_loop_opcode(op)) {
+            len = wait_loop_length(&w, pc, cc, op);
+            len_cost = w.cost;
+        }
     }
     if (!counted && !len) {
         /* If the TB lacked a page the code at the PC uses, we could not

@@ -170,6 +170,8 @@ void machine_snap(vax_machine *m, vax_snap *s)
     snap_u64(s, &m->cost_base);
     snap_u64(s, &m->time_base_ns);
     snap_u32_array(s, m->irq_pending, 32);
+    if (snap_restoring(s))
+        machine_irq_levels_refresh(m);
     for (int i = 0; i < 32; i++)
         snap_u16_array(s, m->irq_vector[i], 32);
     snap_u32(s, &m->idle_retry_pc);

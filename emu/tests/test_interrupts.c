@@ -1,0 +1,145 @@
+/*
+ * test_interrupts.c — the outer loop's hardware interrupt requests.
+ *
+ * vax_run finds the highest requesting level from a mask of the levels
+ * with a request (machine.h, irq_levels) instead of looking at every level
+ * above the IPL.  The mask must say exactly which entries of irq_pending
+ * have a source, after every request and clear and after irq_pending is
+ * written wholesale (as a snapshot restore does), and the interrupt taken
+ * must be the one the look at every level finds: the highest level above
+ * the IPL (16 and up), its lowest-numbered source.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "machine.h"
+
+#include "check.h"
+
+/* The mask as the loop over irq_pending computes it. */
+static uint32_t levels_of(const vax_machine *m)
+{
+    uint32_t l = 0;
+    for (int level = 0; level < 32; level++)
+        if (m->irq_pending[level])
+            l |= 1u << level;
+    return l;
+}
+
+/* The request the look at every level from 31 down takes at this IPL:
+ * level and source, or level -1. */
+static void first_request(const vax_machine *m, int ipl, int *level, int *source)
+{
+    *level = -1;
+    *source = -1;
+    for (int l = 31; l > ipl && l >= 16; l--)
+        if (m->irq_pending[l]) {
+            int s = 0;
+            while (!(m->irq_pending[l] & (1u << s)))
+                s++;
+            *level = l;
+            *source = s;
+            return;
+        }
+}
+
+static uint32_t next_random(uint32_t *x)
+{
+    *x = *x * 1103515245u + 12345u;
+    return *x >> 8;
+}
+
+static void test_mask_follows_requests(void)
+{
+    vax_config cfg = {1u << 20};
+    vax_machine *m = vax_create(&cfg);
+    CHECK(m != NULL, "vax_create");
+    if (!m)
+        return;
+    uint32_t x = 1;
+    int bad = 0;
+    for (int i = 0; i < 20000 && !bad; i++) {
+        uint32_t r = next_random(&x);
+        int ipl = (int)(r % 40) - 4;   /* also out of range: the machine masks it */
+        int src = (int)((r >> 6) % 36);
+        if ((r >> 12) & 1)
+            machine_irq_raise(m, ipl, src, 0x100);
+        else
+            machine_irq_clear(m, ipl, src);
+        if (i % 997 == 0) {   /* written wholesale, as a snapshot restore writes it */
+            for (int l = 0; l < 32; l++)
+                m->irq_pending[l] = (next_random(&x) & 3) ? 0 : next_random(&x);
+            machine_irq_levels_refresh(m);
+        }
+        if (m->irq_levels != levels_of(m)) {
+            CHECK(0, "step %d: irq_levels %08X, pending levels %08X", i, m->irq_levels, levels_of(m));
+            bad = 1;
+        }
+    }
+    vax_reset(m);
+    CHECK(m->irq_levels == 0 && levels_of(m) == 0, "after reset: irq_levels %08X", m->irq_levels);
+    vax_destroy(m);
+}
+
+/* Requests at several levels and sources; the processor, at IPL 0, takes
+ * them one after the other, each handler a HALT.  Each time the taken
+ * vector must be that of the request the full look picks, and the mask
+ * must follow the acknowledgement. */
+static void test_taken_in_order(void)
+{
+    vax_config cfg = {1u << 20};
+    vax_machine *m = vax_create(&cfg);
+    CHECK(m != NULL, "vax_create");
+    if (!m)
+        return;
+    static const struct {
+        int level, source;
+    } requests[] = {{0x15, 3}, {0x17, 5}, {0x17, 2}, {0x14, 0}, {0x1F, 31}, {0x10, 7}, {0x0F, 1}, {0x15, 0}};
+    const int n = (int)(sizeof requests / sizeof requests[0]);
+    for (int i = 0; i < n; i++) {
+        uint32_t scb = 0x100u + 4u * (uint32_t)i;
+        uint32_t handler = 0x3000u + 0x10u * (uint32_t)i;
+        uint32_t vector = handler | 1u;   /* on the interrupt stack */
+        uint8_t halt = 0x00;
+        vax_phys_write(m, scb, &vector, 4);
+        vax_phys_write(m, handler, &halt, 1);
+        machine_irq_raise(m, requests[i].level, requests[i].source, scb);
+    }
+    static const uint8_t brb_self[] = {0x11, 0xFE};
+    vax_phys_write(m, 0x2000, brb_self, sizeof brb_self);
+    /* Level 0x0F is below the hardware levels: never taken. */
+    for (int taken = 0; taken < n - 1; taken++) {
+        int level, source;
+        first_request(m, 0, &level, &source);
+        CHECK(level >= 16, "round %d: nothing left to take", taken);
+        if (level < 16)
+            break;
+        int which = -1;
+        for (int i = 0; i < n; i++)
+            if (requests[i].level == level && requests[i].source == source)
+                which = i;
+        vax_set_ipr(m, IPR_ISP, 0xA000);
+        vax_set_ipr(m, IPR_KSP, 0x9000);
+        vax_set_psl(m, 0);   /* kernel, IPL 0 */
+        vax_set_reg(m, 15, 0x2000);
+        vax_stop_reason stop = vax_run(m, 1000);
+        uint32_t pc = vax_get_reg(m, 15);
+        CHECK(stop == VAX_STOP_HALT && pc == 0x3000u + 0x10u * (uint32_t)which + 1u,
+              "round %d: expected level %02X source %d's handler, stop %d at %08X", taken, level, source, stop, pc);
+        CHECK(PSL_GET_IPL(vax_get_psl(m)) == (uint32_t)level, "round %d: IPL %u, level %02X", taken,
+              PSL_GET_IPL(vax_get_psl(m)), level);
+        CHECK(!(m->irq_pending[level] & (1u << source)) && m->irq_levels == levels_of(m),
+              "round %d: request not acknowledged, or mask %08X against %08X", taken, m->irq_levels,
+              levels_of(m));
+    }
+    CHECK(m->irq_levels == 1u << 0x0F, "left: %08X", m->irq_levels);
+    vax_destroy(m);
+}
+
+int main(void)
+{
+    test_mask_follows_requests();
+    test_taken_in_order();
+    return check_summary();
+}
