@@ -52,7 +52,7 @@ import {
   kernelGuestPath, kernelSourcesDigest, kernelTarEntries, timeOf,
 } from './lib/kernels';
 import type { KernelSources } from './lib/kernels';
-import { cacheKey, gzipFile, scriptsDigest, scrubHostPaths, sourceDigest, upToDate, writeJsonAtomic } from './lib/output';
+import { cacheKey, gzipFile, scriptsDigest, scrubHostPaths, sourceDigest, treeDigest, upToDate, writeJsonAtomic } from './lib/output';
 import { buildTape, readTapeLayout } from './lib/tape';
 import type { TapeFileSpec, TapeInfo } from './lib/tape';
 import { buildShipped } from './lib/shipped';
@@ -275,6 +275,10 @@ function imageKey(v: DistVersion, dist: Distribution, lab: LabSources): string {
   return cacheKey(dist.files, INSTALLER_VERSION, scriptsDigest(SCRIPTS), {
     version: v.id,
     installerCode: [sourceDigest(INSTALLER_DIR, '.ts'), sourceDigest(join(INSTALLER_DIR, 'lib'), '.ts')],
+    // The emulator that runs the installation: a change to its timing model
+    // changes the image's bytes (times written under virtual time), so an
+    // image cached from another model must not be taken as up to date.
+    emulator: treeDigest(join(REPO_ROOT, 'emu/src'), ['.c', '.h']),
     lab: {
       files: lab.files.map((f) => [f.name, f.sha256]),
       programs: lab.programs.map((p) => [p.name, p.build, p.checkArgs]),

@@ -20,7 +20,7 @@ import { gzipSync } from 'node:zlib';
 import { DIST_FILES, DistError, loadDistribution, parseSums, unpack } from './lib/dist';
 import type { FetchLike } from './lib/dist';
 import { RP06_BYTES, RP06_PARTITIONS, RP06_SECTORS, createBlankRp06 } from './lib/disk';
-import { cacheKey, gzipFile, upToDate, writeJsonAtomic } from './lib/output';
+import { cacheKey, gzipFile, treeDigest, upToDate, writeJsonAtomic } from './lib/output';
 import {
   DEFAULT_BUILD, LAB_TOOLS, buildLines, checkLines, checkRun, commandFromTemplate, extractLines, findLabSources, namesLoop,
   parseBinListing, readmeBuildTemplate, sourceDirective, toolLines, LAB_ROOT_BIN,
@@ -169,6 +169,29 @@ test('the cache key follows the extra inputs (the lab\'s sources); none leaves t
   assert.notEqual(k, cacheKey(a, '1', 's'));
   assert.notEqual(k, cacheKey(a, '1', 's', { lab: [['syscall.c', 'ab']] }));
   assert.equal(k, cacheKey(a, '1', 's', { lab: [['syscall.c', 'aa']] }));
+});
+
+test('the emulator sources\' digest covers subfolders and only the named suffixes, and moves with any change', () => {
+  const d = join(work, 'emu-src');
+  mkdirSync(join(d, 'cpu'), { recursive: true });
+  writeFileSync(join(d, 'machine.c'), 'int a;\n');
+  writeFileSync(join(d, 'cpu', 'execute.c'), 'int b;\n');
+  writeFileSync(join(d, 'cpu', 'cpu.h'), '#define C 1\n');
+  writeFileSync(join(d, 'notes.md'), 'not a source\n');
+  const k = treeDigest(d, ['.c', '.h']);
+  assert.match(k, /^[0-9a-f]{64}$/);
+  assert.equal(treeDigest(d, ['.h', '.c']), k);
+  writeFileSync(join(d, 'notes.md'), 'changed, still not a source\n');
+  assert.equal(treeDigest(d, ['.c', '.h']), k, 'a file of another suffix does not count');
+  writeFileSync(join(d, 'cpu', 'execute.c'), 'int b2;\n');
+  const k2 = treeDigest(d, ['.c', '.h']);
+  assert.notEqual(k2, k, 'a change in a subfolder moves the digest');
+  writeFileSync(join(d, 'cpu', 'extra.h'), '\n');
+  assert.notEqual(treeDigest(d, ['.c', '.h']), k2, 'a new header moves the digest');
+  rmSync(join(d, 'cpu', 'extra.h'));
+  writeFileSync(join(d, 'execute.c'), 'int b2;\n');
+  rmSync(join(d, 'cpu', 'execute.c'));
+  assert.notEqual(treeDigest(d, ['.c', '.h']), k2, 'the same bytes under another path are another tree');
 });
 
 // ------------------------------------------------------------------ tar

@@ -62,6 +62,31 @@ export function sourceDigest(dir: string, suffix: string): string {
   return h.digest('hex');
 }
 
+/** SHA-256 over every file under dir (recursively, paths relative to dir,
+ * in sorted order) whose name ends in one of suffixes. The image is written
+ * by the emulator under virtual time (inode times, the order of its writes),
+ * so its bytes depend on the emulator's model as well as on the inputs: the
+ * image key includes this digest of emu/src (the build identity that
+ * emu/Makefile writes is the same sources, hashed otherwise). */
+export function treeDigest(dir: string, suffixes: string[]): string {
+  const files: string[] = [];
+  const walk = (rel: string): void => {
+    for (const e of readdirSync(join(dir, rel), { withFileTypes: true })) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(r);
+      else if (e.isFile() && suffixes.some((x) => e.name.endsWith(x))) files.push(r);
+    }
+  };
+  walk('');
+  const h = createHash('sha256');
+  for (const r of files.sort()) {
+    h.update(r + '\0');
+    h.update(readFileSync(join(dir, r)));
+    h.update('\0');
+  }
+  return h.digest('hex');
+}
+
 /** The cache key: the inputs' sums, the installer version, the console
  * scripts and anything else the image depends on (extra: e.g. the lab's
  * guest sources and their build commands; left out when undefined). */
