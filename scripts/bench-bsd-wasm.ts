@@ -1,0 +1,40 @@
+// bench-bsd-wasm — a kernel-heavy workload in the WebAssembly build in Node:
+// 4.3BSD booted single-user (kernel loaded directly), then the programs of
+// emu/docs/speed.md's script: syscall 100000, pipeself 10000 4, forks 1000 0,
+// pipeback 10000 4 (45.4 M instructions).  For timing one module against
+// another as a whole process; the count and virtual time it prints must be
+// the same for any build.
+//
+//   node --import tsx scripts/bench-bsd-wasm.ts [--wasm FILE.wasm]
+//
+// --wasm runs another build's module (e.g. main's, copied aside) through
+// this checkout's glue: the exports must be the same.  The image is the
+// lab's (findLabImage: $VAXLAB_IMAGE or the installer's), which has the
+// programs in /lab/bin.  The console is driven by the runner's own session
+// (the CLI's expect rule), so a panic or a lost output fails the run.
+
+import { parseArgs } from 'node:util';
+
+import { findLabImage, loadDiskImage, loadVaxNode } from '../emu/js/vaxNode';
+import { ConsoleSession } from '../experiments/runner/session';
+
+const { values } = parseArgs({ options: { wasm: { type: 'string' } } });
+const imagePath = findLabImage();
+if (imagePath === null) throw new Error('no lab image: run `npm run image` first (or set VAXLAB_IMAGE)');
+
+const PROMPT = '\n# ';
+const LIMIT_SECONDS = 600;   // virtual seconds for each wait
+
+const api = await loadVaxNode(values.wasm);
+const disk = await loadDiskImage(imagePath);
+const sys = api.vax780.create({ memoryMB: 8, disk, boot: 'single', direct: true });
+const session = new ConsoleSession(sys);
+const t0 = performance.now();
+await session.expect(PROMPT, LIMIT_SECONDS);
+for (const cmd of ['cd /lab/bin', './syscall 100000', './pipeself 10000 4', './forks 1000 0', './pipeback 10000 4']) {
+  session.send(cmd);
+  await session.expect(PROMPT, LIMIT_SECONDS);
+}
+const secs = (performance.now() - t0) / 1000;
+console.log(`wasm: ${sys.instructionCount()} instructions, ${Number(sys.timeNs()) / 1e9} virtual s, ${secs.toFixed(3)} s`);
+sys.destroy();
