@@ -237,17 +237,14 @@ static int service_interrupts(vax_machine *m)
 {
     vax_cpu *c = &m->cpu;
     int ipl = (int)PSL_GET_IPL(c->psl);
-    /* The levels above the IPL (and at least 16) with a request. */
-    uint32_t above = m->irq_levels & ~((2u << ipl) - 1u) & 0xFFFF0000u;
+    uint32_t above = machine_irq_levels_above(m, (uint32_t)ipl);
     if (above) {
         int level = highest_bit(above);
         uint32_t p = m->irq_pending[level];
         int src = 0;
         while (!(p & (1u << src)))
             src++;
-        m->irq_pending[level] &= ~(1u << src);   /* acknowledged: the device re-requests */
-        if (!m->irq_pending[level])
-            m->irq_levels &= ~(1u << level);
+        machine_irq_clear(m, level, src);   /* acknowledged: the device re-requests */
         return cpu_take_interrupt(m, m->irq_vector[level][src], level) == VAX_EXC_FATAL ? -1 : 1;
     }
     int soft = highest_bit(c->sisr & 0xFFFEu);

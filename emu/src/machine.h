@@ -172,6 +172,13 @@ void machine_irq_clear(vax_machine *m, int ipl, int source);
 /* Recompute irq_levels from irq_pending (after a reset or a snapshot restore). */
 void machine_irq_levels_refresh(vax_machine *m);
 
+/* The device levels (16-31) above ipl with a request pending, as a mask of
+ * levels: what the outer loop takes and what the idle look must not skip past. */
+static inline uint32_t machine_irq_levels_above(const vax_machine *m, uint32_t ipl)
+{
+    return m->irq_levels & ~((2u << ipl) - 1u) & 0xFFFF0000u;
+}
+
 /* Statistics bookkeeping (stats.c).  machine_account_mode: the
  * instructions before instruction count `boundary` belong to the current
  * slot, those from it on to `slot`; the time so far (which includes the

@@ -302,9 +302,8 @@ static int step(walk *w)
 /* Could an interrupt be taken at this IPL now? */
 static int interrupt_deliverable(const vax_machine *m, uint32_t ipl)
 {
-    for (uint32_t level = 31; level > ipl && level >= 16; level--)
-        if (m->irq_pending[level])
-            return 1;
+    if (machine_irq_levels_above(m, ipl))
+        return 1;
     uint32_t above = ipl >= 15 ? 0 : 0xFFFEu & ~((2u << ipl) - 1);
     return (m->cpu.sisr & above) != 0;
 }
