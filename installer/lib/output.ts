@@ -53,8 +53,14 @@ export function scriptsDigest(dir: string): string {
 /** SHA-256 over the files of dir whose names end in suffix (tests left
  * out), so that a change to the installer's own code rebuilds the image. */
 export function sourceDigest(dir: string, suffix: string): string {
+  return digestFiles(dir, readdirSync(dir).filter((n) => n.endsWith(suffix) && !n.endsWith(`.test${suffix}`)));
+}
+
+/** SHA-256 over the named files of dir (paths relative to it), in sorted
+ * order, each as its name, a NUL, its bytes and a NUL. */
+function digestFiles(dir: string, names: string[]): string {
   const h = createHash('sha256');
-  for (const name of readdirSync(dir).filter((n) => n.endsWith(suffix) && !n.endsWith(`.test${suffix}`)).sort()) {
+  for (const name of [...names].sort()) {
     h.update(name + '\0');
     h.update(readFileSync(join(dir, name)));
     h.update('\0');
@@ -78,13 +84,7 @@ export function treeDigest(dir: string, suffixes: string[]): string {
     }
   };
   walk('');
-  const h = createHash('sha256');
-  for (const r of files.sort()) {
-    h.update(r + '\0');
-    h.update(readFileSync(join(dir, r)));
-    h.update('\0');
-  }
-  return h.digest('hex');
+  return digestFiles(dir, files);
 }
 
 /** The cache key: the inputs' sums, the installer version, the console
