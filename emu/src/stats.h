@@ -86,6 +86,12 @@ typedef struct vax_stats {
     /* Translation buffer: fills of an entry that did not hold the page
      * (with mapping on), and the invalidations software asked for. */
     uint64_t tb_miss, tbia, tbis;
+
+    /* References to I/O space (bus.c: anything above memory — adapter and
+     * device registers, the UNIBUS window), reads and writes, whatever the
+     * size; a reference to nothing is counted too (it is still a bus
+     * transaction, ended by the machine check). */
+    uint64_t io_read, io_write;
 } vax_stats;
 
 /* The counters as of now, including the current mode's share since its

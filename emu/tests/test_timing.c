@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "asm/vasm.h"
+#include "bus/bus.h"
 #include "machine.h"
 #include "vax.h"
 
@@ -532,9 +533,88 @@ static void test_cache(void)
     vax_destroy(m);
 }
 
+/* A device register for test_io: reads give 0x1234, writes are kept. */
+typedef struct {
+    uint32_t last_write;
+    int reads, writes;
+} test_register;
+
+static int register_read(void *dev, vax_machine *m, uint32_t pa, int size, uint32_t *value)
+{
+    (void)m, (void)pa, (void)size;
+    ((test_register *)dev)->reads++;
+    *value = 0x1234;
+    return 0;
+}
+
+static int register_write(void *dev, vax_machine *m, uint32_t pa, int size, uint32_t value)
+{
+    (void)m, (void)pa, (void)size;
+    ((test_register *)dev)->writes++;
+    ((test_register *)dev)->last_write = value;
+    return 0;
+}
+
+/* I/O space is never cached: every read of a device register costs what a
+ * read that misses the cache costs (on both models), the same register
+ * read twice as well, while memory read twice hits the second time; a
+ * register write costs what a memory write costs.  The statistics count
+ * the references to I/O space (io_read, io_write), and not as cache
+ * misses. */
+static void test_io(void)
+{
+    static const int models[] = {780, 750};
+    for (int k = 0; k < 2; k++) {
+        vax_machine *m = new_machine();
+        vasm_result r = {0};
+        test_register reg = {0, 0, 0};
+        CHECK(m && vax_set_cpu_model(m, models[k]) == 0, "model %d", models[k]);
+        if (!m || bus_add_region(m, 0x20000000u, 0x100, &reg, register_read, register_write) != 0 ||
+            load(m,
+                 "movl (r7), r2\nmovl (r7), r2\nmovl (r8), r3\nmovl (r8), r3\n"
+                 "movl r3, (r7)\nmovl r3, (r8)\nhalt\n",
+                 &r) != 0)
+            goto out;
+        vax_set_reg(m, 7, 0x20040);        /* memory */
+        vax_set_reg(m, 8, 0x20000004u);    /* the register */
+        uint64_t cost[6], misses[6];
+        uint64_t io_read0 = m->stats.io_read, io_write0 = m->stats.io_write;
+        for (int i = 0; i < 6; i++) {
+            uint64_t miss0 = m->cache.misses, c0 = m->cost;
+            vax_run(m, 1);
+            misses[i] = m->cache.misses - miss0;
+            /* The instruction stream's misses apart (3-byte instructions
+             * from 0x1000: the first and the fourth start a block). */
+            misses[i] -= (i == 0 || i == 3);
+            cost[i] = m->cost - c0 - (i == 0 || i == 3) * (uint64_t)m->tm.read_miss;
+        }
+        uint64_t hit = m->tm.op[0xD0] + m->tm.read;
+        CHECK(misses[0] == 1 && cost[0] == hit + m->tm.read_miss, "%d: memory, first read: %llu", models[k],
+              (unsigned long long)cost[0]);
+        CHECK(misses[1] == 0 && cost[1] == hit, "%d: memory, second read hits: %llu", models[k],
+              (unsigned long long)cost[1]);
+        CHECK(misses[2] == 0 && misses[3] == 0, "%d: a register read is no cache miss", models[k]);
+        CHECK(cost[2] == hit + m->tm.read_miss && cost[3] == cost[2], "%d: register reads cost %llu, %llu, want %llu",
+              models[k], (unsigned long long)cost[2], (unsigned long long)cost[3],
+              (unsigned long long)(hit + m->tm.read_miss));
+        CHECK(vax_get_reg(m, 2) == 0 && vax_get_reg(m, 3) == 0x1234 && reg.reads == 2, "%d: the register was read",
+              models[k]);
+        CHECK(cost[4] == cost[5] && cost[4] == m->tm.op[0xD0] + m->tm.write, "%d: writes cost %llu (memory), %llu",
+              models[k], (unsigned long long)cost[4], (unsigned long long)cost[5]);
+        CHECK(reg.writes == 1 && reg.last_write == 0x1234, "%d: the register was written", models[k]);
+        CHECK(m->stats.io_read - io_read0 == 2 && m->stats.io_write - io_write0 == 1,
+              "%d: I/O references counted: %llu reads, %llu writes", models[k],
+              (unsigned long long)(m->stats.io_read - io_read0), (unsigned long long)(m->stats.io_write - io_write0));
+    out:
+        vasm_free(&r);
+        vax_destroy(m);
+    }
+}
+
 int main(void)
 {
     test_cache();
+    test_io();
     test_movc();
     test_locc_progress();
     test_calls_registers();

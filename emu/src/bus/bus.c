@@ -38,6 +38,7 @@ int bus_read(vax_machine *m, uint32_t pa, int size, uint32_t *value)
         *value = load_le(m->bus.mem + pa, size);
         return 0;
     }
+    m->stats.io_read++;
     const io_region *r = find_region(&m->bus, pa);
     if (!r || !r->read)
         return nonexistent(m, pa);
@@ -51,6 +52,7 @@ int bus_write(vax_machine *m, uint32_t pa, int size, uint32_t value)
         store_le(m->bus.mem + pa, size, value);
         return 0;
     }
+    m->stats.io_write++;
     const io_region *r = find_region(&m->bus, pa);
     if (!r || !r->write)
         return nonexistent(m, pa);

@@ -22,7 +22,8 @@
  *   read_miss       a read that misses the simulated cache (mmu/cache.h;
  *                   charged by the memory accessors, the instruction
  *                   fetch in execute.c and the page-table reads of a TB
- *                   refill);
+ *                   refill); and every read of I/O space, which is never
+ *                   cached (mmu.c, io_read);
  *   call_reg ...    per register saved or restored by CALLx/RET/PUSHR/POPR
  *                   (exec_call.c): back-to-back writes, so the write path's
  *                   rate;

@@ -23,6 +23,22 @@ static int mm_fault(vax_machine *m, int code, uint32_t param, uint32_t va)
     return code;
 }
 
+/* A read of I/O space by the processor.  I/O space is never cached (a
+ * register read has side effects, and its value is the device's now), so
+ * it is a read over the memory interconnect (the 780's SBI, the 750's CMI)
+ * to the adapter: at least what a read that misses the cache costs,
+ * charged as that (cpu/timing.h, read_miss) on top of the data access the
+ * instruction pays as for memory.  A MASSBUS drive register also takes a
+ * cycle of the MASSBUS control bus behind the adapter, a UNIBUS register a
+ * UNIBUS cycle: not modelled (no figure for either adapter found;
+ * emu/docs/timing.md, "What a page fault and a null exec cost").  Writes
+ * cost what memory writes cost (the write path is the same). */
+static int io_read(vax_machine *m, uint32_t pa, int size, uint32_t *value)
+{
+    m->cost += m->tm.read_miss;
+    return bus_read(m, pa, size, value);
+}
+
 int phys_read_l(vax_machine *m, uint32_t pa, uint32_t *value)
 {
     pa &= PA_MASK;
@@ -31,7 +47,7 @@ int phys_read_l(vax_machine *m, uint32_t pa, uint32_t *value)
         *value = load_le(m->bus.mem + pa, 4);
         return 0;
     }
-    return bus_read(m, pa, 4, value);
+    return io_read(m, pa, 4, value);
 }
 
 int phys_write_l(vax_machine *m, uint32_t pa, uint32_t value)
@@ -288,7 +304,7 @@ static int phys_access(vax_machine *m, const tlb_entry *e, uint32_t va, int size
         }
         return 0;
     }
-    return write ? bus_write(m, e->pa | off, size, *value) : bus_read(m, e->pa | off, size, value);
+    return write ? bus_write(m, e->pa | off, size, *value) : io_read(m, e->pa | off, size, value);
 }
 
 /* An access that crosses a page boundary: translate both pages first (so a

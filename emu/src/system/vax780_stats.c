@@ -53,6 +53,8 @@ typedef struct {
     X("tb.tbia", g->c.tbia)                             \
     X("tb.tbis", g->c.tbis)                             \
     X("cache.misses", s->m->cache.misses)               \
+    X("io.reads", g->c.io_read)                         \
+    X("io.writes", g->c.io_write)                       \
     X("console.in", g->io.console_in)                   \
     X("console.out", g->io.console_out)                 \
     X("dz.in", g->io.dz_in)                             \
