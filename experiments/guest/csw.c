@@ -30,8 +30,8 @@
 
 extern int atoi(), fork(), getpid(), kill(), sigpause(), strlen(), write();
 
-int	otherpid;	/* the process to hand the signal to */
-int	nsigs;		/* signals still to take */
+int	other;		/* the process to hand the signal to */
+int	left;		/* signals still to take */
 
 die(msg)
 	char *msg;
@@ -40,11 +40,11 @@ die(msg)
 	exit(1);
 }
 
-sigsub()
+onsig()
 {
-	signal(SIGALRM, sigsub);
-	kill(otherpid, SIGALRM);
-	if (--nsigs <= 0)
+	signal(SIGALRM, onsig);
+	kill(other, SIGALRM);
+	if (--left <= 0)
 		exit(0);
 }
 
@@ -56,17 +56,17 @@ main(argc, argv)
 
 	if (argc != 2)
 		die("usage: csw nsignals\n");
-	nsigs = atoi(argv[1]);
-	if (nsigs <= 0)
+	left = atoi(argv[1]);
+	if (left <= 0)
 		die("csw: nsignals must be positive\n");
-	signal(SIGALRM, sigsub);
-	otherpid = getpid();
+	signal(SIGALRM, onsig);
+	other = getpid();
 	pid = fork();
 	if (pid == -1)
 		die("csw: fork failed\n");
 	if (pid != 0) {
-		otherpid = pid;
-		kill(otherpid, SIGALRM);	/* start the exchange */
+		other = pid;
+		kill(other, SIGALRM);	/* start the exchange */
 	}
 	for (;;)
 		sigpause(0);
