@@ -71,3 +71,29 @@ test('Table 7: rows with a handful of faults in the paper are shown, not counted
   assert.equal(t.summary.faults!.worst, 'gausspage.80');
   assert.match(formatFidelity(t), /\+300% \*/);
 });
+
+test('seeded paging rows: the median run carries the page-ins\' range, Table 7 shows it, a result with it validates', async () => {
+  const { table7Fidelity } = await import('./fidelity');
+  const { medianRun } = await import('./runner');
+  const { validateResult } = await import('./result');
+  const run = (real: number, faults: number): RowResult => ({
+    ...row('gausspage.50', real, 18, { elapsed: 175, system: 26.3 }),
+    paper: { elapsed: 175, system: 26.3, pageFaults: 1851, scale: 1, iterations: 1, source: 'Table 7', column: '4.2BSD', scaled: false },
+    derived: { pageFaults: faults, pfstMs: (18 / faults) * 1000 },
+  });
+  const median = medianRun([run(118.8, 1330), run(116.6, 1290), run(117.9, 1311)], 3);
+  assert.equal(median.guest!.real, 117.9);                        // the median by elapsed time
+  assert.equal(median.derived!.pageFaults, 1311);                 // its own count
+  assert.deepEqual(median.spread!.pageFaults, { min: 1290, max: 1330 });
+  const t = table7Fidelity(result([median]));
+  assert.deepEqual(t.rows[0]!.cells.faults!.range, { min: 1290, max: 1330 });
+  assert.deepEqual(t.rows[0]!.cells.elapsed!.range, { min: 116.6, max: 118.8 });
+  assert.match(formatFidelity(t), /1311 \[1290-1330\]/);
+  // Rows without page-ins (Table 2's) get no such range.
+  const t2 = medianRun([row('syscall', 23, 20, { elapsed: 23, system: 20.4 }), row('syscall', 23.1, 20, { elapsed: 23, system: 20.4 })], 2);
+  assert.equal(t2.spread!.pageFaults, undefined);
+  const json = JSON.parse(JSON.stringify({ ...result([median]), experiment: 'table7', view: 'paging' }));
+  assert.equal(validateResult(json, 'r').rows[0]!.spread!.pageFaults!.max, 1330);
+  json.rows[0].spread.pageFaults.min = 'many';
+  assert.throws(() => validateResult(json, 'r'), /pageFaults/);
+});

@@ -92,8 +92,8 @@ export function table7Fidelity(result: ExperimentResult): FidelityTable {
       calibration: r.calibration === true,
       ...(few ? { uncounted: { faults: `fewer than ${TABLE7_MIN_FAULTS} faults in the paper` } } : {}),
       cells: {
-        faults: cell(r.derived?.pageFaults, r.paper!.pageFaults),
-        elapsed: cell(r.guest?.real, r.paper!.elapsed),
+        faults: cell(r.derived?.pageFaults, r.paper!.pageFaults, r.spread?.pageFaults),
+        elapsed: cell(r.guest?.real, r.paper!.elapsed, r.spread?.real),
       },
     };
   });

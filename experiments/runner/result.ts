@@ -80,8 +80,9 @@ export interface RowResult {
   /** This row was used to fit the timing model (emu/docs/timing.md): not a check of it. */
   calibration?: true;
   /** With spinSeeds N > 1: the step ran N times, seeds 1..N (disk spin seed and placement line); the row
-   *  is the median run (by elapsed time), these are the ranges over all N. */
-  spread?: { seeds: number; real: SpreadRange; user: SpreadRange; sys: SpreadRange };
+   *  is the median run (by elapsed time), these are the ranges over all N (pageFaults: derived.pageFaults,
+   *  on the paging rows). */
+  spread?: { seeds: number; real: SpreadRange; user: SpreadRange; sys: SpreadRange; pageFaults?: SpreadRange };
   /** The timed command's profile (RunOptions.profile; experiments/profile/summary.ts):
    *  the top functions and the calling contexts that took a share of it. */
   profile?: ProfileSummary;
@@ -170,7 +171,7 @@ export const ROW_SCHEMA = obj({
   calibration: oneOf(true),
   spread: obj({
     seeds: int(), real: obj({ min: num, max: num }), user: obj({ min: num, max: num }), sys: obj({ min: num, max: num }),
-  }),
+  }, { pageFaults: obj({ min: num, max: num }) }),
   profile: obj({
     format: oneOf(SUMMARY_FORMAT), version: oneOf(SUMMARY_VERSION), nsPerInstruction: num, scale: num, instructions: num,
     cost: num, idleCost: num, minShare: num, names: arr(str(300), 100_000),
@@ -266,6 +267,10 @@ export function checkRanges(result: ExperimentResult, path: string): void {
       for (const k of ['real', 'user', 'sys'] as const) {
         time(`${r}.spread.${k}.min`, row.spread[k].min);
         time(`${r}.spread.${k}.max`, row.spread[k].max);
+      }
+      if (row.spread.pageFaults) {
+        within(`${r}.spread.pageFaults.min`, row.spread.pageFaults.min, 0, MAX_RESULT_COUNT, 'a count');
+        within(`${r}.spread.pageFaults.max`, row.spread.pageFaults.max, 0, MAX_RESULT_COUNT, 'a count');
       }
     }
     if (row.derived) {
