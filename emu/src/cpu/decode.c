@@ -172,15 +172,30 @@ ALWAYS_INLINE int modify_memory(vax_machine *m, uint32_t va, int size, modloc *m
 {
     int mode = (int)PSL_GET_CUR(m->cpu.psl);
     m->cost += cost;   /* the read here and the write-back (mod_write), and from decode_at the address work */
-    uint8_t *h = xlat_host(m, va, size, 16u << mode);   /* write allowed, so read is too */
-    ml->host = h;
-    if (LIKELY(h != NULL)) {
-        uint32_t pa = host_pa(m, h);
-        if (!cache_hits(&m->cache, pa, size))   /* the miss out of line: mmu.h, mem_read_missed */
-            return mem_read_missed(m, pa, h, size, v);
-        *v = load_le(h, size);
-        return 0;
+    const xlat_entry *e = &m->xlat[xlat_index(va)];
+    if (LIKELY(e->tag == va >> 9 && ((e->access >> (4 + mode)) & 1u))) {   /* write allowed, so read is too */
+        /* In one cache block (mmu.h, in_one_block), the cache's test is
+         * one block's; across two blocks of the page, both are tested, as
+         * cache_read charges them.  Either way the write-back (mod_write)
+         * stores through ml->host. */
+        uint32_t pa = e->pa | (va & 511u);
+        uint8_t *h = e->host + (va & 511u);
+        if (LIKELY(in_one_block(va, size))) {
+            ml->host = h;
+            if (!cache_hits_block(&m->cache, pa))   /* the miss out of line: mmu.h, mem_read_missed */
+                return mem_read_missed(m, pa, h, size, v);
+            *v = load_le(h, size);
+            return 0;
+        }
+        if ((va & 511u) <= 512u - (uint32_t)size) {
+            ml->host = h;
+            if (!cache_hits(&m->cache, pa, size))
+                return mem_read_missed(m, pa, h, size, v);
+            *v = load_le(h, size);
+            return 0;
+        }
     }
+    ml->host = NULL;
     ml->loc.reg = -1;
     ml->loc.addr = va;
     return mem_read_modify_slow(m, va, size, mode, v);
