@@ -240,6 +240,12 @@ ALWAYS_INLINE int decode_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int 
     int rn = (int)(spec & 15);
     /* Where r[rn] is read below, r[15] is already the PC after the
      * specifier, as PC-relative and immediate modes need. */
+    if (LIKELY((spec >> 4) == 10)) {   /* b^d(Rn), three memory operands in four: ahead of the jump table */
+        r[15] = pc + 2;
+        *val = r[rn] + (uint32_t)(int32_t)(int8_t)ip[1];
+        *form = SPEC_FORM_DISP;
+        return K_MEMORY;
+    }
     switch (spec >> 4) {
     case 0: case 1: case 2: case 3:
         r[15] = pc + 1;
