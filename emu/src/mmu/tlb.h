@@ -90,11 +90,16 @@ typedef struct {
     uint8_t *host;     /* never NULL while tag is valid */
 } xlat_entry;
 
-/* The slot of va's page: its page number's low bits, and the system
- * half apart from the process half. */
+/* The slot of va's page: its page number's low bits mixed with its high
+ * ones (va<31:22>), so that a low system page (va<31> set) lands 512 slots
+ * away from the P0 page with the same low bits, and P1's pages (va<30>
+ * set) are spread apart from both.  Any function of va >> 9
+ * would do (a slot only ever holds a copy of the TB's entry, and a page
+ * not found goes to the slow path); this one is four host instructions
+ * from the page number, where the half's own bit took eight. */
 static inline uint32_t xlat_index(uint32_t va)
 {
-    return ((va >> 9) & (XLAT_SIZE / 2 - 1)) | ((va >> 31) * (XLAT_SIZE / 2));
+    return ((va >> 9) ^ (va >> 22)) & (XLAT_SIZE - 1);
 }
 
 #endif
