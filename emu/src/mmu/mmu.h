@@ -345,17 +345,4 @@ static inline uint8_t *tlb_host(vax_machine *m, uint32_t va, int size, uint32_t 
     return NULL;
 }
 
-/* tlb_host through the host's look-up (tlb.h, xlat_entry): the same
- * address, or NULL also when the look-up lacks a page the TB holds.  Only
- * for callers whose NULL path goes through mmu_translate and so ends the
- * same (decode.c's modify operands); what must see the TB exactly (the
- * idle-loop look) uses tlb_host. */
-static inline uint8_t *xlat_host(vax_machine *m, uint32_t va, int size, uint32_t access)
-{
-    const xlat_entry *e = &m->xlat[xlat_index(va)];
-    if (e->tag == va >> 9 && (e->access & access) && (va & 511u) <= 512u - (uint32_t)size)
-        return e->host + (va & 511u);
-    return NULL;
-}
-
 #endif
