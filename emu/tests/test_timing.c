@@ -389,6 +389,101 @@ static void test_index_pc_base(void)
     }
 }
 
+/* Displacement deferred specifiers, @d(Rn) and @d(PC), taken by the fast
+ * decoder (decode.c, K_DEFERRED): each access type and size, once where
+ * the fast decoder takes the specifier and once 9 bytes before the end of
+ * the page (the general decoder), on two fresh machines; the cost, cache
+ * and TB misses, count, PSL, PC offset, R2 and the operand's memory must
+ * agree.  Pointers at a cache block's end (the pointer's read across two
+ * blocks) and beyond memory (the pointer's read faults: a machine check)
+ * included. */
+static void test_deferred_displacement(void)
+{
+    static const struct {
+        const char *code;
+        uint32_t r3;   /* the displacement's base */
+    } cases[] = {
+        {"movl @b^8(r3), r2\n", 0x20000},   {"movl @w^8(r3), r2\n", 0x20000},
+        {"movl @l^8(r3), r2\n", 0x20000},   {"movl @b^14(r3), r2\n", 0x20000},
+        {"movb @b^8(r3), r2\n", 0x20000},   {"movzwl @w^8(r3), r2\n", 0x20000},
+        {"movl r4, @b^8(r3)\n", 0x20000},   {"addl2 r4, @b^8(r3)\n", 0x20000},
+        {"incw @l^8(r3)\n", 0x20000},       {"moval @b^8(r3), r2\n", 0x20000},
+        {"movq @b^8(r3), r6\n", 0x20000},   {"pushal @w^8(r3)\n", 0x20000},
+        {"movl @b^ptr, r2\n", 0x20000},     {"movl @ptr, r2\n", 0x20000},
+        {"movl r4, @w^ptr\n", 0x20000},     {"movl @b^8(r3), r2\n", 0x00F00000},
+        {"addl2 r4, @b^8(r3)\n", 0x00F00000},
+    };
+    static const uint32_t at[2] = {0x1000, 0x11F6};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        vax_machine *pair[2] = {new_machine(), new_machine()};
+        vasm_result r[2] = {{0}, {0}};
+        uint32_t ptr[2] = {0, 0};
+        if (!pair[0] || !pair[1]) {
+            CHECK(0, "set-up of %s", cases[k].code);
+            goto out;
+        }
+        for (int j = 0; j < 2; j++) {
+            char src[200];
+            /* ptr (a pointer for the PC-relative cases) 0x60 after each
+             * copy's page start: the same place in its cache blocks. */
+            snprintf(src, sizeof src, "%shalt\n.org 0x%X\nptr: .long 0x30000\n", cases[k].code,
+                     0x1060u + 0x200u * (uint32_t)j);
+            if (vasm_assemble(src, at[j], &r[j]) != 0 || vasm_symbol(&r[j], "ptr", &ptr[j]) != 0) {
+                CHECK(0, "assembler: %s: %s", cases[k].code, r[j].error);
+                goto out;
+            }
+            vax_phys_write(pair[j], at[j], r[j].bytes, r[j].len);
+            vax_phys_write(pair[j], 0x20008, &(uint32_t){0x30000}, 4);   /* @8(r3) */
+            vax_phys_write(pair[j], 0x2000E, &(uint32_t){0x30004}, 4);   /* @14(r3): across two blocks */
+            vax_phys_write(pair[j], 0x30000, &(uint32_t){0x11223344u}, 4);
+            vax_phys_write(pair[j], 0x30004, &(uint32_t){0x55667788u}, 4);
+            vax_set_reg(pair[j], 3, cases[k].r3);
+            vax_set_reg(pair[j], 4, 0x0101u);
+            vax_set_reg(pair[j], 14, 0x8000);
+            vax_set_reg(pair[j], 15, at[j]);
+        }
+        for (int j = 0; j < 2; j++)
+            vax_run(pair[j], 1);
+        vax_machine *a = pair[0], *b = pair[1];
+        uint32_t pc[2] = {vax_get_reg(a, 15), vax_get_reg(b, 15)};
+        /* After a fault the PC is the handler's, the same in both; else
+         * the instruction's end, at the same offset from its start. */
+        int same_pc = pc[0] == pc[1] || pc[0] - at[0] == pc[1] - at[1];
+        int same = a->cost == b->cost && a->cache.misses == b->cache.misses && a->icount == b->icount &&
+                   a->stats.tb_miss == b->stats.tb_miss && vax_get_psl(a) == vax_get_psl(b) && same_pc &&
+                   vax_get_reg(a, 2) == vax_get_reg(b, 2) && vax_get_reg(a, 6) == vax_get_reg(b, 6) &&
+                   vax_get_reg(a, 7) == vax_get_reg(b, 7) && vax_get_reg(a, 14) == vax_get_reg(b, 14);
+        uint32_t mem[2][2];
+        for (int j = 0; j < 2; j++)
+            vax_phys_read(pair[j], 0x30000, mem[j], 8);
+        same = same && memcmp(mem[0], mem[1], sizeof mem[0]) == 0;
+        CHECK(same, "%s (R3 %X): the fast and the general decoder differ (cost %llu / %llu, PC %X / %X, R2 %X / %X)",
+              cases[k].code, cases[k].r3, (unsigned long long)a->cost, (unsigned long long)b->cost, pc[0], pc[1],
+              vax_get_reg(a, 2), vax_get_reg(b, 2));
+        /* What the fast one did. */
+        if (k == 0 || k == 1 || k == 2 || k == 12 || k == 13)
+            CHECK(vax_get_reg(a, 2) == 0x11223344u, "%s: R2 %X", cases[k].code, vax_get_reg(a, 2));
+        if (k == 3)
+            CHECK(vax_get_reg(a, 2) == 0x55667788u, "%s: R2 %X", cases[k].code, vax_get_reg(a, 2));
+        if (k == 6 || k == 14)
+            CHECK(mem[0][0] == 0x0101u, "%s: memory %X", cases[k].code, mem[0][0]);
+        if (k == 7)
+            CHECK(mem[0][0] == 0x11223445u, "%s: memory %X", cases[k].code, mem[0][0]);
+        if (k == 9)
+            CHECK(vax_get_reg(a, 2) == 0x30000u, "%s: R2 %X", cases[k].code, vax_get_reg(a, 2));
+        if (k == 10)
+            CHECK(vax_get_reg(a, 6) == 0x11223344u && vax_get_reg(a, 7) == 0x55667788u, "%s: R6 %X R7 %X",
+                  cases[k].code, vax_get_reg(a, 6), vax_get_reg(a, 7));
+        if (k == 15 || k == 16)
+            CHECK(pc[0] - at[0] > 16u, "%s: the pointer's read beyond memory did not fault", cases[k].code);
+    out:
+        for (int j = 0; j < 2; j++) {
+            vasm_free(&r[j]);
+            vax_destroy(pair[j]);
+        }
+    }
+}
+
 /* Operand specifiers: register and literal operands are in the base;
  * memory ones add their mode's work and the access. */
 static void test_specifiers(void)
@@ -621,6 +716,7 @@ int main(void)
     test_call_frame_paths();
     test_fast_switch_ends();
     test_index_pc_base();
+    test_deferred_displacement();
     test_specifiers();
     test_scale_and_determinism();
     test_preset_change_keeps_time();

@@ -172,15 +172,30 @@ ALWAYS_INLINE int modify_memory(vax_machine *m, uint32_t va, int size, modloc *m
 {
     int mode = (int)PSL_GET_CUR(m->cpu.psl);
     m->cost += cost;   /* the read here and the write-back (mod_write), and from decode_at the address work */
-    uint8_t *h = xlat_host(m, va, size, 16u << mode);   /* write allowed, so read is too */
-    ml->host = h;
-    if (LIKELY(h != NULL)) {
-        uint32_t pa = host_pa(m, h);
-        if (!cache_hits(&m->cache, pa, size))   /* the miss out of line: mmu.h, mem_read_missed */
-            return mem_read_missed(m, pa, h, size, v);
-        *v = load_le(h, size);
-        return 0;
+    const xlat_entry *e = &m->xlat[xlat_index(va)];
+    if (LIKELY(e->tag == va >> 9 && ((e->access >> (4 + mode)) & 1u))) {   /* write allowed, so read is too */
+        /* In one cache block (mmu.h, in_one_block), the cache's test is
+         * one block's; across two blocks of the page, both are tested, as
+         * cache_read charges them.  Either way the write-back (mod_write)
+         * stores through ml->host. */
+        uint32_t pa = e->pa | (va & 511u);
+        uint8_t *h = e->host + (va & 511u);
+        if (LIKELY(in_one_block(va, size))) {
+            ml->host = h;
+            if (!cache_hits_block(&m->cache, pa))   /* the miss out of line: mmu.h, mem_read_missed */
+                return mem_read_missed(m, pa, h, size, v);
+            *v = load_le(h, size);
+            return 0;
+        }
+        if ((va & 511u) <= 512u - (uint32_t)size) {
+            ml->host = h;
+            if (!cache_hits(&m->cache, pa, size))
+                return mem_read_missed(m, pa, h, size, v);
+            *v = load_le(h, size);
+            return 0;
+        }
     }
+    ml->host = NULL;
     ml->loc.reg = -1;
     ml->loc.addr = va;
     return mem_read_modify_slow(m, va, size, mode, v);
@@ -213,10 +228,13 @@ static int addr_general(vax_machine *m, int size, uint32_t *addr)
  * address, pc its virtual address).  Sets r[15] to the PC after the
  * specifier and returns its kind, with *val the literal, register number
  * or address; or returns K_GENERAL, without side effects, for what
- * decode_spec_general must do (deferred modes, UNPREDICTABLE PC uses,
- * index mode with a PC-based base).  Inlined into every sized decoder
- * below, where size is a constant. */
-enum { K_GENERAL = 3 };
+ * decode_spec_general must do (autoincrement deferred, UNPREDICTABLE PC
+ * uses, index mode with a PC-based or deferred base).  Displacement
+ * deferred, @d(Rn), returns K_DEFERRED with *val the pointer's address,
+ * r[15] set past the displacement: the caller reads the pointer
+ * (deferred_pointer), as decode_displacement does.  Inlined into every
+ * sized decoder below, where size is a constant. */
+enum { K_GENERAL = 3, K_DEFERRED = 4 };
 
 ALWAYS_INLINE int decode_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int size, uint32_t *val, int *form)
 {
@@ -225,6 +243,12 @@ ALWAYS_INLINE int decode_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int 
     int rn = (int)(spec & 15);
     /* Where r[rn] is read below, r[15] is already the PC after the
      * specifier, as PC-relative and immediate modes need. */
+    if (LIKELY((spec >> 4) == 10)) {   /* b^d(Rn), three memory operands in four: ahead of the jump table */
+        r[15] = pc + 2;
+        *val = r[rn] + (uint32_t)(int32_t)(int8_t)ip[1];
+        *form = SPEC_FORM_DISP;
+        return K_MEMORY;
+    }
     switch (spec >> 4) {
     case 0: case 1: case 2: case 3:
         r[15] = pc + 1;
@@ -338,9 +362,81 @@ ALWAYS_INLINE int decode_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int 
         *form = f;
         return K_MEMORY;
     }
-    default:   /* deferred modes */
+    case 11:
+        r[15] = pc + 2;
+        *val = r[rn] + (uint32_t)(int32_t)(int8_t)ip[1];
+        return K_DEFERRED;
+    case 13: {
+        int16_t d;
+        memcpy(&d, ip + 1, 2);
+        r[15] = pc + 3;
+        *val = r[rn] + (uint32_t)(int32_t)d;
+        return K_DEFERRED;
+    }
+    case 15: {
+        uint32_t d;
+        memcpy(&d, ip + 1, 4);
+        r[15] = pc + 5;
+        *val = r[rn] + d;
+        return K_DEFERRED;
+    }
+    default:   /* autoincrement deferred */
         return K_GENERAL;
     }
+}
+
+/* The pointer of a displacement-deferred specifier (K_DEFERRED) at *addr,
+ * read into *addr, and the specifier's address work charged after it, in
+ * decode_displacement's order: the same read (its TB and cache charges,
+ * its fault, with r[15] already past the displacement), then spec_disp +
+ * spec_deferred.  The operand's own access is then charged and made as a
+ * register deferred one's (SPEC_FORM_PLAIN: the data access alone), as
+ * the general path charges it after decode_spec_general. */
+ALWAYS_INLINE int deferred_pointer(vax_machine *m, uint32_t *addr)
+{
+    TRY(mem_read_l(m, *addr, addr));
+    m->cost += m->tm.spec_disp + m->tm.spec_deferred;
+    return 0;
+}
+
+/* The accesses of a K_DEFERRED specifier, out of line and reached by a
+ * tail call, so that the _at decoders' other paths stay free of calls
+ * (no registers saved, no stack frame: see mmu.h, mem_read_missed). */
+#if defined(__GNUC__) || defined(__clang__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
+
+static NOINLINE int read_deferred(vax_machine *m, uint32_t p, int size, uint32_t *v)
+{
+    TRY(deferred_pointer(m, &p));
+    m->cost += m->tm.mem_read[SPEC_FORM_PLAIN];
+    return mem_read(m, p, size, v);
+}
+
+static NOINLINE int write_deferred(vax_machine *m, uint32_t p, int size, uint32_t v)
+{
+    TRY(deferred_pointer(m, &p));
+    m->cost += m->tm.mem_write[SPEC_FORM_PLAIN];
+    return mem_write(m, p, size, v);
+}
+
+static NOINLINE int loc_deferred(vax_machine *m, uint32_t p, oploc *loc)
+{
+    TRY(deferred_pointer(m, &p));
+    m->cost += m->tm.mem_addr[SPEC_FORM_PLAIN];
+    loc->reg = -1;
+    loc->addr = p;
+    return 0;
+}
+
+static NOINLINE int addr_deferred(vax_machine *m, uint32_t p, uint32_t *addr)
+{
+    TRY(deferred_pointer(m, &p));
+    m->cost += m->tm.mem_addr[SPEC_FORM_PLAIN];
+    *addr = p;
+    return 0;
 }
 
 /* decode_at plus the access, for each access type.  When decode_at hands
@@ -353,6 +449,7 @@ ALWAYS_INLINE int read_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int si
     int form = SPEC_FORM_PLAIN;
     switch (decode_at(m, ip, pc, size, &x, &form)) {
     case K_MEMORY: m->cost += m->tm.mem_read[form]; return mem_read(m, x, size, v);
+    case K_DEFERRED: return read_deferred(m, x, size, v);
     case K_LITERAL: *v = x; return 0;
     case K_REGISTER: *v = m->cpu.r[x] & size_mask(size); return 0;
     default: m->cpu.r[15] = pc; return read_general(m, size, v);
@@ -365,6 +462,7 @@ ALWAYS_INLINE int write_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int s
     int form = SPEC_FORM_PLAIN;
     switch (decode_at(m, ip, pc, size, &x, &form)) {
     case K_MEMORY: m->cost += m->tm.mem_write[form]; return mem_write(m, x, size, v);
+    case K_DEFERRED: return write_deferred(m, x, size, v);
     case K_LITERAL: return VAX_EXC_RESERVED_ADDRESSING_MODE;
     case K_REGISTER: reg_store(m, (int)x, size, v); return 0;
     default: m->cpu.r[15] = pc; return write_general(m, size, v);
@@ -377,10 +475,17 @@ ALWAYS_INLINE int loc_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int siz
     int form = SPEC_FORM_PLAIN;
     switch (decode_at(m, ip, pc, size, &x, &form)) {
     case K_MEMORY: m->cost += m->tm.mem_addr[form]; loc->reg = -1; loc->addr = x; return 0;
+    case K_DEFERRED: return loc_deferred(m, x, loc);
     case K_LITERAL: return VAX_EXC_RESERVED_ADDRESSING_MODE;
     case K_REGISTER: loc->reg = (int)x; loc->addr = 0; return 0;
     default: m->cpu.r[15] = pc; return loc_general(m, size, loc);
     }
+}
+
+static NOINLINE int modify_deferred(vax_machine *m, uint32_t p, int size, modloc *ml, uint32_t *v)
+{
+    TRY(deferred_pointer(m, &p));
+    return modify_memory(m, p, size, ml, v, m->tm.mem_modify[SPEC_FORM_PLAIN]);
 }
 
 ALWAYS_INLINE int modify_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int size, modloc *ml, uint32_t *v)
@@ -389,6 +494,7 @@ ALWAYS_INLINE int modify_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int 
     int form = SPEC_FORM_PLAIN;
     switch (decode_at(m, ip, pc, size, &x, &form)) {
     case K_MEMORY: return modify_memory(m, x, size, ml, v, m->tm.mem_modify[form]);
+    case K_DEFERRED: return modify_deferred(m, x, size, ml, v);
     case K_LITERAL: return VAX_EXC_RESERVED_ADDRESSING_MODE;
     case K_REGISTER:
         ml->host = (uint8_t *)&m->cpu.r[x];
@@ -403,6 +509,7 @@ ALWAYS_INLINE int addr_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int si
     int form = SPEC_FORM_PLAIN;
     switch (decode_at(m, ip, pc, size, addr, &form)) {
     case K_MEMORY: m->cost += m->tm.mem_addr[form]; return 0;
+    case K_DEFERRED: return addr_deferred(m, *addr, addr);
     case K_GENERAL: m->cpu.r[15] = pc; return addr_general(m, size, addr);
     default: return VAX_EXC_RESERVED_ADDRESSING_MODE;
     }
@@ -496,6 +603,11 @@ ALWAYS_INLINE int decode_spec(vax_machine *m, int size, int *kind, uint32_t *val
         *kind = decode_at(m, ip, pc, size, val, &form);
         if (*kind == K_MEMORY)
             m->cost += m->tm.mem_addr[form];
+        if (*kind == K_DEFERRED) {
+            *kind = K_MEMORY;
+            TRY(deferred_pointer(m, val));
+            m->cost += m->tm.mem_addr[SPEC_FORM_PLAIN];
+        }
         if (*kind != K_GENERAL)
             return 0;
     }

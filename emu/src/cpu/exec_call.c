@@ -167,11 +167,14 @@ static int op_call(vax_machine *m, int calls)
             sp -= 4;
             store_le(h + (sp & 511u), 4, arg);
         }
-        for (uint32_t left = regmask; left; ) {   /* R11 first, down to R0 */
-            int i = highest_bit(left);
-            left &= ~(1u << i);
-            sp -= 4;
-            store_le(h + (sp & 511u), 4, c->r[i]);
+        /* The saved registers, R0 lowest: stored from R0 up (plain stores
+         * into the page, which nothing charges and nothing can fault, so
+         * their order is free; the cursor path below pushes R11 first). */
+        sp -= 4u * nsaved;
+        uint8_t *p = h + (sp & 511u);
+        for (uint32_t left = regmask; left; left &= left - 1) {
+            store_le(p, 4, c->r[lowest_bit(left)]);
+            p += 4;
         }
         uint32_t psw_save = (calls ? FRAME_CALLS : 0) | (regmask << FRAME_MASK_SHIFT) | (c->psl & 0xFFE0u);
         uint8_t *f = h + ((sp - 20) & 511u);   /* the five longwords fit: low is on the page */

@@ -90,6 +90,15 @@ static inline int cache_hits(const vax_cache *c, uint32_t pa, int size)
     return s[0] == last || s[1] == last;
 }
 
+/* cache_hits for a read within one block (the inline accessors' case,
+ * mmu.h in_one_block). */
+static inline int cache_hits_block(const vax_cache *c, uint32_t pa)
+{
+    uint32_t blk = pa >> CACHE_BLOCK_SHIFT;
+    const uint32_t *s = &c->tag[(blk & c->set_mask) * 2];
+    return s[0] == blk || s[1] == blk;
+}
+
 /* Would reading size bytes at pa hit?  (Looks only: no count, no fill.) */
 static inline int cache_holds(const vax_cache *c, uint32_t pa, int size)
 {

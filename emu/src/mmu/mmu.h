@@ -89,6 +89,19 @@ static inline void store_le(uint8_t *p, int size, uint32_t v)
 #define MMU_INLINE static inline
 #endif
 
+/* Do the size (1, 2 or 4) bytes at va lie in one 8-byte cache block?
+ * Then they lie in one page too, and in one block of the physical page
+ * (pages are whole blocks).  The inline read accessors take only such
+ * reads, so that the cache model's test is one block's; a read that
+ * straddles two blocks of a page (about 1% of them) goes to the slow
+ * path, which finds the same TB entry (the host's look-up holds a copy of
+ * it, so mmu_translate changes nothing) and charges the same cache_read
+ * of both blocks, in the same order. */
+static inline int in_one_block(uint32_t va, int size)
+{
+    return (va & 7u) <= 8u - (uint32_t)size;
+}
+
 /* A read of size bytes of RAM at physical address pa, host address h,
  * that the TB allowed but that misses the cache (cache_hits): charge the
  * miss (cache_read) and read.  Out of line, and called last, so that the
@@ -101,10 +114,10 @@ int mem_read_missed(vax_machine *m, uint32_t pa, const uint8_t *h, int size, uin
 MMU_INLINE int mem_read_mode(vax_machine *m, uint32_t va, int size, int mode, uint32_t *value)
 {
     const xlat_entry *e = &m->xlat[xlat_index(va)];   /* tlb.h: the TB's entry, or a miss */
-    if (e->tag == va >> 9 && ((e->access >> mode) & 1u) && (va & 511u) <= 512u - (uint32_t)size) {
+    if (e->tag == va >> 9 && ((e->access >> mode) & 1u) && in_one_block(va, size)) {
         uint32_t pa = e->pa | (va & 511u);
         const uint8_t *h = e->host + (va & 511u);
-        if (!cache_hits(&m->cache, pa, size))   /* cache.h: a miss's cost */
+        if (!cache_hits_block(&m->cache, pa))   /* cache.h: a miss's cost */
             return mem_read_missed(m, pa, h, size, value);
         *value = load_le(h, size);
         return 0;
@@ -129,10 +142,10 @@ MMU_INLINE int mem_read_modify(vax_machine *m, uint32_t va, int size, uint32_t *
 {
     int mode = (int)PSL_GET_CUR(m->cpu.psl);
     const xlat_entry *e = &m->xlat[xlat_index(va)];
-    if (e->tag == va >> 9 && ((e->access >> (4 + mode)) & 1u) && (va & 511u) <= 512u - (uint32_t)size) {
+    if (e->tag == va >> 9 && ((e->access >> (4 + mode)) & 1u) && in_one_block(va, size)) {
         uint32_t pa = e->pa | (va & 511u);
         const uint8_t *h = e->host + (va & 511u);
-        if (!cache_hits(&m->cache, pa, size))
+        if (!cache_hits_block(&m->cache, pa))
             return mem_read_missed(m, pa, h, size, value);
         *value = load_le(h, size);
         return 0;
@@ -328,19 +341,6 @@ static inline uint8_t *tlb_host(vax_machine *m, uint32_t va, int size, uint32_t 
 {
     const tlb_entry *e = tlb_find(&m->tlb, va);
     if (e && (e->access & access) && e->host && (va & 511u) <= 512u - (uint32_t)size)
-        return e->host + (va & 511u);
-    return NULL;
-}
-
-/* tlb_host through the host's look-up (tlb.h, xlat_entry): the same
- * address, or NULL also when the look-up lacks a page the TB holds.  Only
- * for callers whose NULL path goes through mmu_translate and so ends the
- * same (decode.c's modify operands); what must see the TB exactly (the
- * idle-loop look) uses tlb_host. */
-static inline uint8_t *xlat_host(vax_machine *m, uint32_t va, int size, uint32_t access)
-{
-    const xlat_entry *e = &m->xlat[xlat_index(va)];
-    if (e->tag == va >> 9 && (e->access & access) && (va & 511u) <= 512u - (uint32_t)size)
         return e->host + (va & 511u);
     return NULL;
 }
