@@ -122,10 +122,32 @@ export const OFILE_SCANS_1985: KernelVariant = {
   patches: ['ofile-scans-1985.patch'],
 };
 
+export const SIGNALS_1985: KernelVariant = {
+  name: 'signals-1985',
+  label: '4.3BSD with the signal return by chmk 139 and inline system-call argument copying, as of spring 1985',
+  paper: 'Table 2\'s 4.3 column (signocsw, csw; every system call with arguments), if measured before 11 March 1985',
+  description: 'sendsig probes the handler\'s frame inline, the trampoline returns through chmk 139 and the user\'s own REI ' +
+    'instead of the sigreturn system call, and syscall copies arguments inline instead of calling copyin, as before ' +
+    '11-12 March 1985 (CSRG SCCS history: machdep.c 6.13, locore.s 6.24, trap.c 6.5). Whether the kernel the paper ' +
+    'measured predates those deltas is not known.',
+  patches: ['signals-1985.patch'],
+};
+
+export const SPRING_1985: KernelVariant = {
+  name: 'spring-1985',
+  label: '4.3BSD with the open-file scans, the chmk 139 signal return and inline argument copying, as of spring 1985',
+  paper: 'Table 2\'s 4.3 column, if measured before 11 March 1985',
+  description: 'Both spring-1985 variants together: fork, exec and exit scan all 48 open-file slots (before 27 May ' +
+    '1985), and signals return through chmk 139 with system-call arguments copied inline (before 11-12 March 1985). ' +
+    'Still the June 1986 release in everything else; whether the kernel the paper measured predates March 1985 is ' +
+    'not known.',
+  patches: ['ofile-scans-1985.patch', 'signals-1985.patch'],
+};
+
 /** Every kernel the installer builds, GENERIC first. */
 export const KERNELS: readonly KernelVariant[] = [
   GENERIC_KERNEL, NO_OFFSET_CACHE, NO_NAME_CACHE, EXEC_BYTES, PROC_SCANS, SOFTCLOCK_EVERY_TICK, LIKE_42,
-  OFILE_SCANS_1985,
+  OFILE_SCANS_1985, SIGNALS_1985, SPRING_1985,
 ];
 
 export function kernelByName(name: string): KernelVariant | undefined {
