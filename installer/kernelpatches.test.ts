@@ -17,7 +17,7 @@ import { join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 
 import { defaultDistDir } from './lib/dist';
-import { findKernelSources, parsePatch } from './lib/kernels';
+import { findKernelSources, isSpring1985Label, parsePatch } from './lib/kernels';
 import { KERNELS, LIKE_42, kernelFileName } from '../experiments/kernels/variants';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..');
@@ -59,8 +59,8 @@ function run(cmd: string, args: string[], cwd: string): { status: number | null;
 const snapshot = (dir: string): Record<string, string> =>
   Object.fromEntries(touched.map((t) => [t, readFileSync(join(dir, t), 'latin1')]));
 
-test('every patch applies to the distribution\'s sources, alone and all of like-4.2\'s in order, as GNU patch applies it', { skip }, () => {
-  const sets = [...patches.map((p) => [p]), [...LIKE_42.patches]];
+test('every patch applies to the distribution\'s sources, alone and in every variant\'s set in order, as GNU patch applies it', { skip }, () => {
+  const sets = [...patches.map((p) => [p]), ...KERNELS.filter((k) => k.patches.length > 1).map((k) => [...k.patches])];
   for (const set of sets) {
     const ours = tree(`ours-${set.length}-${set[0]}`);
     const gnu = tree(`gnu-${set.length}-${set[0]}`);
@@ -123,6 +123,7 @@ test('each patch\'s header names its variant, a "4.3BSD without" label and the p
       assert.equal(k.patches.length, 0);
       continue;
     }
+    if (isSpring1985Label(k.label)) continue; // the next test
     assert.match(k.label, /^4\.3BSD without /);
     assert.doesNotMatch(k.label, /4\.2BSD/);
     assert.match(k.paper, /sections? \d\.\d/);
@@ -135,6 +136,31 @@ test('each patch\'s header names its variant, a "4.3BSD without" label and the p
       assert.match(text, /4\.2BSD's\s+sources\s+were\s+not\s+available/, `${p} says where its 4.2BSD behaviour comes from`);
     }
   }
-  assert.deepEqual([...LIKE_42.patches].sort(), patches, 'the 4.2-like kernel has every patch');
+  const without = KERNELS.filter((k) => k.name !== 'generic' && !isSpring1985Label(k.label)).flatMap((k) => k.patches);
+  assert.deepEqual([...LIKE_42.patches].sort(), [...new Set(without)].sort(), 'the 4.2-like kernel has every "without" patch');
   assert.equal(kernelFileName('43bsd', 'no-name-cache'), '43bsd-kernel-no-name-cache.gz');
+});
+
+test('a spring-1985 variant says so, cites the CSRG SCCS history\'s deltas and dates, and is neither 4.2BSD nor the paper\'s kernel', () => {
+  const src = findKernelSources(HERE);
+  const spring = KERNELS.filter((k) => isSpring1985Label(k.label));
+  assert.ok(spring.length >= 1, 'at least one "as of spring 1985" variant');
+  for (const k of spring) {
+    assert.match(k.label, /^4\.3BSD with .*, as of spring 1985$/);
+    assert.doesNotMatch(`${k.label} ${k.description}`, /4\.2BSD|the paper's kernel/);
+    assert.match(k.paper, /Table \d/);
+    assert.ok(!LIKE_42.patches.some((p) => k.patches.includes(p)), `${k.name}: not part of the 4.2-like kernel`);
+    for (const p of k.patches) {
+      const info = src.patches.find((x) => x.file === p)!;
+      assert.match(info.paper, /Table \d/);
+      const text = readFileSync(join(HERE, 'patches', p), 'latin1');
+      const header = text.slice(0, text.indexOf('\n--- '));
+      assert.match(header, /^What it changes\./m);
+      assert.match(header, /^Why this is the spring-1985 kernel's behaviour[.,]/m);
+      assert.match(header, /CSRG SCCS history/);
+      // Each delta it takes back, with its date.
+      assert.match(header, /delta \d+\.\d+/);
+      assert.match(header, /\d+ [A-Z][a-z]+ 198[456]/);
+    }
+  }
 });

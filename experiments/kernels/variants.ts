@@ -8,12 +8,19 @@
 // Data only, for the installer, the experiment runner and the lab page: no
 // Node or browser APIs here.  A variant is always "4.3BSD without ...": none of
 // them is 4.2BSD, whose kernel differs in much more than these changes.
+//
+// One variant is of another kind: "4.3BSD with ... as of spring 1985" takes
+// back, in the same way (our own patch), a change that the CSRG SCCS history
+// dates between the spring of 1985, when the paper's 4.3BSD column was
+// measured, and the June 1986 release we run.  It is not the paper's kernel
+// either: only that change is undone.
 
 export interface KernelVariant {
   /** File-name-safe id: the kernel ships as IMAGE-kernel-NAME.gz, its
    *  sources are /usr/src/sys-NAME in the guest while it is built. */
   name: string;
-  /** What the lab shows: "4.3BSD without ..." (GENERIC says what it is). */
+  /** What the lab shows: "4.3BSD without ..." or "4.3BSD with ... as of
+   *  spring 1985" (GENERIC says what it is). */
   label: string;
   /** The paper's sections (and tables) the variant is about. */
   paper: string;
@@ -22,6 +29,19 @@ export interface KernelVariant {
   /** Patch files of experiments/kernels/patches, applied in this order to a
    *  copy of /usr/src/sys; empty for GENERIC itself. */
   patches: readonly string[];
+}
+
+/** A variant reverting one of the paper's section 4 improvements: "4.3BSD
+ *  without ..." (never 4.2BSD, whose kernel differs in much more). */
+export function isWithoutLabel(label: string): boolean {
+  return label.startsWith('4.3BSD without ') && !label.includes('4.2BSD');
+}
+
+/** A variant taking back one change the CSRG SCCS history dates between the
+ *  paper's measurements and the June 1986 release: "4.3BSD with ..., as of
+ *  spring 1985" (never 4.2BSD, nor the paper's kernel: only that change). */
+export function isSpring1985Label(label: string): boolean {
+  return label.startsWith('4.3BSD with ') && label.endsWith(', as of spring 1985') && !label.includes('4.2BSD');
 }
 
 /** GENERIC as the distribution configures it, compiled from /usr/src/sys by
@@ -92,9 +112,42 @@ export const LIKE_42: KernelVariant = {
   patches: ['no-offset-cache.patch', 'no-name-cache.patch', 'exec-bytes.patch', 'proc-scans.patch', 'softclock-every-tick.patch'],
 };
 
+export const OFILE_SCANS_1985: KernelVariant = {
+  name: 'ofile-scans-1985',
+  label: '4.3BSD with fork, exec and exit scanning all 48 open-file slots, as of spring 1985',
+  paper: 'Table 2\'s 4.3 column (forks, vforks, execs, vexecs), measured on a kernel of spring 1985',
+  description: 'fork, exec and exit look at all 48 slots of the open-file table (exit calls closef for each, open or ' +
+    'not), as before the high-water mark of 27 May 1985 (CSRG SCCS history: kern_fork.c 6.6, kern_exit.c 6.9, ' +
+    'kern_exec.c 6.12; NOFILE 48 from param.h 6.6); the release looks only up to the highest open descriptor.',
+  patches: ['ofile-scans-1985.patch'],
+};
+
+export const SIGNALS_1985: KernelVariant = {
+  name: 'signals-1985',
+  label: '4.3BSD with the signal return by chmk 139 and inline system-call argument copying, as of spring 1985',
+  paper: 'Table 2\'s 4.3 column (signocsw, csw; every system call with arguments), if measured before 11 March 1985',
+  description: 'sendsig probes the handler\'s frame inline, the trampoline returns through chmk 139 and the user\'s own REI ' +
+    'instead of the sigreturn system call, and syscall copies arguments inline instead of calling copyin, as before ' +
+    '11-12 March 1985 (CSRG SCCS history: machdep.c 6.13, locore.s 6.24, trap.c 6.5). Whether the kernel the paper ' +
+    'measured predates those deltas is not known.',
+  patches: ['signals-1985.patch'],
+};
+
+export const SPRING_1985: KernelVariant = {
+  name: 'spring-1985',
+  label: '4.3BSD with the open-file scans, the chmk 139 signal return and inline argument copying, as of spring 1985',
+  paper: 'Table 2\'s 4.3 column, if measured before 11 March 1985',
+  description: 'Both spring-1985 variants together: fork, exec and exit scan all 48 open-file slots (before 27 May ' +
+    '1985), and signals return through chmk 139 with system-call arguments copied inline (before 11-12 March 1985). ' +
+    'Still the June 1986 release in everything else; whether the kernel the paper measured predates March 1985 is ' +
+    'not known.',
+  patches: ['ofile-scans-1985.patch', 'signals-1985.patch'],
+};
+
 /** Every kernel the installer builds, GENERIC first. */
 export const KERNELS: readonly KernelVariant[] = [
   GENERIC_KERNEL, NO_OFFSET_CACHE, NO_NAME_CACHE, EXEC_BYTES, PROC_SCANS, SOFTCLOCK_EVERY_TICK, LIKE_42,
+  OFILE_SCANS_1985, SIGNALS_1985, SPRING_1985,
 ];
 
 export function kernelByName(name: string): KernelVariant | undefined {

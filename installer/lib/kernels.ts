@@ -16,7 +16,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { KERNELS } from '../../experiments/kernels/variants';
+import { KERNELS, isSpring1985Label, isWithoutLabel } from '../../experiments/kernels/variants';
+
+export { isSpring1985Label, isWithoutLabel };
 import type { KernelVariant } from '../../experiments/kernels/variants';
 import type { TarEntry } from './tar';
 
@@ -112,8 +114,9 @@ export function findKernelSources(dir: string, kernels: readonly KernelVariant[]
     if (!/^[a-z0-9][a-z0-9.-]*$/.test(k.name) || names.has(k.name))
       throw new KernelSourceError(`kernel variant ${JSON.stringify(k.name)}: names are unique, of a-z 0-9 . -`);
     names.add(k.name);
-    if (k.name !== 'generic' && !k.label.startsWith('4.3BSD without '))
-      throw new KernelSourceError(`kernel variant ${k.name}: its label must start "4.3BSD without " (it is not 4.2BSD)`);
+    if (k.name !== 'generic' && !isWithoutLabel(k.label) && !isSpring1985Label(k.label))
+      throw new KernelSourceError(`kernel variant ${k.name}: its label must start "4.3BSD without " (it is not 4.2BSD), ` +
+        'or be "4.3BSD with ..., as of spring 1985" (it is not the paper\'s kernel)');
     for (const p of k.patches)
       if (!patches.some((x) => x.file === p))
         throw new KernelSourceError(`kernel variant ${k.name}: patch ${p} is not in ${patchDir}`);

@@ -16,7 +16,7 @@ import type { ExperimentResult, RowResult } from '../../../experiments/runner/re
 import {
   formatSeconds, paperFigures, signed, type Column, type ResultPair, type ResultTable, type TableRow,
 } from '../../../experiments/runner/resultView';
-import { NO_NAME_CACHE, NO_OFFSET_CACHE, type KernelVariant } from '../../../experiments/kernels/variants';
+import { NO_NAME_CACHE, NO_OFFSET_CACHE, isWithoutLabel, type KernelVariant } from '../../../experiments/kernels/variants';
 import { resultKernel } from './compare';
 
 /** One figure of one row, the paper's way and ours. */
@@ -52,10 +52,11 @@ function isGeneric(result: Pick<ExperimentResult, 'kernel'>): boolean {
   return !result.kernel || k.variant?.name === 'generic';
 }
 
-/** The variant a result ran, when it is one of the installer's "4.3BSD without …" kernels. */
+/** The variant a result ran, when it is one of the installer's "4.3BSD without …" kernels (not a spring-1985
+ *  one: what it takes back is not part of the paper's 4.2 → 4.3 change, so there is nothing to set beside it). */
 function revertVariant(result: Pick<ExperimentResult, 'kernel'>): KernelVariant | null {
   const v = resultKernel(result).variant;
-  return v && v.patches.length > 0 ? v : null;
+  return v && v.patches.length > 0 && isWithoutLabel(v.label) ? v : null;
 }
 
 const reverts = (v: KernelVariant | null, what: KernelVariant) => !!v && what.patches.every((p) => v.patches.includes(p));

@@ -232,7 +232,8 @@ function KernelVariantField({ variant, built, disabled, error, onChange }: {
         {chosen
           ? <><strong>{chosen.label}</strong> · paper {chosen.paper}. {chosen.description}</>
           : 'The kernel on the disk image. The installer also builds GENERIC from source in the guest and variants ' +
-            'of it, each “4.3BSD without” one of the paper’s improvements; a variant is fetched only when chosen.'}
+            'of it, each “4.3BSD without” one of the paper’s improvements, and one “as of spring 1985”, taking back a ' +
+            'change made after the paper was measured; a variant is fetched only when chosen.'}
       </p>
     </div>
   );
