@@ -87,3 +87,14 @@ test('vaxlab kernels lists every variant as "4.3BSD without ..." with its paper 
   }
   assert.doesNotMatch(r.stdout, /^\S+ +4\.2BSD/m, 'no variant is called 4.2BSD');
 });
+
+test('vaxlab fidelity --kernel refuses a kernel that is neither a variant nor a file, naming the variants, before running', () => {
+  const t0 = Date.now();
+  const r = vaxlab('fidelity', '--kernel', 'no-such-kernel');
+  assert.equal(r.status, 3, r.stderr);
+  assert.match(r.stderr, /--kernel no-such-kernel: no such kernel \(generic, .*ofile-scans-1985.*\) or file/);
+  assert.ok(Date.now() - t0 < 60_000, 'refused at once, not after running the tables');
+  const bare = vaxlab('fidelity', '--kernel');
+  assert.equal(bare.status, 2);
+  assert.match(bare.stderr, /--kernel needs a value/);
+});

@@ -2,7 +2,7 @@
 //
 //   npx vaxlab list
 //   npx vaxlab kernels
-//   npx vaxlab fidelity [--seeds N] [--json FILE]
+//   npx vaxlab fidelity [--seeds N] [--json FILE] [--kernel NAME|FILE]
 //   npx vaxlab run EXPERIMENT|all [--cpu 750|780] [--mem MB] [--disk rp06|eagle|ideal]
 //                                 [--param NAME=VALUE ...] [--set NAME=VALUE ...] [--limit SECONDS]
 //                                 [--json FILE] [--image FILE] [--kernel NAME|FILE] [--counters all] [--jobs N]
@@ -86,7 +86,7 @@ import { profileExperiment, type StepProfile } from '../experiments/profile/run'
 
 const USAGE = `usage: vaxlab list
        vaxlab kernels
-       vaxlab fidelity [--seeds N] [--json FILE]   (Tables 2, 7, 8 and the name cache against the paper, each row the median of N seeds (default 3) with its range; held-out rows summed up)
+       vaxlab fidelity [--seeds N] [--json FILE] [--kernel NAME|FILE]   (Tables 2, 7, 8 and the name cache against the paper, each row the median of N seeds (default 3) with its range; held-out rows summed up)
        vaxlab run EXPERIMENT|all [--cpu 750|780] [--mem MB] [--disk ${DISK_TIMINGS.join('|')}] [--param NAME=VALUE ...]
                                  [--set NAME=VALUE ...] [--limit SECONDS] [--seeds N] [--json FILE] [--image FILE]
                                  [--kernel NAME|FILE] [--counters all] [--jobs N]
@@ -657,6 +657,7 @@ const FIDELITY_EXPERIMENTS = ['table2', 'table7', 'namecache-ls'] as const;
 async function fidelity(args: string[]): Promise<number> {
   let seeds = 3;
   let jsonFile: string | null = null;
+  let kernelArg: string | null = null;
   while (args.length > 0) {
     const a = args.shift()!;
     const v = args.shift();
@@ -665,17 +666,22 @@ async function fidelity(args: string[]): Promise<number> {
       seeds = Number(v);
       if (!Number.isSafeInteger(seeds) || seeds < 1 || seeds > 99) die('--seeds takes a whole number of runs per step, 1 to 99');
     } else if (a === '--json') jsonFile = v;
+    else if (a === '--kernel') kernelArg = v;
     else die(`unknown option ${a}\n${USAGE}`);
   }
   const { api, disk, sha256, imagePath } = await openLabImage(null);
   const image = { name: basename(imagePath), sha256 };
+  // Another kernel for every table (e.g. ofile-scans-1985, emu/docs/timing.md "The paper's kernel: what changed
+  // between spring 1985 and June 1986"); the results name it, as run's do.
+  const kernel = kernelArg !== null ? await loadKernel(kernelArg, imagePath) : undefined;
   const results: Record<string, ExperimentResult> = {};
   for (const id of FIDELITY_EXPERIMENTS) {
     const spec = findExperiment(id)!;
     // Every table seeded alike: the paging rows hinge on disk phase and page placement as much as Table 2's.
     const spinSeeds = seeds;
-    process.stderr.write(`${id}: ${spec.steps.length} steps${spinSeeds > 1 ? `, ${spinSeeds} seeds each (disk phase, clock phase and page placement)` : ''} ...\n`);
-    results[id] = await runExperiment(api.vax780, disk, spec, { image, spinSeeds });
+    process.stderr.write(`${id}: ${spec.steps.length} steps${spinSeeds > 1 ? `, ${spinSeeds} seeds each (disk phase, clock phase and page placement)` : ''}` +
+      `${kernel ? `, kernel ${kernel.name}` : ''} ...\n`);
+    results[id] = await runExperiment(api.vax780, disk, spec, { image, spinSeeds, ...(kernel ? { kernel } : {}) });
   }
   disk.dispose();
   const tables = [
