@@ -12,7 +12,7 @@ import {
   alignRows, changeSentence, compareRow, formatSeconds, pairResults, primaryMetric, type ResultPair,
 } from '../../../experiments/runner/resultView';
 import { TOGGLES } from '../../../experiments/runner/toggles';
-import { DISTRIBUTED_KERNEL_LABEL, DISTRIBUTED_KERNEL_NAME, kernelByName, type KernelVariant } from '../../../experiments/kernels/variants';
+import { DISTRIBUTED_KERNEL_NAME, kernelByName, type KernelVariant } from '../../../experiments/kernels/variants';
 import type { BarData } from './charts/barChart';
 import type { HistoryEntry } from './history';
 import type { SharedRun } from './permalink';
@@ -93,7 +93,7 @@ export function resultKernel(result: Pick<ExperimentResult, 'kernel'>): { name: 
 export function kernelLabel(result: Pick<ExperimentResult, 'kernel' | 'image'>): string {
   const k = resultKernel(result);
   if (!result.kernel) return imageLabel(result.image ?? null);
-  if (k.name === '/vmunix') return DISTRIBUTED_KERNEL_LABEL;
+  if (k.name === '/vmunix') return imageLabel(result.image ?? null);
   return k.variant ? k.variant.label : `kernel ${k.name}`;
 }
 

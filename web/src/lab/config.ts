@@ -189,6 +189,8 @@ export function adoptShared(shared: SharedRunSettings, previous: FormState): { f
   if (named !== undefined && isKernelChoice(named)) kernel = named;
   else if (named !== undefined) {
     dropped.push(`kernel ${named.slice(0, 60)}: not one of this lab's kernel variants; the distributed /vmunix boots instead`);
+    // As it says (not the experiment's own, which for Table 2 is a variant).
+    if (spec?.kernel !== undefined) kernel = DISTRIBUTED_KERNEL_NAME;
   }
   const seeds = shared.result.machine.spinSeeds;
   if (seeds !== undefined && seeds > 1) dropped.push(`disk spin seeds 1..${seeds}: the page runs each step once, with seed 1`);

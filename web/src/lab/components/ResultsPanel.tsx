@@ -87,7 +87,7 @@ export function ResultsPanel({ lab }: { lab: LabController }) {
           <div><dt>Machine</dt><dd>VAX-11/{result.machine.cpu} model ({result.machine.nsPerInstruction} ns/instruction), {result.machine.memoryMB} MB, {result.machine.drives === 2 ? 'two RP06 drives (/usr on the second), ' : ''}{result.machine.boot}-user</dd></div>
           <div><dt>Parameters</dt><dd>{Object.entries(result.parameters).map(([k, v]) => `${k}=${v}`).join(', ') || 'none'}</dd></div>
           <div><dt>Kernel</dt><dd data-testid="result-kernel">{kernelLabel(result)}{resultKernel(result).name === '/vmunix'
-            ? (result.kernel ? '' : ', /vmunix as distributed')
+            ? ', /vmunix as distributed'
             : ` (${resultKernel(result).name}${result.kernel?.sha256 ? `, sha256 ${result.kernel.sha256.slice(0, 12)}…` : ''})`}
             {experimentById(result.experiment)?.kernel === resultKernel(result).name
               ? ': the paper’s kernel as the CSRG history dates it, this experiment’s default' : ''}</dd></div>
