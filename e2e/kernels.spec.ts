@@ -37,14 +37,18 @@ test('a kernel variant: listed, fetched only when run, labelled in the result an
     await test.step('the choice lists every kernel the installer builds, with its description and paper sections', async () => {
       const select = page.getByTestId('kernel-variant');
       const options = await select.locator('option').evaluateAll((os) => os.map((o) => [(o as HTMLOptionElement).value, o.textContent ?? '']));
-      expect(options.map(([v]) => v)).toEqual(['', ...KERNELS.map((k) => k.name)]);
+      // The experiment's own, the distributed /vmunix by name, then every variant.
+      expect(options.map(([v]) => v)).toEqual(['', 'vmunix', ...KERNELS.map((k) => k.name)]);
       // "4.3BSD without ..." one of the paper's improvements, or "4.3BSD with ..., as of spring 1985".
-      for (const [, text] of options.slice(2)) expect(text).toMatch(/^4\.3BSD without |^4\.3BSD with .*, as of spring 1985$/);
+      for (const [, text] of options.slice(3)) expect(text).toMatch(/^4\.3BSD without |^4\.3BSD with .*, as of spring 1985$/);
       for (const [, text] of options) expect(text).not.toMatch(/4\.2BSD/);
-      await expect(page.getByTestId('kernel-variant-info')).toContainText('fetched only when chosen');
-      // ls -l of 600 files, once: the run on the distributed /vmunix first (GENERIC).
+      // The page's first experiment, syscall, a Table 2 row: the paper's kernel by default.
+      expect(options[0]![1]).toBe('The experiment’s: 4.3BSD with fork, exec and exit scanning all 48 open-file slots, as of spring 1985 (the paper’s kernel)');
+      await expect(page.getByTestId('kernel-variant-info')).toContainText('Table 2 boots it by default');
+      // ls -l of 600 files, once: the run on the distributed /vmunix first (GENERIC), its own.
       await page.getByTestId('experiment-search').fill('ls -l');
       await page.getByTestId('experiment-ls-l').click();
+      await expect(page.getByTestId('kernel-variant-info')).toContainText('fetched only when chosen');
       await runAndWait(page);
       await expect(page.getByTestId('result-kernel')).toContainText('4.3BSD, /vmunix as distributed');
       expect(kernelRequests, 'no kernel file is fetched for the distributed /vmunix').toEqual([]);

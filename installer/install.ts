@@ -920,14 +920,7 @@ async function main(): Promise<void> {
       failures.push(p.version.name);
       continue;
     }
-    // The pack in chunks and the page's machine snapshots (installer/lib/shipped.ts).
     const manifestPath = join(o.out, `${p.version.imageName}.json`);
-    try {
-      kernelOutcomes.push(`${p.version.name} chunked image and machine snapshots: ${await buildShipped(o.out, manifestPath, say)}`);
-    } catch (e) {
-      report(e);
-      failures.push(`${p.version.name} chunked image and machine snapshots`);
-    }
     if (p.version.id !== '4.3') {
       kernelOutcomes.push(`${p.version.name} kernels: not built (the variants patch 4.3BSD's sources)`);
     } else if (!o.kernels) {
@@ -940,6 +933,14 @@ async function main(): Promise<void> {
         dropKernels(o.out, manifestPath);
         failures.push(`${p.version.name} kernels`);
       }
+    }
+    // The pack in chunks and the page's machine snapshots (installer/lib/shipped.ts), after the kernels: Table 2's
+    // machine boots the paper's kernel (ExperimentSpec.kernel), one of them.
+    try {
+      kernelOutcomes.push(`${p.version.name} chunked image and machine snapshots: ${await buildShipped(o.out, manifestPath, say)}`);
+    } catch (e) {
+      report(e);
+      failures.push(`${p.version.name} chunked image and machine snapshots`);
     }
   }
   const summary = [

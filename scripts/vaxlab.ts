@@ -55,8 +55,10 @@ import { accessSync, constants as fsConstants, existsSync, readFileSync, statSyn
 import { availableParallelism } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 
-import { KERNELS, kernelByName, kernelFileName } from '../experiments/kernels/variants';
-import { ALL_EXPERIMENTS, experimentGroups, findExperiment, type ExperimentSpec } from '../experiments/runner/experiments';
+import {
+  DISTRIBUTED_KERNEL_NAME, KERNELS, effectiveKernelName, isKernelChoice, kernelByName, kernelFileName, kernelResultName,
+} from '../experiments/kernels/variants';
+import { ALL_EXPERIMENTS, PAPER_KERNEL_VARIANT, experimentGroups, findExperiment, type ExperimentSpec } from '../experiments/runner/experiments';
 import { type ExperimentResult, RESULT_VERSION, resultJson } from '../experiments/runner/result';
 import { formatSweep, formatTable } from '../experiments/runner/resultText';
 import {
@@ -111,8 +113,11 @@ const USAGE = `usage: vaxlab list
   --param NAME=VALUE  a parameter of the experiment (vaxlab list shows them: iterations, divisor)
   --set NAME=VALUE    a kernel variable or machine setting: ${TOGGLES.map((t) => t.name).join(', ')}
   --limit SECONDS     virtual-second limit of each timed command (default: 5 x the paper's time, at least 120)
-  --kernel NAME|FILE  boot this kernel instead of the image's /vmunix: one the installer built beside the image
-                      (${KERNELS.map((k) => k.name).join(', ')}) or an a.out FILE
+  --kernel NAME|FILE  boot this kernel instead of the experiment's: one the installer built beside the image
+                      (${KERNELS.map((k) => k.name).join(', ')}), ${DISTRIBUTED_KERNEL_NAME} (the image's own /vmunix,
+                      as distributed) or an a.out FILE.  Table 2 and its rows boot the paper's kernel by default,
+                      ${PAPER_KERNEL_VARIANT} (${kernelByName(PAPER_KERNEL_VARIANT)!.label});
+                      the other experiments the image's /vmunix
   --jobs N            worker threads, 1 to ${MAX_JOBS} (sweep's default: the cores less one); the results are the
                       same bytes for any N
   all                 runs ${ALL_EXPERIMENTS.join(', ')}
@@ -336,10 +341,28 @@ async function loadKernel(arg: string, imagePath: string): Promise<NonNullable<R
       : `--kernel ${arg}: no such kernel (${KERNELS.map((k) => k.name).join(', ')}) or file`, 3);
   }
   const kb = await loadDiskImage(file);
-  const kernel = { name: variant ? `${variant.name}: ${variant.label}` : basename(file), bytes: kb,
+  const kernel = { name: variant ? kernelResultName(variant.name) : basename(file), bytes: kb,
     sha256: createHash('sha256').update(kb).digest('hex') };
   process.stderr.write(`vaxlab: kernel ${kernel.name} (${file})\n`);
   return kernel;
+}
+
+/** The kernel an experiment boots (its bytes; undefined: the image's /vmunix): --kernel's (vmunix: the image's
+ *  own), else the experiment's default (ExperimentSpec.kernel: Table 2's is the paper's, ofile-scans-1985).
+ *  Each file is loaded once per command (`cache`). */
+async function kernelFor(spec: ExperimentSpec, arg: string | null, imagePath: string,
+  cache: Map<string, NonNullable<RunOptions['kernel']>> = new Map()): Promise<RunOptions['kernel']> {
+  const name = effectiveKernelName(spec.kernel, arg);
+  if (name === null) {
+    if (spec.kernel !== undefined) process.stderr.write(`vaxlab: ${spec.id}: kernel ${kernelResultName(null)}\n`);
+    return undefined;
+  }
+  let k = cache.get(name);
+  if (!k) {
+    k = await loadKernel(name, imagePath);
+    cache.set(name, k);
+  }
+  return k;
 }
 
 /** ^C stops the workers (their steps end 'stopped'); a second ^C leaves at once. */
@@ -430,11 +453,11 @@ async function run(args: string[]): Promise<number> {
   if (problems.length > 0) refused(problems);
 
   // The workers boot kernel variants by name (a request is data; the bytes are loaded here).
-  if (a.jobs !== null && a.kernelArg !== null && !kernelByName(a.kernelArg)) {
+  if (a.jobs !== null && a.kernelArg !== null && !isKernelChoice(a.kernelArg)) {
     die(`--jobs with --kernel ${a.kernelArg}: the worker threads boot the kernel variants by name (${KERNELS.map((k) => k.name).join(', ')})`);
   }
   const loaded = await loadPack(a.imageFile);
-  const kernel = a.kernelArg !== null ? await loadKernel(a.kernelArg, loaded.path) : undefined;
+  const kernelCache = new Map<string, NonNullable<RunOptions['kernel']>>();
   const api = a.jobs === null ? await loadVaxNode() : null;
   // In this thread: the pack held once, as the threads would hold it (the
   // chunked image, decompressed as it is read; or the pack where it was read).
@@ -445,6 +468,8 @@ async function run(args: string[]): Promise<number> {
   for (const spec of specs) {
     const o = perSpec.get(spec)!;
     o.image = loaded.image;
+    // --kernel's, else the experiment's own (Table 2: the paper's kernel).
+    const kernel = await kernelFor(spec, a.kernelArg, loaded.path, kernelCache);
     if (kernel) o.kernel = kernel;
     const start = performance.now();
     let result: ExperimentResult;
@@ -474,7 +499,9 @@ async function run(args: string[]): Promise<number> {
       const plan = planSweep(request);
       let ran;
       try {
-        ran = await runPlan(plan, plan.units.map((u) => u.index), a.jobs!, loaded, spec.id, kernel ? { [a.kernelArg!]: kernel } : {});
+        // The threads boot the point's kernel by name: the sweep plan resolves it as kernelFor does.
+        const name = effectiveKernelName(spec.kernel, a.kernelArg);
+        ran = await runPlan(plan, plan.units.map((u) => u.index), a.jobs!, loaded, spec.id, kernel && name !== null ? { [name]: kernel } : {});
       } catch (e) {
         if (e instanceof SettingsError) die(`${spec.id}: refused, nothing was run:\n  ${e.problems.join('\n  ')}`);
         throw e;
@@ -671,16 +698,17 @@ async function fidelity(args: string[]): Promise<number> {
   }
   const { api, disk, sha256, imagePath } = await openLabImage(null);
   const image = { name: basename(imagePath), sha256 };
-  // Another kernel for every table (e.g. ofile-scans-1985, emu/docs/timing.md "The paper's kernel: what changed
-  // between spring 1985 and June 1986"); the results name it, as run's do.
-  const kernel = kernelArg !== null ? await loadKernel(kernelArg, imagePath) : undefined;
+  // Each table on its own kernel (Table 2 on the paper's, ofile-scans-1985; the others on /vmunix), or another
+  // for every table (--kernel NAME; vmunix: the distributed kernel); the results name it, as run's do.
+  const kernelCache = new Map<string, NonNullable<RunOptions['kernel']>>();
   const results: Record<string, ExperimentResult> = {};
   for (const id of FIDELITY_EXPERIMENTS) {
     const spec = findExperiment(id)!;
+    const kernel = await kernelFor(spec, kernelArg, imagePath, kernelCache);
     // Every table seeded alike: the paging rows hinge on disk phase and page placement as much as Table 2's.
     const spinSeeds = seeds;
     process.stderr.write(`${id}: ${spec.steps.length} steps${spinSeeds > 1 ? `, ${spinSeeds} seeds each (disk phase, clock phase and page placement)` : ''}` +
-      `${kernel ? `, kernel ${kernel.name}` : ''} ...\n`);
+      `, kernel ${kernel ? kernel.name : kernelResultName(null)} ...\n`);
     results[id] = await runExperiment(api.vax780, disk, spec, { image, spinSeeds, ...(kernel ? { kernel } : {}) });
   }
   disk.dispose();
@@ -772,7 +800,8 @@ async function profile(args: string[]): Promise<number> {
     throw e;
   }
   const { api, disk, imagePath } = await openLabImage(imageFile);
-  if (kernelArg !== null) options.kernel = await loadKernel(kernelArg, imagePath);
+  const kernel = await kernelFor(spec, kernelArg, imagePath);
+  if (kernel) options.kernel = kernel;
   const variant = kernelArg !== null ? kernelByName(kernelArg)?.name : undefined;
   let t0 = 0;
   options.onStep = ({ step, index, phase: p, result }) => {
@@ -824,7 +853,7 @@ async function profile(args: string[]): Promise<number> {
       }
       parts.push(formatFlat(flatProfile(p, { mode, top: top ?? 30 })), '', formatCallGraph(p, { mode, top: Math.min(top ?? 10, 10) }), '');
       if (spec.id === NAMEI_PROFILE_EXPERIMENT.id) {
-        const t = nameiTableFor(step.step, kernelArg === null ? null : variant ?? 'other');
+        const t = nameiTableFor(step.step, kernelArg === null || kernelArg === DISTRIBUTED_KERNEL_NAME ? null : variant ?? 'other');
         parts.push(t.table ? formatNameiComparison(nameiFigures(p), t.table, `${step.label}${t.note ? `, ${t.note}` : ''}`)
           : `${step.label}: ${t.note}`, '');
       }

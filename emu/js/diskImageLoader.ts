@@ -61,6 +61,9 @@ export interface ImageManifest {
       name: string;
       options: Record<string, unknown>;
       recipe: { prompt: string; slice: number; limitSeconds: number };
+      /** The kernel the machine booted instead of the image's /vmunix (a variant beside the image, by name,
+       *  with the SHA-256 of its bytes); absent: /vmunix. */
+      kernel?: { name: string; file: string; uncompressedSha256: string };
     })[];
   };
 }

@@ -154,6 +154,31 @@ export function kernelByName(name: string): KernelVariant | undefined {
   return KERNELS.find((k) => k.name === name);
 }
 
+/** The name that asks for the image's own /vmunix, the kernel as distributed (June 1986), where an experiment
+ *  boots another by default (Table 2: PAPER_KERNEL_VARIANT in experiments/runner/experiments.ts). */
+export const DISTRIBUTED_KERNEL_NAME = 'vmunix';
+/** The distributed kernel in words, as results and the lab name it. */
+export const DISTRIBUTED_KERNEL_LABEL = '4.3BSD as distributed (the image\'s /vmunix, GENERIC of June 1986)';
+
+/** A kernel a run can ask for by name: a variant the installer builds, or the distributed /vmunix. */
+export function isKernelChoice(name: string): boolean {
+  return name === DISTRIBUTED_KERNEL_NAME || kernelByName(name) !== undefined;
+}
+
+/** The kernel a run boots, by name: the one asked for (DISTRIBUTED_KERNEL_NAME: the image's /vmunix), else the
+ *  experiment's own default (ExperimentSpec.kernel); null: the image's /vmunix. */
+export function effectiveKernelName(experimentDefault: string | undefined, requested?: string | null): string | null {
+  const name = requested ?? experimentDefault ?? null;
+  return name === null || name === DISTRIBUTED_KERNEL_NAME ? null : name;
+}
+
+/** How a result names a kernel: "NAME: label" (the CLI's and the page's runs agree), for a variant or /vmunix. */
+export function kernelResultName(name: string | null): string {
+  if (name === null || name === DISTRIBUTED_KERNEL_NAME) return `${DISTRIBUTED_KERNEL_NAME}: ${DISTRIBUTED_KERNEL_LABEL}`;
+  const v = kernelByName(name);
+  return v ? `${v.name}: ${v.label}` : name;
+}
+
 /** The gzipped kernel's file name beside the disk image (web/public/images),
  *  e.g. 43bsd-kernel-no-name-cache.gz: the page fetches only the chosen one. */
 export function kernelFileName(image: string, name: string): string {

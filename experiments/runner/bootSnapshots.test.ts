@@ -4,6 +4,7 @@
 // installer ships are byte for byte what a boot here saves.
 
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
@@ -16,7 +17,8 @@ import {
   BootSnapshots, SINGLE_USER_BOOT, TERMINAL_BOOT, bootAndSave, bootKey, bootSnapshotFromFile, decodeHostPart, encodeHostPart,
   type BootSnapshot,
 } from './bootSnapshots';
-import { findExperiment } from './experiments';
+import { PAPER_KERNEL_VARIANT, findExperiment } from './experiments';
+import { kernelResultName } from '../kernels/variants';
 import { resultJson } from './result';
 import { runExperiment } from './runner';
 import { shippedBoots } from './shippedBoots';
@@ -109,7 +111,10 @@ for (const [id, parameters] of [['table2', { divisor: 40 }], ['namecache', {}]] 
 test('the snapshots the installer ships are what a boot here saves, and restore', { skip }, async () => {
   const manifestPath = join(dirname(findLabImage()!), '43bsd.json');
   const manifest = existsSync(manifestPath) ? JSON.parse(readFileSync(manifestPath, 'utf8')) as {
-    snapshots?: { emulatorBuild: string; boots: { name: string; file: string; options: Omit<Vax780Options, 'disk'>; recipe: typeof SINGLE_USER_BOOT }[] };
+    snapshots?: { emulatorBuild: string; boots: {
+      name: string; file: string; options: Omit<Vax780Options, 'disk'>; recipe: typeof SINGLE_USER_BOOT;
+      kernel?: { name: string; file: string; uncompressedSha256: string };
+    }[] };
   } : {};
   const s = manifest.snapshots;
   if (!s) {
@@ -119,12 +124,39 @@ test('the snapshots the installer ships are what a boot here saves, and restore'
   assert.equal(s.emulatorBuild, lab.api.buildId, 'shipped by another emulator build: npm run image makes them again');
   const defined = shippedBoots();
   assert.deepEqual(s.boots.map((b) => b.name), defined.map((b) => b.name));
+  // Table 2's machine boots the paper's kernel, as Table 2 does by default; the paging tables' the image's /vmunix.
+  assert.equal(defined.find((d) => d.name === 'table2')!.kernel, PAPER_KERNEL_VARIANT);
+  assert.equal(defined.find((d) => d.name === 'paging')!.kernel, undefined);
   for (const boot of s.boots) {
-    assert.deepEqual(boot.options, defined.find((d) => d.name === boot.name)!.options, `${boot.name}: as shippedBoots defines it`);
+    const def = defined.find((d) => d.name === boot.name)!;
+    assert.deepEqual(boot.options, def.options, `${boot.name}: as shippedBoots defines it`);
+    assert.equal(boot.kernel?.name, def.kernel, `${boot.name}: the kernel shippedBoots names`);
+    let kernel: Uint8Array | undefined;
+    if (boot.kernel) {
+      kernel = gunzipSync(readFileSync(join(dirname(manifestPath), boot.kernel.file)));
+      assert.equal(createHash('sha256').update(kernel).digest('hex'), boot.kernel.uncompressedSha256, `${boot.name}: the kernel's SHA-256`);
+    }
     const shipped = bootSnapshotFromFile(gunzipSync(readFileSync(join(dirname(manifestPath), boot.file))));
-    const here = await bootAndSave(lab.api.vax780, { ...boot.options, disk: lab.disk }, boot.recipe);
+    const here = await bootAndSave(lab.api.vax780, { ...boot.options, disk: lab.disk, ...(kernel ? { kernel } : {}) }, boot.recipe);
     assert.ok(Buffer.from(here.bytes).equals(shipped.bytes), `${boot.name}: not what a boot saves`);
     assert.equal(shipped.transcript, here.transcript);
     assert.ok(shipped.transcript.slice(0, shipped.mark).endsWith(boot.recipe.prompt));
   }
+
+  // A Table 2 row on its default kernel starts from the shipped snapshot, offered as the page offers it (keyed by
+  // the kernel's SHA-256 from the manifest, before any kernel bytes are at hand), and gives the bytes a boot gives.
+  const t2 = s.boots.find((b) => b.name === 'table2')!;
+  const kernelBytes = gunzipSync(readFileSync(join(dirname(manifestPath), t2.kernel!.file)));
+  const kernel = { name: kernelResultName(t2.kernel!.name), bytes: kernelBytes, sha256: t2.kernel!.uncompressedSha256 };
+  const store = new BootSnapshots();
+  store.addSource(bootKey(lab.disk, { ...t2.options, disk: lab.disk }, t2.recipe, t2.kernel!.uncompressedSha256),
+    async () => bootSnapshotFromFile(gunzipSync(readFileSync(join(dirname(manifestPath), t2.file)))));
+  const spec = findExperiment('syscall')!;
+  const parameters = { iterations: 2000 };
+  const restored = await runExperiment(lab.api.vax780, lab.disk, spec, { parameters, kernel, bootSnapshots: store });
+  assert.deepEqual(store.starts, { shipped: 1, here: 0, booted: 0 }, 'the row restored the shipped machine');
+  const booted = await runExperiment(lab.api.vax780, lab.disk, spec, { parameters, kernel, bootSnapshots: null });
+  assert.equal(restored.status, 'ok');
+  assert.equal(resultJson(restored), resultJson(booted));
+  assert.equal(restored.kernel?.name, 'ofile-scans-1985: 4.3BSD with fork, exec and exit scanning all 48 open-file slots, as of spring 1985');
 });

@@ -121,7 +121,8 @@ export type MachineOptions = Omit<Vax780Options, 'disk' | 'restore' | 'profile' 
  * from the host is named by `kernelSha256` when the caller knows it, else
  * by the object.
  */
-export function bootKey(image: DiskImage, options: Vax780Options, recipe: BootRecipe, kernelSha256?: string): string {
+export function bootKey(image: DiskImage, options: Omit<Vax780Options, 'kernel'> & { kernel?: Uint8Array }, recipe: BootRecipe,
+  kernelSha256?: string): string {
   const o = options;
   return JSON.stringify({
     image: image.sha256 ?? `object ${objectId(image)}`,
@@ -136,7 +137,9 @@ export function bootKey(image: DiskImage, options: Vax780Options, recipe: BootRe
     // In their order: the emulator patches them in that order, and a
     // snapshot checks them in it.
     set: Object.entries(o.set ?? {}),
-    kernel: o.kernel === undefined ? null : kernelSha256 ?? `object ${objectId(o.kernel)}`,
+    // By its SHA-256 when known, even without the bytes at hand (a shipped snapshot's manifest names its
+    // kernel so: the page offers it before fetching the kernel).
+    kernel: kernelSha256 ?? (o.kernel === undefined ? null : `object ${objectId(o.kernel)}`),
     recipe: recipeKey(recipe),
   });
 }

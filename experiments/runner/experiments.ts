@@ -12,6 +12,7 @@
 //     size and larger), `namecache-ls` and `namecache-work` (either half).
 
 import { KERNEL_BUILD_EXPERIMENT } from '../kernels/build';
+import { OFILE_SCANS_1985 } from '../kernels/variants';
 import {
   ENVIRONMENT, KERNEL_BENCHMARK_MACHINE, LS_L_600_FILES, PAGING_SETUP, TABLE_1, TABLE_6, TABLE_8, table2, table7,
   type KernelResult, type KernelTest, type PagingTest,
@@ -128,6 +129,10 @@ export interface ExperimentSpec {
   /** What "ours" is compared with, in words. */
   compare: string;
   view: ExperimentView;
+  /** The kernel this experiment boots unless a run asks for another (RunOptions.kernel, the CLI's --kernel, the
+   *  page's kernel choice): a variant the installer builds, by name (experiments/kernels/variants.ts).  Absent:
+   *  the image's /vmunix.  Table 2's is PAPER_KERNEL_VARIANT. */
+  kernel?: string;
 }
 
 // ------------------------------------------------------------ groups
@@ -220,6 +225,14 @@ export const CALIBRATION_ROWS: readonly KernelTest[] = ['syscall', 'pipeself4', 
  *  512-byte write into small mbufs until June 1985. */
 export const PAPER_KERNEL: Record<string, number> = { sosend_cluster_min: 1024 };
 
+/** The kernel Table 2 boots by default, "the paper's kernel" as far as the CSRG SCCS history dates it
+ *  (emu/docs/timing.md, "Which kernel Table 2 runs"): built before 2 June 1985 by the sosend evidence above,
+ *  so before the open-file high-water mark of 27 May 1985, when fork, exec and exit still scanned every slot of
+ *  the open-file table.  The variant ofile-scans-1985 takes exactly that back; everything else is the June 1986
+ *  release (with PAPER_KERNEL's sosend).  Tables 7 and 8 and the name cache stay on the distributed /vmunix:
+ *  the dating is about Table 2's 4.3 column.  `--kernel vmunix` (DISTRIBUTED_KERNEL_NAME) runs the release. */
+export const PAPER_KERNEL_VARIANT: string = OFILE_SCANS_1985.name;
+
 function table2Step(row: RowSpec): StepSpec {
   return {
     id: rowId(row.test),
@@ -267,6 +280,7 @@ const TABLE2_EXPERIMENTS: ExperimentSpec[] = [
     counters: TABLE2_COUNTERS,
     compare: TABLE2_COMPARE,
     view: 'table2',
+    kernel: PAPER_KERNEL_VARIANT,
   })),
   {
     id: 'table2',
@@ -282,6 +296,7 @@ const TABLE2_EXPERIMENTS: ExperimentSpec[] = [
     counters: TABLE2_COUNTERS,
     compare: TABLE2_COMPARE,
     view: 'table2',
+    kernel: PAPER_KERNEL_VARIANT,
   },
 ];
 

@@ -80,6 +80,7 @@ export function tableText(table: ResultTable, extra: ExtraColumn[] = []): string
  *  hostSeconds adds a column of host seconds per row. */
 export function formatTable(result: ExperimentResult, hostSeconds?: number[]): string {
   const lines = [`${result.experiment}: ${result.title}`, machineLine(result), result.compare];
+  if (result.kernel) lines.push(`kernel: ${result.kernel.name}`);
   if (Object.keys(result.parameters).length > 0) {
     lines.push(`parameters: ${Object.entries(result.parameters).map(([k, v]) => `${k}=${v}`).join(' ')}`);
   }

@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import { findExperiment } from './experiments';
 import type { ExperimentResult, RowResult } from './result';
 import { formatTable, tableText } from './resultText';
+import { kernelResultName } from '../kernels/variants';
 import {
   changeSentence, columnGroups, comparisonTable, figureChanges, NOT_COMPARABLE, pairResults, paperFigures, PFST_MIN_FAULTS, resultTable,
   startsGroup, type ResultTable,
@@ -79,6 +80,12 @@ test('the command line prints the table the page shows: each view, and two resul
     assert.match(head, /\| Host \(s\)$/);
     assert.equal(text.filter((l) => / 1\.25$/.test(l)).length, r.rows.length);
   }
+  // The header says which kernel ran, in words: Table 2's default, the paper's kernel as the CSRG history dates it.
+  const onPaperKernel = formatTable({ ...TABLE2, kernel: { name: kernelResultName('ofile-scans-1985'), sha256: 'ab'.repeat(32) } }).split('\n');
+  assert.equal(onPaperKernel[3], 'kernel: ofile-scans-1985: 4.3BSD with fork, exec and exit scanning all 48 open-file slots, as of spring 1985');
+  assert.ok(formatTable({ ...TABLE2, kernel: { name: kernelResultName(null) } }).split('\n')
+    .includes('kernel: vmunix: 4.3BSD as distributed (the image\'s /vmunix, GENERIC of June 1986)'));
+  assert.ok(!formatTable(PAGING).split('\n').some((l) => l.startsWith('kernel: ')), 'no kernel line for /vmunix where it is the default');
   const faster = { result: { ...TABLE2, rows: [{ ...TABLE2.rows[0]!, guest: { real: 0.4, user: 0.02, sys: 0.35, line: '' } }] } };
   sameTable(comparisonTable(pairResults({ result: TABLE2 }, faster, { a: 'A: cpu=750', b: 'B: cpu=780' })), 'a comparison of one row');
   const two = (r: ExperimentResult, k: number) => ({ result: { ...r, rows: r.rows.map((row) => ({ ...row, guest: row.guest && { ...row.guest, real: row.guest.real * k } })) } });

@@ -10,6 +10,7 @@ import { CPU_NS_PER_INSTRUCTION, DISK_TIMINGS, type DiskTiming } from '../../emu
 import type { DiskImage } from '../../emu/js/diskImage';
 import type { Vax780Api, Vax780Options, Vax780System } from '../../emu/js/vax780';
 import type { ProfileSummary } from '../profile/summaryFormat';
+import { kernelResultName } from '../kernels/variants';
 
 /** What a profiled run needs of experiments/profile, loaded only then (the
  *  page that checks settings with this module need not carry it). */
@@ -80,7 +81,11 @@ export interface RunOptions {
   /** Identifies the disk image in the result (e.g. its SHA-256). */
   image?: { name: string; sha256?: string };
   /** A kernel to boot instead of the image's /vmunix (e.g. a variant of
-   *  experiments/kernels: the CLI's --kernel), named in the result's kernel. */
+   *  experiments/kernels: the CLI's --kernel), named in the result's kernel.
+   *  The runner takes bytes, not names: whoever loads them picks the
+   *  experiment's default (ExperimentSpec.kernel, effectiveKernelName) when
+   *  no other was asked for; absent here, the image's /vmunix boots (and a
+   *  result of an experiment with a default kernel says so). */
   kernel?: { name: string; bytes: Uint8Array; sha256?: string };
   /** Which counter series the result keeps: the experiment's (default) or all. */
   counters?: 'experiment' | 'all';
@@ -374,8 +379,10 @@ export async function runExperiment(
       ...(spec.machine.drives === 2 ? { drives: 2 } : {}),
     },
     image: options.image ?? null,
-    // Only when the kernel is not the image's /vmunix, so other results stay as they were.
-    ...(options.kernel ? { kernel: { name: options.kernel.name, ...(options.kernel.sha256 ? { sha256: options.kernel.sha256 } : {}) } } : {}),
+    // Only when the kernel is not the image's /vmunix, or when it is but the experiment boots another by
+    // default (ExperimentSpec.kernel: Table 2), so a result always says which kernel ran.
+    ...(options.kernel ? { kernel: { name: options.kernel.name, ...(options.kernel.sha256 ? { sha256: options.kernel.sha256 } : {}) } }
+      : spec.kernel !== undefined ? { kernel: { name: kernelResultName(null) } } : {}),
     parameters: run.parameters,
     kernelSettings: run.kernel,
     compare: spec.compare,

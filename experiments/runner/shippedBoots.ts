@@ -10,7 +10,7 @@
 import { CPU_NS_PER_INSTRUCTION, type CpuModel } from '../../emu/js/constants';
 import type { Vax780Options } from '../../emu/js/vax780';
 import { SINGLE_USER_BOOT, TERMINAL_BOOT, type BootRecipe } from './bootSnapshots';
-import { findExperiment } from './experiments';
+import { PAPER_KERNEL_VARIANT, findExperiment } from './experiments';
 import { resolveRun, stepMachineOptions } from './runner';
 
 /** The Terminal tab's machine (web/src/lab/state/terminal.ts asks the worker for it). */
@@ -27,24 +27,29 @@ export interface ShippedBoot {
   what: string;
   options: Omit<Vax780Options, 'disk'>;
   recipe: BootRecipe;
+  /** The kernel variant the machine boots, by name (ExperimentSpec.kernel: Table 2's is the paper's); absent:
+   *  the image's /vmunix.  The installer boots it from the file it built beside the image, and the manifest
+   *  names it with its SHA-256, which the runner's boot key has. */
+  kernel?: string;
 }
 
-/** A step's machine of an experiment, with the runner's default spin seed (1). */
-function experimentMachine(id: string): Omit<Vax780Options, 'disk'> {
+/** A step's machine of an experiment, with the runner's default spin seed (1), and its default kernel. */
+function experimentMachine(id: string): { options: Omit<Vax780Options, 'disk'>; kernel?: string } {
   const spec = findExperiment(id)!;
   const run = resolveRun(spec);
-  return stepMachineOptions(run, run.steps[0]!.kernel, 1, spec.machine.drives);
+  return { options: stepMachineOptions(run, run.steps[0]!.kernel, 1, spec.machine.drives), ...(spec.kernel ? { kernel: spec.kernel } : {}) };
 }
 
 export function shippedBoots(): ShippedBoot[] {
   return [
     {
-      name: 'table2', what: 'Table 2\'s machine at its single-user prompt: a 750 with 4.5 MB, the paper\'s sosend',
-      options: experimentMachine('table2'), recipe: SINGLE_USER_BOOT,
+      name: 'table2',
+      what: `Table 2's machine at its single-user prompt: a 750 with 4.5 MB, the paper's kernel (${PAPER_KERNEL_VARIANT}) and sosend`,
+      ...experimentMachine('table2'), recipe: SINGLE_USER_BOOT,
     },
     {
       name: 'paging', what: 'the paging tables\' machine (Tables 6-8) at its single-user prompt: a 750 with 4.5 MB',
-      options: experimentMachine('table7'), recipe: SINGLE_USER_BOOT,
+      ...experimentMachine('table7'), recipe: SINGLE_USER_BOOT,
     },
     {
       name: 'terminal', what: 'the Terminal tab\'s machine at its first multi-user login prompt: a 780 with 8 MB',

@@ -145,6 +145,18 @@ test('the kernel variants are a setting like any other: by name, the paper\'s at
     ['kernel: both swept and fixed (--kernel generic); give it once']);
   assert.match(refusal(() => planSweep({ experiment: 'syscall', axes: [], base: { parameters: {}, set: {}, kernel: '/tmp/vmunix' } }))[0]!,
     /^--kernel \/tmp\/vmunix: a sweep boots the kernel variants by name/);
+  // Each point boots the experiment's own kernel unless the request names one: Table 2's rows the paper's
+  // (ofile-scans-1985), the others the image's /vmunix (null); vmunix by name is /vmunix, and an axis value too.
+  const kernelOf = (experiment: string, kernel?: string) =>
+    planSweep({ experiment, axes: [], base: { parameters: {}, set: {}, ...(kernel ? { kernel } : {}) } }).points[0]!.kernel;
+  assert.equal(kernelOf('syscall'), 'ofile-scans-1985');
+  assert.equal(kernelOf('table2'), 'ofile-scans-1985');
+  assert.equal(kernelOf('syscall', 'vmunix'), null);
+  assert.equal(kernelOf('syscall', 'no-name-cache'), 'no-name-cache');
+  assert.equal(kernelOf('table7'), null);
+  assert.equal(kernelOf('namecache'), null);
+  const both = planSweep({ experiment: 'syscall', axes: [parseAxis(k, 'generic,vmunix').axis!], base: { parameters: {}, set: {} } });
+  assert.deepEqual(both.points.map((p) => p.kernel), ['generic', null]);
 });
 
 test('shard specs: INDEX/COUNT from 0', () => {
@@ -187,10 +199,12 @@ async function runOnThreads(request: SweepRequest, jobs: number,
   }
 }
 
+// On the image's /vmunix (syscall, a Table 2 row, boots the paper's kernel by default: a variant whose bytes these
+// threads are not given; the test after the next has a variant on worker units).
 const SWEEP: SweepRequest = {
   experiment: 'syscall',
   axes: [{ setting: 'hz', values: [50, 1000] }, { setting: 'cpu', values: [750, 780] }],
-  base: { parameters: { iterations: 2000 }, set: {} },
+  base: { parameters: { iterations: 2000 }, set: {}, kernel: 'vmunix' },
 };
 let whole: { json: string; outcomes: Map<number, UnitOutcome> } | null = null;
 
@@ -281,7 +295,7 @@ test('shards: each runs its slice; merged they are the sweep\'s bytes; shards th
 test('a failing point is marked and the sweep goes on; Stop stops every worker at once', { skip }, async () => {
   // 400,000 getpids on a 750 take about 90 virtual seconds: over the 30 s limit.
   const request: SweepRequest = {
-    experiment: 'syscall', axes: [{ setting: 'iterations', values: [2000, 400_000, 3000] }], base: { parameters: {}, set: {}, limitSeconds: 30 },
+    experiment: 'syscall', axes: [{ setting: 'iterations', values: [2000, 400_000, 3000] }], base: { parameters: {}, set: {}, limitSeconds: 30, kernel: 'vmunix' },
   };
   const ran = await runOnThreads(request, 2);
   const result: SweepResult = assembleSweep(ran.plan, ran.outcomes, ran.stopped);
@@ -293,7 +307,7 @@ test('a failing point is marked and the sweep goes on; Stop stops every worker a
 
   // Four long points (400,000 getpids, about 3 host seconds each) on two threads: Stop once both are running.
   const long: SweepRequest = {
-    experiment: 'syscall', axes: [{ setting: 'hz', values: [50, 100, 250, 1000] }], base: { parameters: { iterations: 400_000 }, set: {} },
+    experiment: 'syscall', axes: [{ setting: 'hz', values: [50, 100, 250, 1000] }], base: { parameters: { iterations: 400_000 }, set: {}, kernel: 'vmunix' },
   };
   const abort = new AbortController();
   const t0 = performance.now();

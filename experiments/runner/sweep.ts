@@ -27,7 +27,7 @@
 import { DISK_TIMINGS, type DiskTiming } from '../../emu/js/constants';
 import type { DiskImage } from '../../emu/js/diskImage';
 import type { Vax780Api } from '../../emu/js/vax780';
-import { KERNELS, kernelByName } from '../kernels/variants';
+import { DISTRIBUTED_KERNEL_NAME, KERNELS, effectiveKernelName, isKernelChoice } from '../kernels/variants';
 import { findExperiment, type ExperimentSpec, type ExperimentView, type StepSpec } from './experiments';
 import { MEMORY_MB_SCHEMA, RESULT_SCHEMA, checkSeries, type ExperimentResult, type RowResult } from './result';
 import {
@@ -68,7 +68,8 @@ export interface SweepBase {
   counters?: 'experiment' | 'all';
   /** Runs of each step with seeds 1..N: disk phase, clock phase and page placement (RunOptions.spinSeeds). */
   spinSeeds?: number;
-  /** A kernel variant to boot instead of the image's /vmunix, by name (experiments/kernels). */
+  /** A kernel variant to boot instead of the experiment's own (ExperimentSpec.kernel; absent: the image's
+   *  /vmunix), by name (experiments/kernels); DISTRIBUTED_KERNEL_NAME: the image's /vmunix. */
   kernel?: string;
   /** Profile each step's timed command (RunOptions.profile). */
   profile?: boolean;
@@ -120,7 +121,8 @@ function stepsSetting(spec: ExperimentSpec, name: string): StepSpec[] {
 /** How a sweep of spec turns setting `name`, or why it cannot. */
 export function sweepSetting(spec: ExperimentSpec, name: string): SweepSetting | string {
   if (name === KERNEL_SETTING) {
-    const names = KERNELS.map((k) => k.name);
+    // The distributed /vmunix last, so the variants keep their indexes (links and results made before it).
+    const names = [...KERNELS.map((k) => k.name), DISTRIBUTED_KERNEL_NAME];
     return {
       name, kind: 'kernel', named: true,
       parse: (raw) => {
@@ -265,7 +267,8 @@ export interface SweepPoint {
   /** The experiment as this point runs it (its steps' families turned into rows, for a setting they set). */
   spec: ExperimentSpec;
   options: RunOptions;
-  /** The kernel variant the point boots (its name), or null for the image's /vmunix. */
+  /** The kernel variant the point boots (its name: the request's, else the experiment's default), or null for
+   *  the image's /vmunix. */
   kernel: string | null;
 }
 
@@ -375,8 +378,8 @@ export function planSweep(request: SweepRequest): SweepPlan {
               : axis.setting === KERNEL_SETTING && request.base.kernel !== undefined ? `--kernel ${request.base.kernel}` : null;
     if (fixed) problems.push(`${axis.setting}: both swept and fixed (${fixed}); give it once`);
   }
-  if (request.base.kernel !== undefined && !kernelByName(request.base.kernel)) {
-    problems.push(`--kernel ${request.base.kernel}: a sweep boots the kernel variants by name (${KERNELS.map((k) => k.name).join(', ')})`);
+  if (request.base.kernel !== undefined && !isKernelChoice(request.base.kernel)) {
+    problems.push(`--kernel ${request.base.kernel}: a sweep boots the kernel variants by name (${KERNELS.map((k) => k.name).join(', ')}, ${DISTRIBUTED_KERNEL_NAME})`);
   }
   const seeds = request.base.spinSeeds;
   if (seeds !== undefined && (!Number.isSafeInteger(seeds) || seeds < 1 || seeds > 99)) problems.push(`spinSeeds: a whole number from 1 to 99, got ${seeds}`);
@@ -399,10 +402,11 @@ export function planSweep(request: SweepRequest): SweepPlan {
   const byProblem = new Map<string, string[]>();
   for (const [index, values] of grid.entries()) {
     const options = runOptionsOf(request.base);
-    let kernel = request.base.kernel ?? null;
+    // The experiment's own kernel (Table 2: the paper's) unless the request names another.
+    let kernel = effectiveKernelName(spec.kernel, request.base.kernel);
     for (const s of settings) {
       if (s.kind === 'parameter') options.parameters = { ...options.parameters, [s.name]: values[s.name]! };
-      else if (s.kind === 'kernel') kernel = s.label(values[s.name]!);
+      else if (s.kind === 'kernel') kernel = effectiveKernelName(spec.kernel, s.label(values[s.name]!));
       else options.set = { ...options.set, [s.name]: values[s.name]! };
     }
     const ps = pointSpec(spec, swept.filter((n) => n !== KERNEL_SETTING), values);

@@ -55,8 +55,11 @@ export interface SnapshotsManifest {
     bytes: number;
     sha256: string;
     uncompressedBytes: number;
-    /** How the machine is created (Vax780Options but for the disk) and booted. */
+    /** How the machine is created (Vax780Options but for the disk and the kernel) and booted. */
     options: Record<string, unknown>;
+    /** The kernel booted instead of the image's /vmunix (ShippedBoot.kernel): the variant's name, its file beside
+     *  the image and the SHA-256 of its bytes (the runner's boot key names a kernel by it); absent: /vmunix. */
+    kernel?: { name: string; file: string; uncompressedSha256: string };
     recipe: { prompt: string; slice: number; limitSeconds: number; key: string };
     instructions: number;
     virtualSeconds: number;
@@ -95,12 +98,25 @@ export async function buildShipped(out: string, manifestPath: string, say: (s: s
     image: { file: string; uncompressedSha256: string; uncompressedBytes: number };
     chunked?: ChunkedManifest;
     snapshots?: SnapshotsManifest;
+    kernels?: { kernels?: { name: string; file: string; uncompressedSha256: string }[] };
   };
   const api = await loadVaxNode();
-  const boots = shippedBoots();
+  const listed = new Set((manifest.kernels?.kernels ?? []).map((k) => k.name));
+  const boots = shippedBoots().filter((b) => {
+    if (b.kernel === undefined || listed.has(b.kernel)) return true;
+    say(`  no snapshot of ${b.name}'s machine: it boots kernel ${b.kernel}, which was not built (the page boots it instead)`);
+    return false;
+  });
+  // The kernels the machines boot (Table 2's: the paper's), as the image's kernels part lists them: built before.
+  const kernelOf = (b: (typeof boots)[number]): NonNullable<SnapshotsManifest['boots'][number]['kernel']> | undefined => {
+    if (b.kernel === undefined) return undefined;
+    const k = manifest.kernels?.kernels?.find((x) => x.name === b.kernel);
+    if (!k) throw new Error(`machine ${b.name} boots kernel ${b.kernel}, which the manifest does not list`);
+    return { name: k.name, file: k.file, uncompressedSha256: k.uncompressedSha256 };
+  };
   const key = createHash('sha256').update(JSON.stringify({
     format: 1, image: manifest.image.uncompressedSha256, emulatorBuild: api.buildId,
-    boots: boots.map((b) => ({ name: b.name, options: b.options, recipe: recipeKey(b.recipe) })),
+    boots: boots.map((b) => ({ name: b.name, options: b.options, recipe: recipeKey(b.recipe), kernel: kernelOf(b)?.uncompressedSha256 ?? null })),
   })).digest('hex');
   if (manifest.chunked?.imageSha256 === manifest.image.uncompressedSha256 && intact(out, manifest.chunked) &&
     manifest.snapshots?.cacheKey === key && manifest.snapshots.boots.every((b) => intact(out, b))) {
@@ -129,9 +145,16 @@ export async function buildShipped(out: string, manifestPath: string, say: (s: s
   try {
     for (const b of boots) {
       const t1 = Date.now();
-      const snap = await bootAndSave(api.vax780, { ...b.options, disk }, b.recipe);
+      const k = kernelOf(b);
+      let kernelBytes: Uint8Array | undefined;
+      if (k) {
+        kernelBytes = gunzipSync(readFileSync(join(out, k.file)));
+        if (sha256(kernelBytes) !== k.uncompressedSha256) throw new Error(`${k.file} does not hold the kernel its manifest describes`);
+      }
+      const options = { ...b.options, disk, ...(kernelBytes ? { kernel: kernelBytes } : {}) };
+      const snap = await bootAndSave(api.vax780, options, b.recipe);
       // Where the machine is: read from a restored copy.
-      const sys = api.vax780.create({ ...b.options, disk, restore: snap.bytes });
+      const sys = api.vax780.create({ ...options, restore: snap.bytes });
       const instructions = Number(sys.instructionCount());
       const virtualSeconds = Number(sys.timeNs()) / 1e9;
       sys.destroy();
@@ -140,10 +163,10 @@ export async function buildShipped(out: string, manifestPath: string, say: (s: s
       writeAtomic(join(out, file), gz);
       list.push({
         name: b.name, what: b.what, file, bytes: gz.length, sha256: sha256(gz), uncompressedBytes: snap.bytes.length,
-        options: b.options as Record<string, unknown>,
+        options: b.options as Record<string, unknown>, ...(k ? { kernel: k } : {}),
         recipe: { ...b.recipe, key: recipeKey(b.recipe) }, instructions, virtualSeconds: Number(virtualSeconds.toFixed(6)),
       });
-      say(`  ${file}: ${b.what}; ${instructions.toLocaleString('en-US')} instructions, ${virtualSeconds.toFixed(1)} virtual s; ` +
+      say(`  ${file}: ${b.what}${k ? ` (kernel ${k.file})` : ''}; ${instructions.toLocaleString('en-US')} instructions, ${virtualSeconds.toFixed(1)} virtual s; ` +
         `${snap.bytes.length.toLocaleString('en-US')} bytes, ${gz.length.toLocaleString('en-US')} gzipped, in ` +
         `${((Date.now() - t1) / 1000).toFixed(2)} s`);
     }

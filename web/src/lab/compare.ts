@@ -12,7 +12,7 @@ import {
   alignRows, changeSentence, compareRow, formatSeconds, pairResults, primaryMetric, type ResultPair,
 } from '../../../experiments/runner/resultView';
 import { TOGGLES } from '../../../experiments/runner/toggles';
-import { kernelByName, type KernelVariant } from '../../../experiments/kernels/variants';
+import { DISTRIBUTED_KERNEL_NAME, kernelByName, type KernelVariant } from '../../../experiments/kernels/variants';
 import type { BarData } from './charts/barChart';
 import type { HistoryEntry } from './history';
 import type { SharedRun } from './permalink';
@@ -80,10 +80,12 @@ export function compareBlocker(shown: SharedRun | null, other: SharedRun): strin
 export type SettingKind = 'experiment' | 'image' | 'build' | 'machine' | 'kernel' | 'parameter';
 
 /** The kernel a result booted: a variant the installer built (its name as `vaxlab run --kernel` and the page
- *  record it: "no-name-cache: 4.3BSD without …"), another file, or the image's /vmunix (no kernel field). */
+ *  record it: "no-name-cache: 4.3BSD without …"), another file, or the image's /vmunix (no kernel field, or
+ *  "vmunix: …" where the experiment boots a variant by default: Table 2). */
 export function resultKernel(result: Pick<ExperimentResult, 'kernel'>): { name: string; variant: KernelVariant | null } {
   if (!result.kernel) return { name: '/vmunix', variant: null };
   const name = result.kernel.name.split(':')[0]!.trim();
+  if (name === DISTRIBUTED_KERNEL_NAME && !result.kernel.sha256) return { name: '/vmunix', variant: null };
   return { name, variant: kernelByName(name) ?? null };
 }
 
@@ -91,6 +93,7 @@ export function resultKernel(result: Pick<ExperimentResult, 'kernel'>): { name: 
 export function kernelLabel(result: Pick<ExperimentResult, 'kernel' | 'image'>): string {
   const k = resultKernel(result);
   if (!result.kernel) return imageLabel(result.image ?? null);
+  if (k.name === '/vmunix') return imageLabel(result.image ?? null);
   return k.variant ? k.variant.label : `kernel ${k.name}`;
 }
 

@@ -8,7 +8,7 @@ import {
   DEFAULT_DISK_TIMING, TOGGLES, expectedValues, settingValue, validateSetting, type ToggleDef,
 } from '../../../experiments/runner/toggles';
 import { DISK_TIMINGS, type DiskTiming } from '../../../emu/js/constants';
-import { kernelByName } from '../../../experiments/kernels/variants';
+import { DISTRIBUTED_KERNEL_NAME, isKernelChoice } from '../../../experiments/kernels/variants';
 import type { Cpu, KernelName } from '../worker/protocol';
 
 export interface FormState {
@@ -26,7 +26,8 @@ export interface FormState {
   /** Profile the run (the emulator's exact profiler; the guest runs the same). */
   profile: boolean;
   /** A kernel variant the installer built (experiments/kernels/variants.ts, by name) to boot instead of the
-   *  image's /vmunix; null: /vmunix as distributed. */
+   *  experiment's own, or 'vmunix' (DISTRIBUTED_KERNEL_NAME) for the image's /vmunix; null: the experiment's
+   *  own (ExperimentSpec.kernel: Table 2's is the paper's kernel; the others boot /vmunix as distributed). */
   variant: string | null;
 }
 
@@ -39,7 +40,8 @@ export interface RunSettings {
   parameters: Record<string, number>;
   /** The disk's timing, only when it is not rp06 (the default). */
   disk?: DiskTiming;
-  /** The kernel variant booted (by name), only when it is not the image's /vmunix. */
+  /** The kernel asked for by name (a variant, or 'vmunix': the image's /vmunix), only when one was; absent:
+   *  the experiment's own (ExperimentSpec.kernel, else /vmunix). */
   kernel?: string;
 }
 
@@ -147,7 +149,7 @@ export function checkForm(form: FormState): FormCheck {
   }
 
   const variant = form.variant === null || form.variant === '' ? null : form.variant;
-  if (variant !== null && !kernelByName(variant)) errors['kernel-variant'] = `no kernel variant "${variant.slice(0, 40)}"`;
+  if (variant !== null && !isKernelChoice(variant)) errors['kernel-variant'] = `no kernel variant "${variant.slice(0, 40)}"`;
 
   if (Object.keys(errors).length > 0) return { errors, problems: [], notes: [], settings: null };
   // The runner's own check of everything together, before anything runs.
@@ -180,11 +182,15 @@ export function adoptShared(shared: SharedRunSettings, previous: FormState): { f
     else dropped.push(`kernel variable ${k}=${v}: this lab cannot set it`);
   }
   let kernel: string | undefined;
-  // The variant by the link's settings, else by the result (a run of `vaxlab run --kernel NAME`).
-  const named = config.kernel ?? shared.result.kernel?.name.split(':')[0]?.trim();
-  if (named !== undefined && kernelByName(named)) kernel = named;
+  // The variant by the link's settings, else by the result (a run of `vaxlab run --kernel NAME`); a result that
+  // names none, of an experiment that now boots a variant by default (Table 2), ran the image's /vmunix.
+  const named = config.kernel ?? shared.result.kernel?.name.split(':')[0]?.trim() ??
+    (spec?.kernel !== undefined ? DISTRIBUTED_KERNEL_NAME : undefined);
+  if (named !== undefined && isKernelChoice(named)) kernel = named;
   else if (named !== undefined) {
     dropped.push(`kernel ${named.slice(0, 60)}: not one of this lab's kernel variants; the distributed /vmunix boots instead`);
+    // As it says (not the experiment's own, which for Table 2 is a variant).
+    if (spec?.kernel !== undefined) kernel = DISTRIBUTED_KERNEL_NAME;
   }
   const seeds = shared.result.machine.spinSeeds;
   if (seeds !== undefined && seeds > 1) dropped.push(`disk spin seeds 1..${seeds}: the page runs each step once, with seed 1`);

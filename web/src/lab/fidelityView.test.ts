@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
+import { kernelResultName } from '../../../experiments/kernels/variants';
 import { findExperiment } from '../../../experiments/runner/experiments';
 import { formatFidelity, table2Fidelity } from '../../../experiments/runner/fidelity';
 import type { ExperimentResult, RowResult } from '../../../experiments/runner/result';
@@ -34,7 +35,10 @@ function run(experiment: string, rows: RowResult[], over: Partial<ExperimentResu
   const result: ExperimentResult = {
     format: 'vaxlab-experiment-result', version: 2, experiment, title: spec.title, group: 'g', paperRef: 'p', view: spec.view,
     machine: { cpu: spec.machine.cpu, nsPerInstruction: 3333, memoryMB: spec.machine.memoryMB, memoryNote: '', boot: 'single', direct: true, spinSeeds: 1 },
-    image: null, parameters: { ...spec.parameters }, kernelSettings: {}, compare: '', status: 'ok', rows, ...over,
+    image: null, parameters: { ...spec.parameters }, kernelSettings: {}, compare: '', status: 'ok', rows,
+    // As the runner records a run on the experiment's own kernel (Table 2's: the paper's, a variant).
+    ...(spec.kernel ? { kernel: { name: kernelResultName(spec.kernel), sha256: 'ab'.repeat(32) } } : {}),
+    ...over,
   };
   return { experiment, config: { cpu: spec.machine.cpu, memoryMB: spec.machine.memoryMB, set: {}, parameters: result.parameters }, result };
 }
@@ -52,6 +56,10 @@ test('each table reads the newest run made as the paper ran it; the others are p
     { shared: table2(1.2, { machine: { ...table2(1).result.machine, cpu: '780' } }), origin: 'this page’s run', at: at(5) },
     { shared: table2(1.0, { kernel: { name: 'no-name-cache: 4.3BSD without the system-wide name cache' } }), origin: 'a link', at: at(4) },
     { shared: table2(1.3, { parameters: { divisor: 10 } }), origin: 'this page’s earlier run', at: at(3) },
+    // Run before Table 2 booted the paper's kernel by default: no kernel in the result, the image's /vmunix.
+    { shared: table2(1.0, { kernel: undefined }), origin: 'an old link', at: at(6) },
+    // Asked for the distributed kernel by name (--kernel vmunix, the page's "/vmunix as distributed").
+    { shared: table2(1.0, { kernel: { name: kernelResultName(null) } }), origin: 'a vmunix run', at: at(7) },
   ];
   const parts = fidelityReport(candidates);
   assert.deepEqual(parts.map((p) => p.key), ['table2', 'table7', 'table8', 'namecache']);
@@ -60,12 +68,17 @@ test('each table reads the newest run made as the paper ran it; the others are p
   assert.equal(t2.source!.origin, 'this page’s earlier run');
   assert.equal(t2.divisor, 10);
   assert.deepEqual(t2.passedOver, [
+    'a vmunix run: kernel vmunix (the paper\'s: ofile-scans-1985)',
+    'an old link: kernel vmunix (the paper\'s: ofile-scans-1985)',
     'this page’s run: cpu=780 (the paper\'s: 750)',
-    'a link: kernel no-name-cache',
+    'a link: kernel no-name-cache (the paper\'s: ofile-scans-1985)',
   ]);
   // Nothing for the others yet.
   assert.deepEqual(parts.slice(1).map((p) => p.source), [null, null, null]);
   assert.match(notAsThePaperRan(run('table7', [])) ?? '', /^0 of \d+ rows$/);
+  // Table 7 stays on the distributed kernel: the paper's Table 2 kernel there is not as the paper ran it.
+  assert.match(notAsThePaperRan(run('table7', [], { kernel: { name: kernelResultName('ofile-scans-1985') } })) ?? '',
+    /^kernel ofile-scans-1985, 0 of \d+ rows$/);
   assert.equal(notAsThePaperRan(table2(1)), null);
   assert.equal(notAsThePaperRan(table2(1, { kernelSettings: { nchsize: 0 } })), 'nchsize=0');
 });

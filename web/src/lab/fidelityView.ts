@@ -8,11 +8,12 @@
 // No emulation, no DOM.
 
 import { findExperiment } from '../../../experiments/runner/experiments';
+import { DISTRIBUTED_KERNEL_NAME } from '../../../experiments/kernels/variants';
 import {
   nameCacheFidelity, table2Fidelity, table7Fidelity, table8Fidelity, type FidelityRow, type FidelityTable,
 } from '../../../experiments/runner/fidelity';
 import { signed, type Cell, type Column, type ResultTable, type TableRow } from '../../../experiments/runner/resultView';
-import { runFingerprint } from './compare';
+import { resultKernel, runFingerprint } from './compare';
 import type { SharedRun } from './permalink';
 
 /** The tables, the experiment each is read from (Table 8 from Table 7's rows, as the CLI does). */
@@ -37,7 +38,8 @@ export interface FidelityCandidate {
 /**
  * Why a run is not one the paper's figures can be set against, or null:
  * the view reads runs made as the paper ran them — the experiment's own
- * machine, the distributed kernel with its own variables, the rp06, the
+ * machine, its own kernel (Table 2's: the paper's; the others: the
+ * distributed /vmunix) with its own variables, the rp06, the
  * experiment's parameters (Table 2's divisor aside: its rows are scaled to
  * the paper's counts, as the CLI's are) — and finished.
  */
@@ -49,7 +51,10 @@ export function notAsThePaperRan(shared: SharedRun): string | null {
   if (r.machine.cpu !== spec.machine.cpu) why.push(`cpu=${r.machine.cpu} (the paper's: ${spec.machine.cpu})`);
   if (r.machine.memoryMB !== spec.machine.memoryMB) why.push(`memoryMB=${r.machine.memoryMB} (the paper's: ${spec.machine.memoryMB})`);
   if (r.machine.disk !== undefined && r.machine.disk !== 'rp06') why.push(`disk=${r.machine.disk}`);
-  if (r.kernel) why.push(`kernel ${r.kernel.name.split(':')[0]}`);
+  // The experiment's own kernel (Table 2: the paper's, ofile-scans-1985; the others: the image's /vmunix).
+  const ran = resultKernel(r);
+  const own = spec.kernel ?? '/vmunix';
+  if (ran.name !== own) why.push(`kernel ${ran.name === '/vmunix' ? DISTRIBUTED_KERNEL_NAME : ran.name}${spec.kernel ? ` (the paper's: ${spec.kernel})` : ''}`);
   for (const [k, v] of Object.entries(r.kernelSettings)) why.push(`${k}=${v}`);
   for (const [k, v] of Object.entries(r.parameters)) {
     if (k === 'divisor' && r.experiment === 'table2') continue;

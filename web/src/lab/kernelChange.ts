@@ -49,7 +49,7 @@ export interface KernelChange {
 /** GENERIC: the image's /vmunix, or the kernel the installer built from the same sources. */
 function isGeneric(result: Pick<ExperimentResult, 'kernel'>): boolean {
   const k = resultKernel(result);
-  return !result.kernel || k.variant?.name === 'generic';
+  return k.name === '/vmunix' || k.variant?.name === 'generic';
 }
 
 /** The variant a result ran, when it is one of the installer's "4.3BSD without …" kernels (not a spring-1985

@@ -11,7 +11,9 @@ import {
   compareWithPaper, failureText, formatSeconds, resultTable, runOutcome, signed,
 } from '../../../experiments/runner/resultView';
 import { decimate, formatValue, MAX_POINT_CIRCLES } from './charts/counterChart';
-import { checkForm, formFor, groupedExperiments, initialForm } from './config';
+import { adoptShared, checkForm, formFor, groupedExperiments, initialForm } from './config';
+import { effectiveKernelName, kernelResultName } from '../../../experiments/kernels/variants';
+import { findExperiment } from '../../../experiments/runner/experiments';
 import { chartPanels, counterName, counterTitle } from './counterNames';
 import { csvCell, exportTitle, paperLegend, resultCsv, resultSummary, SeriesBuilder, seriesFromSamples } from './results';
 import { batch, ObjectAtom } from './state/atom';
@@ -73,6 +75,41 @@ test('the form: defaults are valid, bad numbers are marked on their input, cross
   assert.equal(checkForm({ ...form, disk: 'eagle' }).settings?.disk, 'eagle');
   assert.ok(!('disk' in checkForm({ ...form, disk: 'rp06' }).settings!));
   assert.match(checkForm({ ...form, disk: 'ssd' }).errors['toggle-disk']!, /one of rp06 \(0\), eagle \(1\), ideal \(2\)/);
+});
+
+test('the kernel: a Table 2 row boots the paper\'s by default; /vmunix and the variants by name; links say which ran', () => {
+  const form = initialForm();
+  // No choice: the settings name none, and the worker boots the experiment's own (syscall: the paper's kernel).
+  assert.ok(!('kernel' in checkForm(form).settings!));
+  assert.equal(findExperiment('syscall')!.kernel, 'ofile-scans-1985');
+  assert.equal(findExperiment('table2')!.kernel, 'ofile-scans-1985');
+  for (const id of ['table7', 'table8', 'namecache', 'seqpage']) assert.equal(findExperiment(id)!.kernel, undefined, `${id} stays on /vmunix`);
+  assert.equal(effectiveKernelName(findExperiment('syscall')!.kernel, null), 'ofile-scans-1985');
+  assert.equal(effectiveKernelName(findExperiment('syscall')!.kernel, 'vmunix'), null);
+  assert.equal(effectiveKernelName(findExperiment('syscall')!.kernel, 'no-name-cache'), 'no-name-cache');
+  assert.equal(effectiveKernelName(findExperiment('table7')!.kernel, null), null);
+  // The distributed kernel by name, a variant, and nothing else.
+  assert.equal(checkForm({ ...form, variant: 'vmunix' }).settings?.kernel, 'vmunix');
+  assert.equal(checkForm({ ...form, variant: 'no-name-cache' }).settings?.kernel, 'no-name-cache');
+  assert.match(checkForm({ ...form, variant: 'unix-v7' }).errors['kernel-variant']!, /no kernel variant "unix-v7"/);
+  // Run again: the kernel the shared result ran.  A Table 2 result naming none ran /vmunix (before the default
+  // moved); one on the paper's kernel asks for it by name; a Table 7 result naming none stays on the default.
+  const config = { cpu: '750' as const, memoryMB: 4.5, set: {}, parameters: { iterations: 2000 } };
+  const r = result([]);
+  assert.equal(adoptShared({ experiment: 'syscall', config, result: r }, form).form.variant, 'vmunix');
+  assert.equal(adoptShared({ experiment: 'syscall', config, result: { ...r, kernel: { name: kernelResultName('ofile-scans-1985') } } }, form)
+    .form.variant, 'ofile-scans-1985');
+  assert.equal(adoptShared({ experiment: 'syscall', config, result: { ...r, kernel: { name: kernelResultName(null) } } }, form)
+    .form.variant, 'vmunix');
+  assert.equal(adoptShared({ experiment: 'table7', config: { ...config, parameters: {} }, result: r }, form)
+    .form.variant, null);
+  // In words, never as 4.2BSD nor as the exact paper kernel.
+  for (const name of [kernelResultName('ofile-scans-1985'), kernelResultName(null)]) {
+    assert.doesNotMatch(name, /4\.2BSD|exact/);
+  }
+  assert.equal(kernelResultName('ofile-scans-1985'),
+    'ofile-scans-1985: 4.3BSD with fork, exec and exit scanning all 48 open-file slots, as of spring 1985');
+  assert.equal(kernelResultName(null), 'vmunix: 4.3BSD as distributed (the image\'s /vmunix, GENERIC of June 1986)');
 });
 
 test('the form reproduces a shared run\'s settings', () => {

@@ -123,7 +123,7 @@ export interface SharedRun {
   /** disk: only when not rp06 (as in the result's machine). */
   config: {
     cpu: '750' | '780'; memoryMB: number; set: Record<string, number>; parameters: Record<string, number>; disk?: DiskTiming;
-    /** The kernel variant booted (experiments/kernels/variants.ts, by name), only when not the image's /vmunix. */
+    /** The kernel asked for by name (a variant of experiments/kernels/variants.ts, or 'vmunix': the image's /vmunix), only when one was; absent: the experiment's own. */
     kernel?: string;
   };
   result: ExperimentResult;

@@ -25,7 +25,7 @@ import { findExperiment } from '../../../experiments/runner/experiments';
 import { runExperiment } from '../../../experiments/runner/runner';
 import { BootSnapshots, bootKey, bootSnapshotFromFile, startsSince } from '../../../experiments/runner/bootSnapshots';
 import { SweepUnitRunner, type SweepRequest } from '../../../experiments/runner/sweep';
-import { kernelByName } from '../../../experiments/kernels/variants';
+import { effectiveKernelName, kernelByName } from '../../../experiments/kernels/variants';
 import type { RunOptions } from '../../../experiments/runner/runner';
 import {
   fetchDiskImage, fetchKernel, fetchShippedFile, manifestKernels, type ImageManifest, type ManifestKernel,
@@ -108,7 +108,9 @@ function offerShippedSnapshots(vax: VaxMachineApi, disk: DiskImage, manifest: Im
     return;
   }
   for (const boot of s.boots) {
-    const key = bootKey(disk, { ...(boot.options as Omit<Vax780Options, 'disk'>), disk }, boot.recipe);
+    // A machine booted on a kernel variant (Table 2's on the paper's kernel) is named by the kernel's SHA-256,
+    // as the runner names the variant it boots: the key matches before the kernel itself is fetched.
+    const key = bootKey(disk, { ...(boot.options as Omit<Vax780Options, 'disk'>), disk }, boot.recipe, boot.kernel?.uncompressedSha256);
     const bytes = early.get(boot.name);
     bootSnapshots.addSource(key, async () => bootSnapshotFromFile(await (bytes ?? fetchShippedFile(boot, manifestUrl))));
     if (bytes) void bootSnapshots.take(key);
@@ -344,7 +346,9 @@ async function run(runId: number, experiment: string, config: RunConfig): Promis
   };
   try {
     const img = await image(config.kernel);
-    const variant = config.variant ? await variantKernel(config.kernel, config.variant) : undefined;
+    // The kernel asked for (vmunix: the image's own), else the experiment's (Table 2: the paper's kernel).
+    const variantName = effectiveKernelName(spec.kernel, config.variant);
+    const variant = variantName !== null ? await variantKernel(config.kernel, variantName) : undefined;
     post({ type: 'run-started', runId });
     const result = await runExperiment(api!.vax780, img.disk, spec, {
       ...(variant ? { kernel: variant } : {}),

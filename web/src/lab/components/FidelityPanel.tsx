@@ -1,5 +1,8 @@
 import { useMemo } from 'react';
 
+import { kernelByName } from '../../../../experiments/kernels/variants';
+import { PAPER_KERNEL_VARIANT } from '../../../../experiments/runner/experiments';
+import { kernelLabel } from '../compare';
 import { experimentById } from '../config';
 import type { LabController } from '../controller';
 import { fidelityReport, type FidelityCandidate, type FidelityPart } from '../fidelityView';
@@ -7,6 +10,9 @@ import { useAtom } from '../state/atom';
 import { isRunning } from '../state/runs';
 import { when } from './HistoryPanel';
 import { ResultTable } from './ResultTable';
+
+/** Table 2's default kernel in words. */
+const PAPER_KERNEL_LABEL = `“${kernelByName(PAPER_KERNEL_VARIANT)?.label ?? PAPER_KERNEL_VARIANT}”`;
 
 const TITLES: Record<FidelityPart['key'], string> = {
   table2: 'Table 2: the micro-operations',
@@ -43,7 +49,8 @@ export function FidelityPanel({ lab }: { lab: LabController }) {
         <span className="hint">ours against the paper, table by table, as <code>npx vaxlab fidelity</code> prints it</span>
       </div>
       <p className="hint">
-        Each table is read from the newest run made as the paper ran it (its machine, the distributed kernel, the
+        Each table is read from the newest run made as the paper ran it (its machine, its kernel — Table 2’s the
+        paper’s as the CSRG history dates it, {PAPER_KERNEL_LABEL}; the others the distributed /vmunix — the
         experiment’s own counts; Table 2 may be divided). The median and largest |error| are over the held-out rows only:
         the rows the timing model was fitted on (calibration) are shown apart and not counted.
       </p>
@@ -53,7 +60,8 @@ export function FidelityPanel({ lab }: { lab: LabController }) {
           {p.source && p.table && p.view ? (
             <>
               <p className="hint" data-testid={`fidelity-source-${p.key}`}>
-                From {p.source.origin}{p.divisor ? ` (counts divided by ${p.divisor}, figures scaled to the paper’s)` : ''}: {p.table.title}.
+                From {p.source.origin}{p.divisor ? ` (counts divided by ${p.divisor}, figures scaled to the paper’s)` : ''}: {p.table.title};
+                kernel: <span data-testid={`fidelity-kernel-${p.key}`}>{kernelLabel(p.source.shared.result)}</span>.
               </p>
               <ul className="fidelity-summary" data-testid={`fidelity-summary-${p.key}`}>
                 {p.summary.length ? p.summary.map((s) => <li key={s}>{s}</li>) : <li>No held-out row to sum up.</li>}

@@ -3,7 +3,7 @@ import { lazy, Suspense, useMemo } from 'react';
 import {
   comparisonTable, formatSeconds, METRIC_LABEL, primaryMetric, resultTable, runOutcome,
 } from '../../../../experiments/runner/resultView';
-import { compareBlocker, compareCandidates, compareRuns, comparisonBars, exportCaption, formatConfigDiff, kernelLabel } from '../compare';
+import { compareBlocker, compareCandidates, compareRuns, comparisonBars, exportCaption, formatConfigDiff, kernelLabel, resultKernel } from '../compare';
 import { experimentById } from '../config';
 import type { LabController } from '../controller';
 import { exportTitle, resultBars } from '../results';
@@ -86,9 +86,11 @@ export function ResultsPanel({ lab }: { lab: LabController }) {
         {pair ? null : <dl>
           <div><dt>Machine</dt><dd>VAX-11/{result.machine.cpu} model ({result.machine.nsPerInstruction} ns/instruction), {result.machine.memoryMB} MB, {result.machine.drives === 2 ? 'two RP06 drives (/usr on the second), ' : ''}{result.machine.boot}-user</dd></div>
           <div><dt>Parameters</dt><dd>{Object.entries(result.parameters).map(([k, v]) => `${k}=${v}`).join(', ') || 'none'}</dd></div>
-          <div><dt>Kernel</dt><dd data-testid="result-kernel">{kernelLabel(result)}{result.kernel
-            ? ` (${result.kernel.name.split(':')[0]}${result.kernel.sha256 ? `, sha256 ${result.kernel.sha256.slice(0, 12)}…` : ''})`
-            : ', /vmunix as distributed'}</dd></div>
+          <div><dt>Kernel</dt><dd data-testid="result-kernel">{kernelLabel(result)}{resultKernel(result).name === '/vmunix'
+            ? ', /vmunix as distributed'
+            : ` (${resultKernel(result).name}${result.kernel?.sha256 ? `, sha256 ${result.kernel.sha256.slice(0, 12)}…` : ''})`}
+            {experimentById(result.experiment)?.kernel === resultKernel(result).name
+              ? ': the paper’s kernel as the CSRG history dates it, this experiment’s default' : ''}</dd></div>
           <div><dt>Kernel variables</dt><dd>{Object.entries(result.kernelSettings).map(([k, v]) => `${k}=${v}`).join(', ') || 'as distributed'}</dd></div>
           {result.image ? <div><dt>Image</dt><dd>{result.image.name}{result.image.sha256 ? ` (sha256 ${result.image.sha256.slice(0, 12)}…)` : ''}</dd></div> : null}
           {view.hostSeconds !== undefined ? <div><dt>Host time</dt><dd>{formatSeconds(view.hostSeconds)} s</dd></div> : null}

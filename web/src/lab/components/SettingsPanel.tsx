@@ -2,7 +2,9 @@ import { useState } from 'react';
 
 import { DISK_TIMINGS, type DiskTiming } from '../../../../emu/js/constants';
 import { DEFAULT_DISK_TIMING } from '../../../../experiments/runner/toggles';
-import { KERNELS, kernelByName } from '../../../../experiments/kernels/variants';
+import {
+  DISTRIBUTED_KERNEL_LABEL, DISTRIBUTED_KERNEL_NAME, KERNELS, effectiveKernelName, kernelByName,
+} from '../../../../experiments/kernels/variants';
 import { checkForm, experimentById, KERNEL_TOGGLES, MACHINE_TOGGLES } from '../config';
 import type { LabController } from '../controller';
 import type { FormState } from '../config';
@@ -44,7 +46,9 @@ export function changedSettings(form: FormState): { total: number; kernel: strin
   if (form.memoryMB !== null && form.memoryMB.trim() !== '' && form.memoryMB.trim() !== String(spec.machine.memoryMB)) total++;
   if (diskOf(form.disk) !== DEFAULT_DISK_TIMING) total++;
   if (form.kernel !== '4.3BSD') total++;
-  if (form.variant !== null && form.variant !== '') total++;
+  // Another kernel than the experiment's own (Table 2: the paper's; the others: /vmunix).
+  const ownKernel = effectiveKernelName(spec.kernel);
+  if (effectiveKernelName(spec.kernel, form.variant === '' ? null : form.variant) !== ownKernel) total++;
   const kernel = KERNEL_TOGGLES.filter((t) => (form.kernelToggles[t.name] ?? '').trim() !== '')
     .map((t) => `${t.name}=${form.kernelToggles[t.name]!.trim()}`);
   return { total: total + kernel.length, kernel };
@@ -148,7 +152,7 @@ export function SettingsPanel({ lab }: { lab: LabController }) {
           </div>
           {focused === 'toggle-disk' ? <FieldHelp text={help['toggle-disk']!} /> : null}
         </div>
-        <KernelVariantField variant={form.variant} built={built} disabled={running} error={errors['kernel-variant']}
+        <KernelVariantField variant={form.variant} own={spec?.kernel} built={built} disabled={running} error={errors['kernel-variant']}
           onChange={(v) => lab.form.setVariant(v)} />
         {focused && machineIds.includes(focused) ? null : (
           <p className="machine-note hint">
@@ -201,23 +205,32 @@ export function SettingsPanel({ lab }: { lab: LabController }) {
 }
 
 /**
- * Which kernel the machine boots: the image's /vmunix as distributed, GENERIC built from source in the guest,
- * or a variant "4.3BSD without ..." one of the paper's improvements (experiments/kernels/variants.ts, the
- * installer's list).  Only the chosen one is fetched, when a run needs it; a variant the image's manifest does
- * not list (not built) cannot be chosen.
+ * Which kernel the machine boots: the experiment's own (Table 2's rows: the paper's kernel as the CSRG history
+ * dates it, ofile-scans-1985; the other experiments: the image's /vmunix), the image's /vmunix as distributed,
+ * GENERIC built from source in the guest, or a variant "4.3BSD without ..." one of the paper's improvements or
+ * "... as of spring 1985" (experiments/kernels/variants.ts, the installer's list).  Only the chosen one is
+ * fetched, when a run needs it; a variant the image's manifest does not list (not built) cannot be chosen.
  */
-function KernelVariantField({ variant, built, disabled, error, onChange }: {
-  variant: string | null; built: string[] | null; disabled: boolean; error: string | undefined;
+function KernelVariantField({ variant, own, built, disabled, error, onChange }: {
+  variant: string | null; own: string | undefined; built: string[] | null; disabled: boolean; error: string | undefined;
   onChange: (variant: string | null) => void;
 }) {
-  const chosen = variant ? kernelByName(variant) : undefined;
+  const ownVariant = own !== undefined ? kernelByName(own) : undefined;
+  // What boots: the choice, else the experiment's own.
+  const effective = effectiveKernelName(own, variant);
+  const chosen = effective !== null ? kernelByName(effective) : undefined;
+  const changed = effective !== effectiveKernelName(own);
+  const ownLabel = ownVariant
+    ? `The experiment’s: ${ownVariant.label} (the paper’s kernel)`
+    : `The experiment’s: /vmunix as distributed (4.3BSD GENERIC, June 1986)`;
   return (
     <div className="field variant-field">
       <label htmlFor="kernel-variant">Kernel build</label>
       <select id="kernel-variant" data-testid="kernel-variant" value={variant ?? ''} disabled={disabled}
-        className={chosen ? 'changed' : undefined} aria-describedby="kernel-variant-info"
+        className={changed ? 'changed' : undefined} aria-describedby="kernel-variant-info"
         aria-invalid={error ? true : undefined} onChange={(e) => onChange(e.target.value === '' ? null : e.target.value)}>
-        <option value="">/vmunix as distributed (4.3BSD GENERIC, June 1986)</option>
+        <option value="">{ownLabel}</option>
+        <option value={DISTRIBUTED_KERNEL_NAME}>/vmunix as distributed (4.3BSD GENERIC, June 1986)</option>
         {KERNELS.map((k) => {
           const missing = built !== null && !built.includes(k.name);
           return (
@@ -230,10 +243,15 @@ function KernelVariantField({ variant, built, disabled, error, onChange }: {
       <FieldError id="kernel-variant-error" message={error} />
       <p className="hint variant-info" id="kernel-variant-info" data-testid="kernel-variant-info">
         {chosen
-          ? <><strong>{chosen.label}</strong> · paper {chosen.paper}. {chosen.description}</>
-          : 'The kernel on the disk image. The installer also builds GENERIC from source in the guest and variants ' +
-            'of it, each “4.3BSD without” one of the paper’s improvements, and one “as of spring 1985”, taking back a ' +
-            'change made after the paper was measured; a variant is fetched only when chosen.'}
+          ? <><strong>{chosen.label}</strong> · paper {chosen.paper}. {chosen.description}
+            {ownVariant && chosen.name === ownVariant.name
+              ? ' Table 2 boots it by default: the CSRG SCCS history dates the paper’s 4.3BSD before 27 May 1985, ' +
+                'when fork, exec and exit still scanned every open-file slot (Tables 7, 8 and the name cache stay on ' +
+                'the distributed /vmunix).'
+              : ''}</>
+          : `${DISTRIBUTED_KERNEL_LABEL}: the kernel on the disk image. The installer also builds GENERIC from source ` +
+            'in the guest and variants of it, each “4.3BSD without” one of the paper’s improvements, and some “as of ' +
+            'spring 1985”, taking back a change made after the paper was measured; a variant is fetched only when chosen.'}
       </p>
     </div>
   );

@@ -5,6 +5,8 @@
 // be shared as, for what Results shows and the history.
 
 import type { CounterSample } from '../../../../experiments/runner/counters';
+import { findExperiment } from '../../../../experiments/runner/experiments';
+import { effectiveKernelName, kernelResultName } from '../../../../experiments/kernels/variants';
 import type { ExperimentResult } from '../../../../experiments/runner/result';
 import type { RunSettings } from '../config';
 import type { SharedRun } from '../permalink';
@@ -80,7 +82,10 @@ export class Runs {
     const runId = this.nextRunId++;
     this.console.reset();
     const disk = settings.disk ? `, ${settings.disk} disk timing` : '';
-    const variant = settings.kernel ? ` (kernel ${settings.kernel})` : '';
+    // The kernel that boots: the one asked for, else the experiment's own (Table 2: the paper's).
+    const booted = effectiveKernelName(findExperiment(experiment)?.kernel, settings.kernel);
+    const variant = booted !== null ? ` (kernel ${kernelResultName(booted)})`
+      : settings.kernel ? ` (kernel ${kernelResultName(null)})` : '';
     this.console.append(`\x1b[1m${experiment}\x1b[0m on a VAX-11/${settings.cpu} model, ${settings.memoryMB} MB${disk}, ${kernel}${variant}\r\n`);
     this.run.set({
       runId, experiment, kernel, settings, status: 'starting', progress: null,
