@@ -97,3 +97,9 @@ test('seeded paging rows: the median run carries the page-ins\' range, Table 7 s
   json.rows[0].spread.pageFaults.min = 'many';
   assert.throws(() => validateResult(json, 'r'), /pageFaults/);
 });
+
+test('each table names the kernel its result ran on (Table 2 boots the paper\'s by default, the others /vmunix)', () => {
+  const onVariant = { ...result([row('forks0', 21.4, 20.3, { elapsed: 22, system: 21.5 })]), kernel: { name: 'ofile-scans-1985' } };
+  assert.match(table2Fidelity(onVariant).title, /, kernel ofile-scans-1985$/);
+  assert.doesNotMatch(table2Fidelity(result([row('forks0', 19.6, 18.4, { elapsed: 22, system: 21.5 })])).title, /kernel/);
+});

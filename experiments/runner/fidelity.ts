@@ -42,6 +42,12 @@ function cell(ours: number | undefined, paper: number | undefined, range?: Sprea
   return { ours, paper, errorPercent: ((ours - paper) / paper) * 100, ...(range ? { range } : {}) };
 }
 
+/** The kernel a table ran on, for its title: tables of one comparison may boot different kernels (Table 2 the
+ *  paper's by default, the others the image's /vmunix), so each says which; nothing for /vmunix by default. */
+function onKernel(result: Pick<ExperimentResult, 'kernel'>): string {
+  return result.kernel ? `, kernel ${result.kernel.name}` : '';
+}
+
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const n = s.length;
@@ -72,7 +78,7 @@ export function table2Fidelity(result: ExperimentResult): FidelityTable {
     },
   }));
   return {
-    title: `Table 2 (4.3BSD column), VAX-11/${result.machine.cpu}${result.machine.drives === 2 ? ', two drives' : ''}`,
+    title: `Table 2 (4.3BSD column), VAX-11/${result.machine.cpu}${result.machine.drives === 2 ? ', two drives' : ''}${onKernel(result)}`,
     figures, rows, summary: summarise(rows, figures),
     note: 'elapsed and system seconds of the guest\'s /bin/time; calibration rows (fitted on) are marked and not counted',
   };
@@ -98,7 +104,7 @@ export function table7Fidelity(result: ExperimentResult): FidelityTable {
     };
   });
   return {
-    title: 'Table 7 (paging), against its 4.2BSD column',
+    title: `Table 7 (paging), against its 4.2BSD column${onKernel(result)}`,
     figures, rows, summary: summarise(rows, figures),
     note: `page faults are the kernel's page-ins over the command; rows with fewer than ${TABLE7_MIN_FAULTS} faults in ` +
       'the paper (gausspage.1-.30: 8, 2, 2) are shown, not counted; the paper ran 4.1 and 4.2BSD here, we run 4.3BSD',
@@ -116,7 +122,7 @@ export function table8Fidelity(result: ExperimentResult): FidelityTable {
       cells: { pfst: cell(r.derived?.pfstMs, r.derived?.paperPfstMs) },
     }));
   return {
-    title: 'Table 8 (page fault service time, ms), against its 4.2BSD column',
+    title: `Table 8 (page fault service time, ms), against its 4.2BSD column${onKernel(result)}`,
     figures, rows, summary: summarise(rows, figures),
     note: 'system time / page faults, as the paper computes it',
   };
@@ -130,7 +136,7 @@ export function nameCacheFidelity(result: ExperimentResult): FidelityTable {
     .filter((r) => r.status === 'ok' && r.guest && paperBySize[r.step] !== undefined)
     .map((r) => ({ label: r.test, calibration: false, cells: { system: cell(r.guest!.sys, paperBySize[r.step]) } }));
   return {
-    title: 'Name cache (section 4.1.1): ls -l system time',
+    title: `Name cache (section 4.1.1): ls -l system time${onKernel(result)}`,
     figures, rows, summary: summarise(rows, figures),
     note: 'the paper: 3.3 s with the per-process cache alone, 3.7 s with both caches (its machine for this is not named)',
   };
