@@ -1,18 +1,19 @@
 /*
- * bigjob -- the exec tests' ``big job'': nulljob with a 256-kilobyte
- * data segment (section 3.2.1: the two "differ solely in the size of
- * their data segments, 1 kilobyte versus 256 kilobytes").
- *
- * One initialized element is enough to put the whole array in the
- * initialized data segment (the compiler emits the rest as .space), so
- * all of it is in the a.out file and read in by exec, as a program's
- * data is; an uninitialized array would go to bss instead and cost
- * exec nothing.  255 kilobytes plus the library's kilobyte of
- * nulljob is 256 kilobytes.
+ * bigjob -- the exec tests' ``big job'', the program of the paper's
+ * Appendix A as printed: nulljob with a 250-kilobyte array in the
+ * initialized data segment.  The string initializer puts the whole array
+ * in the a.out's data (the compiler emits the rest as .space), so exec
+ * sets up every page of it to be filled from the file, as a program's
+ * data is; an uninitialized array would go to bss instead.  Section
+ * 3.2.1 rounds the result, with the library's data, to "256 kilobytes";
+ * the program is what was run, so the program is what we run.
  */
-char	big[255 * 1024] = { 1 };
+/* 250 here is intended to approximate vi's text+data size */
+char	space[1024 * 250] = "force into data segment";
 
-main()
+main(argc, argv)
+	char *argv[];
 {
+
 	exit(0);
 }
