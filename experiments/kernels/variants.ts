@@ -51,7 +51,7 @@ export function isSpring1985Label(label: string): boolean {
 export const GENERIC_KERNEL: KernelVariant = {
   name: 'generic',
   label: '4.3BSD GENERIC, built from source in the guest',
-  paper: 'the system the paper measured as 4.3BSD (Table 2\'s 4.3 column)',
+  paper: 'the June 1986 release (the image\'s /vmunix is its GENERIC), the reference the variants differ from',
   description: 'config GENERIC and make in /usr/src/sys/GENERIC, after make clean: every object compiled by the ' +
     'guest\'s cc. It should behave as the distributed /vmunix does.',
   patches: [],

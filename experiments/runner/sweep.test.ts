@@ -132,12 +132,16 @@ test('a setting the steps set themselves: each family of steps becomes one row, 
     /namecache sets nchsize itself/);
 });
 
-test('the kernel variants are a setting like any other: by name, the paper\'s at GENERIC, not both swept and fixed', () => {
+test('the kernel variants are a setting like any other: by name, the paper\'s at the experiment\'s own kernel, not both swept and fixed', () => {
   const k = setting('kernel');
   assert.deepEqual(parseAxis(k, 'generic,no-name-cache').axis?.values, [KERNELS.findIndex((x) => x.name === 'generic'), KERNELS.findIndex((x) => x.name === 'no-name-cache')]);
   assert.match(parseAxis(k, 'generic,vms').problems[0]!, /^kernel=vms: not a value of kernel \(one of generic, /);
   assert.match(parseAxis(k, 'generic..like-4.2').problems[0]!, /^kernel=generic\.\.like-4\.2: kernel takes names, not a range/);
-  assert.deepEqual(k.paper, { at: KERNELS.findIndex((x) => x.name === 'generic') });
+  // The paper's point: Table 2's rows boot the paper's kernel as the CSRG history dates it, the others /vmunix.
+  assert.deepEqual(k.paper, { at: KERNELS.findIndex((x) => x.name === 'ofile-scans-1985') });
+  const names = [...KERNELS.map((x) => x.name), 'vmunix'];
+  assert.deepEqual(setting('kernel', findExperiment('namecache')!).paper, { at: names.indexOf('vmunix') });
+  assert.deepEqual(setting('kernel', findExperiment('randpage')!).paper, { at: names.indexOf('vmunix') });
   const plan = planSweep({ experiment: 'syscall', axes: [{ setting: 'kernel', values: [0, 2] }], base: { parameters: {}, set: {}, spinSeeds: 2 } });
   assert.deepEqual(plan.points.map((p) => p.kernel), [KERNELS[0]!.name, KERNELS[2]!.name]);
   assert.equal(plan.points[0]!.options.spinSeeds, 2);

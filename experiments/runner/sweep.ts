@@ -132,8 +132,9 @@ export function sweepSetting(spec: ExperimentSpec, name: string): SweepSetting |
       check: (v) => (Number.isInteger(v) && names[v] !== undefined ? null : `${name}: one of ${names.join(', ')}, got ${v}`),
       label: (v) => names[v] ?? String(v),
       expected: `one of ${names.join(', ')}`,
-      // The paper's 4.3BSD is GENERIC (the variant built from the distribution's sources).
-      paper: { at: names.indexOf('generic') },
+      // The paper's point is the kernel the experiment boots by default: Table 2's rows the paper's kernel as the
+      // CSRG history dates it (ExperimentSpec.kernel), the others the image's /vmunix as distributed.
+      paper: { at: names.indexOf(effectiveKernelName(spec.kernel) ?? DISTRIBUTED_KERNEL_NAME) },
     };
   }
   if (Object.hasOwn(spec.parameters, name)) {
