@@ -1,9 +1,10 @@
 // The 4.3BSD kernels the installer builds in the guest (installer/lib/kernels.ts):
 // GENERIC from the distribution's sources, and variants of it, each reverting
 // one of the improvements of McKusick, Leffler and Karels, "Measuring and
-// Improving the Performance of Berkeley UNIX", section 4, to the 4.2BSD
-// behaviour the paper describes, by our own patches (patches/*.patch, each
-// with a header saying what it changes and why that is 4.2BSD's way).
+// Improving the Performance of Berkeley UNIX", section 4 (and section 5.1.6's
+// two-handed page clock), to the 4.2BSD behaviour the paper describes, by our
+// own patches (patches/*.patch, each with a header saying what it changes and
+// why that is 4.2BSD's way).
 //
 // Data only, for the installer, the experiment runner and the lab page: no
 // Node or browser APIs here.  A variant is always "4.3BSD without ...": none of
@@ -31,7 +32,7 @@ export interface KernelVariant {
   patches: readonly string[];
 }
 
-/** A variant reverting one of the paper's section 4 improvements: "4.3BSD
+/** A variant reverting one of the paper's improvements (section 4, or 5.1.6's page clock): "4.3BSD
  *  without ..." (never 4.2BSD, whose kernel differs in much more). */
 export function isWithoutLabel(label: string): boolean {
   return label.startsWith('4.3BSD without ') && !label.includes('4.2BSD');
