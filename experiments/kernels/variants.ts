@@ -1,9 +1,10 @@
 // The 4.3BSD kernels the installer builds in the guest (installer/lib/kernels.ts):
 // GENERIC from the distribution's sources, and variants of it, each reverting
 // one of the improvements of McKusick, Leffler and Karels, "Measuring and
-// Improving the Performance of Berkeley UNIX", section 4, to the 4.2BSD
-// behaviour the paper describes, by our own patches (patches/*.patch, each
-// with a header saying what it changes and why that is 4.2BSD's way).
+// Improving the Performance of Berkeley UNIX", section 4 (and section 5.1.6's
+// two-handed page clock), to the 4.2BSD behaviour the paper describes, by our
+// own patches (patches/*.patch, each with a header saying what it changes and
+// why that is 4.2BSD's way).
 //
 // Data only, for the installer, the experiment runner and the lab page: no
 // Node or browser APIs here.  A variant is always "4.3BSD without ...": none of
@@ -31,7 +32,7 @@ export interface KernelVariant {
   patches: readonly string[];
 }
 
-/** A variant reverting one of the paper's section 4 improvements: "4.3BSD
+/** A variant reverting one of the paper's improvements (section 4, or 5.1.6's page clock): "4.3BSD
  *  without ..." (never 4.2BSD, whose kernel differs in much more). */
 export function isWithoutLabel(label: string): boolean {
   return label.startsWith('4.3BSD without ') && !label.includes('4.2BSD');
@@ -103,13 +104,24 @@ export const SOFTCLOCK_EVERY_TICK: KernelVariant = {
   patches: ['softclock-every-tick.patch'],
 };
 
+export const ONE_HAND_CLOCK: KernelVariant = {
+  name: 'one-hand-clock',
+  label: '4.3BSD without the two-handed page clock',
+  paper: 'section 5.1.6, Tables 7 and 8',
+  description: 'The page daemon runs one clock hand that both marks (clears the valid bit standing in for the ' +
+    'reference bit) and frees a page still unreferenced when it comes round again, a revolution later, as 4.2BSD\'s ' +
+    'did; 4.3BSD frees from a back hand 2 MB of the core map behind the marking one.',
+  patches: ['one-hand-clock.patch'],
+};
+
 export const LIKE_42: KernelVariant = {
   name: 'like-4.2',
-  label: '4.3BSD without the name caches, string exec copying, the process lists and the clock\'s savings',
-  paper: 'sections 3.2.3, 3.2.5, 4.1.1, 4.1.3, 4.1.5 and 4.1.8; Table 2\'s 4.2 column',
-  description: 'All five reverts together: the nearest these patches come to 4.2BSD\'s kernel. It is still 4.3BSD ' +
-    '(its pipes, signals, context switch, setjmp, inline expansions and much else stay as they are).',
-  patches: ['no-offset-cache.patch', 'no-name-cache.patch', 'exec-bytes.patch', 'proc-scans.patch', 'softclock-every-tick.patch'],
+  label: '4.3BSD without the name caches, string exec copying, the process lists, the clock\'s savings and the two-handed page clock',
+  paper: 'sections 3.2.3, 3.2.5, 4.1.1, 4.1.3, 4.1.5, 4.1.8 and 5.1.6; Table 2\'s 4.2 column, Tables 7 and 8',
+  description: 'All six reverts together: the nearest these patches come to 4.2BSD\'s kernel. It is still 4.3BSD ' +
+    '(its pipes, signals, context switch, setjmp, inline expansions, paging thresholds and much else stay as they are).',
+  patches: ['no-offset-cache.patch', 'no-name-cache.patch', 'exec-bytes.patch', 'proc-scans.patch', 'softclock-every-tick.patch',
+    'one-hand-clock.patch'],
 };
 
 export const OFILE_SCANS_1985: KernelVariant = {
@@ -146,7 +158,7 @@ export const SPRING_1985: KernelVariant = {
 
 /** Every kernel the installer builds, GENERIC first. */
 export const KERNELS: readonly KernelVariant[] = [
-  GENERIC_KERNEL, NO_OFFSET_CACHE, NO_NAME_CACHE, EXEC_BYTES, PROC_SCANS, SOFTCLOCK_EVERY_TICK, LIKE_42,
+  GENERIC_KERNEL, NO_OFFSET_CACHE, NO_NAME_CACHE, EXEC_BYTES, PROC_SCANS, SOFTCLOCK_EVERY_TICK, ONE_HAND_CLOCK, LIKE_42,
   OFILE_SCANS_1985, SIGNALS_1985, SPRING_1985,
 ];
 

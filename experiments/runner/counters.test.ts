@@ -166,6 +166,9 @@ test('a sampler over a fake kernel: rates, vmstat units, percentages, totals', (
   k.vm('_sum', 'v_pgpgin', 40); // pages of 512 bytes
   k.vm('_sum', 'v_pgrec', 10);
   k.vm('_sum', 'v_xsfrec', 4);
+  k.vm('_sum', 'v_scan', 600); // the page daemon's clock: 600 steps, one revolution, 64 pages freed
+  k.vm('_cnt', 'v_rev', 1);
+  k.vm('_sum', 'v_dfree', 64);
   k.put('_cp_time', 0, 150); // +50 user
   k.put('_cp_time', 4, 10); // +10 nice
   k.put('_cp_time', 8, 100); // +100 sys
@@ -222,6 +225,7 @@ test('a sampler over a fake kernel: rates, vmstat units, percentages, totals', (
   assert.equal(t['namei.lookups'], 100);
   assert.equal(t['namei.hitRate'], 75);
   assert.equal(t['disk.hp0.xfers'], 30);
+  assert.deepEqual([t.scan, t.rev, t.dfree, t.seqfree], [600, 1, 64, 0]);
   const series = s.series();
   assert.deepEqual(series.t, [2, 3, 4, 5]);
   assert.deepEqual(series.values['faults.sy'], [250, 110, 0, 90]);

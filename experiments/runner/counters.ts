@@ -328,7 +328,7 @@ export class CounterSampler {
    * Cumulative counts over the whole row: from the sampler's creation to the
    * last sample (or to now, if the machine ran on since).  Flat names:
    * seconds, instructions; kernel: syscalls, cs, intr, traps, faults, pgin,
-   * pgout, pgpgin, pgpgout, pgrec, zfod, exfod, swpin, swpout,
+   * pgout, pgpgin, pgpgout, pgrec, zfod, exfod, swpin, swpout, scan, rev, dfree, seqfree,
    * cp_time.user/nice/sys/idle (ticks), cpu.us/sy/id (%), namei.lookups,
    * namei.hits, namei.misses, namei.hitRate (%), namei.badhits,
    * namei.falsehits, namei.miss (ncs_miss itself), namei.long, namei.pass2,
@@ -349,6 +349,9 @@ export class CounterSampler {
         syscalls: d('v_syscall'), cs: d('v_swtch'), intr: d('v_intr'), traps: d('v_trap'), faults: d('v_faults'),
         pgin: d('v_pgin'), pgout: d('v_pgout'), pgpgin: d('v_pgpgin'), pgpgout: d('v_pgpgout'), pgrec: d('v_pgrec'),
         zfod: d('v_zfod'), exfod: d('v_exfod'), swpin: d('v_swpin'), swpout: d('v_swpout'),
+        // The page daemon's clock (vm_page.c pageout): steps of the hand(s), revolutions of the (front) hand,
+        // pages it freed, and pages of sequential (vadvise) processes freed at fault time.
+        scan: d('v_scan'), rev: d('v_rev'), dfree: d('v_dfree'), seqfree: d('v_seqfree'),
       });
     }
     const cp0 = a.k.cpTime;
