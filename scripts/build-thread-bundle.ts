@@ -17,7 +17,7 @@ if (r.bundle === null) {
   process.exit(1);
 }
 if (r.built) {
-  console.log(`${out}: built (${r.built.reason}): ${r.built.inputs} sources, ${(r.built.bytes / 1024).toFixed(0)} KB`);
+  console.log(`${out}: built, ${r.built.reason}: ${r.built.inputs} sources, ${(r.built.bytes / 1024).toFixed(0)} KB`);
 } else {
   console.log(`${out}: up to date (${relative(process.cwd(), fileURLToPath(r.bundle))} matches its sources)`);
 }

@@ -12,12 +12,11 @@
 
 import { Worker } from 'node:worker_threads';
 
-import { ensureBundle, SWEEP_THREAD_BUNDLE, type ThreadBundlePaths } from './threadBundle';
-
 import type { SharedPack } from '../../emu/js/sharedPack';
 import type { ExperimentResult } from './result';
 import type { RunProgress } from './runner';
 import type { SweepRequest, UnitExecutor } from './sweep';
+import { ensureBundle, SWEEP_THREAD_BUNDLE, type ThreadBundlePaths } from './threadBundle';
 
 /** What a thread is started with. */
 export interface SweepThreadData {
