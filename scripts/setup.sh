@@ -9,7 +9,8 @@
 #   if emcc is missing, chromium (for the end-to-end tests) if missing.
 # - npm dependencies via `npm ci` when node_modules is missing or older than
 #   package.json / package-lock.json.
-# - make -C emu native wasm, and the 4.3BSD image (installer/install.ts; cached).
+# - make -C emu native wasm, the worker threads' bundle (esbuild; rebuilt only
+#   when its sources changed), and the 4.3BSD image (installer/install.ts; cached).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -96,6 +97,11 @@ if [ $build -eq 1 ]; then
   jobs=$(nproc 2>/dev/null || echo 4)
   log "make -C emu -j$jobs native wasm"
   make -C emu -j"$jobs" native wasm
+  # The experiment runner's worker threads as one JavaScript file, so that a
+  # thread starts without tsx (experiments/runner/threadBundle.ts; cached by
+  # its sources' hashes).
+  log "worker threads' bundle: experiments/build/sweepThread.mjs"
+  node --import tsx scripts/build-thread-bundle.ts
   # The lab's 4.3BSD disk, built by our installer from the distribution
   # tapes (cached by the inputs' hashes: costs nothing when unchanged).
   log "installer: web/public/images/43bsd.dsk.gz"

@@ -3,7 +3,8 @@
 # setup fails), then prints a summary; exits non-zero if any step failed.
 #
 #   1. setup       scripts/setup.sh --no-build: missing packages, npm ci
-#   2. build       make -C emu native wasm; the 4.3BSD image (installer, cached)
+#   2. build       make -C emu native wasm; the worker threads' bundle (esbuild,
+#                  cached); the 4.3BSD image (installer, cached)
 #   3. emu         make -C emu test: C tests, native and ASan/UBSan builds
 #   4. node        node --test (TypeScript via tsx): every *.test.{ts,mjs} under
 #                  web/src, emu/js, emu/wasm, emu/tests, installer, experiments and scripts;
@@ -47,6 +48,9 @@ node_tests() {
 
 if run_step "setup (packages, npm ci)" bash scripts/setup.sh --no-build; then
   run_step "build: make -C emu native wasm" make -C emu -j"$jobs" native wasm
+  # The runner's worker threads as plain JavaScript (no tsx per thread);
+  # rebuilt only when its sources changed.
+  run_step "build: worker threads' bundle" node --import tsx scripts/build-thread-bundle.ts
   # The lab's 4.3BSD image (the experiment runner's tests need its
   # programs); cached by the inputs' hashes, so usually instant.
   dist="${VAXLAB_DIST:-../shared/bsd/4.3BSD}"
@@ -78,7 +82,7 @@ if run_step "setup (packages, npm ci)" bash scripts/setup.sh --no-build; then
     skip_step "e2e: playwright (web build failed)"
   fi
 else
-  for s in "build: make -C emu native wasm" "build: the 4.3BSD image (installer)" "emu: make -C emu test (native + asan)" \
+  for s in "build: make -C emu native wasm" "build: worker threads' bundle" "build: the 4.3BSD image (installer)" "emu: make -C emu test (native + asan)" \
            "node tests (incl. wasm == native)" "asan: boot + DEC diagnostics, ASan machine" "typecheck: tsc --noEmit (+ e2e)" "web build: vite build" "e2e: playwright (chromium)"; do
     skip_step "$s"
   done

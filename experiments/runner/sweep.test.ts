@@ -22,7 +22,7 @@ import {
   assembleSweep, localExecutor, MAX_SWEEP_POINTS, parseAxis, planSweep, runUnits, sweepJson, sweepSetting, SweepUnitRunner, validateSweep,
   type SweepRequest, type SweepResult, type SweepSetting, type UnitOutcome,
 } from './sweep';
-import { threadExecutors } from './sweepNode';
+import { threadExecutors, type ThreadLoader, type ThreadMemory, type ThreadStart } from './sweepNode';
 import { mergeShards, parseShardSpec, readShard, shardJsonl, shardUnits, ShardError, type ShardHeader } from './sweepShard';
 import { findMeasure, sweepChart, sweepTable } from './sweepView';
 import { useLabImage } from './testLab';
@@ -187,9 +187,11 @@ before(async () => {
 
 /** Runs a request's units (all, or some) on `jobs` threads. */
 async function runOnThreads(request: SweepRequest, jobs: number,
-  options: { units?: number[]; signal?: AbortSignal; onWorkers?: (busy: number) => void; pack?: SharedPack } = {}) {
+  options: { units?: number[]; signal?: AbortSignal; onWorkers?: (busy: number) => void; pack?: SharedPack; loader?: ThreadLoader } = {}) {
   const plan = planSweep(request);
-  const pool = threadExecutors(request, jobs, options.pack ?? pack, IMAGE);
+  const pool = threadExecutors(request, jobs, options.pack ?? pack, IMAGE, {}, options.loader);
+  let starts: ThreadStart[] = [];
+  let memory: ThreadMemory[] = [];
   try {
     const ran = await runUnits(plan, options.units ?? plan.units.map((u) => u.index), pool.executors, {
       signal: options.signal,
@@ -197,7 +199,9 @@ async function runOnThreads(request: SweepRequest, jobs: number,
       // Workers whose unit has begun to run (reported virtual time).
       onProgress: (p) => options.onWorkers?.(p.workers.filter((w) => w.unit !== null && w.virtualSeconds > 0).length),
     });
-    return { plan, ...ran };
+    memory = await pool.memory();
+    starts = pool.starts();
+    return { plan, starts, memory, ...ran };
   } finally {
     await pool.close();
   }
@@ -235,6 +239,20 @@ test('a sweep on one worker thread and on two: the same bytes; a point is the ex
   const chart = sweepChart(a, findMeasure('elapsed')!);
   assert.deepEqual(chart.lines.map((l) => [l.label, l.points.map((p) => p.x), l.paper]), [['cpu=750', [50, 1000], []], ['cpu=780', [50, 1000], []]]);
   assert.equal(sweepTable(a, findMeasure('syscalls')!).rows.length, 4);
+});
+
+test('the threads run the bundle, without tsx\'s loader; through tsx they give the same bytes', { skip }, async () => {
+  assert.ok(whole, 'the sweep of the first test ran');
+  const bundled = await runOnThreads(SWEEP, 2, { loader: 'bundle' });
+  const typescript = await runOnThreads(SWEEP, 2, { loader: 'tsx' });
+  // Each thread says whether a TypeScript loader serves it (tsx resolves an import without extension to its .ts).
+  assert.deepEqual(bundled.starts.map((s) => [s.loader, s.typescriptLoader]), [['bundle', false], ['bundle', false]]);
+  assert.deepEqual(typescript.starts.map((s) => [s.loader, s.typescriptLoader]), [['tsx', true], ['tsx', true]]);
+  const json = (r: typeof bundled) => sweepJson(assembleSweep(r.plan, r.outcomes, r.stopped));
+  assert.equal(json(bundled), whole.json);
+  assert.equal(json(typescript), whole.json);
+  // Each thread reports its own heap (after its units: a few MB at least, the plan and the runner's code).
+  for (const m of [...bundled.memory, ...typescript.memory]) assert.ok(m.heapUsed > 1e6 && m.heapUsed < m.rss, JSON.stringify(m));
 });
 
 test('run --jobs: the steps of an experiment on two threads make the result of the experiment run whole', { skip }, async () => {

@@ -1,5 +1,5 @@
-// A worker thread of a Node sweep (sweepNode.ts; started through
-// sweepThread.mjs): loads the wasm emulator, opens the pack the main
+// A worker thread of a Node sweep (sweepNode.ts; started from its bundle,
+// threadBundle.ts, or through sweepThread.mjs and tsx): loads the wasm emulator, opens the pack the main
 // thread shares (emu/js/sharedPack.ts: its chunked image, or the whole pack
 // read where it is), makes the sweep's plan from its request and runs the
 // units it is sent, one at a time.  Between emulator slices it yields to its event loop, so a
@@ -9,13 +9,28 @@ import { parentPort, workerData } from 'node:worker_threads';
 
 import { openSharedPack } from '../../emu/js/sharedPack';
 import { loadVaxNode } from '../../emu/js/vaxNode';
-import type { SweepThreadData, ToThread, FromThread } from './sweepNode';
+import type { SweepThreadData, ThreadMemory, ToThread, FromThread } from './sweepNode';
 import { SweepUnitRunner } from './sweep';
 
 const port = parentPort!;
 const data = workerData as SweepThreadData;
 const post = (m: FromThread) => port.postMessage(m);
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+const memory = (): ThreadMemory => {
+  const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
+  return { rss, heapUsed, heapTotal, external, arrayBuffers };
+};
+
+/** Whether a TypeScript loader serves this thread: tsx's resolves an import without an extension to the .ts
+ *  file there, Node alone does not.  (An absolute URL: in the bundle, import.meta.resolve resolves from the
+ *  bundle's place.) */
+function typescriptLoader(): boolean {
+  try {
+    return import.meta.resolve(new URL('./sweep', import.meta.url).href).endsWith('.ts');
+  } catch {
+    return false;
+  }
+}
 
 let runner: SweepUnitRunner;
 try {
@@ -34,6 +49,9 @@ const PROGRESS_MS = 200;
 
 port.on('message', (m: ToThread) => {
   switch (m.type) {
+    case 'memory':
+      post({ type: 'memory', id: m.id, memory: memory() });
+      return;
     case 'check':
       try {
         post({ type: 'checked', id: m.id, problems: runner.check() });
@@ -67,4 +85,4 @@ port.on('message', (m: ToThread) => {
       return;
   }
 });
-post({ type: 'ready', memory: process.memoryUsage().rss });
+post({ type: 'ready', memory: memory(), typescriptLoader: typescriptLoader() });
