@@ -397,6 +397,11 @@ int mem_read_missed(vax_machine *m, uint32_t pa, const uint8_t *h, int size, uin
     return 0;
 }
 
+void ifetch_block_missed(vax_machine *m, uint32_t pa)
+{
+    m->cost += cache_read_block(&m->cache, pa);
+}
+
 int ifetch_fill(vax_machine *m, uint32_t pc)
 {
     /* A page the host's copy of the TB holds, readable: mmu_translate
