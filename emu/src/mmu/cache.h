@@ -94,6 +94,13 @@ static inline int cache_hits(const vax_cache *c, uint32_t pa, int size)
     return s[0] == last || s[1] == last;
 }
 
+/* Does the cache hold block blk (a physical address >> 3)?  Looks only. */
+static inline int cache_holds_block(const vax_cache *c, uint32_t blk)
+{
+    const uint32_t *s = &c->tag[(size_t)(blk & c->set_mask) * 2];
+    return s[0] == blk || s[1] == blk;
+}
+
 /* cache_hits for a read within one block (the inline accessors' case,
  * mmu.h in_one_block). */
 static inline int cache_hits_block(const vax_cache *c, uint32_t pa)

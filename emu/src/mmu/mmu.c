@@ -414,6 +414,7 @@ int ifetch_fill(vax_machine *m, uint32_t pc)
         m->ib_fast = pc & ~511u;
         m->ib_host = x->host;
         m->ib_pa = x->pa;
+        m->ib_block_delta = (x->pa >> 3) - (m->ib_tag << 6);
         return 0;
     }
     tlb_entry *e;
@@ -425,6 +426,7 @@ int ifetch_fill(vax_machine *m, uint32_t pc)
         m->ib_fast = pc & ~511u;
         m->ib_host = e->host;
         m->ib_pa = e->pa;
+        m->ib_block_delta = (e->pa >> 3) - (m->ib_tag << 6);
     } else {
         ib_invalidate(m);
     }

@@ -324,10 +324,11 @@ static inline void ifetch_account_mapped(vax_machine *m, uint32_t pc)
         m->ifetch_block = block;
         /* A hit costs nothing and changes nothing (cache.h), so only a
          * miss touches the cost, out of line: the hit path neither adds
-         * 0 nor keeps the miss call's set-up. */
-        uint32_t pa = m->ib_pa | (pc & 511u);
-        if (!cache_hits_block(&m->cache, pa))
-            ifetch_block_missed(m, pa);
+         * 0 nor keeps the miss call's set-up.  The physical block is
+         * (ib_pa | (pc & 511)) >> 3, one add from the virtual one. */
+        uint32_t blk = block + m->ib_block_delta;
+        if (!cache_holds_block(&m->cache, blk))
+            ifetch_block_missed(m, blk << CACHE_BLOCK_SHIFT);
     }
 }
 
