@@ -133,6 +133,12 @@ struct vax_machine {
      * saved, not digested.  Last in the struct, so that adding it moved
      * no other field. */
     uint32_t irq_levels;
+    /* While the fetch shortcut holds a page: ib_pa's block number less
+     * ib_tag's first block's (ib_pa >> 3) - (ib_tag << 6), so that the
+     * physical block of a pc in the page is (pc >> 3) + ib_block_delta
+     * (mmu.h, ifetch_account_mapped).  Set with ib_pa; host state, last in
+     * the struct so that it moves no other field. */
+    uint32_t ib_block_delta;
 };
 
 /* Forget the host-side shortcuts that hold for the machine's state as it

@@ -333,6 +333,107 @@ static int same_timing(vax_machine *a, vax_machine *b)
            a->stats.tb_miss == b->stats.tb_miss && vax_get_psl(a) == vax_get_psl(b);
 }
 
+/* execute.c's inner loop: after an instruction of the fast switch's own,
+ * the next one starts without the head's PSL test, and after one that
+ * cannot request an arithmetic trap, without the trap test.  Three cases
+ * where those tests must still fire, each run in one vax_run of up to 64
+ * instructions on two machines, the code (and its handler) at the start of
+ * a page on the first (the fast form, instruction after instruction in
+ * the inner loop) and in the last DC_WINDOW bytes of a page on the second
+ * (the checked form, every instruction through the full tail), compared at
+ * the end: stop reason, cost, cache and TB misses, count, PSL, R0-R14, and
+ * the PC's offset from where the code or handler lies:
+ *   0. a trap left pending when the loop starts (as a trap requested by an
+ *      instruction that then faults is left, exceptions.c): taken after
+ *      the next instruction that completes, a MOVL;
+ *   1. the same, with that next instruction a reserved one (ESCF, a
+ *      fault): taken after the handler's first instruction, a MOVL;
+ *   2. tracing (PSL<T> set by BISPSW): a trace trap after every
+ *      instruction, counted by the handler in R6 (MOVL, INCL: fast-switch
+ *      instructions, each followed by its trap).
+ * (The handlers lie at longword addresses: an SCB vector's low two bits
+ * choose the stack, or halt.)  Leaving out either test where it must fire
+ * fails cases 0 and 1 (the trap taken after the HALT, or not at all) or
+ * case 2 (no trace trap after the fast-switch instructions). */
+static void test_inner_loop_traps(void)
+{
+    static const struct {
+        const char *code;
+        const char *handler;   /* the reserved-instruction fault's */
+        int preset_trap;
+        uint32_t r6;   /* trace traps counted */
+    } cases[] = {
+        {"movl r1, r2\nmovl r2, r3\nhalt\n", "halt\n", 1, 0},
+        {".byte 0xFF\nhalt\n", "movl r1, r2\nmovl r2, r3\nhalt\n", 1, 0},
+        {"bispsw #0x10\nmovl r1, r2\nmovl r2, r3\nincl r4\nmovl r3, r5\nhalt\n", "halt\n", 0, 4},
+    };
+    static const uint32_t at[2] = {0x1000, 0x11E2}, handler_at[2] = {0x3000, 0x31E4};
+    static const uint32_t arith_at = 0x4000, trace_at = 0x5000;
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        vax_machine *pair[2] = {new_machine(), new_machine()};
+        vasm_result r[2] = {{0}, {0}}, h[2] = {{0}, {0}}, arith = {0}, trace = {0};
+        vax_stop_reason why[2] = {VAX_STOP_BUDGET, VAX_STOP_BUDGET};
+        if (!pair[0] || !pair[1] || vasm_assemble("halt\n", arith_at, &arith) != 0 ||
+            vasm_assemble("incl r6\nrei\n", trace_at, &trace) != 0) {
+            CHECK(0, "set-up of case %zu", k);
+            goto out;
+        }
+        for (int j = 0; j < 2; j++) {
+            vax_machine *m = pair[j];
+            if (vasm_assemble(cases[k].code, at[j], &r[j]) != 0 ||
+                vasm_assemble(cases[k].handler, handler_at[j], &h[j]) != 0) {
+                CHECK(0, "assembler: %s %s", r[j].error, h[j].error);
+                goto out;
+            }
+            vax_phys_write(m, at[j], r[j].bytes, r[j].len);
+            vax_phys_write(m, handler_at[j], h[j].bytes, h[j].len);
+            vax_phys_write(m, arith_at, arith.bytes, arith.len);
+            vax_phys_write(m, trace_at, trace.bytes, trace.len);
+            vax_set_ipr(m, IPR_SCBB, 0x2000);
+            vax_phys_write(m, 0x2000 + 0x10, &handler_at[j], 4);   /* reserved instruction */
+            vax_phys_write(m, 0x2000 + 0x34, &arith_at, 4);        /* arithmetic trap */
+            vax_phys_write(m, 0x2000 + 0x28, &trace_at, 4);        /* trace */
+            vax_set_reg(m, 1, 0x1234);
+            vax_set_reg(m, 14, 0x8000);
+            vax_set_reg(m, 15, at[j]);
+            if (cases[k].preset_trap)
+                m->cpu.trap_pending = ARITH_INT_OVERFLOW;
+            why[j] = vax_run(m, 64);
+        }
+        vax_machine *a = pair[0], *b = pair[1];
+        int same = why[0] == why[1] && same_timing(a, b);
+        for (int i = 0; i < 15; i++)
+            same = same && vax_get_reg(a, i) == vax_get_reg(b, i);
+        uint32_t pc_a = vax_get_reg(a, 15), pc_b = vax_get_reg(b, 15);
+        int same_pc = pc_a == pc_b || pc_a - at[0] == pc_b - at[1] || pc_a - handler_at[0] == pc_b - handler_at[1];
+        CHECK(same && same_pc, "case %zu: fast and checked forms differ (count %llu / %llu, cost %llu / %llu, PC %X / %X)",
+              k, (unsigned long long)a->icount, (unsigned long long)b->icount, (unsigned long long)a->cost,
+              (unsigned long long)b->cost, pc_a, pc_b);
+        CHECK(why[0] == VAX_STOP_HALT, "case %zu: stopped by %d, not the HALT", k, (int)why[0]);
+        if (cases[k].preset_trap) {
+            /* The trap's handler halted, having been entered after the MOVL
+             * (R2 written, R3 not) with the trap's code pushed. */
+            uint32_t sp = vax_get_reg(a, 14), code = 0;
+            vax_phys_read(a, sp, &code, 4);
+            CHECK(pc_a == arith_at + 1 && vax_get_reg(a, 2) == 0x1234 && vax_get_reg(a, 3) == 0 &&
+                      code == ARITH_INT_OVERFLOW,
+                  "case %zu: the pending trap was taken at PC %X with code %u, R2 %X, R3 %X", k, pc_a, code,
+                  vax_get_reg(a, 2), vax_get_reg(a, 3));
+            CHECK(a->cpu.trap_pending == 0, "case %zu: the trap is still pending", k);
+        }
+        CHECK(vax_get_reg(a, 6) == cases[k].r6, "case %zu: %u trace traps, not %u", k, vax_get_reg(a, 6),
+              cases[k].r6);
+    out:
+        for (int j = 0; j < 2; j++) {
+            vasm_free(&r[j]);
+            vasm_free(&h[j]);
+            vax_destroy(pair[j]);
+        }
+        vasm_free(&arith);
+        vasm_free(&trace);
+    }
+}
+
 static void test_index_pc_base(void)
 {
     static const char *const code[] = {
@@ -721,6 +822,7 @@ int main(void)
     test_calls_registers();
     test_call_frame_paths();
     test_fast_switch_ends();
+    test_inner_loop_traps();
     test_index_pc_base();
     test_deferred_displacement();
     test_specifiers();

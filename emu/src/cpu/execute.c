@@ -73,8 +73,9 @@ void cpu_execute(vax_machine *m)
      * cost (cpu/timing.h), charged at the start so that anything the
      * instruction does (a device register read, a mode change) already
      * sees it in the time.  Everything else an instruction costs is added
-     * where it happens (memory operands, registers saved, string bytes). */
-    const uint16_t *op_cost = m->tm.op;
+     * where it happens (memory operands, registers saved, string bytes).
+     * (m->tm.op is an array in the machine: indexed from m itself, it
+     * needs no register of its own.) */
     /* Only vax_run sets cost_limit, between calls of this loop (what
      * needs an earlier stop sets run_limit to 0), so it is read once and
      * can stay in a register. */
@@ -82,6 +83,17 @@ void cpu_execute(vax_machine *m)
     while (m->icount < m->run_limit && m->cost < cost_limit) {
         int st;
         uint32_t pc = c->r[15];
+        /* The inner loop's cost limit (below, `simple`): cost_limit, or 0
+         * when this instruction is traced, so that the next one comes
+         * back here for its trace trap. */
+        uint64_t simple_cost_limit = cost_limit;
+        /* An arithmetic trap requested by an instruction that then
+         * faulted stays pending until the next instruction that completes
+         * (finish), whichever it is: then the next instruction must come
+         * back to a tail that tests for it (simple_no_trap's limit test
+         * fails). */
+        if (UNLIKELY(c->trap_pending))
+            simple_cost_limit = 0;
         c->instr_pc = pc;
         c->rlog_n = 0;
         if (UNLIKELY(c->psl & (PSL_T | PSL_TP | PSL_CM))) {
@@ -90,10 +102,12 @@ void cpu_execute(vax_machine *m)
                     return;
                 continue;
             }
-            if (c->psl & PSL_T)
+            if (c->psl & PSL_T) {
                 c->psl |= PSL_TP;
+                simple_cost_limit = 0;
+            }
             if (c->psl & PSL_CM) {   /* compatibility mode: compat.c */
-                m->cost += op_cost[0x01];   /* as a VAX NOP */
+                m->cost += m->tm.op[0x01];   /* as a VAX NOP */
                 st = compat_execute(m);
                 m->icount++;
                 if (st && cpu_deliver(m, st) == VAX_EXC_FATAL) {
@@ -103,106 +117,107 @@ void cpu_execute(vax_machine *m)
                 continue;
             }
         }
+        for (;;) {
         if (LIKELY(ib_maps(m, pc, 512u - DC_WINDOW))) {
         fast_form:
             /* The fast form: the instruction lies in the mapped page. */
             ifetch_account_mapped(m, pc);   /* the instruction buffer's fetches through the cache */
             dctx d = {m, pc + 1, m->ib_host, 1};
             uint8_t opcode = m->ib_host[pc & 511u];
-            m->cost += op_cost[opcode];
+            m->cost += m->tm.op[opcode];
             switch (opcode) {
             /* Moves, tests and compares. */
-            case 0x90: st = op_mov(&d, 1); break;       /* MOVB */
-            case 0xB0: st = op_mov(&d, 2); break;       /* MOVW */
-            case 0xD0: st = op_mov(&d, 4); break;       /* MOVL */
-            case 0x91: st = op_cmp(&d, 1); break;       /* CMPB */
-            case 0xB1: st = op_cmp(&d, 2); break;       /* CMPW */
-            case 0xD1: st = op_cmp(&d, 4); break;       /* CMPL */
-            case 0x93: st = op_bit(&d, 1); break;       /* BITB */
-            case 0xB3: st = op_bit(&d, 2); break;       /* BITW */
-            case 0xD3: st = op_bit(&d, 4); break;       /* BITL */
-            case 0x94: st = op_clr(&d, 1); break;       /* CLRB */
-            case 0xB4: st = op_clr(&d, 2); break;       /* CLRW */
-            case 0xD4: st = op_clr(&d, 4); break;       /* CLRL */
-            case 0x95: st = op_tst(&d, 1); break;       /* TSTB */
-            case 0xB5: st = op_tst(&d, 2); break;       /* TSTW */
-            case 0xD5: st = op_tst(&d, 4); break;       /* TSTL */
-            case 0xD2: st = op_mcom(&d, 4); break;      /* MCOML */
-            case 0xCE: st = op_mneg(&d, 4); break;      /* MNEGL */
-            case 0x9A: st = op_movz(&d, 1, 4); break;   /* MOVZBL */
-            case 0x9B: st = op_movz(&d, 1, 2); break;   /* MOVZBW */
-            case 0x3C: st = op_movz(&d, 2, 4); break;   /* MOVZWL */
-            case 0x98: st = op_cvt(&d, 1, 4); break;    /* CVTBL */
-            case 0x32: st = op_cvt(&d, 2, 4); break;    /* CVTWL */
-            case 0xF6: st = op_cvt(&d, 4, 1); break;    /* CVTLB */
-            case 0xF7: st = op_cvt(&d, 4, 2); break;    /* CVTLW */
-            case 0x9E: st = op_mova(&d, 1); break;      /* MOVAB */
-            case 0x3E: st = op_mova(&d, 2); break;      /* MOVAW */
-            case 0xDE: st = op_mova(&d, 4); break;      /* MOVAL */
-            case 0x7E: st = op_mova(&d, 8); break;      /* MOVAQ */
-            case 0x9F: st = op_pusha(&d, 1); break;     /* PUSHAB */
-            case 0xDF: st = op_pusha(&d, 4); break;     /* PUSHAL */
-            case 0xDD: st = op_pushl(&d); break;        /* PUSHL */
+            case 0x90: st = op_mov(&d, 1); goto simple_no_trap;       /* MOVB */
+            case 0xB0: st = op_mov(&d, 2); goto simple_no_trap;       /* MOVW */
+            case 0xD0: st = op_mov(&d, 4); goto simple_no_trap;       /* MOVL */
+            case 0x91: st = op_cmp(&d, 1); goto simple_no_trap;       /* CMPB */
+            case 0xB1: st = op_cmp(&d, 2); goto simple_no_trap;       /* CMPW */
+            case 0xD1: st = op_cmp(&d, 4); goto simple_no_trap;       /* CMPL */
+            case 0x93: st = op_bit(&d, 1); goto simple_no_trap;       /* BITB */
+            case 0xB3: st = op_bit(&d, 2); goto simple_no_trap;       /* BITW */
+            case 0xD3: st = op_bit(&d, 4); goto simple_no_trap;       /* BITL */
+            case 0x94: st = op_clr(&d, 1); goto simple_no_trap;       /* CLRB */
+            case 0xB4: st = op_clr(&d, 2); goto simple_no_trap;       /* CLRW */
+            case 0xD4: st = op_clr(&d, 4); goto simple_no_trap;       /* CLRL */
+            case 0x95: st = op_tst(&d, 1); goto simple_no_trap;       /* TSTB */
+            case 0xB5: st = op_tst(&d, 2); goto simple_no_trap;       /* TSTW */
+            case 0xD5: st = op_tst(&d, 4); goto simple_no_trap;       /* TSTL */
+            case 0xD2: st = op_mcom(&d, 4); goto simple_no_trap;      /* MCOML */
+            case 0xCE: st = op_mneg(&d, 4); goto simple;      /* MNEGL */
+            case 0x9A: st = op_movz(&d, 1, 4); goto simple_no_trap;   /* MOVZBL */
+            case 0x9B: st = op_movz(&d, 1, 2); goto simple_no_trap;   /* MOVZBW */
+            case 0x3C: st = op_movz(&d, 2, 4); goto simple_no_trap;   /* MOVZWL */
+            case 0x98: st = op_cvt(&d, 1, 4); goto simple;    /* CVTBL */
+            case 0x32: st = op_cvt(&d, 2, 4); goto simple;    /* CVTWL */
+            case 0xF6: st = op_cvt(&d, 4, 1); goto simple;    /* CVTLB */
+            case 0xF7: st = op_cvt(&d, 4, 2); goto simple;    /* CVTLW */
+            case 0x9E: st = op_mova(&d, 1); goto simple_no_trap;      /* MOVAB */
+            case 0x3E: st = op_mova(&d, 2); goto simple_no_trap;      /* MOVAW */
+            case 0xDE: st = op_mova(&d, 4); goto simple_no_trap;      /* MOVAL */
+            case 0x7E: st = op_mova(&d, 8); goto simple_no_trap;      /* MOVAQ */
+            case 0x9F: st = op_pusha(&d, 1); goto simple_no_trap;     /* PUSHAB */
+            case 0xDF: st = op_pusha(&d, 4); goto simple_no_trap;     /* PUSHAL */
+            case 0xDD: st = op_pushl(&d); goto simple_no_trap;        /* PUSHL */
             /* Arithmetic and logic. */
-            case 0x80: st = op2(&d, ALU_ADD, 1); break;   /* ADDB2 */
-            case 0x81: st = op3(&d, ALU_ADD, 1); break;   /* ADDB3 */
-            case 0x82: st = op2(&d, ALU_SUB, 1); break;   /* SUBB2 */
-            case 0x83: st = op3(&d, ALU_SUB, 1); break;   /* SUBB3 */
-            case 0x88: st = op2(&d, ALU_BIS, 1); break;   /* BISB2 */
-            case 0x89: st = op3(&d, ALU_BIS, 1); break;   /* BISB3 */
-            case 0x8A: st = op2(&d, ALU_BIC, 1); break;   /* BICB2 */
-            case 0x8B: st = op3(&d, ALU_BIC, 1); break;   /* BICB3 */
-            case 0x8C: st = op2(&d, ALU_XOR, 1); break;   /* XORB2 */
-            case 0x8D: st = op3(&d, ALU_XOR, 1); break;   /* XORB3 */
-            case 0xA0: st = op2(&d, ALU_ADD, 2); break;   /* ADDW2 */
-            case 0xA1: st = op3(&d, ALU_ADD, 2); break;   /* ADDW3 */
-            case 0xA2: st = op2(&d, ALU_SUB, 2); break;   /* SUBW2 */
-            case 0xA3: st = op3(&d, ALU_SUB, 2); break;   /* SUBW3 */
-            case 0xC0: st = op2(&d, ALU_ADD, 4); break;   /* ADDL2 */
-            case 0xC1: st = op3(&d, ALU_ADD, 4); break;   /* ADDL3 */
-            case 0xC2: st = op2(&d, ALU_SUB, 4); break;   /* SUBL2 */
-            case 0xC3: st = op3(&d, ALU_SUB, 4); break;   /* SUBL3 */
-            case 0xC8: st = op2(&d, ALU_BIS, 4); break;   /* BISL2 */
-            case 0xC9: st = op3(&d, ALU_BIS, 4); break;   /* BISL3 */
-            case 0xCA: st = op2(&d, ALU_BIC, 4); break;   /* BICL2 */
-            case 0xCB: st = op3(&d, ALU_BIC, 4); break;   /* BICL3 */
-            case 0xCC: st = op2(&d, ALU_XOR, 4); break;   /* XORL2 */
-            case 0xCD: st = op3(&d, ALU_XOR, 4); break;   /* XORL3 */
-            case 0xC4: st = op2(&d, ALU_MUL, 4); break;   /* MULL2 */
-            case 0xC5: st = op3(&d, ALU_MUL, 4); break;   /* MULL3 */
-            case 0xC6: st = op2(&d, ALU_DIV, 4); break;   /* DIVL2 */
-            case 0xC7: st = op3(&d, ALU_DIV, 4); break;   /* DIVL3 */
-            case 0x78: st = op_ashl(&d); break;           /* ASHL */
-            case 0x96: st = op_incdec(&d, ALU_ADD, 1); break;   /* INCB */
-            case 0x97: st = op_incdec(&d, ALU_SUB, 1); break;   /* DECB */
-            case 0xB6: st = op_incdec(&d, ALU_ADD, 2); break;   /* INCW */
-            case 0xB7: st = op_incdec(&d, ALU_SUB, 2); break;   /* DECW */
-            case 0xD6: st = op_incdec(&d, ALU_ADD, 4); break;   /* INCL */
-            case 0xD7: st = op_incdec(&d, ALU_SUB, 4); break;   /* DECL */
+            case 0x80: st = op2(&d, ALU_ADD, 1); goto simple;   /* ADDB2 */
+            case 0x81: st = op3(&d, ALU_ADD, 1); goto simple;   /* ADDB3 */
+            case 0x82: st = op2(&d, ALU_SUB, 1); goto simple;   /* SUBB2 */
+            case 0x83: st = op3(&d, ALU_SUB, 1); goto simple;   /* SUBB3 */
+            case 0x88: st = op2(&d, ALU_BIS, 1); goto simple;   /* BISB2 */
+            case 0x89: st = op3(&d, ALU_BIS, 1); goto simple;   /* BISB3 */
+            case 0x8A: st = op2(&d, ALU_BIC, 1); goto simple;   /* BICB2 */
+            case 0x8B: st = op3(&d, ALU_BIC, 1); goto simple;   /* BICB3 */
+            case 0x8C: st = op2(&d, ALU_XOR, 1); goto simple;   /* XORB2 */
+            case 0x8D: st = op3(&d, ALU_XOR, 1); goto simple;   /* XORB3 */
+            case 0xA0: st = op2(&d, ALU_ADD, 2); goto simple;   /* ADDW2 */
+            case 0xA1: st = op3(&d, ALU_ADD, 2); goto simple;   /* ADDW3 */
+            case 0xA2: st = op2(&d, ALU_SUB, 2); goto simple;   /* SUBW2 */
+            case 0xA3: st = op3(&d, ALU_SUB, 2); goto simple;   /* SUBW3 */
+            case 0xC0: st = op2(&d, ALU_ADD, 4); goto simple;   /* ADDL2 */
+            case 0xC1: st = op3(&d, ALU_ADD, 4); goto simple;   /* ADDL3 */
+            case 0xC2: st = op2(&d, ALU_SUB, 4); goto simple;   /* SUBL2 */
+            case 0xC3: st = op3(&d, ALU_SUB, 4); goto simple;   /* SUBL3 */
+            case 0xC8: st = op2(&d, ALU_BIS, 4); goto simple;   /* BISL2 */
+            case 0xC9: st = op3(&d, ALU_BIS, 4); goto simple;   /* BISL3 */
+            case 0xCA: st = op2(&d, ALU_BIC, 4); goto simple;   /* BICL2 */
+            case 0xCB: st = op3(&d, ALU_BIC, 4); goto simple;   /* BICL3 */
+            case 0xCC: st = op2(&d, ALU_XOR, 4); goto simple;   /* XORL2 */
+            case 0xCD: st = op3(&d, ALU_XOR, 4); goto simple;   /* XORL3 */
+            case 0xC4: st = op2(&d, ALU_MUL, 4); goto simple;   /* MULL2 */
+            case 0xC5: st = op3(&d, ALU_MUL, 4); goto simple;   /* MULL3 */
+            case 0xC6: st = op2(&d, ALU_DIV, 4); goto simple;   /* DIVL2 */
+            case 0xC7: st = op3(&d, ALU_DIV, 4); goto simple;   /* DIVL3 */
+            case 0x78: st = op_ashl(&d); goto simple;           /* ASHL */
+            case 0x96: st = op_incdec(&d, ALU_ADD, 1); goto simple;   /* INCB */
+            case 0x97: st = op_incdec(&d, ALU_SUB, 1); goto simple;   /* DECB */
+            case 0xB6: st = op_incdec(&d, ALU_ADD, 2); goto simple;   /* INCW */
+            case 0xB7: st = op_incdec(&d, ALU_SUB, 2); goto simple;   /* DECW */
+            case 0xD6: st = op_incdec(&d, ALU_ADD, 4); goto simple;   /* INCL */
+            case 0xD7: st = op_incdec(&d, ALU_SUB, 4); goto simple;   /* DECL */
             /* Branches, loops and subroutines. */
-            case 0x11: st = branch_b(&d, 1); break;     /* BRB */
-            case 0x31: st = branch_w(&d, 1); break;     /* BRW */
-            case 0x12: st = op_bcond(&d, 0x12); break;  /* BNEQ */
-            case 0x13: st = op_bcond(&d, 0x13); break;  /* BEQL */
-            case 0x14: st = op_bcond(&d, 0x14); break;  /* BGTR */
-            case 0x15: st = op_bcond(&d, 0x15); break;  /* BLEQ */
-            case 0x18: st = op_bcond(&d, 0x18); break;  /* BGEQ */
-            case 0x19: st = op_bcond(&d, 0x19); break;  /* BLSS */
-            case 0x1A: st = op_bcond(&d, 0x1A); break;  /* BGTRU */
-            case 0x1B: st = op_bcond(&d, 0x1B); break;  /* BLEQU */
-            case 0x1C: st = op_bcond(&d, 0x1C); break;  /* BVC */
-            case 0x1D: st = op_bcond(&d, 0x1D); break;  /* BVS */
-            case 0x1E: st = op_bcond(&d, 0x1E); break;  /* BCC */
-            case 0x1F: st = op_bcond(&d, 0x1F); break;  /* BCS */
-            case 0x10: st = op_bsb(&d, 1); break;       /* BSBB */
-            case 0x30: st = op_bsb(&d, 2); break;       /* BSBW */
-            case 0x16: st = op_jsb(&d); break;          /* JSB */
-            case 0x17: st = op_jmp(&d); break;          /* JMP */
-            case 0x05: st = op_rsb(&d); break;          /* RSB */
-            case 0xF2: st = op_aob(&d, 0); break;       /* AOBLSS */
-            case 0xF3: st = op_aob(&d, 1); break;       /* AOBLEQ */
-            case 0xF4: st = op_sob(&d, 0); break;       /* SOBGEQ */
-            case 0xF5: st = op_sob(&d, 1); break;       /* SOBGTR */
+            case 0x11: st = branch_b(&d, 1); goto simple_no_trap;     /* BRB */
+            case 0x31: st = branch_w(&d, 1); goto simple_no_trap;     /* BRW */
+            case 0x12: st = op_bcond(&d, 0x12); goto simple_no_trap;  /* BNEQ */
+            case 0x13: st = op_bcond(&d, 0x13); goto simple_no_trap;  /* BEQL */
+            case 0x14: st = op_bcond(&d, 0x14); goto simple_no_trap;  /* BGTR */
+            case 0x15: st = op_bcond(&d, 0x15); goto simple_no_trap;  /* BLEQ */
+            case 0x18: st = op_bcond(&d, 0x18); goto simple_no_trap;  /* BGEQ */
+            case 0x19: st = op_bcond(&d, 0x19); goto simple_no_trap;  /* BLSS */
+            case 0x1A: st = op_bcond(&d, 0x1A); goto simple_no_trap;  /* BGTRU */
+            case 0x1B: st = op_bcond(&d, 0x1B); goto simple_no_trap;  /* BLEQU */
+            case 0x1C: st = op_bcond(&d, 0x1C); goto simple_no_trap;  /* BVC */
+            case 0x1D: st = op_bcond(&d, 0x1D); goto simple_no_trap;  /* BVS */
+            case 0x1E: st = op_bcond(&d, 0x1E); goto simple_no_trap;  /* BCC */
+            case 0x1F: st = op_bcond(&d, 0x1F); goto simple_no_trap;  /* BCS */
+            case 0x10: st = op_bsb(&d, 1); goto simple_no_trap;       /* BSBB */
+            case 0x30: st = op_bsb(&d, 2); goto simple_no_trap;       /* BSBW */
+            case 0x16: st = op_jsb(&d); goto simple_no_trap;          /* JSB */
+            case 0x17: st = op_jmp(&d); goto simple_no_trap;          /* JMP */
+            case 0x05: st = op_rsb(&d); goto simple_no_trap;          /* RSB */
+            case 0xF2: st = op_aob(&d, 0); goto simple;       /* AOBLSS */
+            case 0xF3: st = op_aob(&d, 1); goto simple;       /* AOBLEQ */
+            case 0xF4: st = op_sob(&d, 0); goto simple;       /* SOBGEQ */
+            case 0xF5: st = op_sob(&d, 1); goto simple;       /* SOBGTR */
             /* Long run only through their groups, in the checked form:
              * expanded here with the checked form's immediates (decode.h,
              * DC_FAST_CHECKED_IMM), so that they cost what they did. */
@@ -210,15 +225,15 @@ void cpu_execute(vax_machine *m)
             case 0xE4: case 0xE5: case 0xE6: case 0xE7: { /* BBSC, BBCC, BBSSI, BBCCI */
                 dctx k = dc_checked_imm(&d);
                 st = op_bb(&k, opcode);
-                break;
+                goto simple_no_trap;
             }
-            case 0xE8: { dctx k = dc_checked_imm(&d); st = op_blb(&k, 1); break; }        /* BLBS */
-            case 0xE9: { dctx k = dc_checked_imm(&d); st = op_blb(&k, 0); break; }        /* BLBC */
-            case 0x7D: { dctx k = dc_checked_imm(&d); st = op_movq(&k); break; }          /* MOVQ */
-            case 0xA8: { dctx k = dc_checked_imm(&d); st = op2(&k, ALU_BIS, 2); break; }  /* BISW2 */
-            case 0xAA: { dctx k = dc_checked_imm(&d); st = op2(&k, ALU_BIC, 2); break; }  /* BICW2 */
-            case 0xDA: { dctx k = dc_checked_imm(&d); st = op_mtpr(&k); break; }          /* MTPR */
-            case 0xDB: { dctx k = dc_checked_imm(&d); st = op_mfpr(&k); break; }          /* MFPR */
+            case 0xE8: { dctx k = dc_checked_imm(&d); st = op_blb(&k, 1); goto simple_no_trap; }        /* BLBS */
+            case 0xE9: { dctx k = dc_checked_imm(&d); st = op_blb(&k, 0); goto simple_no_trap; }        /* BLBC */
+            case 0x7D: { dctx k = dc_checked_imm(&d); st = op_movq(&k); goto simple_no_trap; }          /* MOVQ */
+            case 0xA8: { dctx k = dc_checked_imm(&d); st = op2(&k, ALU_BIS, 2); goto simple; }  /* BISW2 */
+            case 0xAA: { dctx k = dc_checked_imm(&d); st = op2(&k, ALU_BIC, 2); goto simple; }  /* BICW2 */
+            case 0xDA: { dctx k = dc_checked_imm(&d); st = op_mtpr(&k); goto simple_no_trap; }          /* MTPR */
+            case 0xDB: { dctx k = dc_checked_imm(&d); st = op_mfpr(&k); goto simple_no_trap; }          /* MFPR */
             /* The frequent ones left to their groups, sent there without
              * dispatch_group's look-up (the same function, the same form). */
             case 0xFB:                         /* CALLS */
@@ -282,12 +297,63 @@ void cpu_execute(vax_machine *m)
             st = ifetch(m, 1, &opcode);
             if (LIKELY(st == 0)) {
                 ifetch_account(m, pc);
-                m->cost += op_cost[opcode];
+                m->cost += m->tm.op[opcode];
                 st = dispatch_group(m, (int)opcode);
             }
+        }
+        break;   /* to the loop's full tail */
+    simple:
+        /* After an instruction of the fast switch's own (not CALLS, RET,
+         * the privileged ones or the groups): none changes PSL<T>, <TP>
+         * or <CM>, so if the head above found them clear they still are,
+         * and the next instruction may start here, without the PSL test.
+         * (A traced instruction made simple_cost_limit 0: the next one
+         * goes back to the head, which takes the trace trap.)  The rest
+         * is the full tail's, in its order: the fault, the count, the
+         * trap, the limits. */
+        if (UNLIKELY(st))
+            break;
+        m->icount++;
+        if (UNLIKELY(c->trap_pending)) {
+            if (cpu_take_trap(m) == VAX_EXC_FATAL) {
+                m->run_limit = 0;
+                return;
+            }
+            goto next;
+        }
+        if (!(m->icount < m->run_limit && m->cost < simple_cost_limit))
+            goto next;
+        pc = c->r[15];
+        c->instr_pc = pc;
+        c->rlog_n = 0;
+        continue;
+    simple_no_trap:
+        /* The same after an instruction that cannot request an arithmetic
+         * trap (MOV, MOVZ, MOVA, PUSHA, PUSHL, CMP, TST, BIT, CLR, MCOML,
+         * the branches, BSB/JSB/JMP/RSB, BBx, BLBx, MOVQ, MTPR, MFPR: none
+         * calls cpu_set_trap; ADD, SUB, MUL, DIV, the logic ones' op2/op3,
+         * INC/DEC, MNEG, CVT, ASHL, AOB and SOB take `simple`): trap_pending was clear
+         * when it started (the head above tests it when it is not: a trap
+         * left pending by a faulting instruction makes simple_cost_limit
+         * 0) and still is, so its test is made only where the limit test
+         * fails, before the head's, in the full tail's order. */
+        if (UNLIKELY(st))
+            break;
+        m->icount++;
+        if (!(m->icount < m->run_limit && m->cost < simple_cost_limit)) {
+            if (UNLIKELY(c->trap_pending) && cpu_take_trap(m) == VAX_EXC_FATAL) {
+                m->run_limit = 0;
+                return;
+            }
+            goto next;
+        }
+        pc = c->r[15];
+        c->instr_pc = pc;
+        c->rlog_n = 0;
         }
         m->icount++;
         if (finish(m, st))
             return;
+    next:;
     }
 }

@@ -22,6 +22,7 @@
 #ifndef VAX_CACHE_H
 #define VAX_CACHE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define CACHE_BLOCK_SHIFT 3          /* 8-byte blocks */
@@ -30,7 +31,10 @@
 
 typedef struct {
     /* tag[2s], tag[2s + 1]: the block numbers (pa >> 3) held by set s's
-     * two ways; a direct-mapped cache keeps its second way invalid. */
+     * two ways; a direct-mapped cache keeps its second way invalid.  (The
+     * index 2s is formed as a size_t, so that the compiler can scale the
+     * set number by 8 in the address instead of doubling it first in 32
+     * bits.) */
     uint32_t tag[CACHE_MAX_SETS * 2];
     uint32_t set_mask;     /* sets - 1 */
     uint32_t ways;         /* 1 or 2 */
@@ -56,7 +60,7 @@ uint32_t cache_fill(vax_cache *c, uint32_t *set, uint32_t blk);
 static inline uint32_t cache_read_block(vax_cache *c, uint32_t pa)
 {
     uint32_t blk = pa >> CACHE_BLOCK_SHIFT;
-    uint32_t *s = &c->tag[(blk & c->set_mask) * 2];
+    uint32_t *s = &c->tag[(size_t)(blk & c->set_mask) * 2];
     if (s[0] == blk || s[1] == blk)
         return 0;
     return cache_fill(c, s, blk);
@@ -80,14 +84,21 @@ static inline uint32_t cache_read(vax_cache *c, uint32_t pa, int size)
 static inline int cache_hits(const vax_cache *c, uint32_t pa, int size)
 {
     uint32_t blk = pa >> CACHE_BLOCK_SHIFT;
-    const uint32_t *s = &c->tag[(blk & c->set_mask) * 2];
+    const uint32_t *s = &c->tag[(size_t)(blk & c->set_mask) * 2];
     if (s[0] != blk && s[1] != blk)
         return 0;
     uint32_t last = (pa + (uint32_t)size - 1) >> CACHE_BLOCK_SHIFT;
     if (last == blk)
         return 1;
-    s = &c->tag[(last & c->set_mask) * 2];
+    s = &c->tag[(size_t)(last & c->set_mask) * 2];
     return s[0] == last || s[1] == last;
+}
+
+/* Does the cache hold block blk (a physical address >> 3)?  Looks only. */
+static inline int cache_holds_block(const vax_cache *c, uint32_t blk)
+{
+    const uint32_t *s = &c->tag[(size_t)(blk & c->set_mask) * 2];
+    return s[0] == blk || s[1] == blk;
 }
 
 /* cache_hits for a read within one block (the inline accessors' case,
@@ -95,7 +106,7 @@ static inline int cache_hits(const vax_cache *c, uint32_t pa, int size)
 static inline int cache_hits_block(const vax_cache *c, uint32_t pa)
 {
     uint32_t blk = pa >> CACHE_BLOCK_SHIFT;
-    const uint32_t *s = &c->tag[(blk & c->set_mask) * 2];
+    const uint32_t *s = &c->tag[(size_t)(blk & c->set_mask) * 2];
     return s[0] == blk || s[1] == blk;
 }
 
@@ -104,7 +115,7 @@ static inline int cache_holds(const vax_cache *c, uint32_t pa, int size)
 {
     for (uint32_t a = pa; a <= pa + (uint32_t)size - 1; a = (a | 7u) + 1) {
         uint32_t blk = a >> CACHE_BLOCK_SHIFT;
-        const uint32_t *s = &c->tag[(blk & c->set_mask) * 2];
+        const uint32_t *s = &c->tag[(size_t)(blk & c->set_mask) * 2];
         if (s[0] != blk && s[1] != blk)
             return 0;
         if ((a | 7u) >= pa + (uint32_t)size - 1)

@@ -397,6 +397,11 @@ int mem_read_missed(vax_machine *m, uint32_t pa, const uint8_t *h, int size, uin
     return 0;
 }
 
+void ifetch_block_missed(vax_machine *m, uint32_t pa)
+{
+    m->cost += cache_read_block(&m->cache, pa);
+}
+
 int ifetch_fill(vax_machine *m, uint32_t pc)
 {
     /* A page the host's copy of the TB holds, readable: mmu_translate
@@ -409,6 +414,7 @@ int ifetch_fill(vax_machine *m, uint32_t pc)
         m->ib_fast = pc & ~511u;
         m->ib_host = x->host;
         m->ib_pa = x->pa;
+        m->ib_block_delta = (x->pa >> 3) - (m->ib_tag << 6);
         return 0;
     }
     tlb_entry *e;
@@ -420,6 +426,7 @@ int ifetch_fill(vax_machine *m, uint32_t pc)
         m->ib_fast = pc & ~511u;
         m->ib_host = e->host;
         m->ib_pa = e->pa;
+        m->ib_block_delta = (e->pa >> 3) - (m->ib_tag << 6);
     } else {
         ib_invalidate(m);
     }

@@ -110,6 +110,10 @@ static inline int in_one_block(uint32_t va, int size)
  * saved on entry. */
 int mem_read_missed(vax_machine *m, uint32_t pa, const uint8_t *h, int size, uint32_t *value);
 
+/* The instruction buffer's block at pa missed in the cache (execute.c,
+ * ifetch_account_mapped): cache_read_block's fill and its cost. */
+void ifetch_block_missed(vax_machine *m, uint32_t pa);
+
 /* Read/write size (1, 2, 4) bytes at va in an explicit access mode. */
 MMU_INLINE int mem_read_mode(vax_machine *m, uint32_t va, int size, int mode, uint32_t *value)
 {
@@ -318,7 +322,13 @@ static inline void ifetch_account_mapped(vax_machine *m, uint32_t pc)
     uint32_t block = pc >> 3;
     if (block != m->ifetch_block) {
         m->ifetch_block = block;
-        m->cost += cache_read_block(&m->cache, m->ib_pa | (pc & 511u));
+        /* A hit costs nothing and changes nothing (cache.h), so only a
+         * miss touches the cost, out of line: the hit path neither adds
+         * 0 nor keeps the miss call's set-up.  The physical block is
+         * (ib_pa | (pc & 511)) >> 3, one add from the virtual one. */
+        uint32_t blk = block + m->ib_block_delta;
+        if (!cache_holds_block(&m->cache, blk))
+            ifetch_block_missed(m, blk << CACHE_BLOCK_SHIFT);
     }
 }
 

@@ -123,6 +123,7 @@ static void restore_host_caches(vax_machine *m)
     if (m->ib_tag != TLB_INVALID && m->ib_pa < m->bus.mem_size && m->bus.mem_size - m->ib_pa >= 512u) {
         m->ib_host = m->bus.mem + m->ib_pa;
         m->ib_fast = (uint64_t)m->ib_tag << 9;
+        m->ib_block_delta = (m->ib_pa >> 3) - (m->ib_tag << 6);
     } else
         ib_invalidate(m);
     /* The rest of what machine_forget_host_shortcuts forgets (machine.h): no
