@@ -82,7 +82,7 @@ export type SettingKind = 'experiment' | 'image' | 'build' | 'machine' | 'kernel
 
 /** The kernel a result booted: a variant the installer built (its name as `vaxlab run --kernel` and the page
  *  record it: "no-name-cache: 4.3BSD without …"), another file, or the image's /vmunix (no kernel field, or
- *  "vmunix: …" where the experiment boots a variant by default: Table 2). */
+ *  "vmunix: …" where the experiment boots a variant by default: Table 2, Tables 7 and 8). */
 export function resultKernel(result: Pick<ExperimentResult, 'kernel'>): { name: string; variant: KernelVariant | null } {
   if (!result.kernel) return { name: '/vmunix', variant: null };
   const name = result.kernel.name.split(':')[0]!.trim();
