@@ -8,7 +8,7 @@
 
 import type { Page } from '@playwright/test';
 
-import { KERNELS, NO_OFFSET_CACHE } from '../experiments/kernels/variants';
+import { KERNELS, LIKE_42, NO_OFFSET_CACHE } from '../experiments/kernels/variants';
 import { decodeLink } from '../web/src/lab/permalink';
 import { expect, fitsEverywhere, shot, test, waitReady } from './lab';
 
@@ -45,6 +45,16 @@ test('a kernel variant: listed, fetched only when run, labelled in the result an
       // The page's first experiment, syscall, a Table 2 row: the paper's kernel by default.
       expect(options[0]![1]).toBe('The experiment’s: 4.3BSD with fork, exec and exit scanning all 48 open-file slots, as of spring 1985 (the paper’s kernel)');
       await expect(page.getByTestId('kernel-variant-info')).toContainText('Table 2 boots it by default');
+      // A paging row (Tables 7 and 8, against the paper's 4.2BSD column): like-4.2 by default, the lab's closest
+      // kernel to that column, named as the 4.3BSD it is.
+      await page.getByTestId('experiment-search').fill('randpage');
+      await page.getByTestId('experiment-randpage').click();
+      const pagingOwn = (await select.locator('option').first().textContent()) ?? '';
+      expect(pagingOwn).toBe(`The experiment’s: ${LIKE_42.label} (the lab’s closest to the paper’s 4.2 column)`);
+      expect(pagingOwn).not.toMatch(/4\.2BSD/);
+      await expect(select).toHaveValue('');
+      await expect(page.getByTestId('kernel-variant-info'))
+        .toContainText('Tables 7 and 8 and their paging rows boot it by default');
       // ls -l of 600 files, once: the run on the distributed /vmunix first (GENERIC), its own.
       await page.getByTestId('experiment-search').fill('ls -l');
       await page.getByTestId('experiment-ls-l').click();

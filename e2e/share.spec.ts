@@ -197,6 +197,10 @@ test('the history follows other tabs; a format-1 link still opens; a reduced pag
     await page.getByTestId('experiment-table8').click();
     await page.getByTestId('param-divisor').fill('10');
     await runAndWait(page);
+    // Table 8 boots like-4.2 by default (the lab's closest kernel to the paper's 4.2BSD column), and says so.
+    await expect(page.getByTestId('result-kernel')).toContainText('(like-4.2, sha256 ');
+    await expect(page.getByTestId('result-kernel'))
+      .toContainText('this experiment’s default, the lab’s closest kernel to the paper’s 4.2BSD column');
     await expect(second.getByTestId('history-list')).toContainText('table8', { timeout: 10_000 });
   });
 

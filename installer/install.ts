@@ -935,7 +935,7 @@ async function main(): Promise<void> {
       }
     }
     // The pack in chunks and the page's machine snapshots (installer/lib/shipped.ts), after the kernels: Table 2's
-    // machine boots the paper's kernel (ExperimentSpec.kernel), one of them.
+    // machine boots the paper's kernel and the paging tables' like-4.2 (ExperimentSpec.kernel), two of them.
     try {
       kernelOutcomes.push(`${p.version.name} chunked image and machine snapshots: ${await buildShipped(o.out, manifestPath, say)}`);
     } catch (e) {

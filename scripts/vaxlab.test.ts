@@ -4,9 +4,9 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
@@ -98,3 +98,33 @@ test('vaxlab fidelity --kernel refuses a kernel that is neither a variant nor a 
   assert.equal(bare.status, 2);
   assert.match(bare.stderr, /--kernel needs a value/);
 });
+
+// Runs a paging row for real (a reduced count): needs the lab image and the like-4.2 kernel the installer builds
+// beside it (`npm run image`); skipped, saying why, without them.
+const pagingSkip = await (async () => {
+  const { findLabImage } = await import('../emu/js/vaxNode');
+  const { kernelFileName } = await import('../experiments/kernels/variants');
+  const image = findLabImage();
+  if (!image) return 'no lab image: npm run image builds it';
+  const kernel = join(dirname(image), kernelFileName(basename(image).replace(/\.dsk(\.gz)?$/, ''), 'like-4.2'));
+  return existsSync(kernel) ? false : `no kernel like-4.2 beside the lab image (${kernel}): npm run image builds it`;
+})();
+
+test('a paging row boots like-4.2 by default (Tables 7 and 8 against the paper\'s 4.2BSD column); --kernel vmunix the distributed kernel',
+  { skip: pagingSkip }, () => {
+    const like42 = 'like-4.2: 4.3BSD without the name caches, string exec copying, the process lists, the clock\'s savings and the ' +
+      'two-handed page clock';
+    const distributed = 'vmunix: 4.3BSD as distributed (the image\'s /vmunix, GENERIC of June 1986)';
+    for (const [i, [extra, name]] of ([[[], like42], [['--kernel', 'vmunix'], distributed]] as const).entries()) {
+      const json = join(work, `randpage-${i}.json`);
+      const r = vaxlab('run', 'randpage', '--param', 'iterations=300', '--json', json, ...extra);
+      assert.equal(r.status, 0, r.stderr);
+      const result = JSON.parse(readFileSync(json, 'utf8')) as { status: string; kernel?: { name: string; sha256?: string } };
+      assert.equal(result.status, 'ok');
+      assert.equal(result.kernel?.name, name);
+      // A variant is named with its bytes' SHA-256; the image's own /vmunix by name only (as t2kernel's Table 2).
+      assert.equal(result.kernel?.sha256 !== undefined, name === like42);
+      assert.match(r.stderr, name === like42 ? /vaxlab: kernel like-4\.2: / : /vaxlab: randpage: kernel vmunix: 4\.3BSD as distributed/);
+      assert.doesNotMatch(name, /4\.2BSD/);
+    }
+  });

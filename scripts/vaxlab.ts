@@ -58,7 +58,9 @@ import { basename, dirname, join, resolve } from 'node:path';
 import {
   DISTRIBUTED_KERNEL_NAME, KERNELS, effectiveKernelName, isKernelChoice, kernelByName, kernelFileName, kernelResultName,
 } from '../experiments/kernels/variants';
-import { ALL_EXPERIMENTS, PAPER_KERNEL_VARIANT, experimentGroups, findExperiment, type ExperimentSpec } from '../experiments/runner/experiments';
+import {
+  ALL_EXPERIMENTS, PAGING_KERNEL_VARIANT, PAPER_KERNEL_VARIANT, experimentGroups, findExperiment, type ExperimentSpec,
+} from '../experiments/runner/experiments';
 import { type ExperimentResult, RESULT_VERSION, resultJson } from '../experiments/runner/result';
 import { formatSweep, formatTable } from '../experiments/runner/resultText';
 import {
@@ -115,8 +117,11 @@ const USAGE = `usage: vaxlab list
   --limit SECONDS     virtual-second limit of each timed command (default: 5 x the paper's time, at least 120)
   --kernel NAME|FILE  boot this kernel instead of the experiment's: one the installer built beside the image
                       (${KERNELS.map((k) => k.name).join(', ')}), ${DISTRIBUTED_KERNEL_NAME} (the image's own /vmunix,
-                      as distributed) or an a.out FILE.  Table 2 and its rows boot the paper's kernel by default,
+                      as distributed) or an a.out FILE.  Each table boots by default the lab's closest kernel to
+                      the paper's column it is compared with: Table 2 and its rows the paper's kernel,
                       ${PAPER_KERNEL_VARIANT} (${kernelByName(PAPER_KERNEL_VARIANT)!.label});
+                      Tables 7 and 8 and the paging rows (against the paper's 4.2BSD column) ${PAGING_KERNEL_VARIANT}
+                      (${kernelByName(PAGING_KERNEL_VARIANT)!.label});
                       the other experiments the image's /vmunix
   --jobs N            worker threads, 1 to ${MAX_JOBS} (sweep's default: the cores less one); the results are the
                       same bytes for any N
@@ -348,7 +353,8 @@ async function loadKernel(arg: string, imagePath: string): Promise<NonNullable<R
 }
 
 /** The kernel an experiment boots (its bytes; undefined: the image's /vmunix): --kernel's (vmunix: the image's
- *  own), else the experiment's default (ExperimentSpec.kernel: Table 2's is the paper's, ofile-scans-1985).
+ *  own), else the experiment's default (ExperimentSpec.kernel: Table 2's is the paper's, ofile-scans-1985;
+ *  Tables 7 and 8's like-4.2).
  *  Each file is loaded once per command (`cache`). */
 async function kernelFor(spec: ExperimentSpec, arg: string | null, imagePath: string,
   cache: Map<string, NonNullable<RunOptions['kernel']>> = new Map()): Promise<RunOptions['kernel']> {
@@ -468,7 +474,7 @@ async function run(args: string[]): Promise<number> {
   for (const spec of specs) {
     const o = perSpec.get(spec)!;
     o.image = loaded.image;
-    // --kernel's, else the experiment's own (Table 2: the paper's kernel).
+    // --kernel's, else the experiment's own (Table 2: the paper's kernel; the paging tables: like-4.2).
     const kernel = await kernelFor(spec, a.kernelArg, loaded.path, kernelCache);
     if (kernel) o.kernel = kernel;
     const start = performance.now();
@@ -698,7 +704,8 @@ async function fidelity(args: string[]): Promise<number> {
   }
   const { api, disk, sha256, imagePath } = await openLabImage(null);
   const image = { name: basename(imagePath), sha256 };
-  // Each table on its own kernel (Table 2 on the paper's, ofile-scans-1985; the others on /vmunix), or another
+  // Each table on its own kernel (Table 2 on the paper's, ofile-scans-1985; Tables 7 and 8 on like-4.2; the name
+  // cache on /vmunix), or another
   // for every table (--kernel NAME; vmunix: the distributed kernel); the results name it, as run's do.
   const kernelCache = new Map<string, NonNullable<RunOptions['kernel']>>();
   const results: Record<string, ExperimentResult> = {};

@@ -167,7 +167,8 @@ export function kernelByName(name: string): KernelVariant | undefined {
 }
 
 /** The name that asks for the image's own /vmunix, the kernel as distributed (June 1986), where an experiment
- *  boots another by default (Table 2: PAPER_KERNEL_VARIANT in experiments/runner/experiments.ts). */
+ *  boots another by default (Table 2: PAPER_KERNEL_VARIANT, Tables 7 and 8: PAGING_KERNEL_VARIANT, in
+ *  experiments/runner/experiments.ts). */
 export const DISTRIBUTED_KERNEL_NAME = 'vmunix';
 /** The distributed kernel in words, as results and the lab name it. */
 export const DISTRIBUTED_KERNEL_LABEL = '4.3BSD as distributed (the image\'s /vmunix, GENERIC of June 1986)';

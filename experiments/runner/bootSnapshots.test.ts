@@ -17,7 +17,7 @@ import {
   BootSnapshots, SINGLE_USER_BOOT, TERMINAL_BOOT, bootAndSave, bootKey, bootSnapshotFromFile, decodeHostPart, encodeHostPart,
   type BootSnapshot,
 } from './bootSnapshots';
-import { PAPER_KERNEL_VARIANT, findExperiment } from './experiments';
+import { PAGING_KERNEL_VARIANT, PAPER_KERNEL_VARIANT, findExperiment } from './experiments';
 import { kernelResultName } from '../kernels/variants';
 import { resultJson } from './result';
 import { runExperiment } from './runner';
@@ -124,9 +124,12 @@ test('the snapshots the installer ships are what a boot here saves, and restore'
   assert.equal(s.emulatorBuild, lab.api.buildId, 'shipped by another emulator build: npm run image makes them again');
   const defined = shippedBoots();
   assert.deepEqual(s.boots.map((b) => b.name), defined.map((b) => b.name));
-  // Table 2's machine boots the paper's kernel, as Table 2 does by default; the paging tables' the image's /vmunix.
+  // Each machine boots its tables' default kernel: Table 2's the paper's, the paging tables' like-4.2 (the lab's
+  // closest to the paper's 4.2BSD column); the Terminal tab's the image's /vmunix.
   assert.equal(defined.find((d) => d.name === 'table2')!.kernel, PAPER_KERNEL_VARIANT);
-  assert.equal(defined.find((d) => d.name === 'paging')!.kernel, undefined);
+  assert.equal(defined.find((d) => d.name === 'paging')!.kernel, PAGING_KERNEL_VARIANT);
+  assert.equal(PAGING_KERNEL_VARIANT, 'like-4.2');
+  assert.equal(defined.find((d) => d.name === 'terminal')!.kernel, undefined);
   for (const boot of s.boots) {
     const def = defined.find((d) => d.name === boot.name)!;
     assert.deepEqual(boot.options, def.options, `${boot.name}: as shippedBoots defines it`);
@@ -143,20 +146,28 @@ test('the snapshots the installer ships are what a boot here saves, and restore'
     assert.ok(shipped.transcript.slice(0, shipped.mark).endsWith(boot.recipe.prompt));
   }
 
-  // A Table 2 row on its default kernel starts from the shipped snapshot, offered as the page offers it (keyed by
-  // the kernel's SHA-256 from the manifest, before any kernel bytes are at hand), and gives the bytes a boot gives.
-  const t2 = s.boots.find((b) => b.name === 'table2')!;
-  const kernelBytes = gunzipSync(readFileSync(join(dirname(manifestPath), t2.kernel!.file)));
-  const kernel = { name: kernelResultName(t2.kernel!.name), bytes: kernelBytes, sha256: t2.kernel!.uncompressedSha256 };
-  const store = new BootSnapshots();
-  store.addSource(bootKey(lab.disk, { ...t2.options, disk: lab.disk }, t2.recipe, t2.kernel!.uncompressedSha256),
-    async () => bootSnapshotFromFile(gunzipSync(readFileSync(join(dirname(manifestPath), t2.file)))));
-  const spec = findExperiment('syscall')!;
-  const parameters = { iterations: 2000 };
-  const restored = await runExperiment(lab.api.vax780, lab.disk, spec, { parameters, kernel, bootSnapshots: store });
-  assert.deepEqual(store.starts, { shipped: 1, here: 0, booted: 0 }, 'the row restored the shipped machine');
-  const booted = await runExperiment(lab.api.vax780, lab.disk, spec, { parameters, kernel, bootSnapshots: null });
-  assert.equal(restored.status, 'ok');
-  assert.equal(resultJson(restored), resultJson(booted));
-  assert.equal(restored.kernel?.name, 'ofile-scans-1985: 4.3BSD with fork, exec and exit scanning all 48 open-file slots, as of spring 1985');
+  // A Table 2 row and a paging row on their default kernels start from the shipped snapshots, offered as the page
+  // offers them (keyed by the kernel's SHA-256 from the manifest, before any kernel bytes are at hand), and give
+  // the bytes a boot gives.
+  for (const [machine, experiment, parameters, kernelName] of [
+    ['table2', 'syscall', { iterations: 2000 },
+      'ofile-scans-1985: 4.3BSD with fork, exec and exit scanning all 48 open-file slots, as of spring 1985'],
+    ['paging', 'randpage', { iterations: 300 },
+      'like-4.2: 4.3BSD without the name caches, string exec copying, the process lists, the clock\'s savings and the two-handed page clock'],
+  ] as const) {
+    const shippedBoot: (typeof s.boots)[number] = s.boots.find((b) => b.name === machine)!;
+    const spec = findExperiment(experiment)!;
+    assert.equal(shippedBoot.kernel!.name, spec.kernel, `${experiment} boots the kernel ${machine}'s machine booted`);
+    const kernelBytes = gunzipSync(readFileSync(join(dirname(manifestPath), shippedBoot.kernel!.file)));
+    const kernel = { name: kernelResultName(shippedBoot.kernel!.name), bytes: kernelBytes, sha256: shippedBoot.kernel!.uncompressedSha256 };
+    const store = new BootSnapshots();
+    store.addSource(bootKey(lab.disk, { ...shippedBoot.options, disk: lab.disk }, shippedBoot.recipe, shippedBoot.kernel!.uncompressedSha256),
+      async () => bootSnapshotFromFile(gunzipSync(readFileSync(join(dirname(manifestPath), shippedBoot.file)))));
+    const restored = await runExperiment(lab.api.vax780, lab.disk, spec, { parameters, kernel, bootSnapshots: store });
+    assert.deepEqual(store.starts, { shipped: 1, here: 0, booted: 0 }, `${experiment} restored the shipped machine`);
+    const booted = await runExperiment(lab.api.vax780, lab.disk, spec, { parameters, kernel, bootSnapshots: null });
+    assert.equal(restored.status, 'ok');
+    assert.equal(resultJson(restored), resultJson(booted));
+    assert.equal(restored.kernel?.name, kernelName);
+  }
 });

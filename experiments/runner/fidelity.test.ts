@@ -5,7 +5,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { formatFidelity, table2Fidelity, table8Fidelity } from './fidelity';
+import { kernelResultName } from '../kernels/variants';
+import { findExperiment } from './experiments';
+import { formatFidelity, table2Fidelity, table7Fidelity, table8Fidelity } from './fidelity';
 import type { ExperimentResult, RowResult } from './result';
 
 function row(test: string, real: number, sys: number, paper: { elapsed: number; system: number }, extra: Partial<RowResult> = {}): RowResult {
@@ -98,8 +100,17 @@ test('seeded paging rows: the median run carries the page-ins\' range, Table 7 s
   assert.throws(() => validateResult(json, 'r'), /pageFaults/);
 });
 
-test('each table names the kernel its result ran on (Table 2 boots the paper\'s by default, the others /vmunix)', () => {
+test('each table names the kernel its result ran on (Table 2 boots the paper\'s by default, Tables 7 and 8 like-4.2)', () => {
   const onVariant = { ...result([row('forks0', 21.4, 20.3, { elapsed: 22, system: 21.5 })]), kernel: { name: 'ofile-scans-1985' } };
   assert.match(table2Fidelity(onVariant).title, /, kernel ofile-scans-1985$/);
   assert.doesNotMatch(table2Fidelity(result([row('forks0', 19.6, 18.4, { elapsed: 22, system: 21.5 })])).title, /kernel/);
+  // Tables 7 and 8 against the paper's 4.2BSD column, on like-4.2 named as the runner names it: 4.3BSD without ...
+  const randpage = row('randpage', 440, 56, { elapsed: 569, system: 77.2 }, { derived: { pageFaults: 9400, pfstMs: 6, paperPfstMs: 7.89 } });
+  const paging = { ...result([randpage]), experiment: 'table7', view: 'paging' as const,
+    kernel: { name: kernelResultName(findExperiment('table7')!.kernel!) } };
+  const like42 = ', kernel like-4.2: 4.3BSD without the name caches, string exec copying, the process lists, the clock\'s savings and ' +
+    'the two-handed page clock';
+  assert.equal(table7Fidelity(paging).title, `Table 7 (paging), against its 4.2BSD column${like42}`);
+  assert.equal(table8Fidelity(paging).title, `Table 8 (page fault service time, ms), against its 4.2BSD column${like42}`);
+  assert.doesNotMatch(like42, /4\.2BSD/);
 });

@@ -115,7 +115,7 @@ export interface ExperimentResult {
    *  4.3BSD without the name cache"; Table 2's default, "ofile-scans-1985:
    *  4.3BSD with fork, exec and exit scanning ...") or an a.out file, with
    *  its SHA-256; and for an experiment that boots a variant by default
-   *  (Table 2) also when /vmunix ran: "vmunix: 4.3BSD as distributed ...". */
+   *  (Table 2; Tables 7 and 8: like-4.2) also when /vmunix ran: "vmunix: 4.3BSD as distributed ...". */
   kernel?: { name: string; sha256?: string };
   parameters: Record<string, number>;
   /** Kernel variables set for every step (each row has its own, with the step's). */

@@ -10,7 +10,7 @@
 import { CPU_NS_PER_INSTRUCTION, type CpuModel } from '../../emu/js/constants';
 import type { Vax780Options } from '../../emu/js/vax780';
 import { SINGLE_USER_BOOT, TERMINAL_BOOT, type BootRecipe } from './bootSnapshots';
-import { PAPER_KERNEL_VARIANT, findExperiment } from './experiments';
+import { PAGING_KERNEL_VARIANT, PAPER_KERNEL_VARIANT, findExperiment } from './experiments';
 import { resolveRun, stepMachineOptions } from './runner';
 
 /** The Terminal tab's machine (web/src/lab/state/terminal.ts asks the worker for it). */
@@ -27,9 +27,9 @@ export interface ShippedBoot {
   what: string;
   options: Omit<Vax780Options, 'disk'>;
   recipe: BootRecipe;
-  /** The kernel variant the machine boots, by name (ExperimentSpec.kernel: Table 2's is the paper's); absent:
-   *  the image's /vmunix.  The installer boots it from the file it built beside the image, and the manifest
-   *  names it with its SHA-256, which the runner's boot key has. */
+  /** The kernel variant the machine boots, by name (ExperimentSpec.kernel: Table 2's is the paper's, the paging
+   *  tables' like-4.2); absent: the image's /vmunix.  The installer boots it from the file it built beside the
+   *  image, and the manifest names it with its SHA-256, which the runner's boot key has. */
   kernel?: string;
 }
 
@@ -48,7 +48,8 @@ export function shippedBoots(): ShippedBoot[] {
       ...experimentMachine('table2'), recipe: SINGLE_USER_BOOT,
     },
     {
-      name: 'paging', what: 'the paging tables\' machine (Tables 6-8) at its single-user prompt: a 750 with 4.5 MB',
+      name: 'paging',
+      what: `the paging tables' machine (Tables 6-8) at its single-user prompt: a 750 with 4.5 MB, on ${PAGING_KERNEL_VARIANT}`,
       ...experimentMachine('table7'), recipe: SINGLE_USER_BOOT,
     },
     {

@@ -137,11 +137,15 @@ test('the kernel variants are a setting like any other: by name, the paper\'s at
   assert.deepEqual(parseAxis(k, 'generic,no-name-cache').axis?.values, [KERNELS.findIndex((x) => x.name === 'generic'), KERNELS.findIndex((x) => x.name === 'no-name-cache')]);
   assert.match(parseAxis(k, 'generic,vms').problems[0]!, /^kernel=vms: not a value of kernel \(one of generic, /);
   assert.match(parseAxis(k, 'generic..like-4.2').problems[0]!, /^kernel=generic\.\.like-4\.2: kernel takes names, not a range/);
-  // The paper's point: Table 2's rows boot the paper's kernel as the CSRG history dates it, the others /vmunix.
+  // The paper's point: each table's own kernel, the lab's closest to the paper's column it is compared with —
+  // Table 2's rows the paper's kernel as the CSRG history dates it, the paging rows like-4.2 (the 4.2BSD column),
+  // the name cache /vmunix.
   assert.deepEqual(k.paper, { at: KERNELS.findIndex((x) => x.name === 'ofile-scans-1985') });
   const names = [...KERNELS.map((x) => x.name), 'vmunix'];
   assert.deepEqual(setting('kernel', findExperiment('namecache')!).paper, { at: names.indexOf('vmunix') });
-  assert.deepEqual(setting('kernel', findExperiment('randpage')!).paper, { at: names.indexOf('vmunix') });
+  for (const id of ['randpage', 'seqpage-v', 'gausspage.inf', 'table7', 'table8']) {
+    assert.deepEqual(setting('kernel', findExperiment(id)!).paper, { at: names.indexOf('like-4.2') }, id);
+  }
   const plan = planSweep({ experiment: 'syscall', axes: [{ setting: 'kernel', values: [0, 2] }], base: { parameters: {}, set: {}, spinSeeds: 2 } });
   assert.deepEqual(plan.points.map((p) => p.kernel), [KERNELS[0]!.name, KERNELS[2]!.name]);
   assert.equal(plan.points[0]!.options.spinSeeds, 2);
@@ -150,15 +154,22 @@ test('the kernel variants are a setting like any other: by name, the paper\'s at
   assert.match(refusal(() => planSweep({ experiment: 'syscall', axes: [], base: { parameters: {}, set: {}, kernel: '/tmp/vmunix' } }))[0]!,
     /^--kernel \/tmp\/vmunix: a sweep boots the kernel variants by name/);
   // Each point boots the experiment's own kernel unless the request names one: Table 2's rows the paper's
-  // (ofile-scans-1985), the others the image's /vmunix (null); vmunix by name is /vmunix, and an axis value too.
+  // (ofile-scans-1985), the paging rows like-4.2, the name cache the image's /vmunix (null); vmunix by name is
+  // /vmunix, and an axis value too.
   const kernelOf = (experiment: string, kernel?: string) =>
     planSweep({ experiment, axes: [], base: { parameters: {}, set: {}, ...(kernel ? { kernel } : {}) } }).points[0]!.kernel;
   assert.equal(kernelOf('syscall'), 'ofile-scans-1985');
   assert.equal(kernelOf('table2'), 'ofile-scans-1985');
   assert.equal(kernelOf('syscall', 'vmunix'), null);
   assert.equal(kernelOf('syscall', 'no-name-cache'), 'no-name-cache');
-  assert.equal(kernelOf('table7'), null);
+  assert.equal(kernelOf('table7'), 'like-4.2');
+  assert.equal(kernelOf('table8'), 'like-4.2');
+  assert.equal(kernelOf('gausspage.50'), 'like-4.2');
+  assert.equal(kernelOf('randpage', 'vmunix'), null);
+  assert.equal(kernelOf('randpage', 'one-hand-clock'), 'one-hand-clock');
   assert.equal(kernelOf('namecache'), null);
+  const paging = planSweep({ experiment: 'randpage', axes: [parseAxis(k, 'like-4.2,vmunix').axis!], base: { parameters: {}, set: {} } });
+  assert.deepEqual(paging.points.map((p) => p.kernel), ['like-4.2', null]);
   const both = planSweep({ experiment: 'syscall', axes: [parseAxis(k, 'generic,vmunix').axis!], base: { parameters: {}, set: {} } });
   assert.deepEqual(both.points.map((p) => p.kernel), ['generic', null]);
 });

@@ -133,7 +133,7 @@ export function sweepSetting(spec: ExperimentSpec, name: string): SweepSetting |
       label: (v) => names[v] ?? String(v),
       expected: `one of ${names.join(', ')}`,
       // The paper's point is the kernel the experiment boots by default: Table 2's rows the paper's kernel as the
-      // CSRG history dates it (ExperimentSpec.kernel), the others the image's /vmunix as distributed.
+      // CSRG history dates it (ExperimentSpec.kernel), the paging rows like-4.2, the others the image's /vmunix.
       paper: { at: names.indexOf(effectiveKernelName(spec.kernel) ?? DISTRIBUTED_KERNEL_NAME) },
     };
   }

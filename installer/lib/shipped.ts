@@ -107,7 +107,7 @@ export async function buildShipped(out: string, manifestPath: string, say: (s: s
     say(`  no snapshot of ${b.name}'s machine: it boots kernel ${b.kernel}, which was not built (the page boots it instead)`);
     return false;
   });
-  // The kernels the machines boot (Table 2's: the paper's), as the image's kernels part lists them: built before.
+  // The kernels the machines boot (Table 2's: the paper's; the paging tables': like-4.2), as the image's kernels part lists them: built before.
   const kernelOf = (b: (typeof boots)[number]): NonNullable<SnapshotsManifest['boots'][number]['kernel']> | undefined => {
     if (b.kernel === undefined) return undefined;
     const k = manifest.kernels?.kernels?.find((x) => x.name === b.kernel);

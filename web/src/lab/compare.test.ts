@@ -10,7 +10,8 @@ import { alignRows, comparisonTable } from '../../../experiments/runner/resultVi
 import { TOGGLES } from '../../../experiments/runner/toggles';
 import {
   candidateFor, compareBlocker, compareCandidates, compareRuns, COMPARISON_CSV_COLUMNS, comparisonBars, comparisonCsv,
-  configDiff, configLine, formatConfigDiff, imageLabel, kernelDefault, originText, runLabels, sameRun, shortFigure,
+  configDiff, configLine, defaultKernelNote, formatConfigDiff, imageLabel, kernelDefault, kernelLabel, originText, resultKernel,
+  runLabels, sameRun, shortFigure,
 } from './compare';
 import type { HistoryEntry } from './history';
 import type { SharedRun } from './permalink';
@@ -262,4 +263,15 @@ test('what can be compared, and what "Compare with…" offers', () => {
   assert.equal(originText({ shared: base, source: 'session', at: '2026-01-01T10:00:02Z' }, when), 'a run of this page, finished 10:00:02');
   assert.equal(shortFigure(base.result), '0.50 s');
   assert.equal(shortFigure(run([row(), row({ step: 'x', status: 'failed', guest: undefined })]).result), '1 of 2 rows ok');
+});
+
+test('a result on its experiment\'s default kernel says why: Table 2 the paper\'s, Tables 7 and 8 the closest to the 4.2BSD column', () => {
+  assert.equal(defaultKernelNote('ofile-scans-1985'), ': the paper’s kernel as the CSRG history dates it, this experiment’s default');
+  assert.equal(defaultKernelNote('like-4.2'), ': this experiment’s default, the lab’s closest kernel to the paper’s 4.2BSD column');
+  // like-4.2 is named as what it is, 4.3BSD without ..., never 4.2BSD nor the paper's kernel.
+  const onLike42 = { kernel: { name: 'like-4.2: 4.3BSD without the name caches, string exec copying, the process lists, the clock\'s savings and the two-handed page clock', sha256: 'ab'.repeat(32) }, image: null };
+  assert.equal(resultKernel(onLike42).name, 'like-4.2');
+  assert.match(kernelLabel(onLike42), /^4\.3BSD without /);
+  // An old paging result that names no kernel ran the image's /vmunix (Table 7's default until 26 November 2026).
+  assert.equal(resultKernel({ kernel: undefined }).name, '/vmunix');
 });

@@ -12,6 +12,7 @@ import {
   alignRows, changeSentence, compareRow, formatSeconds, pairResults, primaryMetric, type ResultPair,
 } from '../../../experiments/runner/resultView';
 import { TOGGLES } from '../../../experiments/runner/toggles';
+import { PAGING_KERNEL_VARIANT, PAPER_KERNEL_VARIANT } from '../../../experiments/runner/experiments';
 import { DISTRIBUTED_KERNEL_NAME, kernelByName, type KernelVariant } from '../../../experiments/kernels/variants';
 import type { BarData } from './charts/barChart';
 import type { HistoryEntry } from './history';
@@ -81,12 +82,21 @@ export type SettingKind = 'experiment' | 'image' | 'build' | 'machine' | 'kernel
 
 /** The kernel a result booted: a variant the installer built (its name as `vaxlab run --kernel` and the page
  *  record it: "no-name-cache: 4.3BSD without …"), another file, or the image's /vmunix (no kernel field, or
- *  "vmunix: …" where the experiment boots a variant by default: Table 2). */
+ *  "vmunix: …" where the experiment boots a variant by default: Table 2, Tables 7 and 8). */
 export function resultKernel(result: Pick<ExperimentResult, 'kernel'>): { name: string; variant: KernelVariant | null } {
   if (!result.kernel) return { name: '/vmunix', variant: null };
   const name = result.kernel.name.split(':')[0]!.trim();
   if (name === DISTRIBUTED_KERNEL_NAME && !result.kernel.sha256) return { name: '/vmunix', variant: null };
   return { name, variant: kernelByName(name) ?? null };
+}
+
+/** What the result's Kernel line adds when a run booted its experiment's own default variant (by name): why it
+ *  is the default.  Each table boots the lab's closest kernel to the paper's column it is compared with; like-4.2
+ *  is 4.3BSD, never called 4.2BSD nor the paper's kernel. */
+export function defaultKernelNote(name: string): string {
+  if (name === PAPER_KERNEL_VARIANT) return ': the paper’s kernel as the CSRG history dates it, this experiment’s default';
+  if (name === PAGING_KERNEL_VARIANT) return ': this experiment’s default, the lab’s closest kernel to the paper’s 4.2BSD column';
+  return ': this experiment’s default';
 }
 
 /** A result's kernel in words: "4.3BSD" (the image's /vmunix) or the variant's label ("4.3BSD without …"). */

@@ -27,7 +27,8 @@ export interface FormState {
   profile: boolean;
   /** A kernel variant the installer built (experiments/kernels/variants.ts, by name) to boot instead of the
    *  experiment's own, or 'vmunix' (DISTRIBUTED_KERNEL_NAME) for the image's /vmunix; null: the experiment's
-   *  own (ExperimentSpec.kernel: Table 2's is the paper's kernel; the others boot /vmunix as distributed). */
+   *  own (ExperimentSpec.kernel: Table 2's is the paper's kernel, Tables 7 and 8's like-4.2; the others boot /vmunix
+   *  as distributed). */
   variant: string | null;
 }
 
@@ -183,7 +184,7 @@ export function adoptShared(shared: SharedRunSettings, previous: FormState): { f
   }
   let kernel: string | undefined;
   // The variant by the link's settings, else by the result (a run of `vaxlab run --kernel NAME`); a result that
-  // names none, of an experiment that now boots a variant by default (Table 2), ran the image's /vmunix.
+  // names none, of an experiment that now boots a variant by default (Table 2; Tables 7 and 8), ran the image's /vmunix.
   const named = config.kernel ?? shared.result.kernel?.name.split(':')[0]?.trim() ??
     (spec?.kernel !== undefined ? DISTRIBUTED_KERNEL_NAME : undefined);
   if (named !== undefined && isKernelChoice(named)) kernel = named;

@@ -270,8 +270,8 @@ export class LabController {
     });
   }
 
-  /** Runs an experiment as the paper ran it (its machine, its own kernel — Table 2's the paper's, the others
-   *  /vmunix — and its own counts): for "How close are we?". */
+  /** Runs an experiment as the paper ran it (its machine, its own kernel — Table 2's the paper's, Tables 7 and 8's
+   *  like-4.2, the others /vmunix — and its own counts): for "How close are we?". */
   runAsThePaperRan(experimentId: string): void {
     if (this.running || !experimentById(experimentId)) return;
     batch(() => {

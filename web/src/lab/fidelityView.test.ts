@@ -36,7 +36,7 @@ function run(experiment: string, rows: RowResult[], over: Partial<ExperimentResu
     format: 'vaxlab-experiment-result', version: 2, experiment, title: spec.title, group: 'g', paperRef: 'p', view: spec.view,
     machine: { cpu: spec.machine.cpu, nsPerInstruction: 3333, memoryMB: spec.machine.memoryMB, memoryNote: '', boot: 'single', direct: true, spinSeeds: 1 },
     image: null, parameters: { ...spec.parameters }, kernelSettings: {}, compare: '', status: 'ok', rows,
-    // As the runner records a run on the experiment's own kernel (Table 2's: the paper's, a variant).
+    // As the runner records a run on the experiment's own kernel (Table 2's: the paper's; Table 7's: like-4.2).
     ...(spec.kernel ? { kernel: { name: kernelResultName(spec.kernel), sha256: 'ab'.repeat(32) } } : {}),
     ...over,
   };
@@ -76,9 +76,17 @@ test('each table reads the newest run made as the paper ran it; the others are p
   // Nothing for the others yet.
   assert.deepEqual(parts.slice(1).map((p) => p.source), [null, null, null]);
   assert.match(notAsThePaperRan(run('table7', [])) ?? '', /^0 of \d+ rows$/);
-  // Table 7 stays on the distributed kernel: the paper's Table 2 kernel there is not as the paper ran it.
+  // Table 7 boots like-4.2 (the lab's closest to the paper's 4.2BSD column, not called the paper's kernel): the
+  // paper's Table 2 kernel there is not as the paper ran it, nor is /vmunix — asked for by name, or an old run
+  // whose result names no kernel (made when Table 7 booted /vmunix by default).
   assert.match(notAsThePaperRan(run('table7', [], { kernel: { name: kernelResultName('ofile-scans-1985') } })) ?? '',
-    /^kernel ofile-scans-1985, 0 of \d+ rows$/);
+    /^kernel ofile-scans-1985 \(the experiment's: like-4\.2\), 0 of \d+ rows$/);
+  assert.match(notAsThePaperRan(run('table7', [], { kernel: { name: kernelResultName(null) } })) ?? '',
+    /^kernel vmunix \(the experiment's: like-4\.2\), 0 of \d+ rows$/);
+  assert.match(notAsThePaperRan(run('table7', [], { kernel: undefined })) ?? '',
+    /^kernel vmunix \(the experiment's: like-4\.2\), 0 of \d+ rows$/);
+  // The name cache stays on /vmunix.
+  assert.match(notAsThePaperRan(run('namecache-ls', [])) ?? '', /^0 of \d+ rows$/);
   assert.equal(notAsThePaperRan(table2(1)), null);
   assert.equal(notAsThePaperRan(table2(1, { kernelSettings: { nchsize: 0 } })), 'nchsize=0');
 });

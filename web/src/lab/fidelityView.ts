@@ -7,7 +7,7 @@
 // only which run each table reads, and the tables as the page's view model.
 // No emulation, no DOM.
 
-import { findExperiment } from '../../../experiments/runner/experiments';
+import { PAPER_KERNEL_VARIANT, findExperiment } from '../../../experiments/runner/experiments';
 import { DISTRIBUTED_KERNEL_NAME } from '../../../experiments/kernels/variants';
 import {
   nameCacheFidelity, table2Fidelity, table7Fidelity, table8Fidelity, type FidelityRow, type FidelityTable,
@@ -38,8 +38,8 @@ export interface FidelityCandidate {
 /**
  * Why a run is not one the paper's figures can be set against, or null:
  * the view reads runs made as the paper ran them — the experiment's own
- * machine, its own kernel (Table 2's: the paper's; the others: the
- * distributed /vmunix) with its own variables, the rp06, the
+ * machine, its own kernel (Table 2's: the paper's; Tables 7 and 8's:
+ * like-4.2; the name cache's: the distributed /vmunix) with its own variables, the rp06, the
  * experiment's parameters (Table 2's divisor aside: its rows are scaled to
  * the paper's counts, as the CLI's are) — and finished.
  */
@@ -51,10 +51,12 @@ export function notAsThePaperRan(shared: SharedRun): string | null {
   if (r.machine.cpu !== spec.machine.cpu) why.push(`cpu=${r.machine.cpu} (the paper's: ${spec.machine.cpu})`);
   if (r.machine.memoryMB !== spec.machine.memoryMB) why.push(`memoryMB=${r.machine.memoryMB} (the paper's: ${spec.machine.memoryMB})`);
   if (r.machine.disk !== undefined && r.machine.disk !== 'rp06') why.push(`disk=${r.machine.disk}`);
-  // The experiment's own kernel (Table 2: the paper's, ofile-scans-1985; the others: the image's /vmunix).
+  // The experiment's own kernel (Table 2: the paper's, ofile-scans-1985; Tables 7 and 8: like-4.2, the lab's
+  // closest to the paper's 4.2BSD column, never called the paper's; the name cache: the image's /vmunix).
   const ran = resultKernel(r);
   const own = spec.kernel ?? '/vmunix';
-  if (ran.name !== own) why.push(`kernel ${ran.name === '/vmunix' ? DISTRIBUTED_KERNEL_NAME : ran.name}${spec.kernel ? ` (the paper's: ${spec.kernel})` : ''}`);
+  const whose = spec.kernel === PAPER_KERNEL_VARIANT ? 'the paper\'s' : 'the experiment\'s';
+  if (ran.name !== own) why.push(`kernel ${ran.name === '/vmunix' ? DISTRIBUTED_KERNEL_NAME : ran.name}${spec.kernel ? ` (${whose}: ${spec.kernel})` : ''}`);
   for (const [k, v] of Object.entries(r.kernelSettings)) why.push(`${k}=${v}`);
   for (const [k, v] of Object.entries(r.parameters)) {
     if (k === 'divisor' && r.experiment === 'table2') continue;

@@ -77,23 +77,29 @@ test('the form: defaults are valid, bad numbers are marked on their input, cross
   assert.match(checkForm({ ...form, disk: 'ssd' }).errors['toggle-disk']!, /one of rp06 \(0\), eagle \(1\), ideal \(2\)/);
 });
 
-test('the kernel: a Table 2 row boots the paper\'s by default; /vmunix and the variants by name; links say which ran', () => {
+test('the kernel: a Table 2 row boots the paper\'s by default, a paging row like-4.2; /vmunix and the variants by name; links say which ran', () => {
   const form = initialForm();
   // No choice: the settings name none, and the worker boots the experiment's own (syscall: the paper's kernel).
   assert.ok(!('kernel' in checkForm(form).settings!));
   assert.equal(findExperiment('syscall')!.kernel, 'ofile-scans-1985');
   assert.equal(findExperiment('table2')!.kernel, 'ofile-scans-1985');
-  for (const id of ['table7', 'table8', 'namecache', 'seqpage']) assert.equal(findExperiment(id)!.kernel, undefined, `${id} stays on /vmunix`);
+  // Tables 7 and 8 and every paging row: like-4.2, the lab's closest kernel to the paper's 4.2BSD column.
+  for (const id of ['table7', 'table8', 'seqpage', 'seqpage-v', 'randpage', 'randpage-v', 'gausspage.1', 'gausspage.50', 'gausspage.inf']) {
+    assert.equal(findExperiment(id)!.kernel, 'like-4.2', `${id} boots like-4.2`);
+  }
+  for (const id of ['namecache', 'namecache-ls']) assert.equal(findExperiment(id)!.kernel, undefined, `${id} stays on /vmunix`);
   assert.equal(effectiveKernelName(findExperiment('syscall')!.kernel, null), 'ofile-scans-1985');
   assert.equal(effectiveKernelName(findExperiment('syscall')!.kernel, 'vmunix'), null);
   assert.equal(effectiveKernelName(findExperiment('syscall')!.kernel, 'no-name-cache'), 'no-name-cache');
-  assert.equal(effectiveKernelName(findExperiment('table7')!.kernel, null), null);
+  assert.equal(effectiveKernelName(findExperiment('table7')!.kernel, null), 'like-4.2');
+  assert.equal(effectiveKernelName(findExperiment('randpage')!.kernel, 'vmunix'), null);
   // The distributed kernel by name, a variant, and nothing else.
   assert.equal(checkForm({ ...form, variant: 'vmunix' }).settings?.kernel, 'vmunix');
   assert.equal(checkForm({ ...form, variant: 'no-name-cache' }).settings?.kernel, 'no-name-cache');
   assert.match(checkForm({ ...form, variant: 'unix-v7' }).errors['kernel-variant']!, /no kernel variant "unix-v7"/);
-  // Run again: the kernel the shared result ran.  A Table 2 result naming none ran /vmunix (before the default
-  // moved); one on the paper's kernel asks for it by name; a Table 7 result naming none stays on the default.
+  // Run again: the kernel the shared result ran.  A Table 2 or Table 7 result naming none ran /vmunix (before the
+  // default moved); one on the experiment's own kernel asks for it by name; a name cache result naming none stays
+  // on the default (/vmunix).
   const config = { cpu: '750' as const, memoryMB: 4.5, set: {}, parameters: { iterations: 2000 } };
   const r = result([]);
   assert.equal(adoptShared({ experiment: 'syscall', config, result: r }, form).form.variant, 'vmunix');
@@ -102,9 +108,14 @@ test('the kernel: a Table 2 row boots the paper\'s by default; /vmunix and the v
   assert.equal(adoptShared({ experiment: 'syscall', config, result: { ...r, kernel: { name: kernelResultName(null) } } }, form)
     .form.variant, 'vmunix');
   assert.equal(adoptShared({ experiment: 'table7', config: { ...config, parameters: {} }, result: r }, form)
+    .form.variant, 'vmunix');
+  assert.equal(adoptShared({ experiment: 'randpage', config, result: r }, form).form.variant, 'vmunix');
+  assert.equal(adoptShared({ experiment: 'table7', config: { ...config, parameters: {} }, result: { ...r, kernel: { name: kernelResultName('like-4.2') } } }, form)
+    .form.variant, 'like-4.2');
+  assert.equal(adoptShared({ experiment: 'namecache', config: { ...config, parameters: {} }, result: r }, form)
     .form.variant, null);
   // In words, never as 4.2BSD nor as the exact paper kernel.
-  for (const name of [kernelResultName('ofile-scans-1985'), kernelResultName(null)]) {
+  for (const name of [kernelResultName('ofile-scans-1985'), kernelResultName('like-4.2'), kernelResultName(null)]) {
     assert.doesNotMatch(name, /4\.2BSD|exact/);
   }
   assert.equal(kernelResultName('ofile-scans-1985'),

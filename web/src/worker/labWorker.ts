@@ -108,8 +108,9 @@ function offerShippedSnapshots(vax: VaxMachineApi, disk: DiskImage, manifest: Im
     return;
   }
   for (const boot of s.boots) {
-    // A machine booted on a kernel variant (Table 2's on the paper's kernel) is named by the kernel's SHA-256,
-    // as the runner names the variant it boots: the key matches before the kernel itself is fetched.
+    // A machine booted on a kernel variant (Table 2's on the paper's kernel, the paging tables' on like-4.2) is
+    // named by the kernel's SHA-256, as the runner names the variant it boots: the key matches before the kernel
+    // itself is fetched.
     const key = bootKey(disk, { ...(boot.options as Omit<Vax780Options, 'disk'>), disk }, boot.recipe, boot.kernel?.uncompressedSha256);
     const bytes = early.get(boot.name);
     bootSnapshots.addSource(key, async () => bootSnapshotFromFile(await (bytes ?? fetchShippedFile(boot, manifestUrl))));
@@ -346,7 +347,8 @@ async function run(runId: number, experiment: string, config: RunConfig): Promis
   };
   try {
     const img = await image(config.kernel);
-    // The kernel asked for (vmunix: the image's own), else the experiment's (Table 2: the paper's kernel).
+    // The kernel asked for (vmunix: the image's own), else the experiment's (Table 2: the paper's kernel; Tables 7
+    // and 8: like-4.2).
     const variantName = effectiveKernelName(spec.kernel, config.variant);
     const variant = variantName !== null ? await variantKernel(config.kernel, variantName) : undefined;
     post({ type: 'run-started', runId });

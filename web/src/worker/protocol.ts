@@ -51,8 +51,8 @@ export interface RunConfig {
   /** Profile each row's timed command (the runner's `profile`: RowResult.profile). */
   profile?: boolean;
   /** A kernel variant the installer built (experiments/kernels/variants.ts, by name) to boot instead of the
-   *  experiment's own (ExperimentSpec.kernel: Table 2's is the paper's; else the image's /vmunix), or 'vmunix'
-   *  for the image's /vmunix: the worker fetches a variant (once) when a run first asks for it. */
+   *  experiment's own (ExperimentSpec.kernel: Table 2's is the paper's, Tables 7 and 8's like-4.2; else the image's
+   *  /vmunix), or 'vmunix' for the image's /vmunix: the worker fetches a variant (once) when a run first asks for it. */
   variant?: string;
 }
 

@@ -3,7 +3,9 @@ import { lazy, Suspense, useMemo } from 'react';
 import {
   comparisonTable, formatSeconds, METRIC_LABEL, primaryMetric, resultTable, runOutcome,
 } from '../../../../experiments/runner/resultView';
-import { compareBlocker, compareCandidates, compareRuns, comparisonBars, exportCaption, formatConfigDiff, kernelLabel, resultKernel } from '../compare';
+import {
+  compareBlocker, compareCandidates, compareRuns, comparisonBars, defaultKernelNote, exportCaption, formatConfigDiff, kernelLabel, resultKernel,
+} from '../compare';
 import { experimentById } from '../config';
 import type { LabController } from '../controller';
 import { exportTitle, resultBars } from '../results';
@@ -89,8 +91,7 @@ export function ResultsPanel({ lab }: { lab: LabController }) {
           <div><dt>Kernel</dt><dd data-testid="result-kernel">{kernelLabel(result)}{resultKernel(result).name === '/vmunix'
             ? ', /vmunix as distributed'
             : ` (${resultKernel(result).name}${result.kernel?.sha256 ? `, sha256 ${result.kernel.sha256.slice(0, 12)}…` : ''})`}
-            {experimentById(result.experiment)?.kernel === resultKernel(result).name
-              ? ': the paper’s kernel as the CSRG history dates it, this experiment’s default' : ''}</dd></div>
+            {experimentById(result.experiment)?.kernel === resultKernel(result).name ? defaultKernelNote(resultKernel(result).name) : ''}</dd></div>
           <div><dt>Kernel variables</dt><dd>{Object.entries(result.kernelSettings).map(([k, v]) => `${k}=${v}`).join(', ') || 'as distributed'}</dd></div>
           {result.image ? <div><dt>Image</dt><dd>{result.image.name}{result.image.sha256 ? ` (sha256 ${result.image.sha256.slice(0, 12)}…)` : ''}</dd></div> : null}
           {view.hostSeconds !== undefined ? <div><dt>Host time</dt><dd>{formatSeconds(view.hostSeconds)} s</dd></div> : null}

@@ -5,6 +5,7 @@ import { DEFAULT_DISK_TIMING } from '../../../../experiments/runner/toggles';
 import {
   DISTRIBUTED_KERNEL_LABEL, DISTRIBUTED_KERNEL_NAME, KERNELS, effectiveKernelName, kernelByName,
 } from '../../../../experiments/kernels/variants';
+import { PAGING_KERNEL_VARIANT, PAPER_KERNEL_VARIANT } from '../../../../experiments/runner/experiments';
 import { checkForm, experimentById, KERNEL_TOGGLES, MACHINE_TOGGLES } from '../config';
 import type { LabController } from '../controller';
 import type { FormState } from '../config';
@@ -46,7 +47,7 @@ export function changedSettings(form: FormState): { total: number; kernel: strin
   if (form.memoryMB !== null && form.memoryMB.trim() !== '' && form.memoryMB.trim() !== String(spec.machine.memoryMB)) total++;
   if (diskOf(form.disk) !== DEFAULT_DISK_TIMING) total++;
   if (form.kernel !== '4.3BSD') total++;
-  // Another kernel than the experiment's own (Table 2: the paper's; the others: /vmunix).
+  // Another kernel than the experiment's own (Table 2: the paper's; Tables 7 and 8: like-4.2; the others: /vmunix).
   const ownKernel = effectiveKernelName(spec.kernel);
   if (effectiveKernelName(spec.kernel, form.variant === '' ? null : form.variant) !== ownKernel) total++;
   const kernel = KERNEL_TOGGLES.filter((t) => (form.kernelToggles[t.name] ?? '').trim() !== '')
@@ -204,9 +205,29 @@ export function SettingsPanel({ lab }: { lab: LabController }) {
   );
 }
 
+/** Why an experiment boots a variant by default, by the variant: what the choice's first option adds to its label,
+ *  and what the info line says when it is the one chosen.  Each table boots the lab's closest kernel to the
+ *  paper's column it is compared with; like-4.2 is never called 4.2BSD. */
+const OWN_KERNEL_WORDS: Readonly<Record<string, { option: string; why: string }>> = {
+  [PAPER_KERNEL_VARIANT]: {
+    option: 'the paper’s kernel',
+    why: ' Table 2 boots it by default: the CSRG SCCS history dates the paper’s 4.3BSD before 27 May 1985, when fork, ' +
+      'exec and exit still scanned every open-file slot (Tables 7 and 8 boot like-4.2, the name cache the ' +
+      'distributed /vmunix).',
+  },
+  [PAGING_KERNEL_VARIANT]: {
+    option: 'the lab’s closest to the paper’s 4.2 column',
+    why: ' Tables 7 and 8 and their paging rows boot it by default: the paper compares paging with its 4.2BSD and ' +
+      '4.1BSD columns only, 4.2BSD itself cannot be run here, and this is the lab’s closest kernel to that column — ' +
+      'still 4.3BSD, with every 4.3 improvement the paper describes taken back (Table 2 boots the paper’s 4.3BSD as ' +
+      'the CSRG history dates it, the name cache the distributed /vmunix).',
+  },
+};
+
 /**
  * Which kernel the machine boots: the experiment's own (Table 2's rows: the paper's kernel as the CSRG history
- * dates it, ofile-scans-1985; the other experiments: the image's /vmunix), the image's /vmunix as distributed,
+ * dates it, ofile-scans-1985; Tables 7 and 8 and the paging rows: like-4.2, the lab's closest to the paper's
+ * 4.2BSD column; the other experiments: the image's /vmunix), the image's /vmunix as distributed,
  * GENERIC built from source in the guest, or a variant "4.3BSD without ..." one of the paper's improvements or
  * "... as of spring 1985" (experiments/kernels/variants.ts, the installer's list).  Only the chosen one is
  * fetched, when a run needs it; a variant the image's manifest does not list (not built) cannot be chosen.
@@ -220,8 +241,9 @@ function KernelVariantField({ variant, own, built, disabled, error, onChange }: 
   const effective = effectiveKernelName(own, variant);
   const chosen = effective !== null ? kernelByName(effective) : undefined;
   const changed = effective !== effectiveKernelName(own);
+  const ownWords = ownVariant ? OWN_KERNEL_WORDS[ownVariant.name] : undefined;
   const ownLabel = ownVariant
-    ? `The experiment’s: ${ownVariant.label} (the paper’s kernel)`
+    ? `The experiment’s: ${ownVariant.label}${ownWords ? ` (${ownWords.option})` : ''}`
     : `The experiment’s: /vmunix as distributed (4.3BSD GENERIC, June 1986)`;
   return (
     <div className="field variant-field">
@@ -244,11 +266,7 @@ function KernelVariantField({ variant, own, built, disabled, error, onChange }: 
       <p className="hint variant-info" id="kernel-variant-info" data-testid="kernel-variant-info">
         {chosen
           ? <><strong>{chosen.label}</strong> · paper {chosen.paper}. {chosen.description}
-            {ownVariant && chosen.name === ownVariant.name
-              ? ' Table 2 boots it by default: the CSRG SCCS history dates the paper’s 4.3BSD before 27 May 1985, ' +
-                'when fork, exec and exit still scanned every open-file slot (Tables 7, 8 and the name cache stay on ' +
-                'the distributed /vmunix).'
-              : ''}</>
+            {ownVariant && chosen.name === ownVariant.name ? ownWords?.why ?? '' : ''}</>
           : `${DISTRIBUTED_KERNEL_LABEL}: the kernel on the disk image. The installer also builds GENERIC from source ` +
             'in the guest and variants of it, each “4.3BSD without” one of the paper’s improvements, and some “as of ' +
             'spring 1985”, taking back a change made after the paper was measured; a variant is fetched only when chosen.'}

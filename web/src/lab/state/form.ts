@@ -49,7 +49,8 @@ export class Form {
     this.form.update((f) => ({ ...f, profile: on }));
   }
 
-  /** A kernel variant by name (experiments/kernels/variants.ts), or null: the image's /vmunix. */
+  /** A kernel variant by name (experiments/kernels/variants.ts), 'vmunix' (the image's /vmunix), or null: the
+   *  experiment's own (ExperimentSpec.kernel; none: /vmunix). */
   setVariant(variant: string | null): void {
     this.form.update((f) => ({ ...f, variant }));
   }

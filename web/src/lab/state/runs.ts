@@ -82,7 +82,7 @@ export class Runs {
     const runId = this.nextRunId++;
     this.console.reset();
     const disk = settings.disk ? `, ${settings.disk} disk timing` : '';
-    // The kernel that boots: the one asked for, else the experiment's own (Table 2: the paper's).
+    // The kernel that boots: the one asked for, else the experiment's own (Table 2: the paper's; Tables 7, 8: like-4.2).
     const booted = effectiveKernelName(findExperiment(experiment)?.kernel, settings.kernel);
     const variant = booted !== null ? ` (kernel ${kernelResultName(booted)})`
       : settings.kernel ? ` (kernel ${kernelResultName(null)})` : '';

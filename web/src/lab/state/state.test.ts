@@ -420,6 +420,35 @@ test('the page put together: ready, Run sends the form\'s settings, the finished
   assert.equal(fourth.type === 'run' && fourth.config.variant, 'no-name-cache');
   lab.stop();
   lab.runs.fail('end of test');
+
+  // A paging row at the paper's settings: Run asks for no kernel, and the worker boots the experiment's own,
+  // like-4.2 (the console says so).
+  lab.form.select('randpage');
+  lab.form.reset();
+  lab.form.setParameter('iterations', '300');
+  lab.run();
+  await until(() => w.posted.filter((m) => m.type === 'run').length === 5, 'the fifth run');
+  const fifth = w.posted.filter((m) => m.type === 'run')[4]!;
+  assert.equal(fifth.type === 'run' && fifth.config.variant, undefined);
+  assert.match(lab.runs.console.contents, /randpage.*\(kernel like-4\.2: 4\.3BSD without /);
+  lab.stop();
+  lab.runs.fail('end of test');
+  // An old link of a paging row, made when Tables 7 and 8 booted /vmunix by default (its result names no kernel):
+  // Run again asks for /vmunix by name, as the link ran, not today's default.
+  const oldPaging: SharedRun = {
+    experiment: 'randpage', config: { cpu: '750', memoryMB: 4.5, set: {}, parameters: { iterations: 300 } },
+    result: { ...result(12, 300), experiment: 'randpage', view: 'paging',
+      rows: [{ ...result(12, 300).rows[0]!, test: 'randpage', step: 'randpage', command: '/bin/time ./randpage -p 7500 300' }] },
+  };
+  lab.shown.open({ source: 'permalink', shared: oldPaging });
+  lab.runAgain();
+  await until(() => w.posted.filter((m) => m.type === 'run').length === 6, 'the sixth run');
+  const sixth = w.posted.filter((m) => m.type === 'run')[5]!;
+  assert.deepEqual(sixth.type === 'run' && sixth.config,
+    { kernel: '4.3BSD', cpu: '750', memoryMB: 4.5, set: {}, parameters: { iterations: 300 }, variant: 'vmunix' });
+  assert.equal(lab.runAgainNote.get(), null, 'nothing was left out');
+  lab.stop();
+  lab.runs.fail('end of test');
 });
 
 test('the history keeps HISTORY_CAP runs: a new one drops the oldest (never one still running), and says how many', async () => {
