@@ -343,9 +343,9 @@ static int same_timing(vax_machine *a, vax_machine *b)
  * (the checked form, every instruction through the full tail), compared at
  * the end: stop reason, cost, cache and TB misses, count, PSL, R0-R14, and
  * the PC's offset from where the code or handler lies:
- *   0. a trap left pending when the loop starts (as a trap requested by an
- *      instruction that then faults is left, exceptions.c): taken after
- *      the next instruction that completes, a MOVL;
+ *   0. a trap left pending when the loop starts (set from outside: no
+ *      instruction leaves one pending when it faults, test_trap_fault.c):
+ *      taken after the next instruction that completes, a MOVL;
  *   1. the same, with that next instruction a reserved one (ESCF, a
  *      fault): taken after the handler's first instruction, a MOVL;
  *   2. tracing (PSL<T> set by BISPSW): a trace trap after every

@@ -13,7 +13,18 @@
  *   must be changed only after the last possible fault, or be restored
  *   by the instruction, unless the architecture says otherwise (FPD).
  * - Traps (integer overflow with PSL<IV>, divide by zero, subscript
- *   range): complete the instruction and call cpu_set_trap().
+ *   range, decimal overflow with PSL<DV>, the floating ones): complete
+ *   the instruction and call cpu_set_trap() after its last possible
+ *   fault, never before.  On the VAX a fault backs the instruction up
+ *   and restarts it from the beginning when the handler returns, while
+ *   an arithmetic trap is taken only when its instruction has completed,
+ *   with PC after it (VAX Architecture Reference Manual, "Exceptions and
+ *   Interrupts"): an instruction that overflows and then faults on its
+ *   destination takes the fault alone, and traps when, restarted, it
+ *   completes.  Nothing else discards a requested trap, so a body that
+ *   asked for one before a fault would have it taken after the first
+ *   instruction of the fault's handler (tests/test_trap_fault.c checks
+ *   each class: integer, EDIV, INDEX, decimal, floating).
  * - Condition codes: cc_set()/cc_nz() below.
  */
 #ifndef VAX_EXEC_H

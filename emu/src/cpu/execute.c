@@ -87,10 +87,14 @@ void cpu_execute(vax_machine *m)
          * when this instruction is traced, so that the next one comes
          * back here for its trace trap. */
         uint64_t simple_cost_limit = cost_limit;
-        /* An arithmetic trap requested by an instruction that then
-         * faulted stays pending until the next instruction that completes
-         * (finish), whichever it is: then the next instruction must come
-         * back to a tail that tests for it (simple_no_trap's limit test
+        /* trap_pending is clear here after an instruction that completed
+         * (its trap was taken in its tail) and after one that faulted
+         * (none requests a trap before its last possible fault: exec.h,
+         * tests/test_trap_fault.c).  Only something outside the loop can
+         * have set it (test_timing's test_inner_loop_traps does, before
+         * vax_run): then it is taken after the next instruction that
+         * completes, whichever it is, so that instruction must come back
+         * to a tail that tests for it (simple_no_trap's limit test
          * fails). */
         if (UNLIKELY(c->trap_pending))
             simple_cost_limit = 0;
@@ -334,8 +338,8 @@ void cpu_execute(vax_machine *m)
          * calls cpu_set_trap; ADD, SUB, MUL, DIV, the logic ones' op2/op3,
          * INC/DEC, MNEG, CVT, ASHL, AOB and SOB take `simple`): trap_pending was clear
          * when it started (the head above tests it when it is not: a trap
-         * left pending by a faulting instruction makes simple_cost_limit
-         * 0) and still is, so its test is made only where the limit test
+         * set from outside the loop makes simple_cost_limit 0) and still
+         * is, so its test is made only where the limit test
          * fails, before the head's, in the full tail's order. */
         if (UNLIKELY(st))
             break;
