@@ -279,14 +279,6 @@ vax_stop_reason vax_run(vax_machine *m, uint64_t max_instructions)
             limit = m->cost + 1;   /* an event firing now: still make progress */
         m->cost_limit = limit;
         m->run_limit = m->budget_end;
-        /* A trap pending between instructions (only a test's preset or a
-         * snapshot can leave one: the loop takes every trap right after
-         * its instruction) is taken as the loop starts, as one requested
-         * by the last instruction would be (exec.h, cpu_set_trap). */
-        if (m->cpu.trap_pending) {
-            m->run_limit_at_trap = m->run_limit;
-            m->run_limit = 0;
-        }
         /* Between instructions, with the events and interrupts due now
          * taken: an idle loop may be skipped up to run_limit (idle.c
          * checks the rest).  Only kernel mode idles. */

@@ -139,13 +139,6 @@ struct vax_machine {
      * (mmu.h, ifetch_account_mapped).  Set with ib_pa; host state, last in
      * the struct so that it moves no other field. */
     uint32_t ib_block_delta;
-    /* run_limit as it was when an arithmetic trap was requested
-     * (exec.h, cpu_trap_stop_loop): the request makes run_limit 0, so that
-     * the instruction loop's limit test, which it makes after every
-     * instruction anyway, fails; the loop then takes the trap and puts
-     * this back.  Transient (never set between instructions), last in the
-     * struct so that it moves no other field. */
-    uint64_t run_limit_at_trap;
 };
 
 /* Forget the host-side shortcuts that hold for the machine's state as it

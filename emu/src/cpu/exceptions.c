@@ -245,14 +245,6 @@ int cpu_deliver(vax_machine *m, int status)
     }
 }
 
-void cpu_trap_stop_loop(vax_machine *m)
-{
-    if (!m->cpu.trap_pending) {
-        m->run_limit_at_trap = m->run_limit;
-        m->run_limit = 0;
-    }
-}
-
 /* After an instruction completed: pending arithmetic trap. */
 int cpu_take_trap(vax_machine *m)
 {

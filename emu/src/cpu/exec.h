@@ -54,15 +54,6 @@ static inline void cc_nz_keep_c(vax_machine *m, uint32_t result, int size)
     m->cpu.psl = (m->cpu.psl & ~(PSL_N | PSL_Z | PSL_V)) | cc_nz(result, size);
 }
 
-/* Make the instruction loop take the pending arithmetic trap at the end
- * of this instruction: the loop has no test of trap_pending of its own
- * after each instruction; it makes its limit test (run_limit) there
- * anyway, so a pending trap makes that test fail, and the loop, finding
- * trap_pending, restores run_limit and takes the trap (execute.c).
- * run_limit is saved only by the first request: a second one in the same
- * instruction would save the 0. */
-void cpu_trap_stop_loop(vax_machine *m);
-
 /* Request an arithmetic trap after the current instruction completes.
  * Integer overflow traps only when PSL<IV> is set: pass ARITH_INT_OVERFLOW
  * and this checks IV. */
@@ -70,7 +61,6 @@ static inline void cpu_set_trap(vax_machine *m, int code)
 {
     if (code == ARITH_INT_OVERFLOW && !(m->cpu.psl & PSL_IV))
         return;
-    cpu_trap_stop_loop(m);
     m->cpu.trap_pending = (uint8_t)code;
 }
 

@@ -46,16 +46,19 @@ static int dispatch_group(vax_machine *m, int opcode)
     }
 }
 
-/* After an instruction that returned st: deliver its fault.  (Its
- * arithmetic trap, if it requested one, is taken where the loop's limit
- * test fails, below.)  Returns 1 when the loop must stop (the processor
- * halted). */
+/* After an instruction that returned st: deliver its fault, or take its
+ * trap.  Returns 1 when the loop must stop (the processor halted). */
 static inline int finish(vax_machine *m, int st)
 {
     if (UNLIKELY(st)) {
         if (st == VAX_EXC_HALT)
             m->run_limit = 0;
         if (cpu_deliver(m, st) == VAX_EXC_FATAL) {
+            m->run_limit = 0;
+            return 1;
+        }
+    } else if (UNLIKELY(m->cpu.trap_pending)) {
+        if (cpu_take_trap(m) == VAX_EXC_FATAL) {
             m->run_limit = 0;
             return 1;
         }
@@ -74,38 +77,27 @@ void cpu_execute(vax_machine *m)
      * (m->tm.op is an array in the machine: indexed from m itself, it
      * needs no register of its own.) */
     /* Only vax_run sets cost_limit, between calls of this loop (what
-     * needs an earlier stop sets run_limit to 0).  It is read from the
-     * machine where needed rather than kept in a local: with one 64-bit
-     * limit fewer live, gcc keeps the inner loop's (simple_cost_limit)
-     * in a register instead of on the stack. */
-    for (;;) {
-        if (!(m->icount < m->run_limit && m->cost < m->cost_limit)) {
-            /* An instruction that requests an arithmetic trap makes
-             * run_limit 0 (exec.h, cpu_set_trap), so that this test, made
-             * after every instruction anyway, fails: there is no test of
-             * trap_pending of its own after each instruction.  The trap
-             * is taken here, right after its instruction (and after the
-             * count), before anything the outer loop does, with run_limit
-             * as it was before the request; then the limits are tested
-             * again.  (No instruction requests a trap before its last
-             * possible fault, so a fault never leaves one pending: exec.h,
-             * tests/test_trap_fault.c.  vax_run makes a trap pending when
-             * it starts, as a test can preset, come here at once.) */
-            if (LIKELY(!c->trap_pending))
-                return;
-            m->run_limit = m->run_limit_at_trap;
-            if (cpu_take_trap(m) == VAX_EXC_FATAL) {
-                m->run_limit = 0;
-                return;
-            }
-            continue;
-        }
+     * needs an earlier stop sets run_limit to 0), so it is read once and
+     * can stay in a register. */
+    const uint64_t cost_limit = m->cost_limit;
+    while (m->icount < m->run_limit && m->cost < cost_limit) {
         int st;
         uint32_t pc = c->r[15];
         /* The inner loop's cost limit (below, `simple`): cost_limit, or 0
          * when this instruction is traced, so that the next one comes
          * back here for its trace trap. */
-        uint64_t simple_cost_limit = m->cost_limit;
+        uint64_t simple_cost_limit = cost_limit;
+        /* trap_pending is clear here after an instruction that completed
+         * (its trap was taken in its tail) and after one that faulted
+         * (none requests a trap before its last possible fault: exec.h,
+         * tests/test_trap_fault.c).  Only something outside the loop can
+         * have set it (test_timing's test_inner_loop_traps does, before
+         * vax_run): then it is taken after the next instruction that
+         * completes, whichever it is, so that instruction must come back
+         * to a tail that tests for it (simple_no_trap's limit test
+         * fails). */
+        if (UNLIKELY(c->trap_pending))
+            simple_cost_limit = 0;
         c->instr_pc = pc;
         c->rlog_n = 0;
         if (UNLIKELY(c->psl & (PSL_T | PSL_TP | PSL_CM))) {
@@ -139,37 +131,37 @@ void cpu_execute(vax_machine *m)
             m->cost += m->tm.op[opcode];
             switch (opcode) {
             /* Moves, tests and compares. */
-            case 0x90: st = op_mov(&d, 1); goto simple;       /* MOVB */
-            case 0xB0: st = op_mov(&d, 2); goto simple;       /* MOVW */
-            case 0xD0: st = op_mov(&d, 4); goto simple;       /* MOVL */
-            case 0x91: st = op_cmp(&d, 1); goto simple;       /* CMPB */
-            case 0xB1: st = op_cmp(&d, 2); goto simple;       /* CMPW */
-            case 0xD1: st = op_cmp(&d, 4); goto simple;       /* CMPL */
-            case 0x93: st = op_bit(&d, 1); goto simple;       /* BITB */
-            case 0xB3: st = op_bit(&d, 2); goto simple;       /* BITW */
-            case 0xD3: st = op_bit(&d, 4); goto simple;       /* BITL */
-            case 0x94: st = op_clr(&d, 1); goto simple;       /* CLRB */
-            case 0xB4: st = op_clr(&d, 2); goto simple;       /* CLRW */
-            case 0xD4: st = op_clr(&d, 4); goto simple;       /* CLRL */
-            case 0x95: st = op_tst(&d, 1); goto simple;       /* TSTB */
-            case 0xB5: st = op_tst(&d, 2); goto simple;       /* TSTW */
-            case 0xD5: st = op_tst(&d, 4); goto simple;       /* TSTL */
-            case 0xD2: st = op_mcom(&d, 4); goto simple;      /* MCOML */
+            case 0x90: st = op_mov(&d, 1); goto simple_no_trap;       /* MOVB */
+            case 0xB0: st = op_mov(&d, 2); goto simple_no_trap;       /* MOVW */
+            case 0xD0: st = op_mov(&d, 4); goto simple_no_trap;       /* MOVL */
+            case 0x91: st = op_cmp(&d, 1); goto simple_no_trap;       /* CMPB */
+            case 0xB1: st = op_cmp(&d, 2); goto simple_no_trap;       /* CMPW */
+            case 0xD1: st = op_cmp(&d, 4); goto simple_no_trap;       /* CMPL */
+            case 0x93: st = op_bit(&d, 1); goto simple_no_trap;       /* BITB */
+            case 0xB3: st = op_bit(&d, 2); goto simple_no_trap;       /* BITW */
+            case 0xD3: st = op_bit(&d, 4); goto simple_no_trap;       /* BITL */
+            case 0x94: st = op_clr(&d, 1); goto simple_no_trap;       /* CLRB */
+            case 0xB4: st = op_clr(&d, 2); goto simple_no_trap;       /* CLRW */
+            case 0xD4: st = op_clr(&d, 4); goto simple_no_trap;       /* CLRL */
+            case 0x95: st = op_tst(&d, 1); goto simple_no_trap;       /* TSTB */
+            case 0xB5: st = op_tst(&d, 2); goto simple_no_trap;       /* TSTW */
+            case 0xD5: st = op_tst(&d, 4); goto simple_no_trap;       /* TSTL */
+            case 0xD2: st = op_mcom(&d, 4); goto simple_no_trap;      /* MCOML */
             case 0xCE: st = op_mneg(&d, 4); goto simple;      /* MNEGL */
-            case 0x9A: st = op_movz(&d, 1, 4); goto simple;   /* MOVZBL */
-            case 0x9B: st = op_movz(&d, 1, 2); goto simple;   /* MOVZBW */
-            case 0x3C: st = op_movz(&d, 2, 4); goto simple;   /* MOVZWL */
+            case 0x9A: st = op_movz(&d, 1, 4); goto simple_no_trap;   /* MOVZBL */
+            case 0x9B: st = op_movz(&d, 1, 2); goto simple_no_trap;   /* MOVZBW */
+            case 0x3C: st = op_movz(&d, 2, 4); goto simple_no_trap;   /* MOVZWL */
             case 0x98: st = op_cvt(&d, 1, 4); goto simple;    /* CVTBL */
             case 0x32: st = op_cvt(&d, 2, 4); goto simple;    /* CVTWL */
             case 0xF6: st = op_cvt(&d, 4, 1); goto simple;    /* CVTLB */
             case 0xF7: st = op_cvt(&d, 4, 2); goto simple;    /* CVTLW */
-            case 0x9E: st = op_mova(&d, 1); goto simple;      /* MOVAB */
-            case 0x3E: st = op_mova(&d, 2); goto simple;      /* MOVAW */
-            case 0xDE: st = op_mova(&d, 4); goto simple;      /* MOVAL */
-            case 0x7E: st = op_mova(&d, 8); goto simple;      /* MOVAQ */
-            case 0x9F: st = op_pusha(&d, 1); goto simple;     /* PUSHAB */
-            case 0xDF: st = op_pusha(&d, 4); goto simple;     /* PUSHAL */
-            case 0xDD: st = op_pushl(&d); goto simple;        /* PUSHL */
+            case 0x9E: st = op_mova(&d, 1); goto simple_no_trap;      /* MOVAB */
+            case 0x3E: st = op_mova(&d, 2); goto simple_no_trap;      /* MOVAW */
+            case 0xDE: st = op_mova(&d, 4); goto simple_no_trap;      /* MOVAL */
+            case 0x7E: st = op_mova(&d, 8); goto simple_no_trap;      /* MOVAQ */
+            case 0x9F: st = op_pusha(&d, 1); goto simple_no_trap;     /* PUSHAB */
+            case 0xDF: st = op_pusha(&d, 4); goto simple_no_trap;     /* PUSHAL */
+            case 0xDD: st = op_pushl(&d); goto simple_no_trap;        /* PUSHL */
             /* Arithmetic and logic. */
             case 0x80: st = op2(&d, ALU_ADD, 1); goto simple;   /* ADDB2 */
             case 0x81: st = op3(&d, ALU_ADD, 1); goto simple;   /* ADDB3 */
@@ -207,25 +199,25 @@ void cpu_execute(vax_machine *m)
             case 0xD6: st = op_incdec(&d, ALU_ADD, 4); goto simple;   /* INCL */
             case 0xD7: st = op_incdec(&d, ALU_SUB, 4); goto simple;   /* DECL */
             /* Branches, loops and subroutines. */
-            case 0x11: st = branch_b(&d, 1); goto simple;     /* BRB */
-            case 0x31: st = branch_w(&d, 1); goto simple;     /* BRW */
-            case 0x12: st = op_bcond(&d, 0x12); goto simple;  /* BNEQ */
-            case 0x13: st = op_bcond(&d, 0x13); goto simple;  /* BEQL */
-            case 0x14: st = op_bcond(&d, 0x14); goto simple;  /* BGTR */
-            case 0x15: st = op_bcond(&d, 0x15); goto simple;  /* BLEQ */
-            case 0x18: st = op_bcond(&d, 0x18); goto simple;  /* BGEQ */
-            case 0x19: st = op_bcond(&d, 0x19); goto simple;  /* BLSS */
-            case 0x1A: st = op_bcond(&d, 0x1A); goto simple;  /* BGTRU */
-            case 0x1B: st = op_bcond(&d, 0x1B); goto simple;  /* BLEQU */
-            case 0x1C: st = op_bcond(&d, 0x1C); goto simple;  /* BVC */
-            case 0x1D: st = op_bcond(&d, 0x1D); goto simple;  /* BVS */
-            case 0x1E: st = op_bcond(&d, 0x1E); goto simple;  /* BCC */
-            case 0x1F: st = op_bcond(&d, 0x1F); goto simple;  /* BCS */
-            case 0x10: st = op_bsb(&d, 1); goto simple;       /* BSBB */
-            case 0x30: st = op_bsb(&d, 2); goto simple;       /* BSBW */
-            case 0x16: st = op_jsb(&d); goto simple;          /* JSB */
-            case 0x17: st = op_jmp(&d); goto simple;          /* JMP */
-            case 0x05: st = op_rsb(&d); goto simple;          /* RSB */
+            case 0x11: st = branch_b(&d, 1); goto simple_no_trap;     /* BRB */
+            case 0x31: st = branch_w(&d, 1); goto simple_no_trap;     /* BRW */
+            case 0x12: st = op_bcond(&d, 0x12); goto simple_no_trap;  /* BNEQ */
+            case 0x13: st = op_bcond(&d, 0x13); goto simple_no_trap;  /* BEQL */
+            case 0x14: st = op_bcond(&d, 0x14); goto simple_no_trap;  /* BGTR */
+            case 0x15: st = op_bcond(&d, 0x15); goto simple_no_trap;  /* BLEQ */
+            case 0x18: st = op_bcond(&d, 0x18); goto simple_no_trap;  /* BGEQ */
+            case 0x19: st = op_bcond(&d, 0x19); goto simple_no_trap;  /* BLSS */
+            case 0x1A: st = op_bcond(&d, 0x1A); goto simple_no_trap;  /* BGTRU */
+            case 0x1B: st = op_bcond(&d, 0x1B); goto simple_no_trap;  /* BLEQU */
+            case 0x1C: st = op_bcond(&d, 0x1C); goto simple_no_trap;  /* BVC */
+            case 0x1D: st = op_bcond(&d, 0x1D); goto simple_no_trap;  /* BVS */
+            case 0x1E: st = op_bcond(&d, 0x1E); goto simple_no_trap;  /* BCC */
+            case 0x1F: st = op_bcond(&d, 0x1F); goto simple_no_trap;  /* BCS */
+            case 0x10: st = op_bsb(&d, 1); goto simple_no_trap;       /* BSBB */
+            case 0x30: st = op_bsb(&d, 2); goto simple_no_trap;       /* BSBW */
+            case 0x16: st = op_jsb(&d); goto simple_no_trap;          /* JSB */
+            case 0x17: st = op_jmp(&d); goto simple_no_trap;          /* JMP */
+            case 0x05: st = op_rsb(&d); goto simple_no_trap;          /* RSB */
             case 0xF2: st = op_aob(&d, 0); goto simple;       /* AOBLSS */
             case 0xF3: st = op_aob(&d, 1); goto simple;       /* AOBLEQ */
             case 0xF4: st = op_sob(&d, 0); goto simple;       /* SOBGEQ */
@@ -237,15 +229,15 @@ void cpu_execute(vax_machine *m)
             case 0xE4: case 0xE5: case 0xE6: case 0xE7: { /* BBSC, BBCC, BBSSI, BBCCI */
                 dctx k = dc_checked_imm(&d);
                 st = op_bb(&k, opcode);
-                goto simple;
+                goto simple_no_trap;
             }
-            case 0xE8: { dctx k = dc_checked_imm(&d); st = op_blb(&k, 1); goto simple; }        /* BLBS */
-            case 0xE9: { dctx k = dc_checked_imm(&d); st = op_blb(&k, 0); goto simple; }        /* BLBC */
-            case 0x7D: { dctx k = dc_checked_imm(&d); st = op_movq(&k); goto simple; }          /* MOVQ */
+            case 0xE8: { dctx k = dc_checked_imm(&d); st = op_blb(&k, 1); goto simple_no_trap; }        /* BLBS */
+            case 0xE9: { dctx k = dc_checked_imm(&d); st = op_blb(&k, 0); goto simple_no_trap; }        /* BLBC */
+            case 0x7D: { dctx k = dc_checked_imm(&d); st = op_movq(&k); goto simple_no_trap; }          /* MOVQ */
             case 0xA8: { dctx k = dc_checked_imm(&d); st = op2(&k, ALU_BIS, 2); goto simple; }  /* BISW2 */
             case 0xAA: { dctx k = dc_checked_imm(&d); st = op2(&k, ALU_BIC, 2); goto simple; }  /* BICW2 */
-            case 0xDA: { dctx k = dc_checked_imm(&d); st = op_mtpr(&k); goto simple; }          /* MTPR */
-            case 0xDB: { dctx k = dc_checked_imm(&d); st = op_mfpr(&k); goto simple; }          /* MFPR */
+            case 0xDA: { dctx k = dc_checked_imm(&d); st = op_mtpr(&k); goto simple_no_trap; }          /* MTPR */
+            case 0xDB: { dctx k = dc_checked_imm(&d); st = op_mfpr(&k); goto simple_no_trap; }          /* MFPR */
             /* The frequent ones left to their groups, sent there without
              * dispatch_group's look-up (the same function, the same form). */
             case 0xFB:                         /* CALLS */
@@ -322,13 +314,43 @@ void cpu_execute(vax_machine *m)
          * (A traced instruction made simple_cost_limit 0: the next one
          * goes back to the head, which takes the trace trap.)  The rest
          * is the full tail's, in its order: the fault, the count, the
-         * limits (which a requested trap makes fail: the loop's top takes
-         * it). */
+         * trap, the limits. */
         if (UNLIKELY(st))
             break;
         m->icount++;
+        if (UNLIKELY(c->trap_pending)) {
+            if (cpu_take_trap(m) == VAX_EXC_FATAL) {
+                m->run_limit = 0;
+                return;
+            }
+            goto next;
+        }
         if (!(m->icount < m->run_limit && m->cost < simple_cost_limit))
             goto next;
+        pc = c->r[15];
+        c->instr_pc = pc;
+        c->rlog_n = 0;
+        continue;
+    simple_no_trap:
+        /* The same after an instruction that cannot request an arithmetic
+         * trap (MOV, MOVZ, MOVA, PUSHA, PUSHL, CMP, TST, BIT, CLR, MCOML,
+         * the branches, BSB/JSB/JMP/RSB, BBx, BLBx, MOVQ, MTPR, MFPR: none
+         * calls cpu_set_trap; ADD, SUB, MUL, DIV, the logic ones' op2/op3,
+         * INC/DEC, MNEG, CVT, ASHL, AOB and SOB take `simple`): trap_pending was clear
+         * when it started (the head above tests it when it is not: a trap
+         * set from outside the loop makes simple_cost_limit 0) and still
+         * is, so its test is made only where the limit test
+         * fails, before the head's, in the full tail's order. */
+        if (UNLIKELY(st))
+            break;
+        m->icount++;
+        if (!(m->icount < m->run_limit && m->cost < simple_cost_limit)) {
+            if (UNLIKELY(c->trap_pending) && cpu_take_trap(m) == VAX_EXC_FATAL) {
+                m->run_limit = 0;
+                return;
+            }
+            goto next;
+        }
         pc = c->r[15];
         c->instr_pc = pc;
         c->rlog_n = 0;
