@@ -350,11 +350,20 @@ static int same_timing(vax_machine *a, vax_machine *b)
  *      fault): taken after the handler's first instruction, a MOVL;
  *   2. tracing (PSL<T> set by BISPSW): a trace trap after every
  *      instruction, counted by the handler in R6 (MOVL, INCL: fast-switch
- *      instructions, each followed by its trap).
+ *      instructions, each followed by its trap);
+ *   3. ADDL2 overflowing with PSL<IV> set, in the inner loop: the trap
+ *      taken once, after the ADDL2 and before the next MOVL;
+ *   4. the same traced: the arithmetic trap, then (its handler's REI
+ *      restoring PSL<TP>) the ADDL2's trace trap.
+ * In cases 3 and 4 the arithmetic trap's handler counts its traps in R7,
+ * notes R2 in R8, R4 in R10 and the trap's code in R9, and returns; in
+ * the others it halts.
  * (The handlers lie at longword addresses: an SCB vector's low two bits
  * choose the stack, or halt.)  Leaving out either test where it must fire
  * fails cases 0 and 1 (the trap taken after the HALT, or not at all) or
- * case 2 (no trace trap after the fast-switch instructions). */
+ * case 2 (no trace trap after the fast-switch instructions); leaving out
+ * the `simple` tail's test of trap_pending fails case 3 (no trap at all
+ * in the fast form). */
 static void test_inner_loop_traps(void)
 {
     static const struct {
@@ -362,10 +371,13 @@ static void test_inner_loop_traps(void)
         const char *handler;   /* the reserved-instruction fault's */
         int preset_trap;
         uint32_t r6;   /* trace traps counted */
+        int overflow;  /* the arithmetic trap's handler counts and returns */
     } cases[] = {
-        {"movl r1, r2\nmovl r2, r3\nhalt\n", "halt\n", 1, 0},
-        {".byte 0xFF\nhalt\n", "movl r1, r2\nmovl r2, r3\nhalt\n", 1, 0},
-        {"bispsw #0x10\nmovl r1, r2\nmovl r2, r3\nincl r4\nmovl r3, r5\nhalt\n", "halt\n", 0, 4},
+        {"movl r1, r2\nmovl r2, r3\nhalt\n", "halt\n", 1, 0, 0},
+        {".byte 0xFF\nhalt\n", "movl r1, r2\nmovl r2, r3\nhalt\n", 1, 0, 0},
+        {"bispsw #0x10\nmovl r1, r2\nmovl r2, r3\nincl r4\nmovl r3, r5\nhalt\n", "halt\n", 0, 4, 0},
+        {"bispsw #0x20\nmovl #0x7FFFFFFF, r4\naddl2 #1, r4\nmovl r1, r2\nmovl r2, r3\nhalt\n", "halt\n", 0, 0, 1},
+        {"bispsw #0x30\nmovl #0x7FFFFFFF, r4\naddl2 #1, r4\nmovl r1, r2\nhalt\n", "halt\n", 0, 3, 1},
     };
     static const uint32_t at[2] = {0x1000, 0x11E2}, handler_at[2] = {0x3000, 0x31E4};
     static const uint32_t arith_at = 0x4000, trace_at = 0x5000;
@@ -373,7 +385,9 @@ static void test_inner_loop_traps(void)
         vax_machine *pair[2] = {new_machine(), new_machine()};
         vasm_result r[2] = {{0}, {0}}, h[2] = {{0}, {0}}, arith = {0}, trace = {0};
         vax_stop_reason why[2] = {VAX_STOP_BUDGET, VAX_STOP_BUDGET};
-        if (!pair[0] || !pair[1] || vasm_assemble("halt\n", arith_at, &arith) != 0 ||
+        const char *arith_src =
+            cases[k].overflow ? "incl r7\nmovl r2, r8\nmovl r4, r10\nmovl (sp)+, r9\nrei\n" : "halt\n";
+        if (!pair[0] || !pair[1] || vasm_assemble(arith_src, arith_at, &arith) != 0 ||
             vasm_assemble("incl r6\nrei\n", trace_at, &trace) != 0) {
             CHECK(0, "set-up of case %zu", k);
             goto out;
@@ -420,6 +434,13 @@ static void test_inner_loop_traps(void)
                   "case %zu: the pending trap was taken at PC %X with code %u, R2 %X, R3 %X", k, pc_a, code,
                   vax_get_reg(a, 2), vax_get_reg(a, 3));
             CHECK(a->cpu.trap_pending == 0, "case %zu: the trap is still pending", k);
+        }
+        if (cases[k].overflow) {
+            CHECK(pc_a == at[0] + r[0].len && vax_get_reg(a, 7) == 1 && vax_get_reg(a, 8) == 0 &&
+                      vax_get_reg(a, 10) == 0x80000000u && vax_get_reg(a, 9) == ARITH_INT_OVERFLOW &&
+                      vax_get_reg(a, 2) == 0x1234 && a->cpu.trap_pending == 0,
+                  "case %zu: ended at PC %X after %u arithmetic traps, taken with R2 %X, R4 %X, code %u", k, pc_a,
+                  vax_get_reg(a, 7), vax_get_reg(a, 8), vax_get_reg(a, 10), vax_get_reg(a, 9));
         }
         CHECK(vax_get_reg(a, 6) == cases[k].r6, "case %zu: %u trace traps, not %u", k, vax_get_reg(a, 6),
               cases[k].r6);
