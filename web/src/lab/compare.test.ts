@@ -10,7 +10,7 @@ import { alignRows, comparisonTable } from '../../../experiments/runner/resultVi
 import { TOGGLES } from '../../../experiments/runner/toggles';
 import {
   candidateFor, compareBlocker, compareCandidates, compareRuns, COMPARISON_CSV_COLUMNS, comparisonBars, comparisonCsv,
-  configDiff, configLine, defaultKernelNote, formatConfigDiff, imageLabel, kernelDefault, kernelLabel, originText, resultKernel,
+  configDiff, configLine, defaultKernelNote, formatConfigDiff, ownKernelWords, imageLabel, kernelDefault, kernelLabel, originText, resultKernel,
   runLabels, sameRun, shortFigure,
 } from './compare';
 import type { HistoryEntry } from './history';
@@ -274,4 +274,15 @@ test('a result on its experiment\'s default kernel says why: Table 2 the paper\'
   assert.match(kernelLabel(onLike42), /^4\.3BSD without /);
   // An old paging result that names no kernel ran the image's /vmunix (Table 7's default until 26 November 2026).
   assert.equal(resultKernel({ kernel: undefined }).name, '/vmunix');
+});
+
+test('the kernel chooser\'s words for an experiment\'s own variant: the paper\'s kernel, the closest to the 4.2 column, none else', () => {
+  assert.equal(ownKernelWords('ofile-scans-1985')?.option, 'the paper’s kernel');
+  assert.match(ownKernelWords('ofile-scans-1985')!.why, /27 May 1985/);
+  assert.equal(ownKernelWords('like-4.2')?.option, 'the lab’s closest to the paper’s 4.2 column');
+  // like-4.2 is 4.3BSD with the paper's 4.3 improvements taken back: its words never call it 4.2BSD.
+  assert.match(ownKernelWords('like-4.2')!.why, /still 4\.3BSD/);
+  assert.doesNotMatch(ownKernelWords('like-4.2')!.option, /4\.2BSD/);
+  assert.equal(ownKernelWords('no-name-cache'), undefined);
+  assert.equal(ownKernelWords('toString'), undefined);
 });

@@ -99,6 +99,30 @@ export function defaultKernelNote(name: string): string {
   return ': this experiment’s default';
 }
 
+/** Why an experiment boots a variant by default, by the variant: what the choice's first option adds to its label,
+ *  and what the info line says when it is the one chosen.  Each table boots the lab's closest kernel to the
+ *  paper's column it is compared with; like-4.2 is never called 4.2BSD. */
+const OWN_KERNEL_WORDS: Readonly<Record<string, { option: string; why: string }>> = {
+  [PAPER_KERNEL_VARIANT]: {
+    option: 'the paper’s kernel',
+    why: ' Table 2 boots it by default: the CSRG SCCS history dates the paper’s 4.3BSD before 27 May 1985, when fork, ' +
+      'exec and exit still scanned every open-file slot (Tables 7 and 8 boot like-4.2, the name cache the ' +
+      'distributed /vmunix).',
+  },
+  [PAGING_KERNEL_VARIANT]: {
+    option: 'the lab’s closest to the paper’s 4.2 column',
+    why: ' Tables 7 and 8 and their paging rows boot it by default: the paper compares paging with its 4.2BSD and ' +
+      '4.1BSD columns only, 4.2BSD itself cannot be run here, and this is the lab’s closest kernel to that column — ' +
+      'still 4.3BSD, with every 4.3 improvement the paper describes taken back (Table 2 boots the paper’s 4.3BSD as ' +
+      'the CSRG history dates it, the name cache the distributed /vmunix).',
+  },
+};
+
+/** The kernel chooser's words for an experiment's own default variant (undefined for one with none to add). */
+export function ownKernelWords(name: string): { option: string; why: string } | undefined {
+  return Object.hasOwn(OWN_KERNEL_WORDS, name) ? OWN_KERNEL_WORDS[name] : undefined;
+}
+
 /** A result's kernel in words: "4.3BSD" (the image's /vmunix) or the variant's label ("4.3BSD without …"). */
 export function kernelLabel(result: Pick<ExperimentResult, 'kernel' | 'image'>): string {
   const k = resultKernel(result);

@@ -5,8 +5,8 @@ import { DEFAULT_DISK_TIMING } from '../../../../experiments/runner/toggles';
 import {
   DISTRIBUTED_KERNEL_LABEL, DISTRIBUTED_KERNEL_NAME, KERNELS, effectiveKernelName, kernelByName,
 } from '../../../../experiments/kernels/variants';
-import { PAGING_KERNEL_VARIANT, PAPER_KERNEL_VARIANT } from '../../../../experiments/runner/experiments';
 import { checkForm, experimentById, KERNEL_TOGGLES, MACHINE_TOGGLES } from '../config';
+import { ownKernelWords } from '../compare';
 import type { LabController } from '../controller';
 import type { FormState } from '../config';
 import { useAtom } from '../state/atom';
@@ -205,25 +205,6 @@ export function SettingsPanel({ lab }: { lab: LabController }) {
   );
 }
 
-/** Why an experiment boots a variant by default, by the variant: what the choice's first option adds to its label,
- *  and what the info line says when it is the one chosen.  Each table boots the lab's closest kernel to the
- *  paper's column it is compared with; like-4.2 is never called 4.2BSD. */
-const OWN_KERNEL_WORDS: Readonly<Record<string, { option: string; why: string }>> = {
-  [PAPER_KERNEL_VARIANT]: {
-    option: 'the paper’s kernel',
-    why: ' Table 2 boots it by default: the CSRG SCCS history dates the paper’s 4.3BSD before 27 May 1985, when fork, ' +
-      'exec and exit still scanned every open-file slot (Tables 7 and 8 boot like-4.2, the name cache the ' +
-      'distributed /vmunix).',
-  },
-  [PAGING_KERNEL_VARIANT]: {
-    option: 'the lab’s closest to the paper’s 4.2 column',
-    why: ' Tables 7 and 8 and their paging rows boot it by default: the paper compares paging with its 4.2BSD and ' +
-      '4.1BSD columns only, 4.2BSD itself cannot be run here, and this is the lab’s closest kernel to that column — ' +
-      'still 4.3BSD, with every 4.3 improvement the paper describes taken back (Table 2 boots the paper’s 4.3BSD as ' +
-      'the CSRG history dates it, the name cache the distributed /vmunix).',
-  },
-};
-
 /**
  * Which kernel the machine boots: the experiment's own (Table 2's rows: the paper's kernel as the CSRG history
  * dates it, ofile-scans-1985; Tables 7 and 8 and the paging rows: like-4.2, the lab's closest to the paper's
@@ -241,7 +222,7 @@ function KernelVariantField({ variant, own, built, disabled, error, onChange }: 
   const effective = effectiveKernelName(own, variant);
   const chosen = effective !== null ? kernelByName(effective) : undefined;
   const changed = effective !== effectiveKernelName(own);
-  const ownWords = ownVariant ? OWN_KERNEL_WORDS[ownVariant.name] : undefined;
+  const ownWords = ownVariant ? ownKernelWords(ownVariant.name) : undefined;
   const ownLabel = ownVariant
     ? `The experiment’s: ${ownVariant.label}${ownWords ? ` (${ownWords.option})` : ''}`
     : `The experiment’s: /vmunix as distributed (4.3BSD GENERIC, June 1986)`;
