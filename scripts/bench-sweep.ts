@@ -20,15 +20,14 @@
 // the same fixed CPU loop on 1 and on 2 threads (no emulator, no messages),
 // the best ratio the machine allows at that moment.
 
-import { createHash } from 'node:crypto';
-import { basename, dirname, join } from 'node:path';
 import { loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
 
 import { findLabImage, loadDiskImage, loadSharedPack, loadVaxNode } from '../emu/js/vaxNode';
 import { assembleSweep, planSweep, runUnits, sweepJson, type SweepRequest } from '../experiments/runner/sweep';
 import { threadExecutors } from '../experiments/runner/sweepNode';
-import { kernelByName, kernelFileName, kernelResultName } from '../experiments/kernels/variants';
+import { kernelFileBeside, readKernel } from '../experiments/kernels/kernelFiles';
+import { kernelByName, kernelResultName } from '../experiments/kernels/variants';
 
 const args = process.argv.slice(2);
 let jobsList = [1, 2];
@@ -68,8 +67,7 @@ const kernels: Parameters<typeof threadExecutors>[4] = {};
 for (const name of new Set(plan.points.flatMap((p) => (p.kernel === null ? [] : [p.kernel])))) {
   const variant = kernelByName(name);
   if (!variant) throw new Error(`kernel ${name}: not a variant the installer builds`);
-  const bytes = await loadDiskImage(join(dirname(imagePath), kernelFileName(basename(imagePath).replace(/\.dsk(\.gz)?$/, ''), variant.name)));
-  kernels[name] = { name: kernelResultName(name), bytes, sha256: createHash('sha256').update(bytes).digest('hex') };
+  kernels[name] = await readKernel(kernelFileBeside(imagePath, variant.name), kernelResultName(name));
 }
 console.log(`${experiment} ${JSON.stringify(parameters)}${axes.length ? ` ${axes.map((x) => `${x.setting}=${x.values.join(',')}`).join(' ')}` : ''}: ` +
   `${plan.units.length} units; pack (${pack.format}) ${(pack.bytes.byteLength / MB).toFixed(0)} MB in shared memory (RSS ${rss0.toFixed(0)} -> ${rssPack.toFixed(0)} MB)`);

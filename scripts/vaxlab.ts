@@ -50,13 +50,12 @@
 // line or setting (nothing run, nothing written), 3 without an image or wasm
 // build.
 
-import { createHash } from 'node:crypto';
 import { accessSync, constants as fsConstants, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 
 import {
-  DISTRIBUTED_KERNEL_NAME, KERNELS, effectiveKernelName, isKernelChoice, kernelByName, kernelFileName, kernelResultName,
+  DISTRIBUTED_KERNEL_NAME, KERNELS, effectiveKernelName, isKernelChoice, kernelByName, kernelResultName,
 } from '../experiments/kernels/variants';
 import {
   ALL_EXPERIMENTS, PAGING_KERNEL_VARIANT, PAPER_KERNEL_VARIANT, experimentGroups, findExperiment, type ExperimentSpec,
@@ -78,7 +77,7 @@ import {
   formatFidelity, nameCacheFidelity, table2Fidelity, table7Fidelity, table8Fidelity,
 } from '../experiments/runner/fidelity';
 import { DISK_TIMINGS, type DiskTiming } from '../emu/js/constants';
-import { findLabImage, loadDiskImage, loadSharedPack, loadVaxNode, openDiskImage, wasmBuildExists } from '../emu/js/vaxNode';
+import { findLabImage, loadSharedPack, loadVaxNode, openDiskImage, wasmBuildExists } from '../emu/js/vaxNode';
 import { openSharedPack, type SharedPack } from '../emu/js/sharedPack';
 import {
   buildProfile, diffProfiles, flatProfile, foldedStacks, formatCallGraph, formatDiff, formatFlat, toSpeedscopeMany,
@@ -86,6 +85,7 @@ import {
 } from '../experiments/profile/index';
 import { formatNameiComparison, NAMEI_PROFILE_EXPERIMENT, nameiFigures, nameiTableFor } from '../experiments/profile/namei';
 import { TABLE_4 } from '../experiments/paper/namei';
+import { kernelFileBeside, readKernel } from '../experiments/kernels/kernelFiles';
 import { profileExperiment, type StepProfile } from '../experiments/profile/run';
 
 const USAGE = `usage: vaxlab list
@@ -340,14 +340,12 @@ function openPack(api: Parameters<typeof openSharedPack>[0], loaded: LoadedPack)
 /** --kernel NAME|FILE: a variant the installer built beside the image, or an a.out file (exit 3 if there is none). */
 async function loadKernel(arg: string, imagePath: string): Promise<NonNullable<RunOptions['kernel']>> {
   const variant = kernelByName(arg);
-  const file = variant ? join(dirname(imagePath), kernelFileName(basename(imagePath).replace(/\.dsk(\.gz)?$/, ''), variant.name)) : arg;
+  const file = variant ? kernelFileBeside(imagePath, variant.name) : arg;
   if (!existsSync(file)) {
     die(variant ? `no kernel ${variant.name} beside the image (${file}): npm run image builds it`
       : `--kernel ${arg}: no such kernel (${KERNELS.map((k) => k.name).join(', ')}) or file`, 3);
   }
-  const kb = await loadDiskImage(file);
-  const kernel = { name: variant ? kernelResultName(variant.name) : basename(file), bytes: kb,
-    sha256: createHash('sha256').update(kb).digest('hex') };
+  const kernel = await readKernel(file, variant ? kernelResultName(variant.name) : basename(file));
   process.stderr.write(`vaxlab: kernel ${kernel.name} (${file})\n`);
   return kernel;
 }
@@ -674,7 +672,7 @@ function merge(args: string[]): number {
 function kernels(): void {
   const imagePath = findLabImage();
   for (const k of KERNELS) {
-    const file = imagePath ? join(dirname(imagePath), kernelFileName(basename(imagePath).replace(/\.dsk(\.gz)?$/, ''), k.name)) : null;
+    const file = imagePath ? kernelFileBeside(imagePath, k.name) : null;
     const built = file && existsSync(file) ? 'built' : 'not built (npm run image builds it)';
     console.log(`${k.name.padEnd(22)} ${k.label}`);
     console.log(`${''.padEnd(22)} paper: ${k.paper}; ${built}`);
