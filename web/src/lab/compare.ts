@@ -90,24 +90,23 @@ export function resultKernel(result: Pick<ExperimentResult, 'kernel'>): { name: 
   return { name, variant: kernelByName(name) ?? null };
 }
 
-/** What the result's Kernel line adds when a run booted its experiment's own default variant (by name): why it
- *  is the default.  Each table boots the lab's closest kernel to the paper's column it is compared with; like-4.2
+/** Why an experiment boots a variant by default, by the variant: what the kernel chooser's first option adds to
+ *  its label (`option`), what its info line says when that one is chosen (`why`), and what a result's Kernel line
+ *  adds (`result`).  Each table boots the lab's closest kernel to the paper's column it is compared with; like-4.2
  *  is 4.3BSD, never called 4.2BSD nor the paper's kernel. */
-export function defaultKernelNote(name: string): string {
-  if (name === PAPER_KERNEL_VARIANT) return ': the paper’s kernel as the CSRG history dates it, this experiment’s default';
-  if (name === PAGING_KERNEL_VARIANT) return ': this experiment’s default, the lab’s closest kernel to the paper’s 4.2BSD column';
-  return ': this experiment’s default';
+interface OwnKernelWords {
+  option: string;
+  why: string;
+  result: string;
 }
 
-/** Why an experiment boots a variant by default, by the variant: what the choice's first option adds to its label,
- *  and what the info line says when it is the one chosen.  Each table boots the lab's closest kernel to the
- *  paper's column it is compared with; like-4.2 is never called 4.2BSD. */
-const OWN_KERNEL_WORDS: Readonly<Record<string, { option: string; why: string }>> = {
+const OWN_KERNEL_WORDS: Readonly<Record<string, OwnKernelWords>> = {
   [PAPER_KERNEL_VARIANT]: {
     option: 'the paper’s kernel',
     why: ' Table 2 boots it by default: the CSRG SCCS history dates the paper’s 4.3BSD before 27 May 1985, when fork, ' +
       'exec and exit still scanned every open-file slot (Tables 7 and 8 boot like-4.2, the name cache the ' +
       'distributed /vmunix).',
+    result: ': the paper’s kernel as the CSRG history dates it, this experiment’s default',
   },
   [PAGING_KERNEL_VARIANT]: {
     option: 'the lab’s closest to the paper’s 4.2 column',
@@ -115,12 +114,19 @@ const OWN_KERNEL_WORDS: Readonly<Record<string, { option: string; why: string }>
       '4.1BSD columns only, 4.2BSD itself cannot be run here, and this is the lab’s closest kernel to that column — ' +
       'still 4.3BSD, with every 4.3 improvement the paper describes taken back (Table 2 boots the paper’s 4.3BSD as ' +
       'the CSRG history dates it, the name cache the distributed /vmunix).',
+    result: ': this experiment’s default, the lab’s closest kernel to the paper’s 4.2BSD column',
   },
 };
 
-/** The kernel chooser's words for an experiment's own default variant (undefined for one with none to add). */
-export function ownKernelWords(name: string): { option: string; why: string } | undefined {
+/** The words for an experiment's own default variant (undefined for one with none to add). */
+export function ownKernelWords(name: string): OwnKernelWords | undefined {
   return Object.hasOwn(OWN_KERNEL_WORDS, name) ? OWN_KERNEL_WORDS[name] : undefined;
+}
+
+/** What the result's Kernel line adds when a run booted its experiment's own default variant (by name): why it
+ *  is the default. */
+export function defaultKernelNote(name: string): string {
+  return ownKernelWords(name)?.result ?? ': this experiment’s default';
 }
 
 /** A result's kernel in words: "4.3BSD" (the image's /vmunix) or the variant's label ("4.3BSD without …"). */
