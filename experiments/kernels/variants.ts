@@ -4,7 +4,10 @@
 // Improving the Performance of Berkeley UNIX", section 4 (and section 5.1.6's
 // two-handed page clock), to the 4.2BSD behaviour the paper describes, by our
 // own patches (patches/*.patch, each with a header saying what it changes and
-// why that is 4.2BSD's way).
+// why that is 4.2BSD's way).  One of them, the page daemon's thresholds and
+// scan rates, is not in the paper: its 4.2BSD values were read in the CSRG
+// SCCS history of vm_sched.c and vax/vmparam.h, which dates the change to
+// February and March 1985.
 //
 // Data only, for the installer, the experiment runner and the lab page: no
 // Node or browser APIs here.  A variant is always "4.3BSD without ...": none of
