@@ -134,6 +134,9 @@ test('each patch\'s header names its variant, a "4.3BSD without" label and the p
       assert.match(text, /^What it changes\./m);
       assert.match(text, /^Why this is 4\.2BSD's behaviour\./m);
       assert.match(text, /4\.2BSD's\s+sources\s+were\s+not\s+available/, `${p} says where its 4.2BSD behaviour comes from`);
+      // A revert whose reason is the CSRG SCCS history (paging-thresholds-4.2) names the deltas it takes back, with their dates.
+      const why = /^Why this is 4\.2BSD's behaviour\.[\s\S]*?(?:\n\n|(?![\s\S]))/m.exec(text)![0];
+      if (/^Why this is 4\.2BSD's behaviour\.\s+The CSRG SCCS history/.test(why)) assert.match(why, /delta\s+\d+\.\d+\s+\(\d+\s+[A-Z][a-z]+\s+198[3-6]/, `${p}: the deltas and their dates`);
     }
   }
   const without = KERNELS.filter((k) => k.name !== 'generic' && !isSpring1985Label(k.label)).flatMap((k) => k.patches);

@@ -4,7 +4,10 @@
 // Improving the Performance of Berkeley UNIX", section 4 (and section 5.1.6's
 // two-handed page clock), to the 4.2BSD behaviour the paper describes, by our
 // own patches (patches/*.patch, each with a header saying what it changes and
-// why that is 4.2BSD's way).
+// why that is 4.2BSD's way).  One of them, the page daemon's thresholds and
+// scan rates, is not in the paper: its 4.2BSD values were read in the CSRG
+// SCCS history of vm_sched.c and vax/vmparam.h, which dates the change to
+// February and March 1985.
 //
 // Data only, for the installer, the experiment runner and the lab page: no
 // Node or browser APIs here.  A variant is always "4.3BSD without ...": none of
@@ -114,14 +117,26 @@ export const ONE_HAND_CLOCK: KernelVariant = {
   patches: ['one-hand-clock.patch'],
 };
 
+export const PAGING_THRESHOLDS_42: KernelVariant = {
+  name: 'paging-thresholds-4.2',
+  label: '4.3BSD without the 512 KB lotsfree and the memory-independent scan rates',
+  paper: 'section 5.1.6, Tables 7 and 8 (dated by the CSRG SCCS history: vm_sched.c 6.4, 6.5; vax/vmparam.h 6.3)',
+  description: 'The page daemon starts when free memory falls below a quarter of the clock\'s loop (LOOPPAGES / 4), ' +
+    'as 4.2BSD\'s did, instead of 512 KB, and paces itself by a time per revolution that grows with memory ' +
+    '(fastscan = the loop\'s clusters / 200 seconds, slowscan twice that, interpolated by the memory available), as ' +
+    'before vm_sched.c deltas 6.4 and 6.5 (22 February and 3 March 1985); desfree, minfree and maxpgio were 4.2BSD\'s ' +
+    'already.',
+  patches: ['paging-thresholds-4.2.patch'],
+};
+
 export const LIKE_42: KernelVariant = {
   name: 'like-4.2',
-  label: '4.3BSD without the name caches, string exec copying, the process lists, the clock\'s savings and the two-handed page clock',
+  label: '4.3BSD without the name caches, string exec copying, the process lists, the clock\'s savings, the two-handed page clock and the 1985 paging thresholds',
   paper: 'sections 3.2.3, 3.2.5, 4.1.1, 4.1.3, 4.1.5, 4.1.8 and 5.1.6; Table 2\'s 4.2 column, Tables 7 and 8',
-  description: 'All six reverts together: the nearest these patches come to 4.2BSD\'s kernel. It is still 4.3BSD ' +
-    '(its pipes, signals, context switch, setjmp, inline expansions, paging thresholds and much else stay as they are).',
+  description: 'All seven reverts together: the nearest these patches come to 4.2BSD\'s kernel. It is still 4.3BSD ' +
+    '(its pipes, signals, context switch, setjmp, inline expansions and much else stay as they are).',
   patches: ['no-offset-cache.patch', 'no-name-cache.patch', 'exec-bytes.patch', 'proc-scans.patch', 'softclock-every-tick.patch',
-    'one-hand-clock.patch'],
+    'one-hand-clock.patch', 'paging-thresholds-4.2.patch'],
 };
 
 export const OFILE_SCANS_1985: KernelVariant = {
@@ -158,7 +173,8 @@ export const SPRING_1985: KernelVariant = {
 
 /** Every kernel the installer builds, GENERIC first. */
 export const KERNELS: readonly KernelVariant[] = [
-  GENERIC_KERNEL, NO_OFFSET_CACHE, NO_NAME_CACHE, EXEC_BYTES, PROC_SCANS, SOFTCLOCK_EVERY_TICK, ONE_HAND_CLOCK, LIKE_42,
+  GENERIC_KERNEL, NO_OFFSET_CACHE, NO_NAME_CACHE, EXEC_BYTES, PROC_SCANS, SOFTCLOCK_EVERY_TICK, ONE_HAND_CLOCK,
+  PAGING_THRESHOLDS_42, LIKE_42,
   OFILE_SCANS_1985, SIGNALS_1985, SPRING_1985,
 ];
 
