@@ -18,7 +18,7 @@ import { after, before, test } from 'node:test';
 
 import { defaultDistDir } from './lib/dist';
 import { findKernelSources, isSpring1985Label, parsePatch } from './lib/kernels';
-import { KERNELS, LIKE_42, kernelFileName } from '../experiments/kernels/variants';
+import { KERNELS, LIKE_42, LIKE_42_RESCHED, NOT_YET_IN_LIKE_42, kernelFileName } from '../experiments/kernels/variants';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..');
 const HERE = join(REPO_ROOT, 'experiments/kernels');
@@ -137,7 +137,14 @@ test('each patch\'s header names its variant, a "4.3BSD without" label and the p
     }
   }
   const without = KERNELS.filter((k) => k.name !== 'generic' && !isSpring1985Label(k.label)).flatMap((k) => k.patches);
-  assert.deepEqual([...LIKE_42.patches].sort(), [...new Set(without)].sort(), 'the 4.2-like kernel has every "without" patch');
+  const pending = new Set(NOT_YET_IN_LIKE_42);
+  assert.deepEqual([...LIKE_42.patches].sort(), [...new Set(without)].filter((p) => !pending.has(p)).sort(),
+    'the 4.2-like kernel has every "without" patch but those named as not yet in it');
+  for (const p of pending) {
+    assert.ok(without.includes(p) && !LIKE_42.patches.includes(p), `${p}: a "without" patch, not in like-4.2`);
+    assert.deepEqual(LIKE_42_RESCHED.patches, [...LIKE_42.patches, ...NOT_YET_IN_LIKE_42],
+      'like-4.2-resched is like-4.2 with the pending reverts on top, in order');
+  }
   assert.equal(kernelFileName('43bsd', 'no-name-cache'), '43bsd-kernel-no-name-cache.gz');
 });
 
