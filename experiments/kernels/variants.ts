@@ -129,14 +129,26 @@ export const PAGING_THRESHOLDS_42: KernelVariant = {
   patches: ['paging-thresholds-4.2.patch'],
 };
 
+export const RESCHED_AFTER_IDLE: KernelVariant = {
+  name: 'resched-after-idle',
+  label: '4.3BSD without cancelling a pending reschedule at the context switch',
+  paper: 'section 4.1.9, Tables 2 (csw, pipes) and 8',
+  description: 'Swtch clears the reschedule flag (runrun) before it idles, as 4.2BSD did, instead of after choosing ' +
+    'the process to run: a process woken while the processor idled switches out and straight back in again on its ' +
+    'way to user mode (every page-in that waits for the disk, every wakeup from idle). Only that part of section ' +
+    '4.1.9 is in the release to take back: Table 2\'s pipe and signal rows, whose processes never wait for an idle ' +
+    'processor, do not change.',
+  patches: ['resched-after-idle.patch'],
+};
+
 export const LIKE_42: KernelVariant = {
   name: 'like-4.2',
-  label: '4.3BSD without the name caches, string exec copying, the process lists, the clock\'s savings, the two-handed page clock and the 1985 paging thresholds',
-  paper: 'sections 3.2.3, 3.2.5, 4.1.1, 4.1.3, 4.1.5, 4.1.8 and 5.1.6; Table 2\'s 4.2 column, Tables 7 and 8',
-  description: 'All seven reverts together: the nearest these patches come to 4.2BSD\'s kernel. It is still 4.3BSD ' +
+  label: '4.3BSD without the name caches, string exec copying, the process lists, the clock\'s savings, the reschedule cancel at a context switch, the two-handed page clock and the 1985 paging thresholds',
+  paper: 'sections 3.2.3, 3.2.5, 4.1.1, 4.1.3, 4.1.5, 4.1.8, 4.1.9 and 5.1.6; Table 2\'s 4.2 column, Tables 7 and 8',
+  description: 'All eight reverts together: the nearest these patches come to 4.2BSD\'s kernel. It is still 4.3BSD ' +
     '(its pipes, signals, context switch, setjmp, inline expansions and much else stay as they are).',
   patches: ['no-offset-cache.patch', 'no-name-cache.patch', 'exec-bytes.patch', 'proc-scans.patch', 'softclock-every-tick.patch',
-    'one-hand-clock.patch', 'paging-thresholds-4.2.patch'],
+    'one-hand-clock.patch', 'paging-thresholds-4.2.patch', 'resched-after-idle.patch'],
 };
 
 export const OFILE_SCANS_1985: KernelVariant = {
@@ -174,7 +186,7 @@ export const SPRING_1985: KernelVariant = {
 /** Every kernel the installer builds, GENERIC first. */
 export const KERNELS: readonly KernelVariant[] = [
   GENERIC_KERNEL, NO_OFFSET_CACHE, NO_NAME_CACHE, EXEC_BYTES, PROC_SCANS, SOFTCLOCK_EVERY_TICK, ONE_HAND_CLOCK,
-  PAGING_THRESHOLDS_42, LIKE_42,
+  PAGING_THRESHOLDS_42, RESCHED_AFTER_IDLE, LIKE_42,
   OFILE_SCANS_1985, SIGNALS_1985, SPRING_1985,
 ];
 

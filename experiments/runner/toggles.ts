@@ -165,6 +165,18 @@ export const TOGGLES: ToggleDef[] = [
       'has the evidence',
   },
   {
+    name: 'maxtextcache', kind: 'kernel', section: '3.2.1 Micro-operation benchmarks (exec)',
+    description: 'How many unused program texts xfree (sys/vm_text.c) keeps cached after their last process exits: 0 ' +
+      'releases a text at its last exit, so the next exec builds its page table from the file instead of reading it ' +
+      'back from swap, as kernels before the text free list of 9 November 1985 did.',
+    min: -1, max: 1000,
+    defaultNote: '-1, which xinit replaces by ntext (44 in GENERIC): every text cached',
+    notes: 'the CSRG SCCS history of h/text.h dates the cache: delta 6.4 (9 November 1985, "keep free list of texts") ' +
+      'and 6.5 (26 November 1985, XUNUSED and the text statistics); 4.2BSD\'s sys/vm_text.c (6.1) released a ' +
+      'non-sticky text at its last exit. Only the cache is turned off: the release\'s xalloc still finds a text by ' +
+      'its inode, where 4.2BSD searched the text table',
+  },
+  {
     name: 'memoryMB', kind: 'machine', section: '3.2.1 Micro-operation benchmarks',
     description: 'Physical memory of the machine, in megabytes, in steps of 0.25 (256 KB, an MS780-C memory array).',
     min: 0.75, max: 64, step: 0.25,

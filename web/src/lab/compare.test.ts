@@ -269,7 +269,7 @@ test('a result on its experiment\'s default kernel says why: Table 2 the paper\'
   assert.equal(defaultKernelNote('ofile-scans-1985'), ': the paper’s kernel as the CSRG history dates it, this experiment’s default');
   assert.equal(defaultKernelNote('like-4.2'), ': this experiment’s default, the lab’s closest kernel to the paper’s 4.2BSD column');
   // like-4.2 is named as what it is, 4.3BSD without ..., never 4.2BSD nor the paper's kernel.
-  const onLike42 = { kernel: { name: 'like-4.2: 4.3BSD without the name caches, string exec copying, the process lists, the clock\'s savings, the two-handed page clock and the 1985 paging thresholds', sha256: 'ab'.repeat(32) }, image: null };
+  const onLike42 = { kernel: { name: 'like-4.2: 4.3BSD without the name caches, string exec copying, the process lists, the clock\'s savings, the reschedule cancel at a context switch, the two-handed page clock and the 1985 paging thresholds', sha256: 'ab'.repeat(32) }, image: null };
   assert.equal(resultKernel(onLike42).name, 'like-4.2');
   assert.match(kernelLabel(onLike42), /^4\.3BSD without /);
   // An old paging result that names no kernel ran the image's /vmunix (Table 7's default until 26 November 2026).
