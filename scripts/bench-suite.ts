@@ -15,7 +15,7 @@
 // each Node result (to compare two versions byte for byte).
 
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -123,6 +123,9 @@ async function main(): Promise<void> {
   });
   console.log(`bench:suite ${new Date().toISOString()} — load: ${await exec('uptime', [])}`);
   const dir = JSON_DIR ?? mkdtempSync(join(tmpdir(), 'bench-suite-'));
+  // vaxlab run refuses a --json file in a directory that does not exist (the
+  // run then reported "no result" in about a second instead of timing it).
+  mkdirSync(dir, { recursive: true });
   try {
     if (ONLY !== 'web') {
       console.log('\nNode (npx vaxlab run TABLE --json FILE; wall time from the process start, peak RSS)');
