@@ -113,7 +113,7 @@ const pagingSkip = await (async () => {
 test('a paging row boots like-4.2 by default (Tables 7 and 8 against the paper\'s 4.2BSD column); --kernel vmunix the distributed kernel',
   { skip: pagingSkip }, () => {
     const like42 = 'like-4.2: 4.3BSD without the name caches, string exec copying, the process lists, the clock\'s savings, the ' +
-      'two-handed page clock and the 1985 paging thresholds';
+      'reschedule cancel at a context switch, the two-handed page clock and the 1985 paging thresholds';
     const distributed = 'vmunix: 4.3BSD as distributed (the image\'s /vmunix, GENERIC of June 1986)';
     for (const [i, [extra, name]] of ([[[], like42], [['--kernel', 'vmunix'], distributed]] as const).entries()) {
       const json = join(work, `randpage-${i}.json`);

@@ -109,7 +109,7 @@ test('each table names the kernel its result ran on (Table 2 boots the paper\'s 
   const paging = { ...result([randpage]), experiment: 'table7', view: 'paging' as const,
     kernel: { name: kernelResultName(findExperiment('table7')!.kernel!) } };
   const like42 = ', kernel like-4.2: 4.3BSD without the name caches, string exec copying, the process lists, the clock\'s savings, ' +
-    'the two-handed page clock and the 1985 paging thresholds';
+    'the reschedule cancel at a context switch, the two-handed page clock and the 1985 paging thresholds';
   assert.equal(table7Fidelity(paging).title, `Table 7 (paging), against its 4.2BSD column${like42}`);
   assert.equal(table8Fidelity(paging).title, `Table 8 (page fault service time, ms), against its 4.2BSD column${like42}`);
   assert.doesNotMatch(like42, /4\.2BSD/);
