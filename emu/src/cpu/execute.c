@@ -132,12 +132,12 @@ void cpu_execute(vax_machine *m)
             /* The fast form: the instruction lies in the mapped page. */
             ifetch_account_mapped(m, pc);   /* the instruction buffer's fetches through the cache */
             dctx d = {m, pc + 1, m->ib_host, 1};
-            /* 32 bits rather than 8: with the native build position-
-             * dependent (Makefile), gcc then allocates the loop's
-             * registers so that the 4.3BSD script runs 0.35% fewer host
-             * instructions (docs/speed.md, round nine); WebAssembly's
-             * code is the same either way. */
-            uint32_t opcode = m->ib_host[page_off];
+            /* A size_t, not a byte: the jump table and the cost table
+             * are then indexed by the register the byte was loaded into,
+             * where with a uint8_t (or a uint32_t) gcc made two more
+             * copies of it, zero-extended, on every instruction
+             * (docs/speed.md, round nine). */
+            size_t opcode = m->ib_host[page_off];
             m->cost += m->tm.op[opcode];
             switch (opcode) {
             /* Moves, tests and compares. */
