@@ -13,28 +13,22 @@
 // skipped, saying why, without them.
 
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 
-import { findLabImage } from '../../emu/js/vaxNode';
-import { kernelFileName, kernelResultName } from '../kernels/variants';
+import { kernelResultName } from '../kernels/variants';
 import { findExperiment } from './experiments';
 import { runExperiment } from './runner';
-import { useLabImage } from './testLab';
+import { labKernels, useLabImage } from './testLab';
 
 const lab = useLabImage('pageclock.test.ts');
-const imagePath = findLabImage();
-const kernelFile = (name: string): string | null =>
-  imagePath ? join(dirname(imagePath), kernelFileName(basename(imagePath).replace(/\.dsk(\.gz)?$/, ''), name)) : null;
-const missing = ['generic', 'one-hand-clock'].find((k) => { const f = kernelFile(k); return !f || !existsSync(f); });
-const skip = lab.skip || (missing ? `no kernel ${missing} beside the lab image: npm run image builds it` : false);
+const { file: kernelFile, skip } = labKernels(lab, ['generic', 'one-hand-clock']);
 
 test('one-hand-clock: the single hand steps further for each page it frees than GENERIC\'s two hands, under the same load', { skip }, async () => {
   const spec = findExperiment('randpage')!;
   const run = async (name: string) => {
-    const kernel = { name: kernelResultName(name), bytes: gunzipSync(readFileSync(kernelFile(name)!)) };
+    const kernel = { name: kernelResultName(name), bytes: gunzipSync(readFileSync(kernelFile(name))) };
     const r = await runExperiment(lab.api.vax780, lab.disk, spec, { parameters: { iterations: 10000 }, kernel });
     assert.equal(r.status, 'ok', `${name}: ${r.rows[0]?.failure?.message}`);
     const t = r.rows[0]!.totals!;

@@ -15,25 +15,19 @@
 // skipped, saying why, without them.
 
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 
-import { findLabImage } from '../../emu/js/vaxNode';
-import { kernelFileName, kernelResultName } from '../kernels/variants';
+import { kernelResultName } from '../kernels/variants';
 import { findExperiment } from './experiments';
 import { i32 } from './kstats';
 import { PROMPT, runExperiment } from './runner';
 import { ConsoleSession } from './session';
-import { useLabImage } from './testLab';
+import { labKernels, useLabImage } from './testLab';
 
 const lab = useLabImage('pagingthresholds.test.ts');
-const imagePath = findLabImage();
-const kernelFile = (name: string): string | null =>
-  imagePath ? join(dirname(imagePath), kernelFileName(basename(imagePath).replace(/\.dsk(\.gz)?$/, ''), name)) : null;
-const missing = ['paging-thresholds-4.2', 'like-4.2'].find((k) => { const f = kernelFile(k); return !f || !existsSync(f); });
-const skip = lab.skip || (missing ? `no kernel ${missing} beside the lab image: npm run image builds it` : false);
+const { file: kernelFile, skip } = labKernels(lab, ['paging-thresholds-4.2', 'like-4.2']);
 
 const VARIABLES = ['lotsfree', 'desfree', 'minfree', 'maxpgio', 'slowscan', 'fastscan', 'maxfree', 'firstfree', 'nswdev'] as const;
 type Constants = Record<(typeof VARIABLES)[number], number>;
@@ -44,7 +38,7 @@ const CLSIZE = 2;
 /** Boots a kernel (null: the image's /vmunix) single-user on the paging machine and reads the daemon's constants. */
 async function constantsOf(name: string | null): Promise<Constants> {
   const machine = findExperiment('randpage')!.machine;
-  const kernel = name === null ? undefined : gunzipSync(readFileSync(kernelFile(name)!));
+  const kernel = name === null ? undefined : gunzipSync(readFileSync(kernelFile(name)));
   const sys = lab.api.vax780.create({ memoryMB: machine.memoryMB, disk: lab.disk, boot: 'single', direct: true, ...(kernel ? { kernel } : {}) });
   try {
     const session = new ConsoleSession(sys, (r) => lab.api.vax780.stopName(r), {});
@@ -102,7 +96,7 @@ test('paging-thresholds-4.2 under load: randpage keeps more memory free than on 
   const spec = findExperiment('randpage')!;
   const freeOf = async (name: string) => {
     const kernel = name === 'vmunix' ? undefined
-      : { name: kernelResultName(name), bytes: gunzipSync(readFileSync(kernelFile(name)!)) };
+      : { name: kernelResultName(name), bytes: gunzipSync(readFileSync(kernelFile(name))) };
     // No kernel: the image's /vmunix boots.
     const r = await runExperiment(lab.api.vax780, lab.disk, spec, { parameters: { iterations: 10000 }, counters: 'all', ...(kernel ? { kernel } : {}) });
     assert.equal(r.status, 'ok', `${name}: ${r.rows[0]?.failure?.message}`);

@@ -3,12 +3,14 @@
 // wasm build, no image) so that a machine without them says so instead
 // of failing.
 
+import { existsSync } from 'node:fs';
 import { after, before } from 'node:test';
 
 import type { DiskImage } from '../../emu/js/diskImage';
 import type { Vax780System } from '../../emu/js/vax780';
 import type { VaxMachineApi } from '../../emu/js/vaxModule';
 import { findLabImage, loadVaxNode, openDiskImage, wasmBuildExists } from '../../emu/js/vaxNode';
+import { kernelFileBeside } from '../kernels/kernelFiles';
 import { PROMPT } from './runner';
 import { ConsoleSession, type SessionHooks } from './session';
 
@@ -40,6 +42,19 @@ export function useLabImage(testFile: string): LabImage {
   });
   after(() => lab.disk?.dispose());
   return lab;
+}
+
+/** The kernel variant files beside the lab image that a test boots, and why the test is skipped: the lab's own
+ *  reason, or the first of `names` not built (the installer builds them beside the image). */
+export function labKernels(lab: LabImage, names: readonly string[]): { file(name: string): string; skip: string | false } {
+  const imagePath = findLabImage();
+  const file = (name: string): string => {
+    if (!imagePath) throw new Error('no lab image');
+    return kernelFileBeside(imagePath, name);
+  };
+  if (lab.skip || !imagePath) return { file, skip: lab.skip || 'no lab image' };
+  const missing = names.find((k) => !existsSync(file(k)));
+  return { file, skip: missing ? `no kernel ${missing} beside the lab image: npm run image builds it` : false };
 }
 
 export interface BootedSystem {
