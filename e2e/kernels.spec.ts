@@ -43,7 +43,7 @@ test('a kernel variant: listed, fetched only when run, labelled in the result an
       for (const [, text] of options.slice(3)) expect(text).toMatch(/^4\.3BSD without |^4\.3BSD with .*, as of spring 1985$/);
       for (const [, text] of options) expect(text).not.toMatch(/4\.2BSD/);
       // The page's first experiment, syscall, a Table 2 row: the paper's kernel by default.
-      expect(options[0]![1]).toBe('The experiment’s: 4.3BSD with fork, exec and exit scanning all 48 open-file slots, as of spring 1985 (the paper’s kernel)');
+      expect(options[0]![1]).toBe('The experiment’s: 4.3BSD with the open-file scans and without the text cache, as of spring 1985 (the paper’s kernel)');
       await expect(page.getByTestId('kernel-variant-info')).toContainText('Table 2 boots it by default');
       // A paging row (Tables 7 and 8, against the paper's 4.2BSD column): like-4.2 by default, the lab's closest
       // kernel to that column, named as the 4.3BSD it is.

@@ -221,6 +221,23 @@ test('ofile-scans-1985: fork, exit and exec each scan all 48 open-file slots (ke
   assert.ok(execs - forks > 150 && execs - forks < 450, `${execs - forks} kernel instructions more an exec`);
 });
 
+test('text-release-1985: no text cache, so an exec of a program that just exited reads nothing back from swap', { skip }, () => {
+  // The release keeps an exited program's text cached with its page table on swap, and every exec reads that page
+  // table back (vinitpt: a synchronous read of hp0, the swap device); with maxtextcache 0 the text is released at
+  // its last exit and the next exec builds its page table from the file, its pages reclaimed from the free list.
+  // Counted over the whole boot and command (the boot reads the same on both): about one hp0 read an exec fewer.
+  const hp0Reads = (k: string): number => {
+    const r = boot(['--kernel-file', kernelPath(k)], ['/lab/bin/execs 100 0 /lab/bin/nulljob'], ['--stats']);
+    assert.equal(r.status, 0, r.stderr);
+    const n = Number(/disk\.hp0\.reads=(\d+)/.exec(r.stderr)?.[1]);
+    assert.ok(n > 0, r.stderr);
+    return n;
+  };
+  const cached = hp0Reads('generic');
+  const released = hp0Reads('text-release-1985');
+  assert.ok(cached - released >= 90 && cached - released <= 110, `hp0 reads: ${cached} on GENERIC, ${released} without the text cache`);
+});
+
 test('signals-1985: handlers return through chmk 139, arguments are copied inline; every signal caught, fewer instructions', { skip }, () => {
   // signocsw exits 1 ("signals lost") unless its handler ran for every kill; csw's parent and child
   // exchange signals through sigpause.  On the variant a signal costs fewer kernel-mode instructions (exact

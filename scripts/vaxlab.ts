@@ -351,7 +351,7 @@ async function loadKernel(arg: string, imagePath: string): Promise<NonNullable<R
 }
 
 /** The kernel an experiment boots (its bytes; undefined: the image's /vmunix): --kernel's (vmunix: the image's
- *  own), else the experiment's default (ExperimentSpec.kernel: Table 2's is the paper's, ofile-scans-1985;
+ *  own), else the experiment's default (ExperimentSpec.kernel: Table 2's is the paper's, paper-1985;
  *  Tables 7 and 8's like-4.2).
  *  Each file is loaded once per command (`cache`). */
 async function kernelFor(spec: ExperimentSpec, arg: string | null, imagePath: string,
@@ -702,7 +702,7 @@ async function fidelity(args: string[]): Promise<number> {
   }
   const { api, disk, sha256, imagePath } = await openLabImage(null);
   const image = { name: basename(imagePath), sha256 };
-  // Each table on its own kernel (Table 2 on the paper's, ofile-scans-1985; Tables 7 and 8 on like-4.2; the name
+  // Each table on its own kernel (Table 2 on the paper's, paper-1985; Tables 7 and 8 on like-4.2; the name
   // cache on /vmunix), or another
   // for every table (--kernel NAME; vmunix: the distributed kernel); the results name it, as run's do.
   const kernelCache = new Map<string, NonNullable<RunOptions['kernel']>>();

@@ -13,11 +13,12 @@
 // Node or browser APIs here.  A variant is always "4.3BSD without ...": none of
 // them is 4.2BSD, whose kernel differs in much more than these changes.
 //
-// One variant is of another kind: "4.3BSD with ... as of spring 1985" takes
-// back, in the same way (our own patch), a change that the CSRG SCCS history
-// dates between the spring of 1985, when the paper's 4.3BSD column was
-// measured, and the June 1986 release we run.  It is not the paper's kernel
-// either: only that change is undone.
+// Some variants are of another kind: "4.3BSD with ... as of spring 1985"
+// takes back, in the same way (our own patches), changes that the CSRG SCCS
+// history dates between the spring of 1985, when the paper's 4.3BSD column
+// was measured, and the June 1986 release we run.  None is the paper's kernel
+// either: only those changes are undone.  One of them, paper-1985, is what
+// Table 2 boots by default (PAPER_KERNEL_VARIANT in experiments/runner).
 
 export interface KernelVariant {
   /** File-name-safe id: the kernel ships as IMAGE-kernel-NAME.gz, its
@@ -183,11 +184,34 @@ export const SPRING_1985: KernelVariant = {
   patches: ['ofile-scans-1985.patch', 'signals-1985.patch'],
 };
 
+export const TEXT_RELEASE_1985: KernelVariant = {
+  name: 'text-release-1985',
+  label: '4.3BSD with each text released at its last process\'s exit (no text cache), as of spring 1985',
+  paper: 'Table 2\'s 4.3 column (execs, vexecs), measured on a kernel of spring 1985',
+  description: 'xfree releases a program\'s text at its last process\'s exit (maxtextcache starts at 0), so the next ' +
+    'exec builds the text\'s page table from the file and reclaims its pages from the free list, instead of reading ' +
+    'the cached page table back from swap: the cache came with the free list of texts of 9 November 1985 (CSRG SCCS ' +
+    'history: h/text.h 6.4 and 6.5, 26 November 1985). The rest of the release\'s vm_text.c stays.',
+  patches: ['text-release-1985.patch'],
+};
+
+/** Table 2's default since 26 November 2026 (PAPER_KERNEL_VARIANT): both changes the CSRG SCCS history dates after
+ *  the spring of 1985 that show in Table 2's exec and fork rows, taken back together. */
+export const PAPER_1985: KernelVariant = {
+  name: 'paper-1985',
+  label: '4.3BSD with the open-file scans and without the text cache, as of spring 1985',
+  paper: 'Table 2\'s 4.3 column (forks, vforks, execs, vexecs), measured on a kernel of spring 1985',
+  description: 'Both dated changes of Table 2\'s fork and exec paths taken back: fork, exec and exit scan all 48 ' +
+    'open-file slots (before 27 May 1985), and a text is released at its last process\'s exit instead of cached ' +
+    '(before 9 November 1985). Still the June 1986 release in everything else.',
+  patches: ['ofile-scans-1985.patch', 'text-release-1985.patch'],
+};
+
 /** Every kernel the installer builds, GENERIC first. */
 export const KERNELS: readonly KernelVariant[] = [
   GENERIC_KERNEL, NO_OFFSET_CACHE, NO_NAME_CACHE, EXEC_BYTES, PROC_SCANS, SOFTCLOCK_EVERY_TICK, ONE_HAND_CLOCK,
   PAGING_THRESHOLDS_42, RESCHED_AFTER_IDLE, LIKE_42,
-  OFILE_SCANS_1985, SIGNALS_1985, SPRING_1985,
+  OFILE_SCANS_1985, SIGNALS_1985, SPRING_1985, TEXT_RELEASE_1985, PAPER_1985,
 ];
 
 export function kernelByName(name: string): KernelVariant | undefined {

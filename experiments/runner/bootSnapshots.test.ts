@@ -151,7 +151,7 @@ test('the snapshots the installer ships are what a boot here saves, and restore'
   // the bytes a boot gives.
   for (const [machine, experiment, parameters, kernelName] of [
     ['table2', 'syscall', { iterations: 2000 },
-      'ofile-scans-1985: 4.3BSD with fork, exec and exit scanning all 48 open-file slots, as of spring 1985'],
+      'paper-1985: 4.3BSD with the open-file scans and without the text cache, as of spring 1985'],
     ['paging', 'randpage', { iterations: 300 },
       'like-4.2: 4.3BSD without the name caches, string exec copying, the process lists, the clock\'s savings, the reschedule cancel at a context switch, the two-handed page clock and the 1985 paging thresholds'],
   ] as const) {

@@ -12,7 +12,7 @@
 //     size and larger), `namecache-ls` and `namecache-work` (either half).
 
 import { KERNEL_BUILD_EXPERIMENT } from '../kernels/build';
-import { LIKE_42, OFILE_SCANS_1985 } from '../kernels/variants';
+import { LIKE_42, PAPER_1985 } from '../kernels/variants';
 import {
   ENVIRONMENT, KERNEL_BENCHMARK_MACHINE, LS_L_600_FILES, PAGING_SETUP, TABLE_1, TABLE_6, TABLE_8, table2, table7,
   type KernelResult, type KernelTest, type PagingTest,
@@ -227,13 +227,16 @@ export const CALIBRATION_ROWS: readonly KernelTest[] = ['syscall', 'pipeself4', 
 export const PAPER_KERNEL: Record<string, number> = { sosend_cluster_min: 1024 };
 
 /** The kernel Table 2 boots by default, "the paper's kernel" as far as the CSRG SCCS history dates it
- *  (emu/docs/timing.md, "Which kernel Table 2 runs"): built before 2 June 1985 by the sosend evidence above,
- *  so before the open-file high-water mark of 27 May 1985, when fork, exec and exit still scanned every slot of
- *  the open-file table.  The variant ofile-scans-1985 takes exactly that back; everything else is the June 1986
- *  release (with PAPER_KERNEL's sosend).  The dating is about Table 2's 4.3 column: Tables 7 and 8 boot
- *  PAGING_KERNEL_VARIANT, the name cache the distributed /vmunix.  `--kernel vmunix` (DISTRIBUTED_KERNEL_NAME)
- *  runs the release. */
-export const PAPER_KERNEL_VARIANT: string = OFILE_SCANS_1985.name;
+ *  (emu/docs/timing.md, "Which kernel Table 2 runs" and "The text cache: after the paper"): built before 2 June
+ *  1985 by the sosend evidence above, so before the open-file high-water mark of 27 May 1985, when fork, exec
+ *  and exit still scanned every slot of the open-file table, and before the text cache of 9 November 1985 (h/text.h
+ *  delta 6.4), when a program's text was released at its last exit.  The variant paper-1985 takes exactly those
+ *  two back; everything else is the June 1986 release (with PAPER_KERNEL's sosend).  It is kept because it is
+ *  dated, not because it fits: without the text cache the null execs come out shorter than the paper's.  Until
+ *  26 November 2026 Table 2 booted ofile-scans-1985 (the scans alone); results and links name the kernel they ran,
+ *  so those run it again.  The dating is about Table 2's 4.3 column: Tables 7 and 8 boot PAGING_KERNEL_VARIANT,
+ *  the name cache the distributed /vmunix.  `--kernel vmunix` (DISTRIBUTED_KERNEL_NAME) runs the release. */
+export const PAPER_KERNEL_VARIANT: string = PAPER_1985.name;
 
 /** The kernel Tables 7 and 8 (every paging row, table7, table8) boot by default: like-4.2, 4.3BSD without the
  *  name caches, string exec copying, the process lists, the clock's savings, the reschedule cancel at a context switch, the two-handed page clock and the 1985

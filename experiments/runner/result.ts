@@ -112,8 +112,9 @@ export interface ExperimentResult {
   image: { name: string; sha256?: string } | null;
   /** The kernel booted, present when it is not the image's /vmunix: a
    *  variant the installer built (experiments/kernels: "no-name-cache:
-   *  4.3BSD without the name cache"; Table 2's default, "ofile-scans-1985:
-   *  4.3BSD with fork, exec and exit scanning ...") or an a.out file, with
+   *  4.3BSD without the name cache"; Table 2's default, "paper-1985: 4.3BSD
+   *  with the open-file scans and without the text cache ..."; before 26
+   *  November 2026 "ofile-scans-1985: ...") or an a.out file, with
    *  its SHA-256; and for an experiment that boots a variant by default
    *  (Table 2; Tables 7 and 8: like-4.2) also when /vmunix ran: "vmunix: 4.3BSD as distributed ...". */
   kernel?: { name: string; sha256?: string };

@@ -81,8 +81,8 @@ test('the command line prints the table the page shows: each view, and two resul
     assert.equal(text.filter((l) => / 1\.25$/.test(l)).length, r.rows.length);
   }
   // The header says which kernel ran, in words: Table 2's default, the paper's kernel as the CSRG history dates it.
-  const onPaperKernel = formatTable({ ...TABLE2, kernel: { name: kernelResultName('ofile-scans-1985'), sha256: 'ab'.repeat(32) } }).split('\n');
-  assert.equal(onPaperKernel[3], 'kernel: ofile-scans-1985: 4.3BSD with fork, exec and exit scanning all 48 open-file slots, as of spring 1985');
+  const onPaperKernel = formatTable({ ...TABLE2, kernel: { name: kernelResultName('paper-1985'), sha256: 'ab'.repeat(32) } }).split('\n');
+  assert.equal(onPaperKernel[3], 'kernel: paper-1985: 4.3BSD with the open-file scans and without the text cache, as of spring 1985');
   assert.ok(formatTable({ ...TABLE2, kernel: { name: kernelResultName(null) } }).split('\n')
     .includes('kernel: vmunix: 4.3BSD as distributed (the image\'s /vmunix, GENERIC of June 1986)'));
   assert.ok(!formatTable(PAGING).split('\n').some((l) => l.startsWith('kernel: ')), 'no kernel line for /vmunix where it is the default');

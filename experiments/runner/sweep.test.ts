@@ -140,7 +140,7 @@ test('the kernel variants are a setting like any other: by name, the paper\'s at
   // The paper's point: each table's own kernel, the lab's closest to the paper's column it is compared with —
   // Table 2's rows the paper's kernel as the CSRG history dates it, the paging rows like-4.2 (the 4.2BSD column),
   // the name cache /vmunix.
-  assert.deepEqual(k.paper, { at: KERNELS.findIndex((x) => x.name === 'ofile-scans-1985') });
+  assert.deepEqual(k.paper, { at: KERNELS.findIndex((x) => x.name === 'paper-1985') });
   const names = [...KERNELS.map((x) => x.name), 'vmunix'];
   assert.deepEqual(setting('kernel', findExperiment('namecache')!).paper, { at: names.indexOf('vmunix') });
   for (const id of ['randpage', 'seqpage-v', 'gausspage.inf', 'table7', 'table8']) {
@@ -154,12 +154,13 @@ test('the kernel variants are a setting like any other: by name, the paper\'s at
   assert.match(refusal(() => planSweep({ experiment: 'syscall', axes: [], base: { parameters: {}, set: {}, kernel: '/tmp/vmunix' } }))[0]!,
     /^--kernel \/tmp\/vmunix: a sweep boots the kernel variants by name/);
   // Each point boots the experiment's own kernel unless the request names one: Table 2's rows the paper's
-  // (ofile-scans-1985), the paging rows like-4.2, the name cache the image's /vmunix (null); vmunix by name is
+  // (paper-1985), the paging rows like-4.2, the name cache the image's /vmunix (null); vmunix by name is
   // /vmunix, and an axis value too.
   const kernelOf = (experiment: string, kernel?: string) =>
     planSweep({ experiment, axes: [], base: { parameters: {}, set: {}, ...(kernel ? { kernel } : {}) } }).points[0]!.kernel;
-  assert.equal(kernelOf('syscall'), 'ofile-scans-1985');
-  assert.equal(kernelOf('table2'), 'ofile-scans-1985');
+  assert.equal(kernelOf('syscall'), 'paper-1985');
+  assert.equal(kernelOf('table2'), 'paper-1985');
+  assert.equal(kernelOf('table2', 'ofile-scans-1985'), 'ofile-scans-1985');
   assert.equal(kernelOf('syscall', 'vmunix'), null);
   assert.equal(kernelOf('syscall', 'no-name-cache'), 'no-name-cache');
   assert.equal(kernelOf('table7'), 'like-4.2');

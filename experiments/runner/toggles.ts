@@ -170,11 +170,12 @@ export const TOGGLES: ToggleDef[] = [
       'releases a text at its last exit, so the next exec builds its page table from the file instead of reading it ' +
       'back from swap, as kernels before the text free list of 9 November 1985 did.',
     min: -1, max: 1000,
-    defaultNote: '-1, which xinit replaces by ntext (44 in GENERIC): every text cached',
+    defaultNote: 'the release\'s -1, which xinit replaces by ntext (44 in GENERIC): every text cached; Table 2\'s default ' +
+      'kernel, paper-1985, starts it at 0 (the kernels text-release-1985 and paper-1985: no text cache, as of spring 1985)',
     notes: 'the CSRG SCCS history of h/text.h dates the cache: delta 6.4 (9 November 1985, "keep free list of texts") ' +
       'and 6.5 (26 November 1985, XUNUSED and the text statistics); 4.2BSD\'s sys/vm_text.c (6.1) released a ' +
       'non-sticky text at its last exit. Only the cache is turned off: the release\'s xalloc still finds a text by ' +
-      'its inode, where 4.2BSD searched the text table',
+      'its inode, where 4.2BSD searched the text table. On paper-1985, -1 gives the release\'s cache back',
   },
   {
     name: 'memoryMB', kind: 'machine', section: '3.2.1 Micro-operation benchmarks',

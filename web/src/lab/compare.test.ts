@@ -266,7 +266,7 @@ test('what can be compared, and what "Compare with…" offers', () => {
 });
 
 test('a result on its experiment\'s default kernel says why: Table 2 the paper\'s, Tables 7 and 8 the closest to the 4.2BSD column', () => {
-  assert.equal(defaultKernelNote('ofile-scans-1985'), ': the paper’s kernel as the CSRG history dates it, this experiment’s default');
+  assert.equal(defaultKernelNote('paper-1985'), ': the paper’s kernel as the CSRG history dates it, this experiment’s default');
   assert.equal(defaultKernelNote('like-4.2'), ': this experiment’s default, the lab’s closest kernel to the paper’s 4.2BSD column');
   // like-4.2 is named as what it is, 4.3BSD without ..., never 4.2BSD nor the paper's kernel.
   const onLike42 = { kernel: { name: 'like-4.2: 4.3BSD without the name caches, string exec copying, the process lists, the clock\'s savings, the reschedule cancel at a context switch, the two-handed page clock and the 1985 paging thresholds', sha256: 'ab'.repeat(32) }, image: null };
@@ -277,8 +277,11 @@ test('a result on its experiment\'s default kernel says why: Table 2 the paper\'
 });
 
 test('the kernel chooser\'s words for an experiment\'s own variant: the paper\'s kernel, the closest to the 4.2 column, none else', () => {
-  assert.equal(ownKernelWords('ofile-scans-1985')?.option, 'the paper’s kernel');
-  assert.match(ownKernelWords('ofile-scans-1985')!.why, /27 May 1985/);
+  assert.equal(ownKernelWords('paper-1985')?.option, 'the paper’s kernel');
+  assert.match(ownKernelWords('paper-1985')!.why, /27 May 1985/);
+  assert.match(ownKernelWords('paper-1985')!.why, /text cache of 9 November 1985/);
+  // Table 2's default until 26 November 2026 is now a variant like the others: no words of its own.
+  assert.equal(ownKernelWords('ofile-scans-1985'), undefined);
   assert.equal(ownKernelWords('like-4.2')?.option, 'the lab’s closest to the paper’s 4.2 column');
   // like-4.2 is 4.3BSD with the paper's 4.3 improvements taken back: its words never call it 4.2BSD.
   assert.match(ownKernelWords('like-4.2')!.why, /still 4\.3BSD/);

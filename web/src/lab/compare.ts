@@ -104,7 +104,8 @@ const OWN_KERNEL_WORDS: Readonly<Record<string, OwnKernelWords>> = {
   [PAPER_KERNEL_VARIANT]: {
     option: 'the paper’s kernel',
     why: ' Table 2 boots it by default: the CSRG SCCS history dates the paper’s 4.3BSD before 27 May 1985, when fork, ' +
-      'exec and exit still scanned every open-file slot (Tables 7 and 8 boot like-4.2, the name cache the ' +
+      'exec and exit still scanned every open-file slot, and so before the text cache of 9 November 1985: a ' +
+      'program’s text was released at its last exit (Tables 7 and 8 boot like-4.2, the name cache the ' +
       'distributed /vmunix).',
     result: ': the paper’s kernel as the CSRG history dates it, this experiment’s default',
   },

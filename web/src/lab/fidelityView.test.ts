@@ -60,6 +60,8 @@ test('each table reads the newest run made as the paper ran it; the others are p
     { shared: table2(1.0, { kernel: undefined }), origin: 'an old link', at: at(6) },
     // Asked for the distributed kernel by name (--kernel vmunix, the page's "/vmunix as distributed").
     { shared: table2(1.0, { kernel: { name: kernelResultName(null) } }), origin: 'a vmunix run', at: at(7) },
+    // Run on Table 2's default before 26 November 2026 (the open-file scans, with the release's text cache).
+    { shared: table2(1.0, { kernel: { name: kernelResultName('ofile-scans-1985') } }), origin: 'a run of 25 Nov', at: at(8) },
   ];
   const parts = fidelityReport(candidates);
   assert.deepEqual(parts.map((p) => p.key), ['table2', 'table7', 'table8', 'namecache']);
@@ -68,10 +70,11 @@ test('each table reads the newest run made as the paper ran it; the others are p
   assert.equal(t2.source!.origin, 'this page’s earlier run');
   assert.equal(t2.divisor, 10);
   assert.deepEqual(t2.passedOver, [
-    'a vmunix run: kernel vmunix (the paper\'s: ofile-scans-1985)',
-    'an old link: kernel vmunix (the paper\'s: ofile-scans-1985)',
+    'a run of 25 Nov: kernel ofile-scans-1985 (the paper\'s: paper-1985)',
+    'a vmunix run: kernel vmunix (the paper\'s: paper-1985)',
+    'an old link: kernel vmunix (the paper\'s: paper-1985)',
     'this page’s run: cpu=780 (the paper\'s: 750)',
-    'a link: kernel no-name-cache (the paper\'s: ofile-scans-1985)',
+    'a link: kernel no-name-cache (the paper\'s: paper-1985)',
   ]);
   // Nothing for the others yet.
   assert.deepEqual(parts.slice(1).map((p) => p.source), [null, null, null]);
@@ -79,8 +82,8 @@ test('each table reads the newest run made as the paper ran it; the others are p
   // Table 7 boots like-4.2 (the lab's closest to the paper's 4.2BSD column, not called the paper's kernel): the
   // paper's Table 2 kernel there is not as the paper ran it, nor is /vmunix — asked for by name, or an old run
   // whose result names no kernel (made when Table 7 booted /vmunix by default).
-  assert.match(notAsThePaperRan(run('table7', [], { kernel: { name: kernelResultName('ofile-scans-1985') } })) ?? '',
-    /^kernel ofile-scans-1985 \(the experiment's: like-4\.2\), 0 of \d+ rows$/);
+  assert.match(notAsThePaperRan(run('table7', [], { kernel: { name: kernelResultName('paper-1985') } })) ?? '',
+    /^kernel paper-1985 \(the experiment's: like-4\.2\), 0 of \d+ rows$/);
   assert.match(notAsThePaperRan(run('table7', [], { kernel: { name: kernelResultName(null) } })) ?? '',
     /^kernel vmunix \(the experiment's: like-4\.2\), 0 of \d+ rows$/);
   assert.match(notAsThePaperRan(run('table7', [], { kernel: undefined })) ?? '',

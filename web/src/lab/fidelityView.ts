@@ -51,7 +51,7 @@ export function notAsThePaperRan(shared: SharedRun): string | null {
   if (r.machine.cpu !== spec.machine.cpu) why.push(`cpu=${r.machine.cpu} (the paper's: ${spec.machine.cpu})`);
   if (r.machine.memoryMB !== spec.machine.memoryMB) why.push(`memoryMB=${r.machine.memoryMB} (the paper's: ${spec.machine.memoryMB})`);
   if (r.machine.disk !== undefined && r.machine.disk !== 'rp06') why.push(`disk=${r.machine.disk}`);
-  // The experiment's own kernel (Table 2: the paper's, ofile-scans-1985; Tables 7 and 8: like-4.2, the lab's
+  // The experiment's own kernel (Table 2: the paper's, paper-1985; Tables 7 and 8: like-4.2, the lab's
   // closest to the paper's 4.2BSD column, never called the paper's; the name cache: the image's /vmunix).
   const ran = resultKernel(r);
   const own = spec.kernel ?? '/vmunix';

@@ -81,14 +81,14 @@ test('the kernel: a Table 2 row boots the paper\'s by default, a paging row like
   const form = initialForm();
   // No choice: the settings name none, and the worker boots the experiment's own (syscall: the paper's kernel).
   assert.ok(!('kernel' in checkForm(form).settings!));
-  assert.equal(findExperiment('syscall')!.kernel, 'ofile-scans-1985');
-  assert.equal(findExperiment('table2')!.kernel, 'ofile-scans-1985');
+  assert.equal(findExperiment('syscall')!.kernel, 'paper-1985');
+  assert.equal(findExperiment('table2')!.kernel, 'paper-1985');
   // Tables 7 and 8 and every paging row: like-4.2, the lab's closest kernel to the paper's 4.2BSD column.
   for (const id of ['table7', 'table8', 'seqpage', 'seqpage-v', 'randpage', 'randpage-v', 'gausspage.1', 'gausspage.50', 'gausspage.inf']) {
     assert.equal(findExperiment(id)!.kernel, 'like-4.2', `${id} boots like-4.2`);
   }
   for (const id of ['namecache', 'namecache-ls']) assert.equal(findExperiment(id)!.kernel, undefined, `${id} stays on /vmunix`);
-  assert.equal(effectiveKernelName(findExperiment('syscall')!.kernel, null), 'ofile-scans-1985');
+  assert.equal(effectiveKernelName(findExperiment('syscall')!.kernel, null), 'paper-1985');
   assert.equal(effectiveKernelName(findExperiment('syscall')!.kernel, 'vmunix'), null);
   assert.equal(effectiveKernelName(findExperiment('syscall')!.kernel, 'no-name-cache'), 'no-name-cache');
   assert.equal(effectiveKernelName(findExperiment('table7')!.kernel, null), 'like-4.2');
@@ -103,7 +103,13 @@ test('the kernel: a Table 2 row boots the paper\'s by default, a paging row like
   const config = { cpu: '750' as const, memoryMB: 4.5, set: {}, parameters: { iterations: 2000 } };
   const r = result([]);
   assert.equal(adoptShared({ experiment: 'syscall', config, result: r }, form).form.variant, 'vmunix');
+  assert.equal(adoptShared({ experiment: 'syscall', config, result: { ...r, kernel: { name: kernelResultName('paper-1985') } } }, form)
+    .form.variant, 'paper-1985');
+  // One made on Table 2's default before 26 November 2026 (the open-file scans, the release's text cache) runs it
+  // again by name, not today's default.
   assert.equal(adoptShared({ experiment: 'syscall', config, result: { ...r, kernel: { name: kernelResultName('ofile-scans-1985') } } }, form)
+    .form.variant, 'ofile-scans-1985');
+  assert.equal(adoptShared({ experiment: 'table2', config: { ...config, parameters: {} }, result: { ...r, kernel: { name: kernelResultName('ofile-scans-1985') } } }, form)
     .form.variant, 'ofile-scans-1985');
   assert.equal(adoptShared({ experiment: 'syscall', config, result: { ...r, kernel: { name: kernelResultName(null) } } }, form)
     .form.variant, 'vmunix');
@@ -115,9 +121,11 @@ test('the kernel: a Table 2 row boots the paper\'s by default, a paging row like
   assert.equal(adoptShared({ experiment: 'namecache', config: { ...config, parameters: {} }, result: r }, form)
     .form.variant, null);
   // In words, never as 4.2BSD nor as the exact paper kernel.
-  for (const name of [kernelResultName('ofile-scans-1985'), kernelResultName('like-4.2'), kernelResultName(null)]) {
+  for (const name of [kernelResultName('paper-1985'), kernelResultName('ofile-scans-1985'), kernelResultName('like-4.2'), kernelResultName(null)]) {
     assert.doesNotMatch(name, /4\.2BSD|exact/);
   }
+  assert.equal(kernelResultName('paper-1985'),
+    'paper-1985: 4.3BSD with the open-file scans and without the text cache, as of spring 1985');
   assert.equal(kernelResultName('ofile-scans-1985'),
     'ofile-scans-1985: 4.3BSD with fork, exec and exit scanning all 48 open-file slots, as of spring 1985');
   assert.equal(kernelResultName(null), 'vmunix: 4.3BSD as distributed (the image\'s /vmunix, GENERIC of June 1986)');

@@ -207,7 +207,7 @@ export function SettingsPanel({ lab }: { lab: LabController }) {
 
 /**
  * Which kernel the machine boots: the experiment's own (Table 2's rows: the paper's kernel as the CSRG history
- * dates it, ofile-scans-1985; Tables 7 and 8 and the paging rows: like-4.2, the lab's closest to the paper's
+ * dates it, paper-1985; Tables 7 and 8 and the paging rows: like-4.2, the lab's closest to the paper's
  * 4.2BSD column; the other experiments: the image's /vmunix), the image's /vmunix as distributed,
  * GENERIC built from source in the guest, or a variant "4.3BSD without ..." one of the paper's improvements or
  * "... as of spring 1985" (experiments/kernels/variants.ts, the installer's list).  Only the chosen one is
