@@ -239,12 +239,13 @@ export const PAPER_KERNEL: Record<string, number> = { sosend_cluster_min: 1024 }
 export const PAPER_KERNEL_VARIANT: string = PAPER_1985.name;
 
 /** The kernel Tables 7 and 8 (every paging row, table7, table8) boot by default: like-4.2, 4.3BSD without the
- *  name caches, string exec copying, the process lists, the clock's savings, the reschedule cancel at a context switch, the two-handed page clock and the 1985
- *  paging thresholds.  The
- *  paper compares paging against its 4.2BSD (and 4.1BSD) columns only, and 4.2BSD itself cannot be run here; each
- *  table boots the lab's closest kernel to the column it is compared with, and like-4.2 is every 4.3 improvement
- *  the paper describes reverted to the 4.2BSD behaviour it describes (the one-hand page clock of section 5.1.6
- *  among them, with 4.2BSD's paging thresholds and scan rates as the CSRG SCCS history gives them).  It is still 4.3BSD, never "4.2BSD".  `--kernel vmunix` runs the distributed release. */
+ *  name caches, string exec copying, the process lists, the clock's savings, the reschedule cancel at a context
+ *  switch, the two-handed page clock and the 1985 paging thresholds.  The paper compares paging against its 4.2BSD
+ *  (and 4.1BSD) columns only, and 4.2BSD itself cannot be run here; each table boots the lab's closest kernel to
+ *  the column it is compared with, and like-4.2 is every 4.3 improvement the paper describes reverted to the
+ *  4.2BSD behaviour it describes (the one-hand page clock of section 5.1.6 among them), with 4.2BSD's paging
+ *  thresholds and scan rates and its reschedule as the CSRG SCCS history gives them.  It is still 4.3BSD, never
+ *  "4.2BSD".  `--kernel vmunix` runs the distributed release. */
 export const PAGING_KERNEL_VARIANT: string = LIKE_42.name;
 
 function table2Step(row: RowSpec): StepSpec {
