@@ -147,7 +147,8 @@ export const LIKE_42: KernelVariant = {
   label: '4.3BSD without the name caches, string exec copying, the process lists, the clock\'s savings, the reschedule cancel at a context switch, the two-handed page clock and the 1985 paging thresholds',
   paper: 'sections 3.2.3, 3.2.5, 4.1.1, 4.1.3, 4.1.5, 4.1.8, 4.1.9 and 5.1.6; Table 2\'s 4.2 column, Tables 7 and 8',
   description: 'All eight reverts together: the nearest these patches come to 4.2BSD\'s kernel. It is still 4.3BSD ' +
-    '(its pipes, signals, context switch, setjmp, inline expansions and much else stay as they are).',
+    '(its pipes, signals, the context switch but for the reschedule it cancels, setjmp, inline expansions and much ' +
+    'else stay as they are).',
   patches: ['no-offset-cache.patch', 'no-name-cache.patch', 'exec-bytes.patch', 'proc-scans.patch', 'softclock-every-tick.patch',
     'one-hand-clock.patch', 'paging-thresholds-4.2.patch', 'resched-after-idle.patch'],
 };
