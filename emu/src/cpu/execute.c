@@ -122,10 +122,10 @@ void cpu_execute(vax_machine *m)
             }
         }
         for (;;) {
-        /* The page test of ib_maps, with its xor kept: where the fetch
+        /* The page test in one compare, its xor kept: where the fetch
          * shortcut maps pc's page, ib_fast is that page's address (its
-         * low 9 bits clear), so pc ^ ib_fast is pc's offset in the page,
-         * and the opcode's address needs no mask of its own. */
+         * low 9 bits clear; else a value no pc matches), so pc ^ ib_fast
+         * is pc's offset in the page, needing no mask for the opcode. */
         uint64_t page_off = (uint64_t)pc ^ m->ib_fast;
         if (LIKELY(page_off <= 512u - DC_WINDOW)) {
         fast_form:

@@ -299,13 +299,6 @@ static inline void ib_invalidate(vax_machine *m)
     m->ib_fast = (uint64_t)1 << 32;
 }
 
-/* Does the fetch shortcut map pc's page, with pc at most `limit` bytes
- * into it?  ((pc >> 9) == ib_tag && (pc & 511) <= limit, in one compare.) */
-static inline int ib_maps(const vax_machine *m, uint32_t pc, uint32_t limit)
-{
-    return ((uint64_t)pc ^ m->ib_fast) <= limit;
-}
-
 /* The physical address of a host pointer into guest RAM. */
 static inline uint32_t host_pa(const vax_machine *m, const uint8_t *h) { return (uint32_t)(h - m->bus.mem); }
 
