@@ -6,9 +6,12 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+
+import { findLabImage } from '../emu/js/vaxNode';
+import { kernelFileBeside } from '../experiments/kernels/kernelFiles';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'vaxlab-cli-'));
@@ -102,11 +105,9 @@ test('vaxlab fidelity --kernel refuses a kernel that is neither a variant nor a 
 // Runs a paging row for real (a reduced count): needs the lab image and the like-4.2 kernel the installer builds
 // beside it (`npm run image`); skipped, saying why, without them.
 const pagingSkip = await (async () => {
-  const { findLabImage } = await import('../emu/js/vaxNode');
-  const { kernelFileName } = await import('../experiments/kernels/variants');
   const image = findLabImage();
   if (!image) return 'no lab image: npm run image builds it';
-  const kernel = join(dirname(image), kernelFileName(basename(image).replace(/\.dsk(\.gz)?$/, ''), 'like-4.2'));
+  const kernel = kernelFileBeside(image, 'like-4.2');
   return existsSync(kernel) ? false : `no kernel like-4.2 beside the lab image (${kernel}): npm run image builds it`;
 })();
 
@@ -132,12 +133,10 @@ test('a paging row boots like-4.2 by default (Tables 7 and 8 against the paper\'
 // Runs a Table 2 row for real (a reduced count) on its default kernel and on the one it booted before 26 November
 // 2026: needs the lab image and both kernels the installer builds beside it; skipped, saying why, without them.
 const table2Skip = await (async () => {
-  const { findLabImage } = await import('../emu/js/vaxNode');
-  const { kernelFileName } = await import('../experiments/kernels/variants');
   const image = findLabImage();
   if (!image) return 'no lab image: npm run image builds it';
   for (const k of ['paper-1985', 'ofile-scans-1985']) {
-    const kernel = join(dirname(image), kernelFileName(basename(image).replace(/\.dsk(\.gz)?$/, ''), k));
+    const kernel = kernelFileBeside(image, k);
     if (!existsSync(kernel)) return `no kernel ${k} beside the lab image (${kernel}): npm run image builds it`;
   }
   return false;

@@ -9,10 +9,9 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 
 import { existsSync } from 'node:fs';
-import { basename, dirname } from 'node:path';
 
 import { findLabImage, REPO_ROOT, wasmBuildExists } from '../../emu/js/vaxNode';
-import { kernelFileName } from '../kernels/variants';
+import { kernelFileBeside } from '../kernels/kernelFiles';
 
 const skip = !wasmBuildExists() ? 'the WebAssembly emulator is not built (make -C emu wasm)'
   : findLabImage() ? false : 'no 4.3BSD image (npm run image)';
@@ -80,7 +79,7 @@ test('text: the flat profile and call graph, a diff of two steps, the namei tabl
 
 const kernelFile = (name: string): string | null => {
   const image = findLabImage();
-  return image ? join(dirname(image), kernelFileName(basename(image).replace(/\.dsk(\.gz)?$/, ''), name)) : null;
+  return image ? kernelFileBeside(image, name) : null;
 };
 const noOffset = kernelFile('no-offset-cache');
 const skipKernel = skip || (noOffset && existsSync(noOffset) ? false : 'the no-offset-cache kernel is not built (npm run image)');

@@ -9,12 +9,12 @@
 
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
 import { before, test } from 'node:test';
 
 import { findLabImage, loadDiskImage, loadSharedPack, wasmBuildExists } from '../../emu/js/vaxNode';
 import type { SharedPack } from '../../emu/js/sharedPack';
-import { KERNELS, kernelFileName } from '../kernels/variants';
+import { kernelFileBeside } from '../kernels/kernelFiles';
+import { KERNELS } from '../kernels/variants';
 import { findExperiment } from './experiments';
 import { resultJson } from './result';
 import { resolveRun, runExperiment, SettingsError } from './runner';
@@ -359,7 +359,7 @@ test('a failing point is marked and the sweep goes on; Stop stops every worker a
 
 
 test('a kernel variant on worker units boots as run --kernel boots it; without its bytes the sweep is refused before it runs', { skip }, async (t) => {
-  const file = join(dirname(findLabImage()!), kernelFileName(basename(findLabImage()!).replace(/\.dsk(\.gz)?$/, ''), 'no-name-cache'));
+  const file = kernelFileBeside(findLabImage()!, 'no-name-cache');
   if (!existsSync(file)) {
     t.skip(`${file} is not built (npm run image builds the kernels)`);
     return;
