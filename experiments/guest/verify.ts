@@ -26,15 +26,16 @@ export const REF_IMAGE = process.env.VAXLAB_REF_IMAGE ?? join(REPO_ROOT, 'emu/bu
 /** Where the programs live in the guest (on /usr: the root file system has 2.4 MB free). */
 export const BENCH = '/usr/bench';
 
-/** The programs, each built as `cc -O -I/sys/h -o NAME NAME.c` (vforks.c and vexecs.c include forks.c and execs.c). */
+/** The programs, each built as the README's build line says, with the lab's start-up start1985.s (vforks.c and
+ *  vexecs.c include forks.c and execs.c). */
 export const PROGRAMS = [
   'syscall', 'csw', 'signocsw', 'pipeself', 'pipediscard', 'pipeback', 'forks', 'vforks', 'execs', 'vexecs',
   'nulljob', 'bigjob', 'seqpage', 'randpage', 'gausspage', 'countenv', 'namework',
 ] as const;
-/** Every source typed into the guest: the programs, and paging.h, which the paging programs include. */
-const SOURCES = [...PROGRAMS.map((p) => `${p}.c`), 'paging.h'];
+/** Every source typed into the guest: the programs, paging.h, which the paging programs include, and the start-up. */
+const SOURCES = [...PROGRAMS.map((p) => `${p}.c`), 'paging.h', 'start1985.s'];
 
-export const compileCommand = (p: string): string => `cc -O -I/sys/h -o ${p} ${p}.c`;
+export const compileCommand = (p: string): string => `cc -O -I/sys/h -c start1985.s ${p}.c && ld -X -o ${p} start1985.o ${p}.o -lc`;
 
 /** The run script's value for `setenv a` ... `setenv o` (15 x 71 = 1065 bytes). */
 const ENV_VALUE = '012345678901234567890123456789012345678901234567890123456780123456789';

@@ -15,7 +15,9 @@
 //      NAME.c" — NAME becomes the program, "-o NAME" becomes
 //      "-o /usr/lab/bin/NAME";
 //   3. cc -O -o /usr/lab/bin/NAME NAME.c.
-// NAME.h files are carried along (for #include) but not compiled.  A
+// NAME.h and NAME.s files are carried along (for #include, or for a build
+// command to assemble: the README's links start1985.s) but are not
+// programs of their own.  A
 // comment line "/* check: ARGS */" names the arguments for the acceptance
 // check's short run of that program.
 //
@@ -97,7 +99,7 @@ export interface LabProgram {
 
 export interface LabSources {
   dir: string;
-  /** every file carried to /usr/lab/src (the .c and .h files), sorted */
+  /** every file carried to /usr/lab/src (the .c, .h and .s files), sorted */
   files: LabFile[];
   programs: LabProgram[];
   /** the README's build line, if it has one */
@@ -165,7 +167,7 @@ export function findLabSources(dir: string): LabSources {
       out.readmeBuild = null;
     }
   }
-  const names = readdirSync(dir).filter((n) => /\.[ch]$/.test(n)).sort();
+  const names = readdirSync(dir).filter((n) => /\.[chs]$/.test(n)).sort();
   for (const name of names) {
     const path = join(dir, name);
     if (!statSync(path).isFile()) continue;
