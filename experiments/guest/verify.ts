@@ -35,7 +35,7 @@ export const PROGRAMS = [
 /** Every source typed into the guest: the programs, paging.h, which the paging programs include, and the start-up. */
 const SOURCES = [...PROGRAMS.map((p) => `${p}.c`), 'paging.h', 'start1985.s'];
 
-export const compileCommand = (p: string): string => `cc -O -I/sys/h -c start1985.s ${p}.c && ld -X -o ${p} start1985.o ${p}.o -lc`;
+export const compileCommand = (p: string): string => `cc -O -I/sys/h -c start1985.s ${p}.c && ld -X -o ${p} start1985.o ${p}.o -lc && rm start1985.o ${p}.o`;
 
 /** The run script's value for `setenv a` ... `setenv o` (15 x 71 = 1065 bytes). */
 const ENV_VALUE = '012345678901234567890123456789012345678901234567890123456780123456789';
