@@ -11,15 +11,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { KernelStatsReader, type Vmmeter } from '../runner/kstats';
-import { bootSingleUser, useLabImage } from '../runner/testLab';
+import { bootSingleUser, printed, useLabImage } from '../runner/testLab';
 
 const lab = useLabImage('startup.test.ts');
 const skip = lab.skip;
-
-/** What a command printed: its echo and the next prompt cut off. */
-function printed(output: string): string[] {
-  return output.replace(/\r/g, '').split('\n').slice(1, -1);
-}
 
 test('start1985: argv and the environment reach main as with the release\'s crt0, an empty environment too', { skip }, async () => {
   const { sys, run } = await bootSingleUser(lab);

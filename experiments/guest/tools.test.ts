@@ -13,17 +13,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { type KernelStats, KernelStatsReader } from '../runner/kstats';
-import { bootSingleUser, useLabImage } from '../runner/testLab';
+import { bootSingleUser, printed, useLabImage } from '../runner/testLab';
 import { ConsoleSession } from '../runner/session';
 
 const lab = useLabImage('tools.test.ts');
 const skip = lab.skip;
-
-/** The lines a command printed: its echo and the next prompt cut off. */
-function printed(output: string): string[] {
-  const lines = output.replace(/\r/g, '').split('\n');
-  return lines.slice(1, -1);
-}
 
 /** The lines of numbers under the header line that starts with `columns`. */
 function table(lines: string[], columns: RegExp): { header: string[]; rows: number[][] } {

@@ -79,3 +79,8 @@ export async function bootSingleUser(lab: LabImage, options: {
   };
   return { sys, session, run };
 }
+
+/** The lines a command printed, from BootedSystem.run's output: its echo and the next prompt cut off. */
+export function printed(output: string): string[] {
+  return output.replace(/\r/g, '').split('\n').slice(1, -1);
+}
