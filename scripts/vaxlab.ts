@@ -2,7 +2,7 @@
 //
 //   npx vaxlab list
 //   npx vaxlab kernels
-//   npx vaxlab fidelity [--seeds N] [--json FILE] [--kernel NAME|FILE]
+//   npx vaxlab fidelity [--seeds N] [--spin drifting|locked] [--json FILE] [--kernel NAME|FILE]
 //   npx vaxlab run EXPERIMENT|all [--cpu 750|780] [--mem MB] [--disk rp06|eagle|ideal]
 //                                 [--param NAME=VALUE ...] [--set NAME=VALUE ...] [--limit SECONDS]
 //                                 [--json FILE] [--image FILE] [--kernel NAME|FILE] [--counters all] [--jobs N]
@@ -60,7 +60,7 @@ import {
 import {
   ALL_EXPERIMENTS, PAGING_KERNEL_VARIANT, PAPER_KERNEL_VARIANT, experimentGroups, findExperiment, type ExperimentSpec,
 } from '../experiments/runner/experiments';
-import { type ExperimentResult, RESULT_VERSION, resultJson } from '../experiments/runner/result';
+import { type ExperimentResult, RESULT_VERSION, resultJson, SPINS, type Spin } from '../experiments/runner/result';
 import { formatSweep, formatTable } from '../experiments/runner/resultText';
 import {
   resolveRun, runExperiment, type RunOptions, SettingsError, virtualSeconds,
@@ -90,9 +90,10 @@ import { profileExperiment, type StepProfile } from '../experiments/profile/run'
 
 const USAGE = `usage: vaxlab list
        vaxlab kernels
-       vaxlab fidelity [--seeds N] [--json FILE] [--kernel NAME|FILE]   (Tables 2, 7, 8 and the name cache against the paper, each row the median of N seeds (default 3) with its range; held-out rows summed up)
+       vaxlab fidelity [--seeds N] [--spin drifting|locked] [--json FILE] [--kernel NAME|FILE]   (Tables 2, 7, 8 and the name cache against the paper, each row the median of N seeds (default 3) with its range; held-out rows summed up)
        vaxlab run EXPERIMENT|all [--cpu 750|780] [--mem MB] [--disk ${DISK_TIMINGS.join('|')}] [--param NAME=VALUE ...]
-                                 [--set NAME=VALUE ...] [--limit SECONDS] [--seeds N] [--json FILE] [--image FILE]
+                                 [--set NAME=VALUE ...] [--limit SECONDS] [--seeds N] [--spin drifting|locked]
+                                 [--json FILE] [--image FILE]
                                  [--kernel NAME|FILE] [--counters all] [--jobs N]
        vaxlab sweep EXPERIMENT --set NAME=V1,V2,... [--set NAME2=V1,V2,...] [run's options] [--jobs N]
                                [--measure M] [--json FILE] [--shard I/N --jsonl FILE]
@@ -110,6 +111,11 @@ const USAGE = `usage: vaxlab list
                       each clock tick comes a pseudo-random delay after its overflow, and the command's pages fall
                       on other physical frames); the row is the median run, with the range
                       over the N (default 1)
+  --spin ROTATION     drifting (the default: a request that finds a drive idle a turn or more finds the platter at an
+                      angle drawn from the seed, so no row hinges on how its computing falls against whole turns) or
+                      locked (the platters turn in step with virtual time, as a real spindle does over a loop's few
+                      turns; the seeds still draw the clock's phase and the page placement): a loop that waits for the
+                      disk then lasts whole turns, as the paper's exec rows did (emu/docs/timing.md, "Whole turns")
   --disk TIMING       the disk's timing: rp06 (DEC RP06, the default), eagle (Fujitsu Eagle), rm05 (DEC RM05) or ideal
                       (no seek or rotational latency, not a real drive); the pack stays an RP06's.  Same as --set disk=TIMING
   --param NAME=VALUE  a parameter of the experiment (vaxlab list shows them: iterations, divisor)
@@ -257,6 +263,8 @@ function parseArgs(args: string[], command: 'run' | 'sweep'): Args {
       const n = Number(v);
       if (!Number.isSafeInteger(n) || n < 1 || n > 99) die('--seeds takes a whole number of runs per step, 1 to 99');
       a.options.spinSeeds = n;
+    } else if (flag === '--spin') {
+      a.options.spin = parseSpin(v);
     } else if (flag === '--counters') {
       if (v !== 'all' && v !== 'experiment') die('--counters takes all or experiment');
       a.options.counters = v;
@@ -285,6 +293,7 @@ function sweepBase(a: Args, parameters: Record<string, number>): SweepBase {
   if (a.options.limitSeconds !== undefined) base.limitSeconds = a.options.limitSeconds;
   if (a.options.counters !== undefined) base.counters = a.options.counters;
   if (a.options.spinSeeds !== undefined) base.spinSeeds = a.options.spinSeeds;
+  if (a.options.spin !== undefined) base.spin = a.options.spin;
   if (a.kernelArg !== null) base.kernel = a.kernelArg;
   return base;
 }
@@ -685,8 +694,15 @@ function kernels(): void {
  *  Table 2, Table 7 (and 8 from its rows), the name cache's ls -l. */
 const FIDELITY_EXPERIMENTS = ['table2', 'table7', 'namecache-ls'] as const;
 
+/** --spin's value, or exit 2 saying what it takes. */
+function parseSpin(v: string): Spin {
+  if (!(SPINS as readonly string[]).includes(v)) die(`--spin takes ${SPINS.join(' or ')}, got "${v}"`);
+  return v as Spin;
+}
+
 async function fidelity(args: string[]): Promise<number> {
   let seeds = 3;
+  let spin: Spin | undefined;
   let jsonFile: string | null = null;
   let kernelArg: string | null = null;
   while (args.length > 0) {
@@ -696,7 +712,8 @@ async function fidelity(args: string[]): Promise<number> {
     if (a === '--seeds') {
       seeds = Number(v);
       if (!Number.isSafeInteger(seeds) || seeds < 1 || seeds > 99) die('--seeds takes a whole number of runs per step, 1 to 99');
-    } else if (a === '--json') jsonFile = v;
+    } else if (a === '--spin') spin = parseSpin(v);
+    else if (a === '--json') jsonFile = v;
     else if (a === '--kernel') kernelArg = v;
     else die(`unknown option ${a}\n${USAGE}`);
   }
@@ -714,7 +731,7 @@ async function fidelity(args: string[]): Promise<number> {
     const spinSeeds = seeds;
     process.stderr.write(`${id}: ${spec.steps.length} steps${spinSeeds > 1 ? `, ${spinSeeds} seeds each (disk phase, clock phase and page placement)` : ''}` +
       `, kernel ${kernel ? kernel.name : kernelResultName(null)} ...\n`);
-    results[id] = await runExperiment(api.vax780, disk, spec, { image, spinSeeds, ...(kernel ? { kernel } : {}) });
+    results[id] = await runExperiment(api.vax780, disk, spec, { image, spinSeeds, ...(spin ? { spin } : {}), ...(kernel ? { kernel } : {}) });
   }
   disk.dispose();
   const tables = [

@@ -45,7 +45,7 @@ export type DiskType = (typeof DISK_TYPES)[number];
 export const RA_BLOCKS: Record<Exclude<DiskType, 'RP06'>, number> = { RA60: 400176, RA80: 237212, RA81: 891072, RA82: 1216665 };
 
 /** vaxw_abi_version(), emu/wasm/vax_wasm.c: the glue this binding was written for. */
-export const ABI_VERSION = 13;
+export const ABI_VERSION = 14;
 
 /** The boot flag for single-user that vax780w_create() takes in `howto` (0
  *  boots multi-user): RB_SINGLE, emu/src/boot/boot.h (4.3BSD's <sys/reboot.h>). */

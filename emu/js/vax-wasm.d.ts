@@ -74,6 +74,7 @@ declare module '*/build/wasm/vax.mjs' {
     _vax780w_set_kernel(w: number, bytesPtr: number, len: number): number;
     _vax780w_set_cpu_model(w: number, model: number): number;
     _vax780w_set_disk_spin_seed(w: number, seed: number): number;
+    _vax780w_lock_disk_spin(w: number): number;
     _vax780w_add_second_drive(w: number): number;
     _vax780w_run(w: number, maxInstructions: bigint): number;
     _vax780w_stop_detail(w: number): number;

@@ -55,6 +55,12 @@ export interface Vax780Options {
    *  a period (emu/src/system/clock.h), so the statistical clock samples the
    *  work instead of falling into step with a loop. */
   diskSpinSeed?: number;
+  /** The platters in step with virtual time whatever diskSpinSeed says,
+   *  which then draws only the interval clock's delays (vax780w_lock_disk_spin):
+   *  a loop that waits for a disk locks onto its rotation, as on a real
+   *  machine, and its iterations last whole turns (emu/docs/timing.md, "Whole
+   *  turns").  Default false. */
+  diskSpinLocked?: boolean;
   /** The disk's timing (the CLI's --disk-timing; emu/src/massbus/rp.c,
    *  "Timing profiles"): 'rp06' (DEC RP06, the default), 'eagle' (a Fujitsu
    *  M2351 Eagle: 3961 rpm, 1.86 MB/s, 18 ms average seek) or 'ideal' (not
@@ -207,7 +213,7 @@ export function vax780Systems(
 
   function createVax780(options: Vax780Options): Vax780System {
     const { memoryMB, disk, direct = false, set = {}, nsPerInstruction, diskTiming, diskType = 'RP06', consoleBoot, kernel,
-      cpuModel, diskSpinSeed, secondDrive = false, profile = false, restore } = options;
+      cpuModel, diskSpinSeed, diskSpinLocked = false, secondDrive = false, profile = false, restore } = options;
     if (restore !== undefined && (!(restore instanceof Uint8Array) || restore.length === 0)) {
       throw new TypeError('restore: the bytes of a machine snapshot (Vax780System.snapshot)');
     }
@@ -344,6 +350,7 @@ export function vax780Systems(
       if (diskSpinSeed !== undefined && mod._vax780w_set_disk_spin_seed(handle, diskSpinSeed >>> 0) !== 0) {
         throw new Error(`diskSpinSeed: ${lastError()}`);
       }
+      if (diskSpinLocked && mod._vax780w_lock_disk_spin(handle) !== 0) throw new Error(`diskSpinLocked: ${lastError()}`);
       for (const [name, value] of settings) {
         withString(mod, name, (p) => {
           if (mod._vax780w_add_setting(handle, p, value >>> 0) !== 0) throw new Error(`set ${name}: ${lastError()}`);

@@ -107,8 +107,9 @@ static void test_single_step(void)
  * on BRB . at IPL 31 so that the request stays pending: for each of n
  * ticks, the delay (ns) from its overflow (ICCS<INT> set) to its request.
  * The handler's part is played by clearing INT once the request is seen.
- * Returns the number of ticks seen. */
-static int tick_delays(uint32_t seed, uint64_t *delay_ns, int n)
+ * With lock_disks, vax780_lock_disk_spin after the seed (the disks' platters
+ * back in step with virtual time).  Returns the number of ticks seen. */
+static int tick_delays(uint32_t seed, int lock_disks, uint64_t *delay_ns, int n)
 {
     vax780 *s = make();
     if (!s)
@@ -116,6 +117,8 @@ static int tick_delays(uint32_t seed, uint64_t *delay_ns, int n)
     vax_machine *m = s->m;
     char err[256] = "";
     CHECK(vax780_set_disk_spin_seed(s, seed, err, sizeof err) == 0, "seed %u: %s", seed, err);
+    if (lock_disks)
+        CHECK(vax780_lock_disk_spin(s, err, sizeof err) == 0, "lock the disks: %s", err);
     static const uint8_t brb_self[] = {0x11, 0xFE};
     vax_phys_write(m, 0x1000, brb_self, sizeof brb_self);
     vax_set_psl(m, 0x1Fu << 16);
@@ -156,14 +159,14 @@ static void test_sample_seed(void)
 {
     enum { N = 200 };
     static uint64_t d0[N], d1[N], d1again[N], d2[N];
-    CHECK(tick_delays(0, d0, N) == N, "seed 0: every tick requested");
+    CHECK(tick_delays(0, 0, d0, N) == N, "seed 0: every tick requested");
     uint64_t worst = 0;
     for (int i = 0; i < N; i++)
         worst = d0[i] > worst ? d0[i] : worst;
     CHECK(worst < 10000, "seed 0: each request at its overflow, within an instruction (worst %llu ns)",
           (unsigned long long)worst);
 
-    CHECK(tick_delays(1, d1, N) == N, "seed 1: every tick requested, none lost over %d periods", N);
+    CHECK(tick_delays(1, 0, d1, N) == N, "seed 1: every tick requested, none lost over %d periods", N);
     uint64_t lo = UINT64_MAX, hi = 0, sum = 0;
     for (int i = 0; i < N; i++) {
         lo = d1[i] < lo ? d1[i] : lo;
@@ -177,9 +180,13 @@ static void test_sample_seed(void)
     CHECK(sum / N > 2000000u && sum / N < 3000000u, "seed 1: mean delay about a quarter period (%llu ns)",
           (unsigned long long)(sum / N));
 
-    CHECK(tick_delays(1, d1again, N) == N && memcmp(d1, d1again, sizeof d1) == 0,
+    CHECK(tick_delays(1, 0, d1again, N) == N && memcmp(d1, d1again, sizeof d1) == 0,
           "the same seed gives the same delays");
-    CHECK(tick_delays(2, d2, N) == N && memcmp(d1, d2, sizeof d1) != 0, "another seed gives others");
+    CHECK(tick_delays(2, 0, d2, N) == N && memcmp(d1, d2, sizeof d1) != 0, "another seed gives others");
+    /* Locking the disks' rotation (the runner's --spin locked) leaves the clock's sampling as the seed drew it. */
+    static uint64_t d1locked[N];
+    CHECK(tick_delays(1, 1, d1locked, N) == N && memcmp(d1, d1locked, sizeof d1) == 0,
+          "seed 1 with the disks locked: the same delays as seed 1");
 }
 
 /* The count keeps its period under long instructions: MOVC3s of 20000

@@ -117,6 +117,14 @@ EMSCRIPTEN_KEEPALIVE int vax780w_set_disk_spin_seed(vax780w *w, uint32_t seed)
     return vax_session_set_disk_spin_seed(w->s, seed);
 }
 
+/* After the spin seed: the platters back in step with virtual time, the
+ * clock's sampling left drawn from the seed (vax_session_lock_disk_spin).
+ * Only before the first instruction.  Returns 0, or -1 with a message. */
+EMSCRIPTEN_KEEPALIVE int vax780w_lock_disk_spin(vax780w *w)
+{
+    return vax_session_lock_disk_spin(w->s);
+}
+
 /* A second RP06, hp1 on the same MASSBUS, whose pack is another
  * copy-on-write view of the same image: the guest can mount a file system
  * from it (e.g. /usr from /dev/hp1g) and so read that file system with

@@ -29,8 +29,9 @@ EMSCRIPTEN_KEEPALIVE uint32_t vaxw_abi_version(void) {
      * 10: profiling (vax780w_profile_*, vax_profile_*);
      * 11: vax780w_create_js, an image JavaScript holds, read through the vaxImageRead import;
      * 12: vax780w_add_second_drive;
-     * 13: machine snapshots (vax780w_snapshot*, vax780w_restore*), chunked images (vax780w_chunked_*) */
-    return 13;
+     * 13: machine snapshots (vax780w_snapshot*, vax780w_restore*), chunked images (vax780w_chunked_*);
+     * 14: vax780w_lock_disk_spin */
+    return 14;
 }
 
 /* The emulator build's identity (32 bytes: the SHA-256 of emu/src), which

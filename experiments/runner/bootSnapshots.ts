@@ -131,6 +131,7 @@ export function bootKey(image: DiskImage, options: Omit<Vax780Options, 'kernel'>
     nsPerInstruction: o.nsPerInstruction ?? CPU_NS_PER_INSTRUCTION['780'],
     diskTiming: o.diskTiming ?? null, // not 'rp06': the RP06's own figures are another profile by name
     diskSpinSeed: o.diskSpinSeed ?? 0,
+    diskSpinLocked: o.diskSpinLocked === true,
     secondDrive: o.secondDrive === true,
     boot: o.boot ?? null,
     direct: o.direct === true,

@@ -44,8 +44,9 @@ function cell(ours: number | undefined, paper: number | undefined, range?: Sprea
 
 /** The kernel a table ran on, for its title: tables of one comparison may boot different kernels (Table 2 the
  *  paper's by default, the others the image's /vmunix), so each says which; nothing for /vmunix by default. */
-function onKernel(result: Pick<ExperimentResult, 'kernel'>): string {
-  return result.kernel ? `, kernel ${result.kernel.name}` : '';
+function onKernel(result: Pick<ExperimentResult, 'kernel' | 'machine'>): string {
+  return (result.machine.spin === 'locked' ? ', disks locked to virtual time' : '') +
+    (result.kernel ? `, kernel ${result.kernel.name}` : '');
 }
 
 function median(xs: number[]): number {

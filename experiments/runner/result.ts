@@ -94,6 +94,11 @@ export interface SpreadRange {
   max: number;
 }
 
+/** How the disks turn (RunOptions.spin): 'drifting', each idle drive's platter found at a drawn angle, or
+ *  'locked', in step with virtual time. */
+export const SPINS = ['drifting', 'locked'] as const;
+export type Spin = (typeof SPINS)[number];
+
 export interface ExperimentResult {
   format: typeof RESULT_FORMAT;
   version: typeof RESULT_VERSION;
@@ -108,6 +113,8 @@ export interface ExperimentResult {
     spinSeeds?: number;
     /** 2 when the machine had a second drive with /usr on it (MachineSpec.drives); absent with one. */
     drives?: number;
+    /** 'locked' when the disks turned in step with virtual time (RunOptions.spin); absent: drifting. */
+    spin?: Spin;
   };
   image: { name: string; sha256?: string } | null;
   /** The kernel booted, present when it is not the image's /vmunix: a
@@ -191,7 +198,7 @@ export const RESULT_SCHEMA = obj({
   title: str(1000),
   machine: obj({
     cpu: str(20), nsPerInstruction: num, memoryMB: MEMORY_MB_SCHEMA, memoryNote: str(1000), boot: str(100), direct: oneOf(true),
-  }, { disk: oneOf(...DISK_TIMINGS), spinSeeds: int(), drives: int() }),
+  }, { disk: oneOf(...DISK_TIMINGS), spinSeeds: int(), drives: int(), spin: oneOf(...SPINS) }),
   image: nul(obj({ name: str(1000) }, { sha256: str(200) })),
   parameters: numbers,
   kernelSettings: numbers,

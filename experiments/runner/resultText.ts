@@ -22,7 +22,8 @@ const MAX_CELL = 60;
 function machineLine(result: ExperimentResult): string {
   return `machine: VAX-11/${result.machine.cpu} model (${result.machine.nsPerInstruction} ns/instruction), ` +
     `${result.machine.memoryMB} MB (${result.machine.memoryNote}), single-user` +
-    (result.machine.disk ? `; disk timing ${result.machine.disk} (${DISK_TIMING_WORDS[result.machine.disk]}; the pack stays an RP06's)` : '');
+    (result.machine.disk ? `; disk timing ${result.machine.disk} (${DISK_TIMING_WORDS[result.machine.disk]}; the pack stays an RP06's)` : '') +
+    (result.machine.spin === 'locked' ? '; the disks turn in step with virtual time (--spin locked: a loop that waits for one lasts whole turns)' : '');
 }
 
 /** A column the caller adds at the right (the CLI's host seconds), with a value per row. */

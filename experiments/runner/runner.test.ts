@@ -383,6 +383,30 @@ test('execs0null (reduced) by disk timing: eagle faster than rp06, ideal fastest
   assert.equal(resultJson(viaSet), resultJson(runs.get('eagle')!));
 });
 
+test('--spin locked: a big job\'s exec loop lasts whole turns of the disk, from every seed; recorded only when locked', { skip }, async () => {
+  const execs = spec('execs0big');
+  const iterations = 200;
+  const options = { parameters: { iterations }, image: { name: 'test' }, spinSeeds: 2 };
+  const locked = await runExperiment(lab.api.vax780, lab.disk, execs, { ...options, spin: 'locked' });
+  assert.equal(locked.status, 'ok', resultJson(locked));
+  const row = locked.rows[0]!;
+  // 3600 rpm: a turn is 16.67 ms.  Each exec reads the same blocks and computes the same, so once the loop has
+  // locked onto the rotation every iteration waits what its computing leaves of a whole number of turns.
+  const turns = (row.guest!.real * 1000) / iterations / (60000 / 3600);
+  assert.ok(Math.abs(turns - Math.round(turns)) < 0.05, `${turns.toFixed(3)} turns an exec`);
+  // The seeds draw the clock's phase and the page placement but not the platters': both seeds lock alike.
+  assert.ok(row.spread!.real.max - row.spread!.real.min <= 0.1, JSON.stringify(row.spread));
+  assert.equal(locked.machine.spin, 'locked');
+  assert.match(formatTable(locked), /the disks turn in step with virtual time/);
+  // Drifting, the default, says nothing, so older results stay as they were.
+  const drifting = await runExperiment(lab.api.vax780, lab.disk, execs, options);
+  assert.equal(drifting.status, 'ok', resultJson(drifting));
+  assert.ok(!('spin' in drifting.machine));
+  assert.doesNotMatch(formatTable(drifting), /in step with virtual time/);
+  await assert.rejects(runExperiment(lab.api.vax780, lab.disk, execs, { ...options, spin: 'stopped' as never }),
+    (e: unknown) => e instanceof SettingsError && /spin: one of drifting, locked/.test(e.message));
+});
+
 test('the name cache off and on: hits 0 and > 0, nchsize read back; twice: identical JSON', { skip }, async () => {
   const work = spec('namecache-work');
   const options = { parameters: { divisor: 40 }, image: { name: 'test' } }; // namework's 200 / 40 = 5 iterations

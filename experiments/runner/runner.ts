@@ -22,7 +22,8 @@ import {
 } from './experiments';
 import { i32 } from './kstats';
 import {
-  RESULT_FORMAT, RESULT_VERSION, type ExperimentResult, type RowDerived, type RowPaper, type RowResult, type SpreadRange,
+  RESULT_FORMAT, RESULT_VERSION, SPINS, type ExperimentResult, type RowDerived, type RowPaper, type RowResult, type Spin,
+  type SpreadRange,
 } from './result';
 import { BootSnapshots, SINGLE_USER_BOOT, bootKey, encodeHostPart, type BootSnapshot } from './bootSnapshots';
 import { ConsoleSession, SessionFailure, SLICE, type SessionHooks } from './session';
@@ -126,7 +127,17 @@ export interface RunOptions {
    *  the run with the median elapsed time; with N > 1 it has the range
    *  (`spread`).  Default 1. */
   spinSeeds?: number;
+  /** The disks' rotation: 'drifting' (the default: a request that finds a
+   *  drive idle a turn or more finds the platter at an angle drawn from the
+   *  seed, so a row does not hinge on how its computing falls against whole
+   *  turns) or 'locked' (the platters turn in step with virtual time, as a
+   *  real spindle over the few turns of a loop; the seeds still draw the
+   *  clock's sampling and the page placement): a loop that waits for the
+   *  disk then lasts whole turns, as the paper's exec rows did
+   *  (emu/docs/timing.md, "Whole turns").  The result records 'locked'. */
+  spin?: Spin;
 }
+
 
 /** Where a run is: step `step` (1-based) of `steps`, and the machine's clocks. */
 export interface RunProgress {
@@ -359,6 +370,8 @@ export async function runExperiment(
   if (!Number.isSafeInteger(spinSeeds) || spinSeeds < 1 || spinSeeds > 99) {
     throw new SettingsError([`spinSeeds: a whole number from 1 to 99, got ${spinSeeds}`]);
   }
+  const spin = options.spin ?? 'drifting';
+  if (!(SPINS as readonly string[]).includes(spin)) throw new SettingsError([`spin: one of ${SPINS.join(', ')}, got ${JSON.stringify(spin)}`]);
   const memoryNote = run.memoryMB === spec.machine.memoryMB && run.cpu === spec.machine.cpu
     ? spec.machine.memoryNote
     : `${run.memoryMB} MB${run.cpu !== spec.machine.cpu ? ` on a ${run.cpu} preset` : ''}, set for this run ` +
@@ -376,6 +389,7 @@ export async function runExperiment(
       cpu: run.cpu, nsPerInstruction, memoryMB: run.memoryMB, memoryNote, boot: spec.machine.boot, direct: true,
       ...(run.disk !== DEFAULT_DISK_TIMING ? { disk: run.disk } : {}),
       spinSeeds,
+      ...(spin === 'locked' ? { spin } : {}),
       ...(spec.machine.drives === 2 ? { drives: 2 } : {}),
     },
     image: options.image ?? null,
@@ -422,10 +436,11 @@ export async function runExperiment(
 /** A step's machine, but for its disk and kernel file: how runStep creates
  *  it (and so what a shipped snapshot of it must have been made with). */
 export function stepMachineOptions(run: ResolvedRun, kernel: Record<string, number>, spinSeed: number,
-  drives: MachineSpec['drives'] = 1): Omit<Vax780Options, 'disk'> {
+  drives: MachineSpec['drives'] = 1, spin: Spin = 'drifting'): Omit<Vax780Options, 'disk'> {
   return {
     memoryMB: run.memoryMB, boot: 'single', direct: true, set: kernel, cpuModel: run.cpu,
     nsPerInstruction: CPU_NS_PER_INSTRUCTION[run.cpu], diskTiming: run.disk, diskSpinSeed: spinSeed,
+    ...(spin === 'locked' ? { diskSpinLocked: true } : {}),
     ...(drives === 2 ? { secondDrive: true } : {}),
   };
 }
@@ -482,7 +497,7 @@ async function runStep(
   const profileCode: ProfileCode | null = options.profile ? await import('../profile/index') : null;
   try {
     const machineOptions: Vax780Options = {
-      ...stepMachineOptions(run, kernel, spinSeed, spec.machine.drives), disk: image,
+      ...stepMachineOptions(run, kernel, spinSeed, spec.machine.drives, options.spin), disk: image,
       ...(options.kernel ? { kernel: options.kernel.bytes } : {}), profile: options.profile === true,
     };
     const key = snapshots ? bootKey(image, machineOptions, SINGLE_USER_BOOT, options.kernel?.sha256) : '';

@@ -29,7 +29,7 @@ import type { DiskImage } from '../../emu/js/diskImage';
 import type { Vax780Api } from '../../emu/js/vax780';
 import { DISTRIBUTED_KERNEL_NAME, KERNELS, effectiveKernelName, isKernelChoice } from '../kernels/variants';
 import { findExperiment, type ExperimentSpec, type ExperimentView, type StepSpec } from './experiments';
-import { MEMORY_MB_SCHEMA, RESULT_SCHEMA, checkSeries, type ExperimentResult, type RowResult } from './result';
+import { MEMORY_MB_SCHEMA, RESULT_SCHEMA, SPINS, checkSeries, type ExperimentResult, type RowResult, type Spin } from './result';
 import {
   arr, at, check, int, num, nul, obj, oneOf, rec, str, type Expect, type Infer, type Paths, type Same,
 } from './schema';
@@ -68,6 +68,8 @@ export interface SweepBase {
   counters?: 'experiment' | 'all';
   /** Runs of each step with seeds 1..N: disk phase, clock phase and page placement (RunOptions.spinSeeds). */
   spinSeeds?: number;
+  /** The disks' rotation (RunOptions.spin). */
+  spin?: Spin;
   /** A kernel variant to boot instead of the experiment's own (ExperimentSpec.kernel; absent: the image's
    *  /vmunix), by name (experiments/kernels); DISTRIBUTED_KERNEL_NAME: the image's /vmunix. */
   kernel?: string;
@@ -333,6 +335,7 @@ function runOptionsOf(base: SweepBase): RunOptions {
   if (base.limitSeconds !== undefined) o.limitSeconds = base.limitSeconds;
   if (base.counters !== undefined) o.counters = base.counters;
   if (base.spinSeeds !== undefined) o.spinSeeds = base.spinSeeds;
+  if (base.spin !== undefined) o.spin = base.spin;
   if (base.profile) o.profile = true;
   return o;
 }
@@ -735,7 +738,7 @@ export function localExecutor(runner: SweepUnitRunner, hooks: Pick<RunOptions, '
 
 export const SWEEP_BASE_SCHEMA = obj({ parameters: rec(num), set: rec(num) }, {
   cpu: oneOf('750', '780'), memoryMB: MEMORY_MB_SCHEMA, disk: oneOf(...DISK_TIMINGS), limitSeconds: num,
-  counters: oneOf('experiment', 'all'), spinSeeds: int(1, 99), kernel: str(100), profile: oneOf(true, false),
+  counters: oneOf('experiment', 'all'), spinSeeds: int(1, 99), spin: oneOf(...SPINS), kernel: str(100), profile: oneOf(true, false),
 });
 
 export const SWEEP_SCHEMA = obj({

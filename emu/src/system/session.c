@@ -660,6 +660,13 @@ int vax_session_set_disk_spin_seed(vax_session *s, uint32_t seed)
     return vax780_set_disk_spin_seed(s->sys, seed, s->err, sizeof s->err) < 0 ? -1 : 0;
 }
 
+int vax_session_lock_disk_spin(vax_session *s)
+{
+    if (vax_instruction_count(s->sys->m) != 0)
+        return fail(s, -1, "disk spin lock: only before the first instruction");
+    return vax780_lock_disk_spin(s->sys, s->err, sizeof s->err) < 0 ? -1 : 0;
+}
+
 int vax_session_attach_disk(vax_session *s, int unit, const char *type, vax_blockdev *bd)
 {
     if (vax_instruction_count(s->sys->m) != 0)

@@ -184,6 +184,9 @@ int vax_session_set_disk_timing(vax_session *s, const char *profile);
 /* The processor model (780 or 750) and the disks' spin seed, likewise. */
 int vax_session_set_cpu_model(vax_session *s, int model);
 int vax_session_set_disk_spin_seed(vax_session *s, uint32_t seed);
+/* The disks' platters in step with virtual time, the clock's sampling as
+ * the spin seed drew it (vax780_lock_disk_spin); after the seed, likewise. */
+int vax_session_lock_disk_spin(vax_session *s);
 /* One more RP-type drive, hpN (vax780_attach_disk), before the first
  * instruction: e.g. a second drive over another view of the same pack, so
  * that a file system can be mounted from another arm. */

@@ -216,6 +216,19 @@ int vax780_set_disk_spin_seed(vax780 *s, uint32_t seed, char *err, size_t errlen
     return 0;
 }
 
+int vax780_lock_disk_spin(vax780 *s, char *err, size_t errlen)
+{
+    for (int u = 0; u < VAX780_MAX_DISKS; u++) {
+        mba *a = u < 4 ? s->mba0 : s->mba1;
+        mba_disk_stats st;
+        if (mba_disk_stats_get(a, u % 4, &st) < 0)
+            continue; /* no drive there */
+        if (mba_set_disk_spin_seed(a, u % 4, 0, err, errlen) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 void vax780_destroy(vax780 *s)
 {
     if (!s)

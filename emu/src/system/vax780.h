@@ -99,6 +99,14 @@ int vax780_attach_disk(vax780 *s, int unit, const char *type, vax_blockdev *bd, 
  * (vax780_config.disk_spin_seed).  Before the disks are used.  Returns 0, or -1 with a message in err. */
 int vax780_set_disk_spin_seed(vax780 *s, uint32_t seed, char *err, size_t errlen);
 
+/* Every disk's platter back in step with virtual time (spin seed 0), the
+ * clock's sample seed left as vax780_set_disk_spin_seed drew it: a loop
+ * that waits for a disk then locks onto its rotation, as a real one does
+ * (emu/docs/timing.md, "Whole turns"), while the statistical clock still
+ * samples the work at drawn phases.  Before the disks are used.  Returns
+ * 0, or -1 with a message in err. */
+int vax780_lock_disk_spin(vax780 *s, char *err, size_t errlen);
+
 /* Console INIT: processor and adapters reset, memory kept. */
 void vax780_init(vax780 *s);
 
