@@ -195,6 +195,9 @@ export function adoptShared(shared: SharedRunSettings, previous: FormState): { f
   }
   const seeds = shared.result.machine.spinSeeds;
   if (seeds !== undefined && seeds > 1) dropped.push(`disk spin seeds 1..${seeds}: the page runs each step once, with seed 1`);
+  if (shared.result.machine.spin === 'locked') {
+    dropped.push('disks locked to virtual time (vaxlab --spin locked): the page runs them drifting, its only rotation');
+  }
   const settings: RunSettings = { ...config, parameters, set, ...(kernel ? { kernel } : {}) };
   if (!kernel) delete settings.kernel;
   return { form: formFor(shared.experiment, settings, previous), dropped };
@@ -204,7 +207,7 @@ export function adoptShared(shared: SharedRunSettings, previous: FormState): { f
 export interface SharedRunSettings {
   experiment: string;
   config: RunSettings;
-  result: { kernel?: { name: string }; machine: { spinSeeds?: number } };
+  result: { kernel?: { name: string }; machine: { spinSeeds?: number; spin?: string } };
 }
 
 /** The form that reproduces a run's settings (a permalink's "Run again"). */

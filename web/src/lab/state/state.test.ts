@@ -386,7 +386,7 @@ test('the page put together: ready, Run sends the form\'s settings, the finished
   const foreign: SharedRun = {
     experiment: 'syscall',
     config: { cpu: '750', memoryMB: 4.5, set: { nbuf: 100, maxusers: 48 }, parameters: { iterations: 500, depth: 3 }, kernel: 'like-4.1' },
-    result: { ...result(0.3, 500), machine: { ...result(0.3, 500).machine, spinSeeds: 3 } },
+    result: { ...result(0.3, 500), machine: { ...result(0.3, 500).machine, spinSeeds: 3, spin: 'locked' } },
   };
   lab.shown.open({ source: 'permalink', shared: foreign });
   lab.runAgain();
@@ -402,6 +402,7 @@ test('the page put together: ready, Run sends the form\'s settings, the finished
       'kernel variable maxusers=48: this lab cannot set it',
       'kernel like-4.1: not one of this lab\'s kernel variants; the distributed /vmunix boots instead',
       'disk spin seeds 1..3: the page runs each step once, with seed 1',
+      'disks locked to virtual time (vaxlab --spin locked): the page runs them drifting, its only rotation',
     ],
   });
   assert.match(lab.runs.console.contents, /Run again left out what this lab cannot set: parameter depth=3/);
