@@ -93,8 +93,7 @@ const USAGE = `usage: vaxlab list
        vaxlab fidelity [--seeds N] [--spin drifting|locked] [--json FILE] [--kernel NAME|FILE]   (Tables 2, 7, 8 and the name cache against the paper, each row the median of N seeds (default 3) with its range; held-out rows summed up)
        vaxlab run EXPERIMENT|all [--cpu 750|780] [--mem MB] [--disk ${DISK_TIMINGS.join('|')}] [--param NAME=VALUE ...]
                                  [--set NAME=VALUE ...] [--limit SECONDS] [--seeds N] [--spin drifting|locked]
-                                 [--json FILE] [--image FILE]
-                                 [--kernel NAME|FILE] [--counters all] [--jobs N]
+                                 [--json FILE] [--image FILE] [--kernel NAME|FILE] [--counters all] [--jobs N]
        vaxlab sweep EXPERIMENT --set NAME=V1,V2,... [--set NAME2=V1,V2,...] [run's options] [--jobs N]
                                [--measure M] [--json FILE] [--shard I/N --jsonl FILE]
        vaxlab merge SHARD.jsonl ... [--json FILE] [--measure M]

@@ -138,7 +138,6 @@ export interface RunOptions {
   spin?: Spin;
 }
 
-
 /** Where a run is: step `step` (1-based) of `steps`, and the machine's clocks. */
 export interface RunProgress {
   step: number;
