@@ -308,6 +308,29 @@ function fabricatedRun(): SharedRun {
   return { experiment: 'syscall', config: { cpu: '750', memoryMB: 5, set: {}, parameters: { iterations: 1234 } }, result };
 }
 
+test('the disks locked to virtual time: the setting is in the address, runs, and the result and its link say so',
+  async ({ page }, testInfo) => {
+    test.setTimeout(180_000);
+    await page.goto('/');
+    await waitReady(page);
+    await page.getByTestId('experiment-search').fill('execs0big');
+    await page.getByTestId('experiment-execs0big').click();
+    await page.getByTestId('param-iterations').fill('60');
+    await page.getByTestId('toggle-spin').selectOption('locked');
+    await expect(page).toHaveURL(/[#&]spin=locked(&|$)/);
+    await page.getByTestId('run-button').click();
+    await expect(page.getByTestId('result-row')).toHaveCount(1, { timeout: 120_000 });
+    await expect(page.locator('.result-meta')).toContainText('the disks locked to virtual time');
+    await expect(page.getByTestId('machine-status')).toContainText(/ready/i, { timeout: 30_000 });
+    // The permalink keeps the setting: it decodes (in Node) to a run made locked, in its settings and its result.
+    await page.getByTestId('permalink-button').click();
+    const link = await page.getByTestId('permalink-url').inputValue();
+    const shared = await decodePermalink(link);
+    expect(shared.config.spin).toBe('locked');
+    expect(shared.result.machine.spin).toBe('locked');
+    await shot(page, '26-disks-locked', testInfo);
+  });
+
 test('a link made in Node opens; a corrupted one and one from a newer vaxlab show the error', async ({ freshPage }, testInfo) => {
   const value = await encodePermalink(fabricatedRun());
 

@@ -10,6 +10,7 @@
 //   p.NAME    one of its parameters, as typed
 //   k.NAME    a kernel variable, as typed
 //   cpu, mem, disk, kernel   the machine (when not the experiment's own)
+//   spin      locked: the disks' platters in step with virtual time (absent: drifting)
 //   variant   the kernel variant booted instead of /vmunix (experiments/kernels/variants.ts)
 //   profile   1: the run is profiled
 //   r         a permalink's value (a run, or two compared)
@@ -39,6 +40,7 @@ export function formParams(form: FormState): string {
     out.set('mem', form.memoryMB);
   }
   if (form.disk !== null && form.disk.trim() !== '' && form.disk.trim() !== 'rp06') out.set('disk', form.disk);
+  if (form.spinLocked) out.set('spin', 'locked');
   if (form.kernel !== '4.3BSD') out.set('kernel', form.kernel);
   if (form.variant !== null && form.variant !== '') out.set('variant', form.variant);
   if (form.profile) out.set('profile', '1');
@@ -87,6 +89,7 @@ export function readFragment(hash: string): AddressContents {
   let cpu: string | null = null;
   let memoryMB: string | null = null;
   let disk: string | null = null;
+  let spinLocked = false;
   let kernel: FormState['kernel'] = '4.3BSD';
   let profile = false;
   let variant: string | null = null;
@@ -97,6 +100,7 @@ export function readFragment(hash: string): AddressContents {
     else if (key === 'cpu') cpu = value(v);
     else if (key === 'mem') memoryMB = value(v);
     else if (key === 'disk') disk = value(v);
+    else if (key === 'spin' && (v === 'locked' || v === 'drifting')) spinLocked = v === 'locked';
     else if (key === 'kernel' && (v === '4.3BSD' || v === '4.2BSD')) kernel = v;
     else if (key === 'profile' && (v === '1' || v === '0')) profile = v === '1';
     else if (key === 'variant') {
@@ -111,7 +115,7 @@ export function readFragment(hash: string): AddressContents {
     problems,
     form: (previous) => ({
       ...previous, experimentId: spec.id, params: { ...previous.params, [spec.id]: typedParams }, kernelToggles, cpu, memoryMB, disk, kernel,
-      profile, variant,
+      spinLocked, profile, variant,
     }),
   };
 }

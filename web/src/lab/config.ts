@@ -23,6 +23,9 @@ export interface FormState {
   memoryMB: string | null;
   /** The disk's timing by name ('rp06', 'eagle', 'ideal'); null: rp06, the lab's drive. */
   disk: string | null;
+  /** The disks' platters in step with virtual time (the runner's spin 'locked': a loop that waits for a disk lasts
+   *  whole turns, as the paper's did); false: drifting, the runner's default. */
+  spinLocked: boolean;
   /** Profile the run (the emulator's exact profiler; the guest runs the same). */
   profile: boolean;
   /** A kernel variant the installer built (experiments/kernels/variants.ts, by name) to boot instead of the
@@ -41,6 +44,8 @@ export interface RunSettings {
   parameters: Record<string, number>;
   /** The disk's timing, only when it is not rp06 (the default). */
   disk?: DiskTiming;
+  /** The disks' rotation, only when locked (the runner's RunOptions.spin; absent: drifting). */
+  spin?: 'locked';
   /** The kernel asked for by name (a variant, or 'vmunix': the image's /vmunix), only when one was; absent:
    *  the experiment's own (ExperimentSpec.kernel, else /vmunix). */
   kernel?: string;
@@ -58,6 +63,7 @@ export function initialForm(): FormState {
     cpu: null,
     memoryMB: null,
     disk: null,
+    spinLocked: false,
     profile: false,
     variant: null,
   };
@@ -157,7 +163,8 @@ export function checkForm(form: FormState): FormCheck {
   try {
     const run = resolveRun(spec, { cpu, memoryMB, parameters, set, disk });
     const settings: RunSettings = {
-      cpu, memoryMB, set, parameters, ...(disk !== DEFAULT_DISK_TIMING ? { disk } : {}), ...(variant !== null ? { kernel: variant } : {}),
+      cpu, memoryMB, set, parameters, ...(disk !== DEFAULT_DISK_TIMING ? { disk } : {}), ...(form.spinLocked ? { spin: 'locked' as const } : {}),
+      ...(variant !== null ? { kernel: variant } : {}),
     };
     return { errors, problems: [], notes: run.notes, settings };
   } catch (e) {
@@ -195,10 +202,9 @@ export function adoptShared(shared: SharedRunSettings, previous: FormState): { f
   }
   const seeds = shared.result.machine.spinSeeds;
   if (seeds !== undefined && seeds > 1) dropped.push(`disk spin seeds 1..${seeds}: the page runs each step once, with seed 1`);
-  if (shared.result.machine.spin === 'locked') {
-    dropped.push('disks locked to virtual time (vaxlab --spin locked): the page runs them drifting, its only rotation');
-  }
-  const settings: RunSettings = { ...config, parameters, set, ...(kernel ? { kernel } : {}) };
+  // A link made in Node from `vaxlab run --spin locked` has it in its result; the page's own, in its settings too.
+  const locked = config.spin === 'locked' || shared.result.machine.spin === 'locked';
+  const settings: RunSettings = { ...config, parameters, set, ...(kernel ? { kernel } : {}), ...(locked ? { spin: 'locked' as const } : {}) };
   if (!kernel) delete settings.kernel;
   return { form: formFor(shared.experiment, settings, previous), dropped };
 }
@@ -225,6 +231,7 @@ export function formFor(experimentId: string, settings: RunSettings, previous: F
     cpu: spec && settings.cpu === spec.machine.cpu ? null : settings.cpu,
     memoryMB: spec && settings.memoryMB === spec.machine.memoryMB ? null : String(settings.memoryMB),
     disk: settings.disk && settings.disk !== DEFAULT_DISK_TIMING ? settings.disk : null,
+    spinLocked: settings.spin === 'locked',
     variant: settings.kernel ?? null,
   };
 }

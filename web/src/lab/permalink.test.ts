@@ -238,6 +238,15 @@ test('a run with another disk timing round-trips (machine.disk, config.disk)', a
   assert.deepEqual(await decodePermalink(await encodePermalink(run)), run);
 });
 
+test('a run with the disks locked round-trips (machine.spin, config.spin); another rotation is refused', async () => {
+  const run = syscallRun();
+  run.result.machine.spin = 'locked';
+  run.config.spin = 'locked';
+  assert.deepEqual(await decodePermalink(await encodePermalink(run)), run);
+  (run.config as { spin?: string }).spin = 'wobbling';
+  await assert.rejects(async () => decodePermalink(await encodePermalink(run)), /spin/);
+});
+
 test('the same run gives the same link', async () => {
   assert.equal(await encodePermalink(syscallRun()), await encodePermalink(syscallRun()));
 });

@@ -123,6 +123,8 @@ export interface SharedRun {
   /** disk: only when not rp06 (as in the result's machine). */
   config: {
     cpu: '750' | '780'; memoryMB: number; set: Record<string, number>; parameters: Record<string, number>; disk?: DiskTiming;
+    /** Only when the disks turned locked to virtual time (as in the result's machine). */
+    spin?: 'locked';
     /** The kernel asked for by name (a variant of experiments/kernels/variants.ts, or 'vmunix': the image's /vmunix), only when one was; absent: the experiment's own. */
     kernel?: string;
   };
@@ -593,7 +595,7 @@ const RUN = obj({
   experiment: str(100),
   config: obj({ cpu: oneOf('750', '780'), memoryMB: MEMORY_MB_SCHEMA, set: numbers, parameters: numbers },
     // Any name: a variant this page does not have is said when the run is run again, not refused here.
-    { disk: oneOf(...DISK_TIMINGS), kernel: str(100, /^[A-Za-z0-9_.-]+$/, 'a kernel variant\'s name') }),
+    { disk: oneOf(...DISK_TIMINGS), spin: oneOf('locked'), kernel: str(100, /^[A-Za-z0-9_.-]+$/, 'a kernel variant\'s name') }),
   result: RESULT_SCHEMA,
 }, { reduction: REDUCTION, ranAt: str(40, /^\d{4}-\d\d-\d\dT[\d:.]+Z$/, 'a date and time (ISO 8601, UTC)') });
 

@@ -359,6 +359,7 @@ async function run(runId: number, experiment: string, config: RunConfig): Promis
       set: config.set,
       parameters: config.parameters,
       disk: config.disk,
+      ...(config.spin ? { spin: config.spin } : {}),
       limitSeconds: config.limitSeconds,
       profile: config.profile === true,
       image: { name: img.name, sha256: img.sha256 },

@@ -47,6 +47,8 @@ export interface RunConfig {
   parameters: Record<string, number>;
   /** The disk's timing (the runner's `disk`); absent: rp06. */
   disk?: DiskTiming;
+  /** The disks' rotation (the runner's `spin`); absent: drifting. */
+  spin?: 'locked';
   limitSeconds?: number;
   /** Profile each row's timed command (the runner's `profile`: RowResult.profile). */
   profile?: boolean;

@@ -46,6 +46,7 @@ export function changedSettings(form: FormState): { total: number; kernel: strin
   if (form.cpu !== null && form.cpu.trim() !== '' && form.cpu.trim() !== spec.machine.cpu) total++;
   if (form.memoryMB !== null && form.memoryMB.trim() !== '' && form.memoryMB.trim() !== String(spec.machine.memoryMB)) total++;
   if (diskOf(form.disk) !== DEFAULT_DISK_TIMING) total++;
+  if (form.spinLocked) total++;
   if (form.kernel !== '4.3BSD') total++;
   // Another kernel than the experiment's own (Table 2: the paper's; Tables 7 and 8: like-4.2; the others: /vmunix).
   const ownKernel = effectiveKernelName(spec.kernel);
@@ -90,11 +91,16 @@ export function SettingsPanel({ lab }: { lab: LabController }) {
       'the Berkeley 780’s disks in the paper’s Table 5), or an ideal disk with no seek or rotational latency (not a real ' +
       'drive: what is left when the disk’s latency is taken away). The pack stays an RP06 pack, with the RP06’s geometry; ' +
       `only the timing changes.${diskToggle ? ` Paper §${diskToggle.section.split(' ')[0]}.` : ''}`,
+    'toggle-spin': 'How the platters turn against the computing. Drifting (the default): a request that finds a drive idle ' +
+      'a turn or more finds the platter at an angle drawn from the run’s seed, so each wait is half a turn on average and ' +
+      'no result hinges on how a loop’s computing falls against whole turns. Locked: the platters turn in step with ' +
+      'virtual time, as a real spindle does over a loop’s few turns, so a loop that waits for the disk lasts a whole ' +
+      'number of turns (16.7 ms each), as the paper’s exec rows did (emu/docs/timing.md, “Whole turns”).',
   };
   for (const t of KERNEL_TOGGLES) {
     help[`toggle-${t.name}`] = `${t.name}: ${t.description} Range ${t.min}–${t.max}. Default: ${t.defaultNote}. Paper §${t.section}.`;
   }
-  const machineIds = ['kernel', 'toggle-cpu', 'toggle-memoryMB', 'toggle-disk'];
+  const machineIds = ['kernel', 'toggle-cpu', 'toggle-memoryMB', 'toggle-disk', 'toggle-spin'];
 
   return (
     <section className="panel settings" aria-labelledby="settings-title">
@@ -152,13 +158,25 @@ export function SettingsPanel({ lab }: { lab: LabController }) {
             <span className="visually-hidden" id="toggle-disk-help">{help['toggle-disk']}</span>
           </div>
           {focused === 'toggle-disk' ? <FieldHelp text={help['toggle-disk']!} /> : null}
+          <div className="field">
+            <label htmlFor="toggle-spin" title={help['toggle-spin']}>Disk rotation</label>
+            <select id="toggle-spin" data-testid="toggle-spin" value={form.spinLocked ? 'locked' : 'drifting'}
+              aria-describedby="toggle-spin-help" className={form.spinLocked ? 'changed' : undefined}
+              onChange={(e) => lab.form.setSpinLocked(e.target.value === 'locked')}>
+              <option value="drifting">Drifting</option>
+              <option value="locked">Locked (whole turns)</option>
+            </select>
+            <span className="visually-hidden" id="toggle-spin-help">{help['toggle-spin']}</span>
+          </div>
+          {focused === 'toggle-spin' ? <FieldHelp text={help['toggle-spin']!} /> : null}
         </div>
         <KernelVariantField variant={form.variant} own={spec?.kernel} built={built} disabled={running} error={errors['kernel-variant']}
           onChange={(v) => lab.form.setVariant(v)} />
         {focused && machineIds.includes(focused) ? null : (
           <p className="machine-note hint">
             VAX-11/{cpu}: {CPU_WORDS[cpu]}{cpu === spec.machine.cpu ? '' : ` (the paper’s: a ${spec.machine.cpu})`}
-            {disk === DEFAULT_DISK_TIMING ? '' : `; ${DISK_LABELS[disk]} disk timing on the RP06 pack`}.{' '}
+            {disk === DEFAULT_DISK_TIMING ? '' : `; ${DISK_LABELS[disk]} disk timing on the RP06 pack`}
+            {form.spinLocked ? '; the disks locked to virtual time' : ''}.{' '}
             <span className={changed.total ? 'changed-count' : undefined}>
               {changed.total ? `${changed.total} setting${changed.total === 1 ? '' : 's'} changed from the paper’s.` : 'All as the paper ran it.'}
             </span>

@@ -52,6 +52,7 @@ export function SharedBanner({ lab }: { lab: LabController }) {
         <p className="shared-machine">
           VAX-11/{r.machine.cpu} model ({r.machine.nsPerInstruction} ns/instruction), {r.machine.memoryMB} MB, {r.machine.boot}-user
           {r.machine.disk ? `, ${r.machine.disk} disk timing` : ''}
+          {r.machine.spin === 'locked' ? ', the disks locked to virtual time' : ''}
           {params ? `; ${params}` : ''}; kernel variables {kernel || 'as distributed'}
         </p>
         <p className="shared-figure">

@@ -44,6 +44,11 @@ export class Form {
     this.form.update((f) => ({ ...f, disk: raw }));
   }
 
+  /** The disks' rotation: locked to virtual time, or drifting (the default). */
+  setSpinLocked(on: boolean): void {
+    this.form.update((f) => ({ ...f, spinLocked: on }));
+  }
+
   /** Profile the next runs (or not). */
   setProfile(on: boolean): void {
     this.form.update((f) => ({ ...f, profile: on }));
@@ -62,7 +67,8 @@ export class Form {
   /** Back to the paper's settings: the experiment's parameters and machine, the kernel's variables. */
   reset(): void {
     this.form.update((f) => ({
-      ...f, params: { ...f.params, [f.experimentId]: {} }, kernelToggles: {}, cpu: null, memoryMB: null, disk: null, variant: null,
+      ...f, params: { ...f.params, [f.experimentId]: {} }, kernelToggles: {}, cpu: null, memoryMB: null, disk: null, spinLocked: false,
+      variant: null,
     }));
   }
 

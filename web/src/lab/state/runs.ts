@@ -43,6 +43,7 @@ export function sharedRun(run: RunState, result: ExperimentResult, ranAt?: strin
     config: {
       cpu: run.settings.cpu, memoryMB: run.settings.memoryMB, set: run.settings.set, parameters: result.parameters,
       ...(run.settings.disk ? { disk: run.settings.disk } : {}),
+      ...(run.settings.spin ? { spin: run.settings.spin } : {}),
       ...(run.settings.kernel ? { kernel: run.settings.kernel } : {}),
     },
     result,
@@ -81,7 +82,7 @@ export class Runs {
     if (this.running) return null;
     const runId = this.nextRunId++;
     this.console.reset();
-    const disk = settings.disk ? `, ${settings.disk} disk timing` : '';
+    const disk = (settings.disk ? `, ${settings.disk} disk timing` : '') + (settings.spin ? ', disks locked to virtual time' : '');
     // The kernel that boots: the one asked for, else the experiment's own (Table 2: the paper's; Tables 7, 8: like-4.2).
     const booted = effectiveKernelName(findExperiment(experiment)?.kernel, settings.kernel);
     const variant = booted !== null ? ` (kernel ${kernelResultName(booted)})`
@@ -99,7 +100,7 @@ export class Runs {
       experiment,
       config: {
         kernel, cpu: settings.cpu, memoryMB: settings.memoryMB, set: settings.set, parameters: settings.parameters,
-        ...(settings.disk ? { disk: settings.disk } : {}), ...(profile ? { profile: true } : {}),
+        ...(settings.disk ? { disk: settings.disk } : {}), ...(settings.spin ? { spin: settings.spin } : {}), ...(profile ? { profile: true } : {}),
         ...(settings.kernel ? { variant: settings.kernel } : {}),
       },
     });

@@ -276,6 +276,14 @@ test('the address: the form\'s settings as they differ from the paper\'s, read b
   const profiled = { ...initialForm(), profile: true };
   assert.equal(formParams(profiled), 'x=syscall&profile=1');
   assert.equal(readFragment('#x=syscall&profile=1').form!(initialForm()).profile, true);
+  // The disks' rotation: locked is kept and read back into the run's settings; drifting, the default, says nothing.
+  const locked = { ...initialForm(), experimentId: 'execs0big', spinLocked: true };
+  assert.equal(formParams(locked), 'x=execs0big&spin=locked');
+  const lockedBack = readFragment('#x=execs0big&spin=locked').form!(initialForm());
+  assert.equal(lockedBack.spinLocked, true);
+  assert.equal(checkForm(lockedBack).settings?.spin, 'locked');
+  assert.equal(readFragment('#x=execs0big&spin=drifting').form!(initialForm()).spinLocked, false);
+  assert.ok(!('spin' in checkForm(initialForm()).settings!));
   // The kernel variant: kept, read back, passed to the run; an unknown one said and left out.
   const variant = { ...initialForm(), experimentId: 'ls-l', variant: 'no-name-cache' };
   assert.equal(formParams(variant), 'x=ls-l&variant=no-name-cache');
@@ -394,7 +402,7 @@ test('the page put together: ready, Run sends the form\'s settings, the finished
   const third = w.posted.filter((m) => m.type === 'run')[2]!;
   // The unknown kernel: the distributed /vmunix, as the note says (not syscall's own, the paper's kernel).
   assert.deepEqual(third.type === 'run' && third.config,
-    { kernel: '4.3BSD', cpu: '750', memoryMB: 4.5, set: { nbuf: 100 }, parameters: { iterations: 500 }, variant: 'vmunix' });
+    { kernel: '4.3BSD', cpu: '750', memoryMB: 4.5, set: { nbuf: 100 }, parameters: { iterations: 500 }, spin: 'locked', variant: 'vmunix' });
   assert.deepEqual(lab.runAgainNote.get(), {
     notRun: null,
     dropped: [
@@ -402,7 +410,6 @@ test('the page put together: ready, Run sends the form\'s settings, the finished
       'kernel variable maxusers=48: this lab cannot set it',
       'kernel like-4.1: not one of this lab\'s kernel variants; the distributed /vmunix boots instead',
       'disk spin seeds 1..3: the page runs each step once, with seed 1',
-      'disks locked to virtual time (vaxlab --spin locked): the page runs them drifting, its only rotation',
     ],
   });
   assert.match(lab.runs.console.contents, /Run again left out what this lab cannot set: parameter depth=3/);

@@ -115,6 +115,7 @@ export function checkSweep(form: FormState, sweep: SweepFormState): SweepCheck {
       ...(s.cpu !== spec.machine.cpu ? { cpu: s.cpu } : {}),
       ...(s.memoryMB !== spec.machine.memoryMB ? { memoryMB: s.memoryMB } : {}),
       ...(s.disk ? { disk: s.disk } : {}),
+      ...(s.spin ? { spin: s.spin } : {}),
       // A sweep over the kernel variants boots each; otherwise every point boots the form's.
       ...(s.kernel && !swept.includes(KERNEL_SETTING) ? { kernel: s.kernel } : {}),
     },
@@ -376,6 +377,7 @@ export class Sweeps {
         ...(config.cpu !== spec.machine.cpu ? { cpu: config.cpu } : {}),
         ...(config.memoryMB !== spec.machine.memoryMB ? { memoryMB: config.memoryMB } : {}),
         ...(config.disk ? { disk: config.disk } : {}),
+        ...(config.spin ? { spin: config.spin } : {}),
         ...(config.limitSeconds !== undefined ? { limitSeconds: config.limitSeconds } : {}),
         ...(config.profile ? { profile: true } : {}),
         ...(config.variant ? { kernel: config.variant } : {}),
