@@ -164,7 +164,7 @@ export function SettingsPanel({ lab }: { lab: LabController }) {
               aria-describedby="toggle-spin-help" className={form.spinLocked ? 'changed' : undefined}
               onChange={(e) => lab.form.setSpinLocked(e.target.value === 'locked')}>
               <option value="drifting">Drifting</option>
-              <option value="locked">Locked (whole turns)</option>
+              <option value="locked">Locked</option>
             </select>
             <span className="visually-hidden" id="toggle-spin-help">{help['toggle-spin']}</span>
           </div>
