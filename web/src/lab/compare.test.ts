@@ -129,6 +129,12 @@ test('the configuration difference: machine, kernel variables with their GENERIC
     assert.equal(formatConfigDiff(configDiff(generic, odd)), `A: disk=${first} (default) · B: disk=${other}`);
   }
 
+  // The disks' rotation, recorded only when locked.
+  const locked = run([row()]);
+  locked.result.machine.spin = 'locked';
+  locked.config.spin = 'locked';
+  assert.equal(formatConfigDiff(configDiff(locked, generic)), 'A: spin=locked · B: spin=drifting (default)');
+
   assert.deepEqual(configDiff(generic, run([row()])), []);
   assert.equal(formatConfigDiff([]), 'A and B have the same settings.');
   assert.deepEqual(runLabels([]), { a: 'A (same settings)', b: 'B (same settings)' });
