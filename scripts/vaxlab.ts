@@ -8,7 +8,7 @@
 //                                 [--json FILE] [--image FILE] [--kernel NAME|FILE] [--counters all] [--jobs N]
 //   npx vaxlab profile EXPERIMENT [--step ID ...] [--mode kernel|user|all] [--top N]
 //                                 [--format text|json|speedscope|folded] [--out FILE] [--diff A,B]
-//                                 [--phase command|setup] and run's --cpu --mem --disk --param --set --limit --image
+//                                 [--phase command|setup] and run's --cpu --mem --disk --spin --param --set --limit --image
 //   npx vaxlab sweep EXPERIMENT --set NAME=V1,V2,... [--set NAME2=...] [run's options] [--jobs N]
 //                               [--measure M] [--json FILE] [--shard I/N --jsonl FILE]
 //   npx vaxlab merge SHARD.jsonl ... [--json FILE] [--measure M]
@@ -797,6 +797,8 @@ async function profile(args: string[]): Promise<number> {
     } else if (a === '--param') {
       const [k, n] = pair(a, v);
       params[k] = n;
+    } else if (a === '--spin') {
+      options.spin = parseSpin(v);
     } else if (a === '--limit') {
       const n = Number(v);
       if (!(n > 0)) die('--limit takes a positive number of virtual seconds');

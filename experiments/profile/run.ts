@@ -35,7 +35,7 @@ export interface StepProfile {
 }
 
 export type ProfileRunOptions = Pick<RunOptions, 'cpu' | 'memoryMB' | 'disk' | 'parameters' | 'set' | 'limitSeconds' |
-  'signal' | 'pause' | 'onConsole' | 'kernel'> & {
+  'signal' | 'pause' | 'onConsole' | 'kernel' | 'spin'> & {
   /** Only these steps (ids); all by default. */
   steps?: string[];
   /** false: the same runs with the profiler off (no profiles), to measure
@@ -82,6 +82,7 @@ export async function profileExperiment(
         memoryMB: run.memoryMB, disk, boot: 'single', direct: true, set: kernel,
         cpuModel: run.cpu, nsPerInstruction: CPU_NS_PER_INSTRUCTION[run.cpu], diskTiming: run.disk,
         diskSpinSeed: SPIN_SEED, profile, secondDrive: spec.machine.drives === 2,
+        ...(options.spin === 'locked' ? { diskSpinLocked: true } : {}),
         ...(options.kernel ? { kernel: options.kernel.bytes } : {}),
       });
       const session = new ConsoleSession(sys, (r) => api.stopName(r), {
