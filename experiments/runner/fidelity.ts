@@ -81,7 +81,12 @@ export function table2Fidelity(result: ExperimentResult): FidelityTable {
   return {
     title: `Table 2 (4.3BSD column), VAX-11/${result.machine.cpu}${result.machine.drives === 2 ? ', two drives' : ''}${onKernel(result)}`,
     figures, rows, summary: summarise(rows, figures),
-    note: 'elapsed and system seconds of the guest\'s /bin/time; calibration rows (fitted on) are marked and not counted',
+    note: 'elapsed and system seconds of the guest\'s /bin/time; calibration rows (fitted on) are marked and not counted; ' +
+      (result.machine.spin === 'locked'
+        ? 'the disks locked to virtual time, so each exec row lasts whole turns of the disk (16.7 ms), as the paper\'s did'
+        : 'the paper\'s exec rows are whole turns of its disks (66.0 s: 3.96 turns an exec), where ours wait half a turn ' +
+          'on average (locked, with --spin locked or the lab\'s Disk rotation, they last whole turns too; emu/docs/timing.md, ' +
+          '"Whole turns")'),
   };
 }
 
