@@ -5,7 +5,7 @@
 // fidelity`) and the page can share them.
 
 import { GENERIC_NCHSIZE } from './experiments';
-import type { ExperimentResult, RowResult, SpreadRange } from './result';
+import { LOCKED_SPIN_WORDS, type ExperimentResult, type RowResult, type SpreadRange } from './result';
 
 /** One figure of one row: ours against the paper's. */
 export interface FidelityCell {
@@ -42,10 +42,11 @@ function cell(ours: number | undefined, paper: number | undefined, range?: Sprea
   return { ours, paper, errorPercent: ((ours - paper) / paper) * 100, ...(range ? { range } : {}) };
 }
 
-/** The kernel a table ran on, for its title: tables of one comparison may boot different kernels (Table 2 the
- *  paper's by default, the others the image's /vmunix), so each says which; nothing for /vmunix by default. */
-function onKernel(result: Pick<ExperimentResult, 'kernel' | 'machine'>): string {
-  return (result.machine.spin === 'locked' ? ', disks locked to virtual time' : '') +
+/** What a table ran on, for its title: the disks when locked, and the kernel, since tables of one comparison may
+ *  boot different kernels (Table 2 the paper's by default, the others the image's /vmunix); nothing for /vmunix by
+ *  default. */
+function ranOn(result: Pick<ExperimentResult, 'kernel' | 'machine'>): string {
+  return (result.machine.spin === 'locked' ? `, ${LOCKED_SPIN_WORDS}` : '') +
     (result.kernel ? `, kernel ${result.kernel.name}` : '');
 }
 
@@ -79,11 +80,11 @@ export function table2Fidelity(result: ExperimentResult): FidelityTable {
     },
   }));
   return {
-    title: `Table 2 (4.3BSD column), VAX-11/${result.machine.cpu}${result.machine.drives === 2 ? ', two drives' : ''}${onKernel(result)}`,
+    title: `Table 2 (4.3BSD column), VAX-11/${result.machine.cpu}${result.machine.drives === 2 ? ', two drives' : ''}${ranOn(result)}`,
     figures, rows, summary: summarise(rows, figures),
     note: 'elapsed and system seconds of the guest\'s /bin/time; calibration rows (fitted on) are marked and not counted; ' +
       (result.machine.spin === 'locked'
-        ? 'the disks locked to virtual time, so each exec row lasts whole turns of the disk (16.7 ms), as the paper\'s did'
+        ? `${LOCKED_SPIN_WORDS}, so each exec row lasts whole turns of the disk (16.7 ms), as the paper's did`
         : 'the paper\'s exec rows are whole turns of its disks (66.0 s: 3.96 turns an exec), where ours wait half a turn ' +
           'on average (locked, with --spin locked or the lab\'s Disk rotation, they last whole turns too; emu/docs/timing.md, ' +
           '"Whole turns")'),
@@ -110,7 +111,7 @@ export function table7Fidelity(result: ExperimentResult): FidelityTable {
     };
   });
   return {
-    title: `Table 7 (paging), against its 4.2BSD column${onKernel(result)}`,
+    title: `Table 7 (paging), against its 4.2BSD column${ranOn(result)}`,
     figures, rows, summary: summarise(rows, figures),
     note: `page faults are the kernel's page-ins over the command; rows with fewer than ${TABLE7_MIN_FAULTS} faults in ` +
       'the paper (gausspage.1-.30: 8, 2, 2) are shown, not counted; the paper ran 4.1 and 4.2BSD here, we run 4.3BSD',
@@ -128,7 +129,7 @@ export function table8Fidelity(result: ExperimentResult): FidelityTable {
       cells: { pfst: cell(r.derived?.pfstMs, r.derived?.paperPfstMs) },
     }));
   return {
-    title: `Table 8 (page fault service time, ms), against its 4.2BSD column${onKernel(result)}`,
+    title: `Table 8 (page fault service time, ms), against its 4.2BSD column${ranOn(result)}`,
     figures, rows, summary: summarise(rows, figures),
     note: 'system time / page faults, as the paper computes it',
   };
@@ -142,7 +143,7 @@ export function nameCacheFidelity(result: ExperimentResult): FidelityTable {
     .filter((r) => r.status === 'ok' && r.guest && paperBySize[r.step] !== undefined)
     .map((r) => ({ label: r.test, calibration: false, cells: { system: cell(r.guest!.sys, paperBySize[r.step]) } }));
   return {
-    title: `Name cache (section 4.1.1): ls -l system time${onKernel(result)}`,
+    title: `Name cache (section 4.1.1): ls -l system time${ranOn(result)}`,
     figures, rows, summary: summarise(rows, figures),
     note: 'the paper: 3.3 s with the per-process cache alone, 3.7 s with both caches (its machine for this is not named)',
   };

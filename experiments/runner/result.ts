@@ -98,6 +98,8 @@ export interface SpreadRange {
  *  'locked', in step with virtual time. */
 export const SPINS = ['drifting', 'locked'] as const;
 export type Spin = (typeof SPINS)[number];
+/** How the CLI's tables and the page say that a run's disks were locked. */
+export const LOCKED_SPIN_WORDS = 'the disks locked to virtual time';
 
 export interface ExperimentResult {
   format: typeof RESULT_FORMAT;

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 
 import { DISK_TIMINGS, type DiskTiming } from '../../../../emu/js/constants';
+import { LOCKED_SPIN_WORDS } from '../../../../experiments/runner/result';
 import { DEFAULT_DISK_TIMING } from '../../../../experiments/runner/toggles';
 import {
   DISTRIBUTED_KERNEL_LABEL, DISTRIBUTED_KERNEL_NAME, KERNELS, effectiveKernelName, kernelByName,
@@ -176,7 +177,7 @@ export function SettingsPanel({ lab }: { lab: LabController }) {
           <p className="machine-note hint">
             VAX-11/{cpu}: {CPU_WORDS[cpu]}{cpu === spec.machine.cpu ? '' : ` (the paper’s: a ${spec.machine.cpu})`}
             {disk === DEFAULT_DISK_TIMING ? '' : `; ${DISK_LABELS[disk]} disk timing on the RP06 pack`}
-            {form.spinLocked ? '; the disks locked to virtual time' : ''}.{' '}
+            {form.spinLocked ? `; ${LOCKED_SPIN_WORDS}` : ''}.{' '}
             <span className={changed.total ? 'changed-count' : undefined}>
               {changed.total ? `${changed.total} setting${changed.total === 1 ? '' : 's'} changed from the paper’s.` : 'All as the paper ran it.'}
             </span>

@@ -1,5 +1,7 @@
 import { useEffect, useRef } from 'react';
 
+import { LOCKED_SPIN_WORDS } from '../../../../experiments/runner/result';
+
 import { adoptShared, experimentById, initialForm } from '../config';
 import type { LabController } from '../controller';
 import { useAtom } from '../state/atom';
@@ -52,7 +54,7 @@ export function SharedBanner({ lab }: { lab: LabController }) {
         <p className="shared-machine">
           VAX-11/{r.machine.cpu} model ({r.machine.nsPerInstruction} ns/instruction), {r.machine.memoryMB} MB, {r.machine.boot}-user
           {r.machine.disk ? `, ${r.machine.disk} disk timing` : ''}
-          {r.machine.spin === 'locked' ? ', the disks locked to virtual time' : ''}
+          {r.machine.spin === 'locked' ? `, ${LOCKED_SPIN_WORDS}` : ''}
           {params ? `; ${params}` : ''}; kernel variables {kernel || 'as distributed'}
         </p>
         <p className="shared-figure">

@@ -7,7 +7,7 @@
 import type { CounterSample } from '../../../../experiments/runner/counters';
 import { findExperiment } from '../../../../experiments/runner/experiments';
 import { effectiveKernelName, kernelResultName } from '../../../../experiments/kernels/variants';
-import type { ExperimentResult } from '../../../../experiments/runner/result';
+import { LOCKED_SPIN_WORDS, type ExperimentResult } from '../../../../experiments/runner/result';
 import type { RunSettings } from '../config';
 import type { SharedRun } from '../permalink';
 import type { FromWorker, KernelName, RunProgress, ToWorker } from '../../worker/protocol';
@@ -82,12 +82,12 @@ export class Runs {
     if (this.running) return null;
     const runId = this.nextRunId++;
     this.console.reset();
-    const disk = (settings.disk ? `, ${settings.disk} disk timing` : '') + (settings.spin ? ', disks locked to virtual time' : '');
+    const drives = (settings.disk ? `, ${settings.disk} disk timing` : '') + (settings.spin ? `, ${LOCKED_SPIN_WORDS}` : '');
     // The kernel that boots: the one asked for, else the experiment's own (Table 2: the paper's; Tables 7, 8: like-4.2).
     const booted = effectiveKernelName(findExperiment(experiment)?.kernel, settings.kernel);
     const variant = booted !== null ? ` (kernel ${kernelResultName(booted)})`
       : settings.kernel ? ` (kernel ${kernelResultName(null)})` : '';
-    this.console.append(`\x1b[1m${experiment}\x1b[0m on a VAX-11/${settings.cpu} model, ${settings.memoryMB} MB${disk}, ${kernel}${variant}\r\n`);
+    this.console.append(`\x1b[1m${experiment}\x1b[0m on a VAX-11/${settings.cpu} model, ${settings.memoryMB} MB${drives}, ${kernel}${variant}\r\n`);
     this.run.set({
       runId, experiment, kernel, settings, status: 'starting', progress: null,
       hostSeconds: 0, partial: null, samples: [], samplesVersion: 0, result: null, error: null,
