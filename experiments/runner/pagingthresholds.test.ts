@@ -22,9 +22,8 @@ import { gunzipSync } from 'node:zlib';
 import { kernelResultName } from '../kernels/variants';
 import { findExperiment } from './experiments';
 import { i32 } from './kstats';
-import { PROMPT, runExperiment } from './runner';
-import { ConsoleSession } from './session';
-import { labKernels, useLabImage } from './testLab';
+import { runExperiment } from './runner';
+import { bootSingleUser, labKernels, useLabImage } from './testLab';
 
 const lab = useLabImage('pagingthresholds.test.ts');
 const { file: kernelFile, skip } = labKernels(lab, ['paging-thresholds-4.2', 'like-4.2']);
@@ -39,10 +38,8 @@ const CLSIZE = 2;
 async function constantsOf(name: string | null): Promise<Constants> {
   const machine = findExperiment('randpage')!.machine;
   const kernel = name === null ? undefined : gunzipSync(readFileSync(kernelFile(name)));
-  const sys = lab.api.vax780.create({ memoryMB: machine.memoryMB, disk: lab.disk, boot: 'single', direct: true, ...(kernel ? { kernel } : {}) });
+  const { sys } = await bootSingleUser(lab, { memoryMB: machine.memoryMB, ...(kernel ? { kernel } : {}) });
   try {
-    const session = new ConsoleSession(sys, (r) => lab.api.vax780.stopName(r), {});
-    await session.expect(PROMPT, 300);
     const symbols = sys.kernelSymbols(VARIABLES.map((v) => `_${v}`));
     const out = {} as Constants;
     for (const v of VARIABLES) {

@@ -65,12 +65,13 @@ export interface BootedSystem {
 }
 
 /** A machine of the lab image booted single-user (directly, kernel
- *  variables patched) to its first prompt, with a session on its console. */
+ *  variables patched; `kernel`: a kernel's bytes instead of the image's
+ *  /vmunix) to its first prompt, with a session on its console. */
 export async function bootSingleUser(lab: LabImage, options: {
-  set?: Record<string, number>; memoryMB?: number; hooks?: SessionHooks; runLimitSeconds?: number;
+  set?: Record<string, number>; memoryMB?: number; hooks?: SessionHooks; runLimitSeconds?: number; kernel?: Uint8Array;
 } = {}): Promise<BootedSystem> {
-  const { set = {}, memoryMB = 8, hooks = {}, runLimitSeconds = 120 } = options;
-  const sys = lab.api.vax780.create({ memoryMB, disk: lab.disk, boot: 'single', direct: true, set });
+  const { set = {}, memoryMB = 8, hooks = {}, runLimitSeconds = 120, kernel } = options;
+  const sys = lab.api.vax780.create({ memoryMB, disk: lab.disk, boot: 'single', direct: true, set, ...(kernel ? { kernel } : {}) });
   const session = new ConsoleSession(sys, (r) => lab.api.vax780.stopName(r), hooks);
   await session.expect(PROMPT, 300);
   const run = async (line: string, limitSeconds = runLimitSeconds) => {
