@@ -60,7 +60,7 @@ import {
 import {
   ALL_EXPERIMENTS, PAGING_KERNEL_VARIANT, PAPER_KERNEL_VARIANT, experimentGroups, findExperiment, type ExperimentSpec,
 } from '../experiments/runner/experiments';
-import { type ExperimentResult, RESULT_VERSION, resultJson, SPINS, type Spin } from '../experiments/runner/result';
+import { type ExperimentResult, RESULT_VERSION, resultJson } from '../experiments/runner/result';
 import { formatSweep, formatTable } from '../experiments/runner/resultText';
 import {
   resolveRun, runExperiment, type RunOptions, SettingsError, virtualSeconds,
@@ -76,7 +76,7 @@ import { TOGGLES, expectedValues, findToggle, settingValue, validateSetting } fr
 import {
   formatFidelity, nameCacheFidelity, table2Fidelity, table7Fidelity, table8Fidelity,
 } from '../experiments/runner/fidelity';
-import { DISK_TIMINGS, type DiskTiming } from '../emu/js/constants';
+import { DISK_TIMINGS, SPINS, type DiskTiming, type Spin } from '../emu/js/constants';
 import { findLabImage, loadSharedPack, loadVaxNode, openDiskImage, wasmBuildExists } from '../emu/js/vaxNode';
 import { openSharedPack, type SharedPack } from '../emu/js/sharedPack';
 import {

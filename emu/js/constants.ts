@@ -36,6 +36,14 @@ export const CPU_MODELS = ['780', '750'] as const satisfies readonly CpuModel[];
 export const DISK_TIMINGS = ['rp06', 'eagle', 'ideal', 'rm05'] as const;
 export type DiskTiming = (typeof DISK_TIMINGS)[number];
 
+/** How the disks turn, the default first (toggles.ts numbers them in this
+ *  order): 'drifting', a request that finds a drive idle a turn or more
+ *  finds its platter at an angle drawn from the spin seed
+ *  (Vax780Options.diskSpinSeed), or 'locked', the platters in step with
+ *  virtual time (Vax780Options.diskSpinLocked, vax780w_lock_disk_spin). */
+export const SPINS = ['drifting', 'locked'] as const;
+export type Spin = (typeof SPINS)[number];
+
 /** The drives a Vax780's disk can be on: the MASSBUS RP06 (hp0), or an RA
  *  drive on the UDA50 (ra0): ra_type_names(), emu/src/unibus/uda50.c. */
 export const DISK_TYPES = ['RP06', 'RA60', 'RA80', 'RA81', 'RA82'] as const;

@@ -82,7 +82,7 @@ export async function profileExperiment(
         memoryMB: run.memoryMB, disk, boot: 'single', direct: true, set: kernel,
         cpuModel: run.cpu, nsPerInstruction: CPU_NS_PER_INSTRUCTION[run.cpu], diskTiming: run.disk,
         diskSpinSeed: SPIN_SEED, profile, secondDrive: spec.machine.drives === 2,
-        ...(options.spin === 'locked' ? { diskSpinLocked: true } : {}),
+        ...(run.spin === 'locked' ? { diskSpinLocked: true } : {}),
         ...(options.kernel ? { kernel: options.kernel.bytes } : {}),
       });
       const session = new ConsoleSession(sys, (r) => api.stopName(r), {

@@ -6,7 +6,7 @@
 // fails here until the schema says the same (and RESULT_VERSION changes when
 // old results no longer read).
 
-import { DISK_TIMINGS, type DiskTiming } from '../../emu/js/constants';
+import { DISK_TIMINGS, SPINS, type DiskTiming, type Spin } from '../../emu/js/constants';
 import { SUMMARY_FORMAT, SUMMARY_VERSION, type ProfileSummary } from '../profile/summaryFormat';
 import type { CounterSeries, CounterTotals } from './counters';
 import type { ExperimentView } from './experiments';
@@ -94,10 +94,6 @@ export interface SpreadRange {
   max: number;
 }
 
-/** How the disks turn (RunOptions.spin): 'drifting', each idle drive's platter found at a drawn angle, or
- *  'locked', in step with virtual time. */
-export const SPINS = ['drifting', 'locked'] as const;
-export type Spin = (typeof SPINS)[number];
 /** How the CLI's tables and the page say that a run's disks were locked. */
 export const LOCKED_SPIN_WORDS = 'the disks locked to virtual time';
 
@@ -115,7 +111,7 @@ export interface ExperimentResult {
     spinSeeds?: number;
     /** 2 when the machine had a second drive with /usr on it (MachineSpec.drives); absent with one. */
     drives?: number;
-    /** 'locked' when the disks turned in step with virtual time (RunOptions.spin); absent: drifting. */
+    /** 'locked' when the disks turned in step with virtual time (the spin setting, toggles.ts); absent: drifting. */
     spin?: Spin;
   };
   image: { name: string; sha256?: string } | null;

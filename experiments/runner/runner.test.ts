@@ -404,7 +404,15 @@ test('--spin locked: a big job\'s exec loop lasts whole turns of the disk, from 
   assert.ok(!('spin' in drifting.machine));
   assert.doesNotMatch(formatTable(drifting), /in step with virtual time/);
   await assert.rejects(runExperiment(lab.api.vax780, lab.disk, execs, { ...options, spin: 'stopped' as never }),
-    (e: unknown) => e instanceof SettingsError && /spin: one of drifting, locked/.test(e.message));
+    (e: unknown) => e instanceof SettingsError && /spin: "stopped" is not one of drifting, locked/.test(e.message));
+  // The rotation is a machine setting (toggles.ts) as the disk is: --set spin=1 is --spin locked, byte for byte,
+  // and the two given differently are refused.
+  const few = { parameters: { iterations: 20 }, image: { name: 'test' } };
+  const viaSet = await runExperiment(lab.api.vax780, lab.disk, execs, { ...few, set: { spin: 1 } });
+  assert.equal(viaSet.machine.spin, 'locked');
+  assert.equal(resultJson(viaSet), resultJson(await runExperiment(lab.api.vax780, lab.disk, execs, { ...few, spin: 'locked' })));
+  await assert.rejects(runExperiment(lab.api.vax780, lab.disk, execs, { ...few, spin: 'drifting', set: { spin: 1 } }),
+    (e: unknown) => e instanceof SettingsError && /spin: given twice, as drifting and as --set spin=locked/.test(e.message));
 });
 
 test('the name cache off and on: hits 0 and > 0, nchsize read back; twice: identical JSON', { skip }, async () => {

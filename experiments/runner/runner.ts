@@ -6,7 +6,7 @@
 // runs.  No host clock and no Node APIs here, so the browser can use it
 // too; the result is a JSON value that two runs give byte for byte.
 
-import { CPU_NS_PER_INSTRUCTION, DISK_TIMINGS, type DiskTiming } from '../../emu/js/constants';
+import { CPU_NS_PER_INSTRUCTION, DISK_TIMINGS, SPINS, type DiskTiming, type Spin } from '../../emu/js/constants';
 import type { DiskImage } from '../../emu/js/diskImage';
 import type { Vax780Api, Vax780Options, Vax780System } from '../../emu/js/vax780';
 import type { ProfileSummary } from '../profile/summaryFormat';
@@ -22,13 +22,13 @@ import {
 } from './experiments';
 import { i32 } from './kstats';
 import {
-  RESULT_FORMAT, RESULT_VERSION, SPINS, type ExperimentResult, type RowDerived, type RowPaper, type RowResult, type Spin,
+  RESULT_FORMAT, RESULT_VERSION, type ExperimentResult, type RowDerived, type RowPaper, type RowResult,
   type SpreadRange,
 } from './result';
 import { BootSnapshots, SINGLE_USER_BOOT, bootKey, encodeHostPart, type BootSnapshot } from './bootSnapshots';
 import { ConsoleSession, SessionFailure, SLICE, type SessionHooks } from './session';
 import { parseTimedOutput } from './timeparse';
-import { DEFAULT_DISK_TIMING, findToggle, resolveSettings, validateSetting, validateSettings } from './toggles';
+import { DEFAULT_DISK_TIMING, DEFAULT_SPIN, findToggle, resolveSettings, validateSetting, validateSettings } from './toggles';
 
 export const PROMPT = SINGLE_USER_BOOT.prompt;
 /** Virtual-second limits of the steps around the timed command. */
@@ -127,14 +127,15 @@ export interface RunOptions {
    *  the run with the median elapsed time; with N > 1 it has the range
    *  (`spread`).  Default 1. */
   spinSeeds?: number;
-  /** The disks' rotation: 'drifting' (the default: a request that finds a
-   *  drive idle a turn or more finds the platter at an angle drawn from the
-   *  seed, so a row does not hinge on how its computing falls against whole
-   *  turns) or 'locked' (the platters turn in step with virtual time, as a
-   *  real spindle over the few turns of a loop; the seeds still draw the
-   *  clock's sampling and the page placement): a loop that waits for the
-   *  disk then lasts whole turns, as the paper's exec rows did
-   *  (emu/docs/timing.md, "Whole turns").  The result records 'locked'. */
+  /** The disks' rotation, the spin setting of toggles.ts (also `set.spin`,
+   *  as its index): 'drifting' (the default: a request that finds a drive
+   *  idle a turn or more finds the platter at an angle drawn from the seed,
+   *  so a row does not hinge on how its computing falls against whole turns)
+   *  or 'locked' (the platters turn in step with virtual time, as a real
+   *  spindle over the few turns of a loop; the seeds still draw the clock's
+   *  sampling and the page placement): a loop that waits for the disk then
+   *  lasts whole turns, as the paper's exec rows did (emu/docs/timing.md,
+   *  "Whole turns").  The result records 'locked'. */
   spin?: Spin;
 }
 
@@ -165,6 +166,7 @@ export interface ResolvedRun {
   cpu: MachineSpec['cpu'];
   memoryMB: number;
   disk: DiskTiming;
+  spin: Spin;
   parameters: Record<string, number>;
   /** Kernel variables for every step. */
   kernel: Record<string, number>;
@@ -231,6 +233,8 @@ export function resolveRun(spec: ExperimentSpec, options: RunOptions = {}): Reso
   if (!(DISK_TIMINGS as readonly string[]).includes(disk)) {
     problems.push(`disk: ${JSON.stringify(disk)} is not one of ${DISK_TIMINGS.join(', ')}`);
   }
+  const spin = pick('spin', options.spin, settings.machine.spin, DEFAULT_SPIN);
+  if (!(SPINS as readonly string[]).includes(spin)) problems.push(`spin: ${JSON.stringify(spin)} is not one of ${SPINS.join(', ')}`);
 
   const kernel = settings.kernel;
   const varied = new Map<string, number[]>();
@@ -254,7 +258,7 @@ export function resolveRun(spec: ExperimentSpec, options: RunOptions = {}): Reso
   if (chosen !== null && chosen.size === 0) problems.push(`steps: none chosen (${spec.id} has ${spec.steps.map((s) => s.id).join(', ')})`);
   if (problems.length > 0) throw new SettingsError(problems);
   return {
-    cpu, memoryMB, disk, parameters, kernel, notes,
+    cpu, memoryMB, disk, spin, parameters, kernel, notes,
     steps: spec.steps.map((step, index) => ({ step, index, count: stepCount(spec, step, parameters), kernel: { ...kernel, ...step.kernel } }))
       .filter((s) => chosen === null || chosen.has(s.step.id)),
   };
@@ -369,8 +373,6 @@ export async function runExperiment(
   if (!Number.isSafeInteger(spinSeeds) || spinSeeds < 1 || spinSeeds > 99) {
     throw new SettingsError([`spinSeeds: a whole number from 1 to 99, got ${spinSeeds}`]);
   }
-  const spin = options.spin ?? 'drifting';
-  if (!(SPINS as readonly string[]).includes(spin)) throw new SettingsError([`spin: one of ${SPINS.join(', ')}, got ${JSON.stringify(spin)}`]);
   const memoryNote = run.memoryMB === spec.machine.memoryMB && run.cpu === spec.machine.cpu
     ? spec.machine.memoryNote
     : `${run.memoryMB} MB${run.cpu !== spec.machine.cpu ? ` on a ${run.cpu} preset` : ''}, set for this run ` +
@@ -388,7 +390,7 @@ export async function runExperiment(
       cpu: run.cpu, nsPerInstruction, memoryMB: run.memoryMB, memoryNote, boot: spec.machine.boot, direct: true,
       ...(run.disk !== DEFAULT_DISK_TIMING ? { disk: run.disk } : {}),
       spinSeeds,
-      ...(spin === 'locked' ? { spin } : {}),
+      ...(run.spin !== DEFAULT_SPIN ? { spin: run.spin } : {}),
       ...(spec.machine.drives === 2 ? { drives: 2 } : {}),
     },
     image: options.image ?? null,
@@ -435,11 +437,11 @@ export async function runExperiment(
 /** A step's machine, but for its disk and kernel file: how runStep creates
  *  it (and so what a shipped snapshot of it must have been made with). */
 export function stepMachineOptions(run: ResolvedRun, kernel: Record<string, number>, spinSeed: number,
-  drives: MachineSpec['drives'] = 1, spin: Spin = 'drifting'): Omit<Vax780Options, 'disk'> {
+  drives: MachineSpec['drives'] = 1): Omit<Vax780Options, 'disk'> {
   return {
     memoryMB: run.memoryMB, boot: 'single', direct: true, set: kernel, cpuModel: run.cpu,
     nsPerInstruction: CPU_NS_PER_INSTRUCTION[run.cpu], diskTiming: run.disk, diskSpinSeed: spinSeed,
-    ...(spin === 'locked' ? { diskSpinLocked: true } : {}),
+    ...(run.spin === 'locked' ? { diskSpinLocked: true } : {}),
     ...(drives === 2 ? { secondDrive: true } : {}),
   };
 }
@@ -496,7 +498,7 @@ async function runStep(
   const profileCode: ProfileCode | null = options.profile ? await import('../profile/index') : null;
   try {
     const machineOptions: Vax780Options = {
-      ...stepMachineOptions(run, kernel, spinSeed, spec.machine.drives, options.spin), disk: image,
+      ...stepMachineOptions(run, kernel, spinSeed, spec.machine.drives), disk: image,
       ...(options.kernel ? { kernel: options.kernel.bytes } : {}), profile: options.profile === true,
     };
     const key = snapshots ? bootKey(image, machineOptions, SINGLE_USER_BOOT, options.kernel?.sha256) : '';

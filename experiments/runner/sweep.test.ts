@@ -55,6 +55,9 @@ test('an axis: lists, ranges (whole steps by default, or FROM..TO:STEP), both, a
   assert.deepEqual(values('disk', 'rp06,Eagle,ideal').axis?.values, [0, 1, 2]);
   assert.deepEqual(values('iterations', '1000..3000:1000').axis?.values, [1000, 2000, 3000]);
   assert.equal(setting('disk').label(1), 'eagle');
+  // The disks' rotation is a setting with named values too, so a sweep turns it.
+  assert.deepEqual(values('spin', 'drifting,locked').axis?.values, [0, 1]);
+  assert.equal(setting('spin').label(1), 'locked');
 });
 
 test('an axis refuses each bad value by name, a huge range with its count, and nothing else', () => {
@@ -104,6 +107,8 @@ test('a plan: points with the first setting outermost, a unit per step of each p
     ['hz: both swept and fixed (--set hz=100); give it once']);
   assert.deepEqual(refused({ axes: [ax('iterations', [10, 20])] }),
     ['iterations: both swept and fixed (--param iterations=2000); give it once']);
+  assert.deepEqual(refused({ axes: [ax('spin', [0, 1])], base: { ...base, spin: 'locked' } }),
+    ['spin: both swept and fixed (--spin locked); give it once']);
   const hz = Array.from({ length: 20 }, (_, i) => 50 + i * 10);
   const mem = Array.from({ length: 11 }, (_, i) => 1 + i);
   assert.deepEqual(refused({ axes: [ax('hz', hz), ax('memoryMB', mem)] }), ['220 points (20 hz × 11 memoryMB); a sweep has at most 200']);

@@ -24,12 +24,12 @@
 // No Node APIs and no host clock in the results: this runs in the browser's
 // workers too.
 
-import { DISK_TIMINGS, type DiskTiming } from '../../emu/js/constants';
+import { DISK_TIMINGS, SPINS, type DiskTiming, type Spin } from '../../emu/js/constants';
 import type { DiskImage } from '../../emu/js/diskImage';
 import type { Vax780Api } from '../../emu/js/vax780';
 import { DISTRIBUTED_KERNEL_NAME, KERNELS, effectiveKernelName, isKernelChoice } from '../kernels/variants';
 import { findExperiment, type ExperimentSpec, type ExperimentView, type StepSpec } from './experiments';
-import { MEMORY_MB_SCHEMA, RESULT_SCHEMA, SPINS, checkSeries, type ExperimentResult, type RowResult, type Spin } from './result';
+import { MEMORY_MB_SCHEMA, RESULT_SCHEMA, checkSeries, type ExperimentResult, type RowResult } from './result';
 import {
   arr, at, check, int, num, nul, obj, oneOf, rec, str, type Expect, type Infer, type Paths, type Same,
 } from './schema';
@@ -167,7 +167,7 @@ export function sweepSetting(spec: ExperimentSpec, name: string): SweepSetting |
     paper = 'rows';
   } else if (name === 'cpu') paper = { at: Number(spec.machine.cpu) };
   else if (name === 'memoryMB') paper = { at: spec.machine.memoryMB };
-  else if (name === 'disk') paper = { at: 0 };
+  else if (name === 'disk' || name === 'spin') paper = { at: 0 };
   else if (toggle.generic !== undefined) paper = { at: toggle.generic };
   return {
     name, kind: 'toggle', named: !!toggle.choices,
@@ -379,6 +379,7 @@ export function planSweep(request: SweepRequest): SweepPlan {
         : axis.setting === 'cpu' && request.base.cpu !== undefined ? `--cpu ${request.base.cpu}`
           : axis.setting === 'memoryMB' && request.base.memoryMB !== undefined ? `--mem ${request.base.memoryMB}`
             : axis.setting === 'disk' && request.base.disk !== undefined ? `--disk ${request.base.disk}`
+              : axis.setting === 'spin' && request.base.spin !== undefined ? `--spin ${request.base.spin}`
               : axis.setting === KERNEL_SETTING && request.base.kernel !== undefined ? `--kernel ${request.base.kernel}` : null;
     if (fixed) problems.push(`${axis.setting}: both swept and fixed (${fixed}); give it once`);
   }

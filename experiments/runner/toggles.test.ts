@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import { KernelStatsReader, nameCacheFigures, type NchStats } from './kstats';
 import { bootSingleUser, useLabImage } from './testLab';
 import {
-  choiceName, closeToggles, completeSettings, DEFAULT_DISK_TIMING, expectedValues, maxBufpages, resolveSettings, settingValue,
+  choiceName, closeToggles, completeSettings, DEFAULT_DISK_TIMING, DEFAULT_SPIN, expectedValues, maxBufpages, resolveSettings, settingValue,
   TOGGLES, tickFor, validateSetting, validateSettings,
 } from './toggles';
 
@@ -25,7 +25,7 @@ test('every toggle is described, with a range that holds its default', () => {
   const names = TOGGLES.map((t) => t.name);
   assert.equal(new Set(names).size, names.length);
   for (const n of ['nchsize', 'nbuf', 'bufpages', 'unpst_sendspace', 'unpst_recvspace', 'hz', 'tick', 'nproc',
-    'dzhighrate', 'dzlowrate', 'memoryMB', 'cpu', 'disk']) {
+    'dzhighrate', 'dzlowrate', 'memoryMB', 'cpu', 'disk', 'spin']) {
     assert.ok(names.includes(n), n);
   }
   for (const t of TOGGLES) {
@@ -34,7 +34,7 @@ test('every toggle is described, with a range that holds its default', () => {
     assert.ok(t.min <= t.max && t.defaultNote, t.name);
   }
   const defaults: Record<string, number> = { nchsize: 154, nproc: 84, hz: 100, tick: 10000, unpst_sendspace: 4096,
-    unpst_recvspace: 4096, dzhighrate: 100, dzlowrate: 75, memoryMB: 5, cpu: 750, nbuf: 140, bufpages: 512, disk: 0 };
+    unpst_recvspace: 4096, dzhighrate: 100, dzlowrate: 75, memoryMB: 5, cpu: 750, nbuf: 140, bufpages: 512, disk: 0, spin: 0 };
   for (const [n, v] of Object.entries(defaults)) assert.equal(validateSetting(n, v), null, n);
 });
 
@@ -98,6 +98,15 @@ test('settings are checked with clear messages', () => {
   assert.deepEqual(resolveSettings({ disk: 1, nbuf: 100 }).machine, { disk: 'eagle' });
   assert.deepEqual(resolveSettings({ disk: 1, nbuf: 100 }).kernel, { nbuf: 100 });
   assert.deepEqual(validateSettings({ disk: 2 }, {}), []); // a machine knob needs no symbol
+
+  // spin: the disks' rotation, a knob with named values like disk; drifting, the default, first.
+  assert.equal(DEFAULT_SPIN, 'drifting');
+  assert.deepEqual(['drifting', 'Locked', '1', 'stopped'].map((v) => settingValue('spin', v)), [0, 1, 1, null]);
+  assert.equal(expectedValues('spin'), 'one of drifting (0), locked (1)');
+  assert.equal(validateSetting('spin', 2), 'spin: one of drifting (0), locked (1), got 2');
+  assert.deepEqual(resolveSettings({ spin: 1, disk: 3 }).machine, { spin: 'locked', disk: 'rm05' });
+  assert.deepEqual(resolveSettings({ spin: 1 }).kernel, {});
+  assert.deepEqual(validateSettings({ spin: 1 }, {}), []);
 
   const r = resolveSettings({ hz: 60, nbuf: 500, memoryMB: 4, cpu: 780, nchsize: 0 });
   assert.deepEqual(r.kernel, { hz: 60, nbuf: 500, nchsize: 0, tick: 16666 });

@@ -36,7 +36,7 @@
 // eagle), and settingValue() turns a typed name into it, so --set disk=eagle
 // and the web form's select both end up as the same number.
 
-import { DISK_TIMINGS, type DiskTiming } from '../../emu/js/constants';
+import { DISK_TIMINGS, SPINS, type DiskTiming, type Spin } from '../../emu/js/constants';
 
 /** A knob. */
 export interface ToggleDef {
@@ -203,7 +203,24 @@ export const TOGGLES: ToggleDef[] = [
     notes: 'eagle lays the RP06 pack\'s blocks along the Eagle\'s own 48-sector, 20-track cylinders (the pack fills its ' +
       'first 355 of 842); emu/src/massbus/rp.c, "Timing profiles", gives the figures and their sources',
   },
+  {
+    name: 'spin', kind: 'machine', section: '3.2.1 Micro-operation benchmarks (exec)',
+    description: 'How the platters turn against the computing: drifting (a request that finds a drive idle a turn or ' +
+      'more finds the platter at an angle drawn from the seed, so no row hinges on how its computing falls against ' +
+      'whole turns) or locked (in step with virtual time, as a real spindle over a loop\'s few turns: a loop that ' +
+      'waits for the disk then lasts whole turns, as the paper\'s exec rows did). The seeds still draw the clock\'s ' +
+      'sampling and the page placement.',
+    min: 0, max: SPINS.length - 1, values: SPINS.map((_, i) => i), choices: SPINS,
+    defaultNote: 'drifting: each row the median over seeds of the disks\' phase (emu/docs/timing.md, "Whole turns")',
+    related: ['disk: the length of a turn (16.7 ms on the RP06 and the RM05, 15.1 on the Eagle)'],
+    notes: 'the paper\'s six null-exec rows all took 66.0 s, 3.96 turns an exec, and its five big-job rows 101 s, ' +
+      '6.06 turns: its loops locked onto the rotation. Locked, a row hinges on a millisecond of computing, which is ' +
+      'why drifting is the default',
+  },
 ];
+
+/** The rotation when not set: drifting. */
+export const DEFAULT_SPIN: Spin = SPINS[0];
 
 /** The value a knob takes when not set: disk's rp06. */
 export const DEFAULT_DISK_TIMING: DiskTiming = DISK_TIMINGS[0];
@@ -371,7 +388,7 @@ export interface ResolvedSettings {
   /** Kernel variables to patch (Vax780Options.set), completed (tick). */
   kernel: Record<string, number>;
   /** Machine settings that were given. */
-  machine: { memoryMB?: number; cpu?: '750' | '780'; disk?: DiskTiming };
+  machine: { memoryMB?: number; cpu?: '750' | '780'; disk?: DiskTiming; spin?: Spin };
   errors: string[];
   /** What the kernel will do differently from what was asked (clamping). */
   notes: string[];
@@ -394,6 +411,7 @@ export function resolveSettings(
     else if (name === 'memoryMB') machine.memoryMB = value;
     else if (name === 'cpu' && (value === 750 || value === 780)) machine.cpu = value === 750 ? '750' : '780';
     else if (name === 'disk' && DISK_TIMINGS[value] !== undefined) machine.disk = DISK_TIMINGS[value];
+    else if (name === 'spin' && SPINS[value] !== undefined) machine.spin = SPINS[value];
   }
   if (completed.tick !== undefined && set.tick === undefined) notes.push(`tick set to ${completed.tick} (1000000 / hz)`);
   if (kernel.nbuf !== undefined && kernel.nbuf > 140) {

@@ -187,14 +187,10 @@ function knobValue(name: string, v: Scalar): Scalar {
 
 /**
  * What a machine knob a result leaves out was: a knob with named values is
- * recorded only when it is not its default (disk: rp06), the one its
- * toggle's default note starts with.
+ * recorded only when it is not its default (disk: rp06; spin: drifting), the
+ * one its toggle's default note starts with.
  */
-/** Machine fields a result records only when not their default, that are not settings of toggles.ts. */
-const RECORDED_WHEN_NOT_DEFAULT: Record<string, string> = { spin: 'drifting' };
-
 function machineDefault(name: string): string | null {
-  if (Object.hasOwn(RECORDED_WHEN_NOT_DEFAULT, name)) return RECORDED_WHEN_NOT_DEFAULT[name]!;
   const t = TOGGLES.find((x) => x.name === name && x.kind === 'machine');
   const choices = choicesOf(name);
   const named = t && choices ? choices.find((c) => t.defaultNote.startsWith(c)) : undefined;

@@ -44,7 +44,7 @@ export interface RunSettings {
   parameters: Record<string, number>;
   /** The disk's timing, only when it is not rp06 (the default). */
   disk?: DiskTiming;
-  /** The disks' rotation, only when locked (the runner's RunOptions.spin; absent: drifting). */
+  /** The disks' rotation, only when locked (the spin setting of toggles.ts, the runner's RunOptions.spin; absent: drifting). */
   spin?: 'locked';
   /** The kernel asked for by name (a variant, or 'vmunix': the image's /vmunix), only when one was; absent:
    *  the experiment's own (ExperimentSpec.kernel, else /vmunix). */
@@ -161,7 +161,7 @@ export function checkForm(form: FormState): FormCheck {
   if (Object.keys(errors).length > 0) return { errors, problems: [], notes: [], settings: null };
   // The runner's own check of everything together, before anything runs.
   try {
-    const run = resolveRun(spec, { cpu, memoryMB, parameters, set, disk });
+    const run = resolveRun(spec, { cpu, memoryMB, parameters, set, disk, ...(form.spinLocked ? { spin: 'locked' as const } : {}) });
     const settings: RunSettings = {
       cpu, memoryMB, set, parameters, ...(disk !== DEFAULT_DISK_TIMING ? { disk } : {}), ...(form.spinLocked ? { spin: 'locked' as const } : {}),
       ...(variant !== null ? { kernel: variant } : {}),

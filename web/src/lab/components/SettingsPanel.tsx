@@ -73,6 +73,7 @@ export function SettingsPanel({ lab }: { lab: LabController }) {
   const cpuToggle = MACHINE_TOGGLES.find((t) => t.name === 'cpu');
   const memToggle = MACHINE_TOGGLES.find((t) => t.name === 'memoryMB');
   const diskToggle = MACHINE_TOGGLES.find((t) => t.name === 'disk');
+  const spinToggle = MACHINE_TOGGLES.find((t) => t.name === 'spin');
   const disk = diskOf(form.disk);
   const cpu = form.cpu && CPU_WORDS[form.cpu] ? form.cpu : spec.machine.cpu;
   const memory = form.memoryMB ?? String(spec.machine.memoryMB);
@@ -89,14 +90,12 @@ export function SettingsPanel({ lab }: { lab: LabController }) {
     'toggle-memoryMB': `${memToggle ? `${memToggle.min}–${memToggle.max} MB${memToggle.step ? ` in steps of ${memToggle.step} (256 KB), e.g. 4.5` : ''}. ` : ''}` +
       `Default: ${spec.machine.memoryNote}.`,
     'toggle-disk': 'The disk’s timing: a DEC RP06 (the lab’s drive), a Fujitsu Eagle (3961 rpm, 1.86 MB/s, 18 ms average seek; ' +
-      'the Berkeley 780’s disks in the paper’s Table 5), or an ideal disk with no seek or rotational latency (not a real ' +
-      'drive: what is left when the disk’s latency is taken away). The pack stays an RP06 pack, with the RP06’s geometry; ' +
-      `only the timing changes.${diskToggle ? ` Paper §${diskToggle.section.split(' ')[0]}.` : ''}`,
-    'toggle-spin': 'How the platters turn against the computing. Drifting (the default): a request that finds a drive idle ' +
-      'a turn or more finds the platter at an angle drawn from the run’s seed, so each wait is half a turn on average and ' +
-      'no result hinges on how a loop’s computing falls against whole turns. Locked: the platters turn in step with ' +
-      'virtual time, as a real spindle does over a loop’s few turns, so a loop that waits for the disk lasts a whole ' +
-      'number of turns (16.7 ms each), as the paper’s exec rows did (emu/docs/timing.md, “Whole turns”).',
+      'the Berkeley 780’s disks in the paper’s Table 5), a DEC RM05 (3600 rpm, 1.2 MB/s, 30 ms average seek), or an ideal ' +
+      'disk with no seek or rotational latency (not a real drive: what is left when the disk’s latency is taken away). The ' +
+      'pack stays an RP06 pack, with the RP06’s geometry; only the timing changes.' +
+      `${diskToggle ? ` Paper §${diskToggle.section.split(' ')[0]}.` : ''}`,
+    // The rotation's words are its toggle's, as `vaxlab run --set spin=locked` describes it.
+    'toggle-spin': spinToggle ? `${spinToggle.description} Default: ${spinToggle.defaultNote}.` : '',
   };
   for (const t of KERNEL_TOGGLES) {
     help[`toggle-${t.name}`] = `${t.name}: ${t.description} Range ${t.min}–${t.max}. Default: ${t.defaultNote}. Paper §${t.section}.`;

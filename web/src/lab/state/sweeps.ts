@@ -89,17 +89,19 @@ export function checkSweep(form: FormState, sweep: SweepFormState): SweepCheck {
   // The form without the swept settings: the sweep gives them.
   const typedParams = { ...(form.params[spec.id] ?? {}) };
   const kernelToggles = { ...form.kernelToggles };
-  let { cpu, memoryMB, disk } = form;
+  let { cpu, memoryMB, disk, spinLocked } = form;
   for (const name of swept) {
-    const typed = typedParams[name] ?? kernelToggles[name] ?? (name === 'cpu' ? cpu : name === 'memoryMB' ? memoryMB : name === 'disk' ? disk : null);
+    const typed = typedParams[name] ?? kernelToggles[name] ??
+      (name === 'cpu' ? cpu : name === 'memoryMB' ? memoryMB : name === 'disk' ? disk : name === 'spin' && spinLocked ? 'locked' : null);
     if (typed && typed.trim() !== '') out.notes.push(`${name}: the sweep's values replace the settings' ${typed.trim()}`);
     delete typedParams[name];
     delete kernelToggles[name];
     if (name === 'cpu') cpu = null;
     if (name === 'memoryMB') memoryMB = null;
     if (name === 'disk') disk = null;
+    if (name === 'spin') spinLocked = false;
   }
-  const base = checkForm({ ...form, params: { ...form.params, [spec.id]: typedParams }, kernelToggles, cpu, memoryMB, disk });
+  const base = checkForm({ ...form, params: { ...form.params, [spec.id]: typedParams }, kernelToggles, cpu, memoryMB, disk, spinLocked });
   if (!base.settings) {
     out.problems.push(...(Object.keys(base.errors).length > 0 ? ['fix the settings marked in red'] : base.problems));
     return out;
