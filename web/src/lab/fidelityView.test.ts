@@ -92,6 +92,11 @@ test('each table reads the newest run made as the paper ran it; the others are p
   assert.match(notAsThePaperRan(run('namecache-ls', [])) ?? '', /^0 of \d+ rows$/);
   assert.equal(notAsThePaperRan(table2(1)), null);
   assert.equal(notAsThePaperRan(table2(1, { kernelSettings: { nchsize: 0 } })), 'nchsize=0');
+  // The lab's figures are the drifting disks' and the RP06's: a run with either changed is not the one to show.
+  const machine = table2(1).result.machine;
+  assert.equal(notAsThePaperRan(table2(1, { machine: { ...machine, spin: 'locked' } })), 'spin=locked');
+  assert.equal(notAsThePaperRan(table2(1, { machine: { ...machine, disk: 'rm05', spin: 'locked' } })), 'disk=rm05, spin=locked');
+  assert.equal(notAsThePaperRan(table2(1, { machine: { ...machine, spin: 'drifting' } })), null);
 });
 
 test('the figures are the CLI\'s: held-out rows first, calibration rows apart and marked, the summary as it prints it', () => {

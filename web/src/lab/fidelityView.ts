@@ -9,6 +9,7 @@
 
 import { PAPER_KERNEL_VARIANT, findExperiment } from '../../../experiments/runner/experiments';
 import { DISTRIBUTED_KERNEL_NAME } from '../../../experiments/kernels/variants';
+import { DEFAULT_DISK_TIMING, DEFAULT_SPIN } from '../../../experiments/runner/toggles';
 import {
   nameCacheFidelity, table2Fidelity, table7Fidelity, table8Fidelity, type FidelityRow, type FidelityTable,
 } from '../../../experiments/runner/fidelity';
@@ -50,7 +51,9 @@ export function notAsThePaperRan(shared: SharedRun): string | null {
   const why: string[] = [];
   if (r.machine.cpu !== spec.machine.cpu) why.push(`cpu=${r.machine.cpu} (the paper's: ${spec.machine.cpu})`);
   if (r.machine.memoryMB !== spec.machine.memoryMB) why.push(`memoryMB=${r.machine.memoryMB} (the paper's: ${spec.machine.memoryMB})`);
-  if (r.machine.disk !== undefined && r.machine.disk !== 'rp06') why.push(`disk=${r.machine.disk}`);
+  if (r.machine.disk !== undefined && r.machine.disk !== DEFAULT_DISK_TIMING) why.push(`disk=${r.machine.disk}`);
+  // Locked disks make the exec rows whole turns, as the paper's were, but the lab's figures are the drifting ones.
+  if (r.machine.spin !== undefined && r.machine.spin !== DEFAULT_SPIN) why.push(`spin=${r.machine.spin}`);
   // The experiment's own kernel (Table 2: the paper's, paper-1985; Tables 7 and 8: like-4.2, the lab's
   // closest to the paper's 4.2BSD column, never called the paper's; the name cache: the image's /vmunix).
   const ran = resultKernel(r);
