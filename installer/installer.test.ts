@@ -23,8 +23,9 @@ import { RP06_BYTES, RP06_PARTITIONS, RP06_SECTORS, createBlankRp06 } from './li
 import { cacheKey, gzipFile, treeDigest, upToDate, writeJsonAtomic } from './lib/output';
 import {
   DEFAULT_BUILD, LAB_TOOLS, buildLines, checkLines, checkRun, commandFromTemplate, extractLines, findLabSources, namesLoop,
-  parseBinListing, readmeBuildTemplate, sourceDirective, toolLines, LAB_ROOT_BIN,
+  parseBinListing, sourceDirective, toolLines, LAB_ROOT_BIN,
 } from './lib/lab';
+import { readmeBuildTemplate } from '../experiments/guest/buildLine';
 import {
   BUILD_SCRIPT, KernelSourceError, buildScript, compiledFiles, findBuildFailure, findKernelSources, kernelGuestPath, kernelTarEntries,
   objectsToRebuild, parsePatch, timeOf,

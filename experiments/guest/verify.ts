@@ -17,6 +17,7 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { buildLineFor, readmeBuildTemplate } from './buildLine';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const GUEST_DIR = fileURLToPath(new URL('./', import.meta.url));
@@ -35,7 +36,10 @@ export const PROGRAMS = [
 /** Every source typed into the guest: the programs, paging.h, which the paging programs include, and the start-up. */
 const SOURCES = [...PROGRAMS.map((p) => `${p}.c`), 'paging.h', 'start1985.s'];
 
-export const compileCommand = (p: string): string => `cc -O -I/sys/h -c start1985.s ${p}.c && ld -X -o ${p} start1985.o ${p}.o -lc && rm start1985.o ${p}.o`;
+/** The README's build line, the one the installer builds the lab image's programs with (buildLine.ts). */
+const BUILD_LINE = readmeBuildTemplate(readFileSync(join(GUEST_DIR, 'README.md'), 'utf8'));
+if (BUILD_LINE === null) throw new Error(`${join(GUEST_DIR, 'README.md')} has no build line (a code block's "cc ... NAME.c")`);
+export const compileCommand = (p: string): string => buildLineFor(BUILD_LINE, p);
 
 /** The run script's value for `setenv a` ... `setenv o` (15 x 71 = 1065 bytes). */
 const ENV_VALUE = '012345678901234567890123456789012345678901234567890123456780123456789';

@@ -39,6 +39,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { readmeBuildTemplate } from '../../experiments/guest/buildLine';
 
 export const LAB_DIR = '/usr/lab';
 export const LAB_BIN = '/usr/lab/bin';
@@ -112,21 +113,6 @@ const SAFE_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.+-]*$/;
 /** Longest guest command line the installer types (the terminal's input
  * queue, TTYHOG, holds 255 characters with the carriage return). */
 const MAX_LINE = 250;
-
-/** The README's build line: the first line of a fenced code block that
- * starts with "cc " and mentions NAME.c. */
-export function readmeBuildTemplate(text: string): string | null {
-  let inFence = false;
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    if (line.startsWith('```')) {
-      inFence = !inFence;
-      continue;
-    }
-    if (inFence && /^cc\s/.test(line) && /\bNAME\.c\b/.test(line)) return line.replace(/\s+/g, ' ');
-  }
-  return null;
-}
 
 /** A README build template for one program: "-o NAME" installs into
  * /usr/lab/bin; every other NAME is the program's name. */
