@@ -42,6 +42,14 @@ test('a setting swept is taken from the sweep, not the form, and the form says s
   const p = checkSweep(form({ params: { syscall: { iterations: '5000' } } }), sweep('iterations', '1000,2000'));
   assert.deepEqual(p.request!.base.parameters, {});
   assert.deepEqual(p.notes, ['iterations: the sweep\'s values replace the settings\' 5000']);
+  // The disks' rotation is a setting like the disk's timing: swept, the form's Locked gives way to the sweep's values.
+  const r = checkSweep(form({ spinLocked: true }), sweep('spin', 'drifting,locked'));
+  assert.deepEqual(r.problems, []);
+  assert.deepEqual(r.notes, ['spin: the sweep\'s values replace the settings\' locked']);
+  assert.deepEqual(r.request!.base, { parameters: {}, set: {} });
+  assert.deepEqual(r.plan!.points.map((pt) => pt.options.set?.spin), [0, 1]);
+  // Not swept, a locked form is every point's rotation.
+  assert.equal(checkSweep(form({ spinLocked: true }), sweep('hz', '50,100')).request!.base.spin, 'locked');
 });
 
 test('the kernel variants as a sweep\'s axis (as `vaxlab sweep --set kernel=...`); a chosen variant is every point\'s otherwise', () => {
