@@ -9,10 +9,7 @@
 //
 // Data only, like variants.ts; the runner's EXPERIMENTS lists it.
 
-import type { ExperimentSpec, StepSpec } from '../runner/experiments';
-
-/** GROUPS.workloads of experiments.ts (a value import would be a cycle). */
-const WORKLOADS = 'Workloads';
+import { GROUPS, type ExperimentSpec, type StepSpec } from '../runner/spec';
 
 /** Where make's own output goes in the guest while it is timed. */
 export const KERNEL_BUILD_LOG = '/tmp/make-vmunix.log';
@@ -40,7 +37,7 @@ const STEP: StepSpec = {
 export const KERNEL_BUILD_EXPERIMENT: ExperimentSpec = {
   id: 'kernel-build',
   title: 'Building the 4.3BSD kernel: config GENERIC and make vmunix in the guest',
-  group: WORKLOADS,
+  group: GROUPS.workloads,
   description: 'config GENERIC and make clean, then `make vmunix` timed with /bin/time: 143 C files compiled by the ' +
     'guest\'s cc, locore assembled, vmunix linked, on a fresh single-user 4.3BSD.\n' +
     'The paper gives no figure for it; run it on the 780 and the 750 (cpu setting) or on a kernel variant to compare.',
