@@ -143,6 +143,21 @@ test('Stop stops every worker at once: the running points are marked stopped, th
     await expect(page.getByTestId('sweep-status')).toContainText(/^Finished in .*: 2 of 2 units ran/, { timeout: 60_000 });
   });
 
+test('the disks\' rotation as a sweep\'s setting: drifting and locked, each point\'s result saying which', async ({ page }) => {
+  await page.goto('/');
+  await waitReady(page);
+  await choose(page, 'execs0null', ['iterations', '20']);
+  await sweepOf(page, 'spin', 'drifting,locked', '2');
+  await page.getByTestId('sweep-run').click();
+  await expect(page.getByTestId('sweep-status')).toContainText(/^Finished in .*: 2 of 2 units ran/, { timeout: 90_000 });
+  const rows = await sweepRows(page);
+  expect(rows.map((r) => r[0])).toEqual(['drifting', 'locked']);
+  expect(rows.map((r) => r.at(-1))).toEqual(['ok', 'ok']);
+  // The result records the rotation only when it is not the default, as the CLI's does.
+  const result = validateSweep(JSON.parse((await downloadText(page, 'sweep-export-json')).text), 'export');
+  expect(result.points.map((p) => p.result?.machine.spin ?? 'drifting')).toEqual(['drifting', 'locked']);
+});
+
 test('bad values are refused by name before anything runs; the workers must be 1 to the cores', async ({ page }) => {
   await page.goto('/');
   await waitReady(page);
