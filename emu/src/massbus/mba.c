@@ -433,18 +433,12 @@ int mba_slot_free(const mba *a, int unit, char *err, size_t errlen)
 
 int mba_connect(mba *a, int unit, const mba_drive_ops *ops, void *drive, char *err, size_t errlen)
 {
-    if (!a || !ops || !drive) {
-        snprintf(err, errlen, "no MASSBUS adapter or no drive");
+    if (!ops || !drive) {
+        snprintf(err, errlen, "no drive to connect");
         return -1;
     }
-    if (unit < 0 || unit >= NDRIVES) {
-        snprintf(err, errlen, "MASSBUS drive number %d out of range 0-7", unit);
+    if (mba_slot_free(a, unit, err, errlen) < 0)
         return -1;
-    }
-    if (a->drive[unit].ops) {
-        snprintf(err, errlen, "mba%d drive %d already has a disk", a->number, unit);
-        return -1;
-    }
     a->drive[unit].ops = ops;
     a->drive[unit].dev = drive;
     if (ops->set_fast)

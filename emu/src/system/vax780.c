@@ -95,6 +95,16 @@ static void console_command(void *ctx, uint32_t code)
     }
 }
 
+/* hp0..hp3 are drives 0..3 of MBA0, hp4..hp7 drives 0..3 of MBA1. */
+static mba *disk_adapter(const vax780 *s, int unit) { return unit < 4 ? s->mba0 : s->mba1; }
+
+/* Whether slot hpN holds a drive. */
+static int disk_present(const vax780 *s, int unit)
+{
+    mba_disk_stats st;
+    return mba_disk_stats_get(disk_adapter(s, unit), unit % 4, &st) >= 0;
+}
+
 vax780 *vax780_create(const vax780_config *cfg, char *err, size_t errlen)
 {
     uint32_t kb = cfg->memory_kb ? cfg->memory_kb : 8192;
@@ -142,9 +152,7 @@ vax780 *vax780_create(const vax780_config *cfg, char *err, size_t errlen)
     for (int u = 0; u < VAX780_MAX_DISKS; u++) {
         if (!cfg->disk[u].type)
             continue;
-        /* hp0..hp3 are drives 0..3 of MBA0, hp4..hp7 drives 0..3 of MBA1 */
-        if (rp_attach(u < 4 ? s->mba0 : s->mba1, u % 4, cfg->disk[u].type, cfg->disk[u].image, err, errlen) <
-            0)
+        if (rp_attach(disk_adapter(s, u), u % 4, cfg->disk[u].type, cfg->disk[u].image, err, errlen) < 0)
             goto fail;
     }
     if (cfg->disk_timing && vax780_set_disk_timing(s, cfg->disk_timing, err, errlen) < 0)
@@ -179,7 +187,7 @@ int vax780_attach_disk(vax780 *s, int unit, const char *type, vax_blockdev *bd, 
         snprintf(err, errlen, "no drive slot hp%d (hp0 to hp%d)", unit, VAX780_MAX_DISKS - 1);
         return -1;
     }
-    return rp_attach(unit < 4 ? s->mba0 : s->mba1, unit % 4, type, bd, err, errlen) < 0 ? -1 : 0;
+    return rp_attach(disk_adapter(s, unit), unit % 4, type, bd, err, errlen) < 0 ? -1 : 0;
 }
 
 int vax780_set_disk_timing(vax780 *s, const char *profile, char *err, size_t errlen)
@@ -189,11 +197,17 @@ int vax780_set_disk_timing(vax780 *s, const char *profile, char *err, size_t err
         return -1;
     }
     for (int u = 0; u < VAX780_MAX_DISKS; u++) {
-        mba *a = u < 4 ? s->mba0 : s->mba1;
-        mba_disk_stats st;
-        if (mba_disk_stats_get(a, u % 4, &st) < 0)
-            continue; /* no drive there */
-        if (mba_set_disk_timing(a, u % 4, profile, err, errlen) < 0)
+        if (disk_present(s, u) && mba_set_disk_timing(disk_adapter(s, u), u % 4, profile, err, errlen) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Every drive's spin seed (0: the platters in step with virtual time). */
+static int set_drives_spin_seed(vax780 *s, uint32_t seed, char *err, size_t errlen)
+{
+    for (int u = 0; u < VAX780_MAX_DISKS; u++) {
+        if (disk_present(s, u) && mba_set_disk_spin_seed(disk_adapter(s, u), u % 4, seed, err, errlen) < 0)
             return -1;
     }
     return 0;
@@ -201,14 +215,8 @@ int vax780_set_disk_timing(vax780 *s, const char *profile, char *err, size_t err
 
 int vax780_set_disk_spin_seed(vax780 *s, uint32_t seed, char *err, size_t errlen)
 {
-    for (int u = 0; u < VAX780_MAX_DISKS; u++) {
-        mba *a = u < 4 ? s->mba0 : s->mba1;
-        mba_disk_stats st;
-        if (mba_disk_stats_get(a, u % 4, &st) < 0)
-            continue; /* no drive there */
-        if (mba_set_disk_spin_seed(a, u % 4, seed, err, errlen) < 0)
-            return -1;
-    }
+    if (set_drives_spin_seed(s, seed, err, errlen) < 0)
+        return -1;
     /* The same seed samples the clock's ticks against the work (clock.c,
      * sample_delay_ns): a run's seed draws every phase the model would
      * otherwise hold in step with virtual time. */
@@ -216,18 +224,9 @@ int vax780_set_disk_spin_seed(vax780 *s, uint32_t seed, char *err, size_t errlen
     return 0;
 }
 
-int vax780_lock_disk_spin(vax780 *s, char *err, size_t errlen)
-{
-    for (int u = 0; u < VAX780_MAX_DISKS; u++) {
-        mba *a = u < 4 ? s->mba0 : s->mba1;
-        mba_disk_stats st;
-        if (mba_disk_stats_get(a, u % 4, &st) < 0)
-            continue; /* no drive there */
-        if (mba_set_disk_spin_seed(a, u % 4, 0, err, errlen) < 0)
-            return -1;
-    }
-    return 0;
-}
+/* The platters in step with virtual time again, the clock's sampling left
+ * as the seed drew it. */
+int vax780_lock_disk_spin(vax780 *s, char *err, size_t errlen) { return set_drives_spin_seed(s, 0, err, errlen); }
 
 void vax780_destroy(vax780 *s)
 {

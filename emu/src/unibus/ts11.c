@@ -177,37 +177,52 @@ static void length_check(ts_result *r, uint32_t len, uint32_t count)
     }
 }
 
+/* A data record read, either way: the n of its bytes that fit, from byte
+ * `skip` of the record, go to bus address ba; the record's length against
+ * the byte count decides the alerts. */
+static void deliver_record(ts11 *ts, const tape_record *rec, uint32_t skip, uint32_t ba, uint32_t n,
+                           uint32_t count, int swb, ts_result *r)
+{
+    r->ns += rec_ns(rec->length);
+    ts->records_read++;
+    if (tape_read_data(&ts->tape, rec, skip, ts->buf, n) != 0) {
+        image_error(r);
+        r->rbpcr = (uint16_t)count;
+        return;
+    }
+    if (swb)
+        swap_bytes(ts->buf, n);
+    if (dma_to_memory(ts, ba, ts->buf, n) != 0) {
+        r->nxm = 1;
+        r->tc = 6;
+        r->rbpcr = (uint16_t)count;
+        return;
+    }
+    length_check(r, rec->length, count);
+    if (rec->bad)
+        image_error(r);
+}
+
+/* A tape mark met by a read: no data, the gap's time. */
+static void read_tape_mark(ts_result *r, uint32_t count)
+{
+    r->ns += TS11_GAP_NS;
+    r->xs0 |= XS0_TMK;
+    r->tc = 2;
+    r->rbpcr = (uint16_t)count;
+}
+
 static void read_forward(ts11 *ts, uint32_t ba, uint32_t count, int swb, ts_result *r)
 {
     tape_record rec;
     switch (tape_forward(&ts->tape, &rec)) {
     case TAPE_OK: {
         uint32_t n = rec.length < count ? rec.length : count;
-        r->ns += rec_ns(rec.length);
-        ts->records_read++;
-        if (tape_read_data(&ts->tape, &rec, 0, ts->buf, n) != 0) {
-            image_error(r);
-            r->rbpcr = (uint16_t)count;
-            return;
-        }
-        if (swb)
-            swap_bytes(ts->buf, n);
-        if (dma_to_memory(ts, ba, ts->buf, n) != 0) {
-            r->nxm = 1;
-            r->tc = 6;
-            r->rbpcr = (uint16_t)count;
-            return;
-        }
-        length_check(r, rec.length, count);
-        if (rec.bad)
-            image_error(r);
+        deliver_record(ts, &rec, 0, ba, n, count, swb, r);
         return;
     }
     case TAPE_MARK:
-        r->ns += TS11_GAP_NS;
-        r->xs0 |= XS0_TMK;
-        r->tc = 2;
-        r->rbpcr = (uint16_t)count;
+        read_tape_mark(r, count);
         return;
     case TAPE_EOM:
         r->xs0 |= XS0_EOT;
@@ -234,31 +249,11 @@ static void read_reverse(ts11 *ts, uint32_t ba, uint32_t count, int swb, ts_resu
     switch (tape_reverse(&ts->tape, &rec)) {
     case TAPE_OK: {
         uint32_t n = rec.length < count ? rec.length : count;
-        r->ns += rec_ns(rec.length);
-        ts->records_read++;
-        if (tape_read_data(&ts->tape, &rec, rec.length - n, ts->buf, n) != 0) {
-            image_error(r);
-            r->rbpcr = (uint16_t)count;
-            return;
-        }
-        if (swb)
-            swap_bytes(ts->buf, n);
-        if (dma_to_memory(ts, (ba + count - n) & 0x3FFFFu, ts->buf, n) != 0) {
-            r->nxm = 1;
-            r->tc = 6;
-            r->rbpcr = (uint16_t)count;
-            return;
-        }
-        length_check(r, rec.length, count);
-        if (rec.bad)
-            image_error(r);
+        deliver_record(ts, &rec, rec.length - n, (ba + count - n) & 0x3FFFFu, n, count, swb, r);
         return;
     }
     case TAPE_MARK:
-        r->ns += TS11_GAP_NS;
-        r->xs0 |= XS0_TMK;
-        r->tc = 2;
-        r->rbpcr = (uint16_t)count;
+        read_tape_mark(r, count);
         return;
     default:
         image_error(r);
