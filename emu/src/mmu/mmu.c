@@ -340,8 +340,28 @@ static int crossing_access(vax_machine *m, uint32_t va, int size, int mode, int 
     return 0;
 }
 
+/* A read within one page that the host's look-up holds with `access`
+ * allowed, but that the inline accessors sent here because it straddles
+ * two cache blocks (mmu.h, in_one_block): what mmu_translate and
+ * phys_access would make of it, without them.  mmu_translate would find
+ * the page's TB entry (the look-up holds a copy of it), allow the access
+ * and change nothing; phys_access would charge cache_read of both blocks,
+ * in order, and load.  Returns 0 when it did the read, 1 when the caller
+ * must take the general path. */
+static inline int read_two_blocks(vax_machine *m, uint32_t va, int size, uint32_t access, uint32_t *value)
+{
+    const xlat_entry *x = &m->xlat[xlat_index(va)];
+    if (x->tag != va >> 9 || !(x->access & access) || (va & 511u) > 512u - (uint32_t)size || !m->cpu.mapen)
+        return 1;
+    m->cost += cache_read(&m->cache, x->pa | (va & 511u), size);
+    *value = load_le(x->host + (va & 511u), size);
+    return 0;
+}
+
 int mem_read_slow(vax_machine *m, uint32_t va, int size, int mode, uint32_t *value)
 {
+    if (!read_two_blocks(m, va, size, 1u << mode, value))
+        return 0;
     if ((va & 511u) > 512u - (uint32_t)size)
         return crossing_access(m, va, size, mode, 0, 0, value);
     tlb_entry *e;
@@ -353,6 +373,8 @@ int mem_read_slow(vax_machine *m, uint32_t va, int size, int mode, uint32_t *val
 
 int mem_read_modify_slow(vax_machine *m, uint32_t va, int size, int mode, uint32_t *value)
 {
+    if (!read_two_blocks(m, va, size, 16u << mode, value))   /* write intent: checked for write */
+        return 0;
     if ((va & 511u) > 512u - (uint32_t)size)
         return crossing_access(m, va, size, mode, 1, 0, value);
     tlb_entry *e;
@@ -376,6 +398,15 @@ int mem_write_slow(vax_machine *m, uint32_t va, int size, int mode, uint32_t val
 int mem_write_q(vax_machine *m, uint32_t va, const uint32_t v[2])
 {
     int mode = (int)PSL_GET_CUR(m->cpu.psl);
+    /* Both longwords in one page the host's look-up holds writable: both
+     * translations below would find its TB entry and change nothing, and
+     * both stores would hit the look-up (MOVQ's frequent case). */
+    const xlat_entry *x = &m->xlat[xlat_index(va)];
+    if (x->tag == va >> 9 && (x->access & (16u << mode)) && (va & 511u) <= 504u && m->cpu.mapen) {
+        store_le(x->host + (va & 511u), 4, v[0]);
+        store_le(x->host + (va & 511u) + 4, 4, v[1]);
+        return 0;
+    }
     tlb_entry *e;
     /* Probe both longwords for write before storing either. */
     int st = mmu_translate(m, va, mode, 1, &e);
