@@ -446,6 +446,7 @@ int ifetch_fill(vax_machine *m, uint32_t pc)
         m->ib_host = x->host;
         m->ib_pa = x->pa;
         m->ib_block_delta = (x->pa >> 3) - (m->ib_tag << 6);
+        m->ib_bias = (uintptr_t)m->ib_host - (uintptr_t)m->ib_fast;
         return 0;
     }
     tlb_entry *e;
@@ -458,6 +459,7 @@ int ifetch_fill(vax_machine *m, uint32_t pc)
         m->ib_host = e->host;
         m->ib_pa = e->pa;
         m->ib_block_delta = (e->pa >> 3) - (m->ib_tag << 6);
+        m->ib_bias = (uintptr_t)m->ib_host - (uintptr_t)m->ib_fast;
     } else {
         ib_invalidate(m);
     }
