@@ -520,7 +520,7 @@ ALWAYS_INLINE int addr_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int si
 ALWAYS_INLINE int spec_mapped(vax_machine *m, uint32_t pc, const uint8_t **ip)
 {
     if (LIKELY((pc >> 9) == m->ib_tag && (pc & 511u) <= 512u - 10u)) {
-        *ip = m->ib_host + (pc & 511u);
+        *ip = (const uint8_t *)(m->ib_bias + pc);   /* machine.h: pc's host address */
         return 1;
     }
     return 0;

@@ -168,7 +168,7 @@ ALWAYS_INLINE int spec_peek(vax_machine *m)
 {
     uint32_t pc = m->cpu.r[15];
     if (LIKELY((pc >> 9) == m->ib_tag))
-        return m->ib_host[pc & 511u];
+        return *(const uint8_t *)(m->ib_bias + pc);   /* machine.h: pc's host address */
     return -1;
 }
 

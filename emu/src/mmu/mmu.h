@@ -286,7 +286,7 @@ static inline int ifetch(vax_machine *m, int n, uint32_t *value)
 {
     uint32_t pc = m->cpu.r[15];
     if ((pc >> 9) == m->ib_tag && (pc & 511u) <= 512u - (uint32_t)n) {
-        *value = load_le(m->ib_host + (pc & 511u), n);
+        *value = load_le((const uint8_t *)(m->ib_bias + pc), n);   /* machine.h: pc's host address */
         m->cpu.r[15] = pc + (uint32_t)n;
         return 0;
     }
