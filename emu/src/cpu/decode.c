@@ -182,8 +182,8 @@ ALWAYS_INLINE int modify_memory(vax_machine *m, uint32_t va, int size, modloc *m
         uint8_t *h = e->host + (va & 511u);
         if (LIKELY(in_one_block(va, size))) {
             ml->host = h;
-            if (!cache_hits_block(&m->cache, pa))   /* the miss out of line: mmu.h, mem_read_missed */
-                return mem_read_missed(m, pa, h, size, v);
+            if (!cache_hits_block(&m->cache, pa))   /* the miss out of line: mmu.h, mem_read_missed_block */
+                return mem_read_missed_block(m, pa, h, size, v);
             *v = load_le(h, size);
             return 0;
         }

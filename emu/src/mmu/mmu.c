@@ -428,9 +428,16 @@ int mem_read_missed(vax_machine *m, uint32_t pa, const uint8_t *h, int size, uin
     return 0;
 }
 
+int mem_read_missed_block(vax_machine *m, uint32_t pa, const uint8_t *h, int size, uint32_t *value)
+{
+    m->cost += cache_miss_block(&m->cache, pa >> CACHE_BLOCK_SHIFT);
+    *value = load_le(h, size);
+    return 0;
+}
+
 void ifetch_block_missed(vax_machine *m, uint32_t pa)
 {
-    m->cost += cache_read_block(&m->cache, pa);
+    m->cost += cache_miss_block(&m->cache, pa >> CACHE_BLOCK_SHIFT);
 }
 
 /* The fetch shortcut onto the page at host address host, physical pa. */
