@@ -445,16 +445,23 @@ int mem_read_missed(vax_machine *m, uint32_t pa, const uint8_t *h, int size, uin
     return 0;
 }
 
+/* These two charge a miss's cost (cache_fill returns the model's
+ * miss_cost, whatever it fills) before the fill rather than adding
+ * cache_fill's result after it: the same sum, and nothing is left to do
+ * after the call, so the fill is a tail call and neither function saves
+ * registers. */
 int mem_read_missed_block(vax_machine *m, uint32_t pa, const uint8_t *h, int size, uint32_t *value)
 {
-    m->cost += cache_miss_block(&m->cache, pa >> CACHE_BLOCK_SHIFT);
     *value = load_le(h, size);
+    m->cost += m->cache.miss_cost;
+    (void)cache_miss_block(&m->cache, pa >> CACHE_BLOCK_SHIFT);
     return 0;
 }
 
 void ifetch_block_missed(vax_machine *m, uint32_t pa)
 {
-    m->cost += cache_miss_block(&m->cache, pa >> CACHE_BLOCK_SHIFT);
+    m->cost += m->cache.miss_cost;
+    (void)cache_miss_block(&m->cache, pa >> CACHE_BLOCK_SHIFT);
 }
 
 /* The fetch shortcut onto the page at host address host, physical pa. */
