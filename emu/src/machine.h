@@ -139,6 +139,12 @@ struct vax_machine {
      * (mmu.h, ifetch_account_mapped).  Set with ib_pa; host state, last in
      * the struct so that it moves no other field. */
     uint32_t ib_block_delta;
+    /* While the fetch shortcut holds a page (ib_fast is then its address):
+     * ib_host's address less ib_fast, so that ib_bias + pc is pc's host
+     * address, one add (execute.c's opcode; decode.h, dctx.bias).  Set
+     * with ib_host; host state, last in the struct so that it moves no
+     * other field. */
+    uintptr_t ib_bias;
 };
 
 /* Forget the host-side shortcuts that hold for the machine's state as it

@@ -182,8 +182,8 @@ ALWAYS_INLINE int modify_memory(vax_machine *m, uint32_t va, int size, modloc *m
         uint8_t *h = e->host + (va & 511u);
         if (LIKELY(in_one_block(va, size))) {
             ml->host = h;
-            if (!cache_hits_block(&m->cache, pa))   /* the miss out of line: mmu.h, mem_read_missed */
-                return mem_read_missed(m, pa, h, size, v);
+            if (!cache_hits_block(&m->cache, pa))   /* the miss out of line: mmu.h, mem_read_missed_block */
+                return mem_read_missed_block(m, pa, h, size, v);
             *v = load_le(h, size);
             return 0;
         }
@@ -520,7 +520,7 @@ ALWAYS_INLINE int addr_at(vax_machine *m, const uint8_t *ip, uint32_t pc, int si
 ALWAYS_INLINE int spec_mapped(vax_machine *m, uint32_t pc, const uint8_t **ip)
 {
     if (LIKELY((pc >> 9) == m->ib_tag && (pc & 511u) <= 512u - 10u)) {
-        *ip = m->ib_host + (pc & 511u);
+        *ip = (const uint8_t *)(m->ib_bias + pc);   /* machine.h: pc's host address */
         return 1;
     }
     return 0;

@@ -168,7 +168,7 @@ ALWAYS_INLINE int spec_peek(vax_machine *m)
 {
     uint32_t pc = m->cpu.r[15];
     if (LIKELY((pc >> 9) == m->ib_tag))
-        return m->ib_host[pc & 511u];
+        return *(const uint8_t *)(m->ib_bias + pc);   /* machine.h: pc's host address */
     return -1;
 }
 
@@ -304,7 +304,7 @@ static inline int op_branch_w(vax_machine *m, uint32_t *disp)
  * The fast form (fast = 1) is what execute.c's switch builds when the
  * opcode lies at least DC_WINDOW bytes before the end of the page that the
  * instruction-fetch shortcut maps: the instruction's bytes are then read
- * from that page (d->page) without any check.  That is safe because the
+ * from that page (d->bias + pc) without any check.  That is safe because the
  * frequent instructions have at most three specifiers, and a specifier is
  * at most 10 bytes long (index, then an immediate quadword), so the last
  * one starts at most 1 + 2 * 10 bytes past the opcode, and is read at most
@@ -334,14 +334,21 @@ static inline int op_branch_w(vax_machine *m, uint32_t *disp)
 typedef struct {
     vax_machine *m;
     uint32_t pc;           /* PC of the next instruction byte */
-    const uint8_t *page;   /* fast form: host address of the instruction's page */
+    /* Fast form: the host address of the instruction's page minus the
+     * page's virtual address, so that bias + pc is pc's host address: a
+     * byte of the instruction is then one load from bias + pc + offset
+     * (on x86-64 one instruction), where page[(pc + offset) & 511] took
+     * four.  Unsigned arithmetic, so it wraps the same way both ways (and
+     * in wasm32's 32-bit addresses); bytes are only read within the
+     * window, where pc is on the page. */
+    uintptr_t bias;
     int fast;
 } dctx;
 
 /* The checked form, at the current PC. */
 ALWAYS_INLINE dctx dc_checked(vax_machine *m)
 {
-    dctx d = {m, m->cpu.r[15], NULL, 0};
+    dctx d = {m, m->cpu.r[15], 0, 0};
     return d;
 }
 
@@ -360,7 +367,7 @@ ALWAYS_INLINE int dc_on_page(const dctx *d)
  * immediates (DC_FAST_CHECKED_IMM). */
 ALWAYS_INLINE dctx dc_checked_imm(const dctx *d)
 {
-    dctx k = {d->m, d->pc, d->page, DC_FAST_CHECKED_IMM};
+    dctx k = {d->m, d->pc, d->bias, DC_FAST_CHECKED_IMM};
     return k;
 }
 
@@ -368,12 +375,12 @@ ALWAYS_INLINE dctx dc_checked_imm(const dctx *d)
  * byte `offset` bytes on. */
 ALWAYS_INLINE const uint8_t *dc_ip(const dctx *d)
 {
-    return d->page + (d->pc & 511u);
+    return (const uint8_t *)(d->bias + d->pc);
 }
 
 ALWAYS_INLINE uint32_t dc_byte(const dctx *d, uint32_t offset)
 {
-    return d->page[(d->pc + offset) & 511u];
+    return *(const uint8_t *)(d->bias + d->pc + offset);
 }
 
 /* Finish a successful instruction: PC to r[15]. */

@@ -122,22 +122,22 @@ void cpu_execute(vax_machine *m)
             }
         }
         for (;;) {
-        /* The page test in one compare, its xor kept: where the fetch
-         * shortcut maps pc's page, ib_fast is that page's address (its
-         * low 9 bits clear; else a value no pc matches), so pc ^ ib_fast
-         * is pc's offset in the page, needing no mask for the opcode. */
-        uint64_t page_off = (uint64_t)pc ^ m->ib_fast;
-        if (LIKELY(page_off <= 512u - DC_WINDOW)) {
+        /* The page test in one compare: where the fetch shortcut maps
+         * pc's page, ib_fast is that page's address (its low 9 bits
+         * clear; else a value no pc matches), so pc ^ ib_fast is pc's
+         * offset in the page. */
+        if (LIKELY(((uint64_t)pc ^ m->ib_fast) <= 512u - DC_WINDOW)) {
         fast_form:
             /* The fast form: the instruction lies in the mapped page. */
             ifetch_account_mapped(m, pc);   /* the instruction buffer's fetches through the cache */
-            dctx d = {m, pc + 1, m->ib_host, 1};
+            uintptr_t bias = m->ib_bias;   /* bias + pc: pc's host address (machine.h) */
+            dctx d = {m, pc + 1, bias, 1};
             /* A size_t, not a byte: the jump table and the cost table
              * are then indexed by the register the byte was loaded into,
              * where with a uint8_t (or a uint32_t) gcc made two more
              * copies of it, zero-extended, on every instruction
              * (docs/speed.md, round nine). */
-            size_t opcode = m->ib_host[page_off];
+            size_t opcode = *(const uint8_t *)(bias + pc);
             m->cost += m->tm.op[opcode];
             switch (opcode) {
             /* Moves, tests and compares. */
@@ -299,10 +299,8 @@ void cpu_execute(vax_machine *m)
             st = ifetch_fill(m, pc);
             if (LIKELY(st == 0)) {
                 m->ib_refill_icount = m->icount;
-                if ((pc >> 9) == m->ib_tag) {
-                    page_off = pc & 511u;
+                if ((pc >> 9) == m->ib_tag)
                     goto fast_form;
-                }
                 goto checked_form;
             }
         } else {

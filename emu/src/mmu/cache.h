@@ -56,6 +56,14 @@ void cache_invalidate_all(vax_cache *c);
  * cost. */
 uint32_t cache_fill(vax_cache *c, uint32_t *set, uint32_t blk);
 
+/* The fill and cost of block blk that the caller has just found missing
+ * (cache_holds_block or cache_hits_block false, nothing in between):
+ * what cache_read_block would do after its own test failed. */
+static inline uint32_t cache_miss_block(vax_cache *c, uint32_t blk)
+{
+    return cache_fill(c, &c->tag[(size_t)(blk & c->set_mask) * 2], blk);
+}
+
 /* The cost of reading the byte at physical address pa (its block). */
 static inline uint32_t cache_read_block(vax_cache *c, uint32_t pa)
 {

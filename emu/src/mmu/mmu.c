@@ -39,15 +39,32 @@ static int io_read(vax_machine *m, uint32_t pa, int size, uint32_t *value)
     return bus_read(m, pa, size, value);
 }
 
-int phys_read_l(vax_machine *m, uint32_t pa, uint32_t *value)
+/* phys_read_l's path for a miss, a read across two blocks, or I/O space
+ * (pa masked): not inlined, so that the common path, a hit, makes no call
+ * and saves no registers. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static int phys_read_l_other(vax_machine *m, uint32_t pa, uint32_t *value)
 {
-    pa &= PA_MASK;
     if (pa < m->bus.mem_size && m->bus.mem_size - pa >= 4) {
         m->cost += cache_read(&m->cache, pa, 4);   /* page tables, SCB, PCB: through the cache */
         *value = load_le(m->bus.mem + pa, 4);
         return 0;
     }
     return io_read(m, pa, 4, value);
+}
+
+int phys_read_l(vax_machine *m, uint32_t pa, uint32_t *value)
+{
+    pa &= PA_MASK;
+    /* RAM, one cache block, a hit: cache_read would charge nothing and
+     * change nothing. */
+    if (pa < m->bus.mem_size && m->bus.mem_size - pa >= 4 && in_one_block(pa, 4) && cache_hits_block(&m->cache, pa)) {
+        *value = load_le(m->bus.mem + pa, 4);
+        return 0;
+    }
+    return phys_read_l_other(m, pa, value);
 }
 
 int phys_write_l(vax_machine *m, uint32_t pa, uint32_t value)
@@ -340,8 +357,28 @@ static int crossing_access(vax_machine *m, uint32_t va, int size, int mode, int 
     return 0;
 }
 
+/* A read within one page that the host's look-up holds with `access`
+ * allowed, but that the inline accessors sent here because it straddles
+ * two cache blocks (mmu.h, in_one_block): what mmu_translate and
+ * phys_access would make of it, without them.  mmu_translate would find
+ * the page's TB entry (the look-up holds a copy of it), allow the access
+ * and change nothing; phys_access would charge cache_read of both blocks,
+ * in order, and load.  Returns 0 when it did the read, 1 when the caller
+ * must take the general path. */
+static inline int read_two_blocks(vax_machine *m, uint32_t va, int size, uint32_t access, uint32_t *value)
+{
+    const xlat_entry *x = &m->xlat[xlat_index(va)];
+    if (x->tag != va >> 9 || !(x->access & access) || (va & 511u) > 512u - (uint32_t)size || !m->cpu.mapen)
+        return 1;
+    m->cost += cache_read(&m->cache, x->pa | (va & 511u), size);
+    *value = load_le(x->host + (va & 511u), size);
+    return 0;
+}
+
 int mem_read_slow(vax_machine *m, uint32_t va, int size, int mode, uint32_t *value)
 {
+    if (!read_two_blocks(m, va, size, 1u << mode, value))
+        return 0;
     if ((va & 511u) > 512u - (uint32_t)size)
         return crossing_access(m, va, size, mode, 0, 0, value);
     tlb_entry *e;
@@ -353,6 +390,8 @@ int mem_read_slow(vax_machine *m, uint32_t va, int size, int mode, uint32_t *val
 
 int mem_read_modify_slow(vax_machine *m, uint32_t va, int size, int mode, uint32_t *value)
 {
+    if (!read_two_blocks(m, va, size, 16u << mode, value))   /* write intent: checked for write */
+        return 0;
     if ((va & 511u) > 512u - (uint32_t)size)
         return crossing_access(m, va, size, mode, 1, 0, value);
     tlb_entry *e;
@@ -376,6 +415,15 @@ int mem_write_slow(vax_machine *m, uint32_t va, int size, int mode, uint32_t val
 int mem_write_q(vax_machine *m, uint32_t va, const uint32_t v[2])
 {
     int mode = (int)PSL_GET_CUR(m->cpu.psl);
+    /* Both longwords in one page the host's look-up holds writable: both
+     * translations below would find its TB entry and change nothing, and
+     * both stores would hit the look-up (MOVQ's frequent case). */
+    const xlat_entry *x = &m->xlat[xlat_index(va)];
+    if (x->tag == va >> 9 && (x->access & (16u << mode)) && (va & 511u) <= 504u && m->cpu.mapen) {
+        store_le(x->host + (va & 511u), 4, v[0]);
+        store_le(x->host + (va & 511u) + 4, 4, v[1]);
+        return 0;
+    }
     tlb_entry *e;
     /* Probe both longwords for write before storing either. */
     int st = mmu_translate(m, va, mode, 1, &e);
@@ -397,9 +445,53 @@ int mem_read_missed(vax_machine *m, uint32_t pa, const uint8_t *h, int size, uin
     return 0;
 }
 
+/* These two charge a miss's cost (cache_fill returns the model's
+ * miss_cost, whatever it fills) before the fill rather than adding
+ * cache_fill's result after it: the same sum, and nothing is left to do
+ * after the call, so the fill is a tail call and neither function saves
+ * registers. */
+int mem_read_missed_block(vax_machine *m, uint32_t pa, const uint8_t *h, int size, uint32_t *value)
+{
+    *value = load_le(h, size);
+    m->cost += m->cache.miss_cost;
+    (void)cache_miss_block(&m->cache, pa >> CACHE_BLOCK_SHIFT);
+    return 0;
+}
+
 void ifetch_block_missed(vax_machine *m, uint32_t pa)
 {
-    m->cost += cache_read_block(&m->cache, pa);
+    m->cost += m->cache.miss_cost;
+    (void)cache_miss_block(&m->cache, pa >> CACHE_BLOCK_SHIFT);
+}
+
+/* The fetch shortcut onto the page at host address host, physical pa. */
+static inline void ib_set(vax_machine *m, uint32_t pc, uint8_t *host, uint32_t pa)
+{
+    m->ib_tag = pc >> 9;
+    m->ib_fast = pc & ~511u;
+    m->ib_host = host;
+    m->ib_pa = pa;
+    m->ib_block_delta = (pa >> 3) - (m->ib_tag << 6);
+    m->ib_bias = (uintptr_t)host - (uintptr_t)m->ib_fast;
+}
+
+/* ifetch_fill for a page the host's look-up lacks: through the TB.  A
+ * function of its own, reached by a tail call, so that ifetch_fill's
+ * common path makes no call and saves no registers. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static int ifetch_fill_translate(vax_machine *m, uint32_t pc, int mode)
+{
+    tlb_entry *e;
+    int st = mmu_translate(m, pc, mode, 0, &e);
+    if (st)
+        return st;
+    if (e->host)
+        ib_set(m, pc, e->host, e->pa);
+    else
+        ib_invalidate(m);
+    return 0;
 }
 
 int ifetch_fill(vax_machine *m, uint32_t pc)
@@ -410,27 +502,10 @@ int ifetch_fill(vax_machine *m, uint32_t pc)
     int mode = (int)PSL_GET_CUR(m->cpu.psl);
     const xlat_entry *x = &m->xlat[xlat_index(pc)];
     if (m->cpu.mapen && x->tag == pc >> 9 && (x->access & (1u << mode))) {
-        m->ib_tag = pc >> 9;
-        m->ib_fast = pc & ~511u;
-        m->ib_host = x->host;
-        m->ib_pa = x->pa;
-        m->ib_block_delta = (x->pa >> 3) - (m->ib_tag << 6);
+        ib_set(m, pc, x->host, x->pa);
         return 0;
     }
-    tlb_entry *e;
-    int st = mmu_translate(m, pc, mode, 0, &e);
-    if (st)
-        return st;
-    if (e->host) {
-        m->ib_tag = pc >> 9;
-        m->ib_fast = pc & ~511u;
-        m->ib_host = e->host;
-        m->ib_pa = e->pa;
-        m->ib_block_delta = (e->pa >> 3) - (m->ib_tag << 6);
-    } else {
-        ib_invalidate(m);
-    }
-    return 0;
+    return ifetch_fill_translate(m, pc, mode);
 }
 
 int ifetch_slow(vax_machine *m, int n, uint32_t *value)

@@ -110,8 +110,13 @@ static inline int in_one_block(uint32_t va, int size)
  * saved on entry. */
 int mem_read_missed(vax_machine *m, uint32_t pa, const uint8_t *h, int size, uint32_t *value);
 
-/* The instruction buffer's block at pa missed in the cache (execute.c,
- * ifetch_account_mapped): cache_read_block's fill and its cost. */
+/* The same for a read within one block that cache_hits_block has just
+ * found missing: the fill without testing the block again. */
+int mem_read_missed_block(vax_machine *m, uint32_t pa, const uint8_t *h, int size, uint32_t *value);
+
+/* The instruction buffer's block at pa was just found missing in the
+ * cache (execute.c, ifetch_account_mapped): cache_read_block's fill and
+ * its cost, without its test again. */
 void ifetch_block_missed(vax_machine *m, uint32_t pa);
 
 /* Read/write size (1, 2, 4) bytes at va in an explicit access mode. */
@@ -122,7 +127,7 @@ MMU_INLINE int mem_read_mode(vax_machine *m, uint32_t va, int size, int mode, ui
         uint32_t pa = e->pa | (va & 511u);
         const uint8_t *h = e->host + (va & 511u);
         if (!cache_hits_block(&m->cache, pa))   /* cache.h: a miss's cost */
-            return mem_read_missed(m, pa, h, size, value);
+            return mem_read_missed_block(m, pa, h, size, value);
         *value = load_le(h, size);
         return 0;
     }
@@ -150,7 +155,7 @@ MMU_INLINE int mem_read_modify(vax_machine *m, uint32_t va, int size, uint32_t *
         uint32_t pa = e->pa | (va & 511u);
         const uint8_t *h = e->host + (va & 511u);
         if (!cache_hits_block(&m->cache, pa))
-            return mem_read_missed(m, pa, h, size, value);
+            return mem_read_missed_block(m, pa, h, size, value);
         *value = load_le(h, size);
         return 0;
     }
@@ -286,7 +291,7 @@ static inline int ifetch(vax_machine *m, int n, uint32_t *value)
 {
     uint32_t pc = m->cpu.r[15];
     if ((pc >> 9) == m->ib_tag && (pc & 511u) <= 512u - (uint32_t)n) {
-        *value = load_le(m->ib_host + (pc & 511u), n);
+        *value = load_le((const uint8_t *)(m->ib_bias + pc), n);   /* machine.h: pc's host address */
         m->cpu.r[15] = pc + (uint32_t)n;
         return 0;
     }

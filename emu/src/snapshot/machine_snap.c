@@ -124,6 +124,7 @@ static void restore_host_caches(vax_machine *m)
         m->ib_host = m->bus.mem + m->ib_pa;
         m->ib_fast = (uint64_t)m->ib_tag << 9;
         m->ib_block_delta = (m->ib_pa >> 3) - (m->ib_tag << 6);
+        m->ib_bias = (uintptr_t)m->ib_host - (uintptr_t)m->ib_fast;
     } else
         ib_invalidate(m);
     /* The rest of what machine_forget_host_shortcuts forgets (machine.h): no
