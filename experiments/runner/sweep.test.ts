@@ -60,6 +60,18 @@ test('an axis: lists, ranges (whole steps by default, or FROM..TO:STEP), both, a
   assert.equal(setting('spin').label(1), 'locked');
 });
 
+test('the paper\'s figures: for its machine and kernel, or beside the lab\'s default where the paper gives no value (disk, spin)', () => {
+  const notesOf = (axes: SweepRequest['axes']) =>
+    sweepTable(assembleSweep(planSweep({ experiment: 'execs0null', axes, base: { parameters: {}, set: {} } }), new Map(), true),
+      findMeasure('elapsed')!).notes;
+  assert.deepEqual(notesOf([{ setting: 'hz', values: [100, 250] }]).filter((n) => n.startsWith('The paper')),
+    ['The paper’s figures are for its machine and kernel: hz=100.']);
+  const both = notesOf([{ setting: 'hz', values: [100, 250] }, { setting: 'spin', values: [0, 1] }]).filter((n) => n.startsWith('The paper'));
+  assert.equal(both[0], 'The paper’s figures are for its machine and kernel: hz=100.');
+  assert.match(both[1]!, /^The paper’s figures are set beside spin=drifting, the lab’s default: the paper does not say how its disks turned/);
+  assert.match(notesOf([{ setting: 'disk', values: [0, 3] }]).join(' '), /set beside disk=rp06, the lab’s default: the paper does not name its 750's two disks\./);
+});
+
 test('an axis refuses each bad value by name, a huge range with its count, and nothing else', () => {
   assert.deepEqual(values('hz', '').problems, ['hz: no values (give a list such as hz=1,2,3 or a range such as hz=1..8)']);
   const mixed = values('hz', '50,abc,5000,50,60,,').problems;

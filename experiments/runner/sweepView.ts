@@ -10,6 +10,7 @@
 import type { RowResult } from './result';
 import { formatSeconds, failureText, type Cell, type Column, type ResultTable, type TableRow } from './resultView';
 import type { SweepAxisResult, SweepPointResult, SweepResult } from './sweep';
+import { findToggle } from './toggles';
 
 export interface Measure {
   id: string;
@@ -203,11 +204,18 @@ export function sweepTable(result: SweepResult, measure: Measure): ResultTable {
     }
   }
   const notes: string[] = [];
-  const at = result.axes.filter((a) => a.paperAt !== undefined).map((a) => `${a.setting}=${a.labels[a.values.indexOf(a.paperAt!)] ?? a.paperAt}`);
+  const valueAt = (a: SweepAxisResult): string => `${a.setting}=${a.labels[a.values.indexOf(a.paperAt!)] ?? a.paperAt}`;
+  // A machine setting whose value the paper does not give (disk, spin): its figures stand at the lab's default.
+  const unknown = (a: SweepAxisResult): string | undefined => findToggle(a.setting)?.paperUnknown;
+  const at = result.axes.filter((a) => a.paperAt !== undefined && !unknown(a)).map(valueAt);
+  const beside = result.axes.filter((a) => a.paperAt !== undefined && unknown(a));
   if (result.axes.some((a) => a.paperAt === undefined && !a.paperFromRows)) {
     notes.push(`The paper’s figures: none — its value of ${result.axes.filter((a) => a.paperAt === undefined && !a.paperFromRows).map((a) => a.setting).join(', ')} is not known.`);
-  } else if (at.length > 0) {
-    notes.push(`The paper’s figures are for its machine and kernel: ${at.join(', ')}${result.axes.some((a) => a.paperFromRows) ? ' (and the experiment’s own steps)' : ''}.`);
+  } else if (at.length > 0 || beside.length > 0) {
+    if (at.length > 0) {
+      notes.push(`The paper’s figures are for its machine and kernel: ${at.join(', ')}${result.axes.some((a) => a.paperFromRows) ? ' (and the experiment’s own steps)' : ''}.`);
+    }
+    for (const a of beside) notes.push(`The paper’s figures are set beside ${valueAt(a)}, the lab’s default: ${unknown(a)}.`);
   } else if (result.axes.length > 0) {
     notes.push(`The paper’s figures are where the experiment’s own steps ran (${result.experiment} without a sweep).`);
   }

@@ -68,6 +68,10 @@ export interface ToggleDef {
   /** A kernel setting that patches code, not a variable: the kernel has no
    *  symbol _NAME (emu/src/boot/kernelvars.c). */
   code?: boolean;
+  /** Why the paper's value of this machine setting is not known (disk,
+   *  spin): a sweep sets the paper's figures beside the lab's default and
+   *  says so, rather than calling that value the paper's. */
+  paperUnknown?: string;
 }
 
 export const TOGGLES: ToggleDef[] = [
@@ -202,6 +206,7 @@ export const TOGGLES: ToggleDef[] = [
       'Fujitsu Eagles on an Emulex SC780',
     notes: 'eagle lays the RP06 pack\'s blocks along the Eagle\'s own 48-sector, 20-track cylinders (the pack fills its ' +
       'first 355 of 842); emu/src/massbus/rp.c, "Timing profiles", gives the figures and their sources',
+    paperUnknown: 'the paper does not name its 750\'s two disks',
   },
   {
     name: 'spin', kind: 'machine', section: '3.2.1 Micro-operation benchmarks (exec)',
@@ -216,6 +221,8 @@ export const TOGGLES: ToggleDef[] = [
     notes: 'the paper\'s six null-exec rows all took 66.0 s, 3.96 turns an exec, and its five big-job rows 101 s, ' +
       '6.06 turns: its loops locked onto the rotation. Locked, a row hinges on a millisecond of computing, which is ' +
       'why drifting is the default',
+    paperUnknown: 'the paper does not say how its disks turned against the computing (its exec rows last whole ' +
+      'turns, as locked ones do: emu/docs/timing.md, "Whole turns")',
   },
 ];
 
