@@ -7,11 +7,10 @@
 // own.  A step that fails still gives the profile of what ran, with the
 // failure's reason.  No Node APIs: the CLI and the page can both use it.
 
-import { CPU_NS_PER_INSTRUCTION } from '../../emu/js/constants';
 import type { DiskImage } from '../../emu/js/diskImage';
 import type { Vax780Api, Vax780System } from '../../emu/js/vax780';
 import { stepCommand, type ExperimentSpec } from '../runner/experiments';
-import { BOOT_LIMIT_S, checkKernelSettings, machineSetup, placementSetup, PROMPT, resolveRun, SETUP_LIMIT_S, stepLimit, type RunOptions } from '../runner/runner';
+import { BOOT_LIMIT_S, checkKernelSettings, machineSetup, placementSetup, PROMPT, resolveRun, SETUP_LIMIT_S, stepLimit, stepMachineOptions, type RunOptions } from '../runner/runner';
 import { ConsoleSession, SessionFailure, type FailureKind } from '../runner/session';
 import { parseTimedOutput } from '../runner/timeparse';
 import { parseRawProfile, type RawProfile } from './raw';
@@ -78,11 +77,9 @@ export async function profileExperiment(
     let inCommand = false;
     let cleared = 0n;
     try {
+      // The runner's step machine (stepMachineOptions), with the profiler on.
       sys = api.create({
-        memoryMB: run.memoryMB, disk, boot: 'single', direct: true, set: kernel,
-        cpuModel: run.cpu, nsPerInstruction: CPU_NS_PER_INSTRUCTION[run.cpu], diskTiming: run.disk,
-        diskSpinSeed: SPIN_SEED, profile, secondDrive: spec.machine.drives === 2,
-        ...(run.spin === 'locked' ? { diskSpinLocked: true } : {}),
+        ...stepMachineOptions(run, kernel, SPIN_SEED, spec.machine.drives), disk, profile,
         ...(options.kernel ? { kernel: options.kernel.bytes } : {}),
       });
       const session = new ConsoleSession(sys, (r) => api.stopName(r), {
