@@ -50,14 +50,22 @@ export function FidelityPanel({ lab }: { lab: LabController }) {
         <h2 id="fidelity-title">How close are we?</h2>
         <span className="hint">ours against the paper, table by table, as <code>npx vaxlab fidelity</code> prints it</span>
       </div>
-      <p className="hint">
-        Each table is read from the newest run made as the paper ran it (its machine, its kernel — each table the
-        lab’s closest to the paper’s column it is compared with: Table 2’s the paper’s as the CSRG history dates it,
-        {PAPER_KERNEL_LABEL}; Tables 7 and 8’s, against the paper’s 4.2BSD column, {PAGING_KERNEL_LABEL}
-        ({PAGING_KERNEL_VARIANT}); the name cache’s the distributed /vmunix — the experiment’s own counts; Table 2
-        may be divided). The median and largest |error| are over the held-out rows only:
-        the rows the timing model was fitted on (calibration) are shown apart and not counted.
-      </p>
+      <div className="hint fidelity-how">
+        <p>
+          Each table is read from the newest run made as the paper ran it: its machine, and the kernel closest to the
+          paper’s column that the table is compared with.
+        </p>
+        <ul>
+          <li>Table 2, against the paper’s 4.3BSD column: {PAPER_KERNEL_LABEL}, the paper’s kernel as the CSRG
+            history dates it ({PAPER_KERNEL_VARIANT}); the run may be divided.</li>
+          <li>Tables 7 and 8, against the paper’s 4.2BSD column: {PAGING_KERNEL_LABEL} ({PAGING_KERNEL_VARIANT}).</li>
+          <li>The name cache: the distributed /vmunix, with the experiment’s own counts.</li>
+        </ul>
+        <p>
+          The median and largest |error| count the held-out rows only; the rows the timing model was fitted on
+          (calibration) are shown apart.
+        </p>
+      </div>
       {parts.map((p) => (
         <div className="fidelity-part" key={p.key} data-testid={`fidelity-part-${p.key}`}>
           <h3>{TITLES[p.key]}</h3>

@@ -262,14 +262,20 @@ function KernelVariantField({ variant, own, built, disabled, error, onChange }: 
         })}
       </select>
       <FieldError id="kernel-variant-error" message={error} />
-      <p className="hint variant-info" id="kernel-variant-info" data-testid="kernel-variant-info">
+      {/* The variant's label and what it changes stay in view; why it is this experiment's default (a paragraph of
+          dating evidence) opens on request, so the panel stays short. */}
+      <div className="hint variant-info" id="kernel-variant-info" data-testid="kernel-variant-info">
         {chosen
-          ? <><strong>{chosen.label}</strong> · paper {chosen.paper}. {chosen.description}
-            {ownVariant && chosen.name === ownVariant.name ? ownWords?.why ?? '' : ''}</>
-          : `${DISTRIBUTED_KERNEL_LABEL}: the kernel on the disk image. The installer also builds GENERIC from source ` +
+          ? <>
+            <p><strong>{chosen.label}</strong> · paper {chosen.paper}. {chosen.description}</p>
+            {ownVariant && chosen.name === ownVariant.name && ownWords?.why
+              ? <details className="variant-why"><summary>Why this experiment boots it</summary><p>{ownWords.why}</p></details>
+              : null}
+          </>
+          : <p>{`${DISTRIBUTED_KERNEL_LABEL}: the kernel on the disk image. The installer also builds GENERIC from source ` +
             'in the guest and variants of it, each “4.3BSD without” one of the paper’s improvements, and some “as of ' +
-            'spring 1985”, taking back a change made after the paper was measured; a variant is fetched only when chosen.'}
-      </p>
+            'spring 1985”, taking back a change made after the paper was measured; a variant is fetched only when chosen.'}</p>}
+      </div>
     </div>
   );
 }
