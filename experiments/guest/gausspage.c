@@ -18,10 +18,20 @@
  * to float.  The paper declares sqrt, log and cos float and takes them
  * from libm; this guest has no libm, so they are defined here, in double
  * precision, and declared double -- which, by the rule above, is the code
- * the paper's declarations produce.  Where our log, sqrt and cos could
- * differ from libm's is in the last bit or so of a double, which moves a
- * step only if the step lies that close to a whole number: the walk is
- * the paper's.
+ * the paper's declarations produce.
+ *
+ * They compute what 4.2BSD's libm computed, the way it computed it (the
+ * Seventh Edition's routines, which 4.2BSD's libm kept; 4.3BSD's new libm
+ * came after the paper): log and cos by rational approximations with
+ * published coefficients (Hart & Cheney, "Computer Approximations", 1968,
+ * #2705 and #3370), sqrt by five Newton steps from (1 + m) / 2, each
+ * taking its argument apart with the C library's frexp().  So the walk's
+ * user time is spent on the same arithmetic as the paper's: two divides a
+ * logarithm, not the dozen a power series takes.  Their values differ
+ * from any other double-precision version in the last bit or so, which
+ * moves a step only if it lies that close to a whole number; the walk,
+ * computed on a host with both these routines and the series this file
+ * used before, is the same for every standard deviation the paper ran.
  *
  * usage: gausspage [ -p npages ] [ -s sd ] niter
  */
@@ -29,103 +39,111 @@
 #include "paging.h"
 
 extern int rand();
-extern double atof();
+extern double atof(), frexp();
 
-#define LN2	0.69314718055994530942
+#define LN2		0.69314718055994530942
+#define SQRT_HALF	0.70710678118654752440
+#define TWO_OVER_PI	0.63661977236758134308
 
 /*
- * natural logarithm, x > 0: x = m * 2^e with m in [0.75, 1.5), then
- * ln m = 2 atanh t = 2 (t + t^3/3 + t^5/5 + ...), t = (m-1)/(m+1),
- * |t| <= 0.2, so twelve terms are below double precision
+ * natural logarithm, x > 0: x = m * 2^e with m in [sqrt(1/2), sqrt(2)),
+ * then ln m = z P(z^2) / Q(z^2), z = (m - 1) / (m + 1): Hart & Cheney
+ * #2705 (19.38 digits)
  */
+#define LOG_P0	-.240139179559210510e2
+#define LOG_P1	 .309572928215376501e2
+#define LOG_P2	-.963769093368686593e1
+#define LOG_P3	 .421087371217979714e0
+#define LOG_Q0	-.120069589779605255e2
+#define LOG_Q1	 .194809660700889731e2
+#define LOG_Q2	-.891110902798312337e1
+
 double
 log(x)
 	double x;
 {
-	register int k, e;
-	double t, t2, term, sum;
+	double m, z, zz;
+	int e;
 
-	e = 0;
-	while (x >= 1.5) {
-		x /= 2;
-		e++;
-	}
-	while (x < 0.75) {
-		x *= 2;
+	m = frexp(x, &e);		/* m in [1/2, 1) */
+	if (m < SQRT_HALF) {
+		m *= 2;
 		e--;
 	}
-	t = (x - 1) / (x + 1);
-	t2 = t * t;
-	term = t;
-	sum = 0;
-	for (k = 1; k < 25; k += 2) {
-		sum += term / k;
-		term *= t2;
-	}
-	return (2 * sum + e * LN2);
+	z = (m - 1) / (m + 1);
+	zz = z * z;
+	return (z * (((LOG_P3 * zz + LOG_P2) * zz + LOG_P1) * zz + LOG_P0) /
+	    (((zz + LOG_Q2) * zz + LOG_Q1) * zz + LOG_Q0) + e * LN2);
 }
 
 /*
- * square root, x >= 0: x = m * 4^k with m in [0.25, 1), then five Newton
- * steps from a straight-line first guess (error 6% at most), each doubling
- * the correct digits: past double precision
+ * square root, x >= 0: x = m * 2^e with e even and m in [1/2, 2), a
+ * first guess (1 + m) / 2 * 2^(e/2), then five Newton steps
  */
 double
 sqrt(x)
 	double x;
 {
-	register int i;
-	double r, scale;
+	double m, r;
+	int e, i;
 
 	if (x <= 0)
 		return (0.0);
-	scale = 1;
-	while (x >= 1) {
-		x /= 4;
-		scale *= 2;
+	m = frexp(x, &e);
+	if (e & 1) {
+		m *= 2;
+		e--;
 	}
-	while (x < 0.25) {
-		x *= 4;
-		scale /= 2;
-	}
-	r = 0.41 + 0.59 * x;
+	r = 0.5 * (1.0 + m);
+	for (; e > 60; e -= 60)		/* 2^(e/2) a whole long at a time */
+		r *= 1L << 30;
+	for (; e < -60; e += 60)
+		r /= 1L << 30;
+	if (e >= 0)
+		r *= 1L << (e / 2);
+	else
+		r /= 1L << (-e / 2);
 	for (i = 0; i < 5; i++)
-		r = (r + x / r) / 2;
-	return (r * scale);
+		r = 0.5 * (r + x / r);
+	return (r);
 }
 
 /*
- * cosine, 0 <= x <= 4 (gauss() asks for 0 <= x < 3.14159): cos x =
- * -cos(pi - x) brings x to [0, pi/2], where the Taylor series to x^26,
- * summed by Horner's rule, is exact to double precision
+ * cosine, |x| below 32764 quarter turns (gauss() asks for 0 <= x <
+ * 3.14159): cos x = sin(x + pi/2); y, the angle in quarter turns less
+ * the whole ones, is folded into [-1, 1] by the quadrant, and
+ * sin(y pi/2) = y P(y^2) / Q(y^2): Hart & Cheney #3370 (18.80 digits)
  */
-#define PI	3.14159265358979323846
-
-static double cosc[] = {
-	1.0, -1.0/2, 1.0/24, -1.0/720, 1.0/40320, -1.0/3628800,
-	1.0/479001600, -1.0/87178291200., 1.0/20922789888000.,
-	-1.0/6402373705728000., 1.0/2432902008176640000.,
-	-1.0/1124000727777607680000., 1.0/620448401733239439360000.,
-	-1.0/403291461126605635584000000.,
-};
+#define SIN_P0	 .1357884097877375669092680e8
+#define SIN_P1	-.4942908100902844161158627e7
+#define SIN_P2	 .4401030535375266501944918e6
+#define SIN_P3	-.1384727249982452873054457e5
+#define SIN_P4	 .1459688406665768722226959e3
+#define SIN_Q0	 .8644558652922534429915149e7
+#define SIN_Q1	 .4081792252343299749395779e6
+#define SIN_Q2	 .9463096101538208180571257e4
+#define SIN_Q3	 .1326534908786136358911494e3
 
 double
 cos(x)
 	double x;
 {
-	register int k;
-	double x2, sum, sign;
+	double y, yy;
+	int k, quadrant;
 
-	sign = 1;
-	if (x > PI / 2) {
-		x = PI - x;
-		sign = -1;
-	}
-	x2 = x * x;
-	sum = 0;
-	for (k = 13; k >= 0; k--)
-		sum = sum * x2 + cosc[k];
-	return (sign * sum);
+	if (x < 0)
+		x = -x;
+	y = x * TWO_OVER_PI;
+	k = y;
+	y -= k;
+	quadrant = (k + 1) & 3;		/* the + 1: a quarter turn on, sin */
+	if (quadrant & 1)
+		y = 1 - y;
+	if (quadrant > 1)
+		y = -y;
+	yy = y * y;
+	return (y * ((((SIN_P4 * yy + SIN_P3) * yy + SIN_P2) * yy + SIN_P1) * yy + SIN_P0) /
+	    ((((yy + SIN_Q3) * yy + SIN_Q2) * yy + SIN_Q1) * yy + SIN_Q0));
 }
 
 /* The paper's generator (Appendix A, gausspage), as printed. */
