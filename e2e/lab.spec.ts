@@ -6,6 +6,7 @@ import type { Page } from '@playwright/test';
 
 import { decodePermalink, encodePermalink, type SharedRun } from '../web/src/lab/permalink';
 import type { ExperimentResult } from '../experiments/runner/result';
+import { findToggle, toggleHelp } from '../experiments/runner/toggles';
 import { expect, resultRows, SCREENSHOT_DIR, shot, statusSeen, streamText, test, waitReady, xtermVisible } from './lab';
 
 /** syscall with a reduced count: a few virtual seconds, boot included. */
@@ -52,6 +53,12 @@ test('the page loads the emulator and the 4.3BSD image, cross-origin isolated, a
   await expect(memory).not.toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByTestId('run-button')).toBeEnabled();
   await memory.fill('');
+
+  // The disk's timing and the rotation are described in their toggles' words, as the command line's usage says them.
+  for (const name of ['disk', 'spin']) {
+    const t = findToggle(name)!;
+    await expect(page.locator(`#toggle-${name}-help`)).toHaveText(`${toggleHelp(t)} Paper §${t.section.split(' ')[0]}.`);
+  }
 
   // Both themes, to look at.
   const theme = () => page.evaluate(() => `${document.documentElement.className} ${document.documentElement.dataset.theme ?? ''}`);

@@ -2,6 +2,7 @@ import { useState } from 'react';
 
 import type { DiskTiming, Spin } from '../../../../emu/js/constants';
 import { LOCKED_SPIN_WORDS } from '../../../../experiments/runner/result';
+import { findToggle, toggleHelp } from '../../../../experiments/runner/toggles';
 import {
   DISTRIBUTED_KERNEL_LABEL, DISTRIBUTED_KERNEL_NAME, KERNELS, effectiveKernelName, kernelByName,
 } from '../../../../experiments/kernels/variants';
@@ -37,6 +38,13 @@ const CHOICE_FIELDS: { [K in NamedMachineSetting]: { label: string; options: Rec
   },
 };
 
+/** A named machine setting's help: its toggle's own words, as the command line's usage says them too, and the
+ *  paper's section. */
+function choiceHelp(name: NamedMachineSetting): string {
+  const t = findToggle(name);
+  return t ? `${toggleHelp(t)} Paper §${t.section.split(' ')[0]}.` : '';
+}
+
 /** What the machine's line says of a named machine setting: nothing for the default. */
 function machineNote(name: NamedMachineSetting, shown: string): string {
   return shown === defaultChoice(name) ? '' : `; ${CHOICE_FIELDS[name].note(shown)}`;
@@ -58,8 +66,6 @@ export function SettingsPanel({ lab }: { lab: LabController }) {
   const changed = changedSettings(form);
   const cpuToggle = MACHINE_TOGGLES.find((t) => t.name === 'cpu');
   const memToggle = MACHINE_TOGGLES.find((t) => t.name === 'memoryMB');
-  const diskToggle = MACHINE_TOGGLES.find((t) => t.name === 'disk');
-  const spinToggle = MACHINE_TOGGLES.find((t) => t.name === 'spin');
   const cpu = form.cpu && CPU_WORDS[form.cpu] ? form.cpu : spec.machine.cpu;
   const memory = form.memoryMB ?? String(spec.machine.memoryMB);
   const kernelErrors = KERNEL_TOGGLES.some((t) => errors[`toggle-${t.name}`]);
@@ -74,14 +80,8 @@ export function SettingsPanel({ lab }: { lab: LabController }) {
       `The paper ran this experiment on a ${spec.machine.cpu}${cpuToggle ? ` (§${cpuToggle.section.split(' ')[0]})` : ''}.`,
     'toggle-memoryMB': `${memToggle ? `${memToggle.min}–${memToggle.max} MB${memToggle.step ? ` in steps of ${memToggle.step} (256 KB), e.g. 4.5` : ''}. ` : ''}` +
       `Default: ${spec.machine.memoryNote}.`,
-    'toggle-disk': 'The disk’s timing: a DEC RP06 (the lab’s drive), a Fujitsu Eagle (3961 rpm, 1.86 MB/s, 18 ms average seek; ' +
-      'the Berkeley 780’s disks in the paper’s Table 5), a DEC RM05 (3600 rpm, 1.2 MB/s, 30 ms average seek), or an ideal ' +
-      'disk with no seek or rotational latency (not a real drive: what is left when the disk’s latency is taken away). The ' +
-      'pack stays an RP06 pack, with the RP06’s geometry; only the timing changes.' +
-      `${diskToggle ? ` Paper §${diskToggle.section.split(' ')[0]}.` : ''}`,
-    // The rotation's words are its toggle's, as `vaxlab run --set spin=locked` describes it.
-    'toggle-spin': spinToggle ? `${spinToggle.description} Default: ${spinToggle.defaultNote}.` : '',
   };
+  for (const name of NAMED_MACHINE_SETTINGS) help[`toggle-${name}`] = choiceHelp(name);
   for (const t of KERNEL_TOGGLES) {
     help[`toggle-${t.name}`] = `${t.name}: ${t.description} Range ${t.min}–${t.max}. Default: ${t.defaultNote}. Paper §${t.section}.`;
   }
