@@ -23,12 +23,12 @@ const CPU_WORDS: Readonly<Record<string, string>> = {
 };
 
 /** The selects of the machine settings with named values: the label, each name's words in the select, and what
- *  the machine's line says of a name other than the default. */
-const CHOICE_FIELDS: { [K in NamedMachineSetting]: { label: string; options: Record<string, string>; note: (choice: string) => string } } = {
+ *  the machine's line says of a name other than the default (given its words). */
+const CHOICE_FIELDS: { [K in NamedMachineSetting]: { label: string; options: Record<string, string>; note: (words: string) => string } } = {
   disk: {
     label: 'Disk timing',
     options: { rp06: 'DEC RP06', eagle: 'Fujitsu Eagle', ideal: 'Ideal (no latency)', rm05: 'DEC RM05' } satisfies Record<DiskTiming, string>,
-    note: (choice) => `${CHOICE_FIELDS.disk.options[choice]} disk timing on the RP06 pack`,
+    note: (words) => `${words} disk timing on the RP06 pack`,
   },
   spin: {
     label: 'Disk rotation',
@@ -47,7 +47,8 @@ function choiceHelp(name: NamedMachineSetting): string {
 
 /** What the machine's line says of a named machine setting: nothing for the default. */
 function machineNote(name: NamedMachineSetting, shown: string): string {
-  return shown === defaultChoice(name) ? '' : `; ${CHOICE_FIELDS[name].note(shown)}`;
+  const field = CHOICE_FIELDS[name];
+  return shown === defaultChoice(name) ? '' : `; ${field.note(field.options[shown] ?? shown)}`;
 }
 
 
