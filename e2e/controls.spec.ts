@@ -7,7 +7,7 @@ import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 
 import { findExperiment } from '../experiments/runner/experiments';
-import { expect, resultCells, SCREENSHOT_DIR, shot, streamText, test, waitReady } from './lab';
+import { chooseExperiment, expect, openLab, resultCells, SCREENSHOT_DIR, shot, streamText, test, waitReady } from './lab';
 
 /** How long a stopped run may take to end (the worker stops at the next emulator slice). */
 const STOP_WITHIN_MS = 5_000;
@@ -59,8 +59,7 @@ async function stopClock(page: Page): Promise<number> {
 }
 
 async function runShortSyscall(page: Page, iterations: number): Promise<void> {
-  await page.getByTestId('experiment-syscall').click();
-  await page.getByTestId('param-iterations').fill(String(iterations));
+  await chooseExperiment(page, 'syscall', { iterations: String(iterations) });
   await page.getByTestId('run-button').click();
   await expect(page.getByTestId('run-progress')).toContainText(/^Finished: 1 row/, { timeout: 60_000 });
   await expect(page.getByTestId('machine-status')).toContainText(/ready/i);
@@ -68,8 +67,7 @@ async function runShortSyscall(page: Page, iterations: number): Promise<void> {
 
 test('Stop (the button, then Escape) ends table2 within seconds: the rows done, the stopped row marked, and Run works again',
   async ({ page }, testInfo) => {
-    await page.goto('/');
-    await waitReady(page);
+    await openLab(page);
     const progress = page.getByTestId('run-progress');
     const status = page.getByTestId('machine-status');
     const run = page.getByTestId('run-button');
@@ -113,8 +111,7 @@ test('Stop (the button, then Escape) ends table2 within seconds: the rows done, 
       await expect(stop).toBeDisabled();
     };
 
-    await page.getByTestId('experiment-search').fill('table2');
-    await page.getByTestId('experiment-table2').click();
+    await chooseExperiment(page, 'table2');
     await expect(page.getByTestId('param-divisor')).toHaveValue('1');
 
     await test.step('Stop button', () => runAndStop('button'));
@@ -122,7 +119,6 @@ test('Stop (the button, then Escape) ends table2 within seconds: the rows done, 
     await test.step('Escape, in a second run', () => runAndStop('Escape'));
 
     await test.step('a run after the stops completes', async () => {
-      await page.getByTestId('experiment-search').fill('');
       await runShortSyscall(page, 300);
       await expect(page.getByTestId('result-row')).toHaveCount(1);
       await expect(page.getByTestId('result-row').and(page.locator('.failed'))).toHaveCount(0);
@@ -130,8 +126,7 @@ test('Stop (the button, then Escape) ends table2 within seconds: the rows done, 
   });
 
 test('after a short run, Export CSV, SVG and PNG download a file of each type', async ({ page }, testInfo) => {
-  await page.goto('/');
-  await waitReady(page);
+  await openLab(page);
   await runShortSyscall(page, 500);
   await expect(page.getByTestId('counter-chart').locator('circle.point').first()).toBeAttached();
   await expect(page.getByTestId('results-bar-chart').locator('g.pair rect.bar-ours')).toHaveCount(1);
@@ -223,8 +218,7 @@ test('after a short run, Export CSV, SVG and PNG download a file of each type', 
 
 test('keyboard: Tab from the top reaches the experiments, the form and Run; Enter runs; the theme toggle persists',
   async ({ page }, testInfo) => {
-    await page.goto('/');
-    await waitReady(page);
+    await openLab(page);
 
     const order = await test.step('Tab from the top of the page', async () => {
       const seen: string[] = [];
@@ -306,8 +300,7 @@ test('keyboard: Tab from the top reaches the experiments, the form and Run; Ente
   });
 
 test('validation: an out-of-range value is marked inline and disables Run; fixing it enables Run', async ({ page }, testInfo) => {
-  await page.goto('/');
-  await waitReady(page);
+  await openLab(page);
   const run = page.getByTestId('run-button');
   const why = page.locator('#run-why');
   await expect(run).toBeEnabled();
@@ -387,8 +380,7 @@ test('validation: an out-of-range value is marked inline and disables Run; fixin
 });
 
 test('the Terminal tab keeps Tab for the shell; Escape then Tab (or Shift+Tab) leaves it', async ({ page }, testInfo) => {
-  await page.goto('/');
-  await waitReady(page);
+  await openLab(page);
   await page.getByTestId('tab-terminal').click();
   const terminal = page.getByTestId('terminal');
   await expect(terminal.locator('textarea')).toBeFocused({ timeout: 30_000 });
@@ -443,8 +435,7 @@ test('the terminal: vmstat 1 3 prints three lines of numbers, stty size is the x
   async ({ page, context }, testInfo) => {
     test.setTimeout(180_000);
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    await page.goto('/');
-    await waitReady(page);
+    await openLab(page);
     await page.getByTestId('tab-terminal').click();
     const terminal = page.getByTestId('terminal');
     const text = () => streamText(page, 'terminal');

@@ -10,7 +10,7 @@ import type { Page } from '@playwright/test';
 
 import { formatFidelity, nameCacheFidelity, table2Fidelity } from '../experiments/runner/fidelity';
 import { decodeLink } from '../web/src/lab/permalink';
-import { expect, fitsEverywhere, test, waitReady } from './lab';
+import { chooseExperiment, expect, fitsEverywhere, openLab, permalinkOf, test } from './lab';
 
 async function waitFinished(page: Page, timeout = 180_000): Promise<void> {
   await expect(page.getByTestId('run-progress')).toContainText(/^Finished/, { timeout });
@@ -19,8 +19,7 @@ async function waitFinished(page: Page, timeout = 180_000): Promise<void> {
 
 /** The result shown, as its permalink holds it. */
 async function shownResult(page: Page) {
-  await page.getByTestId('permalink-button').click();
-  const payload = await decodeLink(await page.getByTestId('permalink-url').inputValue());
+  const payload = await decodeLink(await permalinkOf(page));
   if (payload.kind !== 'run') throw new Error('a run link');
   return payload.run.result;
 }
@@ -31,8 +30,7 @@ const cliLines = (text: string) => text.split('\n').filter((l) => /held-out rows
 test('How close are we?: offers the runs, then shows each table as `vaxlab fidelity` does, calibration rows apart; read back from the history',
   async ({ page }) => {
     test.setTimeout(420_000);
-    await page.goto('/');
-    await waitReady(page);
+    await openLab(page);
     const panel = page.getByTestId('fidelity-panel');
     for (const key of ['table2', 'table7', 'table8', 'namecache']) await expect(panel.getByTestId(`fidelity-missing-${key}`)).toBeVisible();
 
@@ -47,9 +45,7 @@ test('How close are we?: offers the runs, then shows each table as `vaxlab fidel
     });
 
     await test.step('Table 2 (divided by 20): the calibration rows apart and marked, the held-out rows summed up', async () => {
-      await page.getByTestId('experiment-search').fill('table2');
-      await page.getByTestId('experiment-table2').click();
-      await page.getByTestId('param-divisor').fill('20');
+      await chooseExperiment(page, 'table2', { divisor: '20' });
       await page.getByTestId('run-button').click();
       await waitFinished(page, 300_000);
       const result = await shownResult(page);
@@ -71,8 +67,7 @@ test('How close are we?: offers the runs, then shows each table as `vaxlab fidel
 
     await test.step('in a new visit the view reads the runs from the history', async () => {
       // (Not a reload: the address holds the last permalink made, whose run would be read from the link.)
-      await page.goto('/');
-      await waitReady(page);
+      await openLab(page);
       await expect(panel.getByTestId('fidelity-source-table2')).toContainText('From your history, saved');
       await expect(panel.getByTestId('fidelity-source-namecache')).toContainText('From your history, saved');
     });

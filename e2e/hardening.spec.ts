@@ -11,13 +11,7 @@ import type { Page } from '@playwright/test';
 import { base64urlEncode, crc32, decodeLink, PAYLOAD_KINDS, PERMALINK_VERSION, type SharedRun } from '../web/src/lab/permalink';
 import { encodeValue } from '../web/src/lab/linkCodec';
 import { HISTORY_CAP } from '../web/src/lab/state/runHistory';
-import { expect, shot, test, waitReady } from './lab';
-
-async function runAndWait(page: Page, timeout = 120_000): Promise<void> {
-  await page.getByTestId('run-button').click();
-  await expect(page.getByTestId('run-progress')).toContainText(/^(Finished|Stopped)/, { timeout });
-  await expect(page.getByTestId('machine-status')).toContainText(/ready/i);
-}
+import { chooseExperiment, expect, openLab, permalinkOf, runAndWait, shot, test, waitReady } from './lab';
 
 /** A link of any run, unchecked (as the page's encoder would never make it): the format-2 bytes by hand. */
 function craftedLink(run: unknown): string {
@@ -31,27 +25,22 @@ function craftedLink(run: unknown): string {
 
 /** A real run of this page (syscall, 500 iterations), as its permalink holds it. */
 async function realRun(page: Page): Promise<SharedRun> {
-  await page.getByTestId('experiment-search').fill('syscall');
-  await page.getByTestId('experiment-syscall').click();
-  await page.getByTestId('param-iterations').fill('500');
+  await chooseExperiment(page, 'syscall', { iterations: '500' });
   await runAndWait(page);
-  await page.getByTestId('permalink-button').click();
-  const payload = await decodeLink(await page.getByTestId('permalink-url').inputValue());
+  const payload = await decodeLink(await permalinkOf(page));
   if (payload.kind !== 'run') throw new Error('a run link');
   return payload.run;
 }
 
 test('Run again on a link with settings this lab cannot set: said before and after, exactly which', async ({ page, freshPage }, testInfo) => {
-  await page.goto('/');
-  await waitReady(page);
+  await openLab(page);
   const run = await realRun(page);
   const foreign = {
     ...run,
     config: { ...run.config, set: { ...run.config.set, maxusers: 48 }, parameters: { ...run.config.parameters, depth: 3 }, kernel: 'like-4.1' },
   };
   const other = await freshPage();
-  await other.goto(`/#r=${craftedLink(foreign)}`);
-  await waitReady(other);
+  await openLab(other, `/#r=${craftedLink(foreign)}`);
   const before = other.getByTestId('run-again-dropped');
   await expect(before).toContainText('Run again here would leave out what this lab cannot set:');
   await expect(before).toContainText('parameter depth=3: syscall has no such parameter here');
@@ -75,8 +64,7 @@ test('Run again on a link with settings this lab cannot set: said before and aft
 });
 
 test('a link with nonsensical numbers is refused with the number named; nothing is drawn, D3 logs no NaN', async ({ page, freshPage }, testInfo) => {
-  await page.goto('/');
-  await waitReady(page);
+  await openLab(page);
   const run = await realRun(page);
   const row = run.result.rows[0]!;
   const cases: [string, SharedRun, RegExp][] = [
@@ -92,8 +80,7 @@ test('a link with nonsensical numbers is refused with the number named; nothing 
   const other = await freshPage();
   const logs: string[] = [];
   other.on('console', (m) => logs.push(m.text()));
-  await other.goto('/');
-  await waitReady(other);
+  await openLab(other);
   for (const [name, bad, pattern] of cases) {
     await other.goto(`/#r=${craftedLink(bad)}`);
     const error = other.getByTestId('permalink-error');
@@ -116,8 +103,7 @@ test('a link with nonsensical numbers is refused with the number named; nothing 
 });
 
 test(`the history keeps at most ${HISTORY_CAP} runs: the next run drops the oldest and says so`, async ({ page }, testInfo) => {
-  await page.goto('/');
-  await waitReady(page);
+  await openLab(page);
   await realRun(page);
   await expect(page.getByTestId('history-list').locator('li')).toHaveCount(1);
   // Fill the history to its cap with older copies of that run (in the browser's own IndexedDB).
@@ -145,9 +131,7 @@ test(`the history keeps at most ${HISTORY_CAP} runs: the next run drops the olde
   await expect(entries).toHaveCount(HISTORY_CAP);
   await expect(page.getByTestId('history-note')).toHaveCount(0);
   // One more run: the oldest goes, and the note says how many were dropped.
-  await page.getByTestId('experiment-search').fill('syscall');
-  await page.getByTestId('experiment-syscall').click();
-  await page.getByTestId('param-iterations').fill('400');
+  await chooseExperiment(page, 'syscall', { iterations: '400' });
   await runAndWait(page);
   await expect(page.getByTestId('history-note')).toHaveText(
     `The history keeps the newest ${HISTORY_CAP} runs: 1 older run was dropped, oldest first. Keep a run for longer with its permalink or Export JSON.`);

@@ -10,13 +10,7 @@ import type { Page } from '@playwright/test';
 
 import { KERNELS, LIKE_42, NO_OFFSET_CACHE } from '../experiments/kernels/variants';
 import { decodeLink } from '../web/src/lab/permalink';
-import { expect, fitsEverywhere, shot, test, waitReady } from './lab';
-
-async function runAndWait(page: Page, timeout = 120_000): Promise<void> {
-  await page.getByTestId('run-button').click();
-  await expect(page.getByTestId('run-progress')).toContainText(/^(Finished|Stopped)/, { timeout });
-  await expect(page.getByTestId('machine-status')).toContainText(/ready/i);
-}
+import { chooseExperiment, expect, fitsEverywhere, openLab, permalinkOf, runAndWait, shot, test } from './lab';
 
 /** The rows of a table by its test id prefix ('kernel-change'), cells by their data-col. */
 async function tableCells(page: Page, prefix: string): Promise<Record<string, string>[]> {
@@ -31,8 +25,7 @@ test('a kernel variant: listed, fetched only when run, labelled in the result an
     page.on('request', (r) => {
       if (/-kernel-/.test(r.url())) kernelRequests.push(new URL(r.url()).pathname);
     });
-    await page.goto('/');
-    await waitReady(page);
+    await openLab(page);
 
     await test.step('the choice lists every kernel the installer builds, with its description and paper sections', async () => {
       const select = page.getByTestId('kernel-variant');
@@ -47,8 +40,7 @@ test('a kernel variant: listed, fetched only when run, labelled in the result an
       await expect(page.getByTestId('kernel-variant-info')).toContainText('Table 2 boots it by default');
       // A paging row (Tables 7 and 8, against the paper's 4.2BSD column): like-4.2 by default, the lab's closest
       // kernel to that column, named as the 4.3BSD it is.
-      await page.getByTestId('experiment-search').fill('randpage');
-      await page.getByTestId('experiment-randpage').click();
+      await chooseExperiment(page, 'randpage');
       const pagingOwn = (await select.locator('option').first().textContent()) ?? '';
       expect(pagingOwn).toBe(`The experiment’s: ${LIKE_42.label} (the lab’s closest to the paper’s 4.2 column)`);
       expect(pagingOwn).not.toMatch(/4\.2BSD/);
@@ -56,8 +48,7 @@ test('a kernel variant: listed, fetched only when run, labelled in the result an
       await expect(page.getByTestId('kernel-variant-info'))
         .toContainText('Tables 7 and 8 and their paging rows boot it by default');
       // ls -l of 600 files, once: the run on the distributed /vmunix first (GENERIC), its own.
-      await page.getByTestId('experiment-search').fill('ls -l');
-      await page.getByTestId('experiment-ls-l').click();
+      await chooseExperiment(page, 'ls-l');
       await expect(page.getByTestId('kernel-variant-info')).toContainText('fetched only when chosen');
       await runAndWait(page);
       await expect(page.getByTestId('result-kernel')).toContainText('4.3BSD, /vmunix as distributed');
@@ -101,8 +92,7 @@ test('a kernel variant: listed, fetched only when run, labelled in the result an
     });
 
     await test.step('the comparison\'s link keeps the kernel; a fresh page shows the same, fetching no kernel', async () => {
-      await page.getByTestId('permalink-button').click();
-      const url = await page.getByTestId('permalink-url').inputValue();
+      const url = await permalinkOf(page);
       const payload = await decodeLink(url);
       expect(payload.kind).toBe('comparison');
       if (payload.kind === 'comparison') {
@@ -136,10 +126,8 @@ test('a sweep over the kernel variants on two workers: only the variants swept a
     page.on('request', (r) => {
       if (/-kernel-/.test(r.url())) kernelRequests.push(new URL(r.url()).pathname);
     });
-    await page.goto('/');
-    await waitReady(page);
-    await page.getByTestId('experiment-search').fill('ls -l');
-    await page.getByTestId('experiment-ls-l').click();
+    await openLab(page);
+    await chooseExperiment(page, 'ls-l');
     await page.getByTestId('sweep-setting-0').selectOption('kernel');
     await page.getByTestId('sweep-values-0').fill('generic,no-offset-cache,no-name-cache');
     await page.getByTestId('sweep-jobs').fill('2');

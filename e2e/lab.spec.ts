@@ -1,12 +1,15 @@
 // End-to-end tests of the lab page (production build, headless Chromium).
 // The page's data-testid contract is listed in e2e/README.md.
 
-import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 
 import { decodePermalink, encodePermalink, type SharedRun } from '../web/src/lab/permalink';
 import type { ExperimentResult } from '../experiments/runner/result';
-import { expect, resultRows, SCREENSHOT_DIR, shot, statusSeen, streamText, test, waitReady, xtermVisible } from './lab';
+import { findToggle, toggleHelp } from '../experiments/runner/toggles';
+import {
+  chooseExperiment, downloadText, expect, openLab, permalinkOf, resultRows, SCREENSHOT_DIR, shot, statusSeen, streamText, test, waitReady,
+  xtermVisible,
+} from './lab';
 
 /** syscall with a reduced count: a few virtual seconds, boot included. */
 const ITERATIONS = 2000;
@@ -53,6 +56,12 @@ test('the page loads the emulator and the 4.3BSD image, cross-origin isolated, a
   await expect(page.getByTestId('run-button')).toBeEnabled();
   await memory.fill('');
 
+  // The disk's timing and the rotation are described in their toggles' words, as the command line's usage says them.
+  for (const name of ['disk', 'spin']) {
+    const t = findToggle(name)!;
+    await expect(page.locator(`#toggle-${name}-help`)).toHaveText(`${toggleHelp(t)} Paper §${t.section.split(' ')[0]}.`);
+  }
+
   // Both themes, to look at.
   const theme = () => page.evaluate(() => `${document.documentElement.className} ${document.documentElement.dataset.theme ?? ''}`);
   const before = await theme();
@@ -67,13 +76,10 @@ test('the page loads the emulator and the 4.3BSD image, cross-origin isolated, a
 
 test('runs syscall with a reduced count: boot, console, chart, result row; its permalink shows the same result in a fresh page; history survives a reload',
   async ({ page, freshPage }, testInfo) => {
-    await page.goto('/');
-    await waitReady(page);
+    await openLab(page);
 
     await test.step('pick syscall, set iterations, run', async () => {
-      await page.getByTestId('experiment-search').fill('syscall');
-      await page.getByTestId('experiment-syscall').click();
-      await page.getByTestId('param-iterations').fill(String(ITERATIONS));
+      await chooseExperiment(page, 'syscall', { iterations: String(ITERATIONS) });
       await page.getByTestId('run-button').click();
       await expect(page.getByTestId('result-row').first()).toBeVisible({ timeout: 90_000 });
       // Done: the page is ready for another run.
@@ -101,8 +107,7 @@ test('runs syscall with a reduced count: boot, console, chart, result row; its p
     await shot(page, '03-run-done', testInfo);
 
     const exported = await test.step('Export JSON downloads the result', async () => {
-      const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
-      const json = JSON.parse(readFileSync((await download.path())!, 'utf8'));
+      const json = JSON.parse((await downloadText(page, 'export-json')).text);
       expect(json.format).toBe('vaxlab-experiment-result');
       expect(json.experiment).toBe('syscall');
       expect(json.status).toBe('ok');
@@ -181,14 +186,11 @@ async function panelShot(page: Page, selector: string, name: string): Promise<vo
 
 test('compares two runs: syscall on a 750, then on a 780; A, B and the paper in the table, the chart and the CSV',
   async ({ page }, testInfo) => {
-    await page.goto('/');
-    await waitReady(page);
+    await openLab(page);
     const meta = page.locator('.result-meta');
 
     await test.step('run syscall (1000 iterations) on the 750, then on a 780', async () => {
-      await page.getByTestId('experiment-search').fill('syscall');
-      await page.getByTestId('experiment-syscall').click();
-      await page.getByTestId('param-iterations').fill('1000');
+      await chooseExperiment(page, 'syscall', { iterations: '1000' });
       await page.getByTestId('run-button').click();
       await expect(page.getByTestId('result-row')).toHaveCount(1, { timeout: 90_000 });
       await expect(meta).toContainText('VAX-11/750');
@@ -239,9 +241,9 @@ test('compares two runs: syscall on a 750, then on a 780; A, B and the paper in 
     });
 
     await test.step('the CSV has both runs', async () => {
-      const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
-      expect(download.suggestedFilename()).toMatch(/-compared\.csv$/);
-      const lines = readFileSync((await download.path())!, 'utf8').trimEnd().split('\r\n');
+      const csv = await downloadText(page, 'export-csv');
+      expect(csv.name).toMatch(/-compared\.csv$/);
+      const lines = csv.text.trimEnd().split('\r\n');
       expect(lines).toHaveLength(3);
       expect(lines[0]!.startsWith('run,run_settings,test,')).toBe(true);
       expect(lines[1]!.startsWith('A,cpu=750,syscall,')).toBe(true);
@@ -311,11 +313,8 @@ function fabricatedRun(): SharedRun {
 test('the disks locked to virtual time: the setting is in the address, runs, and the result and its link say so',
   async ({ page }, testInfo) => {
     test.setTimeout(180_000);
-    await page.goto('/');
-    await waitReady(page);
-    await page.getByTestId('experiment-search').fill('execs0big');
-    await page.getByTestId('experiment-execs0big').click();
-    await page.getByTestId('param-iterations').fill('60');
+    await openLab(page);
+    await chooseExperiment(page, 'execs0big', { iterations: '60' });
     await page.getByTestId('toggle-spin').selectOption('locked');
     await expect(page).toHaveURL(/[#&]spin=locked(&|$)/);
     await page.getByTestId('run-button').click();
@@ -323,9 +322,7 @@ test('the disks locked to virtual time: the setting is in the address, runs, and
     await expect(page.locator('.result-meta')).toContainText('the disks locked to virtual time');
     await expect(page.getByTestId('machine-status')).toContainText(/ready/i, { timeout: 30_000 });
     // The permalink keeps the setting: it decodes (in Node) to a run made locked, in its settings and its result.
-    await page.getByTestId('permalink-button').click();
-    const link = await page.getByTestId('permalink-url').inputValue();
-    const shared = await decodePermalink(link);
+    const shared = await decodePermalink(await permalinkOf(page));
     expect(shared.config.spin).toBe('locked');
     expect(shared.result.machine.spin).toBe('locked');
     await shot(page, '26-disks-locked', testInfo);
@@ -363,8 +360,7 @@ test('without IndexedDB (private browsing), the history says why and runs still 
   await page.goto('/');
   await expect(page.getByText(/Run history is not available/)).toBeVisible({ timeout: 30_000 });
   await waitReady(page);
-  await page.getByTestId('experiment-syscall').click();
-  await page.getByTestId('param-iterations').fill('500');
+  await chooseExperiment(page, 'syscall', { iterations: '500' });
   await page.getByTestId('run-button').click();
   await expect(page.getByTestId('result-row')).toHaveCount(1, { timeout: 90_000 });
   await expect(page.getByText(/Run history is not available/).first()).toBeVisible();
@@ -373,8 +369,7 @@ test('without IndexedDB (private browsing), the history says why and runs still 
 });
 
 test('the terminal boots 4.3BSD and accepts `ls /`', async ({ page }, testInfo) => {
-  await page.goto('/');
-  await waitReady(page);
+  await openLab(page);
   await page.getByTestId('tab-terminal').click();
   const terminal = page.getByTestId('terminal');
   await expect(terminal).toBeVisible();

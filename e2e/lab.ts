@@ -1,8 +1,9 @@
 // Helpers for the end-to-end tests: the page's data-testid contract, reading
-// the xterm consoles, screenshots, and a fixture that fails a test on any
-// uncaught error in the page.
+// the xterm consoles, screenshots, the steps most tests begin with (open the
+// page, pick an experiment, run it), downloads and permalinks, and a fixture
+// that fails a test on any uncaught error in the page.
 
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { test as base, expect, type BrowserContext, type Locator, type Page, type TestInfo } from '@playwright/test';
 
@@ -123,6 +124,39 @@ export async function statusSeen(page: Page): Promise<string[]> {
 
 export async function waitReady(page: Page): Promise<void> {
   await expect(page.getByTestId('machine-status')).toContainText(/ready/i, { timeout: READY_TIMEOUT });
+}
+
+/** Opens the page at an address ('/', '/#x=table2', a permalink) and waits until the machine is ready. */
+export async function openLab(page: Page, address = '/'): Promise<void> {
+  await page.goto(address);
+  await waitReady(page);
+}
+
+/** Picks an experiment as a user finds one in the list, by typing its id into the search, and types its parameters
+ *  ({ iterations: '2000' }). */
+export async function chooseExperiment(page: Page, id: string, params: Record<string, string> = {}): Promise<void> {
+  await page.getByTestId('experiment-search').fill(id);
+  await page.getByTestId(`experiment-${id}`).click();
+  for (const [name, value] of Object.entries(params)) await page.getByTestId(`param-${name}`).fill(value);
+}
+
+/** Runs the form as it is and waits for the run to end (finished or stopped) and for "ready". */
+export async function runAndWait(page: Page, timeout = 120_000): Promise<void> {
+  await page.getByTestId('run-button').click();
+  await expect(page.getByTestId('run-progress')).toContainText(/^(Finished|Stopped)/, { timeout });
+  await expect(page.getByTestId('machine-status')).toContainText(/ready/i);
+}
+
+/** What clicking the button with this data-testid downloads: the file's suggested name and its text. */
+export async function downloadText(page: Page, testId: string): Promise<{ name: string; text: string }> {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testId).click()]);
+  return { name: download.suggestedFilename(), text: readFileSync((await download.path())!, 'utf8') };
+}
+
+/** The permalink of what Results shows (a run, or two compared): Copy permalink, then the address it offers. */
+export async function permalinkOf(page: Page): Promise<string> {
+  await page.getByTestId('permalink-button').click();
+  return page.getByTestId('permalink-url').inputValue();
 }
 
 /** A full-page screenshot in e2e/screenshots/NAME.png (also attached to the report). */

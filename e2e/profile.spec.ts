@@ -4,19 +4,15 @@
 // (sorting), the diff of two rows (the cache off against on), exports
 // speedscope and folded stacks, and travels in its permalink to a fresh page.
 
-import { readFileSync } from 'node:fs';
-
 import { decodePermalink } from '../web/src/lab/permalink';
-import { expect, shot, test, waitReady } from './lab';
+import { chooseExperiment, downloadText, expect, openLab, shot, test } from './lab';
 
 test('a profiled run: flame graph, search, zoom, sorted table, the diff of the cache off and on, exports, permalink',
   async ({ page, freshPage }, testInfo) => {
-    await page.goto('/');
-    await waitReady(page);
+    await openLab(page);
 
     await test.step('run namecache-ls with Profile on', async () => {
-      await page.getByTestId('experiment-search').fill('namecache-ls');
-      await page.getByTestId('experiment-namecache-ls').click();
+      await chooseExperiment(page, 'namecache-ls');
       await page.getByTestId('profile-toggle').check();
       await page.getByTestId('run-button').click();
       await expect(page.getByTestId('profile-panel')).toBeVisible({ timeout: 120_000 });
@@ -76,12 +72,10 @@ test('a profiled run: flame graph, search, zoom, sorted table, the diff of the c
     });
 
     await test.step('exports: speedscope JSON and folded stacks', async () => {
-      const [sp] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-speedscope').click()]);
-      const file = JSON.parse(readFileSync((await sp.path())!, 'utf8'));
+      const file = JSON.parse((await downloadText(page, 'export-speedscope')).text);
       expect(file.$schema).toMatch(/speedscope/);
       expect(file.profiles[0].weights.length).toBeGreaterThan(0);
-      const [fo] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-folded').click()]);
-      expect(readFileSync((await fo.path())!, 'utf8')).toMatch(/^\[ls\];.*_namei.* \d+$/m);
+      expect((await downloadText(page, 'export-folded')).text).toMatch(/^\[ls\];.*_namei.* \d+$/m);
     });
 
     await test.step('the permalink carries the profiles to a fresh page', async () => {

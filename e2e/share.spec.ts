@@ -5,21 +5,16 @@
 // across tabs; format-1 links; tables that fit the window at 1366 and 390
 // px, in both themes.  The page's data-testid contract is in e2e/README.md.
 
-import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 
 import { findExperiment } from '../experiments/runner/experiments';
 import { base64urlEncode, crc32, decodeLink, MAX_LINK_CHARS, type SharedRun } from '../web/src/lab/permalink';
-import { expect, fitsEverywhere, resultCells, resultRows, SCREENSHOT_DIR, shot, test, waitReady } from './lab';
+import {
+  chooseExperiment, downloadText, expect, fitsEverywhere, openLab, permalinkOf, resultCells, resultRows, runAndWait, SCREENSHOT_DIR, shot,
+  test, waitReady,
+} from './lab';
 
 const TABLE2_STEPS = findExperiment('table2')!.steps.length;
-
-/** Runs the form as it is and waits for the result and for "ready". */
-async function runAndWait(page: Page, timeout = 120_000): Promise<void> {
-  await page.getByTestId('run-button').click();
-  await expect(page.getByTestId('run-progress')).toContainText(/^(Finished|Stopped)/, { timeout });
-  await expect(page.getByTestId('machine-status')).toContainText(/ready/i);
-}
 
 /** The transposed comparison table (two runs of one row): its rows by figure. */
 async function figureRows(page: Page): Promise<Record<string, string[]>> {
@@ -29,13 +24,10 @@ async function figureRows(page: Page): Promise<Record<string, string[]>> {
 test('name cache: namework at nchsize 154 and 0 compared shows the hit rate and the system time change; its link holds both runs',
   async ({ page, freshPage }, testInfo) => {
     test.setTimeout(180_000);
-    await page.goto('/');
-    await waitReady(page);
+    await openLab(page);
 
     await test.step('namework (20 iterations) with GENERIC\'s name cache, then with nchsize=0', async () => {
-      await page.getByTestId('experiment-search').fill('namework');
-      await page.getByTestId('experiment-namework').click();
-      await page.getByTestId('param-iterations').fill('20');
+      await chooseExperiment(page, 'namework', { iterations: '20' });
       await runAndWait(page);
       await page.locator('details.kernel-vars summary').click();
       await page.getByTestId('toggle-nchsize').fill('0');
@@ -102,8 +94,7 @@ test('name cache: namework at nchsize 154 and 0 compared shows the hit rate and 
 test('a full Table 2: its link is at most 8 KB and opens in a fresh context with the same figures and charts',
   async ({ page, freshPage }, testInfo) => {
     test.setTimeout(300_000);
-    await page.goto('/#x=table2');
-    await waitReady(page);
+    await openLab(page, '/#x=table2');
     await expect(page.getByTestId('run-estimate')).toContainText(/^Takes (about|under)/);
     await runAndWait(page, 240_000);
     const rows = await resultCells(page);
@@ -118,8 +109,7 @@ test('a full Table 2: its link is at most 8 KB and opens in a fresh context with
     await expect(page.getByTestId('table-scroll-hint')).toBeVisible();
 
     const link = await test.step('the link: at most 8 KB, with the counters (thinned if need be)', async () => {
-      await page.getByTestId('permalink-button').click();
-      const url = await page.getByTestId('permalink-url').inputValue();
+      const url = await permalinkOf(page);
       const value = url.slice(url.indexOf('r=') + 2);
       testInfo.annotations.push({ type: 'Table 2 link', description: `${value.length} characters (${url.length} with the address)` });
       expect(value.length).toBeLessThanOrEqual(MAX_LINK_CHARS);
@@ -146,12 +136,10 @@ test('a full Table 2: its link is at most 8 KB and opens in a fresh context with
 test('the address keeps the settings across a reload; a reload during a run asks first and keeps the rows done as interrupted',
   async ({ page }, testInfo) => {
     test.setTimeout(180_000);
-    await page.goto('/');
-    await waitReady(page);
+    await openLab(page);
 
     await test.step('the settings in the address, and back after a reload', async () => {
-      await page.getByTestId('experiment-search').fill('table2');
-      await page.getByTestId('experiment-table2').click();
+      await chooseExperiment(page, 'table2');
       await page.getByTestId('toggle-cpu').selectOption('780');
       await expect(page).toHaveURL(/#x=table2&cpu=780$/);
       await page.reload();
@@ -186,16 +174,13 @@ test('the address keeps the settings across a reload; a reload during a run asks
 
 test('the history follows other tabs; a format-1 link still opens; a reduced paging run says n/c', async ({ page, context }, testInfo) => {
   test.setTimeout(180_000);
-  await page.goto('/');
-  await waitReady(page);
+  await openLab(page);
   const second = await context.newPage();
   await second.goto('/');
   await expect(second.getByTestId('history-list')).toContainText(/no runs/i);
 
   await test.step('a run in one tab appears in the other\'s history', async () => {
-    await page.getByTestId('experiment-search').fill('table8');
-    await page.getByTestId('experiment-table8').click();
-    await page.getByTestId('param-divisor').fill('10');
+    await chooseExperiment(page, 'table8', { divisor: '10' });
     await runAndWait(page);
     // Table 8 boots like-4.2 by default (the lab's closest kernel to the paper's 4.2BSD column), and says so.
     await expect(page.getByTestId('result-kernel')).toContainText('(like-4.2, sha256 ');
@@ -216,8 +201,7 @@ test('the history follows other tabs; a format-1 link still opens; a reduced pag
   });
 
   await test.step('a link of the first format (the deflated JSON of a run) opens', async () => {
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
-    const result = JSON.parse(readFileSync((await download.path())!, 'utf8'));
+    const result = JSON.parse((await downloadText(page, 'export-json')).text);
     const run: SharedRun = { experiment: 'table8', config: { cpu: '750', memoryMB: 4.5, set: {}, parameters: { divisor: 10 } }, result };
     const json = new TextEncoder().encode(JSON.stringify(run));
     const deflated = new Uint8Array(await new Response(new Blob([json]).stream().pipeThrough(new CompressionStream('deflate-raw'))).arrayBuffer());

@@ -6,29 +6,16 @@
 // anything runs; a multi-step run on two workers gives the result of one.
 // The page's data-testid contract is listed in e2e/README.md.
 
-import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 
 import { validateSweep } from '../experiments/runner/sweep';
-import { expect, shot, test, waitReady, xtermVisible } from './lab';
-
-/** Picks an experiment and types its parameter. */
-async function choose(page: Page, id: string, param: [string, string] | null): Promise<void> {
-  await page.getByTestId(`experiment-${id}`).click();
-  if (param) await page.getByTestId(`param-${param[0]}`).fill(param[1]);
-}
+import { chooseExperiment, downloadText, expect, openLab, shot, test, waitReady, xtermVisible } from './lab';
 
 /** Sets the sweep's first setting and values, and the workers. */
 async function sweepOf(page: Page, setting: string, values: string, jobs: string): Promise<void> {
   await page.getByTestId('sweep-setting-0').selectOption(setting);
   await page.getByTestId('sweep-values-0').fill(values);
   await page.getByTestId('sweep-jobs').fill(jobs);
-}
-
-async function downloadText(page: Page, testId: string): Promise<{ name: string; text: string }> {
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testId).click()]);
-  const path = await download.path();
-  return { name: download.suggestedFilename(), text: readFileSync(path!, 'utf8') };
 }
 
 /** The sweep table's rows, as text cells. */
@@ -39,9 +26,8 @@ async function sweepRows(page: Page): Promise<string[][]> {
 
 test('a sweep of hz on two workers: progress, a line chart with the paper\'s point, the table, the same JSON as on one worker, the history',
   async ({ page, freshPage }, testInfo) => {
-    await page.goto('/');
-    await waitReady(page);
-    await choose(page, 'syscall', ['iterations', '1000']);
+    await openLab(page);
+    await chooseExperiment(page, 'syscall', { iterations: '1000' });
     await sweepOf(page, 'hz', '50,100,250,1000', '2');
     const status = page.getByTestId('sweep-status');
     await page.getByTestId('sweep-run').click();
@@ -111,11 +97,10 @@ test('a sweep of hz on two workers: progress, a line chart with the paper\'s poi
 
 test('Stop stops every worker at once: the running points are marked stopped, the rest not run, and a sweep runs again',
   async ({ page }, testInfo) => {
-    await page.goto('/');
-    await waitReady(page);
+    await openLab(page);
     // 500,000 getpids at each point: about a second of host time each even on a quiet machine, now that the
     // pool's machines restore instead of booting (at 100,000 a worker could finish a second point before Stop).
-    await choose(page, 'syscall', ['iterations', '500000']);
+    await chooseExperiment(page, 'syscall', { iterations: '500000' });
     await sweepOf(page, 'hz', '50,60,100,250,500,1000', '2');
     await page.getByTestId('sweep-run').click();
     // Both workers running a point (their virtual time reported).
@@ -136,7 +121,7 @@ test('Stop stops every worker at once: the running points are marked stopped, th
     await shot(page, '21-sweep-stopped', testInfo);
     testInfo.annotations.push({ type: 'stop', description: `stopped in ${stoppedMs} ms` });
     // And again, short.
-    await choose(page, 'syscall', ['iterations', '500']);
+    await chooseExperiment(page, 'syscall', { iterations: '500' });
     await sweepOf(page, 'hz', '50,100', '2');
     await expect(page.getByTestId('sweep-run')).toBeEnabled();
     await page.getByTestId('sweep-run').click();
@@ -144,9 +129,8 @@ test('Stop stops every worker at once: the running points are marked stopped, th
   });
 
 test('the disks\' rotation as a sweep\'s setting: drifting and locked, each point\'s result saying which', async ({ page }) => {
-  await page.goto('/');
-  await waitReady(page);
-  await choose(page, 'execs0null', ['iterations', '20']);
+  await openLab(page);
+  await chooseExperiment(page, 'execs0null', { iterations: '20' });
   await sweepOf(page, 'spin', 'drifting,locked', '2');
   await page.getByTestId('sweep-run').click();
   await expect(page.getByTestId('sweep-status')).toContainText(/^Finished in .*: 2 of 2 units ran/, { timeout: 90_000 });
@@ -159,9 +143,8 @@ test('the disks\' rotation as a sweep\'s setting: drifting and locked, each poin
 });
 
 test('bad values are refused by name before anything runs; the workers must be 1 to the cores', async ({ page }) => {
-  await page.goto('/');
-  await waitReady(page);
-  await choose(page, 'syscall', null);
+  await openLab(page);
+  await chooseExperiment(page, 'syscall');
   await sweepOf(page, 'hz', '50,abc,5000,50', '2');
   const problems = page.getByTestId('sweep-problems');
   await expect(problems).toContainText('hz=abc: not a value of hz (a whole number from 50 to 1000)');
@@ -182,9 +165,8 @@ test('bad values are refused by name before anything runs; the workers must be 1
 });
 
 test('a multi-step run on two workers: its steps spread over them, the same result as on one', async ({ page }) => {
-  await page.goto('/');
-  await waitReady(page);
-  await choose(page, 'namecache-work', ['divisor', '40']);
+  await openLab(page);
+  await chooseExperiment(page, 'namecache-work', { divisor: '40' });
   const runOn = async (jobs: string) => {
     await page.getByTestId('sweep-jobs').fill(jobs);
     await page.getByTestId('run-button').click();
@@ -201,10 +183,9 @@ test('a multi-step run on two workers: its steps spread over them, the same resu
 
 test('a sweep\'s pool workers start their machines from the image\'s shipped snapshots, as the first worker does, with the same result',
   async ({ page }) => {
-    await page.goto('/');
-    await waitReady(page);
+    await openLab(page);
     // syscall runs on Table 2's machine, which the image ships at its single-user prompt: no point boots.
-    await choose(page, 'syscall', null);
+    await chooseExperiment(page, 'syscall');
     await sweepOf(page, 'iterations', '1000,2000,3000,4000', '2');
     await page.getByTestId('sweep-run').click();
     const status = page.getByTestId('sweep-status');

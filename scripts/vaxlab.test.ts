@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 import { findLabImage } from '../emu/js/vaxNode';
 import { kernelFileBeside } from '../experiments/kernels/kernelFiles';
+import { findToggle, toggleHelp } from '../experiments/runner/toggles';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'vaxlab-cli-'));
@@ -32,6 +33,20 @@ test('names an object inherits are unknown names: --param constructor, __proto__
   const set = vaxlab('run', 'syscall', '--set', '__proto__=5');
   assert.equal(set.status, 2);
   assert.match(set.stderr, /refused, nothing was run/);
+});
+
+test('the usage says --spin and --disk in their toggles\' words, as the lab page does, folded at 120 columns', () => {
+  const r = vaxlab();
+  assert.equal(r.status, 2);
+  const words = (text: string) => text.replace(/\s+/g, ' ');
+  for (const [option, name] of [['--spin ROTATION', 'spin'], ['--disk TIMING', 'disk']] as const) {
+    const from = r.stderr.indexOf(`  ${option}  `);
+    assert.ok(from >= 0, option);
+    const paragraph = r.stderr.slice(from, r.stderr.indexOf('\n  --', from + 1));
+    assert.ok(words(paragraph).includes(words(toggleHelp(findToggle(name)!))), option);
+    assert.ok(words(paragraph).endsWith(`Same as --set ${name}=${option.split(' ')[1]}.`), option);
+    for (const line of paragraph.split('\n')) assert.ok(line.length <= 120, line);
+  }
 });
 
 test('--limit must be a finite positive number of seconds', () => {

@@ -72,7 +72,7 @@ import {
 import { threadExecutors } from '../experiments/runner/sweepNode';
 import { mergeShards, parseShardSpec, readShard, shardJsonl, shardUnits, ShardError, type Shard, type ShardSpec } from '../experiments/runner/sweepShard';
 import { availableMeasures, findMeasure, MEASURES, type Measure } from '../experiments/runner/sweepView';
-import { TOGGLES, expectedValues, findToggle, settingValue, validateSetting } from '../experiments/runner/toggles';
+import { TOGGLES, expectedValues, findToggle, settingValue, toggleHelp, validateSetting } from '../experiments/runner/toggles';
 import {
   formatFidelity, nameCacheFidelity, table2Fidelity, table7Fidelity, table8Fidelity,
 } from '../experiments/runner/fidelity';
@@ -87,6 +87,25 @@ import { formatNameiComparison, NAMEI_PROFILE_EXPERIMENT, nameiFigures, nameiTab
 import { TABLE_4 } from '../experiments/paper/namei';
 import { kernelFileBeside, readKernel } from '../experiments/kernels/kernelFiles';
 import { profileExperiment, type StepProfile } from '../experiments/profile/run';
+
+/** The usage's width, and the column its options' words start at. */
+const USAGE_WIDTH = 120;
+const USAGE_INDENT = 22;
+
+/** Words for the usage (a toggle's, from toggles.ts, as the lab page shows them), folded at USAGE_WIDTH, each line
+ *  after the first under the option's words; a no-break space (U+00A0) keeps two words on one line. */
+function usageWords(text: string): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/[ \n]+/).map((w) => w.replace(/\u00a0/g, ' '))) {
+    if (line !== '' && USAGE_INDENT + line.length + 1 + word.length > USAGE_WIDTH) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  lines.push(line);
+  return lines.join(`\n${' '.repeat(USAGE_INDENT)}`);
+}
 
 const USAGE = `usage: vaxlab list
        vaxlab kernels
@@ -110,13 +129,8 @@ const USAGE = `usage: vaxlab list
                       each clock tick comes a pseudo-random delay after its overflow, and the command's pages fall
                       on other physical frames); the row is the median run, with the range
                       over the N (default 1)
-  --spin ROTATION     drifting (the default: a request that finds a drive idle a turn or more finds the platter at an
-                      angle drawn from the seed, so no row hinges on how its computing falls against whole turns) or
-                      locked (the platters turn in step with virtual time, as a real spindle does over a loop's few
-                      turns; the seeds still draw the clock's phase and the page placement): a loop that waits for the
-                      disk then lasts whole turns, as the paper's exec rows did (emu/docs/timing.md, "Whole turns")
-  --disk TIMING       the disk's timing: rp06 (DEC RP06, the default), eagle (Fujitsu Eagle), rm05 (DEC RM05) or ideal
-                      (no seek or rotational latency, not a real drive); the pack stays an RP06's.  Same as --set disk=TIMING
+  --spin ROTATION     ${usageWords(`${toggleHelp(findToggle('spin')!)} Same as --set\u00a0spin=ROTATION.`)}
+  --disk TIMING       ${usageWords(`${toggleHelp(findToggle('disk')!)} Same as --set\u00a0disk=TIMING.`)}
   --param NAME=VALUE  a parameter of the experiment (vaxlab list shows them: iterations, divisor)
   --set NAME=VALUE    a kernel variable or machine setting: ${TOGGLES.map((t) => t.name).join(', ')}
   --limit SECONDS     virtual-second limit of each timed command (default: 5 x the paper's time, at least 120)

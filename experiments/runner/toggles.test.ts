@@ -32,6 +32,10 @@ test('every toggle is described, with a range that holds its default', () => {
     assert.ok(t.description && !t.description.includes('\n'), t.name);
     assert.match(t.section, /^\d+(\.\d+)+ \S/, t.name);
     assert.ok(t.min <= t.max && t.defaultNote, t.name);
+    // A knob with named values names each in its words (the lab page's help and the usage have only those), and its
+    // default note starts with the default's name.
+    for (const c of t.choices ?? []) assert.match(t.description, new RegExp(`\\b${c}\\b`), `${t.name}: ${c}`);
+    if (t.choices) assert.ok(t.defaultNote.startsWith(`${t.choices[0]}:`), t.name);
   }
   const defaults: Record<string, number> = { nchsize: 154, nproc: 84, hz: 100, tick: 10000, unpst_sendspace: 4096,
     unpst_recvspace: 4096, dzhighrate: 100, dzlowrate: 75, memoryMB: 5, cpu: 750, nbuf: 140, bufpages: 512, disk: 0, spin: 0 };

@@ -241,6 +241,12 @@ export function findToggle(name: string): ToggleDef | undefined {
   return TOGGLES.find((t) => t.name === name);
 }
 
+/** A toggle in words, as the command line's usage and the lab page's settings both say it: what it is, then its
+ *  default. */
+export function toggleHelp(t: ToggleDef): string {
+  return `${t.description} Default: ${t.defaultNote}.`;
+}
+
 /** param.c's tick for a clock rate. */
 export function tickFor(hz: number): number {
   return Math.floor(1000000 / hz);

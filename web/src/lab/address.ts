@@ -11,6 +11,7 @@
 //   k.NAME    a kernel variable, as typed
 //   cpu, mem, disk, kernel   the machine (when not the experiment's own)
 //   spin      locked: the disks' platters in step with virtual time (absent: drifting)
+//             (disk and spin: config.ts's NAMED_MACHINE_SETTINGS, named only when not the default)
 //   variant   the kernel variant booted instead of /vmunix (experiments/kernels/variants.ts)
 //   profile   1: the run is profiled
 //   r         a permalink's value (a run, or two compared)
@@ -20,7 +21,10 @@
 // lab's are left out, and an unknown experiment is reported.  No DOM.
 
 import { kernelByName } from '../../../experiments/kernels/variants';
-import { experimentById, KERNEL_TOGGLES, type FormState } from './config';
+import {
+  defaultChoice, experimentById, heldChoice, isNamedMachineSetting, KERNEL_TOGGLES, NAMED_MACHINE_SETTINGS, type FormState,
+  type NamedMachineSetting,
+} from './config';
 import { PERMALINK_KEY } from './permalink';
 
 /** Longest value of a setting the address carries (characters). */
@@ -39,8 +43,10 @@ export function formParams(form: FormState): string {
   if (form.memoryMB !== null && form.memoryMB.trim() !== '' && form.memoryMB.trim() !== String(spec?.machine.memoryMB)) {
     out.set('mem', form.memoryMB);
   }
-  if (form.disk !== null && form.disk.trim() !== '' && form.disk.trim() !== 'rp06') out.set('disk', form.disk);
-  if (form.spinLocked) out.set('spin', 'locked');
+  for (const name of NAMED_MACHINE_SETTINGS) {
+    const held = form[name];
+    if (held !== null && held.trim() !== '' && held.trim() !== defaultChoice(name)) out.set(name, held);
+  }
   if (form.kernel !== '4.3BSD') out.set('kernel', form.kernel);
   if (form.variant !== null && form.variant !== '') out.set('variant', form.variant);
   if (form.profile) out.set('profile', '1');
@@ -88,19 +94,18 @@ export function readFragment(hash: string): AddressContents {
   const kernelToggles: Record<string, string> = {};
   let cpu: string | null = null;
   let memoryMB: string | null = null;
-  let disk: string | null = null;
-  let spinLocked = false;
+  let machine: Pick<FormState, NamedMachineSetting> = { disk: null, spin: null };
   let kernel: FormState['kernel'] = '4.3BSD';
   let profile = false;
   let variant: string | null = null;
   for (const [key, v] of params) {
     if (key === 'x' || key === PERMALINK_KEY) continue;
+    const held = isNamedMachineSetting(key) ? heldChoice(key, value(v)) : null;
     if (key.startsWith('p.') && Object.hasOwn(spec.parameters, key.slice(2))) typedParams[key.slice(2)] = value(v);
     else if (key.startsWith('k.') && KERNEL_TOGGLES.some((t) => t.name === key.slice(2))) kernelToggles[key.slice(2)] = value(v);
     else if (key === 'cpu') cpu = value(v);
     else if (key === 'mem') memoryMB = value(v);
-    else if (key === 'disk') disk = value(v);
-    else if (key === 'spin' && (v === 'locked' || v === 'drifting')) spinLocked = v === 'locked';
+    else if (held) machine = { ...machine, ...held };
     else if (key === 'kernel' && (v === '4.3BSD' || v === '4.2BSD')) kernel = v;
     else if (key === 'profile' && (v === '1' || v === '0')) profile = v === '1';
     else if (key === 'variant') {
@@ -114,8 +119,8 @@ export function readFragment(hash: string): AddressContents {
     link,
     problems,
     form: (previous) => ({
-      ...previous, experimentId: spec.id, params: { ...previous.params, [spec.id]: typedParams }, kernelToggles, cpu, memoryMB, disk, kernel,
-      spinLocked, profile, variant,
+      ...previous, experimentId: spec.id, params: { ...previous.params, [spec.id]: typedParams }, kernelToggles, cpu, memoryMB, ...machine,
+      kernel, profile, variant,
     }),
   };
 }

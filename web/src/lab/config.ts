@@ -5,10 +5,10 @@
 import { EXPERIMENTS, type ExperimentSpec } from '../../../experiments/runner/experiments';
 import { resolveRun, SettingsError } from '../../../experiments/runner/runner';
 import {
-  DEFAULT_DISK_TIMING, TOGGLES, expectedValues, settingValue, validateSetting, type ToggleDef,
+  TOGGLES, choiceName, expectedValues, findToggle, settingValue, validateSetting, type ToggleDef,
 } from '../../../experiments/runner/toggles';
-import { DISK_TIMINGS, type DiskTiming } from '../../../emu/js/constants';
-import { DISTRIBUTED_KERNEL_NAME, isKernelChoice } from '../../../experiments/kernels/variants';
+import type { DiskTiming, Spin } from '../../../emu/js/constants';
+import { DISTRIBUTED_KERNEL_NAME, effectiveKernelName, isKernelChoice } from '../../../experiments/kernels/variants';
 import type { Cpu, KernelName } from '../worker/protocol';
 
 export interface FormState {
@@ -21,11 +21,11 @@ export interface FormState {
   /** Machine knobs as typed; null: the experiment's machine (the paper's). */
   cpu: string | null;
   memoryMB: string | null;
-  /** The disk's timing by name ('rp06', 'eagle', 'ideal'); null: rp06, the lab's drive. */
+  /** The disk's timing by name ('rp06', 'eagle', 'ideal', 'rm05'; NAMED_MACHINE_SETTINGS); null: rp06, the lab's drive. */
   disk: string | null;
-  /** The disks' platters in step with virtual time (the runner's spin 'locked': a loop that waits for a disk lasts
-   *  whole turns, as the paper's did); false: drifting, the runner's default. */
-  spinLocked: boolean;
+  /** The disks' rotation by name (NAMED_MACHINE_SETTINGS): 'locked', the platters in step with virtual time (a loop
+   *  that waits for a disk lasts whole turns, as the paper's did), or 'drifting'; null: drifting, the runner's default. */
+  spin: Spin | null;
   /** Profile the run (the emulator's exact profiler; the guest runs the same). */
   profile: boolean;
   /** A kernel variant the installer built (experiments/kernels/variants.ts, by name) to boot instead of the
@@ -54,6 +54,58 @@ export interface RunSettings {
 export const KERNEL_TOGGLES: ToggleDef[] = TOGGLES.filter((t) => t.kind === 'kernel');
 export const MACHINE_TOGGLES: ToggleDef[] = TOGGLES.filter((t) => t.kind === 'machine');
 
+/**
+ * The machine settings with named values, by their toggle's name (toggles.ts's choices, the default first): the
+ * disk's timing and the disks' rotation.  The form holds each by name, null for the default; a run's settings (so a
+ * permalink) have one only when it is not the default, as the runner's result records it; the address names one
+ * only then too.
+ */
+export const NAMED_MACHINE_SETTINGS = ['disk', 'spin'] as const;
+export type NamedMachineSetting = (typeof NAMED_MACHINE_SETTINGS)[number];
+
+/** The form's machine settings, each under its toggle's name: null is the experiment's own (cpu, memoryMB) or the
+ *  toggle's default (disk, spin). */
+export const MACHINE_SETTINGS = ['cpu', 'memoryMB', ...NAMED_MACHINE_SETTINGS] as const;
+export type MachineSetting = (typeof MACHINE_SETTINGS)[number];
+
+export function isNamedMachineSetting(name: string): name is NamedMachineSetting {
+  return (NAMED_MACHINE_SETTINGS as readonly string[]).includes(name);
+}
+
+export function isMachineSetting(name: string): name is MachineSetting {
+  return (MACHINE_SETTINGS as readonly string[]).includes(name);
+}
+
+/** A named machine setting's names, the default first (its toggle's choices). */
+export function machineChoices(name: NamedMachineSetting): readonly string[] {
+  return findToggle(name)?.choices ?? [];
+}
+
+/** A named machine setting's default: its first name (rp06, drifting). */
+export function defaultChoice(name: NamedMachineSetting): string {
+  return machineChoices(name)[0] ?? '';
+}
+
+/**
+ * A named machine setting as the form holds it, from a select or an address's value; null when the form does not
+ * take it (the address's reader says so).  The disk's timing is held as given, as the processor and the memory are
+ * (disk=Eagle is the Eagle, and a name it does not have is marked by checkForm as a typed error is; rp06 chosen is
+ * held, as 750 chosen is); the rotation only by one of its names, its default as not set (spin=drifting reads as
+ * an address without spin always has).
+ */
+export function heldChoice(name: NamedMachineSetting, given: string): Partial<Pick<FormState, NamedMachineSetting>> | null {
+  if (name === 'disk') return { disk: given };
+  if (!machineChoices('spin').includes(given)) return null;
+  return { spin: given === defaultChoice('spin') ? null : (given as Spin) };
+}
+
+/** The name a named machine setting's select shows, and the changed-settings count goes by: the form's, when it is
+ *  one of the toggle's (in any case), else the default (not set, or a name checkForm marks). */
+export function shownChoice(form: FormState, name: NamedMachineSetting): string {
+  const held = form[name]?.trim().toLowerCase() ?? '';
+  return machineChoices(name).includes(held) ? held : defaultChoice(name);
+}
+
 export function initialForm(): FormState {
   return {
     experimentId: EXPERIMENTS.find((e) => e.id === 'syscall')?.id ?? EXPERIMENTS[0]?.id ?? '',
@@ -63,7 +115,7 @@ export function initialForm(): FormState {
     cpu: null,
     memoryMB: null,
     disk: null,
-    spinLocked: false,
+    spin: null,
     profile: false,
     variant: null,
   };
@@ -147,13 +199,18 @@ export function checkForm(form: FormState): FormCheck {
     else memoryMB = n;
   }
 
-  let disk: DiskTiming = DEFAULT_DISK_TIMING;
-  if (form.disk !== null && form.disk.trim() !== '') {
-    const n = settingValue('disk', form.disk);
-    const message = n === null ? expectedValues('disk') : validateSetting('disk', n);
-    if (message !== null || n === null) errors['toggle-disk'] = message ?? expectedValues('disk');
-    else disk = DISK_TIMINGS[n]!;
+  // The disk's timing and the rotation by name, into the settings only when not the default.
+  const chosen: Partial<Record<NamedMachineSetting, string>> = {};
+  for (const name of NAMED_MACHINE_SETTINGS) {
+    const raw = form[name];
+    if (raw === null || raw.trim() === '') continue;
+    const n = settingValue(name, raw);
+    const message = n === null ? expectedValues(name) : validateSetting(name, n);
+    if (message !== null || n === null) errors[`toggle-${name}`] = message ?? expectedValues(name);
+    else if (choiceName(name, n) !== defaultChoice(name)) chosen[name] = choiceName(name, n);
   }
+  // Each is one of its toggle's names (validateSetting), and not the default.
+  const machine = chosen as Pick<RunSettings, NamedMachineSetting>;
 
   const variant = form.variant === null || form.variant === '' ? null : form.variant;
   if (variant !== null && !isKernelChoice(variant)) errors['kernel-variant'] = `no kernel variant "${variant.slice(0, 40)}"`;
@@ -161,16 +218,36 @@ export function checkForm(form: FormState): FormCheck {
   if (Object.keys(errors).length > 0) return { errors, problems: [], notes: [], settings: null };
   // The runner's own check of everything together, before anything runs.
   try {
-    const run = resolveRun(spec, { cpu, memoryMB, parameters, set, disk, ...(form.spinLocked ? { spin: 'locked' as const } : {}) });
-    const settings: RunSettings = {
-      cpu, memoryMB, set, parameters, ...(disk !== DEFAULT_DISK_TIMING ? { disk } : {}), ...(form.spinLocked ? { spin: 'locked' as const } : {}),
-      ...(variant !== null ? { kernel: variant } : {}),
-    };
+    const run = resolveRun(spec, { cpu, memoryMB, parameters, set, ...machine });
+    const settings: RunSettings = { cpu, memoryMB, set, parameters, ...machine, ...(variant !== null ? { kernel: variant } : {}) };
     return { errors, problems: [], notes: run.notes, settings };
   } catch (e) {
     const problems = e instanceof SettingsError ? e.problems : [e instanceof Error ? e.message : String(e)];
     return { errors, problems, notes: [], settings: null };
   }
+}
+
+/** How many settings differ from the paper's (the experiment's parameters, the machine, the kernel and its
+ *  variables), and the kernel variables changed ("nbuf=100"). */
+export function changedSettings(form: FormState): { total: number; kernel: string[] } {
+  const spec = experimentById(form.experimentId);
+  if (!spec) return { total: 0, kernel: [] };
+  const typed = form.params[spec.id] ?? {};
+  let total = 0;
+  for (const [name, dflt] of Object.entries(spec.parameters)) {
+    const v = typed[name]?.trim();
+    if (v && v !== String(dflt)) total++;
+  }
+  if (form.cpu !== null && form.cpu.trim() !== '' && form.cpu.trim() !== spec.machine.cpu) total++;
+  if (form.memoryMB !== null && form.memoryMB.trim() !== '' && form.memoryMB.trim() !== String(spec.machine.memoryMB)) total++;
+  for (const name of NAMED_MACHINE_SETTINGS) if (shownChoice(form, name) !== defaultChoice(name)) total++;
+  if (form.kernel !== '4.3BSD') total++;
+  // Another kernel than the experiment's own (Table 2: the paper's; Tables 7 and 8: like-4.2; the others: /vmunix).
+  const ownKernel = effectiveKernelName(spec.kernel);
+  if (effectiveKernelName(spec.kernel, form.variant === '' ? null : form.variant) !== ownKernel) total++;
+  const kernel = KERNEL_TOGGLES.filter((t) => (form.kernelToggles[t.name] ?? '').trim() !== '')
+    .map((t) => `${t.name}=${form.kernelToggles[t.name]!.trim()}`);
+  return { total: total + kernel.length, kernel };
 }
 
 /** A shared run's settings as the form takes them, and what of them this lab cannot set, each in words
@@ -223,6 +300,12 @@ export function formFor(experimentId: string, settings: RunSettings, previous: F
   for (const [k, v] of Object.entries(settings.parameters)) params[k] = String(v);
   const kernelToggles: Record<string, string> = {};
   for (const [k, v] of Object.entries(settings.set)) kernelToggles[k] = String(v);
+  // The disk's timing and the rotation by name; the default as not set.
+  let machine: Pick<FormState, NamedMachineSetting> = { disk: null, spin: null };
+  for (const name of NAMED_MACHINE_SETTINGS) {
+    const value = settings[name];
+    if (value !== undefined && value !== defaultChoice(name)) machine = { ...machine, ...heldChoice(name, value) };
+  }
   return {
     ...previous,
     experimentId,
@@ -230,8 +313,7 @@ export function formFor(experimentId: string, settings: RunSettings, previous: F
     kernelToggles,
     cpu: spec && settings.cpu === spec.machine.cpu ? null : settings.cpu,
     memoryMB: spec && settings.memoryMB === spec.machine.memoryMB ? null : String(settings.memoryMB),
-    disk: settings.disk && settings.disk !== DEFAULT_DISK_TIMING ? settings.disk : null,
-    spinLocked: settings.spin === 'locked',
+    ...machine,
     variant: settings.kernel ?? null,
   };
 }

@@ -75,6 +75,12 @@ test('the form: defaults are valid, bad numbers are marked on their input, cross
   assert.equal(checkForm({ ...form, disk: 'eagle' }).settings?.disk, 'eagle');
   assert.ok(!('disk' in checkForm({ ...form, disk: 'rp06' }).settings!));
   assert.match(checkForm({ ...form, disk: 'ssd' }).errors['toggle-disk']!, /one of rp06 \(0\), eagle \(1\), ideal \(2\)/);
+  // The rotation alike: locked goes into the settings, drifting (the default) does not; with the disk, in the order a
+  // permalink has always kept them (its bytes follow the order).
+  assert.equal(checkForm({ ...form, spin: 'locked' }).settings?.spin, 'locked');
+  assert.ok(!('spin' in checkForm({ ...form, spin: 'drifting' }).settings!));
+  assert.equal(JSON.stringify(checkForm({ ...form, disk: 'rm05', spin: 'locked', variant: 'generic' }).settings),
+    JSON.stringify({ ...checkForm(form).settings, disk: 'rm05', spin: 'locked', kernel: 'generic' }));
 });
 
 test('the kernel: a Table 2 row boots the paper\'s by default, a paging row like-4.2; /vmunix and the variants by name; links say which ran', () => {
@@ -143,6 +149,11 @@ test('the form reproduces a shared run\'s settings', () => {
   const g = formFor('csw', { cpu: '750', memoryMB: 5, set: {}, parameters: {}, disk: 'ideal' }, initialForm());
   assert.equal(g.disk, 'ideal');
   assert.equal(checkForm(g).settings?.disk, 'ideal');
+  // The rotation by name, as the disk: null when the run's was the default.
+  assert.equal(f.spin, null);
+  const h = formFor('csw', { cpu: '750', memoryMB: 5, set: {}, parameters: {}, disk: 'rp06', spin: 'locked' }, { ...initialForm(), disk: 'eagle' });
+  assert.deepEqual([h.disk, h.spin], [null, 'locked']);
+  assert.deepEqual(checkForm(h).settings, { cpu: '750', memoryMB: 5, set: {}, parameters: { iterations: 10000 }, spin: 'locked' });
 });
 
 test('the picker groups by paper section and filters on every word', () => {

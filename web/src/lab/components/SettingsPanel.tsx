@@ -1,15 +1,17 @@
 import { useState } from 'react';
 
-import { DISK_TIMINGS, type DiskTiming } from '../../../../emu/js/constants';
+import type { DiskTiming, Spin } from '../../../../emu/js/constants';
 import { LOCKED_SPIN_WORDS } from '../../../../experiments/runner/result';
-import { DEFAULT_DISK_TIMING } from '../../../../experiments/runner/toggles';
+import { findToggle, toggleHelp } from '../../../../experiments/runner/toggles';
 import {
   DISTRIBUTED_KERNEL_LABEL, DISTRIBUTED_KERNEL_NAME, KERNELS, effectiveKernelName, kernelByName,
 } from '../../../../experiments/kernels/variants';
-import { checkForm, experimentById, KERNEL_TOGGLES, MACHINE_TOGGLES } from '../config';
+import {
+  changedSettings, checkForm, defaultChoice, experimentById, KERNEL_TOGGLES, MACHINE_TOGGLES, machineChoices,
+  NAMED_MACHINE_SETTINGS, shownChoice, type NamedMachineSetting,
+} from '../config';
 import { ownKernelWords } from '../compare';
 import type { LabController } from '../controller';
-import type { FormState } from '../config';
 import { useAtom } from '../state/atom';
 import { isRunning } from '../state/runs';
 import { FieldError, FieldHelp, settingsFormEvents } from './fields';
@@ -20,42 +22,35 @@ const CPU_WORDS: Readonly<Record<string, string>> = {
   '780': '200 ns microcycle, 8 KB two-way cache, 128-entry TB',
 };
 
-/** The disk timings as the select shows them. */
-const DISK_LABELS: Record<DiskTiming, string> = {
-  rp06: 'DEC RP06',
-  eagle: 'Fujitsu Eagle',
-  ideal: 'Ideal (no latency)',
-  rm05: 'DEC RM05',
+/** The selects of the machine settings with named values: the label, each name's words in the select, and what
+ *  the machine's line says of a name other than the default (given its words). */
+const CHOICE_FIELDS: { [K in NamedMachineSetting]: { label: string; options: Record<string, string>; note: (words: string) => string } } = {
+  disk: {
+    label: 'Disk timing',
+    options: { rp06: 'DEC RP06', eagle: 'Fujitsu Eagle', ideal: 'Ideal (no latency)', rm05: 'DEC RM05' } satisfies Record<DiskTiming, string>,
+    note: (words) => `${words} disk timing on the RP06 pack`,
+  },
+  spin: {
+    label: 'Disk rotation',
+    options: { drifting: 'Drifting', locked: 'Locked' } satisfies Record<Spin, string>,
+    // The one other than the default.
+    note: () => LOCKED_SPIN_WORDS,
+  },
 };
 
-/** The form's disk timing: a known name, else the default. */
-function diskOf(raw: string | null): DiskTiming {
-  const d = raw?.trim().toLowerCase();
-  return (DISK_TIMINGS as readonly string[]).includes(d ?? '') ? (d as DiskTiming) : DEFAULT_DISK_TIMING;
+/** A named machine setting's help: its toggle's own words, as the command line's usage says them too, and the
+ *  paper's section. */
+function choiceHelp(name: NamedMachineSetting): string {
+  const t = findToggle(name);
+  return t ? `${toggleHelp(t)} Paper §${t.section.split(' ')[0]}.` : '';
 }
 
-/** How many settings differ from the paper's (the experiment's parameters, the machine, kernel variables). */
-export function changedSettings(form: FormState): { total: number; kernel: string[] } {
-  const spec = experimentById(form.experimentId);
-  if (!spec) return { total: 0, kernel: [] };
-  const typed = form.params[spec.id] ?? {};
-  let total = 0;
-  for (const [name, dflt] of Object.entries(spec.parameters)) {
-    const v = typed[name]?.trim();
-    if (v && v !== String(dflt)) total++;
-  }
-  if (form.cpu !== null && form.cpu.trim() !== '' && form.cpu.trim() !== spec.machine.cpu) total++;
-  if (form.memoryMB !== null && form.memoryMB.trim() !== '' && form.memoryMB.trim() !== String(spec.machine.memoryMB)) total++;
-  if (diskOf(form.disk) !== DEFAULT_DISK_TIMING) total++;
-  if (form.spinLocked) total++;
-  if (form.kernel !== '4.3BSD') total++;
-  // Another kernel than the experiment's own (Table 2: the paper's; Tables 7 and 8: like-4.2; the others: /vmunix).
-  const ownKernel = effectiveKernelName(spec.kernel);
-  if (effectiveKernelName(spec.kernel, form.variant === '' ? null : form.variant) !== ownKernel) total++;
-  const kernel = KERNEL_TOGGLES.filter((t) => (form.kernelToggles[t.name] ?? '').trim() !== '')
-    .map((t) => `${t.name}=${form.kernelToggles[t.name]!.trim()}`);
-  return { total: total + kernel.length, kernel };
+/** What the machine's line says of a named machine setting: nothing for the default. */
+function machineNote(name: NamedMachineSetting, shown: string): string {
+  const field = CHOICE_FIELDS[name];
+  return shown === defaultChoice(name) ? '' : `; ${field.note(field.options[shown] ?? shown)}`;
 }
+
 
 /** The machine and the kernel: processor, memory, which kernel, and its variables (folded away). */
 export function SettingsPanel({ lab }: { lab: LabController }) {
@@ -72,9 +67,6 @@ export function SettingsPanel({ lab }: { lab: LabController }) {
   const changed = changedSettings(form);
   const cpuToggle = MACHINE_TOGGLES.find((t) => t.name === 'cpu');
   const memToggle = MACHINE_TOGGLES.find((t) => t.name === 'memoryMB');
-  const diskToggle = MACHINE_TOGGLES.find((t) => t.name === 'disk');
-  const spinToggle = MACHINE_TOGGLES.find((t) => t.name === 'spin');
-  const disk = diskOf(form.disk);
   const cpu = form.cpu && CPU_WORDS[form.cpu] ? form.cpu : spec.machine.cpu;
   const memory = form.memoryMB ?? String(spec.machine.memoryMB);
   const kernelErrors = KERNEL_TOGGLES.some((t) => errors[`toggle-${t.name}`]);
@@ -89,18 +81,12 @@ export function SettingsPanel({ lab }: { lab: LabController }) {
       `The paper ran this experiment on a ${spec.machine.cpu}${cpuToggle ? ` (§${cpuToggle.section.split(' ')[0]})` : ''}.`,
     'toggle-memoryMB': `${memToggle ? `${memToggle.min}–${memToggle.max} MB${memToggle.step ? ` in steps of ${memToggle.step} (256 KB), e.g. 4.5` : ''}. ` : ''}` +
       `Default: ${spec.machine.memoryNote}.`,
-    'toggle-disk': 'The disk’s timing: a DEC RP06 (the lab’s drive), a Fujitsu Eagle (3961 rpm, 1.86 MB/s, 18 ms average seek; ' +
-      'the Berkeley 780’s disks in the paper’s Table 5), a DEC RM05 (3600 rpm, 1.2 MB/s, 30 ms average seek), or an ideal ' +
-      'disk with no seek or rotational latency (not a real drive: what is left when the disk’s latency is taken away). The ' +
-      'pack stays an RP06 pack, with the RP06’s geometry; only the timing changes.' +
-      `${diskToggle ? ` Paper §${diskToggle.section.split(' ')[0]}.` : ''}`,
-    // The rotation's words are its toggle's, as `vaxlab run --set spin=locked` describes it.
-    'toggle-spin': spinToggle ? `${spinToggle.description} Default: ${spinToggle.defaultNote}.` : '',
   };
+  for (const name of NAMED_MACHINE_SETTINGS) help[`toggle-${name}`] = choiceHelp(name);
   for (const t of KERNEL_TOGGLES) {
     help[`toggle-${t.name}`] = `${t.name}: ${t.description} Range ${t.min}–${t.max}. Default: ${t.defaultNote}. Paper §${t.section}.`;
   }
-  const machineIds = ['kernel', 'toggle-cpu', 'toggle-memoryMB', 'toggle-disk', 'toggle-spin'];
+  const machineIds = ['kernel', 'toggle-cpu', 'toggle-memoryMB', ...NAMED_MACHINE_SETTINGS.map((name) => `toggle-${name}`)];
 
   return (
     <section className="panel settings" aria-labelledby="settings-title">
@@ -149,34 +135,30 @@ export function SettingsPanel({ lab }: { lab: LabController }) {
             <span className="visually-hidden" id="toggle-memoryMB-help">{help['toggle-memoryMB']}</span>
           </div>
           {focused === 'toggle-memoryMB' ? <FieldHelp text={help['toggle-memoryMB']!} /> : null}
-          <div className="field">
-            <label htmlFor="toggle-disk" title={help['toggle-disk']}>Disk timing</label>
-            <select id="toggle-disk" data-testid="toggle-disk" value={disk} aria-describedby="toggle-disk-help"
-              className={disk !== DEFAULT_DISK_TIMING ? 'changed' : undefined} onChange={(e) => lab.form.setDisk(e.target.value)}>
-              {DISK_TIMINGS.map((d) => <option key={d} value={d}>{DISK_LABELS[d]}</option>)}
-            </select>
-            <span className="visually-hidden" id="toggle-disk-help">{help['toggle-disk']}</span>
-          </div>
-          {focused === 'toggle-disk' ? <FieldHelp text={help['toggle-disk']!} /> : null}
-          <div className="field">
-            <label htmlFor="toggle-spin" title={help['toggle-spin']}>Disk rotation</label>
-            <select id="toggle-spin" data-testid="toggle-spin" value={form.spinLocked ? 'locked' : 'drifting'}
-              aria-describedby="toggle-spin-help" className={form.spinLocked ? 'changed' : undefined}
-              onChange={(e) => lab.form.setSpinLocked(e.target.value === 'locked')}>
-              <option value="drifting">Drifting</option>
-              <option value="locked">Locked</option>
-            </select>
-            <span className="visually-hidden" id="toggle-spin-help">{help['toggle-spin']}</span>
-          </div>
-          {focused === 'toggle-spin' ? <FieldHelp text={help['toggle-spin']!} /> : null}
+          {NAMED_MACHINE_SETTINGS.map((name) => {
+            const id = `toggle-${name}`;
+            const field = CHOICE_FIELDS[name];
+            const shown = shownChoice(form, name);
+            return [
+              <div className="field" key={name}>
+                <label htmlFor={id} title={help[id]}>{field.label}</label>
+                <select id={id} data-testid={id} value={shown} aria-describedby={`${id}-help`}
+                  className={shown !== defaultChoice(name) ? 'changed' : undefined}
+                  onChange={(e) => lab.form.setMachineChoice(name, e.target.value)}>
+                  {machineChoices(name).map((c) => <option key={c} value={c}>{field.options[c]}</option>)}
+                </select>
+                <span className="visually-hidden" id={`${id}-help`}>{help[id]}</span>
+              </div>,
+              focused === id ? <FieldHelp key={`${name}-help`} text={help[id]!} /> : null,
+            ];
+          })}
         </div>
         <KernelVariantField variant={form.variant} own={spec?.kernel} built={built} disabled={running} error={errors['kernel-variant']}
           onChange={(v) => lab.form.setVariant(v)} />
         {focused && machineIds.includes(focused) ? null : (
           <p className="machine-note hint">
             VAX-11/{cpu}: {CPU_WORDS[cpu]}{cpu === spec.machine.cpu ? '' : ` (the paper’s: a ${spec.machine.cpu})`}
-            {disk === DEFAULT_DISK_TIMING ? '' : `; ${DISK_LABELS[disk]} disk timing on the RP06 pack`}
-            {form.spinLocked ? `; ${LOCKED_SPIN_WORDS}` : ''}.{' '}
+            {NAMED_MACHINE_SETTINGS.map((name) => machineNote(name, shownChoice(form, name))).join('')}.{' '}
             <span className={changed.total ? 'changed-count' : undefined}>
               {changed.total ? `${changed.total} setting${changed.total === 1 ? '' : 's'} changed from the paper’s.` : 'All as the paper ran it.'}
             </span>

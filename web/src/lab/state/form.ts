@@ -1,7 +1,7 @@
 // The Configure form as the user types it (config.ts checks it and makes the
 // run's settings from it), and the experiment list's search.
 
-import { adoptShared, experimentById, initialForm, type FormState } from '../config';
+import { adoptShared, experimentById, heldChoice, initialForm, type FormState, type NamedMachineSetting } from '../config';
 import type { SharedRun } from '../permalink';
 import type { KernelName } from '../../worker/protocol';
 import { Atom } from './atom';
@@ -39,14 +39,11 @@ export class Form {
     this.form.update((f) => ({ ...f, memoryMB: raw }));
   }
 
-  /** The disk's timing by name (rp06, eagle, ideal). */
-  setDisk(raw: string): void {
-    this.form.update((f) => ({ ...f, disk: raw }));
-  }
-
-  /** The disks' rotation: locked to virtual time, or drifting (the default). */
-  setSpinLocked(on: boolean): void {
-    this.form.update((f) => ({ ...f, spinLocked: on }));
+  /** The disk's timing (rp06, eagle, ideal, rm05) or the disks' rotation (drifting, locked) by name; a name the
+   *  rotation does not have changes nothing. */
+  setMachineChoice(name: NamedMachineSetting, choice: string): void {
+    const held = heldChoice(name, choice);
+    if (held) this.form.update((f) => ({ ...f, ...held }));
   }
 
   /** Profile the next runs (or not). */
@@ -67,7 +64,7 @@ export class Form {
   /** Back to the paper's settings: the experiment's parameters and machine, the kernel's variables. */
   reset(): void {
     this.form.update((f) => ({
-      ...f, params: { ...f.params, [f.experimentId]: {} }, kernelToggles: {}, cpu: null, memoryMB: null, disk: null, spinLocked: false,
+      ...f, params: { ...f.params, [f.experimentId]: {} }, kernelToggles: {}, cpu: null, memoryMB: null, disk: null, spin: null,
       variant: null,
     }));
   }

@@ -10,13 +10,14 @@ import { after, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import type { ExperimentResult } from '../../../../experiments/runner/result';
-import { checkForm, initialForm } from '../config';
+import { changedSettings, checkForm, initialForm, shownChoice, type FormState } from '../config';
 import { durationWords, estimateRun, measuredSpeed, runFraction } from '../status';
 import { LabController } from '../controller';
 import type { SharedRun } from '../permalink';
 import type { FromWorker, ToWorker } from '../../worker/protocol';
 import { batch, ObjectAtom } from './atom';
 import { historyOverflow, RunHistory, type HistoryMessage, type HistoryStore } from './runHistory';
+import { Form } from './form';
 import { Runs } from './runs';
 import { SESSION_RUNS, Shown, type PageAddress } from './shown';
 import { formParams, fragmentFor, readFragment } from '../address';
@@ -276,14 +277,40 @@ test('the address: the form\'s settings as they differ from the paper\'s, read b
   const profiled = { ...initialForm(), profile: true };
   assert.equal(formParams(profiled), 'x=syscall&profile=1');
   assert.equal(readFragment('#x=syscall&profile=1').form!(initialForm()).profile, true);
-  // The disks' rotation: locked is kept and read back into the run's settings; drifting, the default, says nothing.
-  const locked = { ...initialForm(), experimentId: 'execs0big', spinLocked: true };
+  // The disks' rotation, held by name as the disk's timing is: locked is kept and read back into the run's settings;
+  // drifting, the default, is read as not set, and named nowhere (not in the address, not in the settings), as rp06 is.
+  const locked: FormState = { ...initialForm(), experimentId: 'execs0big', spin: 'locked' };
   assert.equal(formParams(locked), 'x=execs0big&spin=locked');
-  const lockedBack = readFragment('#x=execs0big&spin=locked').form!(initialForm());
-  assert.equal(lockedBack.spinLocked, true);
-  assert.equal(checkForm(lockedBack).settings?.spin, 'locked');
-  assert.equal(readFragment('#x=execs0big&spin=drifting').form!(initialForm()).spinLocked, false);
+  const lockedBack = readFragment('#x=execs0big&spin=locked');
+  assert.deepEqual(lockedBack.problems, []);
+  assert.equal(lockedBack.form!(initialForm()).spin, 'locked');
+  assert.equal(checkForm(lockedBack.form!(initialForm())).settings?.spin, 'locked');
+  const drifting = readFragment('#x=execs0big&spin=drifting');
+  assert.deepEqual(drifting.problems, []);
+  const driftingForm = drifting.form!(locked);
+  assert.equal(driftingForm.spin, null);
+  assert.equal(formParams(driftingForm), 'x=execs0big');
+  assert.ok(!('spin' in checkForm(driftingForm).settings!));
   assert.ok(!('spin' in checkForm(initialForm()).settings!));
+  // An address that names no rotation is the default's, whatever the form had.
+  assert.equal(readFragment('#x=execs0big').form!(locked).spin, null);
+  // A rotation the lab does not have is left out and said; the disk's timing is kept as the address has it (as the
+  // processor and the memory are: checkForm marks a name it does not have), and written back as it was.
+  const wobbling = readFragment('#x=execs0big&spin=wobbling');
+  assert.match(wobbling.problems[0]!, /does not know, left out: spin\.$/);
+  assert.equal(wobbling.form!(locked).spin, null);
+  const eagle = readFragment('#x=syscall&disk=Eagle').form!(initialForm());
+  assert.equal(eagle.disk, 'Eagle');
+  assert.equal(checkForm(eagle).settings?.disk, 'eagle');
+  assert.equal(formParams(eagle), 'x=syscall&disk=Eagle');
+  assert.match(checkForm(readFragment('#x=syscall&disk=ssd').form!(initialForm())).errors['toggle-disk']!, /one of rp06 \(0\)/);
+  // Both with the rest of the machine, in the address's order; the defaults by name are not written.
+  const machine: FormState = { ...initialForm(), experimentId: 'execs0big', memoryMB: '8', disk: 'eagle', spin: 'locked' };
+  assert.equal(formParams(machine), 'x=execs0big&mem=8&disk=eagle&spin=locked');
+  const machineBack = readFragment(`#${formParams(machine)}`).form!(initialForm());
+  assert.deepEqual([machineBack.memoryMB, machineBack.disk, machineBack.spin], ['8', 'eagle', 'locked']);
+  assert.deepEqual(checkForm(machineBack).settings, { cpu: '750', memoryMB: 8, set: {}, parameters: { iterations: 1000 }, disk: 'eagle', spin: 'locked' });
+  assert.equal(formParams({ ...machine, memoryMB: null, disk: 'rp06', spin: 'drifting' }), 'x=execs0big');
   // The kernel variant: kept, read back, passed to the run; an unknown one said and left out.
   const variant = { ...initialForm(), experimentId: 'ls-l', variant: 'no-name-cache' };
   assert.equal(formParams(variant), 'x=ls-l&variant=no-name-cache');
@@ -294,6 +321,48 @@ test('the address: the form\'s settings as they differ from the paper\'s, read b
   assert.deepEqual(unknown.problems, ['The address names a kernel variant this lab does not have: “4.2bsd-real”; the distributed /vmunix is used.']);
   assert.equal(unknown.form!(initialForm()).variant, null);
   assert.equal(checkForm({ ...initialForm(), variant: 'nosuch' }).errors['kernel-variant'], 'no kernel variant "nosuch"');
+});
+
+test('the form holds the disk\'s timing and the rotation alike: by name, null for the default; the address, the count and the run follow', () => {
+  const form = new Form();
+  form.select('execs0big');
+  const f = () => form.form.get();
+  assert.deepEqual([f().disk, f().spin], [null, null]);
+  assert.deepEqual([shownChoice(f(), 'disk'), shownChoice(f(), 'spin')], ['rp06', 'drifting']);
+  assert.equal(changedSettings(f()).total, 0);
+
+  form.setMachineChoice('spin', 'locked');
+  form.setMachineChoice('disk', 'eagle');
+  assert.deepEqual([f().disk, f().spin], ['eagle', 'locked']);
+  assert.deepEqual([shownChoice(f(), 'disk'), shownChoice(f(), 'spin')], ['eagle', 'locked']);
+  assert.equal(changedSettings(f()).total, 2);
+  assert.equal(formParams(f()), 'x=execs0big&disk=eagle&spin=locked');
+  const settings = checkForm(f()).settings!;
+  assert.deepEqual([settings.disk, settings.spin], ['eagle', 'locked']);
+
+  // A rotation the lab does not have changes nothing; the defaults chosen count as unchanged (the disk's held as
+  // chosen, as a processor's is; the rotation's as not set).
+  form.setMachineChoice('spin', 'wobbling');
+  assert.equal(f().spin, 'locked');
+  form.setMachineChoice('spin', 'drifting');
+  form.setMachineChoice('disk', 'rp06');
+  assert.deepEqual([f().disk, f().spin], ['rp06', null]);
+  assert.equal(changedSettings(f()).total, 0);
+  assert.equal(formParams(f()), 'x=execs0big');
+  assert.deepEqual(checkForm(f()).settings, checkForm({ ...initialForm(), experimentId: 'execs0big' }).settings);
+
+  // A disk's name in another case is the same timing (the select shows it, it counts); one the lab does not have shows
+  // the default and is not counted (checkForm marks it).
+  assert.equal(shownChoice({ ...f(), disk: ' Eagle ' }, 'disk'), 'eagle');
+  assert.equal(changedSettings({ ...f(), disk: ' Eagle ' }).total, 1);
+  assert.equal(shownChoice({ ...f(), disk: 'ssd' }, 'disk'), 'rp06');
+  assert.equal(changedSettings({ ...f(), disk: 'ssd' }).total, 0);
+
+  // The paper's settings: both back to the default.
+  form.setMachineChoice('spin', 'locked');
+  form.setMachineChoice('disk', 'ideal');
+  form.reset();
+  assert.deepEqual([f().disk, f().spin], [null, null]);
 });
 
 test('the Terminal tab: boots the 780 with 8 MB, follows its status, shows its output, passes keys and speed on', () => {

@@ -42,14 +42,27 @@ test('a setting swept is taken from the sweep, not the form, and the form says s
   const p = checkSweep(form({ params: { syscall: { iterations: '5000' } } }), sweep('iterations', '1000,2000'));
   assert.deepEqual(p.request!.base.parameters, {});
   assert.deepEqual(p.notes, ['iterations: the sweep\'s values replace the settings\' 5000']);
-  // The disks' rotation is a setting like the disk's timing: swept, the form's Locked gives way to the sweep's values.
-  const r = checkSweep(form({ spinLocked: true }), sweep('spin', 'drifting,locked'));
+  // The disks' rotation is a setting like the disk's timing, held by name: swept, the form's gives way to the
+  // sweep's values (and the form says so); not swept, the form's is every point's.
+  const r = checkSweep(form({ spin: 'locked', disk: 'eagle' }), sweep('spin', 'drifting,locked'));
   assert.deepEqual(r.problems, []);
   assert.deepEqual(r.notes, ['spin: the sweep\'s values replace the settings\' locked']);
-  assert.deepEqual(r.request!.base, { parameters: {}, set: {} });
+  assert.deepEqual(r.request!.base, { parameters: {}, set: {}, disk: 'eagle' });
   assert.deepEqual(r.plan!.points.map((pt) => pt.options.set?.spin), [0, 1]);
-  // Not swept, a locked form is every point's rotation.
-  assert.equal(checkSweep(form({ spinLocked: true }), sweep('hz', '50,100')).request!.base.spin, 'locked');
+  const d = checkSweep(form({ spin: 'locked', disk: 'eagle' }), sweep('disk', 'rp06,ideal'));
+  assert.deepEqual(d.problems, []);
+  assert.deepEqual(d.notes, ['disk: the sweep\'s values replace the settings\' eagle']);
+  assert.deepEqual(d.request!.base, { parameters: {}, set: {}, spin: 'locked' });
+  assert.deepEqual(d.plan!.points.map((pt) => pt.options.set?.disk), [0, 2]);
+  // Both swept: the form's machine is the experiment's, as if it named neither.
+  const both = checkSweep(form({ spin: 'locked', disk: 'eagle' }), sweep('disk', 'rp06,ideal', '1', ['spin', 'drifting,locked']));
+  assert.deepEqual(both.problems, []);
+  assert.deepEqual(both.request!.base, { parameters: {}, set: {} });
+  assert.equal(both.plan!.points.length, 4);
+  // Not swept, the form's are every point's; the defaults by name are left out, as not set.
+  assert.deepEqual(checkSweep(form({ spin: 'locked', disk: 'rm05' }), sweep('hz', '50,100')).request!.base,
+    { parameters: {}, set: {}, disk: 'rm05', spin: 'locked' });
+  assert.deepEqual(checkSweep(form({ spin: 'drifting', disk: 'rp06' }), sweep('hz', '50,100')).request!.base, { parameters: {}, set: {} });
 });
 
 test('the kernel variants as a sweep\'s axis (as `vaxlab sweep --set kernel=...`); a chosen variant is every point\'s otherwise', () => {

@@ -15,7 +15,7 @@ import {
   type SweepPlan, type SweepProgress, type SweepRequest, type SweepResult, type UnitExecutor,
 } from '../../../../experiments/runner/sweep';
 import { TOGGLES } from '../../../../experiments/runner/toggles';
-import { checkForm, experimentById, type FormState } from '../config';
+import { checkForm, experimentById, isMachineSetting, type FormState } from '../config';
 import { cores, defaultJobs, UnitRequests, type StartsListener, type WorkerPool } from '../pool';
 import { encodeSweepLink } from '../permalink';
 import type { SweepHistoryEntry } from '../sweepHistory';
@@ -89,19 +89,15 @@ export function checkSweep(form: FormState, sweep: SweepFormState): SweepCheck {
   // The form without the swept settings: the sweep gives them.
   const typedParams = { ...(form.params[spec.id] ?? {}) };
   const kernelToggles = { ...form.kernelToggles };
-  let { cpu, memoryMB, disk, spinLocked } = form;
+  const unswept: FormState = { ...form, params: { ...form.params, [spec.id]: typedParams }, kernelToggles };
   for (const name of swept) {
-    const typed = typedParams[name] ?? kernelToggles[name] ??
-      (name === 'cpu' ? cpu : name === 'memoryMB' ? memoryMB : name === 'disk' ? disk : name === 'spin' && spinLocked ? 'locked' : null);
+    const typed = typedParams[name] ?? kernelToggles[name] ?? (isMachineSetting(name) ? form[name] : null);
     if (typed && typed.trim() !== '') out.notes.push(`${name}: the sweep's values replace the settings' ${typed.trim()}`);
     delete typedParams[name];
     delete kernelToggles[name];
-    if (name === 'cpu') cpu = null;
-    if (name === 'memoryMB') memoryMB = null;
-    if (name === 'disk') disk = null;
-    if (name === 'spin') spinLocked = false;
+    if (isMachineSetting(name)) unswept[name] = null;
   }
-  const base = checkForm({ ...form, params: { ...form.params, [spec.id]: typedParams }, kernelToggles, cpu, memoryMB, disk, spinLocked });
+  const base = checkForm(unswept);
   if (!base.settings) {
     out.problems.push(...(Object.keys(base.errors).length > 0 ? ['fix the settings marked in red'] : base.problems));
     return out;
