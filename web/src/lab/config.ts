@@ -5,7 +5,7 @@
 import { EXPERIMENTS, type ExperimentSpec } from '../../../experiments/runner/experiments';
 import { resolveRun, SettingsError } from '../../../experiments/runner/runner';
 import {
-  TOGGLES, choiceName, expectedValues, findToggle, settingValue, validateSetting, type ToggleDef,
+  DEFAULT_DISK_TIMING, TOGGLES, choiceName, expectedValues, findToggle, settingValue, validateSetting, type ToggleDef,
 } from '../../../experiments/runner/toggles';
 import type { DiskTiming, Spin } from '../../../emu/js/constants';
 import { DISTRIBUTED_KERNEL_NAME, effectiveKernelName, isKernelChoice } from '../../../experiments/kernels/variants';
@@ -279,9 +279,14 @@ export function adoptShared(shared: SharedRunSettings, previous: FormState): { f
   }
   const seeds = shared.result.machine.spinSeeds;
   if (seeds !== undefined && seeds > 1) dropped.push(`disk spin seeds 1..${seeds}: the page runs each step once, with seed 1`);
-  // A link made in Node from `vaxlab run --spin locked` has it in its result; the page's own, in its settings too.
+  // A result made in Node (`vaxlab run --spin locked --disk eagle`) has its machine settings in its result only;
+  // the page's own links have them in their settings too.
   const locked = config.spin === 'locked' || shared.result.machine.spin === 'locked';
-  const settings: RunSettings = { ...config, parameters, set, ...(kernel ? { kernel } : {}), ...(locked ? { spin: 'locked' as const } : {}) };
+  const resultDisk = shared.result.machine.disk;
+  const disk = config.disk ?? (resultDisk !== undefined && resultDisk !== DEFAULT_DISK_TIMING ? resultDisk : undefined);
+  const settings: RunSettings = {
+    ...config, parameters, set, ...(kernel ? { kernel } : {}), ...(disk ? { disk } : {}), ...(locked ? { spin: 'locked' as const } : {}),
+  };
   if (!kernel) delete settings.kernel;
   return { form: formFor(shared.experiment, settings, previous), dropped };
 }
@@ -290,7 +295,7 @@ export function adoptShared(shared: SharedRunSettings, previous: FormState): { f
 export interface SharedRunSettings {
   experiment: string;
   config: RunSettings;
-  result: { kernel?: { name: string }; machine: { spinSeeds?: number; spin?: string } };
+  result: { kernel?: { name: string }; machine: { spinSeeds?: number; spin?: string; disk?: DiskTiming } };
 }
 
 /** The form that reproduces a run's settings (a permalink's "Run again"). */

@@ -126,6 +126,14 @@ test('the kernel: a Table 2 row boots the paper\'s by default, a paging row like
     .form.variant, 'like-4.2');
   assert.equal(adoptShared({ experiment: 'namecache', config: { ...config, parameters: {} }, result: r }, form)
     .form.variant, null);
+  // A result made in Node carries its machine settings in its result alone: the disk's timing and the rotation are
+  // taken from there (rp06 is the default, so nothing to set); the link's own settings win where both say.
+  const fromNode = adoptShared({ experiment: 'syscall', config, result: { ...r, machine: { ...r.machine, disk: 'eagle', spin: 'locked' } } }, form).form;
+  assert.equal(fromNode.disk, 'eagle');
+  assert.equal(fromNode.spin, 'locked');
+  assert.equal(adoptShared({ experiment: 'syscall', config, result: { ...r, machine: { ...r.machine, disk: 'rp06' } } }, form).form.disk, null);
+  assert.equal(adoptShared({ experiment: 'syscall', config: { ...config, disk: 'rm05' }, result: { ...r, machine: { ...r.machine, disk: 'eagle' } } }, form)
+    .form.disk, 'rm05');
   // In words, never as 4.2BSD nor as the exact paper kernel.
   for (const name of [kernelResultName('paper-1985'), kernelResultName('ofile-scans-1985'), kernelResultName('like-4.2'), kernelResultName(null)]) {
     assert.doesNotMatch(name, /4\.2BSD|exact/);
