@@ -3,7 +3,8 @@
 // nonsensical numbers (negative times, negative ns per instruction, absurd
 // sizes) is refused with the number named, nothing drawn, and D3 logs
 // nothing about NaN; the history keeps at most HISTORY_CAP runs, dropping the
-// oldest with a note.  Links are made in Node from a real run of the page.
+// oldest with a note; an address whose processor or disk timing no select
+// can show says so under each.  Links are made in Node from a real run of the page.
 
 import { deflateRawSync } from 'node:zlib';
 import type { Page } from '@playwright/test';
@@ -100,6 +101,26 @@ test('a link with nonsensical numbers is refused with the number named; nothing 
     expect(await other.locator('svg [transform*="NaN"], svg [d*="NaN"], svg [x*="NaN"], svg [y*="NaN"]').count()).toBe(0);
   }
   expect(logs.filter((l) => /NaN/.test(l)), 'the console says nothing about NaN').toEqual([]);
+});
+
+test('an address with a processor or disk timing the lab has not: each select says which value and asks for a choice; picking one lets Run go', async ({ page }, testInfo) => {
+  await openLab(page, '/#x=syscall&cpu=123&disk=ssd');
+  for (const [id, value, what] of [['toggle-cpu', '123', 'a processor'], ['toggle-disk', 'ssd', 'a disk timing']] as const) {
+    const select = page.getByTestId(id);
+    await expect(select).toHaveAttribute('aria-invalid', 'true');
+    await expect(select).toHaveValue('');
+    await expect(page.locator(`#${id}-error`)).toHaveText(`“${value}”, from the address, is not ${what} here: pick one`);
+  }
+  await expect(page.getByTestId('run-button')).toBeDisabled();
+  await expect(page.getByText('Fix the settings marked in red.')).toBeVisible();
+  await shot(page, '43-address-bad-choices', testInfo);
+  // The value the select showed before it said so (the experiment's own) is a change now, and it clears the error.
+  await page.getByTestId('toggle-cpu').selectOption('750');
+  await page.getByTestId('toggle-disk').selectOption('rp06');
+  await expect(page.locator('#toggle-cpu-error')).toHaveCount(0);
+  await expect(page.locator('#toggle-disk-error')).toHaveCount(0);
+  await expect(page.getByTestId('run-button')).toBeEnabled();
+  await expect(page).toHaveURL(/#x=syscall$/);
 });
 
 test(`the history keeps at most ${HISTORY_CAP} runs: the next run drops the oldest and says so`, async ({ page }, testInfo) => {

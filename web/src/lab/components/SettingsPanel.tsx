@@ -24,14 +24,16 @@ const CPU_WORDS: Readonly<Record<string, string>> = {
 
 /** The selects of the machine settings with named values: the label, each name's words in the select, and what
  *  the machine's line says of a name other than the default (given its words). */
-const CHOICE_FIELDS: { [K in NamedMachineSetting]: { label: string; options: Record<string, string>; note: (words: string) => string } } = {
+const CHOICE_FIELDS: { [K in NamedMachineSetting]: { label: string; what: string; options: Record<string, string>; note: (words: string) => string } } = {
   disk: {
     label: 'Disk timing',
+    what: 'a disk timing',
     options: { rp06: 'DEC RP06', eagle: 'Fujitsu Eagle', ideal: 'Ideal (no latency)', rm05: 'DEC RM05' } satisfies Record<DiskTiming, string>,
     note: (words) => `${words} disk timing on the RP06 pack`,
   },
   spin: {
     label: 'Disk rotation',
+    what: 'a rotation',
     options: { drifting: 'Drifting', locked: 'Locked' } satisfies Record<Spin, string>,
     // The one other than the default.
     note: () => LOCKED_SPIN_WORDS,
@@ -43,6 +45,13 @@ const CHOICE_FIELDS: { [K in NamedMachineSetting]: { label: string; options: Rec
 function choiceHelp(name: NamedMachineSetting): string {
   const t = findToggle(name);
   return t ? `${toggleHelp(t)} Paper §${t.section.split(' ')[0]}.` : '';
+}
+
+/** A select can only show one of its choices, so a value it cannot hold (a hand-made address's `cpu=123` or
+ *  `disk=ssd`) is named in its error, and the select shows "(pick one)": showing a valid choice instead would hide
+ *  why Run is off, and picking that same choice would change nothing. */
+function badChoice(value: string | null, error: string | undefined, what: string): string | undefined {
+  return error === undefined ? undefined : `“${(value ?? '').slice(0, 24)}”, from the address, is not ${what} here: pick one`;
 }
 
 /** What the machine's line says of a named machine setting: nothing for the default. */
@@ -114,11 +123,15 @@ export function SettingsPanel({ lab }: { lab: LabController }) {
           {focused === 'kernel' ? <FieldHelp text={help.kernel!} /> : null}
           <div className="field">
             <label htmlFor="toggle-cpu" title={help['toggle-cpu']}>Processor</label>
-            <select id="toggle-cpu" data-testid="toggle-cpu" value={cpu} aria-describedby="toggle-cpu-help"
+            <select id="toggle-cpu" data-testid="toggle-cpu" value={errors['toggle-cpu'] ? '' : cpu}
+              aria-invalid={errors['toggle-cpu'] ? true : undefined}
+              aria-describedby={`toggle-cpu-help${errors['toggle-cpu'] ? ' toggle-cpu-error' : ''}`}
               className={cpu !== spec.machine.cpu ? 'changed' : undefined} onChange={(e) => lab.form.setCpu(e.target.value)}>
+              {errors['toggle-cpu'] ? <option value="" disabled>(pick one)</option> : null}
               <option value="750">VAX-11/750</option>
               <option value="780">VAX-11/780</option>
             </select>
+            <FieldError id="toggle-cpu-error" message={badChoice(form.cpu, errors['toggle-cpu'], 'a processor')} />
             <span className="visually-hidden" id="toggle-cpu-help">{help['toggle-cpu']}</span>
           </div>
           {focused === 'toggle-cpu' ? <FieldHelp text={help['toggle-cpu']!} /> : null}
@@ -142,11 +155,14 @@ export function SettingsPanel({ lab }: { lab: LabController }) {
             return [
               <div className="field" key={name}>
                 <label htmlFor={id} title={help[id]}>{field.label}</label>
-                <select id={id} data-testid={id} value={shown} aria-describedby={`${id}-help`}
+                <select id={id} data-testid={id} value={errors[id] ? '' : shown}
+                  aria-invalid={errors[id] ? true : undefined} aria-describedby={`${id}-help${errors[id] ? ` ${id}-error` : ''}`}
                   className={shown !== defaultChoice(name) ? 'changed' : undefined}
                   onChange={(e) => lab.form.setMachineChoice(name, e.target.value)}>
+                  {errors[id] ? <option value="" disabled>(pick one)</option> : null}
                   {machineChoices(name).map((c) => <option key={c} value={c}>{field.options[c]}</option>)}
                 </select>
+                <FieldError id={`${id}-error`} message={badChoice(form[name], errors[id], field.what)} />
                 <span className="visually-hidden" id={`${id}-help`}>{help[id]}</span>
               </div>,
               focused === id ? <FieldHelp key={`${name}-help`} text={help[id]!} /> : null,
