@@ -120,13 +120,14 @@ export const ONE_HAND_CLOCK: KernelVariant = {
 
 export const PAGING_THRESHOLDS_42: KernelVariant = {
   name: 'paging-thresholds-4.2',
-  label: '4.3BSD without the 512 KB lotsfree and the memory-independent scan rates',
-  paper: 'section 5.1.6, Tables 7 and 8 (dated by the CSRG SCCS history: vm_sched.c 6.4, 6.5; vax/vmparam.h 6.3)',
+  label: '4.3BSD without the 512 KB lotsfree, the memory-independent scan rates and the resident-set limit',
+  paper: 'section 5.1.6, Tables 7 and 8 (dated by the CSRG SCCS history: vm_sched.c 6.4, 6.5; vax/vmparam.h 6.3; init_main.c 6.7)',
   description: 'The page daemon starts when free memory falls below a quarter of the clock\'s loop (LOOPPAGES / 4), ' +
     'as 4.2BSD\'s did, instead of 512 KB, and paces itself by a time per revolution that grows with memory ' +
     '(fastscan = the loop\'s clusters / 200 seconds, slowscan twice that, interpolated by the memory available), as ' +
-    'before vm_sched.c deltas 6.4 and 6.5 (22 February and 3 March 1985); desfree, minfree and maxpgio were 4.2BSD\'s ' +
-    'already.',
+    'before vm_sched.c deltas 6.4 and 6.5 (22 February and 3 March 1985); and no process has a resident-set limit, as ' +
+    'before init_main.c delta 6.7 (3 March 1985), so the clock takes a large process\'s pages only when they go ' +
+    'unreferenced, not at random once it fills memory. desfree, minfree and maxpgio were 4.2BSD\'s already.',
   patches: ['paging-thresholds-4.2.patch'],
 };
 
