@@ -5,7 +5,7 @@
 import { EXPERIMENTS, type ExperimentSpec } from '../../../experiments/runner/experiments';
 import { resolveRun, SettingsError } from '../../../experiments/runner/runner';
 import {
-  DEFAULT_DISK_TIMING, TOGGLES, choiceName, expectedValues, findToggle, settingValue, validateSetting, type ToggleDef,
+  TOGGLES, choiceName, expectedValues, findToggle, settingValue, validateSetting, type ToggleDef,
 } from '../../../experiments/runner/toggles';
 import type { DiskTiming, Spin } from '../../../emu/js/constants';
 import { DISTRIBUTED_KERNEL_NAME, effectiveKernelName, isKernelChoice } from '../../../experiments/kernels/variants';
@@ -279,13 +279,15 @@ export function adoptShared(shared: SharedRunSettings, previous: FormState): { f
   }
   const seeds = shared.result.machine.spinSeeds;
   if (seeds !== undefined && seeds > 1) dropped.push(`disk spin seeds 1..${seeds}: the page runs each step once, with seed 1`);
-  // A result made in Node (`vaxlab run --spin locked --disk eagle`) has its machine settings in its result only;
-  // the page's own links have them in their settings too.
-  const locked = config.spin === 'locked' || shared.result.machine.spin === 'locked';
-  const resultDisk = shared.result.machine.disk;
-  const disk = config.disk ?? (resultDisk !== undefined && resultDisk !== DEFAULT_DISK_TIMING ? resultDisk : undefined);
+  // The disk's timing and the rotation: a result made in Node (`vaxlab run --spin locked --disk eagle`) has them in
+  // its result only, the page's own links in their settings too (which win where both say); the default is not set.
+  const machine: Partial<Record<NamedMachineSetting, string>> = {};
+  for (const name of NAMED_MACHINE_SETTINGS) {
+    const value = config[name] ?? shared.result.machine[name];
+    if (value !== undefined && value !== defaultChoice(name) && machineChoices(name).includes(value)) machine[name] = value;
+  }
   const settings: RunSettings = {
-    ...config, parameters, set, ...(kernel ? { kernel } : {}), ...(disk ? { disk } : {}), ...(locked ? { spin: 'locked' as const } : {}),
+    ...config, parameters, set, ...(kernel ? { kernel } : {}), ...(machine as Pick<RunSettings, NamedMachineSetting>),
   };
   if (!kernel) delete settings.kernel;
   return { form: formFor(shared.experiment, settings, previous), dropped };
@@ -295,7 +297,7 @@ export function adoptShared(shared: SharedRunSettings, previous: FormState): { f
 export interface SharedRunSettings {
   experiment: string;
   config: RunSettings;
-  result: { kernel?: { name: string }; machine: { spinSeeds?: number; spin?: string; disk?: DiskTiming } };
+  result: { kernel?: { name: string }; machine: { spinSeeds?: number } & Partial<Record<NamedMachineSetting, string>> };
 }
 
 /** The form that reproduces a run's settings (a permalink's "Run again"). */
