@@ -72,9 +72,9 @@ import {
 import { threadExecutors } from '../experiments/runner/sweepNode';
 import { mergeShards, parseShardSpec, readShard, shardJsonl, shardUnits, ShardError, type Shard, type ShardSpec } from '../experiments/runner/sweepShard';
 import { availableMeasures, findMeasure, MEASURES, type Measure } from '../experiments/runner/sweepView';
-import { TOGGLES, expectedValues, findToggle, settingValue, toggleHelp, validateSetting } from '../experiments/runner/toggles';
+import { TOGGLES, bootBufpages, expectedValues, findToggle, settingValue, toggleHelp, validateSetting } from '../experiments/runner/toggles';
 import {
-  formatFidelity, nameCacheFidelity, table2Fidelity, table7Fidelity, table8Fidelity,
+  FREE_MEMORY_PROBE_KB, formatFidelity, nameCacheFidelity, table2Fidelity, table7CountedSteps, table7Fidelity, table8Fidelity,
 } from '../experiments/runner/fidelity';
 import { DISK_TIMINGS, SPINS, type DiskTiming, type Spin } from '../emu/js/constants';
 import { findLabImage, loadSharedPack, loadVaxNode, openDiskImage, wasmBuildExists } from '../emu/js/vaxNode';
@@ -109,7 +109,7 @@ function usageWords(text: string): string {
 
 const USAGE = `usage: vaxlab list
        vaxlab kernels
-       vaxlab fidelity [--seeds N] [--spin drifting|locked] [--json FILE] [--kernel NAME|FILE]   (Tables 2, 7, 8 and the name cache against the paper, each row the median of N seeds (default 3) with its range; held-out rows summed up)
+       vaxlab fidelity [--seeds N] [--spin drifting|locked] [--json FILE] [--kernel NAME|FILE]   (Tables 2, 7, 8 and the name cache against the paper, each row the median of N seeds (default 3) with its range; held-out rows summed up; Table 7's counted rows also with 64 KB less and more free memory)
        vaxlab run EXPERIMENT|all [--cpu 750|780] [--mem MB] [--disk ${DISK_TIMINGS.join('|')}] [--param NAME=VALUE ...]
                                  [--set NAME=VALUE ...] [--limit SECONDS] [--seeds N] [--spin drifting|locked]
                                  [--json FILE] [--image FILE] [--kernel NAME|FILE] [--counters all] [--jobs N]
@@ -746,17 +746,30 @@ async function fidelity(args: string[]): Promise<number> {
       `, kernel ${kernel ? kernel.name : kernelResultName(null)} ...\n`);
     results[id] = await runExperiment(api.vax780, disk, spec, { image, spinSeeds, ...(spin ? { spin } : {}), ...(kernel ? { kernel } : {}) });
   }
+  // Table 7's free-memory probes: its counted rows again with the buffer cache FREE_MEMORY_PROBE_KB larger and
+  // smaller than startup()'s own, the same seeds and kernel.
+  const table7 = findExperiment('table7')!;
+  const table7Kernel = await kernelFor(table7, kernelArg, imagePath, kernelCache);
+  const probeSteps = table7CountedSteps(results.table7!);
+  const ownBufpages = bootBufpages(table7.machine.memoryMB);
+  const probe = async (bufpages: number) => {
+    process.stderr.write(`table7: ${probeSteps.length} steps with bufpages=${bufpages} (the kernel's own: ${ownBufpages}) ...\n`);
+    return runExperiment(api.vax780, disk, table7, {
+      image, spinSeeds: seeds, steps: probeSteps, set: { bufpages }, ...(spin ? { spin } : {}), ...(table7Kernel ? { kernel: table7Kernel } : {}),
+    });
+  };
+  const probes = { lessFree: await probe(ownBufpages + FREE_MEMORY_PROBE_KB), moreFree: await probe(ownBufpages - FREE_MEMORY_PROBE_KB) };
   disk.dispose();
   const tables = [
-    table2Fidelity(results.table2!), table7Fidelity(results.table7!), table8Fidelity(results.table7!),
+    table2Fidelity(results.table2!), table7Fidelity(results.table7!, probes), table8Fidelity(results.table7!),
     nameCacheFidelity(results['namecache-ls']!),
   ];
   console.log(tables.map(formatFidelity).join('\n\n'));
   if (jsonFile) {
     writeFileSync(jsonFile, `${JSON.stringify({ format: 'vaxlab-fidelity', version: 1, tables,
-      results: Object.values(results) }, null, 2)}\n`);
+      results: Object.values(results), freeMemoryProbes: probes }, null, 2)}\n`);
   }
-  return Object.values(results).every((r) => r.status === 'ok') ? 0 : 1;
+  return [...Object.values(results), probes.lessFree, probes.moreFree].every((r) => r.status === 'ok') ? 0 : 1;
 }
 
 const FORMATS = ['text', 'json', 'speedscope', 'folded'] as const;

@@ -15,6 +15,7 @@ import {
   KSTAT_SYMBOLS, KernelStatsReader, NCHSTATS_FIELDS, VMMETER_FIELDS, nameCacheFigures, vaxD, vaxF,
 } from './kstats';
 import { bootSingleUser, useLabImage } from './testLab';
+import { bootBufpages } from './toggles';
 
 const lab = useLabImage('counters.test.ts');
 const skip = lab.skip;
@@ -274,6 +275,8 @@ test('the real kernel\'s statistics are plausible and move', { skip }, async () 
     assert.equal(a.params.nchsize, 154);
     assert.equal(a.params.nproc, 84);
     assert.equal(a.params.physmem, 8 * 2048); // 512-byte pages
+    // The buffer cache startup() gave itself is the rule the free-memory probes of `vaxlab fidelity` start from.
+    assert.equal(a.params.bufpages, bootBufpages(8));
     assert.deepEqual(r.drives(), [{ dk: 0, name: 'hp0' }]);
     assert.ok(a.freemem! > 0 && a.freemem! * 512 < 8 * 1024 * 1024, String(a.freemem));
     assert.ok(a.boottime!.sec > 500_000_000 && a.time!.sec >= a.boottime!.sec);

@@ -114,3 +114,31 @@ test('each table names the kernel its result ran on (Table 2 boots the paper\'s 
   assert.equal(table8Fidelity(paging).title, `Table 8 (page fault service time, ms), against its 4.2BSD column${like42}`);
   assert.doesNotMatch(like42, /4\.2BSD/);
 });
+
+test('Table 7\'s free-memory probes: each counted row\'s faults with less and more free memory, shown beside its error', async () => {
+  const { FREE_MEMORY_PROBE_KB, table7CountedSteps } = await import('./fidelity');
+  const paging = (test: string, faults: number, paperFaults: number): RowResult => ({
+    ...row(test, 70, 12, { elapsed: 81, system: 13.6 }),
+    paper: { elapsed: 81, system: 13.6, pageFaults: paperFaults, scale: 1, iterations: 1, source: 'Table 7', column: '4.2BSD', scaled: false },
+    derived: { pageFaults: faults },
+  });
+  const main = result([paging('gausspage.30', 8, 2), paging('gausspage.40', 376, 260), paging('gausspage.50', 1938, 1851)]);
+  // Only the rows whose counts are compared are probed.
+  assert.deepEqual(table7CountedSteps(main), ['gausspage.40', 'gausspage.50']);
+  // The probe runs hold those steps alone; one of them failed in the "more free" run.
+  const lessFree = result([paging('gausspage.40', 426, 260), paging('gausspage.50', 2010, 1851)]);
+  const moreFree = result([paging('gausspage.40', 253, 260), { ...paging('gausspage.50', 0, 1851), status: 'failed' }]);
+  const t = table7Fidelity(main, { lessFree, moreFree });
+  assert.deepEqual(t.rows[1]!.cells.faults!.freeMemory, { kb: FREE_MEMORY_PROBE_KB, lessFree: 426, moreFree: 253 });
+  assert.equal(t.rows[0]!.cells.faults!.freeMemory, undefined);   // not probed
+  assert.equal(t.rows[2]!.cells.faults!.freeMemory, undefined);   // its probe did not finish: nothing half-shown
+  assert.equal(t.rows[1]!.cells.elapsed!.freeMemory, undefined);  // faults only
+  // The summary is the kernel's own memory's, as without probes.
+  assert.deepEqual(t.summary, table7Fidelity(main).summary);
+  const text = formatFidelity(t);
+  assert.match(text, new RegExp(`${FREE_MEMORY_PROBE_KB} KB less / more free`));
+  assert.match(text, /gausspage\.40 +\| +376 \| +260 \| +\+45% \| +426 \/ 253 \|/);
+  assert.match(text, /knife edge of free memory/);
+  // Without probes, no such column or note.
+  assert.doesNotMatch(formatFidelity(table7Fidelity(main)), /less \/ more free|knife edge/);
+});

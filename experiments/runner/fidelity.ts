@@ -15,6 +15,29 @@ export interface FidelityCell {
   errorPercent: number;
   /** Over the seeds (disk phase, clock phase and page placement), when the step ran with several (RowResult.spread). */
   range?: SpreadRange;
+  /** The same figure with less and with more free memory (Table 7's page faults: the free-memory probes). */
+  freeMemory?: FreeMemoryProbe;
+}
+
+/** A row's figure with `kb` KB less free memory and with `kb` KB more: the kernel's buffer cache made that much
+ *  larger and smaller than startup()'s own (bootBufpages), nothing else changed.  A paging row near the point
+ *  where the walk stops fitting in memory moves by more with this than with its seeds: the probe tells such a
+ *  knife edge from a model error, as the seeds do for the disks' phase. */
+export interface FreeMemoryProbe {
+  kb: number;
+  lessFree: number;
+  moreFree: number;
+}
+
+/** How far the free-memory probes move the buffer cache, in KB (1 KB clusters): 1.4% of the paper's 4.5 MB.
+ *  The paper gives its 4.2BSD system's memory only as "nearly 1 megabyte" (section 3.2.8), which our like-4.2
+ *  kernel matches within about this much (953,344 bytes with its 332 KB of buffers). */
+export const FREE_MEMORY_PROBE_KB = 64;
+
+/** The runs of Table 7 with the buffer cache FREE_MEMORY_PROBE_KB larger (less free memory) and smaller. */
+export interface Table7Probes {
+  lessFree: ExperimentResult;
+  moreFree: ExperimentResult;
 }
 
 export interface FidelityRow {
@@ -95,26 +118,48 @@ export function table2Fidelity(result: ExperimentResult): FidelityTable {
  *  a per-cent error of a handful of faults says nothing about the walk. */
 export const TABLE7_MIN_FAULTS = 100;
 
-/** Table 7: page faults (page-ins), against the paper's 4.2BSD column (it has no 4.3 column). */
-export function table7Fidelity(result: ExperimentResult): FidelityTable {
+/** The steps of Table 7 whose fault counts are compared (the paper's count at least TABLE7_MIN_FAULTS): the ones
+ *  the free-memory probes run. */
+export function table7CountedSteps(result: ExperimentResult): string[] {
+  return result.rows.filter((r) => r.status === 'ok' && (r.paper?.pageFaults ?? 0) >= TABLE7_MIN_FAULTS).map((r) => r.step);
+}
+
+/** A step's page faults in a probe run, if it ran and finished. */
+function probeFaults(probe: ExperimentResult, step: string): number | undefined {
+  const row = probe.rows.find((r) => r.step === step && r.status === 'ok');
+  return row?.derived?.pageFaults;
+}
+
+/** Table 7: page faults (page-ins), against the paper's 4.2BSD column (it has no 4.3 column); with the free-memory
+ *  probes when they were run (the CLI's fidelity runs them, the page has none). */
+export function table7Fidelity(result: ExperimentResult, probes?: Table7Probes): FidelityTable {
   const figures = ['faults', 'elapsed'];
   const rows: FidelityRow[] = result.rows.filter((r) => r.status === 'ok' && r.paper).map((r) => {
     const few = (r.paper!.pageFaults ?? 0) < TABLE7_MIN_FAULTS;
+    const faults = cell(r.derived?.pageFaults, r.paper!.pageFaults, r.spread?.pageFaults);
+    const lessFree = probes ? probeFaults(probes.lessFree, r.step) : undefined;
+    const moreFree = probes ? probeFaults(probes.moreFree, r.step) : undefined;
+    if (faults && lessFree !== undefined && moreFree !== undefined) {
+      faults.freeMemory = { kb: FREE_MEMORY_PROBE_KB, lessFree, moreFree };
+    }
     return {
       label: r.test,
       calibration: r.calibration === true,
       ...(few ? { uncounted: { faults: `fewer than ${TABLE7_MIN_FAULTS} faults in the paper` } } : {}),
-      cells: {
-        faults: cell(r.derived?.pageFaults, r.paper!.pageFaults, r.spread?.pageFaults),
-        elapsed: cell(r.guest?.real, r.paper!.elapsed, r.spread?.real),
-      },
+      cells: { faults, elapsed: cell(r.guest?.real, r.paper!.elapsed, r.spread?.real) },
     };
   });
+  const probed = rows.some((r) => r.cells.faults?.freeMemory);
   return {
     title: `Table 7 (paging), against its 4.2BSD column${ranOn(result)}`,
     figures, rows, summary: summarise(rows, figures),
     note: `page faults are the kernel's page-ins over the command; rows with fewer than ${TABLE7_MIN_FAULTS} faults in ` +
-      'the paper (gausspage.1-.30: 8, 2, 2) are shown, not counted; the paper ran 4.1 and 4.2BSD here, we run 4.3BSD',
+      'the paper (gausspage.1-.30: 8, 2, 2) are shown, not counted; the paper ran 4.1 and 4.2BSD here, we run 4.3BSD' +
+      (probed
+        ? `; "${FREE_MEMORY_PROBE_KB} KB less / more free": the faults with the buffer cache ${FREE_MEMORY_PROBE_KB} KB ` +
+          'larger and smaller than the kernel\'s own, the median of as many seeds (the paper gives its 4.2BSD system\'s ' +
+          'memory only as "nearly 1 megabyte"; emu/docs/timing.md, "gausspage.40: a knife edge of free memory")'
+        : ''),
   };
 }
 
@@ -153,15 +198,23 @@ const pct = (x: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(0)}%`;
 
 /** The table as text: a row per test, then the held-out summary. */
 export function formatFidelity(t: FidelityTable): string {
-  const head = ['test', ...t.figures.flatMap((f) => [`ours ${f}`, 'paper', 'error'])];
+  // A figure with free-memory probes on any row gets a column for them after its error.
+  const probeKb = (f: string) => t.rows.map((r) => r.cells[f]?.freeMemory?.kb).find((kb) => kb !== undefined);
+  const head = ['test', ...t.figures.flatMap((f) => {
+    const kb = probeKb(f);
+    return [`ours ${f}`, 'paper', 'error', ...(kb !== undefined ? [`${kb} KB less / more free`] : [])];
+  })];
   const body = t.rows.map((r) => [
     `${r.label}${r.calibration ? ' (calibration)' : ''}`,
     ...t.figures.flatMap((f) => {
       const c = r.cells[f];
-      if (!c) return ['', '', ''];
+      const probeColumn = probeKb(f) !== undefined;
+      if (!c) return probeColumn ? ['', '', '', ''] : ['', '', ''];
       const ours = c.range && fmt(c.range.max) !== fmt(c.range.min)
         ? `${fmt(c.ours)} [${fmt(c.range.min)}-${fmt(c.range.max)}]` : fmt(c.ours);
-      return [ours, fmt(c.paper), `${pct(c.errorPercent)}${r.uncounted?.[f] !== undefined ? ' *' : ''}`];
+      const cells = [ours, fmt(c.paper), `${pct(c.errorPercent)}${r.uncounted?.[f] !== undefined ? ' *' : ''}`];
+      if (probeColumn) cells.push(c.freeMemory ? `${fmt(c.freeMemory.lessFree)} / ${fmt(c.freeMemory.moreFree)}` : '');
+      return cells;
     }),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));

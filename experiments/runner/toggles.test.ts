@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import { KernelStatsReader, nameCacheFigures, type NchStats } from './kstats';
 import { bootSingleUser, useLabImage } from './testLab';
 import {
-  choiceName, closeToggles, completeSettings, DEFAULT_DISK_TIMING, DEFAULT_SPIN, expectedValues, maxBufpages, resolveSettings, settingValue,
+  bootBufpages, choiceName, closeToggles, completeSettings, DEFAULT_DISK_TIMING, DEFAULT_SPIN, expectedValues, maxBufpages, resolveSettings, settingValue,
   TOGGLES, tickFor, validateSetting, validateSettings,
 } from './toggles';
 
@@ -81,6 +81,12 @@ test('settings are checked with clear messages', () => {
   assert.equal(settingValue('memoryMB', '4.5'), 4.5);
   assert.equal(settingValue('nbuf', '4.5'), null); // whole-number knobs take no decimals
   assert.equal(maxBufpages(4.5), 2048);
+  // startup()'s own buffer cache: as the kernels print it at boot ("using 148 buffers containing 339968 bytes" at
+  // 4.5 MB, 524288 bytes at 8 MB), and 10% below 2 MB.
+  assert.equal(bootBufpages(4.5), 332);
+  assert.equal(bootBufpages(8), 512);
+  assert.equal(bootBufpages(2), 204);
+  assert.equal(bootBufpages(1), 102);
   assert.equal(maxBufpages(0.75), 128);
   assert.deepEqual(validateSettings({ bufpages: 2048 }, undefined, { memoryMB: 4.5 }), []);
   assert.match(validateSettings({ bufpages: 2049 }, undefined, { memoryMB: 4.5 })[0]!, /in 4\.5 MB \(at most 2048/);

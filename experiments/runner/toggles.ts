@@ -278,6 +278,21 @@ export interface SettingsContext {
   memoryMB?: number;
 }
 
+/** The buffer cache 4.3BSD's startup() gives itself when bufpages is 0 (as
+ *  in the image), in 1 KB clusters: 10% of the first 2 MB and 5% of the
+ *  rest (vax/machdep.c; SCCS 6.12 of 3 March 1985, "only allocate 5% of
+ *  memory to the buffer pool after the first 2M"), 10% of all below 2 MB.
+ *  physmem counts 512-byte pages, CLSIZE is 2.  332 at 4.5 MB, 512 at 8 MB,
+ *  as the kernels print at boot ("using 148 buffers containing 339968
+ *  bytes").  The like-4.2 kernel keeps this rule (see fidelity.ts). */
+export function bootBufpages(memoryMB: number): number {
+  const physmem = memoryMB * 2048;
+  const clsize = 2;
+  return physmem < 2 * 1024 * clsize
+    ? Math.floor(Math.floor(physmem / 10) / clsize)
+    : Math.floor(Math.floor((2 * 1024 * clsize + physmem) / 20) / clsize);
+}
+
 /** The largest bufpages that still boots with memoryMB of memory (a whole
  *  number for every quarter megabyte: 128 at 0.75 MB, 2048 at 4.5 MB). */
 export function maxBufpages(memoryMB: number): number {
