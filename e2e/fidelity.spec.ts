@@ -6,11 +6,34 @@
 // functions, run here in Node on the run's own link); after a reload it
 // reads the runs from the history.
 
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
 import type { Page } from '@playwright/test';
 
-import { formatFidelity, nameCacheFidelity, table2Fidelity } from '../experiments/runner/fidelity';
-import { decodeLink } from '../web/src/lab/permalink';
+import { FREE_MEMORY_PROBE_KB, formatFidelity, nameCacheFidelity, table2Fidelity } from '../experiments/runner/fidelity';
+import type { ExperimentResult } from '../experiments/runner/result';
+import { validateSweep } from '../experiments/runner/sweep';
+import { decodeLink, encodePermalink } from '../web/src/lab/permalink';
 import { chooseExperiment, expect, fitsEverywhere, openLab, permalinkOf, test } from './lab';
+
+/** The repository's root, where `vaxlab` runs from. */
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+
+/** `npx vaxlab ARGS` in Node (the same WebAssembly module as the page's), its --json file read back. */
+function vaxlabJson(args: string[]): unknown {
+  const dir = mkdtempSync(join(tmpdir(), 'vaxlab-e2e-'));
+  try {
+    const file = join(dir, 'out.json');
+    execFileSync(process.execPath, [join(ROOT, 'scripts/vaxlab.mjs'), ...args, '--json', file], { cwd: ROOT, stdio: 'ignore' });
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 async function waitFinished(page: Page, timeout = 180_000): Promise<void> {
   await expect(page.getByTestId('run-progress')).toContainText(/^Finished/, { timeout });
@@ -76,4 +99,46 @@ test('How close are we?: offers the runs, then shows each table as `vaxlab fidel
       await panel.getByTestId('fidelity-part-table2').locator('summary').click();
       await fitsEverywhere(page, [{ part: panel, name: '50-fidelity' }]);
     });
+  });
+
+test('Table 7 from a link made in Node: its worst row swept over the buffer cache in the page gives the page-ins `vaxlab sweep` gives',
+  async ({ page }) => {
+    test.setTimeout(300_000);
+    // Table 7 as the paper ran it (like-4.2, 4.5 MB), run by the CLI: about 20 s natively, much longer in a page.
+    const result = vaxlabJson(['run', 'table7']) as ExperimentResult;
+    const value = await encodePermalink({
+      experiment: 'table7', result,
+      config: { cpu: result.machine.cpu as '750' | '780', memoryMB: result.machine.memoryMB, set: {}, parameters: result.parameters },
+    });
+    await openLab(page, `/#r=${value}`);
+    const panel = page.getByTestId('fidelity-panel');
+    await expect(panel.getByTestId('fidelity-source-table7')).toContainText('a shared run (from its link)');
+    // gausspage.40 is the row furthest from the paper's count: the offer names it and the buffer cache either side
+    // of the kernel's own 332 KB.
+    const own = 332;
+    const values = [own - FREE_MEMORY_PROBE_KB, own, own + FREE_MEMORY_PROBE_KB];
+    const sweep = panel.getByTestId('fidelity-sweep-free-memory');
+    await expect(sweep).toHaveText(`Sweep gausspage.40 over bufpages ${values.join(', ')} KB`);
+    await sweep.click();
+    await expect(page.getByTestId('sweep-status')).toContainText(/^Finished in .*: 3 of 3 units ran/, { timeout: 180_000 });
+    await expect(page.getByTestId('sweep-outcome')).toContainText(`bufpages = ${values.join(', ')}: 3 of 3 points ok`);
+    const rows = await page.getByTestId('sweep-results').getByTestId('result-row').evaluateAll((trs) =>
+      trs.map((r) => Array.from(r.querySelectorAll('td, th'), (c) => (c.textContent ?? '').trim())));
+    expect(rows.map((r) => r[0])).toEqual(values.map(String));
+    // The sweep shows the row's page-ins, the figure Table 7 compares.
+    await expect(page.getByTestId('sweep-measure')).toHaveValue('faults');
+    // The page's page-ins, point for point, are the CLI's: the same machine, kernel and seed give the same run.
+    const cli = validateSweep(vaxlabJson(['sweep', 'gausspage.40', '--set', `bufpages=${values.join(',')}`]), 'the CLI\'s sweep');
+    const cliFaults = cli.points.map((p) => p.result!.rows[0]!.derived!.pageFaults!);
+    const heads = await page.getByTestId('sweep-results').locator('thead tr').last().locator('th').allTextContents();
+    const at = heads.findIndex((h) => /^Page faults/.test(h.trim()));
+    expect(at, heads.join(' | ')).toBeGreaterThan(0);
+    expect(rows.map((r) => Number(r[at]!.replace(/,/g, '')))).toEqual(cliFaults);
+    // And free memory moves the row as the CLI's probes say: fewer page-ins with 64 KB more free memory.
+    expect(cliFaults[0]!).toBeLessThan(cliFaults[1]!);
+    expect(cliFaults[1]!).toBeLessThan(cliFaults[2]!);
+    await fitsEverywhere(page, [
+      { part: panel.getByTestId('fidelity-part-table7'), name: '51-fidelity-table7' },
+      { part: page.getByTestId('sweep-results'), name: '52-free-memory-sweep' },
+    ]);
   });

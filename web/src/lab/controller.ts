@@ -245,10 +245,24 @@ export class LabController {
     else this.link.post(m);
   }
 
-  /** Runs the sweep the Sweep panel describes over the experiment and settings of the form. */
-  runSweep(): void {
+  /** Runs the sweep the Sweep panel describes over the experiment and settings of the form (its chart and table
+   *  then on `measure`, a MEASURES id, or the sweep's default). */
+  runSweep(measure: string | null = null): void {
     if (this.running || this.link.machine.get().phase !== 'ready') return;
-    this.sweeps.start(this.form.form.get());
+    this.sweeps.start(this.form.form.get(), measure);
+  }
+
+  /** Sweeps an experiment over one setting's values: the Sweep panel's form set to them (the experiment's own
+   *  settings otherwise, as "Run as the paper ran it" sets them), its chart and table on `measure` (a MEASURES id;
+   *  null: the sweep's default), then run. */
+  sweepSettingOf(experimentId: string, setting: string, values: readonly number[], measure: string | null = null): void {
+    if (this.running || this.link.machine.get().phase !== 'ready' || !experimentById(experimentId)) return;
+    batch(() => {
+      this.form.select(experimentId);
+      this.form.reset();
+      this.sweeps.form.update((f) => ({ ...f, axes: [{ setting, values: values.join(',') }, { setting: '', values: '' }] }));
+    });
+    this.runSweep(measure);
   }
 
   canRun(): boolean {

@@ -135,3 +135,20 @@ test('a spread over disk spin seeds is shown as a range; Table 7\'s rows with a 
   // Table 8 reads the same run (rows with the paper's page fault service time only).
   assert.equal(parts.find((p) => p.key === 'table8')!.source, t7.source);
 });
+
+test('Table 7 offers a sweep of its worst counted row over the buffer cache, 64 KB either side of the kernel\'s own', async () => {
+  const { freeMemorySweep } = await import('./fidelityView');
+  // gausspage.40 45% over the paper, every other row as the paper's: the worst.
+  const t7rows = findExperiment('table7')!.steps.map((s) => row('table7', s.id, 1,
+    { derived: { pageFaults: Math.round((s.paper?.pageFaults ?? 0) * (s.id === 'gausspage.40' ? 1.45 : 1)) } }));
+  const parts = fidelityReport([{ shared: run('table7', t7rows), origin: 'o', at: 'x' }]);
+  const t7 = parts.find((p) => p.key === 'table7')!;
+  // 332 KB: what 4.3BSD's startup() gives itself on the paper's 4.5 MB.
+  assert.deepEqual(t7.freeMemorySweep, { experiment: 'gausspage.40', setting: 'bufpages', values: [268, 332, 396], measure: 'faults' });
+  // The other tables offer none; a table without a counted row offers none either.
+  assert.ok(parts.filter((p) => p.key !== 'table7').every((p) => p.freeMemorySweep === null));
+  const few = { ...t7.table!, summary: {}, rows: t7.table!.rows.filter((r) => r.uncounted) };
+  assert.equal(freeMemorySweep(few, 4.5), null);
+  // On another memory, around that memory's own buffer cache (512 KB on 8 MB).
+  assert.deepEqual(freeMemorySweep(t7.table!, 8)!.values, [448, 512, 576]);
+});

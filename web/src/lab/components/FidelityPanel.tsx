@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 
 import { kernelByName } from '../../../../experiments/kernels/variants';
 import { PAGING_KERNEL_VARIANT, PAPER_KERNEL_VARIANT } from '../../../../experiments/runner/experiments';
+import { FREE_MEMORY_PROBE_KB } from '../../../../experiments/runner/fidelity';
 import { kernelLabel } from '../compare';
 import { experimentById } from '../config';
 import type { LabController } from '../controller';
@@ -94,6 +95,19 @@ export function FidelityPanel({ lab }: { lab: LabController }) {
               )}
             </p>
           )}
+          {p.freeMemorySweep ? (
+            <p className="hint" data-testid="fidelity-free-memory">
+              A paging row where the walk just stops fitting in memory moves with free memory more than with its seeds:
+              see how far for {p.freeMemorySweep.experiment}, the row furthest from the paper, with the buffer cache
+              {' '}{FREE_MEMORY_PROBE_KB} KB either side of the kernel’s own (<code>npx vaxlab fidelity</code> prints the
+              same probes for every row).{' '}
+              <button type="button" className="quiet small" data-testid="fidelity-sweep-free-memory" disabled={running || !ready}
+                onClick={() => lab.sweepSettingOf(p.freeMemorySweep!.experiment, p.freeMemorySweep!.setting, p.freeMemorySweep!.values,
+                  p.freeMemorySweep!.measure)}>
+                Sweep {p.freeMemorySweep.experiment} over bufpages {p.freeMemorySweep.values.join(', ')} KB
+              </button>
+            </p>
+          ) : null}
           {p.passedOver.length ? (
             <p className="hint" data-testid={`fidelity-passed-${p.key}`}>Passed over (not as the paper ran it): {p.passedOver.join('; ')}.</p>
           ) : null}

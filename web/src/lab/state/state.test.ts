@@ -639,3 +639,25 @@ test('how long a run takes: the paper\'s time per step (scaled to the count and 
   assert.equal(measuredSpeed(r, 1), 30);
   assert.equal(measuredSpeed(r, 0.1), null);
 });
+
+test('"Sweep over bufpages" from How close are we?: the row with its own settings, the sweep form set, the sweep run', async () => {
+  const w = channel();
+  const lab = new LabController({ imageBase: 'https://lab.example/images/', address: address(), storage: null });
+  lab.link.connect(w.page, []);
+  lab.sweepSettingOf('gausspage.40', 'bufpages', [268, 332, 396]);
+  assert.equal(lab.sweeps.running, false, 'nothing before the machine is ready');
+  w.send({ type: 'ready', kernel: '4.3BSD', image: { name: '43bsd.dsk.gz', bytes: 100, compressedBytes: 40 }, variants: [], wasmMs: 5, imageMs: 50 });
+  await until(() => lab.canRun(), 'ready');
+  lab.form.select('syscall');
+  lab.form.setParameter('iterations', '2000');
+  lab.sweepSettingOf('gausspage.40', 'bufpages', [268, 332, 396], 'faults');
+  const form = lab.form.form.get();
+  assert.equal(form.experimentId, 'gausspage.40');
+  assert.deepEqual(lab.sweeps.form.get().axes, [{ setting: 'bufpages', values: '268,332,396' }, { setting: '', values: '' }]);
+  assert.equal(lab.sweeps.running, true);
+  assert.match(lab.runs.console.contents, /gausspage\.40 sweep/);
+  // Once one runs, another is not started over it.
+  lab.sweepSettingOf('gausspage.50', 'bufpages', [1, 2]);
+  assert.equal(lab.form.form.get().experimentId, 'gausspage.40');
+  lab.stop();
+});

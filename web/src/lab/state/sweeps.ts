@@ -276,8 +276,9 @@ export class Sweeps {
     return { executors: this.pool.executors(jobs, kernel, request, onStarts), note: null };
   }
 
-  /** Runs the sweep the forms describe (nothing if it does not check, or something runs). */
-  start(form: FormState): void {
+  /** Runs the sweep the forms describe (nothing if it does not check, or something runs); its chart and table then
+   *  show `measure` (a MEASURES id), or the sweep's default. */
+  start(form: FormState, measure: string | null = null): void {
     if (this.running) return;
     const check = checkSweep(form, this.form.get());
     if (!check.plan || !check.request || check.jobsError) return;
@@ -327,7 +328,7 @@ export class Sweeps {
       batch(() => {
         patch({ status: 'done', hostSeconds, stopped });
         this.shown.set({ result, source: 'run', hostSeconds, jobs: executors.length });
-        this.measure.set(null);
+        this.measure.set(measure);
       });
       void this.save(result, { hostSeconds, jobs: executors.length });
     }, (e: unknown) => {
