@@ -142,3 +142,13 @@ test('Table 7\'s free-memory probes: each counted row\'s faults with less and mo
   // Without probes, no such column or note.
   assert.doesNotMatch(formatFidelity(table7Fidelity(main)), /less \/ more free|knife edge/);
 });
+
+test('the heading is the title without the kernel (the page names the kernel apart); a locked run says so in both', () => {
+  const onVariant = { ...result([row('forks0', 21.4, 20.3, { elapsed: 22, system: 21.5 })]), kernel: { name: 'paper-1985: 4.3BSD as of spring 1985' } };
+  const t = table2Fidelity(onVariant);
+  assert.equal(t.heading, 'Table 2 (4.3BSD column), VAX-11/750');
+  assert.equal(t.title, `${t.heading}, kernel paper-1985: 4.3BSD as of spring 1985`);
+  const locked = table2Fidelity({ ...onVariant, machine: { ...onVariant.machine, spin: 'locked' } });
+  assert.match(locked.heading, /^Table 2 \(4\.3BSD column\), VAX-11\/750, .*locked/);
+  assert.ok(locked.title.startsWith(locked.heading) && !locked.heading.includes('kernel'));
+});

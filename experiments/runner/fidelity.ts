@@ -52,7 +52,10 @@ export interface FidelityRow {
 /** A table's comparison: its rows, and per figure the median and largest
  *  |error| over the held-out rows. */
 export interface FidelityTable {
+  /** What the table compares and on what machine, with the kernel it ran on (the CLI prints it). */
   title: string;
+  /** The title without the kernel, for a view that names the kernel apart (the page's). */
+  heading: string;
   /** The figures compared, in order (e.g. elapsed, system). */
   figures: string[];
   rows: FidelityRow[];
@@ -65,12 +68,12 @@ function cell(ours: number | undefined, paper: number | undefined, range?: Sprea
   return { ours, paper, errorPercent: ((ours - paper) / paper) * 100, ...(range ? { range } : {}) };
 }
 
-/** What a table ran on, for its title: the disks when locked, and the kernel, since tables of one comparison may
- *  boot different kernels (Table 2 the paper's by default, the others the image's /vmunix); nothing for /vmunix by
- *  default. */
-function ranOn(result: Pick<ExperimentResult, 'kernel' | 'machine'>): string {
-  return (result.machine.spin === 'locked' ? `, ${LOCKED_SPIN_WORDS}` : '') +
-    (result.kernel ? `, kernel ${result.kernel.name}` : '');
+/** A table's title and heading: what it compares, then what it ran on — the disks when locked, and (in the title
+ *  only) the kernel, since the tables of one comparison boot different kernels (Table 2 the paper's, Tables 7 and 8
+ *  like-4.2, the name cache the image's /vmunix); nothing for a result that names no kernel (/vmunix). */
+function titled(heading: string, result: Pick<ExperimentResult, 'kernel' | 'machine'>): { title: string; heading: string } {
+  const on = heading + (result.machine.spin === 'locked' ? `, ${LOCKED_SPIN_WORDS}` : '');
+  return { heading: on, title: on + (result.kernel ? `, kernel ${result.kernel.name}` : '') };
 }
 
 function median(xs: number[]): number {
@@ -103,7 +106,7 @@ export function table2Fidelity(result: ExperimentResult): FidelityTable {
     },
   }));
   return {
-    title: `Table 2 (4.3BSD column), VAX-11/${result.machine.cpu}${result.machine.drives === 2 ? ', two drives' : ''}${ranOn(result)}`,
+    ...titled(`Table 2 (4.3BSD column), VAX-11/${result.machine.cpu}${result.machine.drives === 2 ? ', two drives' : ''}`, result),
     figures, rows, summary: summarise(rows, figures),
     note: 'elapsed and system seconds of the guest\'s /bin/time; calibration rows (fitted on) are marked and not counted; ' +
       (result.machine.spin === 'locked'
@@ -151,7 +154,7 @@ export function table7Fidelity(result: ExperimentResult, probes?: Table7Probes):
   });
   const probed = rows.some((r) => r.cells.faults?.freeMemory);
   return {
-    title: `Table 7 (paging), against its 4.2BSD column${ranOn(result)}`,
+    ...titled('Table 7 (paging), against its 4.2BSD column', result),
     figures, rows, summary: summarise(rows, figures),
     note: `page faults are the kernel's page-ins over the command; rows with fewer than ${TABLE7_MIN_FAULTS} faults in ` +
       'the paper (gausspage.1-.30: 8, 2, 2) are shown, not counted; the paper ran 4.1 and 4.2BSD here, we run 4.3BSD' +
@@ -174,7 +177,7 @@ export function table8Fidelity(result: ExperimentResult): FidelityTable {
       cells: { pfst: cell(r.derived?.pfstMs, r.derived?.paperPfstMs) },
     }));
   return {
-    title: `Table 8 (page fault service time, ms), against its 4.2BSD column${ranOn(result)}`,
+    ...titled('Table 8 (page fault service time, ms), against its 4.2BSD column', result),
     figures, rows, summary: summarise(rows, figures),
     note: 'system time / page faults, as the paper computes it',
   };
@@ -188,7 +191,7 @@ export function nameCacheFidelity(result: ExperimentResult): FidelityTable {
     .filter((r) => r.status === 'ok' && r.guest && paperBySize[r.step] !== undefined)
     .map((r) => ({ label: r.test, calibration: false, cells: { system: cell(r.guest!.sys, paperBySize[r.step]) } }));
   return {
-    title: `Name cache (section 4.1.1): ls -l system time${ranOn(result)}`,
+    ...titled('Name cache (section 4.1.1): ls -l system time', result),
     figures, rows, summary: summarise(rows, figures),
     note: 'the paper: 3.3 s with the per-process cache alone, 3.7 s with both caches (its machine for this is not named)',
   };

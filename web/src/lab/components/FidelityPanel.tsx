@@ -73,7 +73,7 @@ export function FidelityPanel({ lab }: { lab: LabController }) {
           {p.source && p.table && p.view ? (
             <>
               <p className="hint" data-testid={`fidelity-source-${p.key}`}>
-                From {p.source.origin}{p.divisor ? ` (counts divided by ${p.divisor}, figures scaled to the paper’s)` : ''}: {p.table.title};
+                From {p.source.origin}{p.divisor ? ` (counts divided by ${p.divisor}, figures scaled to the paper’s)` : ''}: {p.table.heading};
                 kernel: <span data-testid={`fidelity-kernel-${p.key}`}>{kernelLabel(p.source.shared.result)}</span>.
               </p>
               <ul className="fidelity-summary" data-testid={`fidelity-summary-${p.key}`}>
