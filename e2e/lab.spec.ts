@@ -211,6 +211,12 @@ test('compares two runs: syscall on a 750, then on a 780; A, B and the paper in 
       await expect(list.locator('li', { hasText: 'VAX-11/780' }).getByTestId('history-compare')).toBeDisabled();
       await list.locator('li', { hasText: 'VAX-11/750' }).getByTestId('history-compare').click();
       await expect(page.getByTestId('compare-diff')).toContainText('A: cpu=750 · B: cpu=780');
+      // The page scrolls Results up from the history to show the comparison: its top just below the sticky top bar
+      // (main's gap between them), not under it.
+      const gap = () => page.evaluate(() =>
+        document.querySelector('section.results')!.getBoundingClientRect().top - document.querySelector('.topbar')!.getBoundingClientRect().bottom);
+      await expect.poll(async () => { const px = await gap(); return px >= 0 && px <= 20 ? 'below the bar' : `${px} px`; },
+        { message: 'the top of Results, from the bottom of the top bar' }).toBe('below the bar');
       // One row in common: a row per figure, A, B, B − A, the change and the paper's.
       const head = await page.getByTestId('result-table').locator('thead tr:last-child th').allInnerTexts();
       expect(head).toEqual(['Figure', 'A', 'B', 'B − A', 'Change', 'Paper 4.3BSD']);
