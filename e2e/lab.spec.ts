@@ -1,13 +1,11 @@
 // End-to-end tests of the lab page (production build, headless Chromium).
 // The page's data-testid contract is listed in e2e/README.md.
 
-import type { Page } from '@playwright/test';
-
 import { decodePermalink, encodePermalink, type SharedRun } from '../web/src/lab/permalink';
 import type { ExperimentResult } from '../experiments/runner/result';
 import { findToggle, toggleHelp } from '../experiments/runner/toggles';
 import {
-  chooseExperiment, downloadText, expect, openLab, permalinkOf, resultRows, SCREENSHOT_DIR, shot, statusSeen, streamText, test, waitReady,
+  chooseExperiment, downloadText, expect, openLab, panelShot, permalinkOf, resultRows, shot, statusSeen, streamText, test, waitReady,
   xtermVisible,
 } from './lab';
 
@@ -174,16 +172,6 @@ test('runs syscall with a reduced count: boot, console, chart, result row; its p
     });
   });
 
-/** One panel of the page in e2e/screenshots/NAME.png: clipped from a full-page shot, so the sticky top bar does not cover it. */
-async function panelShot(page: Page, selector: string, name: string): Promise<void> {
-  await page.evaluate(() => scrollTo(0, 0));
-  const box = await page.locator(selector).evaluate((el) => {
-    const r = el.getBoundingClientRect();
-    return { x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height };
-  });
-  await page.screenshot({ path: `${SCREENSHOT_DIR}${name}.png`, fullPage: true, clip: box });
-}
-
 test('compares two runs: syscall on a 750, then on a 780; A, B and the paper in the table, the chart and the CSV',
   async ({ page }, testInfo) => {
     await openLab(page);
@@ -211,6 +199,12 @@ test('compares two runs: syscall on a 750, then on a 780; A, B and the paper in 
       await expect(list.locator('li', { hasText: 'VAX-11/780' }).getByTestId('history-compare')).toBeDisabled();
       await list.locator('li', { hasText: 'VAX-11/750' }).getByTestId('history-compare').click();
       await expect(page.getByTestId('compare-diff')).toContainText('A: cpu=750 · B: cpu=780');
+      // The page scrolls Results up from the history to show the comparison: its top just below the sticky top bar
+      // (main's gap between them), not under it.
+      const gap = () => page.evaluate(() =>
+        document.querySelector('section.results')!.getBoundingClientRect().top - document.querySelector('.topbar')!.getBoundingClientRect().bottom);
+      await expect.poll(async () => { const px = await gap(); return px >= 0 && px <= 20 ? 'below the bar' : `${px} px`; },
+        { message: 'the top of Results, from the bottom of the top bar' }).toBe('below the bar');
       // One row in common: a row per figure, A, B, B − A, the change and the paper's.
       const head = await page.getByTestId('result-table').locator('thead tr:last-child th').allInnerTexts();
       expect(head).toEqual(['Figure', 'A', 'B', 'B − A', 'Change', 'Paper 4.3BSD']);
@@ -252,15 +246,15 @@ test('compares two runs: syscall on a 750, then on a 780; A, B and the paper in 
 
     await test.step('screenshots of the comparison in both themes', async () => {
       await shot(page, '09-compare', testInfo);
-      await panelShot(page, 'section.results', '09a-compare-results');
+      await panelShot(page.locator('section.results'), '09a-compare-results');
       await page.getByTestId('theme-toggle').click();
       await page.waitForTimeout(300);
       await shot(page, '09b-compare-other-theme', testInfo);
-      await panelShot(page, 'section.results', '09c-compare-results-other-theme');
+      await panelShot(page.locator('section.results'), '09c-compare-results-other-theme');
       await page.setViewportSize({ width: 390, height: 844 });
       await page.waitForTimeout(300);
-      await panelShot(page, 'section.results', '09d-compare-results-narrow');
-      await panelShot(page, 'section.history', '09e-compare-history-narrow');
+      await panelShot(page.locator('section.results'), '09d-compare-results-narrow');
+      await panelShot(page.locator('section.history'), '09e-compare-history-narrow');
       await page.setViewportSize({ width: 1280, height: 900 });
     });
 

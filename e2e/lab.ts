@@ -168,6 +168,17 @@ export async function shot(page: Page, name: string, testInfo?: TestInfo): Promi
   return path;
 }
 
+/** One panel in e2e/screenshots/NAME.png, scrolled to the window's top as the page scrolls a panel into view: the
+ *  page's scroll-padding-top puts it below the sticky top bar, so the bar, drawn at the window's top, is over
+ *  neither its top nor, when the panel is taller than the window, its middle. */
+export async function panelShot(part: Locator, name: string): Promise<string> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const path = `${SCREENSHOT_DIR}${name}.png`;
+  await part.evaluate((el) => el.scrollIntoView({ block: 'start', behavior: 'instant' }));
+  await part.screenshot({ path });
+  return path;
+}
+
 /** The cells of the result rows, as text. */
 export async function resultRows(page: Page): Promise<string[][]> {
   return page.getByTestId('result-row').evaluateAll((rows) =>
@@ -208,7 +219,7 @@ export async function fitsEverywhere(page: Page, parts: { part: Locator; name: s
       const fit = await pageFits(page);
       const names = parts.map((p) => p.name).join(', ');
       expect(fit.scrollWidth, `${names} at ${width} px (${await theme()}): the page scrolls sideways`).toBeLessThanOrEqual(fit.clientWidth);
-      for (const { part, name } of parts) await part.screenshot({ path: `${SCREENSHOT_DIR}${name}-${width}-${await theme()}.png` });
+      for (const { part, name } of parts) await panelShot(part, `${name}-${width}-${await theme()}`);
     }
     await page.getByTestId('theme-toggle').click();
   }

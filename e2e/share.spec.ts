@@ -10,7 +10,7 @@ import type { Page } from '@playwright/test';
 import { findExperiment } from '../experiments/runner/experiments';
 import { base64urlEncode, crc32, decodeLink, MAX_LINK_CHARS, type SharedRun } from '../web/src/lab/permalink';
 import {
-  chooseExperiment, downloadText, expect, fitsEverywhere, openLab, permalinkOf, resultCells, resultRows, runAndWait, SCREENSHOT_DIR, shot,
+  chooseExperiment, downloadText, expect, fitsEverywhere, openLab, panelShot, permalinkOf, resultCells, resultRows, runAndWait, shot,
   test, waitReady,
 } from './lab';
 
@@ -197,7 +197,7 @@ test('the history follows other tabs; a format-1 link still opens; a reduced pag
       expect(r['ours.pfst']).toBe('—');
     }
     await expect(page.locator('section.results')).toContainText('n/c: not comparable — our counts are reduced (divisor 10)');
-    await page.locator('section.results').screenshot({ path: `${SCREENSHOT_DIR}26-paging-reduced.png` });
+    await panelShot(page.locator('section.results'), '26-paging-reduced');
   });
 
   await test.step('a link of the first format (the deflated JSON of a run) opens', async () => {

@@ -2,19 +2,11 @@
 // table of resultView.ts, the same columns and figures the lab page shows,
 // aligned in columns, with what its columns mean underneath.
 
-import type { DiskTiming } from '../../emu/js/constants';
 import type { ExperimentResult } from './result';
 import { columnGroups, formatSeconds, resultTable, startsGroup, type ResultTable } from './resultView';
 import type { SweepResult } from './sweep';
+import { DISK_TIMING_NAMES } from './toggles';
 import { defaultMeasure, sweepOutcome, sweepTable, type Measure } from './sweepView';
-
-/** What each disk timing is, in a few words. */
-export const DISK_TIMING_WORDS: Record<DiskTiming, string> = {
-  rp06: 'DEC RP06',
-  eagle: 'Fujitsu Eagle',
-  ideal: 'no seek or rotational latency, not a real drive',
-  rm05: 'DEC RM05',
-};
 
 /** The longest a cell gets in text (a failure's message can be long; the CLI prints it whole below). */
 const MAX_CELL = 60;
@@ -22,7 +14,7 @@ const MAX_CELL = 60;
 function machineLine(result: ExperimentResult): string {
   return `machine: VAX-11/${result.machine.cpu} model (${result.machine.nsPerInstruction} ns/instruction), ` +
     `${result.machine.memoryMB} MB (${result.machine.memoryNote}), single-user` +
-    (result.machine.disk ? `; disk timing ${result.machine.disk} (${DISK_TIMING_WORDS[result.machine.disk]}; the pack stays an RP06's)` : '') +
+    (result.machine.disk ? `; disk timing ${result.machine.disk} (${DISK_TIMING_NAMES[result.machine.disk].words}; the pack stays an RP06's)` : '') +
     (result.machine.spin === 'locked' ? '; the disks turn in step with virtual time (--spin locked: a loop that waits for one lasts whole turns)' : '');
 }
 

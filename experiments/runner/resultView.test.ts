@@ -92,6 +92,16 @@ test('the command line prints the table the page shows: each view, and two resul
   sameTable(comparisonTable(pairResults(two(PAGING, 1), two(PAGING, 0.5), { a: 'A', b: 'B' })), 'a comparison of two rows');
 });
 
+test('the command line\'s machine line names a disk timing other than the default by its words (toggles.ts, DISK_TIMING_NAMES)', () => {
+  const machineLine = (disk: 'eagle' | 'ideal' | 'rm05') => formatTable({ ...TABLE2, machine: { ...TABLE2.machine, disk } }).split('\n')[1];
+  const line = (words: string, id: string) =>
+    `machine: VAX-11/750 model (3333 ns/instruction), 4.5 MB (n), single-user; disk timing ${id} (${words}; the pack stays an RP06's)`;
+  assert.equal(machineLine('eagle'), line('Fujitsu Eagle', 'eagle'));
+  assert.equal(machineLine('ideal'), line('no seek or rotational latency, not a real drive', 'ideal'));
+  assert.equal(machineLine('rm05'), line('DEC RM05', 'rm05'));
+  assert.equal(formatTable(TABLE2).split('\n')[1], 'machine: VAX-11/750 model (3333 ns/instruction), 4.5 MB (n), single-user');
+});
+
 test('units: a column labelled in seconds, ms or % says so; a failed row shows dashes and why', () => {
   for (const r of [TABLE2, PAGING, NAMECACHE]) {
     for (const c of resultTable(r).columns) {

@@ -10,9 +10,10 @@ import { test } from 'node:test';
 
 import { KernelStatsReader, nameCacheFigures, type NchStats } from './kstats';
 import { bootSingleUser, useLabImage } from './testLab';
+import { DISK_TIMINGS } from '../../emu/js/constants';
 import {
-  bootBufpages, choiceName, closeToggles, completeSettings, DEFAULT_DISK_TIMING, DEFAULT_SPIN, expectedValues, maxBufpages, resolveSettings, settingValue,
-  TOGGLES, tickFor, validateSetting, validateSettings,
+  bootBufpages, choiceName, closeToggles, completeSettings, DEFAULT_DISK_TIMING, DEFAULT_SPIN, DISK_TIMING_NAMES, expectedValues, findToggle,
+  maxBufpages, resolveSettings, settingValue, TOGGLES, tickFor, toggleHelp, validateSetting, validateSettings,
 } from './toggles';
 
 const lab = useLabImage('toggles.test.ts');
@@ -20,6 +21,25 @@ const skip = lab.skip;
 
 
 // ------------------------------------------------------------ pure parts
+
+test('DISK_TIMING_NAMES: each disk timing, and no other, has a label and words; the disk toggle\'s help says the words', () => {
+  assert.deepEqual(Object.keys(DISK_TIMING_NAMES).sort(), [...DISK_TIMINGS].sort());
+  for (const id of DISK_TIMINGS) {
+    const { label, words, figures } = DISK_TIMING_NAMES[id];
+    assert.ok(label.trim() !== '' && label.length <= 24, `${id}: a label short enough for a select: ${JSON.stringify(label)}`);
+    assert.ok(words.trim() !== '', `${id}: words`);
+    assert.ok(figures === undefined || figures.trim() !== '', `${id}: figures`);
+  }
+  // Where the select's label and the result text's words differ, the entry keeps both.
+  assert.equal(DISK_TIMING_NAMES.ideal.label, 'Ideal (no latency)');
+  assert.equal(DISK_TIMING_NAMES.ideal.words, 'no seek or rotational latency, not a real drive');
+  // The help (the command line's usage and the page's) lists them all from the table, in DISK_TIMINGS' order.
+  assert.equal(findToggle('disk')!.description,
+    'Disk timing: rp06 (DEC RP06), eagle (Fujitsu Eagle: 3961 rpm, 1.86 MB/s, 18 ms average seek), ideal (no seek or ' +
+    'rotational latency, not a real drive: transfer time only) or rm05 (DEC RM05: 3600 rpm, 1.2 MB/s, 30 ms average ' +
+    'seek). The pack and the geometry 4.3BSD sees stay the RP06\'s; only the timing changes.');
+  assert.ok(toggleHelp(findToggle('disk')!).startsWith(findToggle('disk')!.description));
+});
 
 test('every toggle is described, with a range that holds its default', () => {
   const names = TOGGLES.map((t) => t.name);

@@ -32,11 +32,39 @@
 // machine — resolveSettings() does both.
 //
 // Settings are numbers.  A knob whose values are names (disk: rp06, eagle,
-// ideal) has `choices`; its value is the index of the name (disk=1 is
+// ideal, rm05) has `choices`; its value is the index of the name (disk=1 is
 // eagle), and settingValue() turns a typed name into it, so --set disk=eagle
 // and the web form's select both end up as the same number.
 
 import { DISK_TIMINGS, SPINS, type DiskTiming, type Spin } from '../../emu/js/constants';
+
+/** What a disk timing is called: `label`, short, for the lab page's select; `words`, what the command line's
+ *  result says of it after its id ("disk timing eagle (Fujitsu Eagle; the pack stays an RP06's)"); `figures`, what
+ *  the disk toggle's help adds to the words (a real drive's speed; the RP06's is in its defaultNote). */
+export interface DiskTimingNames {
+  readonly label: string;
+  readonly words: string;
+  readonly figures?: string;
+}
+
+/** The disk timings' names, one entry per DISK_TIMINGS id: the page's select, the command line's result text and
+ *  the disk toggle's help (its description) all read them here. */
+export const DISK_TIMING_NAMES: Readonly<Record<DiskTiming, DiskTimingNames>> = {
+  rp06: { label: 'DEC RP06', words: 'DEC RP06' },
+  eagle: { label: 'Fujitsu Eagle', words: 'Fujitsu Eagle', figures: '3961 rpm, 1.86 MB/s, 18 ms average seek' },
+  ideal: { label: 'Ideal (no latency)', words: 'no seek or rotational latency, not a real drive', figures: 'transfer time only' },
+  rm05: { label: 'DEC RM05', words: 'DEC RM05', figures: '3600 rpm, 1.2 MB/s, 30 ms average seek' },
+};
+
+/** The disk timings in words, in DISK_TIMINGS' order: "rp06 (DEC RP06), eagle (Fujitsu Eagle: 3961 rpm, ...), ...
+ *  or rm05 (...)". */
+function diskTimingList(): string {
+  const each = DISK_TIMINGS.map((id) => {
+    const { words, figures } = DISK_TIMING_NAMES[id];
+    return `${id} (${words}${figures ? `: ${figures}` : ''})`;
+  });
+  return `${each.slice(0, -1).join(', ')} or ${each[each.length - 1]}`;
+}
 
 /** A knob. */
 export interface ToggleDef {
@@ -197,9 +225,8 @@ export const TOGGLES: ToggleDef[] = [
   },
   {
     name: 'disk', kind: 'machine', section: '3.2.1 Micro-operation benchmarks',
-    description: 'Disk timing: rp06 (DEC RP06), eagle (Fujitsu Eagle: 3961 rpm, 1.86 MB/s, 18 ms average seek), ' +
-      'ideal (not a real drive: no seek or rotational latency, transfer time only) or rm05 (DEC RM05: 3600 rpm, ' +
-      '1.2 MB/s, 30 ms average seek). The pack and the geometry 4.3BSD sees stay the RP06\'s; only the timing changes.',
+    description: `Disk timing: ${diskTimingList()}. The pack and the geometry 4.3BSD sees stay the RP06's; only the ` +
+      'timing changes.',
     min: 0, max: DISK_TIMINGS.length - 1, values: DISK_TIMINGS.map((_, i) => i), choices: DISK_TIMINGS,
     defaultNote: 'rp06: the lab\'s pack is an RP06 (22 sectors x 19 tracks x 815 cylinders, 3600 rpm, 25 ms average seek); ' +
       'Table 2 ran "with two disks on a MASSBUS controller", the Berkeley 780 of Table 5 (section 3.2.6) had an RP06 and ' +

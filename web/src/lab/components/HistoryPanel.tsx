@@ -19,10 +19,11 @@ export function when(iso: string): string {
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
 }
 
-/** Brings the Results panel into view (Compare is pressed down here, the comparison shows up there). */
+/** Brings the Results panel into view, its top under the sticky top bar (style.css, scroll-padding-top): Compare is
+ *  pressed down here, the comparison shows up there. */
 function showResults(): void {
   const reduce = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
-  document.getElementById('results-title')?.scrollIntoView({ block: 'start', behavior: reduce ? 'auto' : 'smooth' });
+  document.getElementById('results-title')?.closest('section')?.scrollIntoView({ block: 'start', behavior: reduce ? 'auto' : 'smooth' });
 }
 
 /** Finished runs kept in this browser (IndexedDB): open one (no run), compare the shown run with it, or delete it. */

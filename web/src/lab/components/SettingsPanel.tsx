@@ -1,8 +1,8 @@
 import { useState } from 'react';
 
-import type { DiskTiming, Spin } from '../../../../emu/js/constants';
+import { DISK_TIMINGS, type Spin } from '../../../../emu/js/constants';
 import { LOCKED_SPIN_WORDS } from '../../../../experiments/runner/result';
-import { findToggle, toggleHelp } from '../../../../experiments/runner/toggles';
+import { DISK_TIMING_NAMES, findToggle, toggleHelp } from '../../../../experiments/runner/toggles';
 import {
   DISTRIBUTED_KERNEL_LABEL, DISTRIBUTED_KERNEL_NAME, KERNELS, effectiveKernelName, kernelByName,
 } from '../../../../experiments/kernels/variants';
@@ -28,7 +28,7 @@ const CHOICE_FIELDS: { [K in NamedMachineSetting]: { label: string; what: string
   disk: {
     label: 'Disk timing',
     what: 'a disk timing',
-    options: { rp06: 'DEC RP06', eagle: 'Fujitsu Eagle', ideal: 'Ideal (no latency)', rm05: 'DEC RM05' } satisfies Record<DiskTiming, string>,
+    options: Object.fromEntries(DISK_TIMINGS.map((id) => [id, DISK_TIMING_NAMES[id].label])),
     note: (words) => `${words} disk timing on the RP06 pack`,
   },
   spin: {
