@@ -207,58 +207,28 @@ static vax_event *next_event(const vax_machine *m)
     return best;
 }
 
-/* The least cost c (not below cost_base, which cost never is) with
- * machine_time_ns(c) >= e->when_ns: time rounds down, so c is rounded up.
- * So e is due exactly when it is at most m->cost (time never decreases
- * with cost), and it is the instruction loop's cost limit while e is the
- * next event.  The outer loop needs it at every pass (about 51
- * instructions apart on the 4.3BSD script) for the same event, so the
- * division is made once per event and time base (the memo in machine.h),
- * out of line.  A time too far ahead for the product to fit saturates
- * (never due): over a hundred days of virtual time ahead. */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline))
-#endif
-static uint64_t event_due_cost_made(vax_machine *m, const vax_event *e)
-{
-    uint64_t c;
-    if (e->when_ns <= m->time_base_ns) {
-        c = m->cost_base;
-    } else {
-        uint64_t dt = e->when_ns - m->time_base_ns;
-        c = dt > (UINT64_MAX - m->ns_per_instruction) / COST_SCALE_DEN
-                ? UINT64_MAX
-                : m->cost_base + (dt * COST_SCALE_DEN + m->ns_per_instruction - 1) / m->ns_per_instruction;
-    }
-    m->due_when_ns = e->when_ns;
-    m->due_ns = m->ns_per_instruction;
-    m->due_time_base_ns = m->time_base_ns;
-    m->due_cost_base = m->cost_base;
-    m->due_cost = c;
-    return c;
-}
-
-static inline uint64_t event_due_cost(vax_machine *m, const vax_event *e)
-{
-    if (e->when_ns == m->due_when_ns && m->ns_per_instruction == m->due_ns && m->time_base_ns == m->due_time_base_ns &&
-        m->cost_base == m->due_cost_base)
-        return m->due_cost;
-    return event_due_cost_made(m, e);
-}
-
-/* Fire every event that is due.  Returns the due cost of the earliest
- * event still pending (next_event's), UINT64_MAX if none. */
-static uint64_t fire_due_events(vax_machine *m)
+/* Fire every event that is due.  Returns the earliest event still
+ * pending (NULL if none), as next_event would now. */
+static vax_event *fire_due_events(vax_machine *m)
 {
     vax_event *e;
-    while ((e = next_event(m)) != NULL) {
-        uint64_t c = event_due_cost(m, e);
-        if (c > m->cost)
-            return c;
+    while ((e = next_event(m)) && e->when_ns <= machine_time_ns(m)) {
         machine_event_cancel(m, e);
         e->fire(m, e->ctx);
     }
-    return UINT64_MAX;
+    return e;
+}
+
+/* The cost at which the next event e (next_event's) falls due: the least
+ * c with time(c) >= when (time rounds down, so c is rounded up). */
+static uint64_t event_limit(const vax_machine *m, const vax_event *e)
+{
+    if (!e)
+        return UINT64_MAX;
+    if (e->when_ns <= machine_time_ns(m))
+        return m->cost;
+    uint64_t dt = e->when_ns - m->time_base_ns;
+    return m->cost_base + (dt * COST_SCALE_DEN + m->ns_per_instruction - 1) / m->ns_per_instruction;
 }
 
 /* Deliver the highest pending interrupt above the current IPL, if any.
@@ -296,18 +266,15 @@ vax_stop_reason vax_run(vax_machine *m, uint64_t max_instructions)
             return m->stop_reason;
         if (m->icount >= m->budget_end)
             return VAX_STOP_BUDGET;
-        /* limit: the cost at which the next event falls due (its due
-         * cost, event_due_cost), where the instruction loop must stop. */
-        uint64_t limit = fire_due_events(m);
+        vax_event *next = fire_due_events(m);
         if (m->stop_requested)
             return m->stop_reason;
         int taken = service_interrupts(m);
         if (taken < 0)
             return m->stop_reason;
-        if (taken) {
-            const vax_event *next = next_event(m);   /* taking it went through memory, and so maybe a device */
-            limit = next ? event_due_cost(m, next) : UINT64_MAX;
-        }
+        if (taken)
+            next = next_event(m);   /* taking it went through memory, and so maybe a device */
+        uint64_t limit = event_limit(m, next);
         if (limit <= m->cost)
             limit = m->cost + 1;   /* an event firing now: still make progress */
         m->cost_limit = limit;

@@ -145,14 +145,6 @@ struct vax_machine {
      * with ib_host; host state, last in the struct so that it moves no
      * other field. */
     uintptr_t ib_bias;
-    /* The outer loop's conversion of an event's time to the cost at which
-     * it falls due (machine.c, event_due_cost), remembered for the inputs
-     * it was made from: the event's time and the three that map cost to
-     * time.  A pure function of them, so it is never stale (a key with
-     * due_ns 0 matches nothing: ns_per_instruction is at least 1).  Host
-     * state; last, so that it moves no other field. */
-    uint64_t due_when_ns, due_time_base_ns, due_cost_base, due_cost;
-    uint32_t due_ns;
 };
 
 /* Forget the host-side shortcuts that hold for the machine's state as it
