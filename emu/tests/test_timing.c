@@ -333,6 +333,82 @@ static int same_timing(vax_machine *a, vax_machine *b)
            a->stats.tb_miss == b->stats.tb_miss && vax_get_psl(a) == vax_get_psl(b);
 }
 
+/* execute.c's execute_page_tail: TST, CMP, MOV, CLR, PUSHL, ADD and SUB
+ * in the last DC_WINDOW bytes of a page run their bodies there (in
+ * DC_FAST_CHECKED_IMM) when their longest encoding fits in the page, and
+ * through their groups in the checked form when it might not; both must
+ * charge the same.  Each instruction runs on two fresh machines, at an
+ * offset execute_page_tail takes on the first and at one it leaves to the
+ * checked form on the second, the two offsets 8 bytes apart (the same
+ * place in a cache block) with the instruction inside the page at both,
+ * after a NOP just before it (which fills the fetch shortcut: without it
+ * the instruction would find none and go the checked way on both);
+ * compared after the two: cost, cache and TB misses, count, PSL, R0-R14,
+ * the PC's offset, and the longword at 0x6004 and the one pushed.  The
+ * immediates are where the forms could part: the checked form reads them
+ * through the TB and the cache model, the fast form charges a flat read
+ * (with execute_page_tail's context made DC_FAST, the SUBL2 case fails:
+ * its immediate lies in the next cache block, a miss). */
+static void test_page_tail_form(void)
+{
+    static const struct {
+        const char *code;
+        uint32_t taken, checked;   /* page offsets: execute_page_tail's, the checked form's */
+    } cases[] = {
+        {"tstl #0x12345678\n", 498, 506},              /* 6 bytes; TSTL taken up to 505 */
+        {"movl b^4(r2), r1\n", 498, 506},              /* MOVL up to 499 */
+        {"cmpl r1, #0x12345678\n", 497, 505},          /* 7 bytes */
+        {"pushl #0x12345678\n", 498, 506},
+        {"clrl b^4(r2)\n", 500, 508},                  /* CLRL up to 505 */
+        {"addl3 #1, b^4(r2), r3\n", 491, 507},         /* ADDL3 up to 493; 5 bytes */
+        {"subl2 #0x10000, r1\n", 494, 502},            /* SUBL2 up to 499; an immediate, 7 bytes */
+        {"movb #0x7F, b^4(r2)\n", 499, 507},           /* MOVB up to 499 */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        vax_machine *pair[2] = {new_machine(), new_machine()};
+        vasm_result r[2] = {{0}, {0}};
+        const uint32_t at[2] = {0x1000 + cases[k].taken, 0x1200 + cases[k].checked};   /* the instruction's */
+        if (!pair[0] || !pair[1]) {
+            CHECK(0, "set-up of %s", cases[k].code);
+            goto out;
+        }
+        for (int j = 0; j < 2; j++) {
+            char src[100];
+            snprintf(src, sizeof src, "nop\n%s", cases[k].code);
+            if (vasm_assemble(src, at[j] - 1, &r[j]) != 0) {
+                CHECK(0, "assembler: %s", r[j].error);
+                goto out;
+            }
+            CHECK(((at[j] - 1) & 511u) + r[j].len <= 512u, "%s at %X: inside its page", cases[k].code, at[j]);
+            vax_phys_write(pair[j], at[j] - 1, r[j].bytes, r[j].len);
+            vax_phys_write(pair[j], 0x6004, &(uint32_t){0x89ABCDEF}, 4);
+            vax_set_reg(pair[j], 1, 0x12345678);
+            vax_set_reg(pair[j], 2, 0x6000);
+            vax_set_reg(pair[j], 14, 0x8000);
+            vax_set_reg(pair[j], 15, at[j] - 1);
+            vax_run(pair[j], 2);
+        }
+        vax_machine *a = pair[0], *b = pair[1];
+        int same = same_timing(a, b) && a->icount == 2 && vax_get_reg(a, 15) - at[0] == vax_get_reg(b, 15) - at[1];
+        for (int i = 0; i < 15; i++)
+            same = same && vax_get_reg(a, i) == vax_get_reg(b, i);
+        uint32_t mem[2][2];
+        for (int j = 0; j < 2; j++) {
+            vax_phys_read(pair[j], 0x6004, &mem[j][0], 4);
+            vax_phys_read(pair[j], 0x7FFC, &mem[j][1], 4);
+        }
+        same = same && mem[0][0] == mem[1][0] && mem[0][1] == mem[1][1];
+        CHECK(same, "%s: execute_page_tail and the checked form differ (cost %llu / %llu, misses %llu / %llu)",
+              cases[k].code, (unsigned long long)a->cost, (unsigned long long)b->cost,
+              (unsigned long long)a->cache.misses, (unsigned long long)b->cache.misses);
+    out:
+        for (int j = 0; j < 2; j++) {
+            vasm_free(&r[j]);
+            vax_destroy(pair[j]);
+        }
+    }
+}
+
 /* execute.c's inner loop: after an instruction of the fast switch's own,
  * the next one starts without the head's PSL test, and after one that
  * cannot request an arithmetic trap, without the trap test.  Three cases
@@ -340,7 +416,8 @@ static int same_timing(vax_machine *a, vax_machine *b)
  * instructions on two machines, the code (and its handler) at the start of
  * a page on the first (the fast form, instruction after instruction in
  * the inner loop) and in the last DC_WINDOW bytes of a page on the second
- * (the checked form, every instruction through the full tail), compared at
+ * (the checked form, or execute_page_tail's, every instruction through the
+ * full tail), compared at
  * the end: stop reason, cost, cache and TB misses, count, PSL, R0-R14, and
  * the PC's offset from where the code or handler lies:
  *   0. a trap left pending when the loop starts (set from outside: no
@@ -843,6 +920,7 @@ int main(void)
     test_calls_registers();
     test_call_frame_paths();
     test_fast_switch_ends();
+    test_page_tail_form();
     test_inner_loop_traps();
     test_index_pc_base();
     test_deferred_displacement();

@@ -46,6 +46,74 @@ static int dispatch_group(vax_machine *m, int opcode)
     }
 }
 
+/* The page's last DC_WINDOW bytes.  An instruction whose opcode lies there
+ * runs in the checked form (below, checked_form), through its group: the
+ * fast form reads its bytes without checks, and they might run past the
+ * page.  Of the simplest ones, and the most frequent there (TST, CMP, MOV,
+ * CLR, PUSHL, the branches: 3.3% of the 4.3BSD script's instructions
+ * start in those bytes, three in four of them one of these), one whose
+ * longest encoding still fits in the page runs here instead, in the third
+ * form of the decoding context (decode.h, DC_FAST_CHECKED_IMM): bytes
+ * read from the page while the fetch shortcut maps it, immediates and
+ * everything else through the same decoders and accessors the checked
+ * form reaches, in the same order, so that it costs exactly what it did
+ * (as execute.c's BBx, MOVQ and MTPR do).  The whole instruction lies in
+ * the page, so the checked form would never have fetched across it.
+ *
+ * page_tail_last[op]: the last page offset at which opcode op is taken
+ * here, 512 less its longest encoding (1 byte of opcode, at most 6 per
+ * operand of up to a longword: an index prefix and a base with a longword
+ * displacement or an absolute address; a branch displacement's 1 or 2);
+ * 0 for the opcodes left to their groups (the test is made only above
+ * 512 - DC_WINDOW). */
+#define TAIL_OPS(n, disp) ((uint16_t)(512 - 1 - 6 * (n) - (disp)))
+static const uint16_t page_tail_last[256] = {
+    [0x95] = TAIL_OPS(1, 0), [0xB5] = TAIL_OPS(1, 0), [0xD5] = TAIL_OPS(1, 0),   /* TSTB, TSTW, TSTL */
+    [0x94] = TAIL_OPS(1, 0), [0xD4] = TAIL_OPS(1, 0), [0xDD] = TAIL_OPS(1, 0),   /* CLRB, CLRL, PUSHL */
+    [0x90] = TAIL_OPS(2, 0), [0xD0] = TAIL_OPS(2, 0),                            /* MOVB, MOVL */
+    [0x91] = TAIL_OPS(2, 0), [0xD1] = TAIL_OPS(2, 0),                            /* CMPB, CMPL */
+    [0xC0] = TAIL_OPS(2, 0), [0xC1] = TAIL_OPS(3, 0),                            /* ADDL2, ADDL3 */
+    [0xC2] = TAIL_OPS(2, 0), [0xC3] = TAIL_OPS(3, 0),                            /* SUBL2, SUBL3 */
+    [0x11] = TAIL_OPS(0, 1), [0x31] = TAIL_OPS(0, 2),                            /* BRB, BRW */
+    [0x12] = TAIL_OPS(0, 1), [0x13] = TAIL_OPS(0, 1), [0x14] = TAIL_OPS(0, 1),   /* BNEQ, BEQL, BGTR */
+    [0x15] = TAIL_OPS(0, 1), [0x18] = TAIL_OPS(0, 1), [0x19] = TAIL_OPS(0, 1),   /* BLEQ, BGEQ, BLSS */
+    [0x1A] = TAIL_OPS(0, 1), [0x1B] = TAIL_OPS(0, 1), [0x1E] = TAIL_OPS(0, 1),   /* BGTRU, BLEQU, BCC */
+    [0x1F] = TAIL_OPS(0, 1),                                                     /* BCS */
+};
+
+/* One of those (page_tail_last[opcode] >= pc's offset, the page mapped by
+ * the fetch shortcut): the checked form's opcode fetch, its accounting and
+ * base cost, then the body.  Out of the loop's function, which grows only
+ * by the test (docs/speed.md, round five: a larger loop slows V8). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static int execute_page_tail(vax_machine *m, uint32_t pc, size_t opcode)
+{
+    dctx d = {m, pc + 1, m->ib_bias, DC_FAST_CHECKED_IMM};
+    ifetch_account_mapped(m, pc);
+    m->cost += m->tm.op[opcode];
+    switch (opcode) {
+    case 0x95: return op_tst(&d, 1);
+    case 0xB5: return op_tst(&d, 2);
+    case 0xD5: return op_tst(&d, 4);
+    case 0x94: return op_clr(&d, 1);
+    case 0xD4: return op_clr(&d, 4);
+    case 0xDD: return op_pushl(&d);
+    case 0x90: return op_mov(&d, 1);
+    case 0xD0: return op_mov(&d, 4);
+    case 0x91: return op_cmp(&d, 1);
+    case 0xD1: return op_cmp(&d, 4);
+    case 0xC0: return op2(&d, ALU_ADD, 4);
+    case 0xC1: return op3(&d, ALU_ADD, 4);
+    case 0xC2: return op2(&d, ALU_SUB, 4);
+    case 0xC3: return op3(&d, ALU_SUB, 4);
+    case 0x11: return branch_b(&d, 1);
+    case 0x31: return branch_w(&d, 1);
+    default: return op_bcond(&d, (int)opcode);   /* the conditional branches of the table */
+    }
+}
+
 /* After an instruction that returned st: deliver its fault, or take its
  * trap.  Returns 1 when the loop must stop (the processor halted). */
 static inline int finish(vax_machine *m, int st)
@@ -306,7 +374,16 @@ void cpu_execute(vax_machine *m)
         } else {
         checked_form:;
             /* Near the end of the page, or the shortcut does not map it:
-             * everything the checked way, through the groups. */
+             * everything the checked way, through the groups; but for the
+             * opcodes execute_page_tail takes, if the instruction cannot
+             * run past the page. */
+            if ((pc >> 9) == m->ib_tag) {
+                size_t op = *(const uint8_t *)(m->ib_bias + pc);
+                if ((pc & 511u) <= page_tail_last[op]) {
+                    st = execute_page_tail(m, pc, op);
+                    break;
+                }
+            }
             uint32_t opcode;
             st = ifetch(m, 1, &opcode);
             if (LIKELY(st == 0)) {

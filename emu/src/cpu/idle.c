@@ -227,17 +227,24 @@ static int branch(walk *w, int dsize, int taken)
     return 0;
 }
 
-/* Can step() evaluate this opcode?  (Exactly its cases.) */
+/* The opcodes a skipped loop may start with: LOOP_WAIT, those step()
+ * evaluates (exactly its cases); LOOP_COUNTED, the counted loops' four
+ * (counted_loop). */
+enum { LOOP_WAIT = 1, LOOP_COUNTED = 2 };
+static const uint8_t loop_opcode[256] = {
+    [0x01] = LOOP_WAIT, [0x95] = LOOP_WAIT, [0xB5] = LOOP_WAIT, [0xD5] = LOOP_WAIT, [0x91] = LOOP_WAIT,
+    [0xB1] = LOOP_WAIT, [0xD1] = LOOP_WAIT, [0x93] = LOOP_WAIT, [0xB3] = LOOP_WAIT, [0xD3] = LOOP_WAIT,
+    [0xDA] = LOOP_WAIT, [0x11] = LOOP_WAIT, [0x31] = LOOP_WAIT, [0x12] = LOOP_WAIT, [0x13] = LOOP_WAIT,
+    [0x14] = LOOP_WAIT, [0x15] = LOOP_WAIT, [0x18] = LOOP_WAIT, [0x19] = LOOP_WAIT, [0x1A] = LOOP_WAIT,
+    [0x1B] = LOOP_WAIT, [0x1C] = LOOP_WAIT, [0x1D] = LOOP_WAIT, [0x1E] = LOOP_WAIT, [0x1F] = LOOP_WAIT,
+    [0xE8] = LOOP_WAIT, [0xE9] = LOOP_WAIT,
+    [0xF2] = LOOP_COUNTED, [0xF3] = LOOP_COUNTED, [0xF4] = LOOP_COUNTED, [0xF5] = LOOP_COUNTED,
+};
+
+/* Can step() evaluate this opcode? */
 static int wait_loop_opcode(uint32_t op)
 {
-    switch (op) {
-    case 0x01: case 0x95: case 0xB5: case 0xD5: case 0x91: case 0xB1: case 0xD1: case 0x93: case 0xB3:
-    case 0xD3: case 0xDA: case 0x11: case 0x31: case 0x12: case 0x13: case 0x14: case 0x15: case 0x18:
-    case 0x19: case 0x1A: case 0x1B: case 0x1C: case 0x1D: case 0x1E: case 0x1F: case 0xE8: case 0xE9:
-        return 1;
-    default:
-        return 0;
-    }
+    return loop_opcode[op & 0xFF] == LOOP_WAIT;
 }
 
 /* Evaluate the instruction whose opcode op the walk has just fetched; -1
@@ -350,14 +357,17 @@ static uint64_t wait_loop_length(walk *w, uint32_t pc, uint32_t cc, uint32_t op)
     return 0;
 }
 
-uint64_t cpu_idle_skip(vax_machine *m)
+#if defined(__GNUC__) || defined(__clang__)
+#define IDLE_NOINLINE __attribute__((noinline))
+#else
+#define IDLE_NOINLINE
+#endif
+
+/* The look proper: the walks (cpu_idle_skip has checked the PSL and the
+ * limits). */
+static IDLE_NOINLINE uint64_t idle_look(vax_machine *m)
 {
     vax_cpu *c = &m->cpu;
-    /* Kernel mode only; no trace (each instruction would trap) and no
-     * instruction half done. */
-    if (c->psl & (PSL_CUR | PSL_T | PSL_TP | PSL_FPD) || m->run_limit <= m->icount + 1 ||
-        m->cost_limit <= m->cost)
-        return 0;
     uint32_t ipl = PSL_GET_IPL(c->psl), pc = c->r[15], cc = c->psl & PSL_CC, op = 0;
     int reg = 0;
     int64_t left = 0;
@@ -370,7 +380,7 @@ uint64_t cpu_idle_skip(vax_machine *m)
      * ends the look at once, as the walks would end at their first step. */
     int counted = 0;
     if (fetch_opcode(&w, &op) == 0) {
-        if (op >= 0xF2 && op <= 0xF5) {
+        if (loop_opcode[op] == LOOP_COUNTED) {
             counted = counted_loop(&w, pc, &op, &reg, &left);
         } else if (wait_loop_opcode(op)) {
             len = wait_loop_length(&w, pc, cc, op);
@@ -420,4 +430,31 @@ uint64_t cpu_idle_skip(vax_machine *m)
     if (n)
         machine_account_idle(m, n, iter_cost);
     return n;
+}
+
+uint64_t cpu_idle_skip(vax_machine *m)
+{
+    const vax_cpu *c = &m->cpu;
+    /* Kernel mode only; no trace (each instruction would trap) and no
+     * instruction half done. */
+    if (c->psl & (PSL_CUR | PSL_T | PSL_TP | PSL_FPD) || m->run_limit <= m->icount + 1 ||
+        m->cost_limit <= m->cost)
+        return 0;
+    /* Most looks (the kernel comes here at every IPL change) find an
+     * opcode no loop starts with, in a page the TB holds and a block the
+     * cache holds: then idle_look would read that byte, find nothing and
+     * change nothing (not even idle_retry_pc, which only a failed read
+     * touches), so the answer is 0 without building the walk.  The page is
+     * found through the host's look-up (tlb.h: a slot that holds a page is
+     * a copy of the TB's entry, so it holds it exactly when tlb_host
+     * would find it readable in kernel mode); a page it lacks, a block
+     * the cache lacks or an opcode a loop may start with takes the whole
+     * look, which decides them as before. */
+    uint32_t pc = c->r[15];
+    const xlat_entry *x = &m->xlat[xlat_index(pc)];
+    if (x->tag == pc >> 9 && (x->access & (1u << MODE_KERNEL)) &&
+        cache_holds_block(&m->cache, (x->pa | (pc & 511u)) >> CACHE_BLOCK_SHIFT) &&
+        !loop_opcode[x->host[pc & 511u]])
+        return 0;
+    return idle_look(m);
 }
