@@ -4,8 +4,8 @@
  */
 #include "bus/bus.h"
 
+#include "le.h"
 #include "machine.h"
-#include "mmu/mmu.h"
 
 int bus_add_region(vax_machine *m, uint32_t base, uint32_t size, void *dev, io_read_fn rd, io_write_fn wr)
 {

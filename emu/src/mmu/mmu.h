@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "le.h"
 #include "machine.h"
 #include "mmu/cache.h"
 
@@ -57,31 +58,6 @@ int phys_write_l(vax_machine *m, uint32_t pa, uint32_t value);
 int ifetch_fill(vax_machine *m, uint32_t pc);
 /* Fetch n (1, 2 or 4) instruction-stream bytes the slow way. */
 int ifetch_slow(vax_machine *m, int n, uint32_t *value);
-
-static inline uint32_t load_le(const uint8_t *p, int size)
-{
-    if (size == 1)
-        return p[0];
-    if (size == 2) {
-        uint16_t w;
-        memcpy(&w, p, 2);
-        return w;
-    }
-    uint32_t l;
-    memcpy(&l, p, 4);
-    return l;
-}
-
-static inline void store_le(uint8_t *p, int size, uint32_t v)
-{
-    if (size == 1)
-        p[0] = (uint8_t)v;
-    else if (size == 2) {
-        uint16_t w = (uint16_t)v;
-        memcpy(p, &w, 2);
-    } else
-        memcpy(p, &v, 4);
-}
 
 #if defined(__GNUC__) || defined(__clang__)
 #define MMU_INLINE static inline __attribute__((always_inline))
