@@ -72,9 +72,9 @@ import {
 import { threadExecutors } from '../experiments/runner/sweepNode';
 import { mergeShards, parseShardSpec, readShard, shardJsonl, shardUnits, ShardError, type Shard, type ShardSpec } from '../experiments/runner/sweepShard';
 import { availableMeasures, findMeasure, MEASURES, type Measure } from '../experiments/runner/sweepView';
-import { TOGGLES, bootBufpages, expectedValues, findToggle, settingValue, toggleHelp, validateSetting } from '../experiments/runner/toggles';
+import { TOGGLES, expectedValues, findToggle, settingValue, toggleHelp, validateSetting } from '../experiments/runner/toggles';
 import {
-  FREE_MEMORY_PROBE_KB, formatFidelity, nameCacheFidelity, table2Fidelity, table7CountedSteps, table7Fidelity, table8Fidelity,
+  FREE_MEMORY_PROBE_KB, formatFidelity, freeMemoryProbeBufpages, nameCacheFidelity, table2Fidelity, table7CountedSteps, table7Fidelity, table8Fidelity,
 } from '../experiments/runner/fidelity';
 import { DISK_TIMINGS, SPINS, type DiskTiming, type Spin } from '../emu/js/constants';
 import { findLabImage, loadSharedPack, loadVaxNode, openDiskImage, wasmBuildExists } from '../emu/js/vaxNode';
@@ -109,7 +109,7 @@ function usageWords(text: string): string {
 
 const USAGE = `usage: vaxlab list
        vaxlab kernels
-       vaxlab fidelity [--seeds N] [--spin drifting|locked] [--json FILE] [--kernel NAME|FILE]   (Tables 2, 7, 8 and the name cache against the paper, each row the median of N seeds (default 3) with its range; held-out rows summed up; Table 7's counted rows also with 64 KB less and more free memory)
+       vaxlab fidelity [--seeds N] [--spin drifting|locked] [--json FILE] [--kernel NAME|FILE]   (Tables 2, 7, 8 and the name cache against the paper, each row the median of N seeds (default 3) with its range; held-out rows summed up; Table 7's counted rows also with ${FREE_MEMORY_PROBE_KB} KB less and more free memory)
        vaxlab run EXPERIMENT|all [--cpu 750|780] [--mem MB] [--disk ${DISK_TIMINGS.join('|')}] [--param NAME=VALUE ...]
                                  [--set NAME=VALUE ...] [--limit SECONDS] [--seeds N] [--spin drifting|locked]
                                  [--json FILE] [--image FILE] [--kernel NAME|FILE] [--counters all] [--jobs N]
@@ -751,14 +751,14 @@ async function fidelity(args: string[]): Promise<number> {
   const table7 = findExperiment('table7')!;
   const table7Kernel = await kernelFor(table7, kernelArg, imagePath, kernelCache);
   const probeSteps = table7CountedSteps(results.table7!);
-  const ownBufpages = bootBufpages(table7.machine.memoryMB);
-  const probe = async (bufpages: number) => {
-    process.stderr.write(`table7: ${probeSteps.length} steps with bufpages=${bufpages} (the kernel's own: ${ownBufpages}) ...\n`);
+  const bufpages = freeMemoryProbeBufpages(table7.machine.memoryMB);
+  const probe = async (probed: number) => {
+    process.stderr.write(`table7: ${probeSteps.length} steps with bufpages=${probed} (the kernel's own: ${bufpages.own}) ...\n`);
     return runExperiment(api.vax780, disk, table7, {
-      image, spinSeeds: seeds, steps: probeSteps, set: { bufpages }, ...(spin ? { spin } : {}), ...(table7Kernel ? { kernel: table7Kernel } : {}),
+      image, spinSeeds: seeds, steps: probeSteps, set: { bufpages: probed }, ...(spin ? { spin } : {}), ...(table7Kernel ? { kernel: table7Kernel } : {}),
     });
   };
-  const probes = { lessFree: await probe(ownBufpages + FREE_MEMORY_PROBE_KB), moreFree: await probe(ownBufpages - FREE_MEMORY_PROBE_KB) };
+  const probes = { lessFree: await probe(bufpages.lessFree), moreFree: await probe(bufpages.moreFree) };
   disk.dispose();
   const tables = [
     table2Fidelity(results.table2!), table7Fidelity(results.table7!, probes), table8Fidelity(results.table7!),

@@ -6,6 +6,7 @@
 
 import { GENERIC_NCHSIZE } from './experiments';
 import { LOCKED_SPIN_WORDS, type ExperimentResult, type RowResult, type SpreadRange } from './result';
+import { bootBufpages } from './toggles';
 
 /** One figure of one row: ours against the paper's. */
 export interface FidelityCell {
@@ -33,6 +34,14 @@ export interface FreeMemoryProbe {
  *  The paper gives its 4.2BSD system's memory only as "nearly 1 megabyte" (section 3.2.8), which our like-4.2
  *  kernel matches within about this much (953,344 bytes with its 332 KB of buffers). */
 export const FREE_MEMORY_PROBE_KB = 64;
+
+/** The buffer cache of each free-memory probe, in KB, on a machine of memoryMB: the kernel's own (bootBufpages),
+ *  FREE_MEMORY_PROBE_KB more (less free memory) and FREE_MEMORY_PROBE_KB less.  The CLI's probes and the page's
+ *  sweep both take them from here. */
+export function freeMemoryProbeBufpages(memoryMB: number): { lessFree: number; own: number; moreFree: number } {
+  const own = bootBufpages(memoryMB);
+  return { lessFree: own + FREE_MEMORY_PROBE_KB, own, moreFree: own - FREE_MEMORY_PROBE_KB };
+}
 
 /** The runs of Table 7 with the buffer cache FREE_MEMORY_PROBE_KB larger (less free memory) and smaller. */
 export interface Table7Probes {

@@ -9,9 +9,9 @@
 
 import { PAPER_KERNEL_VARIANT, findExperiment } from '../../../experiments/runner/experiments';
 import { DISTRIBUTED_KERNEL_NAME } from '../../../experiments/kernels/variants';
-import { DEFAULT_DISK_TIMING, DEFAULT_SPIN, bootBufpages } from '../../../experiments/runner/toggles';
+import { DEFAULT_DISK_TIMING, DEFAULT_SPIN } from '../../../experiments/runner/toggles';
 import {
-  FREE_MEMORY_PROBE_KB, TABLE7_MIN_FAULTS, nameCacheFidelity, table2Fidelity, table7Fidelity, table8Fidelity, type FidelityRow, type FidelityTable,
+  freeMemoryProbeBufpages, nameCacheFidelity, table2Fidelity, table7Fidelity, table8Fidelity, type FidelityRow, type FidelityTable,
 } from '../../../experiments/runner/fidelity';
 import { signed, type Cell, type Column, type ResultTable, type TableRow } from '../../../experiments/runner/resultView';
 import { resultKernel, runFingerprint } from './compare';
@@ -91,24 +91,24 @@ export interface FreeMemorySweep {
   /** The row, an experiment of its own (e.g. gausspage.40). */
   experiment: string;
   setting: 'bufpages';
-  /** The kernel's own buffer cache and FREE_MEMORY_PROBE_KB either side of it, in KB, ascending. */
+  /** The kernel's own buffer cache and the free-memory probes' either side of it (freeMemoryProbeBufpages), in KB,
+   *  ascending. */
   values: number[];
   /** What the sweep's chart and table show: the row's page-ins (a MEASURES id). */
   measure: 'faults';
 }
 
 /**
- * Table 7's row with the largest |error| in page faults, swept over the buffer cache FREE_MEMORY_PROBE_KB
- * either side of what the kernel gives itself on the run's memory: how far free memory alone moves it (a row
- * where the walk just stops fitting moves by tens of per cent; emu/docs/timing.md, "gausspage.40: a knife edge of
- * free memory").  null when the table has no counted row, or the row is not an experiment of its own.
+ * Table 7's row with the largest |error| in page faults, swept over the free-memory probes' buffer caches on the
+ * run's memory: how far free memory alone moves it (a row where the walk just stops fitting moves by tens of per
+ * cent; emu/docs/timing.md, "gausspage.40: a knife edge of free memory").  null when the table has no counted row
+ * (the summary's worst is one: fidelity.ts counts no other), or the row is not an experiment of its own.
  */
 export function freeMemorySweep(table: FidelityTable, memoryMB: number): FreeMemorySweep | null {
   const worst = table.summary.faults?.worst;
-  const row = table.rows.find((r) => r.label === worst);
-  if (!worst || !row || (row.cells.faults?.paper ?? 0) < TABLE7_MIN_FAULTS || !findExperiment(worst)) return null;
-  const own = bootBufpages(memoryMB);
-  return { experiment: worst, setting: 'bufpages', values: [own - FREE_MEMORY_PROBE_KB, own, own + FREE_MEMORY_PROBE_KB], measure: 'faults' };
+  if (!worst || !findExperiment(worst)) return null;
+  const b = freeMemoryProbeBufpages(memoryMB);
+  return { experiment: worst, setting: 'bufpages', values: [b.moreFree, b.own, b.lessFree], measure: 'faults' };
 }
 
 /** Every table, each from the newest run made as the paper ran it.  A run listed twice (this page's run is also
