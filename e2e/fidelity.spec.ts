@@ -101,9 +101,10 @@ test('How close are we?: offers the runs, then shows each table as `vaxlab fidel
     });
   });
 
-test('Table 7 from a link made in Node: its worst row swept over the buffer cache in the page gives the page-ins `vaxlab sweep` gives',
+test('Table 7 from a link made in Node: its worst row swept over the buffer cache in the page gives the page-ins `vaxlab sweep` ' +
+  'gives; the whole table swept over the probes\' buffer caches gives every counted row its free-memory probes',
   async ({ page }) => {
-    test.setTimeout(300_000);
+    test.setTimeout(600_000);
     // Table 7 as the paper ran it (like-4.2, 4.5 MB), run by the CLI: about 20 s natively, much longer in a page.
     const result = vaxlabJson(['run', 'table7']) as ExperimentResult;
     const value = await encodePermalink({
@@ -137,6 +138,31 @@ test('Table 7 from a link made in Node: its worst row swept over the buffer cach
     // And free memory moves the row as the CLI's probes say: fewer page-ins with 64 KB more free memory.
     expect(cliFaults[0]!).toBeLessThan(cliFaults[1]!);
     expect(cliFaults[1]!).toBeLessThan(cliFaults[2]!);
+
+    // Every counted row's probes, as `vaxlab fidelity` prints them: the page offers the whole table at the two
+    // buffer caches (more free memory first), on the link's own settings.
+    await expect(panel.getByTestId('fidelity-probes-source')).toHaveCount(0);
+    const probe = panel.getByTestId('fidelity-probe-free-memory');
+    const steps = result.rows.length;
+    await expect(probe).toHaveText(`Sweep table7 over bufpages ${values[0]}, ${values[2]} KB (${2 * steps} steps)`);
+    await probe.click();
+    await expect(page.getByTestId('sweep-status')).toContainText(new RegExp(`^Finished in .*: ${2 * steps} of ${2 * steps} units ran`),
+      { timeout: 300_000 });
+    await expect(panel.getByTestId('fidelity-probes-source')).toContainText('your sweeps');
+    await expect(panel.getByTestId('fidelity-probe-free-memory')).toHaveCount(0);
+    await panel.getByTestId('fidelity-part-table7').locator('summary').click();
+    const table = panel.getByTestId('fidelity-table7-table');
+    const probeHeads = await table.locator('thead tr').last().locator('th').allTextContents();
+    const col = probeHeads.findIndex((h) => h.trim() === `${FREE_MEMORY_PROBE_KB} KB less / more free`);
+    expect(col, probeHeads.join(' | ')).toBeGreaterThan(0);
+    const cells = await panel.getByTestId('fidelity-table7-row').evaluateAll((trs, at) =>
+      trs.map((r) => Array.from(r.querySelectorAll('td, th'), (c) => (c.textContent ?? '').trim())).map((r) => [r[0]!, r[at]!]), col);
+    // gausspage.40's probes in the page are the CLI's sweep of that row at the same buffer caches (Node and the page,
+    // the same machine, kernel and seed); every counted row has its two counts.
+    expect(cells.find(([label]) => label === 'gausspage.40')![1]).toBe(`${cliFaults[2]} / ${cliFaults[0]}`);
+    const counted = result.rows.filter((r) => (r.paper?.pageFaults ?? 0) >= 100).map((r) => r.test);
+    expect(counted.length).toBe(9);
+    for (const label of counted) expect(cells.find(([l]) => l === label)![1], label).toMatch(/^\d+ \/ \d+$/);
     await fitsEverywhere(page, [
       { part: panel.getByTestId('fidelity-part-table7'), name: '51-fidelity-table7' },
       { part: page.getByTestId('sweep-results'), name: '52-free-memory-sweep' },

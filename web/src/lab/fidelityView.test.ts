@@ -11,6 +11,7 @@ import { kernelResultName } from '../../../experiments/kernels/variants';
 import { findExperiment } from '../../../experiments/runner/experiments';
 import { formatFidelity, table2Fidelity } from '../../../experiments/runner/fidelity';
 import type { ExperimentResult, RowResult } from '../../../experiments/runner/result';
+import type { SweepResult } from '../../../experiments/runner/sweep';
 import { fidelityReport, notAsThePaperRan, type FidelityCandidate } from './fidelityView';
 import type { SharedRun } from './permalink';
 
@@ -151,4 +152,63 @@ test('Table 7 offers a sweep of its worst counted row over the buffer cache, 64 
   assert.equal(freeMemorySweep(few, 4.5), null);
   // On another memory, around that memory's own buffer cache (512 KB on 8 MB).
   assert.deepEqual(freeMemorySweep(t7.table!, 8)!.values, [448, 512, 576]);
+});
+
+test('Table 7 shows every counted row\'s free-memory probes from a kept sweep of the table over bufpages, as the CLI prints them', async () => {
+  const { freeMemoryProbes, probeSweep } = await import('./fidelityView');
+  const { SWEEP_FORMAT, SWEEP_VERSION } = await import('../../../experiments/runner/sweep');
+  const { table7Fidelity } = await import('../../../experiments/runner/fidelity');
+  const steps = findExperiment('table7')!.steps;
+  const faultsRows = (factor: number) => steps.map((s) => row('table7', s.id, 1, { derived: { pageFaults: Math.round((s.paper?.pageFaults ?? 0) * factor) } }));
+  const source = run('table7', faultsRows(1));
+  // The table swept over bufpages 268 and 396 KB (64 KB either side of the kernel's own 332 KB on 4.5 MB): each point
+  // the source run with only the buffer cache changed.
+  const point = (bufpages: number, factor: number, over: Partial<ExperimentResult> = {}) => ({
+    values: { bufpages }, result: { ...source.result, kernelSettings: { bufpages }, rows: faultsRows(factor), ...over },
+  });
+  const sweep = (points: ReturnType<typeof point>[], setting = 'bufpages'): SweepResult => ({
+    format: SWEEP_FORMAT, version: SWEEP_VERSION, experiment: 'table7', title: 't', view: source.result.view,
+    axes: [{ setting, values: points.map((p) => p.values.bufpages), labels: points.map((p) => String(p.values.bufpages)) }],
+    base: { parameters: {}, set: {} }, status: 'ok', points,
+  });
+  const probes = sweep([point(268, 0.9), point(396, 1.2)]);
+  const at = '2026-11-27T00:00:00.000Z';
+  const parts = fidelityReport([{ shared: source, origin: 'o', at }], [{ result: probes, origin: 'your sweeps, saved today' }]);
+  const t7 = parts.find((p) => p.key === 'table7')!;
+  assert.equal(t7.probesFrom, 'your sweeps, saved today');
+  assert.equal(t7.probeSweep, null, 'nothing to offer once the probes are there');
+  // The CLI's table with the CLI's probes, figure for figure.
+  const found = freeMemoryProbes(source.result, [{ result: probes, origin: 'x' }])!;
+  assert.deepEqual(t7.table, table7Fidelity(source.result, found.probes));
+  const g40 = t7.table!.rows.find((r) => r.label === 'gausspage.40')!.cells.faults!;
+  assert.deepEqual(g40.freeMemory, { kb: 64, lessFree: Math.round(260 * 1.2), moreFree: Math.round(260 * 0.9) });
+  // The view has the CLI's column after the faults' error.
+  const keys = t7.view!.columns.map((c) => c.key);
+  assert.deepEqual(keys.slice(1, 5), ['faults.ours', 'faults.paper', 'faults.error', 'faults.freeMemory']);
+  assert.equal(t7.view!.columns[4]!.label, '64 KB less / more free');
+  const g40row = t7.view!.rows.find((r) => r.test === 'gausspage.40')!;
+  assert.equal(g40row.cells[4]!.text, `${Math.round(260 * 1.2)} / ${Math.round(260 * 0.9)}`);
+  // Table 8 (the same run) has no such column.
+  assert.ok(!parts.find((p) => p.key === 'table8')!.view!.columns.some((c) => c.key.endsWith('.freeMemory')));
+
+  // Sweeps that are not the source run with only the buffer cache changed give no probes.
+  const machine = source.result.machine;
+  for (const [why, other] of [
+    ['other seeds', sweep([point(268, 0.9, { machine: { ...machine, spinSeeds: 3 } }), point(396, 1.2)])],
+    ['another kernel', sweep([point(268, 0.9), point(396, 1.2, { kernel: { name: kernelResultName(null) } })])],
+    ['another setting besides', sweep([point(268, 0.9), { ...point(396, 1.2), result: { ...point(396, 1.2).result, kernelSettings: { bufpages: 396, hz: 50 } } }])],
+    ['other values', sweep([point(204, 0.9), point(396, 1.2)])],
+    ['another axis', sweep([point(268, 0.9), point(396, 1.2)], 'nbuf')],
+  ] as const) {
+    const [p7] = fidelityReport([{ shared: source, origin: 'o', at }], [{ result: other, origin: 'x' }]).filter((p) => p.key === 'table7');
+    assert.equal(p7!.probesFrom, null, why);
+    assert.ok(!p7!.table!.rows.some((r) => r.cells.faults?.freeMemory), why);
+    // Instead the page offers the sweep that gives them: the whole table, more free memory first.
+    assert.deepEqual(p7!.probeSweep, { experiment: 'table7', setting: 'bufpages', values: [268, 396], measure: 'faults', steps: 2 * steps.length, notHere: null }, why);
+  }
+  // A run with several seeds: the page runs seed 1 only, so it says how to make the sweep in Node instead.
+  const seeded = run('table7', faultsRows(1), { machine: { ...machine, spinSeeds: 5 } });
+  assert.deepEqual(probeSweep(seeded.result)!.notHere, {
+    seeds: 5, command: 'npx vaxlab sweep table7 --set bufpages=268,396 --seeds 5 --json FILE',
+  });
 });

@@ -11,8 +11,11 @@ import { PAPER_KERNEL_VARIANT, findExperiment } from '../../../experiments/runne
 import { DISTRIBUTED_KERNEL_NAME } from '../../../experiments/kernels/variants';
 import { DEFAULT_DISK_TIMING, DEFAULT_SPIN } from '../../../experiments/runner/toggles';
 import {
-  freeMemoryProbeBufpages, nameCacheFidelity, table2Fidelity, table7Fidelity, table8Fidelity, type FidelityRow, type FidelityTable,
+  FREE_MEMORY_PROBE_KB, freeMemoryProbeBufpages, nameCacheFidelity, table2Fidelity, table7Fidelity, table8Fidelity, type FidelityRow,
+  type FidelityTable, type Table7Probes,
 } from '../../../experiments/runner/fidelity';
+import type { ExperimentResult } from '../../../experiments/runner/result';
+import type { SweepResult } from '../../../experiments/runner/sweep';
 import { signed, type Cell, type Column, type ResultTable, type TableRow } from '../../../experiments/runner/resultView';
 import { resultKernel, runFingerprint } from './compare';
 import type { SharedRun } from './permalink';
@@ -27,6 +30,12 @@ export const FIDELITY_PARTS = [
 
 /** The experiments the view needs runs of (the CLI's FIDELITY_EXPERIMENTS). */
 export const FIDELITY_EXPERIMENTS = [...new Set(FIDELITY_PARTS.map((p) => p.experiment))];
+
+/** A kept sweep the view may read Table 7's free-memory probes from, and where it is from ("your sweeps, saved …"). */
+export interface ProbeSweepCandidate {
+  result: SweepResult;
+  origin: string;
+}
 
 /** A run the view may read, and where it is from ("this page's run of …", "your history, saved …"). */
 export interface FidelityCandidate {
@@ -84,6 +93,25 @@ export interface FidelityPart {
   divisor: number | null;
   /** Table 7: the sweep that shows its worst counted row against free memory (freeMemorySweep); null elsewhere. */
   freeMemorySweep: FreeMemorySweep | null;
+  /** Table 7: the kept sweep its free-memory probes were read from (freeMemoryProbes), or null. */
+  probesFrom: string | null;
+  /** Table 7 without probes: the sweep of the whole table that would give them (probeSweep), or null. */
+  probeSweep: ProbeSweep | null;
+}
+
+/** Table 7 run twice more, with the buffer cache FREE_MEMORY_PROBE_KB larger and smaller than the kernel's own:
+ *  `npx vaxlab fidelity`'s free-memory probes, as a sweep of the page, on the source run's own settings. */
+export interface ProbeSweep {
+  experiment: string;
+  setting: 'bufpages';
+  /** More free memory first (the smaller buffer cache), in KB. */
+  values: number[];
+  measure: 'faults';
+  /** How many steps in all (the table's steps at each value). */
+  steps: number;
+  /** When the page cannot run it as the source ran (the source ran with several seeds; the page runs seed 1 only):
+   *  the seeds, and the command that makes the sweep in Node, to open as a file; else null. */
+  notHere: { seeds: number; command: string } | null;
 }
 
 /** A sweep of one paging row over the buffer cache's size: the CLI's free-memory probes, in the page. */
@@ -111,9 +139,64 @@ export function freeMemorySweep(table: FidelityTable, memoryMB: number): FreeMem
   return { experiment: worst, setting: 'bufpages', values: [b.moreFree, b.own, b.lessFree], measure: 'faults' };
 }
 
-/** Every table, each from the newest run made as the paper ran it.  A run listed twice (this page's run is also
- *  in the history) is taken where it is listed first. */
-export function fidelityReport(candidates: readonly FidelityCandidate[]): FidelityPart[] {
+/** Why a probe point's result is not the source run with only the buffer cache changed to `bufpages`, or null. */
+function notAProbeOf(source: ExperimentResult, probe: ExperimentResult, bufpages: number): string | null {
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  if (probe.experiment !== source.experiment) return 'another experiment';
+  if (!same(probe.machine, source.machine)) return 'another machine or seeds';
+  if ((probe.image?.sha256 ?? null) !== (source.image?.sha256 ?? null)) return 'another image';
+  if (!same(probe.kernel ?? null, source.kernel ?? null)) return 'another kernel';
+  if (!same(probe.parameters, source.parameters)) return 'other parameters';
+  const expected = { ...source.kernelSettings, bufpages };
+  const keys = (o: Record<string, number>) => Object.keys(o).sort();
+  if (!same(keys(probe.kernelSettings), keys(expected)) || Object.entries(expected).some(([k, v]) => probe.kernelSettings[k] !== v)) {
+    return 'other kernel settings';
+  }
+  return null;
+}
+
+/**
+ * Table 7's free-memory probes for a source run, from the first kept sweep that has them: a sweep of the same
+ * experiment over bufpages alone whose points at the probes' two buffer caches (freeMemoryProbeBufpages) are the
+ * source run with only the buffer cache changed — same machine and seeds, image, kernel and parameters.  What
+ * `npx vaxlab fidelity` runs as its probes, here from a sweep of the page or a file (`vaxlab sweep table7 --set
+ * bufpages=…`).  null when no sweep has them.
+ */
+export function freeMemoryProbes(source: ExperimentResult, sweeps: readonly ProbeSweepCandidate[]): { probes: Table7Probes; origin: string } | null {
+  const b = freeMemoryProbeBufpages(source.machine.memoryMB);
+  for (const s of sweeps) {
+    const r = s.result;
+    if (r.experiment !== source.experiment || r.axes.length !== 1 || r.axes[0]!.setting !== 'bufpages') continue;
+    const at = (v: number) => {
+      const p = r.points.find((x) => x.values.bufpages === v)?.result;
+      return p && notAProbeOf(source, p, v) === null ? p : null;
+    };
+    const lessFree = at(b.lessFree);
+    const moreFree = at(b.moreFree);
+    if (lessFree && moreFree) return { probes: { lessFree, moreFree }, origin: s.origin };
+  }
+  return null;
+}
+
+/** The sweep of the whole of Table 7 that gives a source run its free-memory probes. */
+export function probeSweep(source: ExperimentResult): ProbeSweep | null {
+  const spec = findExperiment(source.experiment);
+  if (!spec) return null;
+  const b = freeMemoryProbeBufpages(source.machine.memoryMB);
+  const seeds = source.machine.spinSeeds ?? 1;
+  return {
+    experiment: source.experiment, setting: 'bufpages', values: [b.moreFree, b.lessFree], measure: 'faults',
+    steps: 2 * spec.steps.length,
+    notHere: seeds > 1
+      ? { seeds, command: `npx vaxlab sweep ${source.experiment} --set bufpages=${b.moreFree},${b.lessFree} --seeds ${seeds} --json FILE` }
+      : null,
+  };
+}
+
+/** Every table, each from the newest run made as the paper ran it; Table 7 with its free-memory probes when a kept
+ *  sweep has them (freeMemoryProbes).  A run listed twice (this page's run is also in the history) is taken where it
+ *  is listed first. */
+export function fidelityReport(candidates: readonly FidelityCandidate[], sweeps: readonly ProbeSweepCandidate[] = []): FidelityPart[] {
   const seen = new Set<string>();
   const unique = candidates.filter((c) => {
     const f = runFingerprint(c.shared);
@@ -134,12 +217,15 @@ export function fidelityReport(candidates: readonly FidelityCandidate[]): Fideli
       }
       passedOver.push(`${c.origin}: ${why}`);
     }
-    const table = source ? part.make(source.shared.result) : null;
+    const probed = source && part.key === 'table7' ? freeMemoryProbes(source.shared.result, sweeps) : null;
+    const table = source ? (probed ? table7Fidelity(source.shared.result, probed.probes) : part.make(source.shared.result)) : null;
     const divisor = source?.shared.result.parameters.divisor ?? null;
     return {
       key: part.key, experiment: part.experiment, source, passedOver: [...new Set(passedOver)], table,
       view: table ? fidelityTableView(table) : null, summary: table ? summaryLines(table) : [], divisor: divisor && divisor > 1 ? divisor : null,
       freeMemorySweep: table && source && part.key === 'table7' ? freeMemorySweep(table, source.shared.result.machine.memoryMB) : null,
+      probesFrom: probed?.origin ?? null,
+      probeSweep: source && part.key === 'table7' && !probed ? probeSweep(source.shared.result) : null,
     };
   });
 }
@@ -170,6 +256,8 @@ function errorCell(row: FidelityRow, figure: string): Cell {
  */
 export function fidelityTableView(t: FidelityTable): ResultTable {
   const columns: Column[] = [{ key: 'test', label: 'Test', group: '', unit: null, numeric: false }];
+  // A figure with free-memory probes on any row gets a column for them after its error, as the CLI prints it.
+  const probed = (f: string) => t.rows.some((r) => r.cells[f]?.freeMemory);
   for (const f of t.figures) {
     const group = FIGURE_WORDS[f] ?? f;
     columns.push(
@@ -177,6 +265,12 @@ export function fidelityTableView(t: FidelityTable): ResultTable {
       { key: `${f}.paper`, label: 'Paper', group, unit: null, numeric: true, title: 'the paper’s figure' },
       { key: `${f}.error`, label: 'Error', group, unit: '%', numeric: true, title: '(ours − paper) / paper, in %' },
     );
+    if (probed(f)) {
+      columns.push({
+        key: `${f}.freeMemory`, label: `${FREE_MEMORY_PROBE_KB} KB less / more free`, group, unit: null, numeric: true,
+        title: `the same with the buffer cache ${FREE_MEMORY_PROBE_KB} KB larger (less free memory) and smaller than the kernel’s own`,
+      });
+    }
   }
   const line = (r: FidelityRow): TableRow => ({
     test: r.label,
@@ -186,10 +280,12 @@ export function fidelityTableView(t: FidelityTable): ResultTable {
       { text: r.calibration ? `${r.label} (calibration)` : r.label, ...(r.calibration ? { className: 'calibration', title: 'the timing model was fitted on this row: shown, not counted' } : {}) },
       ...t.figures.flatMap((f): Cell[] => {
         const c = r.cells[f];
-        if (!c) return [{ text: '—' }, { text: '—' }, { text: '—' }];
+        const probe: Cell[] = probed(f)
+          ? [{ text: c?.freeMemory ? `${figureNumber(c.freeMemory.lessFree)} / ${figureNumber(c.freeMemory.moreFree)}` : '—' }] : [];
+        if (!c) return [{ text: '—' }, { text: '—' }, { text: '—' }, ...probe];
         const range = c.range && figureNumber(c.range.min) !== figureNumber(c.range.max)
           ? ` [${figureNumber(c.range.min)}–${figureNumber(c.range.max)}]` : '';
-        return [{ text: `${figureNumber(c.ours)}${range}` }, { text: figureNumber(c.paper) }, errorCell(r, f)];
+        return [{ text: `${figureNumber(c.ours)}${range}` }, { text: figureNumber(c.paper) }, errorCell(r, f), ...probe];
       }),
     ],
   });

@@ -6,7 +6,7 @@ import { FREE_MEMORY_PROBE_KB } from '../../../../experiments/runner/fidelity';
 import { kernelLabel } from '../compare';
 import { experimentById } from '../config';
 import type { LabController } from '../controller';
-import { fidelityReport, type FidelityCandidate, type FidelityPart } from '../fidelityView';
+import { fidelityReport, type FidelityCandidate, type FidelityPart, type ProbeSweepCandidate } from '../fidelityView';
 import { useAtom } from '../state/atom';
 import { isRunning } from '../state/runs';
 import { when } from './HistoryPanel';
@@ -34,6 +34,8 @@ export function FidelityPanel({ lab }: { lab: LabController }) {
   const sessionRuns = useAtom(lab.shown.sessionRuns);
   const linkRuns = useAtom(lab.shown.linkRuns);
   const history = useAtom(lab.history.history);
+  const sweepHistory = useAtom(lab.sweeps.history);
+  const shownSweep = useAtom(lab.sweeps.shown);
   const running = isRunning(useAtom(lab.runs.run)) || lab.running;
   const ready = useAtom(lab.link.machine).phase === 'ready';
   const parts = useMemo(() => {
@@ -42,8 +44,13 @@ export function FidelityPanel({ lab }: { lab: LabController }) {
       ...linkRuns.map((s) => ({ shared: s.shared, at: s.shared.ranAt ?? s.at, origin: 'a shared run (from its link)' })),
       ...history.entries.filter((h) => !h.interrupted).map((h) => ({ shared: h.run, at: h.savedAt, origin: `your history, saved ${when(h.savedAt)}` })),
     ];
-    return fidelityReport(candidates);
-  }, [sessionRuns, linkRuns, history.entries]);
+    // Table 7's free-memory probes from a kept sweep: the one shown (a file's or a link's too), then the history's.
+    const sweeps: ProbeSweepCandidate[] = [
+      ...(shownSweep ? [{ result: shownSweep.result, origin: shownSweep.source === 'history' || shownSweep.source === 'run' ? 'your sweeps' : `the sweep shown (from a ${shownSweep.source})` }] : []),
+      ...sweepHistory.entries.map((e) => ({ result: e.result, origin: `your sweeps, saved ${when(e.savedAt)}` })),
+    ];
+    return fidelityReport(candidates, sweeps);
+  }, [sessionRuns, linkRuns, history.entries, sweepHistory.entries, shownSweep]);
 
   return (
     <section className="panel fidelity" aria-labelledby="fidelity-title" data-testid="fidelity-panel">
@@ -99,13 +106,31 @@ export function FidelityPanel({ lab }: { lab: LabController }) {
             <p className="hint" data-testid="fidelity-free-memory">
               A paging row where the walk just stops fitting in memory moves with free memory more than with its seeds:
               see how far for {p.freeMemorySweep.experiment}, the row furthest from the paper, with the buffer cache
-              {' '}{FREE_MEMORY_PROBE_KB} KB either side of the kernel’s own (<code>npx vaxlab fidelity</code> prints the
-              same probes for every row).{' '}
+              {' '}{FREE_MEMORY_PROBE_KB} KB either side of the kernel’s own.{' '}
               <button type="button" className="quiet small" data-testid="fidelity-sweep-free-memory" disabled={running || !ready}
                 onClick={() => lab.sweepSettingOf(p.freeMemorySweep!.experiment, p.freeMemorySweep!.setting, p.freeMemorySweep!.values,
                   p.freeMemorySweep!.measure)}>
                 Sweep {p.freeMemorySweep.experiment} over bufpages {p.freeMemorySweep.values.join(', ')} KB
               </button>
+            </p>
+          ) : null}
+          {p.probesFrom ? (
+            <p className="hint" data-testid="fidelity-probes-source">
+              The column “{FREE_MEMORY_PROBE_KB} KB less / more free” is from {p.probesFrom}: the same run with the buffer
+              cache {FREE_MEMORY_PROBE_KB} KB larger and smaller, as <code>npx vaxlab fidelity</code> probes every row.
+            </p>
+          ) : p.probeSweep ? (
+            <p className="hint" data-testid="fidelity-probe-offer">
+              To see how far free memory moves every counted row, run {p.probeSweep.experiment} twice more with the buffer
+              cache {FREE_MEMORY_PROBE_KB} KB smaller and larger than the kernel’s own
+              {p.probeSweep.notHere ? (
+                <>: the run had seeds 1..{p.probeSweep.notHere.seeds} and the page runs seed 1 only, so make the sweep with
+                  {' '}<code>{p.probeSweep.notHere.command}</code> and open the file under Sweep results.</>
+              ) : <>{' '}
+                <button type="button" className="quiet small" data-testid="fidelity-probe-free-memory" disabled={running || !ready}
+                  onClick={() => lab.sweepSettingOf(p.probeSweep!.experiment, p.probeSweep!.setting, p.probeSweep!.values, p.probeSweep!.measure)}>
+                  Sweep {p.probeSweep.experiment} over bufpages {p.probeSweep.values.join(', ')} KB ({p.probeSweep.steps} steps)
+                </button></>}
             </p>
           ) : null}
           {p.passedOver.length ? (
