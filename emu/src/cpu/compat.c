@@ -327,7 +327,7 @@ static int extended(vax_machine *m, uint32_t w)
         int64_t dividend = (int32_t)((cm_reg(c, reg) << 16) | cm_reg(c, pair));
         int64_t divisor = (int32_t)sext16(src);
         if (divisor == 0) {
-            cc = PSL_Z | PSL_V | PSL_C;
+            cc = PSL_V | PSL_C;   /* N and Z clear, as in the reference simulator */
             break;
         }
         int64_t q = dividend / divisor, r = dividend % divisor;
