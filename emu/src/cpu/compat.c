@@ -8,13 +8,18 @@
  * registers in the low halves of R0-R6 and R15, 16-bit addresses in P0
  * space, user-mode accesses through the MMU).
  *
- * The instruction set is the PDP-11's user set less what the 780's
- * compatibility mode leaves out (VAX Architecture Reference Manual,
- * "Compatibility Mode"; DEC's EVKAD exercises each group and passes):
+ * The instruction set is the PDP-11 user set the 780's compatibility mode
+ * has.  Which instructions belong was settled by DEC's EVKAD (the
+ * compatibility-mode exerciser), which now passes: with a first version
+ * built from the PDP-11 user set, EVKAD stopped at MARK, which it expects
+ * to be reserved, and at MTPI, MTPD and ASH, which it expects to run.
  *   double operand  MOV(B) CMP(B) BIT(B) BIC(B) BIS(B) ADD SUB, and XOR;
  *   single operand  CLR(B) COM(B) INC(B) DEC(B) NEG(B) ADC(B) SBC(B)
  *                   TST(B) ROR(B) ROL(B) ASR(B) ASL(B) SWAB SXT;
- *   program control the branches, SOB, JMP, JSR, RTS, MARK, RTI, RTT, the
+ *   extended        MUL DIV ASH ASHC;
+ *   previous space  MFPI MTPI MFPD MTPD (user mode's one space: a push
+ *                   and a pop);
+ *   program control the branches, SOB, JMP, JSR, RTS, RTI, RTT, the
  *                   condition-code operators (NOP among them).
  * The PDP-11 N, Z, V and C are PSL<3:0>; PSL<T> is the PDP-11 T bit, which
  * RTI and RTT load from the popped PSW (its other bits are ignored: a
@@ -28,10 +33,9 @@
  * 0x30, one parameter, the code), taken as a fault with the PC of the
  * instruction itself (EVKAE test 3 checks that for BPT) and the
  * instruction's autoincrements and decrements undone:
- *   0 reserved instruction: HALT, WAIT, RESET, MFPT, SPL, the privileged
- *     PSW and previous-space moves (MFPI, MTPI, MFPD, MTPD, MTPS, MFPS),
- *     CSM, TSTSET, WRTLCK, the EIS (MUL, DIV, ASH, ASHC), FIS and FP11
- *     floating point, and the unused codes;
+ *   0 reserved instruction: HALT, WAIT, RESET, MFPT, SPL, MARK, MTPS,
+ *     MFPS, CSM, TSTSET, WRTLCK, the FIS and FP11 floating point, and the
+ *     unused codes;
  *   1 BPT (000003), 2 IOT (000004), 3 EMT (104000-104377), 4 TRAP
  *     (104400-104777);
  *   5 illegal instruction: JMP or JSR with a register destination;
