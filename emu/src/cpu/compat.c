@@ -515,7 +515,11 @@ int compat_execute(vax_machine *m)
         shape_cost(m, SHAPE_NOP);
         return cm_exception(m, COMPAT_ODD_ADDRESS);
     }
-    TRY(cm_fetch(m, &w));
+    int st = cm_fetch(m, &w);
+    if (st) {   /* a fault on the instruction word: charged as a VAX opcode's fetch that faults */
+        shape_cost(m, SHAPE_NOP);
+        return st;
+    }
     uint32_t group = w >> 12;   /* the top octal digit and bit 15 */
     if ((group & 7u) >= 1 && (group & 7u) <= 6)
         return double_operand(m, w);
@@ -556,7 +560,7 @@ int compat_execute(vax_machine *m)
                 return move_previous(m, w, low >= 0006600u);
         }
     }
-    /* The privileged, floating and extended ones, and the unused codes. */
+    /* MARK, the privileged ones, the floating point and the unused codes. */
     shape_cost(m, SHAPE_NOP);
     return cm_exception(m, COMPAT_RESERVED_INSTRUCTION);
 }

@@ -10,11 +10,12 @@
  * the repository root:
  *
  *   clang -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 \
- *       -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iemu/src \
+ *       -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iemu/src -Iemu/build/gen \
  *       emu/tests/fuzz/fuzz_cpu.c $(find emu/src -name '*.c') -o /tmp/fuzz_cpu
  *   mkdir -p /tmp/fuzz_corpus && /tmp/fuzz_cpu -timeout=10 -max_total_time=300 /tmp/fuzz_corpus
  *
- * (On Debian the compiler may be called clang-14; libFuzzer comes with
+ * (emu/build/gen holds build_id.h, which make -C emu native writes.  On
+ * Debian the compiler may be called clang-14; libFuzzer comes with
  * libclang-rt-14-dev.  -std=c11 -D_POSIX_C_SOURCE as in the Makefile:
  * in clang's default gnu mode <string.h> declares ffs(), which clashes
  * with the typedef in src/boot/ffs.h.  -fno-sanitize-recover=all makes
