@@ -4,10 +4,11 @@
 // and EVKAE run under DEC's Diagnostic Supervisor, booted through VMB from
 // the diagnostic RA81 (emu/diag/supervisor.ts), one pass each, their
 // figures counted from RUN to the supervisor's next prompt.  Exits 1 if a
-// program we expect to pass reports an error or stops early (EVKAD is
-// reported, not counted: compatibility mode is not implemented), 0 when
-// all pass; says "skipped" and why when DEC's files are not beside the
-// repository, and names a missing or damaged file (exit 3).
+// program we expect to pass reports an error or stops early (a program
+// the supervisor's table marks as not expected to pass is reported, not
+// counted; none is now), 0 when all pass; says "skipped" and why when
+// DEC's files are not beside the repository, and names a missing or
+// damaged file (exit 3).
 //
 //   npm run diag [-- --passes N]
 

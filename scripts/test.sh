@@ -65,10 +65,10 @@ if run_step "setup (packages, npm ci)" bash scripts/setup.sh --no-build; then
   # The boot and diagnostic tests again, on the machine built with ASan and
   # UBSan: a real 4.3BSD boot from the RP06 and from the RA81 (the UDA50),
   # panics, pastes, EVKAA, and DEC's VMB and Diagnostic Supervisor running
-  # EVKAE under the sanitizers (LeakSanitizer included: the machine frees
+  # EVKAE and EVKAD (compatibility mode) under the sanitizers (LeakSanitizer included: the machine frees
   # what it allocates).
   run_step "asan: boot + DEC diagnostics, ASan machine" env VAXLAB_VAX780=emu/build/asan/vax780 \
-    VAXLAB_DIAG_PROGRAMS=EVKAE node --import tsx --test --test-reporter=spec emu/tests/system/boot.test.ts \
+    VAXLAB_DIAG_PROGRAMS=EVKAE,EVKAD node --import tsx --test --test-reporter=spec emu/tests/system/boot.test.ts \
     emu/tests/system/boot-ra81.test.ts emu/tests/system/evkaa.test.ts emu/tests/system/diag.test.ts
   run_step "typecheck: tsc --noEmit (+ e2e)" bash -c "node_modules/.bin/tsc --noEmit -p tsconfig.json && node_modules/.bin/tsc --noEmit -p e2e/tsconfig.json"
   if run_step "web build: vite build" node_modules/.bin/vite build --logLevel warn; then

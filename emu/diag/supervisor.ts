@@ -55,7 +55,7 @@ export interface SupervisorProgram {
 export const SUPERVISOR_PROGRAMS: readonly SupervisorProgram[] = [
   { name: 'EVKAB', what: 'basic instructions', expectPass: true },
   { name: 'EVKAC', what: 'floating point (F, D)', expectPass: true },
-  { name: 'EVKAD', what: 'compatibility mode', expectPass: 'PDP-11 compatibility mode is not implemented (emu/docs/compatibility-mode.md)' },
+  { name: 'EVKAD', what: 'compatibility mode (PDP-11)', expectPass: true },
   { name: 'EVKAE', what: 'privileged architecture', expectPass: true },
 ];
 

@@ -141,17 +141,25 @@ static int eat(const char **pp, char c)
 
 static int hexval(int c) { return isdigit(c) ? c - '0' : tolower(c) - 'a' + 10; }
 
-/* Decimal or 0x hex (no octal), 64 bits, no overflow. */
+/* Decimal, 0x hex or 0o octal (the PDP-11's own notation, for the
+ * compatibility-mode tables; a leading 0 alone is not octal), 64 bits, no
+ * overflow. */
 static int get_number(const char **pp, uint64_t *v)
 {
     const char *p = *pp;
     uint64_t acc = 0;
-    int digits = 0, hex = p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
-    for (p += hex ? 2 : 0; hex ? isxdigit((unsigned char)*p) : isdigit((unsigned char)*p); p++, digits++) {
+    int radix = 10;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+        radix = 16;
+    else if (p[0] == '0' && (p[1] == 'o' || p[1] == 'O'))
+        radix = 8;
+    int digits = 0;
+    for (p += radix != 10 ? 2 : 0; radix == 16 ? isxdigit((unsigned char)*p) : *p >= '0' && *p < '0' + radix;
+         p++, digits++) {
         uint64_t d = (uint64_t)hexval((unsigned char)*p);
-        if (hex ? acc >> 60 != 0 : acc > (UINT64_MAX - d) / 10)
+        if (acc > (UINT64_MAX - d) / (uint64_t)radix)
             return 0;
-        acc = hex ? acc << 4 | d : acc * 10 + d;
+        acc = acc * (uint64_t)radix + d;
     }
     if (!digits || ident_char((unsigned char)*p))
         return 0;

@@ -18,6 +18,8 @@
  *     pending software and hardware interrupts;
  *   - an SCB whose vectors point to HALT stubs, handlers that pop the
  *     exception parameters and REI, random code, or random longwords;
+ *     sometimes a start in compatibility mode or an REI frame into it,
+ *     where the words at the PC's low 16 bits run as PDP-11 code;
  *   - well-formed material for the complex instructions: absolute and
  *     self-relative queues, EDITPC patterns, packed decimal strings,
  *     procedures (CALLS/CALLG ... RET) and subroutines (JSB ... RSB);
@@ -1265,6 +1267,21 @@ static vax_machine *build_case(uint64_t seed, fcase *c)
             }
         }
     }
+    if (mode == MODE_USER && chance(r, 25)) {
+        /* A PDP-11 program: compatibility mode, at a 16-bit address of P0
+         * space (whatever code is put there runs as PDP-11 words). */
+        uint32_t pa, lim = c->mapen ? (c->p0lr ? c->p0lr : 1) * 512u : c->memsize;
+        if (lim > 0x10000u)
+            lim = 0x10000u;
+        for (int t = 0; t < 16; t++) {
+            uint32_t v = below(r, lim) & ~1u;
+            if (host_translate(c, v, &pa)) {
+                pc = v;
+                c->psl = (c->psl & ~(PSL_FPD | PSL_IV | PSL_DV | PSL_FU)) | PSL_CM;
+                break;
+            }
+        }
+    }
     code_vas[ncode++] = pc;
     for (int i = 0; i < 7; i++)
         code_vas[ncode++] = pick_va(c);
@@ -1314,7 +1331,13 @@ static vax_machine *build_case(uint64_t seed, fcase *c)
                             (chance(r, 15) ? PSL_FPD : 0) | (chance(r, 10) ? PSL_T : 0);
             if (nm == 0)
                 npsl |= below(r, 1 + PSL_GET_IPL(c->psl)) << PSL_IPL_SHIFT;
-            img_wr32(c, pa, pick_va(c));
+            uint32_t npc = pick_va(c);
+            /* Sometimes into compatibility mode (user mode, no FPD): the
+             * PDP-11 runs whatever words it finds at the low 16 bits of
+             * the address, which REI keeps. */
+            if (nm == MODE_USER && chance(r, 30))
+                npsl = (npsl & ~PSL_FPD) | PSL_CM;
+            img_wr32(c, pa, npc);
             img_wr32(c, pa + 4, npsl);
         }
     }

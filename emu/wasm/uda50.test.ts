@@ -107,7 +107,7 @@ test('identity: 4.3BSD from the RA81 through /boot, native and wasm alike', { sk
   assert.match(wasm.transcript, /Changing root device to ra0a/);
 });
 
-test('identity: the Diagnostic Supervisor through VMB, native and wasm alike; EVKAE in wasm', { skip: skipDiag }, () => {
+test('identity: the Diagnostic Supervisor through VMB, native and wasm alike; EVKAE and EVKAD in wasm', { skip: skipDiag }, () => {
   const disk = readDiagFile(DISK_FILE);
   const vmb = readDiagFile(VMB_FILE);
   const toPrompt: Step[] = [{ expect: 'DS> ' }, ...ATTACH_COMMANDS.flatMap((c): Step[] => [{ send: c }, { expect: 'DS> ' }])];
@@ -119,10 +119,12 @@ test('identity: the Diagnostic Supervisor through VMB, native and wasm alike; EV
   assert.equal(wasm.transcript, native.transcript);
   assert.match(wasm.transcript, /DIAGNOSTIC SUPERVISOR\.\s+ZZ-ESSAA-/);
 
-  const run = runSupervisorWasm(api.vax780, 'EVKAE');
-  assert.equal(run.failure, null, run.transcript.slice(-2000));
-  assert.match(run.transcript, /\.\. End of run, 0 errors detected, pass count is 1,/);
-  assert.equal(run.errors, 0);
+  for (const program of ['EVKAE', 'EVKAD']) {   // EVKAD: compatibility mode, the PDP-11 instruction set
+    const run = runSupervisorWasm(api.vax780, program);
+    assert.equal(run.failure, null, run.transcript.slice(-2000));
+    assert.match(run.transcript, /\.\. End of run, 0 errors detected, pass count is 1,/, `${program}: ${run.errorText ?? run.stopped}`);
+    assert.equal(run.errors, 0);
+  }
 });
 
 test('the wasm Vax780 refuses an RA image longer than its pack, VMB without an RA drive, a bad VMB', { skip: noBuild }, () => {

@@ -20,9 +20,14 @@ enum {
 void cpu_restore_for_fault(vax_machine *m)
 {
     vax_cpu *c = &m->cpu;
+    /* In compatibility mode the steps were made to the registers' low 16
+     * bits alone, wrapping there (cpu/compat.h). */
+    uint32_t keep = (c->psl & PSL_CM) ? 0xFFFF0000u : 0;
     while (c->rlog_n > 0) {
         c->rlog_n--;
-        c->r[c->rlog_reg[c->rlog_n]] -= (uint32_t)(int32_t)c->rlog_delta[c->rlog_n];
+        uint32_t *r = &c->r[c->rlog_reg[c->rlog_n]];
+        uint32_t undone = *r - (uint32_t)(int32_t)c->rlog_delta[c->rlog_n];
+        *r = (*r & keep) | (undone & ~keep);
     }
     c->r[15] = c->instr_pc;
 }

@@ -178,8 +178,7 @@ void cpu_execute(vax_machine *m)
                 c->psl |= PSL_TP;
                 simple_cost_limit = 0;
             }
-            if (c->psl & PSL_CM) {   /* compatibility mode: compat.c */
-                m->cost += m->tm.op[0x01];   /* as a VAX NOP */
+            if (c->psl & PSL_CM) {   /* compatibility mode: compat.c, which charges its own cost */
                 st = compat_execute(m);
                 m->icount++;
                 if (st && cpu_deliver(m, st) == VAX_EXC_FATAL) {

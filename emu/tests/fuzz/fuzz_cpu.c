@@ -10,11 +10,12 @@
  * the repository root:
  *
  *   clang -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 \
- *       -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iemu/src \
+ *       -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iemu/src -Iemu/build/gen \
  *       emu/tests/fuzz/fuzz_cpu.c $(find emu/src -name '*.c') -o /tmp/fuzz_cpu
  *   mkdir -p /tmp/fuzz_corpus && /tmp/fuzz_cpu -timeout=10 -max_total_time=300 /tmp/fuzz_corpus
  *
- * (On Debian the compiler may be called clang-14; libFuzzer comes with
+ * (emu/build/gen holds build_id.h, which make -C emu native writes.  On
+ * Debian the compiler may be called clang-14; libFuzzer comes with
  * libclang-rt-14-dev.  -std=c11 -D_POSIX_C_SOURCE as in the Makefile:
  * in clang's default gnu mode <string.h> declares ffs(), which clashes
  * with the typedef in src/boot/ffs.h.  -fno-sanitize-recover=all makes
@@ -66,6 +67,8 @@ static uint32_t make_psl(uint32_t sel)
     uint32_t psl = (cur << PSL_CUR_SHIFT) | (prv << PSL_PRV_SHIFT) | ((sel >> 4) & 0xFFu); /* CC T IV FU DV */
     if (sel & (1u << 12))
         psl |= PSL_FPD;
+    if (cur == 3 && (sel & (1u << 14)))   /* a PDP-11 program (compatibility mode) */
+        psl = (psl & ~(PSL_FPD | PSL_IV | PSL_DV | PSL_FU)) | PSL_CM;
     if (cur == 0) {
         psl |= ((sel >> 16) & 31u) << PSL_IPL_SHIFT;
         if (sel & (1u << 13))
@@ -89,8 +92,8 @@ static void check(vax_machine *m, int st)
         bad = "invalid stop reason";
     else if (psl & PSL_MBZ)
         bad = "PSL MBZ bits set";
-    else if (psl & PSL_CM)
-        bad = "PSL compatibility mode";
+    else if ((psl & PSL_CM) && (cur != 3 || (psl & (PSL_FPD | PSL_IS | PSL_DV | PSL_FU | PSL_IV))))
+        bad = "PSL compatibility mode outside user mode or with FPD/IS/DV/FU/IV";
     else if ((psl & PSL_IS) && cur != 0)
         bad = "interrupt stack outside kernel mode";
     else if (PSL_GET_PRV(psl) < cur)

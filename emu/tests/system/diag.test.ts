@@ -1,15 +1,15 @@
 // DEC's Diagnostic Supervisor exercisers on the emulated 780: the supervisor
 // is booted through DEC's VMB from the RA81 diagnostic disk on the UDA50 and
-// runs EVKAB (basic instructions), EVKAC (floating point) and EVKAE
-// (privileged architecture); each must end with 0 errors.  EVKAD needs
-// PDP-11 compatibility mode, which is not implemented: `npm run diag` runs
-// and reports it, this test does not.  The runner: emu/diag/supervisor.ts.
+// runs EVKAB (basic instructions), EVKAC (floating point), EVKAD
+// (compatibility mode: the PDP-11 instruction set, emu/src/cpu/compat.c)
+// and EVKAE (privileged architecture); each must end with 0 errors.  The
+// runner: emu/diag/supervisor.ts.
 // Without DEC's files (../shared/diag, or $VAXLAB_DIAG) the exercisers are
 // skipped, saying why; the reading of the supervisor's reports is checked
 // without them.
 //
 // $VAXLAB_VAX780 picks another build of the machine (npm test runs EVKAE
-// again on the ASan/UBSan one); $VAXLAB_DIAG_PROGRAMS (comma-separated)
+// and EVKAD again on the ASan/UBSan one); $VAXLAB_DIAG_PROGRAMS (comma-separated)
 // picks the programs.
 
 import assert from 'node:assert/strict';
@@ -23,7 +23,7 @@ import { DISK_FILE, parseRun, runSupervisorNative, SUPERVISOR_PROGRAMS, supervis
 import { REPO_ROOT } from '../../js/vaxNode';
 
 const VAX780 = process.env.VAXLAB_VAX780 || join(REPO_ROOT, 'emu/build/native/vax780');
-const PROGRAMS = (process.env.VAXLAB_DIAG_PROGRAMS ?? 'EVKAB,EVKAC,EVKAE').split(',').filter(Boolean);
+const PROGRAMS = (process.env.VAXLAB_DIAG_PROGRAMS ?? 'EVKAB,EVKAC,EVKAD,EVKAE').split(',').filter(Boolean);
 const skip = !existsSync(VAX780) ? `${VAX780} not built (make -C emu native)` : diagMissing() ?? false;
 
 const work = mkdtempSync(join(tmpdir(), 'vaxlab-diagtest-'));
