@@ -364,14 +364,17 @@ function readKernelLongs(sys: Vax780System, names: string[]): Record<string, num
 
 // ------------------------------------------------------------ running
 
+/** The most seeds a run may have (RunOptions.spinSeeds): each is a whole run of every step. */
+export const MAX_SPIN_SEEDS = 99;
+
 export async function runExperiment(
   api: Vax780Api, disk: NonNullable<Vax780Options['disk']>, spec: ExperimentSpec, options: RunOptions = {},
 ): Promise<ExperimentResult> {
   const run = resolveRun(spec, options);
   const nsPerInstruction = CPU_NS_PER_INSTRUCTION[run.cpu];
   const spinSeeds = options.spinSeeds ?? 1;
-  if (!Number.isSafeInteger(spinSeeds) || spinSeeds < 1 || spinSeeds > 99) {
-    throw new SettingsError([`spinSeeds: a whole number from 1 to 99, got ${spinSeeds}`]);
+  if (!Number.isSafeInteger(spinSeeds) || spinSeeds < 1 || spinSeeds > MAX_SPIN_SEEDS) {
+    throw new SettingsError([`spinSeeds: a whole number from 1 to ${MAX_SPIN_SEEDS}, got ${spinSeeds}`]);
   }
   const memoryNote = run.memoryMB === spec.machine.memoryMB && run.cpu === spec.machine.cpu
     ? spec.machine.memoryNote

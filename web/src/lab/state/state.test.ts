@@ -459,7 +459,8 @@ test('the page put together: ready, Run sends the form\'s settings, the finished
   await until(() => w.posted.some((m) => m.type === 'stop'), 'stop');
   lab.runs.fail('end of test');
 
-  // A link with settings this lab cannot set: Run again runs without them and says exactly which.
+  // A link with settings this lab cannot set: Run again runs without them and says exactly which; its result's
+  // seeds (a run of `vaxlab run --seeds 3`) it runs with, as the command line did.
   const foreign: SharedRun = {
     experiment: 'syscall',
     config: { cpu: '750', memoryMB: 4.5, set: { nbuf: 100, maxusers: 48 }, parameters: { iterations: 500, depth: 3 }, kernel: 'like-4.1' },
@@ -471,14 +472,15 @@ test('the page put together: ready, Run sends the form\'s settings, the finished
   const third = w.posted.filter((m) => m.type === 'run')[2]!;
   // The unknown kernel: the distributed /vmunix, as the note says (not syscall's own, the paper's kernel).
   assert.deepEqual(third.type === 'run' && third.config,
-    { kernel: '4.3BSD', cpu: '750', memoryMB: 4.5, set: { nbuf: 100 }, parameters: { iterations: 500 }, spin: 'locked', variant: 'vmunix' });
+    { kernel: '4.3BSD', cpu: '750', memoryMB: 4.5, set: { nbuf: 100 }, parameters: { iterations: 500 }, spin: 'locked', variant: 'vmunix', spinSeeds: 3 });
+  assert.equal(lab.form.form.get().seeds, '3', 'the form has the seeds it ran with');
+  assert.match(lab.runs.console.contents, /each step with seeds 1\.\.3/);
   assert.deepEqual(lab.runAgainNote.get(), {
     notRun: null,
     dropped: [
       'parameter depth=3: syscall has no such parameter here',
       'kernel variable maxusers=48: this lab cannot set it',
       'kernel like-4.1: not one of this lab\'s kernel variants; the distributed /vmunix boots instead',
-      'disk spin seeds 1..3: the page runs each step once, with seed 1',
     ],
   });
   assert.match(lab.runs.console.contents, /Run again left out what this lab cannot set: parameter depth=3/);
@@ -489,6 +491,12 @@ test('the page put together: ready, Run sends the form\'s settings, the finished
   lab.runAgain();
   assert.equal(w.posted.filter((m) => m.type === 'run').length, 3, 'not run');
   assert.match(lab.runAgainNote.get()!.notRun!, /^Not run: nchsize: nchsize: 99999 is out of range 0\.\.4096/);
+  // More seeds than the page runs (a run of `vaxlab fidelity --seeds 20`): held as they are, marked, and not run.
+  lab.shown.open({ source: 'permalink', shared: { ...theirs, result: { ...theirs.result, machine: { ...theirs.result.machine, spinSeeds: 20 } } } });
+  lab.runAgain();
+  assert.equal(w.posted.filter((m) => m.type === 'run').length, 3, 'not run');
+  assert.equal(lab.form.form.get().seeds, '20');
+  assert.equal(lab.runAgainNote.get()!.notRun, 'Not run: seeds: a whole number from 1 to 9.');
   // The variant a link names is run again on that variant.
   lab.shown.open({ source: 'permalink', shared: { ...theirs, config: { ...theirs.config, kernel: 'no-name-cache' } } });
   lab.runAgain();
