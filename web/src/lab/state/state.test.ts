@@ -365,6 +365,80 @@ test('the form holds the disk\'s timing and the rotation alike: by name, null fo
   assert.deepEqual([f().disk, f().spin], [null, null]);
 });
 
+test('the seeds: a whole number 1..9 in the form (marked otherwise), into the run\'s settings only above 1, the address, the run, a link\'s Run again', () => {
+  const form = new Form();
+  const f = () => form.form.get();
+  assert.equal(f().seeds, null);
+  assert.ok(!('spinSeeds' in checkForm(f()).settings!), 'one seed: nothing in the settings, as before');
+  form.setSeeds('3');
+  assert.equal(checkForm(f()).settings!.spinSeeds, 3);
+  assert.equal(formParams(f()), 'x=syscall&seeds=3');
+  // Not a setting of the paper's: not counted as changed, and "Paper's settings" keeps it.
+  assert.equal(changedSettings(f()).total, 0);
+  form.reset();
+  assert.equal(f().seeds, '3');
+  for (const one of ['1', ' 1 ', '']) {
+    form.setSeeds(one);
+    assert.ok(!('spinSeeds' in checkForm(f()).settings!), `seeds "${one}"`);
+    assert.deepEqual(checkForm(f()).errors, {});
+    assert.equal(formParams(f()), 'x=syscall', `seeds "${one}" is the default, not in the address`);
+  }
+  // Out of the page's range or not a whole number: marked on its input, as the other fields are; nothing runs.
+  for (const bad of ['0', '10', '2.5', '-1', 'x', '99']) {
+    form.setSeeds(bad);
+    const check = checkForm(f());
+    assert.equal(check.errors.seeds, 'a whole number from 1 to 9', `seeds "${bad}"`);
+    assert.equal(check.settings, null);
+  }
+  assert.equal(checkForm({ ...f(), seeds: '9' }).settings!.spinSeeds, 9);
+
+  // The address: read back as typed (a value the page does not run comes back marked), with the other settings.
+  const back = readFragment('#x=table7&seeds=5&p.divisor=10');
+  assert.deepEqual(back.problems, []);
+  const read = back.form!(initialForm());
+  assert.equal(read.seeds, '5');
+  assert.equal(formParams(read), 'x=table7&p.divisor=10&seeds=5');
+  assert.equal(checkForm(read).settings!.spinSeeds, 5);
+  assert.equal(checkForm(readFragment('#x=syscall&seeds=12').form!(initialForm())).errors.seeds, 'a whole number from 1 to 9');
+  // An address without seeds is one seed, whatever the form had.
+  assert.equal(readFragment('#x=syscall').form!(read).seeds, null);
+
+  // The run: its settings to the worker, the console says it, the run as shared keeps them.
+  const posted: ToWorker[] = [];
+  const runs = new Runs({ post: (m) => posted.push(m) });
+  const settings = checkForm({ ...initialForm(), params: { syscall: { iterations: '500' } }, seeds: '3' }).settings!;
+  const id = runs.start('syscall', '4.3BSD', settings)!;
+  try {
+    assert.deepEqual(posted[0], {
+      type: 'run', runId: id, experiment: 'syscall',
+      config: { kernel: '4.3BSD', cpu: '750', memoryMB: 4.5, set: {}, parameters: { iterations: 500 }, spinSeeds: 3 },
+    });
+    assert.match(runs.console.contents, /4\.5 MB, each step with seeds 1\.\.3 \(the row: the median run\), 4\.3BSD/);
+    const finished: SharedRun[] = [];
+    runs.onFinished((s) => finished.push(s));
+    const r = result(0.62, 500);
+    r.machine.spinSeeds = 3;
+    runs.handle({ type: 'run-done', runId: id, result: r, hostSeconds: 1 });
+    assert.deepEqual(finished[0]!.config, { cpu: '750', memoryMB: 4.5, set: {}, parameters: { iterations: 500 }, spinSeeds: 3 });
+
+    // Run again takes them back into the form: from the link's settings, or from the result of a run made in Node.
+    const again = new Form();
+    again.adopt(finished[0]!);
+    assert.equal(again.form.get().seeds, '3');
+    assert.equal(checkForm(again.form.get()).settings!.spinSeeds, 3);
+    const fromNode = new Form();
+    assert.deepEqual(fromNode.adopt({ ...finished[0]!, config: { cpu: '750', memoryMB: 4.5, set: {}, parameters: { iterations: 500 } } }), []);
+    assert.equal(fromNode.form.get().seeds, '3');
+    // A run of one seed, over a form with several: back to one.
+    const single = new Form();
+    single.setSeeds('4');
+    single.adopt({ experiment: 'syscall', config: { cpu: '750', memoryMB: 4.5, set: {}, parameters: { iterations: 500 } }, result: result(0.6, 500) });
+    assert.equal(single.form.get().seeds, null);
+  } finally {
+    runs.fail('end of test');
+  }
+});
+
 test('the Terminal tab: boots the 780 with 8 MB, follows its status, shows its output, passes keys and speed on', () => {
   const posted: ToWorker[] = [];
   const t = new Terminal({ post: (m) => posted.push(m) });
@@ -668,4 +742,20 @@ test('"Sweep over bufpages" from How close are we?: the row with its own setting
   lab.sweepSettingOf('gausspage.50', 'bufpages', [1, 2]);
   assert.equal(lab.form.form.get().experimentId, 'gausspage.40');
   lab.stop();
+
+  // Table 7's probes for a run of 5 seeds: the sweep with the run's seeds, whatever the form had.
+  const w2 = channel();
+  const probing = new LabController({ imageBase: 'https://lab.example/images/', address: address(), storage: null });
+  probing.link.connect(w2.page, []);
+  w2.send({ type: 'ready', kernel: '4.3BSD', image: { name: '43bsd.dsk.gz', bytes: 100, compressedBytes: 40 }, variants: [], wasmMs: 5, imageMs: 50 });
+  await until(() => probing.canRun(), 'ready');
+  probing.form.setSeeds('2');
+  probing.sweepSettingOf('table7', 'bufpages', [268, 396], 'faults', 5);
+  assert.equal(probing.form.form.get().seeds, '5');
+  assert.equal(probing.sweeps.running, true);
+  assert.match(probing.runs.console.contents, /table7 sweep.*\(each step with seeds 1\.\.5\)/);
+  await until(() => w2.posted.some((m) => m.type === 'units-check'), 'the sweep\'s check');
+  const check = w2.posted.find((m) => m.type === 'units-check')!;
+  assert.equal(check.type === 'units-check' && check.request.base.spinSeeds, 5);
+  probing.stop();
 });
