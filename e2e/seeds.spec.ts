@@ -4,11 +4,15 @@
 // command line's table has them, and the result's JSON byte for byte.  The
 // step is short (execs0null, 100 iterations: about 6 virtual seconds a seed)
 // and one whose seeds move its figures, so the range is more than one value.
+// Then a multi-step run with seeds on two of the pool's workers (each worker
+// runs whole steps, every seed of one in turn): the command line's bytes too.
 
 import { resultTable } from '../experiments/runner/resultView';
 import type { ExperimentResult } from '../experiments/runner/result';
 import { decodeLink } from '../web/src/lab/permalink';
-import { chooseExperiment, downloadText, expect, openLab, permalinkOf, resultCells, runAndWait, test, vaxlabJsonText } from './lab';
+import {
+  chooseExperiment, downloadText, expect, openLab, permalinkOf, resultCells, runAndWait, test, vaxlabJsonText, xtermVisible,
+} from './lab';
 
 const STEP = 'execs0null';
 const ITERATIONS = '100';
@@ -60,4 +64,18 @@ test('Seeds 3: the row is the median of seeds 1..3 with its range, as `vaxlab ru
     expect(payload.run.result.rows[0]!.spread).toEqual(cliRow.spread);
     expect(payload.run.result.rows[0]!.guest).toEqual(cliRow.guest);
   });
+});
+
+test('Seeds 2 on two workers: a multi-step run spread over the pool, each step with its seeds, the command line\'s bytes', async ({ page }) => {
+  await openLab(page);
+  await chooseExperiment(page, 'namecache-work', { divisor: '40' });
+  await page.getByTestId('seeds').fill('2');
+  await page.getByTestId('sweep-jobs').fill('2');
+  await page.getByTestId('run-button').click();
+  await expect(page.getByTestId('run-progress')).toContainText(/^Finished: 3 rows/, { timeout: 90_000 });
+  await page.getByTestId('console').scrollIntoViewIfNeeded();
+  await expect.poll(() => xtermVisible(page, 'console')).toContain('3 steps on 2 workers');
+  const exported = await downloadText(page, 'export-json');
+  expect(exported.text).toBe(vaxlabJsonText(['run', 'namecache-work', '--param', 'divisor=40', '--seeds', '2']));
+  expect((JSON.parse(exported.text) as ExperimentResult).rows.map((r) => r.spread?.seeds)).toEqual([2, 2, 2]);
 });
