@@ -147,6 +147,9 @@ export interface RunProgress {
   /** Virtual seconds since this step's machine was powered on. */
   virtualSeconds: number;
   instructions: number;
+  /** With several seeds (RunOptions.spinSeeds), the one this step's machine runs, of how many (each seed's machine
+   *  starts again from 0 virtual seconds). */
+  seed?: { n: number; of: number };
 }
 
 /** Table 2's comparison note (version 1's name). */
@@ -522,9 +525,11 @@ async function runStep(
     const machine = sys;
     let sampler: CounterSampler | null = null;
     let slices = 0;
+    const seeds = options.spinSeeds ?? 1;
     const progress = (): void => options.onProgress?.({
       step: index + 1, steps: spec.steps.length, label: step.label,
       virtualSeconds: round(Number(machine.timeNs()) / 1e9, 3), instructions: Number(machine.instructionCount()),
+      ...(seeds > 1 ? { seed: { n: spinSeed, of: seeds } } : {}),
     });
     const hooks: SessionHooks = {
       signal: options.signal,

@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import type { ExperimentResult } from '../../../../experiments/runner/result';
 import { changedSettings, checkForm, initialForm, shownChoice, type FormState } from '../config';
-import { durationWords, estimateRun, measuredSpeed, runFraction } from '../status';
+import { durationWords, estimateRun, measuredSpeed, progressText, runFraction } from '../status';
 import { LabController } from '../controller';
 import type { SharedRun } from '../permalink';
 import type { FromWorker, ToWorker } from '../../worker/protocol';
@@ -720,6 +720,17 @@ test('how long a run takes: the paper\'s time per step (scaled to the count and 
   r.rows[0]!.emulator = { instructions: '1', virtualSeconds: 1, machineInstructions: '2', machineVirtualSeconds: 50 };
   assert.equal(measuredSpeed(r, 1), 30);
   assert.equal(measuredSpeed(r, 0.1), null);
+  // Several seeds: each step's machines that many times, its progress seed by seed (each machine from 0).
+  const seeded = estimateRun('syscall', { cpu: '750', memoryMB: 4.5, set: {}, parameters: { iterations: 100000 }, spinSeeds: 3 }, 80)!;
+  assert.deepEqual([seeded.virtualSeconds, seeded.steps, seeded.seeds], [99, syscall.steps, 3]);
+  assert.equal(Number(seeded.hostSeconds.toFixed(4)), Number((3 * syscall.hostSeconds).toFixed(4)));
+  const second = { progress: { step: 1, steps: 1, label: 'syscall', virtualSeconds: 16.5, instructions: 1, seed: { n: 2, of: 3 } } } as never;
+  assert.equal(runFraction(second, seeded), 0.5);
+  assert.match(progressText({ ...(second as object), status: 'running', hostSeconds: 2 } as never, seeded)!,
+    /^Step 1 of 1: syscall, seed 2 of 3 — virtual 16\.5 s of about 33, host 2\.0 s$/);
+  // A row of 3 seeds keeps the median's machine time: the run's machines ran about 3 times that.
+  r.rows[0]!.spread = { seeds: 3, real: { min: 0.6, max: 0.7 }, user: { min: 0, max: 0 }, sys: { min: 0.5, max: 0.6 } };
+  assert.equal(measuredSpeed(r, 3), 30);
 });
 
 test('"Sweep over bufpages" from How close are we?: the row with its own settings, the sweep form set, the sweep run', async () => {
