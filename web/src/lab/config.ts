@@ -235,8 +235,8 @@ export function checkForm(form: FormState): FormCheck {
   if (form.seeds !== null && form.seeds.trim() !== '') {
     const n = parseInteger(form.seeds);
     const message = seedsProblem(n);
-    if (message !== null || n === null) errors.seeds = message ?? seedsProblem(null)!;
-    else spinSeeds = n;
+    if (message !== null) errors.seeds = message;
+    else spinSeeds = n ?? 1; // (seedsProblem refuses null)
   }
 
   if (Object.keys(errors).length > 0) return { errors, problems: [], notes: [], settings: null };
