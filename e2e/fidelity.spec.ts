@@ -6,34 +6,13 @@
 // functions, run here in Node on the run's own link); after a reload it
 // reads the runs from the history.
 
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
 import type { Page } from '@playwright/test';
 
 import { FREE_MEMORY_PROBE_KB, formatFidelity, nameCacheFidelity, table2Fidelity } from '../experiments/runner/fidelity';
 import type { ExperimentResult } from '../experiments/runner/result';
 import { validateSweep } from '../experiments/runner/sweep';
 import { decodeLink, encodePermalink } from '../web/src/lab/permalink';
-import { chooseExperiment, expect, fitsEverywhere, openLab, permalinkOf, test } from './lab';
-
-/** The repository's root, where `vaxlab` runs from. */
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
-
-/** `npx vaxlab ARGS` in Node (the same WebAssembly module as the page's), its --json file read back. */
-function vaxlabJson(args: string[]): unknown {
-  const dir = mkdtempSync(join(tmpdir(), 'vaxlab-e2e-'));
-  try {
-    const file = join(dir, 'out.json');
-    execFileSync(process.execPath, [join(ROOT, 'scripts/vaxlab.mjs'), ...args, '--json', file], { cwd: ROOT, stdio: 'ignore' });
-    return JSON.parse(readFileSync(file, 'utf8'));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+import { chooseExperiment, expect, fitsEverywhere, openLab, permalinkOf, test, vaxlabJson } from './lab';
 
 async function waitFinished(page: Page, timeout = 180_000): Promise<void> {
   await expect(page.getByTestId('run-progress')).toContainText(/^Finished/, { timeout });

@@ -3,7 +3,10 @@
 // page, pick an experiment, run it), downloads and permalinks, and a fixture
 // that fails a test on any uncaught error in the page.
 
-import { mkdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test as base, expect, type BrowserContext, type Locator, type Page, type TestInfo } from '@playwright/test';
 
@@ -11,6 +14,26 @@ export { expect };
 
 /** e2e/screenshots/, or e2e/screenshots-PORT/ for a run on another port (E2E_PORT). */
 export const SCREENSHOT_DIR = fileURLToPath(new URL(`./screenshots${process.env.E2E_PORT ? `-${process.env.E2E_PORT}` : ''}/`, import.meta.url));
+
+/** The repository's root, where `vaxlab` runs from. */
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+
+/** `npx vaxlab ARGS` in Node (the same WebAssembly module as the page's): the file its --json wrote, as text. */
+export function vaxlabJsonText(args: string[]): string {
+  const dir = mkdtempSync(join(tmpdir(), 'vaxlab-e2e-'));
+  try {
+    const file = join(dir, 'out.json');
+    execFileSync(process.execPath, [join(ROOT, 'scripts/vaxlab.mjs'), ...args, '--json', file], { cwd: ROOT, stdio: 'ignore' });
+    return readFileSync(file, 'utf8');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** `npx vaxlab ARGS` in Node, its --json file read back. */
+export function vaxlabJson(args: string[]): unknown {
+  return JSON.parse(vaxlabJsonText(args));
+}
 
 /** Loading the wasm emulator and the 4.3BSD image, cold. */
 export const READY_TIMEOUT = 90_000;

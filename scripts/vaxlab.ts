@@ -63,7 +63,7 @@ import {
 import { type ExperimentResult, RESULT_VERSION, resultJson } from '../experiments/runner/result';
 import { formatSweep, formatTable } from '../experiments/runner/resultText';
 import {
-  resolveRun, runExperiment, type RunOptions, SettingsError, virtualSeconds,
+  MAX_SPIN_SEEDS, resolveRun, runExperiment, type RunOptions, SettingsError, virtualSeconds,
 } from '../experiments/runner/runner';
 import {
   assembleSweep, KERNEL_SETTING, MAX_JOBS, MAX_SWEEP_AXES, MAX_SWEEP_POINTS, parseAxis, planSweep, runUnits, sweepJson, sweepSetting, unitLabel,
@@ -274,7 +274,7 @@ function parseArgs(args: string[], command: 'run' | 'sweep'): Args {
       a.options.limitSeconds = n;
     } else if (flag === '--seeds') {
       const n = Number(v);
-      if (!Number.isSafeInteger(n) || n < 1 || n > 99) die('--seeds takes a whole number of runs per step, 1 to 99');
+      if (!Number.isSafeInteger(n) || n < 1 || n > MAX_SPIN_SEEDS) die(`--seeds takes a whole number of runs per step, 1 to ${MAX_SPIN_SEEDS}`);
       a.options.spinSeeds = n;
     } else if (flag === '--spin') {
       a.options.spin = parseSpin(v);
@@ -724,7 +724,7 @@ async function fidelity(args: string[]): Promise<number> {
     if (v === undefined) die(`${a} needs a value\n${USAGE}`);
     if (a === '--seeds') {
       seeds = Number(v);
-      if (!Number.isSafeInteger(seeds) || seeds < 1 || seeds > 99) die('--seeds takes a whole number of runs per step, 1 to 99');
+      if (!Number.isSafeInteger(seeds) || seeds < 1 || seeds > MAX_SPIN_SEEDS) die(`--seeds takes a whole number of runs per step, 1 to ${MAX_SPIN_SEEDS}`);
     } else if (a === '--spin') spin = parseSpin(v);
     else if (a === '--json') jsonFile = v;
     else if (a === '--kernel') kernelArg = v;

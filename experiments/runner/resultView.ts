@@ -8,7 +8,7 @@
 // Node APIs.
 
 import { findExperiment, stepPaper, type ExperimentView } from './experiments';
-import type { ExperimentResult, RowResult } from './result';
+import type { ExperimentResult, RowResult, SpreadRange } from './result';
 
 // ------------------------------------------------------------ ours against the paper
 
@@ -403,6 +403,14 @@ function notComparableNote(result: ExperimentResult): string | null {
     'paper’s figures here do not scale with the count (the first pass fills memory); run with the paper’s counts to compare.';
 }
 
+/** What a row is when each step ran with several seeds (ExperimentResult.machine.spinSeeds), or null. */
+export function seedsNote(result: ExperimentResult): string | null {
+  const n = result.machine.spinSeeds ?? 1;
+  if (n <= 1) return null;
+  return `Each row is the median of ${n} runs, seeds 1..${n} (the disks' phase, the clock's and the page placement); ` +
+    '[min–max]: the range over them, where it is more than one value.';
+}
+
 /** A column and how each row fills it. */
 interface ColumnSpec {
   column: Column;
@@ -413,12 +421,35 @@ const col = (key: string, label: string, group: string, unit: Column['unit'], nu
   ({ key, label, unit, numeric, group, ...(title ? { title } : {}) });
 const withUnit = (f: Figure) => (f.unit ? `${f.label} (${f.unit})` : f.label);
 
+/** A figure's range over the seeds, when the row ran with several (RowResult.spread): the times, and the page-ins
+ *  where the row's are its derived page faults (the count the spread is of). */
+export function figureSpread(key: FigureKey, r: RowResult): SpreadRange | null {
+  const s = r.spread;
+  if (!s || !okRow(r)) return null;
+  if (key === 'real' || key === 'user' || key === 'sys') return s[key];
+  if (key === 'pgin' && r.derived?.pageFaults !== undefined) return s.pageFaults ?? null;
+  return null;
+}
+
+/** A figure of a row as a cell: with its range over the seeds after it ("25.0 [24.1–26.3]") when the row ran with
+ *  several and the range shows as more than one value, as "How close are we?" and `vaxlab fidelity` write it. */
+export function figureCell(f: Figure, r: RowResult): Cell {
+  const text = formatFigure(f, f.value(r));
+  const range = figureSpread(f.key, r);
+  if (!range || r.spread === undefined) return { text };
+  const [min, max] = [formatFigure(f, range.min), formatFigure(f, range.max)];
+  return {
+    text: min === max ? text : `${text} [${min}–${max}]`,
+    title: `the median of ${r.spread.seeds} runs, seeds 1..${r.spread.seeds}; over them ${min}–${max}`,
+  };
+}
+
 /** Ours: a figure of the row. */
 function oursColumn(key: FigureKey, group: string, label?: string): ColumnSpec {
   const f = FIGURES[key];
   return {
     column: col(`ours.${key}`, label ?? withUnit(f), group, f.unit, true, f.title),
-    cell: (r) => ({ text: formatFigure(f, f.value(r)) }),
+    cell: (r) => figureCell(f, r),
   };
 }
 
@@ -441,7 +472,11 @@ function build(result: ExperimentResult, specs: ColumnSpec[], notes: string[]): 
     return { test: r.test, status: r.status, failure: c.failure, cells: specs.map((s) => s.cell(r, c, papers)) };
   });
   const nc = notComparableNote(result);
-  return { columns: specs.map((s) => s.column), rows, footnote: scaledFootnote(result), notes: nc ? [...notes, nc] : notes };
+  const seeds = seedsNote(result);
+  return {
+    columns: specs.map((s) => s.column), rows, footnote: scaledFootnote(result),
+    notes: [...notes, ...(nc ? [nc] : []), ...(seeds ? [seeds] : [])],
+  };
 }
 
 const testColumn = (label = 'Test'): ColumnSpec => ({ column: col('test', label, '', null, false), cell: (r) => ({ text: r.test }) });

@@ -147,6 +147,9 @@ export interface RunProgress {
   /** Virtual seconds since this step's machine was powered on. */
   virtualSeconds: number;
   instructions: number;
+  /** With several seeds (RunOptions.spinSeeds), the one this step's machine runs, of how many (each seed's machine
+   *  starts again from 0 virtual seconds). */
+  seed?: { n: number; of: number };
 }
 
 /** Table 2's comparison note (version 1's name). */
@@ -364,14 +367,17 @@ function readKernelLongs(sys: Vax780System, names: string[]): Record<string, num
 
 // ------------------------------------------------------------ running
 
+/** The most seeds a run may have (RunOptions.spinSeeds): each is a whole run of every step. */
+export const MAX_SPIN_SEEDS = 99;
+
 export async function runExperiment(
   api: Vax780Api, disk: NonNullable<Vax780Options['disk']>, spec: ExperimentSpec, options: RunOptions = {},
 ): Promise<ExperimentResult> {
   const run = resolveRun(spec, options);
   const nsPerInstruction = CPU_NS_PER_INSTRUCTION[run.cpu];
   const spinSeeds = options.spinSeeds ?? 1;
-  if (!Number.isSafeInteger(spinSeeds) || spinSeeds < 1 || spinSeeds > 99) {
-    throw new SettingsError([`spinSeeds: a whole number from 1 to 99, got ${spinSeeds}`]);
+  if (!Number.isSafeInteger(spinSeeds) || spinSeeds < 1 || spinSeeds > MAX_SPIN_SEEDS) {
+    throw new SettingsError([`spinSeeds: a whole number from 1 to ${MAX_SPIN_SEEDS}, got ${spinSeeds}`]);
   }
   const memoryNote = run.memoryMB === spec.machine.memoryMB && run.cpu === spec.machine.cpu
     ? spec.machine.memoryNote
@@ -519,9 +525,11 @@ async function runStep(
     const machine = sys;
     let sampler: CounterSampler | null = null;
     let slices = 0;
+    const seeds = options.spinSeeds ?? 1;
     const progress = (): void => options.onProgress?.({
       step: index + 1, steps: spec.steps.length, label: step.label,
       virtualSeconds: round(Number(machine.timeNs()) / 1e9, 3), instructions: Number(machine.instructionCount()),
+      ...(seeds > 1 ? { seed: { n: spinSeed, of: seeds } } : {}),
     });
     const hooks: SessionHooks = {
       signal: options.signal,

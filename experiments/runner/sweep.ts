@@ -34,7 +34,7 @@ import {
   arr, at, check, int, num, nul, obj, oneOf, rec, str, type Expect, type Infer, type Paths, type Same,
 } from './schema';
 import { BootSnapshots } from './bootSnapshots';
-import { checkKernelSettings, resolveRun, runExperiment, SettingsError, type RunOptions, type RunProgress } from './runner';
+import { checkKernelSettings, MAX_SPIN_SEEDS, resolveRun, runExperiment, SettingsError, type RunOptions, type RunProgress } from './runner';
 import { choiceName, closeToggles, expectedValues, findToggle, settingValue, TOGGLES, validateSetting } from './toggles';
 
 /** The most points a sweep may have (the product of its axes' lengths). */
@@ -387,7 +387,9 @@ export function planSweep(request: SweepRequest): SweepPlan {
     problems.push(`--kernel ${request.base.kernel}: a sweep boots the kernel variants by name (${KERNELS.map((k) => k.name).join(', ')}, ${DISTRIBUTED_KERNEL_NAME})`);
   }
   const seeds = request.base.spinSeeds;
-  if (seeds !== undefined && (!Number.isSafeInteger(seeds) || seeds < 1 || seeds > 99)) problems.push(`spinSeeds: a whole number from 1 to 99, got ${seeds}`);
+  if (seeds !== undefined && (!Number.isSafeInteger(seeds) || seeds < 1 || seeds > MAX_SPIN_SEEDS)) {
+    problems.push(`spinSeeds: a whole number from 1 to ${MAX_SPIN_SEEDS}, got ${seeds}`);
+  }
   const count = request.axes.reduce((n, a) => n * a.values.length, 1);
   if (count > MAX_SWEEP_POINTS) {
     problems.push(`${count.toLocaleString('en-US')} points (${request.axes.map((a) => `${a.values.length} ${a.setting}`).join(' × ')}); ` +
@@ -739,7 +741,7 @@ export function localExecutor(runner: SweepUnitRunner, hooks: Pick<RunOptions, '
 
 export const SWEEP_BASE_SCHEMA = obj({ parameters: rec(num), set: rec(num) }, {
   cpu: oneOf('750', '780'), memoryMB: MEMORY_MB_SCHEMA, disk: oneOf(...DISK_TIMINGS), limitSeconds: num,
-  counters: oneOf('experiment', 'all'), spinSeeds: int(1, 99), spin: oneOf(...SPINS), kernel: str(100), profile: oneOf(true, false),
+  counters: oneOf('experiment', 'all'), spinSeeds: int(1, MAX_SPIN_SEEDS), spin: oneOf(...SPINS), kernel: str(100), profile: oneOf(true, false),
 });
 
 export const SWEEP_SCHEMA = obj({

@@ -14,6 +14,7 @@
 //             (disk and spin: config.ts's NAMED_MACHINE_SETTINGS, named only when not the default)
 //   variant   the kernel variant booted instead of /vmunix (experiments/kernels/variants.ts)
 //   profile   1: the run is profiled
+//   seeds     N: each step run with seeds 1..N, each row the median (absent: 1, one run)
 //   r         a permalink's value (a run, or two compared)
 //
 // Values are kept as typed (a half-typed number comes back as it was, and is
@@ -50,6 +51,7 @@ export function formParams(form: FormState): string {
   if (form.kernel !== '4.3BSD') out.set('kernel', form.kernel);
   if (form.variant !== null && form.variant !== '') out.set('variant', form.variant);
   if (form.profile) out.set('profile', '1');
+  if (form.seeds !== null && form.seeds.trim() !== '' && form.seeds.trim() !== '1') out.set('seeds', form.seeds);
   for (const t of KERNEL_TOGGLES) {
     const raw = form.kernelToggles[t.name];
     if (raw !== undefined && raw.trim() !== '') out.set(`k.${t.name}`, raw);
@@ -98,6 +100,7 @@ export function readFragment(hash: string): AddressContents {
   let kernel: FormState['kernel'] = '4.3BSD';
   let profile = false;
   let variant: string | null = null;
+  let seeds: string | null = null;
   for (const [key, v] of params) {
     if (key === 'x' || key === PERMALINK_KEY) continue;
     const held = isNamedMachineSetting(key) ? heldChoice(key, value(v)) : null;
@@ -108,6 +111,8 @@ export function readFragment(hash: string): AddressContents {
     else if (held) machine = { ...machine, ...held };
     else if (key === 'kernel' && (v === '4.3BSD' || v === '4.2BSD')) kernel = v;
     else if (key === 'profile' && (v === '1' || v === '0')) profile = v === '1';
+    // As typed, as the other numbers are: one the page does not run is marked in the form.
+    else if (key === 'seeds') seeds = value(v);
     else if (key === 'variant') {
       if (kernelByName(v)) variant = v;
       else problems.push(`The address names a kernel variant this lab does not have: “${value(v)}”; the distributed /vmunix is used.`);
@@ -120,7 +125,7 @@ export function readFragment(hash: string): AddressContents {
     problems,
     form: (previous) => ({
       ...previous, experimentId: spec.id, params: { ...previous.params, [spec.id]: typedParams }, kernelToggles, cpu, memoryMB, ...machine,
-      kernel, profile, variant,
+      kernel, profile, variant, seeds,
     }),
   };
 }

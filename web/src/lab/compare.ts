@@ -167,7 +167,8 @@ export function imageLabel(image: ExperimentResult['image']): string {
 
 /** Machine fields that follow from others or only describe them. */
 const DERIVED_MACHINE = new Set(['nsPerInstruction', 'memoryNote', 'direct', 'spinSeeds']);
-const CONFIG_KNOWN = new Set(['cpu', 'memoryMB', 'set', 'parameters', 'kernel']);
+// The seeds as the result's machine has them (DERIVED_MACHINE): how often each step was measured, not what ran.
+const CONFIG_KNOWN = new Set(['cpu', 'memoryMB', 'set', 'parameters', 'kernel', 'spinSeeds']);
 const KERNEL_ORDER = TOGGLES.filter((t) => t.kind === 'kernel').map((t) => t.name);
 
 type Scalar = string | number | boolean;

@@ -33,6 +33,9 @@ export interface FormState {
    *  own (ExperimentSpec.kernel: Table 2's is the paper's kernel, Tables 7 and 8's like-4.2; the others boot /vmunix
    *  as distributed). */
   variant: string | null;
+  /** How many seeds each step runs with (1..N, RunOptions.spinSeeds: the disks' phase, the clock's and the page
+   *  placement; each row the median run, with its range), as typed; null: 1, one run of each step. */
+  seeds: string | null;
 }
 
 /** What a run is given; the same shape a permalink keeps (SharedRun.config). */
@@ -49,6 +52,18 @@ export interface RunSettings {
   /** The kernel asked for by name (a variant, or 'vmunix': the image's /vmunix), only when one was; absent:
    *  the experiment's own (ExperimentSpec.kernel, else /vmunix). */
   kernel?: string;
+  /** Each step run with seeds 1..spinSeeds (RunOptions.spinSeeds; `vaxlab run --seeds N`), only when more than 1:
+   *  absent, one run with seed 1 (so the settings of runs and links made before there was a choice read as they were). */
+  spinSeeds?: number;
+}
+
+/** The most seeds the page's form takes: each seed is a whole run of every step, and the page is for runs of
+ *  minutes (the command line takes up to runner.ts's MAX_SPIN_SEEDS; the README's fidelity figures are of 3 and 5). */
+export const MAX_PAGE_SEEDS = 9;
+
+/** Why a number of seeds is not one the page runs, or null (1..MAX_PAGE_SEEDS). */
+export function seedsProblem(n: number | null): string | null {
+  return n === null || n < 1 || n > MAX_PAGE_SEEDS ? `a whole number from 1 to ${MAX_PAGE_SEEDS}` : null;
 }
 
 export const KERNEL_TOGGLES: ToggleDef[] = TOGGLES.filter((t) => t.kind === 'kernel');
@@ -118,6 +133,7 @@ export function initialForm(): FormState {
     spin: null,
     profile: false,
     variant: null,
+    seeds: null,
   };
 }
 
@@ -215,11 +231,21 @@ export function checkForm(form: FormState): FormCheck {
   const variant = form.variant === null || form.variant === '' ? null : form.variant;
   if (variant !== null && !isKernelChoice(variant)) errors['kernel-variant'] = `no kernel variant "${variant.slice(0, 40)}"`;
 
+  let spinSeeds = 1;
+  if (form.seeds !== null && form.seeds.trim() !== '') {
+    const n = parseInteger(form.seeds);
+    const message = seedsProblem(n);
+    if (message !== null) errors.seeds = message;
+    else spinSeeds = n ?? 1; // (seedsProblem refuses null)
+  }
+
   if (Object.keys(errors).length > 0) return { errors, problems: [], notes: [], settings: null };
   // The runner's own check of everything together, before anything runs.
   try {
     const run = resolveRun(spec, { cpu, memoryMB, parameters, set, ...machine });
-    const settings: RunSettings = { cpu, memoryMB, set, parameters, ...machine, ...(variant !== null ? { kernel: variant } : {}) };
+    const settings: RunSettings = {
+      cpu, memoryMB, set, parameters, ...machine, ...(variant !== null ? { kernel: variant } : {}), ...(spinSeeds > 1 ? { spinSeeds } : {}),
+    };
     return { errors, problems: [], notes: run.notes, settings };
   } catch (e) {
     const problems = e instanceof SettingsError ? e.problems : [e instanceof Error ? e.message : String(e)];
@@ -228,7 +254,8 @@ export function checkForm(form: FormState): FormCheck {
 }
 
 /** How many settings differ from the paper's (the experiment's parameters, the machine, the kernel and its
- *  variables), and the kernel variables changed ("nbuf=100"). */
+ *  variables), and the kernel variables changed ("nbuf=100").  The seeds are not among them: they say how often
+ *  each step is measured, not how (the paper's own figures are each one run's), so "Paper's settings" keeps them. */
 export function changedSettings(form: FormState): { total: number; kernel: string[] } {
   const spec = experimentById(form.experimentId);
   if (!spec) return { total: 0, kernel: [] };
@@ -277,8 +304,9 @@ export function adoptShared(shared: SharedRunSettings, previous: FormState): { f
     // As it says (not the experiment's own, which for Table 2 is a variant).
     if (spec?.kernel !== undefined) kernel = DISTRIBUTED_KERNEL_NAME;
   }
-  const seeds = shared.result.machine.spinSeeds;
-  if (seeds !== undefined && seeds > 1) dropped.push(`disk spin seeds 1..${seeds}: the page runs each step once, with seed 1`);
+  // The seeds by the link's settings, else by the result (a run of `vaxlab run --seeds N`); more than the page
+  // takes (MAX_PAGE_SEEDS) are held as they are, so the form marks them and Run again says why it does not run.
+  const seeds = config.spinSeeds ?? shared.result.machine.spinSeeds;
   // The disk's timing and the rotation: a result made in Node (`vaxlab run --spin locked --disk eagle`) has them in
   // its result only, the page's own links in their settings too (which win where both say); the default is not set.
   const machine: Partial<Record<NamedMachineSetting, string>> = {};
@@ -288,8 +316,10 @@ export function adoptShared(shared: SharedRunSettings, previous: FormState): { f
   }
   const settings: RunSettings = {
     ...config, parameters, set, ...(kernel ? { kernel } : {}), ...(machine as Pick<RunSettings, NamedMachineSetting>),
+    ...(seeds !== undefined && seeds > 1 ? { spinSeeds: seeds } : {}),
   };
   if (!kernel) delete settings.kernel;
+  if (seeds === undefined || seeds <= 1) delete settings.spinSeeds;
   return { form: formFor(shared.experiment, settings, previous), dropped };
 }
 
@@ -322,5 +352,6 @@ export function formFor(experimentId: string, settings: RunSettings, previous: F
     memoryMB: spec && settings.memoryMB === spec.machine.memoryMB ? null : String(settings.memoryMB),
     ...machine,
     variant: settings.kernel ?? null,
+    seeds: settings.spinSeeds !== undefined && settings.spinSeeds > 1 ? String(settings.spinSeeds) : null,
   };
 }

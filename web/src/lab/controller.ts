@@ -254,12 +254,14 @@ export class LabController {
 
   /** Sweeps an experiment over one setting's values: the Sweep panel's form set to them (the experiment's own
    *  settings otherwise, as "Run as the paper ran it" sets them), its chart and table on `measure` (a MEASURES id;
-   *  null: the sweep's default), then run. */
-  sweepSettingOf(experimentId: string, setting: string, values: readonly number[], measure: string | null = null): void {
+   *  null: the sweep's default), each step with `seeds` seeds when given (else the form's), then run. */
+  sweepSettingOf(experimentId: string, setting: string, values: readonly number[], measure: string | null = null,
+    seeds: number | null = null): void {
     if (this.running || this.link.machine.get().phase !== 'ready' || !experimentById(experimentId)) return;
     batch(() => {
       this.form.select(experimentId);
       this.form.reset();
+      if (seeds !== null) this.form.setSeeds(seeds > 1 ? String(seeds) : '');
       this.sweeps.form.update((f) => ({ ...f, axes: [{ setting, values: values.join(',') }, { setting: '', values: '' }] }));
     });
     this.runSweep(measure);

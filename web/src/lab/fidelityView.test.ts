@@ -204,11 +204,22 @@ test('Table 7 shows every counted row\'s free-memory probes from a kept sweep of
     assert.equal(p7!.probesFrom, null, why);
     assert.ok(!p7!.table!.rows.some((r) => r.cells.faults?.freeMemory), why);
     // Instead the page offers the sweep that gives them: the whole table, more free memory first.
-    assert.deepEqual(p7!.probeSweep, { experiment: 'table7', setting: 'bufpages', values: [268, 396], measure: 'faults', steps: 2 * steps.length, notHere: null }, why);
+    assert.deepEqual(p7!.probeSweep, {
+      experiment: 'table7', setting: 'bufpages', values: [268, 396], measure: 'faults', steps: 2 * steps.length, seeds: 1, notHere: null,
+    }, why);
   }
-  // A run with several seeds: the page runs seed 1 only, so it says how to make the sweep in Node instead.
+  // A run with several seeds (`vaxlab fidelity --seeds 5`): the page makes its probes with the same seeds...
   const seeded = run('table7', faultsRows(1), { machine: { ...machine, spinSeeds: 5 } });
-  assert.deepEqual(probeSweep(seeded.result)!.notHere, {
-    seeds: 5, command: 'npx vaxlab sweep table7 --set bufpages=268,396 --seeds 5 --json FILE',
+  assert.deepEqual(probeSweep(seeded.result), {
+    experiment: 'table7', setting: 'bufpages', values: [268, 396], measure: 'faults', steps: 2 * steps.length, seeds: 5, notHere: null,
+  });
+  // ...and a sweep made so is its probes (the same seeds), one of a single seed is not.
+  const seededPoint = (bufpages: number, factor: number) => point(bufpages, factor, { machine: seeded.result.machine });
+  assert.ok(freeMemoryProbes(seeded.result, [{ result: sweep([seededPoint(268, 0.9), seededPoint(396, 1.2)]), origin: 'x' }]));
+  assert.equal(freeMemoryProbes(seeded.result, [{ result: probes, origin: 'x' }]), null);
+  // More seeds than the page's form takes: the command that makes the sweep in Node instead.
+  const many = run('table7', faultsRows(1), { machine: { ...machine, spinSeeds: 20 } });
+  assert.deepEqual(probeSweep(many.result)!.notHere, {
+    command: 'npx vaxlab sweep table7 --set bufpages=268,396 --seeds 20 --json FILE',
   });
 });

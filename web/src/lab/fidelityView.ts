@@ -18,6 +18,7 @@ import type { ExperimentResult } from '../../../experiments/runner/result';
 import type { SweepResult } from '../../../experiments/runner/sweep';
 import { signed, type Cell, type Column, type ResultTable, type TableRow } from '../../../experiments/runner/resultView';
 import { resultKernel, runFingerprint } from './compare';
+import { MAX_PAGE_SEEDS } from './config';
 import type { SharedRun } from './permalink';
 
 /** The tables, the experiment each is read from (Table 8 from Table 7's rows, as the CLI does). */
@@ -109,9 +110,11 @@ export interface ProbeSweep {
   measure: 'faults';
   /** How many steps in all (the table's steps at each value). */
   steps: number;
-  /** When the page cannot run it as the source ran (the source ran with several seeds; the page runs seed 1 only):
-   *  the seeds, and the command that makes the sweep in Node, to open as a file; else null. */
-  notHere: { seeds: number; command: string } | null;
+  /** The source's seeds, which the sweep's must be (each step run with seeds 1..seeds, the row the median). */
+  seeds: number;
+  /** When the page cannot run it as the source ran (the source ran with more seeds than the page's form takes,
+   *  MAX_PAGE_SEEDS): the command that makes the sweep in Node, to open as a file; else null. */
+  notHere: { command: string } | null;
 }
 
 /** A sweep of one paging row over the buffer cache's size: the CLI's free-memory probes, in the page. */
@@ -178,7 +181,8 @@ export function freeMemoryProbes(source: ExperimentResult, sweeps: readonly Prob
   return null;
 }
 
-/** The sweep of the whole of Table 7 that gives a source run its free-memory probes. */
+/** The sweep of the whole of Table 7 that gives a source run its free-memory probes: with the source's seeds, in
+ *  the page up to MAX_PAGE_SEEDS of them, else in Node (notHere). */
 export function probeSweep(source: ExperimentResult): ProbeSweep | null {
   const spec = findExperiment(source.experiment);
   if (!spec) return null;
@@ -186,9 +190,9 @@ export function probeSweep(source: ExperimentResult): ProbeSweep | null {
   const seeds = source.machine.spinSeeds ?? 1;
   return {
     experiment: source.experiment, setting: 'bufpages', values: [b.moreFree, b.lessFree], measure: 'faults',
-    steps: 2 * spec.steps.length,
-    notHere: seeds > 1
-      ? { seeds, command: `npx vaxlab sweep ${source.experiment} --set bufpages=${b.moreFree},${b.lessFree} --seeds ${seeds} --json FILE` }
+    steps: 2 * spec.steps.length, seeds,
+    notHere: seeds > MAX_PAGE_SEEDS
+      ? { command: `npx vaxlab sweep ${source.experiment} --set bufpages=${b.moreFree},${b.lessFree} --seeds ${seeds} --json FILE` }
       : null,
   };
 }

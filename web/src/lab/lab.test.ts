@@ -252,6 +252,36 @@ test('seconds are written alike everywhere: the table, the history line, the foo
   assert.equal(u.rows[0]!.cells[u.columns.findIndex((x) => x.key === 'paper.main.real')]!.text, '23.0');
 });
 
+test('a row of several seeds: the median with its range over them where it is more than one value, and a note saying so', () => {
+  const spread = { seeds: 3, real: { min: 0.66, max: 0.75 }, user: { min: 0.1, max: 0.1 }, sys: { min: 0.48, max: 0.52 } };
+  const r = result([row({ spread })]);
+  r.machine.spinSeeds = 3;
+  const t = resultTable(r);
+  const cell = (key: string) => t.rows[0]!.cells[t.columns.findIndex((x) => x.key === key)]!;
+  assert.equal(cell('ours.real').text, '0.70 [0.66–0.75]');
+  assert.equal(cell('ours.real').title, 'the median of 3 runs, seeds 1..3; over them 0.66–0.75');
+  assert.equal(cell('ours.sys').text, '0.50 [0.48–0.52]');
+  // The same when written: no range to show.
+  assert.equal(cell('ours.user').text, '0.10');
+  // The paper's figures and the difference are the median's.
+  assert.equal(cell('diff.s').text, '+0.24');
+  assert.deepEqual(t.notes.filter((n) => /seeds/.test(n)), [
+    'Each row is the median of 3 runs, seeds 1..3 (the disks\' phase, the clock\'s and the page placement); [min–max]: the range over them, where it is more than one value.',
+  ]);
+  // A paging row: its page-ins too (the count the spread is of).
+  const paging = result([row({
+    derived: { pageFaults: 240, pfstMs: 20 }, spread: { ...spread, pageFaults: { min: 231, max: 1250 } },
+    paper: { elapsed: 5.6, scale: 1, iterations: 2000, source: 'Table 7', column: '4.2BSD', scaled: false },
+  })], 'paging');
+  paging.machine.spinSeeds = 3;
+  const p = resultTable(paging);
+  assert.equal(p.rows[0]!.cells[p.columns.findIndex((x) => x.key === 'ours.pgin')]!.text, '240 [231–1,250]');
+  // One seed: as before, no range and no note.
+  const single = resultTable(result([row({})]));
+  assert.equal(single.rows[0]!.cells[single.columns.findIndex((x) => x.key === 'ours.real')]!.text, '0.70');
+  assert.ok(!single.notes.some((n) => /seeds/.test(n)));
+});
+
 test('counters are named by what they are, with their unit; percentages of a group share a panel', () => {
   const def = (id: string) => COUNTERS.find((c) => c.id === id)!;
   assert.equal(counterTitle(def('faults.sy')), 'system calls /s (vmstat faults: sy)');

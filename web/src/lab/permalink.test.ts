@@ -247,6 +247,26 @@ test('a run with the disks locked round-trips (machine.spin, config.spin); anoth
   await assert.rejects(async () => decodePermalink(await encodePermalink(run)), /spin/);
 });
 
+test('a run of several seeds round-trips (config.spinSeeds, machine.spinSeeds, each row\'s spread); one seed or more than the runner takes is refused', async () => {
+  const run = syscallRun();
+  run.result.machine.spinSeeds = 3;
+  run.config.spinSeeds = 3;
+  run.result.rows[0]!.spread = {
+    seeds: 3, real: { min: 0.61, max: 0.66 }, user: { min: 0.01, max: 0.03 }, sys: { min: 0.5, max: 0.55 },
+  };
+  assert.deepEqual(await decodePermalink(await encodePermalink(run)), run);
+  // A link made before the page ran several seeds has none in its settings: it reads as it did.
+  const old = syscallRun();
+  assert.ok(!('spinSeeds' in old.config));
+  assert.deepEqual(await decodePermalink(await encodePermalink(old)), old);
+  // In the settings only when more than one (absent: one), and never more than the runner takes.
+  for (const bad of [1, 0, 100, 2.5]) {
+    const r = JSON.parse(JSON.stringify(run));
+    r.config.spinSeeds = bad;
+    await rejects(await binaryLink(r), /config\.spinSeeds, expected a whole number from 2 to 99/);
+  }
+});
+
 test('the same run gives the same link', async () => {
   assert.equal(await encodePermalink(syscallRun()), await encodePermalink(syscallRun()));
 });

@@ -54,6 +54,7 @@ import {
   check, int, isPlainObject, num, obj, oneOf, rec, SchemaError, str, type Expect, type Infer, type Paths, type Same,
 } from '../../../experiments/runner/schema';
 import type { ProfileSummary } from '../../../experiments/profile/summaryFormat';
+import { MAX_SPIN_SEEDS } from '../../../experiments/runner/runner';
 import { validateSweep, type SweepResult } from '../../../experiments/runner/sweep';
 import { CodecError, decodeValue, encodeValue, niceStep, type SeriesPolicy } from './linkCodec';
 
@@ -127,6 +128,9 @@ export interface SharedRun {
     spin?: 'locked';
     /** The kernel asked for by name (a variant of experiments/kernels/variants.ts, or 'vmunix': the image's /vmunix), only when one was; absent: the experiment's own. */
     kernel?: string;
+    /** Each step run with seeds 1..spinSeeds, only when more than 1 (as the result's machine.spinSeeds says too); absent in
+     *  links made before the page ran several. */
+    spinSeeds?: number;
   };
   result: ExperimentResult;
   /** Present when the link holds less than the run had (see LinkReduction). */
@@ -595,7 +599,9 @@ const RUN = obj({
   experiment: str(100),
   config: obj({ cpu: oneOf('750', '780'), memoryMB: MEMORY_MB_SCHEMA, set: numbers, parameters: numbers },
     // Any name: a variant this page does not have is said when the run is run again, not refused here.
-    { disk: oneOf(...DISK_TIMINGS), spin: oneOf('locked'), kernel: str(100, /^[A-Za-z0-9_.-]+$/, 'a kernel variant\'s name') }),
+    { disk: oneOf(...DISK_TIMINGS), spin: oneOf('locked'), kernel: str(100, /^[A-Za-z0-9_.-]+$/, 'a kernel variant\'s name'),
+      // Any the runner takes: more than the page's form does (MAX_PAGE_SEEDS) is said when the run is run again.
+      spinSeeds: int(2, MAX_SPIN_SEEDS) }),
   result: RESULT_SCHEMA,
 }, { reduction: REDUCTION, ranAt: str(40, /^\d{4}-\d\d-\d\dT[\d:.]+Z$/, 'a date and time (ISO 8601, UTC)') });
 

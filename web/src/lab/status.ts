@@ -64,7 +64,7 @@ export function progressText(run: RunState | null, estimate: RunEstimate | null 
   }
   if (!p) return `Starting… ${host}`;
   const expected = estimate?.steps[p.step - 1];
-  return `Step ${p.step} of ${p.steps}: ${p.label} — virtual ${p.virtualSeconds.toFixed(1)} s` +
+  return `Step ${p.step} of ${p.steps}: ${p.label}${p.seed ? `, seed ${p.seed.n} of ${p.seed.of}` : ''} — virtual ${p.virtualSeconds.toFixed(1)} s` +
     `${expected ? ` of about ${Math.round(expected).toLocaleString('en-US')}` : ''}, ${host}`;
 }
 
@@ -85,7 +85,8 @@ export const RELATIVE_SPEED: Record<Cpu, number> = { '780': 1, '750': KERNEL_BEN
 
 /** The speed a finished run shows (null when it is too short to tell). */
 export function measuredSpeed(result: ExperimentResult, hostSeconds: number): number | null {
-  const virtual = result.rows.reduce((n, r) => n + (r.emulator?.machineVirtualSeconds ?? 0), 0);
+  // A row of several seeds keeps the median run's machine time: the other seeds' machines ran about as long.
+  const virtual = result.rows.reduce((n, r) => n + (r.emulator?.machineVirtualSeconds ?? 0) * (r.spread?.seeds ?? 1), 0);
   const relative = RELATIVE_SPEED[result.machine.cpu as Cpu] ?? 1;
   if (hostSeconds < 0.5 || virtual <= 0) return null;
   return (virtual * relative) / hostSeconds;
@@ -105,12 +106,14 @@ export function saveSpeed(storage: Pick<Storage, 'setItem'> | null, speed: numbe
 }
 
 export interface RunEstimate {
-  /** Virtual seconds the steps' machines take (boot and set-up included), about. */
+  /** Virtual seconds the steps' machines take (boot and set-up included; every seed's), about. */
   virtualSeconds: number;
   /** Host seconds at `speed`, about. */
   hostSeconds: number;
-  /** Each step's expected virtual seconds (boot and set-up included). */
+  /** Each step's expected virtual seconds (boot and set-up included), for one seed's machine. */
   steps: number[];
+  /** How many times each step runs (RunSettings.spinSeeds; 1 without). */
+  seeds: number;
 }
 
 /** About how long a run of these settings takes: each step's expected virtual time (the paper's, in proportion to
@@ -128,8 +131,9 @@ export function estimateRun(experimentId: string, settings: RunSettings, speed: 
   } catch {
     return null;
   }
-  const virtualSeconds = steps.reduce((a, b) => a + b, 0);
-  return { virtualSeconds, hostSeconds: (virtualSeconds * RELATIVE_SPEED[settings.cpu]) / speed, steps };
+  const seeds = settings.spinSeeds ?? 1;
+  const virtualSeconds = seeds * steps.reduce((a, b) => a + b, 0);
+  return { virtualSeconds, hostSeconds: (virtualSeconds * RELATIVE_SPEED[settings.cpu]) / speed, steps, seeds };
 }
 
 /** A duration in words, rounded: "about 3 s", "about 2 min 20 s", "about 1 h 5 min". */
@@ -151,7 +155,9 @@ export function runFraction(run: RunState | null, estimate: RunEstimate | null):
   const p = run?.progress;
   if (!run || !p) return null;
   const expected = estimate?.steps[p.step - 1];
-  // Within a step: at most 95% until it is done (its time is only expected).
+  // Within a step's machine: at most 95% until it is done (its time is only expected); with several seeds, the
+  // seeds before it are done and each machine starts from 0.
   const within = expected && expected > 0 ? Math.min(0.95, p.virtualSeconds / expected) : 0;
-  return Math.min(1, (p.step - 1 + within) / p.steps);
+  const seed = p.seed ? (p.seed.n - 1 + within) / p.seed.of : within;
+  return Math.min(1, (p.step - 1 + seed) / p.steps);
 }

@@ -360,6 +360,7 @@ async function run(runId: number, experiment: string, config: RunConfig): Promis
       parameters: config.parameters,
       disk: config.disk,
       ...(config.spin ? { spin: config.spin } : {}),
+      ...(config.spinSeeds !== undefined ? { spinSeeds: config.spinSeeds } : {}),
       limitSeconds: config.limitSeconds,
       profile: config.profile === true,
       image: { name: img.name, sha256: img.sha256 },

@@ -56,6 +56,8 @@ export interface RunConfig {
    *  experiment's own (ExperimentSpec.kernel: Table 2's is the paper's, Tables 7 and 8's like-4.2; else the image's
    *  /vmunix), or 'vmunix' for the image's /vmunix: the worker fetches a variant (once) when a run first asks for it. */
   variant?: string;
+  /** Each step run with seeds 1..spinSeeds, the row the median run with its range (the runner's `spinSeeds`); absent: 1. */
+  spinSeeds?: number;
 }
 
 export type ToWorker =

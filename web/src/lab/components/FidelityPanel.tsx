@@ -4,7 +4,7 @@ import { kernelByName } from '../../../../experiments/kernels/variants';
 import { PAGING_KERNEL_VARIANT, PAPER_KERNEL_VARIANT } from '../../../../experiments/runner/experiments';
 import { FREE_MEMORY_PROBE_KB } from '../../../../experiments/runner/fidelity';
 import { kernelLabel } from '../compare';
-import { experimentById } from '../config';
+import { experimentById, MAX_PAGE_SEEDS } from '../config';
 import type { LabController } from '../controller';
 import { fidelityReport, type FidelityCandidate, type FidelityPart, type ProbeSweepCandidate } from '../fidelityView';
 import { useAtom } from '../state/atom';
@@ -123,13 +123,16 @@ export function FidelityPanel({ lab }: { lab: LabController }) {
             <p className="hint" data-testid="fidelity-probe-offer">
               To see how far free memory moves every counted row, run {p.probeSweep.experiment} twice more with the buffer
               cache {FREE_MEMORY_PROBE_KB} KB smaller and larger than the kernel’s own
+              {p.probeSweep.seeds > 1 ? `, with the run’s seeds 1..${p.probeSweep.seeds}` : ''}
               {p.probeSweep.notHere ? (
-                <>: the run had seeds 1..{p.probeSweep.notHere.seeds} and the page runs seed 1 only, so make the sweep with
+                <>: the page runs at most {MAX_PAGE_SEEDS} seeds, so make the sweep with
                   {' '}<code>{p.probeSweep.notHere.command}</code> and open the file under Sweep results.</>
               ) : <>{' '}
                 <button type="button" className="quiet small" data-testid="fidelity-probe-free-memory" disabled={running || !ready}
-                  onClick={() => lab.sweepSettingOf(p.probeSweep!.experiment, p.probeSweep!.setting, p.probeSweep!.values, p.probeSweep!.measure)}>
-                  Sweep {p.probeSweep.experiment} over bufpages {p.probeSweep.values.join(', ')} KB ({p.probeSweep.steps} steps)
+                  onClick={() => lab.sweepSettingOf(p.probeSweep!.experiment, p.probeSweep!.setting, p.probeSweep!.values, p.probeSweep!.measure,
+                    p.probeSweep!.seeds)}>
+                  Sweep {p.probeSweep.experiment} over bufpages {p.probeSweep.values.join(', ')} KB ({p.probeSweep.steps} steps
+                  {p.probeSweep.seeds > 1 ? `, ${p.probeSweep.seeds} seeds each` : ''})
                 </button></>}
             </p>
           ) : null}

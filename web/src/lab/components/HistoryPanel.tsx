@@ -56,6 +56,7 @@ export function HistoryPanel({ lab }: { lab: LabController }) {
                 aria-current={view?.historyId === h.id ? 'true' : undefined}>
                 <span className="experiment-id">{h.run.experiment}</span>
                 <span>VAX-11/{r.machine.cpu}, {r.machine.memoryMB} MB{Object.keys(r.kernelSettings).length ? ', patched kernel' : ''}
+                  {(r.machine.spinSeeds ?? 1) > 1 ? `, ${r.machine.spinSeeds} seeds` : ''}
                   {r.kernel ? <>, <span className="history-kernel" data-testid="history-kernel" title={kernelLabel(r)}>
                     kernel {resultKernel(r).name}</span></> : null}
                 </span>

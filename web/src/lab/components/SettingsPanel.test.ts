@@ -13,9 +13,10 @@ import { LabController } from '../controller';
 import type { PageAddress } from '../state/shown';
 import { SettingsPanel } from './SettingsPanel';
 
-function renderedPanel(): string {
+function renderedPanel(seeds: string | null = null): string {
   const address: PageAddress = { hash: () => '', base: () => 'https://lab.example/vaxlab/', replace: () => {}, copy: async () => {} };
   const lab = new LabController({ imageBase: 'https://lab.example/images/', address, storage: null, channel: null });
+  if (seeds !== null) lab.form.setSeeds(seeds);
   return renderToStaticMarkup(createElement(SettingsPanel, { lab }));
 }
 
@@ -36,4 +37,18 @@ test('the disk timing select offers every DISK_TIMINGS id by its DISK_TIMING_NAM
   assert.ok(help, 'the select\'s help');
   const escaped = toggleHelp(findToggle('disk')!).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;');
   assert.ok(help[1]!.startsWith(escaped), help[1]);
+});
+
+test('the Seeds field: 1 by default; a value the page does not run is marked under it as the other fields are', () => {
+  const input = (html: string) => /<input[^>]* id="seeds"[^>]*>/.exec(html)?.[0] ?? '';
+  const plain = renderedPanel();
+  assert.match(input(plain), /value="1"/);
+  assert.doesNotMatch(input(plain), /aria-invalid/);
+  assert.doesNotMatch(plain, /id="seeds-error"/);
+  assert.match(input(renderedPanel('3')), /value="3"/);
+  const bad = renderedPanel('12');
+  assert.match(input(bad), /value="12"/);
+  assert.match(input(bad), /aria-invalid="true"/);
+  assert.match(input(bad), /aria-describedby="seeds-help seeds-error"/);
+  assert.match(bad, /<span class="field-error" id="seeds-error">a whole number from 1 to 9<\/span>/);
 });

@@ -8,7 +8,7 @@ import {
 } from '../../../../experiments/kernels/variants';
 import {
   changedSettings, checkForm, defaultChoice, experimentById, KERNEL_TOGGLES, MACHINE_TOGGLES, machineChoices,
-  NAMED_MACHINE_SETTINGS, shownChoice, type NamedMachineSetting,
+  MAX_PAGE_SEEDS, NAMED_MACHINE_SETTINGS, shownChoice, type NamedMachineSetting,
 } from '../config';
 import { ownKernelWords } from '../compare';
 import type { LabController } from '../controller';
@@ -92,10 +92,15 @@ export function SettingsPanel({ lab }: { lab: LabController }) {
       `Default: ${spec.machine.memoryNote}.`,
   };
   for (const name of NAMED_MACHINE_SETTINGS) help[`toggle-${name}`] = choiceHelp(name);
+  help.seeds = `How many times each step runs, with seeds 1..N (1–${MAX_PAGE_SEEDS}): each seed moves the disks' phase, the ` +
+    'clock interrupts\' phase against the work and the physical pages the command lands on. Each row is then the median ' +
+    'run, with its range over the seeds, as `npx vaxlab run --seeds N` gives it (the README\'s fidelity figures: 3 and 5 seeds). ' +
+    'Not a setting of the paper\'s: "Paper’s settings" keeps it.';
   for (const t of KERNEL_TOGGLES) {
     help[`toggle-${t.name}`] = `${t.name}: ${t.description} Range ${t.min}–${t.max}. Default: ${t.defaultNote}. Paper §${t.section}.`;
   }
-  const machineIds = ['kernel', 'toggle-cpu', 'toggle-memoryMB', ...NAMED_MACHINE_SETTINGS.map((name) => `toggle-${name}`)];
+  const machineIds = ['kernel', 'toggle-cpu', 'toggle-memoryMB', ...NAMED_MACHINE_SETTINGS.map((name) => `toggle-${name}`), 'seeds'];
+  const seeds = form.seeds ?? '1';
 
   return (
     <section className="panel settings" aria-labelledby="settings-title">
@@ -168,6 +173,18 @@ export function SettingsPanel({ lab }: { lab: LabController }) {
               focused === id ? <FieldHelp key={`${name}-help`} text={help[id]!} /> : null,
             ];
           })}
+          <div className="field">
+            <label htmlFor="seeds" title={help.seeds}>Seeds</label>
+            <input
+              id="seeds" data-testid="seeds" type="text" inputMode="numeric" autoComplete="off" value={seeds}
+              aria-invalid={errors.seeds ? true : undefined}
+              aria-describedby={`seeds-help${errors.seeds ? ' seeds-error' : ''}`}
+              onChange={(e) => lab.form.setSeeds(e.target.value)}
+            />
+            <FieldError id="seeds-error" message={errors.seeds} />
+            <span className="visually-hidden" id="seeds-help">{help.seeds}</span>
+          </div>
+          {focused === 'seeds' ? <FieldHelp text={help.seeds} /> : null}
         </div>
         <KernelVariantField variant={form.variant} own={spec?.kernel} built={built} disabled={running} error={errors['kernel-variant']}
           onChange={(v) => lab.form.setVariant(v)} />

@@ -46,6 +46,11 @@ export class Form {
     if (held) this.form.update((f) => ({ ...f, ...held }));
   }
 
+  /** How many seeds each step runs with, as typed (config.ts checks it: 1..MAX_PAGE_SEEDS). */
+  setSeeds(raw: string): void {
+    this.form.update((f) => ({ ...f, seeds: raw }));
+  }
+
   /** Profile the next runs (or not). */
   setProfile(on: boolean): void {
     this.form.update((f) => ({ ...f, profile: on }));
@@ -61,7 +66,8 @@ export class Form {
     this.form.update((f) => ({ ...f, kernel }));
   }
 
-  /** Back to the paper's settings: the experiment's parameters and machine, the kernel's variables. */
+  /** Back to the paper's settings: the experiment's parameters and machine, the kernel's variables (the seeds stay:
+   *  how often each step is measured, not a setting of the paper's; changedSettings). */
   reset(): void {
     this.form.update((f) => ({
       ...f, params: { ...f.params, [f.experimentId]: {} }, kernelToggles: {}, cpu: null, memoryMB: null, disk: null, spin: null,

@@ -45,6 +45,7 @@ export function sharedRun(run: RunState, result: ExperimentResult, ranAt?: strin
       ...(run.settings.disk ? { disk: run.settings.disk } : {}),
       ...(run.settings.spin ? { spin: run.settings.spin } : {}),
       ...(run.settings.kernel ? { kernel: run.settings.kernel } : {}),
+      ...(run.settings.spinSeeds ? { spinSeeds: run.settings.spinSeeds } : {}),
     },
     result,
     ...(ranAt ? { ranAt } : {}),
@@ -82,7 +83,8 @@ export class Runs {
     if (this.running) return null;
     const runId = this.nextRunId++;
     this.console.reset();
-    const drives = (settings.disk ? `, ${settings.disk} disk timing` : '') + (settings.spin ? `, ${LOCKED_SPIN_WORDS}` : '');
+    const drives = (settings.disk ? `, ${settings.disk} disk timing` : '') + (settings.spin ? `, ${LOCKED_SPIN_WORDS}` : '') +
+      (settings.spinSeeds ? `, each step with seeds 1..${settings.spinSeeds} (the row: the median run)` : '');
     // The kernel that boots: the one asked for, else the experiment's own (Table 2: the paper's; Tables 7, 8: like-4.2).
     const booted = effectiveKernelName(findExperiment(experiment)?.kernel, settings.kernel);
     const variant = booted !== null ? ` (kernel ${kernelResultName(booted)})`
@@ -101,7 +103,7 @@ export class Runs {
       config: {
         kernel, cpu: settings.cpu, memoryMB: settings.memoryMB, set: settings.set, parameters: settings.parameters,
         ...(settings.disk ? { disk: settings.disk } : {}), ...(settings.spin ? { spin: settings.spin } : {}), ...(profile ? { profile: true } : {}),
-        ...(settings.kernel ? { variant: settings.kernel } : {}),
+        ...(settings.kernel ? { variant: settings.kernel } : {}), ...(settings.spinSeeds ? { spinSeeds: settings.spinSeeds } : {}),
       },
     });
     return runId;

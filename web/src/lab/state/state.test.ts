@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import type { ExperimentResult } from '../../../../experiments/runner/result';
 import { changedSettings, checkForm, initialForm, shownChoice, type FormState } from '../config';
-import { durationWords, estimateRun, measuredSpeed, runFraction } from '../status';
+import { durationWords, estimateRun, measuredSpeed, progressText, runFraction } from '../status';
 import { LabController } from '../controller';
 import type { SharedRun } from '../permalink';
 import type { FromWorker, ToWorker } from '../../worker/protocol';
@@ -365,6 +365,80 @@ test('the form holds the disk\'s timing and the rotation alike: by name, null fo
   assert.deepEqual([f().disk, f().spin], [null, null]);
 });
 
+test('the seeds: a whole number 1..9 in the form (marked otherwise), into the run\'s settings only above 1, the address, the run, a link\'s Run again', () => {
+  const form = new Form();
+  const f = () => form.form.get();
+  assert.equal(f().seeds, null);
+  assert.ok(!('spinSeeds' in checkForm(f()).settings!), 'one seed: nothing in the settings, as before');
+  form.setSeeds('3');
+  assert.equal(checkForm(f()).settings!.spinSeeds, 3);
+  assert.equal(formParams(f()), 'x=syscall&seeds=3');
+  // Not a setting of the paper's: not counted as changed, and "Paper's settings" keeps it.
+  assert.equal(changedSettings(f()).total, 0);
+  form.reset();
+  assert.equal(f().seeds, '3');
+  for (const one of ['1', ' 1 ', '']) {
+    form.setSeeds(one);
+    assert.ok(!('spinSeeds' in checkForm(f()).settings!), `seeds "${one}"`);
+    assert.deepEqual(checkForm(f()).errors, {});
+    assert.equal(formParams(f()), 'x=syscall', `seeds "${one}" is the default, not in the address`);
+  }
+  // Out of the page's range or not a whole number: marked on its input, as the other fields are; nothing runs.
+  for (const bad of ['0', '10', '2.5', '-1', 'x', '99']) {
+    form.setSeeds(bad);
+    const check = checkForm(f());
+    assert.equal(check.errors.seeds, 'a whole number from 1 to 9', `seeds "${bad}"`);
+    assert.equal(check.settings, null);
+  }
+  assert.equal(checkForm({ ...f(), seeds: '9' }).settings!.spinSeeds, 9);
+
+  // The address: read back as typed (a value the page does not run comes back marked), with the other settings.
+  const back = readFragment('#x=table7&seeds=5&p.divisor=10');
+  assert.deepEqual(back.problems, []);
+  const read = back.form!(initialForm());
+  assert.equal(read.seeds, '5');
+  assert.equal(formParams(read), 'x=table7&p.divisor=10&seeds=5');
+  assert.equal(checkForm(read).settings!.spinSeeds, 5);
+  assert.equal(checkForm(readFragment('#x=syscall&seeds=12').form!(initialForm())).errors.seeds, 'a whole number from 1 to 9');
+  // An address without seeds is one seed, whatever the form had.
+  assert.equal(readFragment('#x=syscall').form!(read).seeds, null);
+
+  // The run: its settings to the worker, the console says it, the run as shared keeps them.
+  const posted: ToWorker[] = [];
+  const runs = new Runs({ post: (m) => posted.push(m) });
+  const settings = checkForm({ ...initialForm(), params: { syscall: { iterations: '500' } }, seeds: '3' }).settings!;
+  const id = runs.start('syscall', '4.3BSD', settings)!;
+  try {
+    assert.deepEqual(posted[0], {
+      type: 'run', runId: id, experiment: 'syscall',
+      config: { kernel: '4.3BSD', cpu: '750', memoryMB: 4.5, set: {}, parameters: { iterations: 500 }, spinSeeds: 3 },
+    });
+    assert.match(runs.console.contents, /4\.5 MB, each step with seeds 1\.\.3 \(the row: the median run\), 4\.3BSD/);
+    const finished: SharedRun[] = [];
+    runs.onFinished((s) => finished.push(s));
+    const r = result(0.62, 500);
+    r.machine.spinSeeds = 3;
+    runs.handle({ type: 'run-done', runId: id, result: r, hostSeconds: 1 });
+    assert.deepEqual(finished[0]!.config, { cpu: '750', memoryMB: 4.5, set: {}, parameters: { iterations: 500 }, spinSeeds: 3 });
+
+    // Run again takes them back into the form: from the link's settings, or from the result of a run made in Node.
+    const again = new Form();
+    again.adopt(finished[0]!);
+    assert.equal(again.form.get().seeds, '3');
+    assert.equal(checkForm(again.form.get()).settings!.spinSeeds, 3);
+    const fromNode = new Form();
+    assert.deepEqual(fromNode.adopt({ ...finished[0]!, config: { cpu: '750', memoryMB: 4.5, set: {}, parameters: { iterations: 500 } } }), []);
+    assert.equal(fromNode.form.get().seeds, '3');
+    // A run of one seed, over a form with several: back to one.
+    const single = new Form();
+    single.setSeeds('4');
+    single.adopt({ experiment: 'syscall', config: { cpu: '750', memoryMB: 4.5, set: {}, parameters: { iterations: 500 } }, result: result(0.6, 500) });
+    assert.equal(single.form.get().seeds, null);
+  } finally {
+    runs.fail('end of test');
+  }
+});
+
 test('the Terminal tab: boots the 780 with 8 MB, follows its status, shows its output, passes keys and speed on', () => {
   const posted: ToWorker[] = [];
   const t = new Terminal({ post: (m) => posted.push(m) });
@@ -459,7 +533,8 @@ test('the page put together: ready, Run sends the form\'s settings, the finished
   await until(() => w.posted.some((m) => m.type === 'stop'), 'stop');
   lab.runs.fail('end of test');
 
-  // A link with settings this lab cannot set: Run again runs without them and says exactly which.
+  // A link with settings this lab cannot set: Run again runs without them and says exactly which; its result's
+  // seeds (a run of `vaxlab run --seeds 3`) it runs with, as the command line did.
   const foreign: SharedRun = {
     experiment: 'syscall',
     config: { cpu: '750', memoryMB: 4.5, set: { nbuf: 100, maxusers: 48 }, parameters: { iterations: 500, depth: 3 }, kernel: 'like-4.1' },
@@ -471,14 +546,15 @@ test('the page put together: ready, Run sends the form\'s settings, the finished
   const third = w.posted.filter((m) => m.type === 'run')[2]!;
   // The unknown kernel: the distributed /vmunix, as the note says (not syscall's own, the paper's kernel).
   assert.deepEqual(third.type === 'run' && third.config,
-    { kernel: '4.3BSD', cpu: '750', memoryMB: 4.5, set: { nbuf: 100 }, parameters: { iterations: 500 }, spin: 'locked', variant: 'vmunix' });
+    { kernel: '4.3BSD', cpu: '750', memoryMB: 4.5, set: { nbuf: 100 }, parameters: { iterations: 500 }, spin: 'locked', variant: 'vmunix', spinSeeds: 3 });
+  assert.equal(lab.form.form.get().seeds, '3', 'the form has the seeds it ran with');
+  assert.match(lab.runs.console.contents, /each step with seeds 1\.\.3/);
   assert.deepEqual(lab.runAgainNote.get(), {
     notRun: null,
     dropped: [
       'parameter depth=3: syscall has no such parameter here',
       'kernel variable maxusers=48: this lab cannot set it',
       'kernel like-4.1: not one of this lab\'s kernel variants; the distributed /vmunix boots instead',
-      'disk spin seeds 1..3: the page runs each step once, with seed 1',
     ],
   });
   assert.match(lab.runs.console.contents, /Run again left out what this lab cannot set: parameter depth=3/);
@@ -489,6 +565,12 @@ test('the page put together: ready, Run sends the form\'s settings, the finished
   lab.runAgain();
   assert.equal(w.posted.filter((m) => m.type === 'run').length, 3, 'not run');
   assert.match(lab.runAgainNote.get()!.notRun!, /^Not run: nchsize: nchsize: 99999 is out of range 0\.\.4096/);
+  // More seeds than the page runs (a run of `vaxlab fidelity --seeds 20`): held as they are, marked, and not run.
+  lab.shown.open({ source: 'permalink', shared: { ...theirs, result: { ...theirs.result, machine: { ...theirs.result.machine, spinSeeds: 20 } } } });
+  lab.runAgain();
+  assert.equal(w.posted.filter((m) => m.type === 'run').length, 3, 'not run');
+  assert.equal(lab.form.form.get().seeds, '20');
+  assert.equal(lab.runAgainNote.get()!.notRun, 'Not run: seeds: a whole number from 1 to 9.');
   // The variant a link names is run again on that variant.
   lab.shown.open({ source: 'permalink', shared: { ...theirs, config: { ...theirs.config, kernel: 'no-name-cache' } } });
   lab.runAgain();
@@ -638,6 +720,17 @@ test('how long a run takes: the paper\'s time per step (scaled to the count and 
   r.rows[0]!.emulator = { instructions: '1', virtualSeconds: 1, machineInstructions: '2', machineVirtualSeconds: 50 };
   assert.equal(measuredSpeed(r, 1), 30);
   assert.equal(measuredSpeed(r, 0.1), null);
+  // Several seeds: each step's machines that many times, its progress seed by seed (each machine from 0).
+  const seeded = estimateRun('syscall', { cpu: '750', memoryMB: 4.5, set: {}, parameters: { iterations: 100000 }, spinSeeds: 3 }, 80)!;
+  assert.deepEqual([seeded.virtualSeconds, seeded.steps, seeded.seeds], [99, syscall.steps, 3]);
+  assert.equal(Number(seeded.hostSeconds.toFixed(4)), Number((3 * syscall.hostSeconds).toFixed(4)));
+  const second = { progress: { step: 1, steps: 1, label: 'syscall', virtualSeconds: 16.5, instructions: 1, seed: { n: 2, of: 3 } } } as never;
+  assert.equal(runFraction(second, seeded), 0.5);
+  assert.match(progressText({ ...(second as object), status: 'running', hostSeconds: 2 } as never, seeded)!,
+    /^Step 1 of 1: syscall, seed 2 of 3 — virtual 16\.5 s of about 33, host 2\.0 s$/);
+  // A row of 3 seeds keeps the median's machine time: the run's machines ran about 3 times that.
+  r.rows[0]!.spread = { seeds: 3, real: { min: 0.6, max: 0.7 }, user: { min: 0, max: 0 }, sys: { min: 0.5, max: 0.6 } };
+  assert.equal(measuredSpeed(r, 3), 30);
 });
 
 test('"Sweep over bufpages" from How close are we?: the row with its own settings, the sweep form set, the sweep run', async () => {
@@ -660,4 +753,20 @@ test('"Sweep over bufpages" from How close are we?: the row with its own setting
   lab.sweepSettingOf('gausspage.50', 'bufpages', [1, 2]);
   assert.equal(lab.form.form.get().experimentId, 'gausspage.40');
   lab.stop();
+
+  // Table 7's probes for a run of 5 seeds: the sweep with the run's seeds, whatever the form had.
+  const w2 = channel();
+  const probing = new LabController({ imageBase: 'https://lab.example/images/', address: address(), storage: null });
+  probing.link.connect(w2.page, []);
+  w2.send({ type: 'ready', kernel: '4.3BSD', image: { name: '43bsd.dsk.gz', bytes: 100, compressedBytes: 40 }, variants: [], wasmMs: 5, imageMs: 50 });
+  await until(() => probing.canRun(), 'ready');
+  probing.form.setSeeds('2');
+  probing.sweepSettingOf('table7', 'bufpages', [268, 396], 'faults', 5);
+  assert.equal(probing.form.form.get().seeds, '5');
+  assert.equal(probing.sweeps.running, true);
+  assert.match(probing.runs.console.contents, /table7 sweep.*\(each step with seeds 1\.\.5\)/);
+  await until(() => w2.posted.some((m) => m.type === 'units-check'), 'the sweep\'s check');
+  const check = w2.posted.find((m) => m.type === 'units-check')!;
+  assert.equal(check.type === 'units-check' && check.request.base.spinSeeds, 5);
+  probing.stop();
 });

@@ -32,6 +32,12 @@ test('the forms make the request the command line makes for the same sweep', () 
   assert.deepEqual(m.request!.base, { parameters: {}, set: {}, cpu: '780' });
   assert.deepEqual(m.request!.axes, [{ setting: 'memoryMB', values: [1, 2, 3] }, { setting: 'hz', values: [100, 1000] }]);
   assert.equal(m.plan!.points.length, 6);
+  // The form's seeds: every step of every point with seeds 1..N, as `--seeds N` has it; one seed is not said.
+  const seeded = checkSweep(form({ params: { syscall: { iterations: '2000' } }, seeds: '3' }), sweep('hz', '50,100'));
+  assert.equal(JSON.stringify(seeded.request), JSON.stringify({ ...cli, base: { ...cli.base, spinSeeds: 3 } }));
+  assert.deepEqual(seeded.plan!.points.map((pt) => pt.options.spinSeeds), [3, 3]);
+  assert.ok(!('spinSeeds' in checkSweep(form({ seeds: '1' }), sweep('hz', '50')).request!.base));
+  assert.deepEqual(checkSweep(form({ seeds: '10' }), sweep('hz', '50')).problems, ['fix the settings marked in red']);
 });
 
 test('a setting swept is taken from the sweep, not the form, and the form says so', () => {

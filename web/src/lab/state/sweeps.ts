@@ -114,6 +114,7 @@ export function checkSweep(form: FormState, sweep: SweepFormState): SweepCheck {
       ...(s.memoryMB !== spec.machine.memoryMB ? { memoryMB: s.memoryMB } : {}),
       ...(s.disk ? { disk: s.disk } : {}),
       ...(s.spin ? { spin: s.spin } : {}),
+      ...(s.spinSeeds ? { spinSeeds: s.spinSeeds } : {}),
       // A sweep over the kernel variants boots each; otherwise every point boots the form's.
       ...(s.kernel && !swept.includes(KERNEL_SETTING) ? { kernel: s.kernel } : {}),
     },
@@ -298,8 +299,9 @@ export class Sweeps {
     const started = now();
     const axes = request.axes.map((a) => `${a.setting}=${a.values.length} values`).join(' × ');
     this.console.reset();
-    this.console.append(`\x1b[1m${plan.spec.id} sweep\x1b[0m ${axes}: ${plan.points.length} points, ${plan.units.length} units on ` +
-      `${executors.length} worker${executors.length === 1 ? '' : 's'}\r\n`);
+    const seeds = request.base.spinSeeds ?? 1;
+    this.console.append(`\x1b[1m${plan.spec.id} sweep\x1b[0m ${axes}: ${plan.points.length} points, ${plan.units.length} units` +
+      `${seeds > 1 ? ` (each step with seeds 1..${seeds})` : ''} on ${executors.length} worker${executors.length === 1 ? '' : 's'}\r\n`);
     if (note) this.console.append(`\x1b[2m(${note})\x1b[0m\r\n`);
     this.run.set({
       id, experiment: plan.spec.id, kernel: form.kernel, jobs: executors.length, units: plan.units.length, status: 'running',
@@ -380,6 +382,7 @@ export class Sweeps {
         ...(config.limitSeconds !== undefined ? { limitSeconds: config.limitSeconds } : {}),
         ...(config.profile ? { profile: true } : {}),
         ...(config.variant ? { kernel: config.variant } : {}),
+        ...(config.spinSeeds !== undefined ? { spinSeeds: config.spinSeeds } : {}),
       },
     };
     let plan: SweepPlan;

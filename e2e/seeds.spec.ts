@@ -1,0 +1,81 @@
+// End-to-end test of the Seeds setting: a step run in the page with seeds
+// 1..3 gives the row `npx vaxlab run STEP --seeds 3` gives in Node — the
+// median run and its range over the seeds, in the results table as the
+// command line's table has them, and the result's JSON byte for byte.  The
+// step is short (execs0null, 100 iterations: about 6 virtual seconds a seed)
+// and one whose seeds move its figures, so the range is more than one value.
+// Then a multi-step run with seeds on two of the pool's workers (each worker
+// runs whole steps, every seed of one in turn): the command line's bytes too.
+
+import { resultTable } from '../experiments/runner/resultView';
+import type { ExperimentResult } from '../experiments/runner/result';
+import { decodeLink } from '../web/src/lab/permalink';
+import {
+  chooseExperiment, downloadText, expect, openLab, permalinkOf, resultCells, runAndWait, test, vaxlabJsonText, xtermVisible,
+} from './lab';
+
+const STEP = 'execs0null';
+const ITERATIONS = '100';
+
+test('Seeds 3: the row is the median of seeds 1..3 with its range, as `vaxlab run --seeds 3` gives it in Node', async ({ page }) => {
+  await openLab(page);
+  await chooseExperiment(page, STEP, { iterations: ITERATIONS });
+  const seeds = page.getByTestId('seeds');
+  await expect(seeds).toHaveValue('1');
+
+  await test.step('a value the page does not run is marked under the field, and Run waits', async () => {
+    await seeds.fill('12');
+    await expect(page.locator('#seeds-error')).toHaveText('a whole number from 1 to 9');
+    await expect(seeds).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByTestId('run-button')).toBeDisabled();
+    await seeds.fill('3');
+    await expect(page.locator('#seeds-error')).toHaveCount(0);
+    await expect(page.getByTestId('run-button')).toBeEnabled();
+    // The address holds it, as it holds every setting.
+    await expect.poll(() => new URL(page.url()).hash).toContain('seeds=3');
+  });
+
+  await runAndWait(page, 90_000);
+  const cliText = vaxlabJsonText(['run', STEP, '--param', `iterations=${ITERATIONS}`, '--seeds', '3']);
+  const cli = JSON.parse(cliText) as ExperimentResult;
+  const cliRow = cli.rows[0]!;
+  // The step's seeds do move it: a range of more than one value, so the comparison below is of something.
+  expect(cliRow.spread?.seeds).toBe(3);
+  expect(cliRow.spread!.real.max).toBeGreaterThan(cliRow.spread!.real.min);
+
+  await test.step('the results table: the median with its range, cell for cell the command line\'s', async () => {
+    const expected = resultTable(cli);
+    const [cells] = await resultCells(page);
+    for (const key of ['ours.real', 'ours.user', 'ours.sys', 'paper.main.real', 'diff.s']) {
+      const j = expected.columns.findIndex((c) => c.key === key);
+      expect(cells![key], key).toBe(expected.rows[0]!.cells[j]!.text);
+    }
+    expect(cells!['ours.real']).toMatch(/^\d+\.\d+ \[\d+\.\d+–\d+\.\d+\]$/);
+    await expect(page.locator('section.results')).toContainText('Each row is the median of 3 runs, seeds 1..3');
+  });
+
+  await test.step('the result: the same bytes as the command line\'s JSON; its link keeps the seeds', async () => {
+    const exported = await downloadText(page, 'export-json');
+    expect(exported.text).toBe(cliText);
+    const payload = await decodeLink(await permalinkOf(page));
+    if (payload.kind !== 'run') throw new Error('a run link');
+    expect(payload.run.config.spinSeeds).toBe(3);
+    expect(payload.run.result.machine.spinSeeds).toBe(3);
+    expect(payload.run.result.rows[0]!.spread).toEqual(cliRow.spread);
+    expect(payload.run.result.rows[0]!.guest).toEqual(cliRow.guest);
+  });
+});
+
+test('Seeds 2 on two workers: a multi-step run spread over the pool, each step with its seeds, the command line\'s bytes', async ({ page }) => {
+  await openLab(page);
+  await chooseExperiment(page, 'namecache-work', { divisor: '40' });
+  await page.getByTestId('seeds').fill('2');
+  await page.getByTestId('sweep-jobs').fill('2');
+  await page.getByTestId('run-button').click();
+  await expect(page.getByTestId('run-progress')).toContainText(/^Finished: 3 rows/, { timeout: 90_000 });
+  await page.getByTestId('console').scrollIntoViewIfNeeded();
+  await expect.poll(() => xtermVisible(page, 'console')).toContain('3 steps on 2 workers');
+  const exported = await downloadText(page, 'export-json');
+  expect(exported.text).toBe(vaxlabJsonText(['run', 'namecache-work', '--param', 'divisor=40', '--seeds', '2']));
+  expect((JSON.parse(exported.text) as ExperimentResult).rows.map((r) => r.spread?.seeds)).toEqual([2, 2, 2]);
+});
