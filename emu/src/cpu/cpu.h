@@ -166,6 +166,10 @@ void cpu_interrupts_changed(vax_machine *m);
  * virtual time) over as many whole iterations as fit before
  * m->run_limit.  Returns the number of instructions skipped. */
 uint64_t cpu_idle_skip(vax_machine *m);
+/* Would cpu_idle_skip, called with the instruction count at icount and
+ * the rest of the machine as it is, certainly skip nothing and change
+ * nothing?  (Its cheap tests only; 0 means "look".) */
+int cpu_idle_finds_nothing(const vax_machine *m, uint64_t icount);
 
 /* Internal processor registers (privileged.c). */
 int cpu_mtpr(vax_machine *m, uint32_t ipr, uint32_t value);

@@ -306,15 +306,6 @@ static int step(walk *w)
     return step_fetched(w, op);
 }
 
-/* Could an interrupt be taken at this IPL now? */
-static int interrupt_deliverable(const vax_machine *m, uint32_t ipl)
-{
-    if (machine_irq_levels_above(m, ipl))
-        return 1;
-    uint32_t above = ipl >= 15 ? 0 : 0xFFFEu & ~((2u << ipl) - 1);
-    return (m->cpu.sisr & above) != 0;
-}
-
 /* Is the instruction at pc, whose opcode op (SOBGTR, SOBGEQ, AOBLSS or
  * AOBLEQ) the walk has just fetched, one with its index in a register that
  * branches to itself?  Then *reg and *left: how many more executions of
@@ -402,7 +393,7 @@ static IDLE_NOINLINE uint64_t idle_look(vax_machine *m)
         return 0;
     }
     m->idle_retry_pc = ~pc;
-    if (interrupt_deliverable(m, ipl))
+    if (machine_interrupt_deliverable(m, ipl))
         return 0;
     /* Room before the instruction budget ends and before the next event's
      * cost; every skipped instruction starts below both, as it would run. */
@@ -432,14 +423,13 @@ static IDLE_NOINLINE uint64_t idle_look(vax_machine *m)
     return n;
 }
 
-uint64_t cpu_idle_skip(vax_machine *m)
+int cpu_idle_finds_nothing(const vax_machine *m, uint64_t icount)
 {
     const vax_cpu *c = &m->cpu;
     /* Kernel mode only; no trace (each instruction would trap) and no
      * instruction half done. */
-    if (c->psl & (PSL_CUR | PSL_T | PSL_TP | PSL_FPD) || m->run_limit <= m->icount + 1 ||
-        m->cost_limit <= m->cost)
-        return 0;
+    if (c->psl & (PSL_CUR | PSL_T | PSL_TP | PSL_FPD) || m->run_limit <= icount + 1 || m->cost_limit <= m->cost)
+        return 1;
     /* Most looks (the kernel comes here at every IPL change) find an
      * opcode no loop starts with, in a page the TB holds and a block the
      * cache holds: then idle_look would read that byte, find nothing and
@@ -452,9 +442,14 @@ uint64_t cpu_idle_skip(vax_machine *m)
      * look, which decides them as before. */
     uint32_t pc = c->r[15];
     const xlat_entry *x = &m->xlat[xlat_index(pc)];
-    if (x->tag == pc >> 9 && (x->access & (1u << MODE_KERNEL)) &&
-        cache_holds_block(&m->cache, (x->pa | (pc & 511u)) >> CACHE_BLOCK_SHIFT) &&
-        !loop_opcode[x->host[pc & 511u]])
+    return x->tag == pc >> 9 && (x->access & (1u << MODE_KERNEL)) &&
+           cache_holds_block(&m->cache, (x->pa | (pc & 511u)) >> CACHE_BLOCK_SHIFT) &&
+           !loop_opcode[x->host[pc & 511u]];
+}
+
+uint64_t cpu_idle_skip(vax_machine *m)
+{
+    if (cpu_idle_finds_nothing(m, m->icount))
         return 0;
     return idle_look(m);
 }

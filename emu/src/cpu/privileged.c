@@ -32,10 +32,31 @@ int cpu_mtpr(vax_machine *m, uint32_t ipr, uint32_t v)
     case IPR_SLR: c->slr = v & 0x3FFFFFu; mmu_flush_all(m); return 0;
     case IPR_PCBB: c->pcbb = v & 0x3FFFFFFCu; return 0;
     case IPR_SCBB: c->scbb = v & 0x3FFFFE00u; return 0;
-    case IPR_IPL:
-        c->psl = (c->psl & ~PSL_IPL) | ((v & 31) << PSL_IPL_SHIFT);
+    case IPR_IPL: {
+        uint32_t ipl = v & 31;
+        c->psl = (c->psl & ~PSL_IPL) | (ipl << PSL_IPL_SHIFT);
+        /* vax_run must look again at the interrupts (the IPL may have
+         * fallen below one pending) and for an idle loop.  But where it
+         * last worked out the limits and took the interrupt due, and
+         * nothing has stopped the loop since (run_limit is still its
+         * budget: anything that could make an interrupt deliverable or
+         * bring an event forward stops it), and no interrupt is
+         * deliverable at the new IPL, it would find nothing to fire or
+         * take and set the same limits: only the idle look remains.  If
+         * that would find nothing either (its cheap tests, at the next
+         * instruction with the count after this one), the loop need not
+         * stop at all; else vax_run goes straight to the look
+         * (machine.h, slice_state).  The kernel writes the IPL about
+         * once in fifty instructions (spl). */
+        if (m->slice_state == SLICE_CLEAN && m->run_limit == m->budget_end &&
+            !machine_interrupt_deliverable(m, ipl)) {
+            if (!m->idle_skip || cpu_idle_finds_nothing(m, m->icount + 1))
+                return 0;
+            m->slice_state = SLICE_LIMITS_KEPT;
+        }
         cpu_interrupts_changed(m);
         return 0;
+    }
     case IPR_ASTLVL:
         if (v > 4)   /* 0..3 a mode, 4 none; the rest is reserved (simh agrees) */
             return VAX_EXC_RESERVED_OPERAND;
