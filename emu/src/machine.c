@@ -268,12 +268,17 @@ vax_stop_reason vax_run(vax_machine *m, uint64_t max_instructions)
             return m->stop_reason;
         if (m->icount >= m->budget_end)
             return VAX_STOP_BUDGET;
-        /* The instruction loop stopped only for the idle look after an
-         * MTPR to IPL (machine.h, slice_state): no event is due before
-         * cost_limit (none was cancelled, a new one would have stopped the
-         * loop first) and no interrupt is deliverable, so the full pass
-         * below would fire nothing, take nothing and set the same limits. */
-        if (m->slice_state == SLICE_LIMITS_KEPT && m->cost < m->cost_limit) {
+        /* The instruction loop stopped only for the idle look: after an
+         * MTPR to IPL or an REI that left no interrupt deliverable
+         * (machine.h, slice_state), or at the count a look that could not
+         * decide set for the next (idle.c; run_limit is otherwise 0 or
+         * the budget).  No event is due before cost_limit (none was
+         * cancelled; a new one, or anything that can make an interrupt
+         * deliverable, makes run_limit 0), so the full pass below would
+         * fire nothing, take nothing and set the same limits. */
+        if (m->cost < m->cost_limit &&
+            (m->slice_state == SLICE_LIMITS_KEPT ||
+             (m->slice_state == SLICE_CLEAN && m->run_limit != 0 && m->icount >= m->run_limit))) {
             m->slice_state = SLICE_CLEAN;
             m->run_limit = m->budget_end;
             if (m->idle_skip && (m->cpu.psl & PSL_CUR) == 0)

@@ -210,10 +210,57 @@ static void test_mtpr_ipl_in_a_run(void)
     }
 }
 
+/* The same for REI, which leaves the IPL as it was (a system call's
+ * return) or lowers it: from kernel mode at IPL 0x18, with a device
+ * request at 0x15 pending, an REI to kernel mode at IPL 0x16 (nothing
+ * deliverable: the loop goes on), then one to IPL 0x14, after which the
+ * request is taken at once, before the instruction the REI returned to. */
+static void test_rei_in_a_run(void)
+{
+    for (int idle = 0; idle < 2; idle++) {
+        vax_config cfg = {1u << 20};
+        vax_machine *m = vax_create(&cfg);
+        CHECK(m != NULL, "vax_create");
+        if (!m)
+            return;
+        vax_set_idle_skip(m, idle);
+        uint32_t handler = 0x3000u, vector = handler | 1u, scb_device = 0x100u;
+        uint8_t halt = 0x00;
+        vax_phys_write(m, handler, &halt, 1);
+        vax_phys_write(m, scb_device, &vector, 4);
+        /* 0x2000: rei (to 0x2010, IPL 0x16); 0x2010: rei (to 0x2020, IPL
+         * 0x14); 0x2020: halt, reached only if nothing is taken.  The
+         * stack holds both frames: PC, PSL, PC, PSL. */
+        static const uint8_t rei = 0x02;
+        vax_phys_write(m, 0x2000, &rei, 1);
+        vax_phys_write(m, 0x2010, &rei, 1);
+        vax_phys_write(m, 0x2020, &halt, 1);
+        const uint32_t frames[4] = {0x2010u, 0x16u << 16, 0x2020u, 0x14u << 16};
+        vax_phys_write(m, 0x8000, frames, sizeof frames);
+        vax_set_ipr(m, IPR_SCBB, 0);
+        vax_set_ipr(m, IPR_ISP, 0xA000);
+        vax_set_psl(m, 0x18u << 16);   /* kernel, IPL 0x18, on the kernel stack */
+        vax_set_reg(m, 14, 0x8000);
+        vax_set_reg(m, 15, 0x2000);
+        machine_irq_raise(m, 0x15, 0, scb_device);
+        vax_stop_reason stop = vax_run(m, 1000);
+        uint32_t pc = vax_get_reg(m, 15), sp = vax_get_reg(m, 14), saved_pc = 0, saved_psl = 0;
+        vax_phys_read(m, sp, &saved_pc, 4);
+        vax_phys_read(m, sp + 4, &saved_psl, 4);
+        CHECK(stop == VAX_STOP_HALT && pc == handler + 1u, "idle %d: stop %d at %08X", idle, stop, pc);
+        CHECK(saved_pc == 0x2020u && PSL_GET_IPL(saved_psl) == 0x14u, "idle %d: interrupted at %08X, IPL %u",
+              idle, saved_pc, PSL_GET_IPL(saved_psl));
+        CHECK(vax_instruction_count(m) == 3, "idle %d: %llu instructions, not 3", idle,
+              (unsigned long long)vax_instruction_count(m));
+        vax_destroy(m);
+    }
+}
+
 int main(void)
 {
     test_mask_follows_requests();
     test_taken_in_order();
     test_mtpr_ipl_in_a_run();
+    test_rei_in_a_run();
     return check_summary();
 }

@@ -156,6 +156,10 @@ void cpu_set_psl(vax_machine *m, uint32_t newpsl);
  * (CHMx, REI, LDPCTX, SVPCTX): for the statistics, that instruction still
  * belongs to the mode it started in. */
 void cpu_set_psl_in_instruction(vax_machine *m, uint32_t newpsl);
+/* The same for REI, whose change of IPL alone does not stop the
+ * instruction loop here: REI decides that itself, once its AST request
+ * is made (privileged.c, ipl_or_mode_written). */
+void cpu_set_psl_in_rei(vax_machine *m, uint32_t newpsl);
 
 /* Software interrupts and other interrupt conditions changed: make the
  * run loop look at them before the next instruction. */

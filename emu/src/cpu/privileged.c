@@ -15,6 +15,30 @@ static uint32_t *sp_register(vax_machine *m, int slot)
     return psl_sp_slot(m->cpu.psl) == slot ? &m->cpu.r[14] : &m->cpu.sp_save[slot];
 }
 
+/* After an MTPR to IPL or an REI, with r[15] the next instruction's PC:
+ * vax_run must look at the interrupts again (one may now be deliverable)
+ * and, in kernel mode, for an idle loop.  But where its last full pass set
+ * the limits and took the interrupt due, nothing has stopped the loop since
+ * (run_limit is still the budget: anything that could make an interrupt
+ * deliverable or bring an event forward stops it) and no interrupt is
+ * deliverable now, that pass would find nothing to fire or take and set the
+ * same limits: only the idle look remains.  If that would find nothing
+ * either (its cheap tests, at the next instruction, with the count after
+ * this one; always, outside kernel mode), the loop need not stop at all;
+ * else vax_run goes straight to the look (machine.h, slice_state).  The
+ * 4.3BSD kernel writes the IPL about once in fifty instructions (spl), and
+ * returns from a system call with an REI that leaves it as it was. */
+static void ipl_or_mode_written(vax_machine *m)
+{
+    if (m->slice_state == SLICE_CLEAN && m->run_limit == m->budget_end &&
+        !machine_interrupt_deliverable(m, PSL_GET_IPL(m->cpu.psl))) {
+        if (!m->idle_skip || cpu_idle_finds_nothing(m, m->icount + 1))
+            return;
+        m->slice_state = SLICE_LIMITS_KEPT;
+    }
+    cpu_interrupts_changed(m);
+}
+
 int cpu_mtpr(vax_machine *m, uint32_t ipr, uint32_t v)
 {
     vax_cpu *c = &m->cpu;
@@ -32,31 +56,10 @@ int cpu_mtpr(vax_machine *m, uint32_t ipr, uint32_t v)
     case IPR_SLR: c->slr = v & 0x3FFFFFu; mmu_flush_all(m); return 0;
     case IPR_PCBB: c->pcbb = v & 0x3FFFFFFCu; return 0;
     case IPR_SCBB: c->scbb = v & 0x3FFFFE00u; return 0;
-    case IPR_IPL: {
-        uint32_t ipl = v & 31;
-        c->psl = (c->psl & ~PSL_IPL) | (ipl << PSL_IPL_SHIFT);
-        /* vax_run must look again at the interrupts (the IPL may have
-         * fallen below one pending) and for an idle loop.  But where it
-         * last worked out the limits and took the interrupt due, and
-         * nothing has stopped the loop since (run_limit is still its
-         * budget: anything that could make an interrupt deliverable or
-         * bring an event forward stops it), and no interrupt is
-         * deliverable at the new IPL, it would find nothing to fire or
-         * take and set the same limits: only the idle look remains.  If
-         * that would find nothing either (its cheap tests, at the next
-         * instruction with the count after this one), the loop need not
-         * stop at all; else vax_run goes straight to the look
-         * (machine.h, slice_state).  The kernel writes the IPL about
-         * once in fifty instructions (spl). */
-        if (m->slice_state == SLICE_CLEAN && m->run_limit == m->budget_end &&
-            !machine_interrupt_deliverable(m, ipl)) {
-            if (!m->idle_skip || cpu_idle_finds_nothing(m, m->icount + 1))
-                return 0;
-            m->slice_state = SLICE_LIMITS_KEPT;
-        }
-        cpu_interrupts_changed(m);
+    case IPR_IPL:
+        c->psl = (c->psl & ~PSL_IPL) | ((v & 31) << PSL_IPL_SHIFT);
+        ipl_or_mode_written(m);
         return 0;
-    }
     case IPR_ASTLVL:
         if (v > 4)   /* 0..3 a mode, 4 none; the rest is reserved (simh agrees) */
             return VAX_EXC_RESERVED_OPERAND;
@@ -132,12 +135,12 @@ static int op_rei(vax_machine *m)
     m->stats.rei++;
     /* A trace pending for the REI itself survives into the new PSL, so the
      * REI is traced like any other instruction. */
-    cpu_set_psl_in_instruction(m, psl | (old & PSL_TP));
+    cpu_set_psl_in_rei(m, psl | (old & PSL_TP));
     c->r[15] = (psl & PSL_CM) ? pc & 0xFFFFu : pc;   /* the PDP-11's PC is 16 bits (compat.c) */
     if (!(psl & PSL_IS) && (uint32_t)newcur >= c->astlvl)
         c->sisr |= 1u << 2;   /* deliver the AST through IPL 2 */
     ib_invalidate(m);
-    cpu_interrupts_changed(m);
+    ipl_or_mode_written(m);   /* (a change of the trace bits has stopped the loop already: cpu_set_psl_in_rei) */
     if (UNLIKELY(m->prof != NULL))
         profile_rei(m, key, psl_sp_slot(old));
     return 0;
