@@ -58,6 +58,13 @@
 
 #define IDLE_MAX_INSNS 8   /* the longest loop recognised */
 
+/* A page a walk has found readable: its number (va >> 9) and host
+ * address. */
+typedef struct {
+    uint32_t vpn;
+    const uint8_t *host;
+} walk_page;
+
 /* The path being followed: the PC and condition codes as the loop would
  * leave them, and the IPL every MTPR in it must write. */
 typedef struct {
@@ -67,11 +74,13 @@ typedef struct {
     uint32_t ipl;
     int tb_miss;   /* a look failed only because the TB lacked the page or the cache the block */
     uint64_t cost; /* what the instructions walked so far cost */
-    /* The page read_ram_as found last (va >> 9, host address), or a vpn
-     * of TLB_INVALID: a walk changes nothing, not even the TB, so what the
-     * TB said of a page holds for the whole walk. */
-    uint32_t page_vpn;
-    const uint8_t *page_host;
+    /* The pages read_ram_as found last, one for the instruction stream
+     * and one for data (a loop's test reads a variable on another page:
+     * with one remembered page, every instruction looked the code page up
+     * in the TB again): va >> 9 and host address, or a vpn of
+     * TLB_INVALID.  A walk changes nothing, not even the TB, so what the TB
+     * said of a page holds for the whole walk. */
+    walk_page code, data;
 } walk;
 
 /* size bytes (1, 2 or 4) of RAM at va, readable in kernel mode through
@@ -79,11 +88,11 @@ typedef struct {
  * access crossing a page).  Looking changes nothing, not even the TB: on a
  * miss the loop runs once for real, which fills it, and the next look
  * succeeds (cpu_idle_skip arranges for a next look soon). */
-static int read_ram_as(walk *w, uint32_t va, int size, uint32_t *v, int through_cache)
+static int read_ram_as(walk *w, walk_page *pg, uint32_t va, int size, uint32_t *v, int through_cache)
 {
     const uint8_t *p;
-    if ((va >> 9) == w->page_vpn && (va & 511u) <= 512u - (uint32_t)size) {
-        p = w->page_host + (va & 511u);
+    if ((va >> 9) == pg->vpn && (va & 511u) <= 512u - (uint32_t)size) {
+        p = pg->host + (va & 511u);
     } else {
         p = tlb_host(w->m, va, size, 1u << MODE_KERNEL);
         if (!p) {
@@ -91,16 +100,23 @@ static int read_ram_as(walk *w, uint32_t va, int size, uint32_t *v, int through_
                 w->tb_miss = 1;
             return -1;
         }
-        w->page_vpn = va >> 9;
-        w->page_host = p - (va & 511u);
+        pg->vpn = va >> 9;
+        pg->host = p - (va & 511u);
     }
     /* Skipped iterations are charged as if every read through the cache
      * hit; a read that would miss is like a TB miss: one real iteration
      * brings the block in, or, if the loop's blocks evict each other, it
      * is never skipped. */
-    if (through_cache && !cache_holds(&w->m->cache, host_pa(w->m, p), size)) {
-        w->tb_miss = 1;
-        return -1;
+    if (through_cache) {
+        /* (One block, nearly always: its test alone, as cache_holds
+         * would make it.) */
+        uint32_t pa = host_pa(w->m, p);
+        int held = in_one_block(pa, size) ? cache_holds_block(&w->m->cache, pa >> CACHE_BLOCK_SHIFT)
+                                          : cache_holds(&w->m->cache, pa, size);
+        if (!held) {
+            w->tb_miss = 1;
+            return -1;
+        }
     }
     *v = load_le(p, size);
     return 0;
@@ -109,7 +125,7 @@ static int read_ram_as(walk *w, uint32_t va, int size, uint32_t *v, int through_
 /* A data read: through the cache. */
 static int read_ram(walk *w, uint32_t va, int size, uint32_t *v)
 {
-    return read_ram_as(w, va, size, v, 1);
+    return read_ram_as(w, &w->data, va, size, v, 1);
 }
 
 /* Instruction-stream bytes at the walk's PC, a byte at a time so that an
@@ -120,15 +136,15 @@ static int fetch(walk *w, int n, uint32_t *v)
 {
     /* All n bytes in the page found last: what the byte reads below would
      * give, and they would change nothing else. */
-    if ((w->pc >> 9) == w->page_vpn && (w->pc & 511u) <= 512u - (uint32_t)n) {
-        *v = load_le(w->page_host + (w->pc & 511u), n);
+    if ((w->pc >> 9) == w->code.vpn && (w->pc & 511u) <= 512u - (uint32_t)n) {
+        *v = load_le(w->code.host + (w->pc & 511u), n);
         w->pc += (uint32_t)n;
         return 0;
     }
     uint32_t r = 0;
     for (int i = 0; i < n; i++) {
         uint32_t b;
-        if (read_ram_as(w, w->pc, 1, &b, 0) != 0)
+        if (read_ram_as(w, &w->code, w->pc, 1, &b, 0) != 0)
             return -1;
         r |= b << (8 * i);
         w->pc++;
@@ -139,10 +155,10 @@ static int fetch(walk *w, int n, uint32_t *v)
 
 static int fetch_opcode(walk *w, uint32_t *op)
 {
-    uint32_t b;
-    if (read_ram_as(w, w->pc, 1, &b, 1) != 0)
+    if (read_ram_as(w, &w->code, w->pc, 1, op, 1) != 0)
         return -1;
-    return fetch(w, 1, op);
+    w->pc++;   /* (the byte fetch would read: the same page, found just now) */
+    return 0;
 }
 
 /* A read operand of size bytes whose evaluation changes nothing. */
@@ -363,7 +379,7 @@ static IDLE_NOINLINE uint64_t idle_look(vax_machine *m)
     int reg = 0;
     int64_t left = 0;
     uint64_t len = 0, len_cost = 0;
-    walk w = {m, pc, cc, ipl, 0, 0, TLB_INVALID, NULL};
+    walk w = {m, pc, cc, ipl, 0, 0, {TLB_INVALID, NULL}, {TLB_INVALID, NULL}};
     /* The opcode at the PC decides which kind of loop it can be, so it is
      * read once (a walk changes nothing, so a second read would find the
      * same byte and fail or not in the same way).  An opcode neither kind
