@@ -114,7 +114,7 @@ struct vax_machine {
      * the loop anyway).  SLICE_LIMITS_KEPT: clean, and the loop stopped
      * only for the idle look after an MTPR to IPL that left no interrupt
      * deliverable: no event is due before cost_limit and none to take, so
-     * vax_run keeps its limits (cpu/privileged.c, machine.c).  Host
+     * vax_run keeps its limits (cpu/idle.c, cpu_ipl_written; machine.c).  Host
      * state, not in snapshots. */
     uint8_t slice_state;
     int stop_requested;

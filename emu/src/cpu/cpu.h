@@ -158,7 +158,7 @@ void cpu_set_psl(vax_machine *m, uint32_t newpsl);
 void cpu_set_psl_in_instruction(vax_machine *m, uint32_t newpsl);
 /* The same for REI, whose change of IPL alone does not stop the
  * instruction loop here: REI decides that itself, once its AST request
- * is made (privileged.c, ipl_or_mode_written). */
+ * is made (idle.c, cpu_ipl_written). */
 void cpu_set_psl_in_rei(vax_machine *m, uint32_t newpsl);
 
 /* Software interrupts and other interrupt conditions changed: make the
@@ -170,10 +170,10 @@ void cpu_interrupts_changed(vax_machine *m);
  * virtual time) over as many whole iterations as fit before
  * m->run_limit.  Returns the number of instructions skipped. */
 uint64_t cpu_idle_skip(vax_machine *m);
-/* Would cpu_idle_skip, called with the instruction count at icount and
- * the rest of the machine as it is, certainly skip nothing and change
- * nothing?  (Its cheap tests only; 0 means "look".) */
-int cpu_idle_finds_nothing(const vax_machine *m, uint64_t icount);
+/* After an MTPR to IPL or an REI (privileged.c), with r[15] the next
+ * instruction's PC: stop the instruction loop for vax_run, unless its
+ * outer pass would find nothing to do (idle.c). */
+void cpu_ipl_written(vax_machine *m);
 
 /* Internal processor registers (privileged.c). */
 int cpu_mtpr(vax_machine *m, uint32_t ipr, uint32_t value);

@@ -439,7 +439,10 @@ static IDLE_NOINLINE uint64_t idle_look(vax_machine *m)
     return n;
 }
 
-int cpu_idle_finds_nothing(const vax_machine *m, uint64_t icount)
+/* Would cpu_idle_skip, called with the instruction count at icount and the
+ * rest of the machine as it is, certainly skip nothing and change nothing?
+ * (Its cheap tests only; 0 means "look".) */
+static inline int idle_finds_nothing(const vax_machine *m, uint64_t icount)
 {
     const vax_cpu *c = &m->cpu;
     /* Kernel mode only; no trace (each instruction would trap) and no
@@ -465,7 +468,31 @@ int cpu_idle_finds_nothing(const vax_machine *m, uint64_t icount)
 
 uint64_t cpu_idle_skip(vax_machine *m)
 {
-    if (cpu_idle_finds_nothing(m, m->icount))
+    if (idle_finds_nothing(m, m->icount))
         return 0;
     return idle_look(m);
+}
+
+/* After an MTPR to IPL or an REI, with r[15] the next instruction's PC:
+ * vax_run must look at the interrupts again (one may now be deliverable)
+ * and, in kernel mode, for an idle loop.  But where its last full pass set
+ * the limits and took the interrupt due, nothing has stopped the loop since
+ * (run_limit is still the budget: anything that could make an interrupt
+ * deliverable or bring an event forward stops it) and no interrupt is
+ * deliverable now, that pass would find nothing to fire or take and set the
+ * same limits: only the idle look remains.  If that would find nothing
+ * either (its cheap tests, at the next instruction, with the count after
+ * this one; always, outside kernel mode), the loop need not stop at all;
+ * else vax_run goes straight to the look (machine.h, slice_state).  The
+ * 4.3BSD kernel writes the IPL about once in fifty instructions (spl), and
+ * returns from a system call with an REI that leaves it as it was. */
+void cpu_ipl_written(vax_machine *m)
+{
+    if (m->slice_state == SLICE_CLEAN && m->run_limit == m->budget_end &&
+        !machine_interrupt_deliverable(m, PSL_GET_IPL(m->cpu.psl))) {
+        if (!m->idle_skip || idle_finds_nothing(m, m->icount + 1))
+            return;
+        m->slice_state = SLICE_LIMITS_KEPT;
+    }
+    cpu_interrupts_changed(m);
 }

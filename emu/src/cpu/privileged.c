@@ -15,30 +15,6 @@ static uint32_t *sp_register(vax_machine *m, int slot)
     return psl_sp_slot(m->cpu.psl) == slot ? &m->cpu.r[14] : &m->cpu.sp_save[slot];
 }
 
-/* After an MTPR to IPL or an REI, with r[15] the next instruction's PC:
- * vax_run must look at the interrupts again (one may now be deliverable)
- * and, in kernel mode, for an idle loop.  But where its last full pass set
- * the limits and took the interrupt due, nothing has stopped the loop since
- * (run_limit is still the budget: anything that could make an interrupt
- * deliverable or bring an event forward stops it) and no interrupt is
- * deliverable now, that pass would find nothing to fire or take and set the
- * same limits: only the idle look remains.  If that would find nothing
- * either (its cheap tests, at the next instruction, with the count after
- * this one; always, outside kernel mode), the loop need not stop at all;
- * else vax_run goes straight to the look (machine.h, slice_state).  The
- * 4.3BSD kernel writes the IPL about once in fifty instructions (spl), and
- * returns from a system call with an REI that leaves it as it was. */
-static void ipl_or_mode_written(vax_machine *m)
-{
-    if (m->slice_state == SLICE_CLEAN && m->run_limit == m->budget_end &&
-        !machine_interrupt_deliverable(m, PSL_GET_IPL(m->cpu.psl))) {
-        if (!m->idle_skip || cpu_idle_finds_nothing(m, m->icount + 1))
-            return;
-        m->slice_state = SLICE_LIMITS_KEPT;
-    }
-    cpu_interrupts_changed(m);
-}
-
 int cpu_mtpr(vax_machine *m, uint32_t ipr, uint32_t v)
 {
     vax_cpu *c = &m->cpu;
@@ -58,7 +34,7 @@ int cpu_mtpr(vax_machine *m, uint32_t ipr, uint32_t v)
     case IPR_SCBB: c->scbb = v & 0x3FFFFE00u; return 0;
     case IPR_IPL:
         c->psl = (c->psl & ~PSL_IPL) | ((v & 31) << PSL_IPL_SHIFT);
-        ipl_or_mode_written(m);
+        cpu_ipl_written(m);
         return 0;
     case IPR_ASTLVL:
         if (v > 4)   /* 0..3 a mode, 4 none; the rest is reserved (simh agrees) */
@@ -140,7 +116,7 @@ static int op_rei(vax_machine *m)
     if (!(psl & PSL_IS) && (uint32_t)newcur >= c->astlvl)
         c->sisr |= 1u << 2;   /* deliver the AST through IPL 2 */
     ib_invalidate(m);
-    ipl_or_mode_written(m);   /* (a change of the trace bits has stopped the loop already: cpu_set_psl_in_rei) */
+    cpu_ipl_written(m);   /* (a change of the trace bits has stopped the loop already: cpu_set_psl_in_rei) */
     if (UNLIKELY(m->prof != NULL))
         profile_rei(m, key, psl_sp_slot(old));
     return 0;
