@@ -112,10 +112,10 @@ struct vax_machine {
      * SLICE_CLEAN: vax_run worked out the limits and took the interrupt
      * due, and no pending event has been cancelled since (a new one stops
      * the loop anyway).  SLICE_LIMITS_KEPT: clean, and the loop stopped
-     * only for the idle look after an MTPR to IPL that left no interrupt
-     * deliverable: no event is due before cost_limit and none to take, so
-     * vax_run keeps its limits (cpu/idle.c, cpu_ipl_written; machine.c).  Host
-     * state, not in snapshots. */
+     * only for the idle look after an MTPR to IPL or an REI that left no
+     * interrupt deliverable: no event is due before cost_limit and none
+     * to take, so vax_run keeps its limits (cpu/idle.c, cpu_ipl_written;
+     * machine.c).  Host state, not in snapshots. */
     uint8_t slice_state;
     int stop_requested;
     vax_stop_reason stop_reason;
