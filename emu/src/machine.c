@@ -176,6 +176,7 @@ void machine_event_cancel(vax_machine *m, vax_event *e)
 {
     if (!e->pending)
         return;
+    m->slice_state = SLICE_FULL;   /* the next event may be another: cost_limit must be worked out again */
     for (int i = 0; i < m->nevents; i++)
         if (m->events[i] == e) {
             m->events[i] = m->events[--m->nevents];
@@ -261,11 +262,30 @@ vax_stop_reason vax_run(vax_machine *m, uint64_t max_instructions)
     m->stop_requested = 0;
     m->stop_reason = VAX_STOP_BUDGET;
     m->stop_detail[0] = 0;
+    m->slice_state = SLICE_FULL;   /* the host may have done anything since the last call */
     for (;;) {
         if (m->stop_requested)
             return m->stop_reason;
         if (m->icount >= m->budget_end)
             return VAX_STOP_BUDGET;
+        /* The instruction loop stopped only for the idle look: after an
+         * MTPR to IPL or an REI that left no interrupt deliverable
+         * (machine.h, slice_state), or at the count a look that could not
+         * decide set for the next (idle.c; run_limit is otherwise 0 or
+         * the budget).  No event is due before cost_limit (none was
+         * cancelled; a new one, or anything that can make an interrupt
+         * deliverable, makes run_limit 0), so the full pass below would
+         * fire nothing, take nothing and set the same limits. */
+        if (m->cost < m->cost_limit &&
+            (m->slice_state == SLICE_LIMITS_KEPT ||
+             (m->slice_state == SLICE_CLEAN && m->run_limit != 0 && m->icount >= m->run_limit))) {
+            m->slice_state = SLICE_CLEAN;
+            m->run_limit = m->budget_end;
+            if (m->idle_skip && (m->cpu.psl & PSL_CUR) == 0)
+                cpu_idle_skip(m);
+            cpu_execute(m);
+            continue;
+        }
         vax_event *next = fire_due_events(m);
         if (m->stop_requested)
             return m->stop_reason;
@@ -279,6 +299,7 @@ vax_stop_reason vax_run(vax_machine *m, uint64_t max_instructions)
             limit = m->cost + 1;   /* an event firing now: still make progress */
         m->cost_limit = limit;
         m->run_limit = m->budget_end;
+        m->slice_state = SLICE_CLEAN;
         /* Between instructions, with the events and interrupts due now
          * taken: an idle loop may be skipped up to run_limit (idle.c
          * checks the rest).  Only kernel mode idles. */

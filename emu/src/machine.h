@@ -30,6 +30,9 @@ typedef struct vax_event {
 
 #define MAX_EVENTS 32
 
+/* vax_machine.slice_state (below). */
+enum { SLICE_FULL, SLICE_CLEAN, SLICE_LIMITS_KEPT };
+
 /* Virtual ns = cost * ns_per_instruction / MACHINE_COST_SCALE_DEN (see
  * "Virtual time" below). */
 #define MACHINE_COST_SCALE_DEN 2000u
@@ -104,6 +107,16 @@ struct vax_machine {
     uint64_t cost;          /* see "Virtual time" above */
     uint64_t cost_limit;
     uint64_t budget_end;
+    /* What the outer loop (vax_run) must redo after the instruction loop
+     * stopped.  SLICE_FULL: everything (events, interrupts, the limits).
+     * SLICE_CLEAN: vax_run worked out the limits and took the interrupt
+     * due, and no pending event has been cancelled since (a new one stops
+     * the loop anyway).  SLICE_LIMITS_KEPT: clean, and the loop stopped
+     * only for the idle look after an MTPR to IPL or an REI that left no
+     * interrupt deliverable: no event is due before cost_limit and none
+     * to take, so vax_run keeps its limits (cpu/idle.c, cpu_ipl_written;
+     * machine.c).  Host state, not in snapshots. */
+    uint8_t slice_state;
     int stop_requested;
     vax_stop_reason stop_reason;
     char stop_detail[160];
@@ -189,6 +202,17 @@ void machine_irq_levels_refresh(vax_machine *m);
 static inline uint32_t machine_irq_levels_above(const vax_machine *m, uint32_t ipl)
 {
     return m->irq_levels & ~((2u << ipl) - 1u) & 0xFFFF0000u;
+}
+
+/* Could an interrupt be taken at this IPL now: a device's above it, or a
+ * software one (SISR) above it?  (vax_run's service_interrupts takes the
+ * highest of them.) */
+static inline int machine_interrupt_deliverable(const vax_machine *m, uint32_t ipl)
+{
+    if (machine_irq_levels_above(m, ipl))
+        return 1;
+    uint32_t above = ipl >= 15 ? 0 : 0xFFFEu & ~((2u << ipl) - 1);
+    return (m->cpu.sisr & above) != 0;
 }
 
 /* Statistics bookkeeping (stats.c).  machine_account_mode: the

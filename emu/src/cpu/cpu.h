@@ -156,6 +156,10 @@ void cpu_set_psl(vax_machine *m, uint32_t newpsl);
  * (CHMx, REI, LDPCTX, SVPCTX): for the statistics, that instruction still
  * belongs to the mode it started in. */
 void cpu_set_psl_in_instruction(vax_machine *m, uint32_t newpsl);
+/* The same for REI, whose change of IPL alone does not stop the
+ * instruction loop here: REI decides that itself, once its AST request
+ * is made (idle.c, cpu_ipl_written). */
+void cpu_set_psl_in_rei(vax_machine *m, uint32_t newpsl);
 
 /* Software interrupts and other interrupt conditions changed: make the
  * run loop look at them before the next instruction. */
@@ -166,6 +170,10 @@ void cpu_interrupts_changed(vax_machine *m);
  * virtual time) over as many whole iterations as fit before
  * m->run_limit.  Returns the number of instructions skipped. */
 uint64_t cpu_idle_skip(vax_machine *m);
+/* After an MTPR to IPL or an REI (privileged.c), with r[15] the next
+ * instruction's PC: stop the instruction loop for vax_run, unless its
+ * outer pass would find nothing to do (idle.c). */
+void cpu_ipl_written(vax_machine *m);
 
 /* Internal processor registers (privileged.c). */
 int cpu_mtpr(vax_machine *m, uint32_t ipr, uint32_t value);

@@ -39,7 +39,7 @@ void cpu_interrupts_changed(vax_machine *m)
 
 /* The PSL change, with the instruction count from which the statistics
  * charge the new mode (its stack slot is also its accounting slot). */
-static void set_psl_at(vax_machine *m, uint32_t newpsl, uint64_t boundary)
+static void set_psl_at(vax_machine *m, uint32_t newpsl, uint64_t boundary, uint32_t stop_bits)
 {
     vax_cpu *c = &m->cpu;
     uint32_t old = c->psl;
@@ -53,18 +53,23 @@ static void set_psl_at(vax_machine *m, uint32_t newpsl, uint64_t boundary)
     c->psl = newpsl;
     if ((old ^ newpsl) & PSL_CUR)
         ib_invalidate(m);   /* the fetch shortcut was checked for the old mode */
-    if ((old ^ newpsl) & (PSL_IPL | PSL_T | PSL_TP))
+    if ((old ^ newpsl) & stop_bits)
         cpu_interrupts_changed(m);
 }
 
 void cpu_set_psl(vax_machine *m, uint32_t newpsl)
 {
-    set_psl_at(m, newpsl, m->icount);
+    set_psl_at(m, newpsl, m->icount, PSL_IPL | PSL_T | PSL_TP);
 }
 
 void cpu_set_psl_in_instruction(vax_machine *m, uint32_t newpsl)
 {
-    set_psl_at(m, newpsl, m->icount + 1);
+    set_psl_at(m, newpsl, m->icount + 1, PSL_IPL | PSL_T | PSL_TP);
+}
+
+void cpu_set_psl_in_rei(vax_machine *m, uint32_t newpsl)
+{
+    set_psl_at(m, newpsl, m->icount + 1, PSL_T | PSL_TP);
 }
 
 /* Push the frame: params[0] ends up on top of the stack, then PC, PSL. */

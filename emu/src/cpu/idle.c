@@ -58,6 +58,13 @@
 
 #define IDLE_MAX_INSNS 8   /* the longest loop recognised */
 
+/* A page a walk has found readable: its number (va >> 9) and host
+ * address. */
+typedef struct {
+    uint32_t vpn;
+    const uint8_t *host;
+} walk_page;
+
 /* The path being followed: the PC and condition codes as the loop would
  * leave them, and the IPL every MTPR in it must write. */
 typedef struct {
@@ -67,11 +74,13 @@ typedef struct {
     uint32_t ipl;
     int tb_miss;   /* a look failed only because the TB lacked the page or the cache the block */
     uint64_t cost; /* what the instructions walked so far cost */
-    /* The page read_ram_as found last (va >> 9, host address), or a vpn
-     * of TLB_INVALID: a walk changes nothing, not even the TB, so what the
-     * TB said of a page holds for the whole walk. */
-    uint32_t page_vpn;
-    const uint8_t *page_host;
+    /* The pages read_ram_as found last, one for the instruction stream
+     * and one for data (a loop's test reads a variable on another page:
+     * with one remembered page, every instruction looked the code page up
+     * in the TB again): va >> 9 and host address, or a vpn of
+     * TLB_INVALID.  A walk changes nothing, not even the TB, so what the TB
+     * said of a page holds for the whole walk. */
+    walk_page code, data;
 } walk;
 
 /* size bytes (1, 2 or 4) of RAM at va, readable in kernel mode through
@@ -79,11 +88,11 @@ typedef struct {
  * access crossing a page).  Looking changes nothing, not even the TB: on a
  * miss the loop runs once for real, which fills it, and the next look
  * succeeds (cpu_idle_skip arranges for a next look soon). */
-static int read_ram_as(walk *w, uint32_t va, int size, uint32_t *v, int through_cache)
+static int read_ram_as(walk *w, walk_page *pg, uint32_t va, int size, uint32_t *v, int through_cache)
 {
     const uint8_t *p;
-    if ((va >> 9) == w->page_vpn && (va & 511u) <= 512u - (uint32_t)size) {
-        p = w->page_host + (va & 511u);
+    if ((va >> 9) == pg->vpn && (va & 511u) <= 512u - (uint32_t)size) {
+        p = pg->host + (va & 511u);
     } else {
         p = tlb_host(w->m, va, size, 1u << MODE_KERNEL);
         if (!p) {
@@ -91,16 +100,23 @@ static int read_ram_as(walk *w, uint32_t va, int size, uint32_t *v, int through_
                 w->tb_miss = 1;
             return -1;
         }
-        w->page_vpn = va >> 9;
-        w->page_host = p - (va & 511u);
+        pg->vpn = va >> 9;
+        pg->host = p - (va & 511u);
     }
     /* Skipped iterations are charged as if every read through the cache
      * hit; a read that would miss is like a TB miss: one real iteration
      * brings the block in, or, if the loop's blocks evict each other, it
      * is never skipped. */
-    if (through_cache && !cache_holds(&w->m->cache, host_pa(w->m, p), size)) {
-        w->tb_miss = 1;
-        return -1;
+    if (through_cache) {
+        /* (One block, nearly always: its test alone, as cache_holds
+         * would make it.) */
+        uint32_t pa = host_pa(w->m, p);
+        int held = in_one_block(pa, size) ? cache_holds_block(&w->m->cache, pa >> CACHE_BLOCK_SHIFT)
+                                          : cache_holds(&w->m->cache, pa, size);
+        if (!held) {
+            w->tb_miss = 1;
+            return -1;
+        }
     }
     *v = load_le(p, size);
     return 0;
@@ -109,7 +125,7 @@ static int read_ram_as(walk *w, uint32_t va, int size, uint32_t *v, int through_
 /* A data read: through the cache. */
 static int read_ram(walk *w, uint32_t va, int size, uint32_t *v)
 {
-    return read_ram_as(w, va, size, v, 1);
+    return read_ram_as(w, &w->data, va, size, v, 1);
 }
 
 /* Instruction-stream bytes at the walk's PC, a byte at a time so that an
@@ -120,15 +136,15 @@ static int fetch(walk *w, int n, uint32_t *v)
 {
     /* All n bytes in the page found last: what the byte reads below would
      * give, and they would change nothing else. */
-    if ((w->pc >> 9) == w->page_vpn && (w->pc & 511u) <= 512u - (uint32_t)n) {
-        *v = load_le(w->page_host + (w->pc & 511u), n);
+    if ((w->pc >> 9) == w->code.vpn && (w->pc & 511u) <= 512u - (uint32_t)n) {
+        *v = load_le(w->code.host + (w->pc & 511u), n);
         w->pc += (uint32_t)n;
         return 0;
     }
     uint32_t r = 0;
     for (int i = 0; i < n; i++) {
         uint32_t b;
-        if (read_ram_as(w, w->pc, 1, &b, 0) != 0)
+        if (read_ram_as(w, &w->code, w->pc, 1, &b, 0) != 0)
             return -1;
         r |= b << (8 * i);
         w->pc++;
@@ -139,10 +155,10 @@ static int fetch(walk *w, int n, uint32_t *v)
 
 static int fetch_opcode(walk *w, uint32_t *op)
 {
-    uint32_t b;
-    if (read_ram_as(w, w->pc, 1, &b, 1) != 0)
+    if (read_ram_as(w, &w->code, w->pc, 1, op, 1) != 0)
         return -1;
-    return fetch(w, 1, op);
+    w->pc++;   /* (the byte fetch would read: the same page, found just now) */
+    return 0;
 }
 
 /* A read operand of size bytes whose evaluation changes nothing. */
@@ -306,15 +322,6 @@ static int step(walk *w)
     return step_fetched(w, op);
 }
 
-/* Could an interrupt be taken at this IPL now? */
-static int interrupt_deliverable(const vax_machine *m, uint32_t ipl)
-{
-    if (machine_irq_levels_above(m, ipl))
-        return 1;
-    uint32_t above = ipl >= 15 ? 0 : 0xFFFEu & ~((2u << ipl) - 1);
-    return (m->cpu.sisr & above) != 0;
-}
-
 /* Is the instruction at pc, whose opcode op (SOBGTR, SOBGEQ, AOBLSS or
  * AOBLEQ) the walk has just fetched, one with its index in a register that
  * branches to itself?  Then *reg and *left: how many more executions of
@@ -372,7 +379,7 @@ static IDLE_NOINLINE uint64_t idle_look(vax_machine *m)
     int reg = 0;
     int64_t left = 0;
     uint64_t len = 0, len_cost = 0;
-    walk w = {m, pc, cc, ipl, 0, 0, TLB_INVALID, NULL};
+    walk w = {m, pc, cc, ipl, 0, 0, {TLB_INVALID, NULL}, {TLB_INVALID, NULL}};
     /* The opcode at the PC decides which kind of loop it can be, so it is
      * read once (a walk changes nothing, so a second read would find the
      * same byte and fail or not in the same way).  An opcode neither kind
@@ -402,7 +409,7 @@ static IDLE_NOINLINE uint64_t idle_look(vax_machine *m)
         return 0;
     }
     m->idle_retry_pc = ~pc;
-    if (interrupt_deliverable(m, ipl))
+    if (machine_interrupt_deliverable(m, ipl))
         return 0;
     /* Room before the instruction budget ends and before the next event's
      * cost; every skipped instruction starts below both, as it would run. */
@@ -432,14 +439,16 @@ static IDLE_NOINLINE uint64_t idle_look(vax_machine *m)
     return n;
 }
 
-uint64_t cpu_idle_skip(vax_machine *m)
+/* Would cpu_idle_skip, called with the instruction count at icount and the
+ * rest of the machine as it is, certainly skip nothing and change nothing?
+ * (Its cheap tests only; 0 means "look".) */
+static inline int idle_finds_nothing(const vax_machine *m, uint64_t icount)
 {
     const vax_cpu *c = &m->cpu;
     /* Kernel mode only; no trace (each instruction would trap) and no
      * instruction half done. */
-    if (c->psl & (PSL_CUR | PSL_T | PSL_TP | PSL_FPD) || m->run_limit <= m->icount + 1 ||
-        m->cost_limit <= m->cost)
-        return 0;
+    if (c->psl & (PSL_CUR | PSL_T | PSL_TP | PSL_FPD) || m->run_limit <= icount + 1 || m->cost_limit <= m->cost)
+        return 1;
     /* Most looks (the kernel comes here at every IPL change) find an
      * opcode no loop starts with, in a page the TB holds and a block the
      * cache holds: then idle_look would read that byte, find nothing and
@@ -452,9 +461,38 @@ uint64_t cpu_idle_skip(vax_machine *m)
      * look, which decides them as before. */
     uint32_t pc = c->r[15];
     const xlat_entry *x = &m->xlat[xlat_index(pc)];
-    if (x->tag == pc >> 9 && (x->access & (1u << MODE_KERNEL)) &&
-        cache_holds_block(&m->cache, (x->pa | (pc & 511u)) >> CACHE_BLOCK_SHIFT) &&
-        !loop_opcode[x->host[pc & 511u]])
+    return x->tag == pc >> 9 && (x->access & (1u << MODE_KERNEL)) &&
+           cache_holds_block(&m->cache, (x->pa | (pc & 511u)) >> CACHE_BLOCK_SHIFT) &&
+           !loop_opcode[x->host[pc & 511u]];
+}
+
+uint64_t cpu_idle_skip(vax_machine *m)
+{
+    if (idle_finds_nothing(m, m->icount))
         return 0;
     return idle_look(m);
+}
+
+/* After an MTPR to IPL or an REI, with r[15] the next instruction's PC:
+ * vax_run must look at the interrupts again (one may now be deliverable)
+ * and, in kernel mode, for an idle loop.  But where its last full pass set
+ * the limits and took the interrupt due, nothing has stopped the loop since
+ * (run_limit is still the budget: anything that could make an interrupt
+ * deliverable or bring an event forward stops it) and no interrupt is
+ * deliverable now, that pass would find nothing to fire or take and set the
+ * same limits: only the idle look remains.  If that would find nothing
+ * either (its cheap tests, at the next instruction, with the count after
+ * this one; always, outside kernel mode), the loop need not stop at all;
+ * else vax_run goes straight to the look (machine.h, slice_state).  The
+ * 4.3BSD kernel writes the IPL about once in fifty instructions (spl), and
+ * returns from a system call with an REI that leaves it as it was. */
+void cpu_ipl_written(vax_machine *m)
+{
+    if (m->slice_state == SLICE_CLEAN && m->run_limit == m->budget_end &&
+        !machine_interrupt_deliverable(m, PSL_GET_IPL(m->cpu.psl))) {
+        if (!m->idle_skip || idle_finds_nothing(m, m->icount + 1))
+            return;
+        m->slice_state = SLICE_LIMITS_KEPT;
+    }
+    cpu_interrupts_changed(m);
 }

@@ -34,7 +34,7 @@ int cpu_mtpr(vax_machine *m, uint32_t ipr, uint32_t v)
     case IPR_SCBB: c->scbb = v & 0x3FFFFE00u; return 0;
     case IPR_IPL:
         c->psl = (c->psl & ~PSL_IPL) | ((v & 31) << PSL_IPL_SHIFT);
-        cpu_interrupts_changed(m);
+        cpu_ipl_written(m);
         return 0;
     case IPR_ASTLVL:
         if (v > 4)   /* 0..3 a mode, 4 none; the rest is reserved (simh agrees) */
@@ -111,12 +111,12 @@ static int op_rei(vax_machine *m)
     m->stats.rei++;
     /* A trace pending for the REI itself survives into the new PSL, so the
      * REI is traced like any other instruction. */
-    cpu_set_psl_in_instruction(m, psl | (old & PSL_TP));
+    cpu_set_psl_in_rei(m, psl | (old & PSL_TP));
     c->r[15] = (psl & PSL_CM) ? pc & 0xFFFFu : pc;   /* the PDP-11's PC is 16 bits (compat.c) */
     if (!(psl & PSL_IS) && (uint32_t)newcur >= c->astlvl)
         c->sisr |= 1u << 2;   /* deliver the AST through IPL 2 */
     ib_invalidate(m);
-    cpu_interrupts_changed(m);
+    cpu_ipl_written(m);   /* (a change of the trace bits has stopped the loop already: cpu_set_psl_in_rei) */
     if (UNLIKELY(m->prof != NULL))
         profile_rei(m, key, psl_sp_slot(old));
     return 0;
