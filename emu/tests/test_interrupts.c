@@ -137,6 +137,25 @@ static void test_taken_in_order(void)
     vax_destroy(m);
 }
 
+/* The interrupt handler of the two tests below: a HALT, so that a run
+ * stops in it once the interrupt is taken. */
+#define HALTING_HANDLER 0x3000u
+
+/* A 1 MB machine with idle skipping on or off and a HALT at
+ * HALTING_HANDLER; NULL (and a failed check) if it cannot be made. */
+static vax_machine *machine_with_halting_handler(int idle)
+{
+    vax_config cfg = {1u << 20};
+    vax_machine *m = vax_create(&cfg);
+    CHECK(m != NULL, "vax_create");
+    if (!m)
+        return NULL;
+    vax_set_idle_skip(m, idle);
+    uint8_t halt = 0x00;
+    vax_phys_write(m, HALTING_HANDLER, &halt, 1);
+    return m;
+}
+
 /* MTPR to IPL inside a run: vax_run does not stop the instruction loop
  * for one that leaves no interrupt deliverable (and no idle loop to look
  * at), and goes straight to the look when there is one (machine.h,
@@ -149,15 +168,11 @@ static void test_mtpr_ipl_in_a_run(void)
 {
     for (int variant = 0; variant < 4; variant++) {
         int idle = variant & 1, device = !(variant & 2);
-        vax_config cfg = {1u << 20};
-        vax_machine *m = vax_create(&cfg);
-        CHECK(m != NULL, "vax_create");
+        vax_machine *m = machine_with_halting_handler(idle);
         if (!m)
             return;
-        vax_set_idle_skip(m, idle);
-        uint32_t handler = 0x3000u, vector = handler | 1u;   /* on the interrupt stack */
+        uint32_t handler = HALTING_HANDLER, vector = handler | 1u;   /* on the interrupt stack */
         uint8_t halt = 0x00;
-        vax_phys_write(m, handler, &halt, 1);
         /* The program, from 0x2000 at IPL 0x1F: the IPL down to 0x18, 0x16
          * and 0x15 (a device request at 0x15 stays pending), an SIRR for
          * level 3 (below the IPL: pending), a wait-loop test that falls
@@ -218,15 +233,11 @@ static void test_mtpr_ipl_in_a_run(void)
 static void test_rei_in_a_run(void)
 {
     for (int idle = 0; idle < 2; idle++) {
-        vax_config cfg = {1u << 20};
-        vax_machine *m = vax_create(&cfg);
-        CHECK(m != NULL, "vax_create");
+        vax_machine *m = machine_with_halting_handler(idle);
         if (!m)
             return;
-        vax_set_idle_skip(m, idle);
-        uint32_t handler = 0x3000u, vector = handler | 1u, scb_device = 0x100u;
+        uint32_t handler = HALTING_HANDLER, vector = handler | 1u, scb_device = 0x100u;
         uint8_t halt = 0x00;
-        vax_phys_write(m, handler, &halt, 1);
         vax_phys_write(m, scb_device, &vector, 4);
         /* 0x2000: rei (to 0x2010, IPL 0x16); 0x2010: rei (to 0x2020, IPL
          * 0x14); 0x2020: halt, reached only if nothing is taken.  The
