@@ -143,7 +143,8 @@ function probeFaults(probe: ExperimentResult, step: string): number | undefined 
 }
 
 /** Table 7: page faults (page-ins), against the paper's 4.2BSD column (it has no 4.3 column); with the free-memory
- *  probes when they were run (the CLI's fidelity runs them, the page has none). */
+ *  probes when there are runs of them (the CLI's fidelity makes them; the page reads them from a sweep of the table
+ *  over bufpages, web/src/lab/fidelityView.ts). */
 export function table7Fidelity(result: ExperimentResult, probes?: Table7Probes): FidelityTable {
   const figures = ['faults', 'elapsed'];
   const rows: FidelityRow[] = result.rows.filter((r) => r.status === 'ok' && r.paper).map((r) => {
@@ -211,16 +212,16 @@ const pct = (x: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(0)}%`;
 /** The table as text: a row per test, then the held-out summary. */
 export function formatFidelity(t: FidelityTable): string {
   // A figure with free-memory probes on any row gets a column for them after its error.
-  const probeKb = (f: string) => t.rows.map((r) => r.cells[f]?.freeMemory?.kb).find((kb) => kb !== undefined);
+  const probeKb = new Map(t.figures.map((f) => [f, t.rows.map((r) => r.cells[f]?.freeMemory?.kb).find((kb) => kb !== undefined)]));
   const head = ['test', ...t.figures.flatMap((f) => {
-    const kb = probeKb(f);
+    const kb = probeKb.get(f);
     return [`ours ${f}`, 'paper', 'error', ...(kb !== undefined ? [`${kb} KB less / more free`] : [])];
   })];
   const body = t.rows.map((r) => [
     `${r.label}${r.calibration ? ' (calibration)' : ''}`,
     ...t.figures.flatMap((f) => {
       const c = r.cells[f];
-      const probeColumn = probeKb(f) !== undefined;
+      const probeColumn = probeKb.get(f) !== undefined;
       if (!c) return probeColumn ? ['', '', '', ''] : ['', '', ''];
       const ours = c.range && fmt(c.range.max) !== fmt(c.range.min)
         ? `${fmt(c.ours)} [${fmt(c.range.min)}-${fmt(c.range.max)}]` : fmt(c.ours);

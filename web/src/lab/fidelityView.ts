@@ -101,13 +101,9 @@ export interface FidelityPart {
 }
 
 /** Table 7 run twice more, with the buffer cache FREE_MEMORY_PROBE_KB larger and smaller than the kernel's own:
- *  `npx vaxlab fidelity`'s free-memory probes, as a sweep of the page, on the source run's own settings. */
-export interface ProbeSweep {
-  experiment: string;
-  setting: 'bufpages';
-  /** More free memory first (the smaller buffer cache), in KB. */
-  values: number[];
-  measure: 'faults';
+ *  `npx vaxlab fidelity`'s free-memory probes, as a sweep of the page, on the source run's own settings.  The
+ *  experiment is the table; `values` the probes' two buffer caches only, more free memory first. */
+export interface ProbeSweep extends FreeMemorySweep {
   /** How many steps in all (the table's steps at each value). */
   steps: number;
   /** The source's seeds, which the sweep's must be (each step run with seeds 1..seeds, the row the median). */
