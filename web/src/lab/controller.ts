@@ -67,7 +67,7 @@ export interface LabOptions {
 export class LabController {
   readonly link = new WorkerLink();
   readonly form = new Form();
-  // A run goes to the worker, or to the pool when it runs its steps on several workers.
+  // A run goes to the worker, or to the pool when it runs its steps (or a step's seeds) on several workers.
   readonly runs = new Runs({ post: (m) => this.routeRun(m) });
   readonly pool = new WorkerPool();
   readonly sweeps = new Sweeps(this.pool, (m) => this.link.post(m), this.runs.console, { saveSweep, listSweeps, deleteSweep });

@@ -3,8 +3,8 @@
 // workers (pool.ts) — or, in a page without shared memory, on the one
 // worker — with progress (overall, per worker, the time left), Stop, the
 // result shown as a line chart and a table, kept in the sweep history and
-// exported.  Also runs of one multi-step experiment on several workers
-// (Table 2's rows), which report to the run part (runs.ts) in the messages
+// exported.  Also runs of one experiment on several workers (Table 2's rows,
+// or one step's seeds), which report to the run part (runs.ts) in the messages
 // the worker would have sent, so the rest of the page sees an ordinary run.
 // No React.
 
@@ -301,7 +301,7 @@ export class Sweeps {
     this.console.reset();
     const seeds = request.base.spinSeeds ?? 1;
     this.console.append(`\x1b[1m${plan.spec.id} sweep\x1b[0m ${axes}: ${plan.points.length} points, ${plan.units.length} units` +
-      `${seeds > 1 ? ` (each step with seeds 1..${seeds})` : ''} on ${executors.length} worker${executors.length === 1 ? '' : 's'}\r\n`);
+      `${seeds > 1 ? ` (each step's seeds 1..${seeds} a unit each)` : ''} on ${executors.length} worker${executors.length === 1 ? '' : 's'}\r\n`);
     if (note) this.console.append(`\x1b[2m(${note})\x1b[0m\r\n`);
     this.run.set({
       id, experiment: plan.spec.id, kernel: form.kernel, jobs: executors.length, units: plan.units.length, status: 'running',
@@ -365,7 +365,8 @@ export class Sweeps {
   }
 
   /**
-   * Runs an experiment's steps on several workers, reporting to `emit` as the
+   * Runs an experiment's steps on several workers (with several seeds, each
+   * seed of each step a unit of its own), reporting to `emit` as the
    * worker reports a run (run-started, run-console, run-progress, run-done or
    * run-error), so runs.ts takes it as any run.  The result is the one the
    * experiment run whole gives, byte for byte.
