@@ -34,8 +34,8 @@
 // boots a kernel the installer built (experiments/kernels/variants.ts:
 // generic, no-name-cache, ...; the file IMAGE-kernel-NAME.gz beside the
 // image) or any a.out kernel FILE (.gz or not) instead of the image's
-// /vmunix.  --jobs N runs the steps on N worker threads (the same JSON, byte
-// for byte).
+// /vmunix.  --jobs N runs the steps (with --seeds, each seed of each step) on
+// N worker threads (the same JSON, byte for byte).
 //
 // sweep: the experiment at every point of one or two settings (a --set or
 // --param with a list or range: hz=50,100,250,1000, memoryMB=1..8) on --jobs
@@ -144,8 +144,8 @@ const USAGE = `usage: vaxlab list
                       Tables 7 and 8 and the paging rows (against the paper's 4.2BSD column) ${PAGING_KERNEL_VARIANT}
                       (${kernelByName(PAGING_KERNEL_VARIANT)!.label});
                       the other experiments the image's /vmunix
-  --jobs N            worker threads, 1 to ${MAX_JOBS} (sweep's default: the cores less one); the results are the
-                      same bytes for any N
+  --jobs N            worker threads, 1 to ${MAX_JOBS} (sweep's default: the cores less one), each running a step
+                      (with --seeds, a seed of a step) at a time; the results are the same bytes for any N
   all                 runs ${ALL_EXPERIMENTS.join(', ')}
 sweep: a --set or --param with a list (hz=50,100,250,1000) or a range (memoryMB=1..8, 1..8:0.5) is swept; one or
   two of them, at most ${MAX_SWEEP_POINTS} points in all.  --measure ${MEASURES.map((m) => m.id).join('|')}
