@@ -4,8 +4,10 @@
 // command line's table has them, and the result's JSON byte for byte.  The
 // step is short (execs0null, 100 iterations: about 6 virtual seconds a seed)
 // and one whose seeds move its figures, so the range is more than one value.
-// Then a multi-step run with seeds on two of the pool's workers (each worker
-// runs whole steps, every seed of one in turn): the command line's bytes too.
+// The same step on two of the pool's workers: each seed is a unit of its own,
+// so the one step's seeds run on both workers, and the bytes are the same.
+// Then a multi-step run with seeds on two workers (each seed of each step a
+// unit): the command line's bytes too.
 
 import { resultTable } from '../experiments/runner/resultView';
 import type { ExperimentResult } from '../experiments/runner/result';
@@ -64,9 +66,25 @@ test('Seeds 3: the row is the median of seeds 1..3 with its range, as `vaxlab ru
     expect(payload.run.result.rows[0]!.spread).toEqual(cliRow.spread);
     expect(payload.run.result.rows[0]!.guest).toEqual(cliRow.guest);
   });
+
+  await test.step('on two workers: the step\'s seeds spread over both, and the result is the same bytes', async () => {
+    await page.getByTestId('sweep-jobs').fill('2');
+    await runAndWait(page, 90_000);
+    await page.getByTestId('console').scrollIntoViewIfNeeded();
+    // The console's lines, wrapped at its width, joined again.
+    const said = async () => (await xtermVisible(page, 'console')).split('\n').join('');
+    await expect.poll(said).toContain('1 step × 3 seeds: 3 units on 2 workers');
+    const text = await said();
+    // One line a seed, each saying which worker ran it: both did, for this one step.
+    const seeds = [...text.matchAll(/seed ?(\d) ?of ?3:.*?\(worker ?(\d),/g)].map((m) => [m[1], m[2]]);
+    expect(seeds.map(([seed]) => seed).sort()).toEqual(['1', '2', '3']);
+    expect(new Set(seeds.map(([, worker]) => worker))).toEqual(new Set(['1', '2']));
+    const exported = await downloadText(page, 'export-json');
+    expect(exported.text).toBe(cliText);
+  });
 });
 
-test('Seeds 2 on two workers: a multi-step run spread over the pool, each step with its seeds, the command line\'s bytes', async ({ page }) => {
+test('Seeds 2 on two workers: a multi-step run spread over the pool, each seed of each step a unit, the command line\'s bytes', async ({ page }) => {
   await openLab(page);
   await chooseExperiment(page, 'namecache-work', { divisor: '40' });
   await page.getByTestId('seeds').fill('2');
@@ -74,7 +92,7 @@ test('Seeds 2 on two workers: a multi-step run spread over the pool, each step w
   await page.getByTestId('run-button').click();
   await expect(page.getByTestId('run-progress')).toContainText(/^Finished: 3 rows/, { timeout: 90_000 });
   await page.getByTestId('console').scrollIntoViewIfNeeded();
-  await expect.poll(() => xtermVisible(page, 'console')).toContain('3 steps on 2 workers');
+  await expect.poll(() => xtermVisible(page, 'console')).toContain('3 steps × 2 seeds: 6 units on 2 workers');
   const exported = await downloadText(page, 'export-json');
   expect(exported.text).toBe(vaxlabJsonText(['run', 'namecache-work', '--param', 'divisor=40', '--seeds', '2']));
   expect((JSON.parse(exported.text) as ExperimentResult).rows.map((r) => r.spread?.seeds)).toEqual([2, 2, 2]);

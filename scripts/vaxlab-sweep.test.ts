@@ -1,7 +1,8 @@
 // The command line's sweeps (scripts/vaxlab.ts): bad input is refused with
 // one clear line each, exit 2, nothing run and nothing written; and a sweep
 // cut into shards on the command line and merged is the sweep run whole,
-// byte for byte (exit 0).  The emulator part is skipped, saying why,
+// byte for byte (exit 0); a step's seeds run on several threads give the
+// one-thread run's bytes.  The emulator part is skipped, saying why,
 // without the wasm build or the lab's image.
 
 import assert from 'node:assert/strict';
@@ -58,6 +59,21 @@ test('sweep and merge refuse bad input with one line each, exit 2, nothing run o
 
 const skip = !wasmBuildExists() ? 'the WebAssembly emulator is not built (make -C emu wasm)'
   : findLabImage() ? false : 'no 4.3BSD image: build web/public/images/43bsd.dsk.gz with `npm run image`';
+
+test('run --seeds 3 --jobs 2: the step\'s seeds run on both threads, and the result is the one-thread run\'s, byte for byte', { skip }, () => {
+  const run = ['run', 'syscall', '--param', 'iterations=2000', '--seeds', '3'];
+  const one = vaxlab(...run, '--json', 'seeds-one.json');
+  assert.equal(one.status, 0, one.stderr);
+  const two = vaxlab(...run, '--jobs', '2', '--json', 'seeds-two.json');
+  assert.equal(two.status, 0, two.stderr);
+  assert.equal(readFileSync(join(work, 'seeds-two.json'), 'utf8'), readFileSync(join(work, 'seeds-one.json'), 'utf8'));
+  assert.match(two.stderr, /^syscall: 3 units on 2 worker threads$/m);
+  // Each seed is a unit: the first two start at once, one on each thread.
+  const workers = [...two.stderr.matchAll(/^\[\d\/3\] syscall, seed \d of 3 \.\.\. .*\(worker (\d),/gm)].map((m) => m[1]);
+  assert.equal(workers.length, 3, two.stderr);
+  assert.deepEqual([...new Set(workers)].sort(), ['1', '2'], two.stderr);
+  assert.match(two.stdout, /syscall: 1 of 1 steps ok; .* on 2 worker threads$/m);
+});
 
 test('a sweep in two shards, run as a Kubernetes Indexed Job and a Slurm array would run them, merged: the sweep run whole, byte for byte', { skip }, () => {
   const sweep = ['syscall', '--param', 'iterations=500', '--set', 'hz=50,100,1000'];

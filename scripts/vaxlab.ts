@@ -34,8 +34,8 @@
 // boots a kernel the installer built (experiments/kernels/variants.ts:
 // generic, no-name-cache, ...; the file IMAGE-kernel-NAME.gz beside the
 // image) or any a.out kernel FILE (.gz or not) instead of the image's
-// /vmunix.  --jobs N runs the steps on N worker threads (the same JSON, byte
-// for byte).
+// /vmunix.  --jobs N runs the steps (with --seeds, each seed of each step) on
+// N worker threads (the same JSON, byte for byte).
 //
 // sweep: the experiment at every point of one or two settings (a --set or
 // --param with a list or range: hz=50,100,250,1000, memoryMB=1..8) on --jobs
@@ -70,7 +70,9 @@ import {
   type SweepAxis, type SweepBase, type SweepPlan, type SweepRequest, type UnitOutcome,
 } from '../experiments/runner/sweep';
 import { threadExecutors } from '../experiments/runner/sweepNode';
-import { mergeShards, parseShardSpec, readShard, shardJsonl, shardUnits, ShardError, type Shard, type ShardSpec } from '../experiments/runner/sweepShard';
+import {
+  mergeShards, parseShardSpec, readShard, SHARD_FORMAT, SHARD_VERSION, shardJsonl, shardUnits, ShardError, type Shard, type ShardSpec,
+} from '../experiments/runner/sweepShard';
 import { availableMeasures, findMeasure, MEASURES, type Measure } from '../experiments/runner/sweepView';
 import { TOGGLES, expectedValues, findToggle, settingValue, toggleHelp, validateSetting } from '../experiments/runner/toggles';
 import {
@@ -142,8 +144,8 @@ const USAGE = `usage: vaxlab list
                       Tables 7 and 8 and the paging rows (against the paper's 4.2BSD column) ${PAGING_KERNEL_VARIANT}
                       (${kernelByName(PAGING_KERNEL_VARIANT)!.label});
                       the other experiments the image's /vmunix
-  --jobs N            worker threads, 1 to ${MAX_JOBS} (sweep's default: the cores less one); the results are the
-                      same bytes for any N
+  --jobs N            worker threads, 1 to ${MAX_JOBS} (sweep's default: the cores less one), each running a step
+                      (with --seeds, a seed of a step) at a time; the results are the same bytes for any N
   all                 runs ${ALL_EXPERIMENTS.join(', ')}
 sweep: a --set or --param with a list (hz=50,100,250,1000) or a range (memoryMB=1..8, 1..8:0.5) is swept; one or
   two of them, at most ${MAX_SWEEP_POINTS} points in all.  --measure ${MEASURES.map((m) => m.id).join('|')}
@@ -404,6 +406,12 @@ function stopOnInterrupt(abort: AbortController): () => void {
 
 const seconds = (s: number) => (s >= 100 ? s.toFixed(0) : s.toFixed(1));
 
+/** "2 worker threads": as many as run `units` units with `jobs` asked for. */
+const threads = (jobs: number, units: number) => {
+  const n = Math.max(1, Math.min(jobs, units));
+  return `${n} worker thread${n === 1 ? '' : 's'}`;
+};
+
 /** Runs units of a plan on `jobs` worker threads, saying on stderr what ends where. */
 async function runPlan(plan: SweepPlan, units: number[], jobs: number, loaded: LoadedPack, what: string,
   kernels: Record<string, NonNullable<RunOptions['kernel']>> = {}) {
@@ -520,7 +528,8 @@ async function run(args: string[]): Promise<number> {
         throw e;
       }
     } else {
-      // --jobs: the steps are units of a sweep without settings (one point), run on worker threads.
+      // --jobs: the steps (with several seeds, each seed of each step) are units of a sweep without settings (one
+      // point), run on worker threads.
       const request: SweepRequest = { experiment: spec.id, axes: [], base: sweepBase(a, o.parameters ?? {}) };
       const plan = planSweep(request);
       let ran;
@@ -536,9 +545,8 @@ async function run(args: string[]): Promise<number> {
       if (!point.result) die(`${spec.id}: no step ran${point.errors ? `: ${point.errors.map((e) => e.message).join('; ')}` : ''}`, 1);
       result = point.result;
       for (const e of point.errors ?? []) process.stderr.write(`vaxlab: ${spec.id}: step ${e.step} could not run: ${e.message}\n`);
-      // A host time per row: the units that gave one.
-      host = plan.units.filter((u) => { const o = ran.outcomes.get(u.index); return !!o && 'result' in o; })
-        .map((u) => ran.host.get(u.index) ?? 0);
+      // A host time per row: its step's units' (its seeds' together, as one thread would have taken them in turn).
+      host = result.rows.map((r) => plan.units.filter((u) => u.step === r.step).reduce((t, u) => t + (ran.host.get(u.index) ?? 0), 0));
     }
     const hostTotal = (performance.now() - start) / 1000;
     results.push(result);
@@ -550,7 +558,7 @@ async function run(args: string[]): Promise<number> {
     const ok = result.rows.filter((r) => r.status === 'ok').length;
     const summary = `${spec.id}: ${ok} of ${spec.steps.length} steps ok; ${v.commands.toFixed(1)} virtual s in the timed ` +
       `commands, ${v.machines.toFixed(1)} virtual s of machine time (boot and set-up included); ${hostTotal.toFixed(1)} s of host time` +
-      (a.jobs !== null ? ` on ${Math.min(a.jobs, spec.steps.length)} worker thread${Math.min(a.jobs, spec.steps.length) === 1 ? '' : 's'}` : '');
+      (a.jobs !== null ? ` on ${threads(a.jobs, spec.steps.length * (o.spinSeeds ?? 1))}` : '');
     summaries.push(summary);
     console.log(`\n${summary}\n`);
   }
@@ -630,7 +638,7 @@ async function sweep(args: string[]): Promise<number> {
   if (a.shard) {
     const outcomes = new Map<number, UnitOutcome>(ran.outcomes);
     writeFileSync(a.jsonlFile!, shardJsonl({
-      format: 'vaxlab-sweep-shard', version: 1, shard: a.shard, request, units: plan.units.length, image: loaded.image,
+      format: SHARD_FORMAT, version: SHARD_VERSION, shard: a.shard, request, units: plan.units.length, image: loaded.image,
     }, outcomes));
     const good = [...outcomes.values()].filter((o) => 'result' in o && o.result.status === 'ok').length;
     console.log(`${what}: ${outcomes.size} of its ${units.length} units ran (${good} ok) in ${hostTotal.toFixed(1)} s of host time; ` +

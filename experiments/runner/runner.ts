@@ -127,6 +127,12 @@ export interface RunOptions {
    *  the run with the median elapsed time; with N > 1 it has the range
    *  (`spread`).  Default 1. */
   spinSeeds?: number;
+  /** Run each step with this one of the seeds 1..spinSeeds only: its row is
+   *  that seed's run as it is, without the median and the range — a part of
+   *  the step's row, which stepRow makes from every seed's part in seed
+   *  order (sweep.ts runs a step's seeds as units of their own, so they
+   *  spread over the workers).  The result still says spinSeeds. */
+  seed?: number;
   /** The disks' rotation, the spin setting of toggles.ts (also `set.spin`,
    *  as its index): 'drifting' (the default: a request that finds a drive
    *  idle a turn or more finds the platter at an angle drawn from the seed,
@@ -379,6 +385,11 @@ export async function runExperiment(
   if (!Number.isSafeInteger(spinSeeds) || spinSeeds < 1 || spinSeeds > MAX_SPIN_SEEDS) {
     throw new SettingsError([`spinSeeds: a whole number from 1 to ${MAX_SPIN_SEEDS}, got ${spinSeeds}`]);
   }
+  const onlySeed = options.seed;
+  if (onlySeed !== undefined && (!Number.isSafeInteger(onlySeed) || onlySeed < 1 || onlySeed > spinSeeds)) {
+    throw new SettingsError([`seed: a whole number from 1 to spinSeeds (${spinSeeds}), got ${onlySeed}`]);
+  }
+  const seeds = onlySeed !== undefined ? [onlySeed] : Array.from({ length: spinSeeds }, (_, i) => i + 1);
   const memoryNote = run.memoryMB === spec.machine.memoryMB && run.cpu === spec.machine.cpu
     ? spec.machine.memoryNote
     : `${run.memoryMB} MB${run.cpu !== spec.machine.cpu ? ` on a ${run.cpu} preset` : ''}, set for this run ` +
@@ -423,12 +434,11 @@ export async function runExperiment(
       const stoppedBefore = options.signal?.aborted === true;
       options.onStep?.({ step, index, phase: 'start' });
       const runs: RowResult[] = [];
-      for (let seed = 1; seed <= spinSeeds; seed++) {
-        if (seed > 1 && options.signal?.aborted) break;
+      for (const seed of seeds) {
+        if (runs.length > 0 && options.signal?.aborted) break;
         runs.push(await runStep(api, image, spec, index, step, count, kernel, run, seed, options, keep, snapshots));
       }
-      const row = medianRun(runs, spinSeeds);
-      if (step.calibration) row.calibration = true;
+      const row = onlySeed !== undefined ? runs[0]! : stepRow(step, runs, spinSeeds);
       rows.push(row);
       options.onStep?.({ step, index, phase: 'end', result: row });
       options.onPartial?.(result());
@@ -452,23 +462,39 @@ export function stepMachineOptions(run: ResolvedRun, kernel: Record<string, numb
   };
 }
 
+/**
+ * A step's row from its runs, one per seed in seed order (every seed's, or
+ * those that ran before a Stop): the median run with its range, marked as a
+ * calibration row when the step is one.  The one place that makes a row of
+ * seeds: runExperiment's, and sweep.ts's from seeds run as units of their
+ * own (RunOptions.seed) on any workers, so both give the same bytes.  The
+ * runs are not changed.
+ */
+export function stepRow(step: StepSpec, runs: RowResult[], seeds: number): RowResult {
+  const row = medianRun(runs, seeds);
+  return step.calibration ? { ...row, calibration: true } : row;
+}
+
 /** The run with the median elapsed time (the lower median for an even
  *  count; a failed run counts as slowest), with the ranges when there were
  *  several (times, and page-ins where the rows have them); the first failure
- *  if none succeeded. */
+ *  if none succeeded.  A copy when it adds the ranges: the runs are not changed. */
 export function medianRun(runs: RowResult[], seeds: number): RowResult {
   const ok = runs.filter((r) => r.status === 'ok' && r.guest);
   if (ok.length === 0) return runs[0]!;
   const sorted = [...ok].sort((a, b) => a.guest!.real - b.guest!.real);
   const median = sorted[Math.floor((sorted.length - 1) / 2)]!;
   if (seeds > 1) {
-    const range = (f: (r: RowResult) => number): SpreadRange => ({ min: Math.min(...ok.map(f)), max: Math.max(...ok.map(f)) });
-    median.spread = {
-      seeds, real: range((r) => r.guest!.real), user: range((r) => r.guest!.user), sys: range((r) => r.guest!.sys),
-      // The paging rows' page-ins too: Table 7 compares a count, and a reader must see whether the seed moves it.
-      ...(ok.every((r) => r.derived?.pageFaults !== undefined) ? { pageFaults: range((r) => r.derived!.pageFaults!) } : {}),
-    };
     if (ok.length < runs.length) return runs.find((r) => r.status !== 'ok')!;
+    const range = (f: (r: RowResult) => number): SpreadRange => ({ min: Math.min(...ok.map(f)), max: Math.max(...ok.map(f)) });
+    return {
+      ...median,
+      spread: {
+        seeds, real: range((r) => r.guest!.real), user: range((r) => r.guest!.user), sys: range((r) => r.guest!.sys),
+        // The paging rows' page-ins too: Table 7 compares a count, and a reader must see whether the seed moves it.
+        ...(ok.every((r) => r.derived?.pageFaults !== undefined) ? { pageFaults: range((r) => r.derived!.pageFaults!) } : {}),
+      },
+    };
   }
   return median;
 }

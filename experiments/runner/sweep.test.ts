@@ -16,14 +16,16 @@ import type { SharedPack } from '../../emu/js/sharedPack';
 import { kernelFileBeside } from '../kernels/kernelFiles';
 import { KERNELS } from '../kernels/variants';
 import { findExperiment } from './experiments';
-import { resultJson } from './result';
-import { resolveRun, runExperiment, SettingsError } from './runner';
+import { RESULT_FORMAT, RESULT_VERSION, resultJson, type ExperimentResult, type RowResult } from './result';
+import { resolveRun, runExperiment, SettingsError, stepRow } from './runner';
 import {
-  assembleSweep, localExecutor, MAX_SWEEP_POINTS, parseAxis, planSweep, runUnits, sweepJson, sweepSetting, SweepUnitRunner, validateSweep,
-  type SweepRequest, type SweepResult, type SweepSetting, type UnitOutcome,
+  assembleSweep, localExecutor, MAX_SWEEP_POINTS, parseAxis, planSweep, runProgressOf, runUnits, sweepJson, sweepSetting, SweepUnitRunner,
+  unitLabel, validateSweep, type SweepProgress, type SweepRequest, type SweepResult, type SweepSetting, type UnitOutcome,
 } from './sweep';
 import { threadExecutors, type ThreadLoader, type ThreadMemory, type ThreadStart } from './sweepNode';
-import { mergeShards, parseShardSpec, readShard, shardJsonl, shardUnits, ShardError, type ShardHeader } from './sweepShard';
+import {
+  mergeShards, parseShardSpec, readShard, SHARD_FORMAT, SHARD_VERSION, shardJsonl, shardUnits, ShardError, type ShardHeader,
+} from './sweepShard';
 import { findMeasure, sweepChart, sweepTable } from './sweepView';
 import { useLabImage } from './testLab';
 
@@ -192,6 +194,90 @@ test('the kernel variants are a setting like any other: by name, the paper\'s at
   assert.deepEqual(both.points.map((p) => p.kernel), ['generic', null]);
 });
 
+test('with several seeds a unit is one seed of one step: a step\'s seeds in turn, then the next step, point by point', () => {
+  const base = { parameters: { divisor: 40 }, set: {}, spinSeeds: 2 };
+  const plan = planSweep({ experiment: 'namecache-work', axes: [{ setting: 'hz', values: [50, 100] }], base });
+  const steps = ['namework.nch0', 'namework.nch154', 'namework.nch1000'];
+  const expected = [0, 1].flatMap((point) => steps.flatMap((step) => [1, 2].map((seed) => [point, step, seed])));
+  assert.deepEqual(plan.units.map((u) => [u.point, u.step, u.seed]), expected);
+  assert.deepEqual(plan.units.map((u) => u.index), expected.map((_, i) => i));
+  assert.equal(unitLabel(plan, 3), 'hz=50: namework, nchsize=154 (GENERIC), seed 2 of 2');
+  // No axis: the experiment's steps and seeds (run --jobs, the page's runs over its workers).
+  const one = planSweep({ experiment: 'syscall', axes: [], base: { parameters: {}, set: {}, spinSeeds: 5 } });
+  assert.deepEqual(one.units.map((u) => [u.step, u.seed]), [1, 2, 3, 4, 5].map((seed) => ['syscall', seed]));
+  assert.equal(unitLabel(one, 4), 'syscall, seed 5 of 5');
+  // One seed: a unit is the step's row, as before (no seed).
+  for (const spinSeeds of [undefined, 1]) {
+    const single = planSweep({ experiment: 'namecache-work', axes: [], base: { parameters: {}, set: {}, ...(spinSeeds ? { spinSeeds } : {}) } });
+    assert.deepEqual(single.units, steps.map((step, index) => ({ index, point: 0, step })));
+    assert.equal(unitLabel(single, 0), 'namework, nchsize=0 (off)');
+  }
+});
+
+/** A seed's run of syscall as a unit gives it (RunOptions.seed): its result with the one row. */
+function seedResult(real: number, user: number, status: 'ok' | 'failed' = 'ok'): ExperimentResult {
+  const row: RowResult = {
+    test: 'syscall', command: '/bin/time ./syscall 2000', iterations: 2000, status, limitSeconds: 120, paper: null,
+    step: 'syscall', kernelSettings: {},
+    ...(status === 'ok' ? { guest: { real, user, sys: 4, line: `${real} real ${user} user 4.0 sys` } }
+      : { failure: { kind: 'stopped', message: 'stopped: stopped by the user', output: '' } }),
+  };
+  return {
+    format: RESULT_FORMAT, version: RESULT_VERSION, experiment: 'syscall', title: 't',
+    machine: { cpu: '750', nsPerInstruction: 3333, memoryMB: 4.5, memoryNote: '', boot: 'single', direct: true, spinSeeds: 3 },
+    image: null, parameters: { iterations: 2000 }, kernelSettings: {}, compare: 'c', status, rows: [row], group: 'g', paperRef: 'p', view: 'table2',
+  };
+}
+
+test('a step\'s row from its seeds\' units: the row runExperiment makes of them (stepRow), in any order of arrival; a seed missing or failed', () => {
+  const plan = planSweep({ experiment: 'syscall', axes: [], base: { parameters: { iterations: 2000 }, set: {}, spinSeeds: 3 } });
+  const step = plan.points[0]!.spec.steps[0]!;
+  assert.ok(step.calibration, 'syscall is a calibration row: the mark comes after the range, as in a run on one machine');
+  const seeds = [seedResult(5.3, 0.6), seedResult(5.1, 0.5), seedResult(5.2, 0.7)];
+  const before = JSON.stringify(seeds);
+  const inOrder = new Map<number, UnitOutcome>(seeds.map((r, i) => [i, { result: r }]));
+  const backwards = new Map<number, UnitOutcome>([...inOrder].reverse());
+  const assembled = assembleSweep(plan, inOrder, false);
+  assert.equal(assembled.status, 'ok');
+  const row = assembled.points[0]!.result!.rows[0]!;
+  // The row is stepRow's of the seeds' rows in seed order, the median (seed 3's 5.2) with the range over the three.
+  assert.equal(JSON.stringify(row), JSON.stringify(stepRow(step, seeds.map((r) => r.rows[0]!), 3)));
+  assert.equal(row.guest!.real, 5.2);
+  assert.deepEqual(row.spread, { seeds: 3, real: { min: 5.1, max: 5.3 }, user: { min: 0.5, max: 0.7 }, sys: { min: 4, max: 4 } });
+  assert.deepEqual(Object.keys(row).slice(-2), ['spread', 'calibration']);
+  assert.equal(sweepJson(assembleSweep(plan, backwards, false)), sweepJson(assembled));
+  assert.equal(JSON.stringify(seeds), before, 'the units\' results are not changed');
+  // Stopped before seed 3 began: no row (the step did not finish), the run stopped.
+  const two = assembleSweep(plan, new Map([...inOrder].slice(0, 2)), true);
+  assert.equal(two.status, 'stopped');
+  assert.equal(two.points[0]!.result, null);
+  // Stopped in seed 2 (seed 3 never began): the stopped row, as a run on one machine ends.
+  const stopped = assembleSweep(plan, new Map<number, UnitOutcome>([[0, { result: seeds[0]! }], [1, { result: seedResult(0, 0, 'failed') }]]), true);
+  assert.equal(stopped.points[0]!.result!.rows[0]!.failure?.kind, 'stopped');
+  assert.equal(stopped.points[0]!.result!.status, 'failed');
+  // A seed that could not run at all: said, with its seed, and no row.
+  const error = assembleSweep(plan, new Map<number, UnitOutcome>([...inOrder].slice(0, 2).concat([[2, { error: 'the worker thread exited' }]])), false);
+  assert.equal(error.status, 'failed');
+  assert.deepEqual(error.points[0]!.errors, [{ step: 'syscall', message: 'seed 3: the worker thread exited' }]);
+  assert.equal(error.points[0]!.result, null);
+});
+
+test('a run over several workers says its progress as a run on one machine: the units ended, a step\'s seeds in turn', () => {
+  const plan = planSweep({ experiment: 'namecache-work', axes: [], base: { parameters: {}, set: {}, spinSeeds: 2 } });
+  const worker = (unit: number | null, virtualSeconds = 0) => ({ unit, label: unit === null ? '' : unitLabel(plan, unit), done: 0, virtualSeconds });
+  const progress = (done: number, workers: SweepProgress['workers']): SweepProgress =>
+    ({ total: plan.units.length, done, failed: 0, workers, elapsedSeconds: 1, remainingSeconds: null, stopping: false });
+  assert.deepEqual(runProgressOf(plan, progress(0, [worker(0, 2.5), worker(1, 3)])),
+    { step: 1, steps: 3, label: 'namework, nchsize=0 (off)', virtualSeconds: 3, instructions: 0, seed: { n: 1, of: 2 } });
+  assert.deepEqual(runProgressOf(plan, progress(3, [worker(null), worker(4, 1)])),
+    { step: 2, steps: 3, label: 'namework, nchsize=1000', virtualSeconds: 1, instructions: 0, seed: { n: 2, of: 2 } });
+  assert.deepEqual(runProgressOf(plan, progress(6, [worker(null), worker(null)])),
+    { step: 3, steps: 3, label: 'starting', virtualSeconds: 0, instructions: 0, seed: { n: 2, of: 2 } });
+  // One seed: a unit is a step, and no seed is said.
+  const single = planSweep({ experiment: 'namecache-work', axes: [], base: { parameters: {}, set: {} } });
+  assert.deepEqual(runProgressOf(single, { ...progress(1, []), total: 3 }), { step: 2, steps: 3, label: 'starting', virtualSeconds: 0, instructions: 0 });
+});
+
 test('shard specs: INDEX/COUNT from 0', () => {
   assert.deepEqual(parseShardSpec('0/4'), { index: 0, count: 4 });
   assert.deepEqual(parseShardSpec('3/4'), { index: 3, count: 4 });
@@ -216,7 +302,10 @@ before(async () => {
 
 /** Runs a request's units (all, or some) on `jobs` threads. */
 async function runOnThreads(request: SweepRequest, jobs: number,
-  options: { units?: number[]; signal?: AbortSignal; onWorkers?: (busy: number) => void; pack?: SharedPack; loader?: ThreadLoader } = {}) {
+  options: {
+    units?: number[]; signal?: AbortSignal; onWorkers?: (busy: number) => void; pack?: SharedPack; loader?: ThreadLoader;
+    onUnit?: (unit: number, worker: number) => void;
+  } = {}) {
   const plan = planSweep(request);
   const pool = threadExecutors(request, jobs, options.pack ?? pack, IMAGE, {}, options.loader);
   let starts: ThreadStart[] = [];
@@ -227,6 +316,7 @@ async function runOnThreads(request: SweepRequest, jobs: number,
       progressMs: 0,
       // Workers whose unit has begun to run (reported virtual time).
       onProgress: (p) => options.onWorkers?.(p.workers.filter((w) => w.unit !== null && w.virtualSeconds > 0).length),
+      onUnit: (unit, _outcome, info) => options.onUnit?.(unit, info.worker),
     });
     memory = await pool.memory();
     starts = pool.starts();
@@ -294,11 +384,42 @@ test('run --jobs: the steps of an experiment on two threads make the result of t
   assert.equal(joined.rows.length, 3);
 });
 
+test('seeds as units: a step\'s seeds spread over two threads, and its row is the run on one machine\'s, byte for byte', { skip }, async () => {
+  // syscall is a calibration row (its mark follows the range); 3 seeds on 2 threads: the first two start at once.
+  const one: SweepRequest = { experiment: 'syscall', axes: [], base: { parameters: { iterations: 2000 }, set: {}, spinSeeds: 3, kernel: 'vmunix' } };
+  const workers = new Map<number, number>();
+  const ran = await runOnThreads(one, 2, { onUnit: (unit, worker) => workers.set(unit, worker) });
+  assert.equal(ran.plan.units.length, 3);
+  assert.deepEqual([...new Set(workers.values())].sort(), [0, 1], 'the step\'s seeds ran on both threads');
+  const joined = assembleSweep(ran.plan, ran.outcomes, ran.stopped).points[0]!.result!;
+  const direct = await runExperiment(lab.api.vax780, lab.disk, syscall, { parameters: { iterations: 2000 }, spinSeeds: 3, image: IMAGE });
+  assert.equal(resultJson(joined), resultJson(direct));
+  assert.equal(joined.rows[0]!.spread?.seeds, 3);
+  assert.equal(joined.rows[0]!.calibration, true);
+  // In shards a step's seeds are units like any other: two shards of the three seeds merge into the same bytes.
+  const header = (index: number): ShardHeader => ({
+    format: SHARD_FORMAT, version: SHARD_VERSION, shard: { index, count: 2 }, request: one, units: 3, image: IMAGE,
+  });
+  assert.deepEqual([0, 1].map((i) => shardUnits(ran.plan, { index: i, count: 2 })), [[0, 2], [1]]);
+  const shards = [0, 1].map((i) => readShard(`s${i}.jsonl`,
+    shardJsonl(header(i), new Map(shardUnits(ran.plan, { index: i, count: 2 }).map((u) => [u, ran.outcomes.get(u)!])))));
+  assert.equal(sweepJson(mergeShards(shards).result), sweepJson(assembleSweep(ran.plan, ran.outcomes, ran.stopped)));
+  // Three steps of two seeds each: six units, joined step by step.
+  const spec = findExperiment('namecache-work')!;
+  const three: SweepRequest = { experiment: spec.id, axes: [], base: { parameters: { divisor: 40 }, set: {}, spinSeeds: 2 } };
+  const ran3 = await runOnThreads(three, 2);
+  assert.equal(ran3.plan.units.length, 6);
+  const joined3 = assembleSweep(ran3.plan, ran3.outcomes, ran3.stopped).points[0]!.result!;
+  const direct3 = await runExperiment(lab.api.vax780, lab.disk, spec, { parameters: { divisor: 40 }, spinSeeds: 2, image: IMAGE });
+  assert.equal(resultJson(joined3), resultJson(direct3));
+  assert.deepEqual(joined3.rows.map((r) => r.spread?.seeds), [2, 2, 2]);
+});
+
 test('shards: each runs its slice; merged they are the sweep\'s bytes; shards that do not belong together are refused', { skip }, async () => {
   assert.ok(whole, 'the sweep of the first test ran');
   const plan = planSweep(SWEEP);
   const header = (index: number, count: number, h: Partial<ShardHeader> = {}): ShardHeader => ({
-    format: 'vaxlab-sweep-shard', version: 1, shard: { index, count }, request: SWEEP, units: plan.units.length, image: IMAGE, ...h,
+    format: SHARD_FORMAT, version: SHARD_VERSION, shard: { index, count }, request: SWEEP, units: plan.units.length, image: IMAGE, ...h,
   });
   const slice = (index: number, count: number) => new Map(shardUnits(plan, { index, count }).map((u) => [u, whole!.outcomes.get(u)!]));
   assert.deepEqual(shardUnits(plan, { index: 1, count: 3 }), [1]);
@@ -335,6 +456,10 @@ test('shards: each runs its slice; merged they are the sweep\'s bytes; shards th
     ['short.jsonl (shard 0/3) lacks 1 of its units (3): it was stopped or did not finish']);
   assert.deepEqual(refusedWith(() => readShard('x.json', whole!.json)), ['x.json:1: not JSON (not a shard of vaxlab sweep --shard)']);
   assert.deepEqual(refusedWith(() => readShard('e.jsonl', '')), ['e.jsonl: empty (not a shard of vaxlab sweep --shard)']);
+  // Version 1's units were whole steps with every seed: its shards are refused, saying so.
+  assert.deepEqual(refusedWith(() => readShard('old.jsonl', texts[0]!.replace(`"version":${SHARD_VERSION}`, '"version":1'))),
+    ['old.jsonl: shard format version 1, from a vaxlab that ran a step\'s seeds as one unit; this one runs each seed as a unit ' +
+      'of its own and reads version 2: run the shard again (vaxlab sweep ... --shard I/N)']);
   const lines = texts[0]!.split('\n');
   assert.deepEqual(refusedWith(() => readShard('dup.jsonl', [lines[0], lines[1], lines[1]].join('\n'))), ['dup.jsonl:3: unit 0 a second time']);
   assert.deepEqual(refusedWith(() => readShard('mis.jsonl', texts[0]!.replace('"unit":3', '"unit":4'))),

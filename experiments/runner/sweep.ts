@@ -6,10 +6,13 @@
 // every point shares), so the command line, the page's workers and a batch
 // engine's shards all make the same plan from it (planSweep): the points,
 // each with its own experiment and run options, and the units of work — one
-// step of one point, the smallest thing that boots its own machine.  Units
+// step of one point, or with several seeds (RunOptions.spinSeeds) one seed
+// of one step of one point: the smallest thing that boots its own machine,
+// so a step's seeds spread over the workers too.  Units
 // are independent and deterministic, so they can run anywhere, in any order,
 // on any number of workers: the sweep's result is assembled from their
-// results in the plan's order (assembleSweep) and is byte for byte the same
+// results in the plan's order (assembleSweep: a step's row from its seeds'
+// runs as runner.ts stepRow makes it) and is byte for byte the same
 // whatever ran them.  The same units make `run EXPERIMENT --jobs N` (a sweep
 // with no axes: one point) and the shards of a sweep spread over machines
 // (sweepShard.ts).
@@ -34,7 +37,9 @@ import {
   arr, at, check, int, num, nul, obj, oneOf, rec, str, type Expect, type Infer, type Paths, type Same,
 } from './schema';
 import { BootSnapshots } from './bootSnapshots';
-import { checkKernelSettings, MAX_SPIN_SEEDS, resolveRun, runExperiment, SettingsError, type RunOptions, type RunProgress } from './runner';
+import {
+  checkKernelSettings, MAX_SPIN_SEEDS, resolveRun, runExperiment, SettingsError, stepRow, type RunOptions, type RunProgress,
+} from './runner';
 import { choiceName, closeToggles, expectedValues, findToggle, settingValue, TOGGLES, validateSetting } from './toggles';
 
 /** The most points a sweep may have (the product of its axes' lengths). */
@@ -275,11 +280,14 @@ export interface SweepPoint {
   kernel: string | null;
 }
 
-/** One step of one point: what one worker runs at a time. */
+/** One step of one point, or one seed of it: what one worker runs at a time. */
 export interface SweepUnit {
   index: number;
   point: number;
   step: string;
+  /** With several seeds (SweepBase.spinSeeds > 1): the one seed of the step this unit runs (RunOptions.seed), the
+   *  step's units its seeds 1..N in turn; absent with one seed (the unit is the step's row). */
+  seed?: number;
 }
 
 export interface SweepPlan {
@@ -429,7 +437,13 @@ export function planSweep(request: SweepRequest): SweepPlan {
     throw new SettingsError([...byProblem].map(([p, at]) => (at.length === points.length || settings.length === 0 ? p : `${at.join(', ')}: ${p}`)));
   }
   const units: SweepUnit[] = [];
-  for (const point of points) for (const step of point.spec.steps) units.push({ index: units.length, point: point.index, step: step.id });
+  const spinSeeds = request.base.spinSeeds ?? 1;
+  for (const point of points) {
+    for (const step of point.spec.steps) {
+      if (spinSeeds === 1) units.push({ index: units.length, point: point.index, step: step.id });
+      else for (let seed = 1; seed <= spinSeeds; seed++) units.push({ index: units.length, point: point.index, step: step.id, seed });
+    }
+  }
   return { request, spec, settings, points, units };
 }
 
@@ -481,14 +495,15 @@ export class SweepUnitRunner {
     return [...new Set(problems)];
   }
 
-  /** Runs unit `index`: its point's experiment with only its step. */
+  /** Runs unit `index`: its point's experiment with only its step (and only its seed). */
   async run(index: number, hooks: Pick<RunOptions, 'signal' | 'pause' | 'onProgress' | 'onConsole' | 'onSample' | 'image'> = {}): Promise<ExperimentResult> {
     const unit = this.plan.units[index];
     if (!unit) throw new RangeError(`unit ${index}: the sweep has ${this.plan.units.length}`);
     const point = this.plan.points[unit.point]!;
     const kernel = this.kernelOf(point);
     return runExperiment(this.api, this.image, point.spec, {
-      ...point.options, ...hooks, ...(kernel ? { kernel } : {}), steps: [unit.step], bootSnapshots: this.bootSnapshots,
+      ...point.options, ...hooks, ...(kernel ? { kernel } : {}), steps: [unit.step], ...(unit.seed !== undefined ? { seed: unit.seed } : {}),
+      bootSnapshots: this.bootSnapshots,
     });
   }
 }
@@ -538,13 +553,36 @@ export interface RunUnitsOptions {
   progressMs?: number;
 }
 
-/** What a plan's unit is called in progress: "hz=50: syscall". */
+/** What a plan's unit is called in progress: "hz=50: syscall", "hz=50: syscall, seed 2 of 3". */
 export function unitLabel(plan: SweepPlan, unit: number): string {
   const u = plan.units[unit]!;
   const point = plan.points[u.point]!;
   const step = point.spec.steps.find((s) => s.id === u.step)!;
   const at = pointLabel(plan.settings, point.values);
-  return at ? `${at}: ${step.label}` : step.label;
+  const seed = u.seed !== undefined ? `, seed ${u.seed} of ${point.options.spinSeeds}` : '';
+  return `${at ? `${at}: ` : ''}${step.label}${seed}`;
+}
+
+/**
+ * Where a run of one experiment on several workers is (a plan of one point:
+ * the page's runs over its pool), said as a run on one machine says it
+ * (RunProgress): the units that ended counted in the plan's order, a step's
+ * seeds in turn, so "step 2 of 3, seed 1 of 2" is as far along as the run
+ * on one machine at that seed of that step; the labels of the steps the
+ * workers run; the furthest virtual time among their machines.
+ */
+export function runProgressOf(plan: SweepPlan, progress: SweepProgress): RunProgress {
+  const point = plan.points[0]!;
+  const seeds = point.options.spinSeeds ?? 1;
+  const at = Math.max(0, Math.min(progress.done, progress.total - 1));
+  const busy = progress.workers.filter((w) => w.unit !== null);
+  const labels = [...new Set(busy.map((w) => point.spec.steps.find((s) => s.id === plan.units[w.unit!]!.step)!.label))];
+  return {
+    step: Math.floor(at / seeds) + 1, steps: point.spec.steps.length,
+    label: labels.length > 0 ? labels.join(', ') : 'starting',
+    virtualSeconds: Math.max(0, ...busy.map((w) => w.virtualSeconds)), instructions: 0,
+    ...(seeds > 1 ? { seed: { n: (at % seeds) + 1, of: seeds } } : {}),
+  };
 }
 
 /**
@@ -670,8 +708,8 @@ export interface SweepResult {
 }
 
 /**
- * The point's result from its units' (each the point's experiment with one
- * step), joined in step order: exactly what running the point's experiment
+ * The point's result from its steps' parts (each the point's experiment with
+ * one step: a unit's result, or its seeds' made one), joined in step order: exactly what running the point's experiment
  * whole gives, rows and all, when every unit ran.
  */
 export function joinUnitResults(steps: number, parts: ExperimentResult[]): ExperimentResult | null {
@@ -681,19 +719,46 @@ export function joinUnitResults(steps: number, parts: ExperimentResult[]): Exper
   return { ...first, status: rows.length === steps && rows.every((r) => r.status === 'ok') ? 'ok' : 'failed', rows };
 }
 
+/**
+ * A step's part of its point's result, from its units' outcomes (those there
+ * are): the unit's result; with several seeds, the seeds' results made one
+ * with the step's row as runExperiment makes it (stepRow, the seeds in
+ * order), or null while a seed has not run and none that ran failed.  And
+ * the units that could not run at all.
+ */
+function stepPart(point: SweepPoint, units: readonly SweepUnit[], outcomes: ReadonlyMap<number, UnitOutcome>):
+  { part: ExperimentResult | null; errors: { step: string; message: string }[] } {
+  const got = units.flatMap((unit) => {
+    const outcome = outcomes.get(unit.index);
+    return outcome ? [{ unit, outcome }] : [];
+  });
+  const errors = got.flatMap(({ unit, outcome }) => ('error' in outcome
+    ? [{ step: unit.step, message: unit.seed !== undefined ? `seed ${unit.seed}: ${outcome.error}` : outcome.error }] : []));
+  const results = got.flatMap(({ outcome }) => ('result' in outcome ? [outcome.result] : []));
+  const first = results[0];
+  if (!first || units[0]!.seed === undefined) return { part: first ?? null, errors };
+  const runs = results.flatMap((r) => r.rows);
+  if (runs.length < units.length && runs.every((r) => r.status === 'ok')) return { part: null, errors };
+  const step = point.spec.steps.find((s) => s.id === units[0]!.step)!;
+  return { part: { ...first, rows: [stepRow(step, runs, units.length)] }, errors };
+}
+
 /** The sweep's result from what its units gave (in any order): the same bytes whoever ran them. */
 export function assembleSweep(plan: SweepPlan, outcomes: ReadonlyMap<number, UnitOutcome>, stopped: boolean): SweepResult {
-  const byPoint = new Map<number, { unit: SweepUnit; outcome: UnitOutcome }[]>();
+  // Each point's steps, each with its units (one, or its seeds'), in the plan's order.
+  const steps = new Map<number, SweepUnit[][]>();
   for (const unit of plan.units) {
-    const outcome = outcomes.get(unit.index);
-    if (outcome) byPoint.set(unit.point, [...(byPoint.get(unit.point) ?? []), { unit, outcome }]);
+    const mine = steps.get(unit.point) ?? [];
+    const last = mine.at(-1);
+    if (last && last[0]!.step === unit.step) last.push(unit);
+    else mine.push([unit]);
+    steps.set(unit.point, mine);
   }
   let complete = true;
   const points = plan.points.map((point): SweepPointResult => {
-    const got = byPoint.get(point.index) ?? [];
-    const results = got.flatMap((g) => ('result' in g.outcome ? [g.outcome.result] : []));
-    const errors = got.flatMap((g) => ('error' in g.outcome ? [{ step: g.unit.step, message: g.outcome.error }] : []));
-    const result = joinUnitResults(point.spec.steps.length, results);
+    const parts = (steps.get(point.index) ?? []).map((units) => stepPart(point, units, outcomes));
+    const errors = parts.flatMap((p) => p.errors);
+    const result = joinUnitResults(point.spec.steps.length, parts.flatMap((p) => (p.part ? [p.part] : [])));
     if (!result || result.status !== 'ok' || errors.length > 0) complete = false;
     return { values: point.values, result, ...(errors.length > 0 ? { errors } : {}) };
   });

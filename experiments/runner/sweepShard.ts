@@ -3,7 +3,7 @@
 // Kubernetes Indexed Job's JOB_COMPLETION_INDEX, a Slurm array's
 // SLURM_ARRAY_TASK_ID) and writes them as JSON Lines: a header naming the
 // sweep (its request, the image, the shard), then one line per unit, in unit
-// order.  `vaxlab merge` reads the n files, refuses any that do not belong
+// order (a unit: one step of one point, or one seed of it, sweep.ts).  `vaxlab merge` reads the n files, refuses any that do not belong
 // together (another sweep, another image, a shard given twice or missing, a
 // unit missing), and assembles the sweep's result from their units: the
 // same bytes as the sweep run whole (sweep.ts assembleSweep).  No Node APIs:
@@ -16,7 +16,9 @@ import { SettingsError } from './runner';
 import { assembleSweep, planSweep, type SweepPlan, type SweepRequest, type SweepResult, type UnitOutcome } from './sweep';
 
 export const SHARD_FORMAT = 'vaxlab-sweep-shard';
-export const SHARD_VERSION = 1;
+/** 2: with several seeds a unit is one seed of one step (its line that seed's run, not the step's row), so the
+ *  units of a sweep with seeds are numbered otherwise than in version 1's shards. */
+export const SHARD_VERSION = 2;
 
 /** Which slice: shard `index` of `count`, 0-based. */
 export interface ShardSpec {
@@ -95,6 +97,10 @@ export function readShard(name: string, text: string): Shard {
   const h = parse(lines[0]!, 1);
   if (!isObject(h) || h.format !== SHARD_FORMAT) {
     throw new ShardError([`${name}: not a shard of vaxlab sweep --shard (its first line is no "${SHARD_FORMAT}" header)`]);
+  }
+  if (h.version === 1) {
+    throw new ShardError([`${name}: shard format version 1, from a vaxlab that ran a step's seeds as one unit; this one runs each seed ` +
+      `as a unit of its own and reads version ${SHARD_VERSION}: run the shard again (vaxlab sweep ... --shard I/N)`]);
   }
   if (h.version !== SHARD_VERSION) throw new ShardError([`${name}: shard format version ${String(h.version)}; this vaxlab reads ${SHARD_VERSION}`]);
   const shard = h.shard as Partial<ShardSpec> | undefined;

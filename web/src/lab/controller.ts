@@ -67,7 +67,7 @@ export interface LabOptions {
 export class LabController {
   readonly link = new WorkerLink();
   readonly form = new Form();
-  // A run goes to the worker, or to the pool when it runs its steps on several workers.
+  // A run goes to the worker, or to the pool when it runs its steps (or a step's seeds) on several workers.
   readonly runs = new Runs({ post: (m) => this.routeRun(m) });
   readonly pool = new WorkerPool();
   readonly sweeps = new Sweeps(this.pool, (m) => this.link.post(m), this.runs.console, { saveSweep, listSweeps, deleteSweep });
@@ -237,10 +237,11 @@ export class LabController {
     return this.runs.running || this.sweeps.running;
   }
 
-  /** A run's messages to the worker: a multi-step run with several workers asked for goes to the pool instead. */
+  /** A run's messages to the worker: a run of several units (steps, or one step's seeds) with several workers asked
+   *  for goes to the pool instead. */
   private routeRun(m: ToWorker): void {
     const emit = (reply: FromWorker) => (reply.type === 'run-console' ? this.runs.text(reply) : this.runs.handle(reply));
-    if (m.type === 'run' && this.sweeps.parallelFor(m.experiment) !== null) this.sweeps.runParallel(m.runId, m.experiment, m.config, emit);
+    if (m.type === 'run' && this.sweeps.parallelFor(m.experiment, m.config.spinSeeds) !== null) this.sweeps.runParallel(m.runId, m.experiment, m.config, emit);
     else if (m.type === 'stop' && this.sweeps.ownsRun(m.runId)) this.sweeps.stop();
     else this.link.post(m);
   }

@@ -1,6 +1,6 @@
 // The page's pool of Web Workers for sweeps and for runs spread over
 // several workers (experiments/runner/sweep.ts: units, each one step of one
-// point).  Each worker is the lab worker's script (web/src/worker) started
+// point, or with several seeds one seed of it).  Each worker is the lab worker's script (web/src/worker) started
 // from the pack the first worker loaded, in a SharedArrayBuffer (the page is
 // cross-origin isolated: vite.config.ts sends COOP/COEP; emu/js/sharedPack.ts):
 // the chunked image's compressed file (about 5 MB), which each worker opens,

@@ -81,7 +81,7 @@ export type ToWorker =
   /** The checks of a sweep's settings that need the kernel (before any unit runs): units-checked.
    *  A sweep over kernel variants (or with one) has the worker fetch those first. */
   | { type: 'units-check'; id: number; kernel: KernelName; request: SweepRequest }
-  /** Runs one unit of the sweep (one step of one point): units-progress, then units-done or units-failed. */
+  /** Runs one unit of the sweep (one step of one point, or one seed of it): units-progress, then units-done or units-failed. */
   | { type: 'units-run'; id: number; kernel: KernelName; request: SweepRequest; unit: number }
   /** Stops the unit running: it ends with its step 'stopped' (units-done). */
   | { type: 'units-stop' };

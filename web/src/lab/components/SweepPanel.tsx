@@ -62,7 +62,7 @@ export function SweepPanel({ lab }: { lab: LabController }) {
           <input id="sweep-jobs" data-testid="sweep-jobs" type="text" inputMode="numeric" size={4} value={sweep.jobs}
             placeholder={String(defaultJobs())} onChange={(e) => lab.sweeps.setJobs(e.target.value)}
             aria-invalid={check.jobsError ? true : undefined}
-            title={`Web Workers that run the points (and a multi-step run's steps) at once; default ${defaultJobs()}: this machine's ${cores()} cores less one`} />
+            title={`Web Workers that run the points (and a run's steps, and their seeds) at once; default ${defaultJobs()}: this machine's ${cores()} cores less one`} />
           <span className="hint">{pool.available ? `of ${cores()} cores; the results are the same for any number` : pool.reason}</span>
           {check.jobsError ? <span className="field-error">{check.jobsError}</span> : null}
         </div>

@@ -754,7 +754,8 @@ test('"Sweep over bufpages" from How close are we?: the row with its own setting
   assert.equal(lab.form.form.get().experimentId, 'gausspage.40');
   lab.stop();
 
-  // Table 7's probes for a run of 5 seeds: the sweep with the run's seeds, whatever the form had.
+  // Table 7's probes for a run of 5 seeds: the sweep with the run's seeds, whatever the form had (2 points x 12 steps x
+  // 5 seeds: a unit each).
   const w2 = channel();
   const probing = new LabController({ imageBase: 'https://lab.example/images/', address: address(), storage: null });
   probing.link.connect(w2.page, []);
@@ -764,7 +765,7 @@ test('"Sweep over bufpages" from How close are we?: the row with its own setting
   probing.sweepSettingOf('table7', 'bufpages', [268, 396], 'faults', 5);
   assert.equal(probing.form.form.get().seeds, '5');
   assert.equal(probing.sweeps.running, true);
-  assert.match(probing.runs.console.contents, /table7 sweep.*\(each step with seeds 1\.\.5\)/);
+  assert.match(probing.runs.console.contents, /table7 sweep.*: 2 points, 120 units \(each step's seeds 1\.\.5 a unit each\)/);
   await until(() => w2.posted.some((m) => m.type === 'units-check'), 'the sweep\'s check');
   const check = w2.posted.find((m) => m.type === 'units-check')!;
   assert.equal(check.type === 'units-check' && check.request.base.spinSeeds, 5);

@@ -3,15 +3,15 @@
 // workers (pool.ts) — or, in a page without shared memory, on the one
 // worker — with progress (overall, per worker, the time left), Stop, the
 // result shown as a line chart and a table, kept in the sweep history and
-// exported.  Also runs of one multi-step experiment on several workers
-// (Table 2's rows), which report to the run part (runs.ts) in the messages
+// exported.  Also runs of one experiment on several workers (Table 2's rows,
+// or one step's seeds), which report to the run part (runs.ts) in the messages
 // the worker would have sent, so the rest of the page sees an ordinary run.
 // No React.
 
 import type { ExperimentResult } from '../../../../experiments/runner/result';
 import { SettingsError, type RunProgress } from '../../../../experiments/runner/runner';
 import {
-  assembleSweep, KERNEL_SETTING, MAX_SWEEP_AXES, parseAxis, planSweep, runUnits, sweepSetting, unitLabel, validateSweep,
+  assembleSweep, KERNEL_SETTING, MAX_SWEEP_AXES, parseAxis, planSweep, runProgressOf, runUnits, sweepSetting, unitLabel, validateSweep,
   type SweepPlan, type SweepProgress, type SweepRequest, type SweepResult, type UnitExecutor,
 } from '../../../../experiments/runner/sweep';
 import { TOGGLES } from '../../../../experiments/runner/toggles';
@@ -301,7 +301,7 @@ export class Sweeps {
     this.console.reset();
     const seeds = request.base.spinSeeds ?? 1;
     this.console.append(`\x1b[1m${plan.spec.id} sweep\x1b[0m ${axes}: ${plan.points.length} points, ${plan.units.length} units` +
-      `${seeds > 1 ? ` (each step with seeds 1..${seeds})` : ''} on ${executors.length} worker${executors.length === 1 ? '' : 's'}\r\n`);
+      `${seeds > 1 ? ` (each step's seeds 1..${seeds} a unit each)` : ''} on ${executors.length} worker${executors.length === 1 ? '' : 's'}\r\n`);
     if (note) this.console.append(`\x1b[2m(${note})\x1b[0m\r\n`);
     this.run.set({
       id, experiment: plan.spec.id, kernel: form.kernel, jobs: executors.length, units: plan.units.length, status: 'running',
@@ -354,22 +354,25 @@ export class Sweeps {
 
   // ---------------------------------------------------------- one run on several workers
 
-  /** Whether a run of this experiment goes to several workers: it has several steps, the pool is there, and more than one worker is asked for. */
-  parallelFor(experiment: string): number | null {
+  /** Whether a run of this experiment with `seeds` seeds goes to several workers, and to how many: it has several
+   *  units (steps, or seeds of a step: sweep.ts), the pool is there, and more than one worker is asked for. */
+  parallelFor(experiment: string, seeds = 1): number | null {
     const spec = experimentById(experiment);
     const { jobs, error } = parseJobs(this.form.get().jobs);
-    if (!spec || spec.steps.length < 2 || error || jobs < 2 || !this.pool.availability().available) return null;
-    return Math.min(jobs, spec.steps.length);
+    const units = (spec?.steps.length ?? 0) * seeds;
+    if (!spec || units < 2 || error || jobs < 2 || !this.pool.availability().available) return null;
+    return Math.min(jobs, units);
   }
 
   /**
-   * Runs an experiment's steps on several workers, reporting to `emit` as the
+   * Runs an experiment's steps on several workers (with several seeds, each
+   * seed of each step a unit of its own), reporting to `emit` as the
    * worker reports a run (run-started, run-console, run-progress, run-done or
    * run-error), so runs.ts takes it as any run.  The result is the one the
    * experiment run whole gives, byte for byte.
    */
   runParallel(runId: number, experiment: string, config: RunConfig, emit: (m: FromWorker) => void): void {
-    const jobs = this.parallelFor(experiment) ?? 1;
+    const jobs = this.parallelFor(experiment, config.spinSeeds) ?? 1;
     const spec = experimentById(experiment)!;
     const request: SweepRequest = {
       experiment, axes: [],
@@ -397,21 +400,14 @@ export class Sweeps {
     const started = now();
     const executors = this.pool.executors(jobs, config.kernel, request);
     emit({ type: 'run-started', runId });
-    emit({ type: 'run-console', runId, text: `\x1b[2m${plan.units.length} steps on ${executors.length} workers\x1b[0m\r\n` });
+    const steps = plan.points[0]!.spec.steps.length;
+    const seeds = config.spinSeeds ?? 1;
+    const units = `${steps} step${steps === 1 ? '' : 's'}${seeds > 1 ? ` × ${seeds} seeds: ${plan.units.length} units` : ''}`;
+    emit({ type: 'run-console', runId, text: `\x1b[2m${units} on ${executors.length} workers\x1b[0m\r\n` });
     let done = 0;
     void runUnits(plan, plan.units.map((u) => u.index), executors, {
       signal: abort.signal,
-      onProgress: (p) => {
-        const busy = p.workers.filter((w) => w.unit !== null);
-        emit({
-          type: 'run-progress', runId, hostSeconds: p.elapsedSeconds,
-          progress: {
-            step: Math.min(p.done + 1, p.total), steps: p.total,
-            label: busy.length ? busy.map((w) => w.label).join(', ') : 'starting',
-            virtualSeconds: Math.max(0, ...busy.map((w) => w.virtualSeconds)), instructions: 0,
-          },
-        });
-      },
+      onProgress: (p) => emit({ type: 'run-progress', runId, hostSeconds: p.elapsedSeconds, progress: runProgressOf(plan, p) }),
       onUnit: (unit, outcome, info) => {
         done++;
         const row = 'result' in outcome ? outcome.result.rows[0] : undefined;
