@@ -456,10 +456,16 @@ test('shards: each runs its slice; merged they are the sweep\'s bytes; shards th
     ['short.jsonl (shard 0/3) lacks 1 of its units (3): it was stopped or did not finish']);
   assert.deepEqual(refusedWith(() => readShard('x.json', whole!.json)), ['x.json:1: not JSON (not a shard of vaxlab sweep --shard)']);
   assert.deepEqual(refusedWith(() => readShard('e.jsonl', '')), ['e.jsonl: empty (not a shard of vaxlab sweep --shard)']);
-  // Version 1's units were whole steps with every seed: its shards are refused, saying so.
-  assert.deepEqual(refusedWith(() => readShard('old.jsonl', texts[0]!.replace(`"version":${SHARD_VERSION}`, '"version":1'))),
+  // Version 1's units were whole steps with every seed: its shards of a sweep with seeds are refused, saying so; its
+  // one-seed shards have the same units and lines as version 2's, so they are read and merge to the same bytes.
+  const seeded = shardJsonl(header(0, 3, { request: { ...SWEEP, base: { ...SWEEP.base, spinSeeds: 2 } } }), new Map());
+  assert.deepEqual(refusedWith(() => readShard('old.jsonl', seeded.replace(`"version":${SHARD_VERSION}`, '"version":1'))),
     ['old.jsonl: shard format version 1, from a vaxlab that ran a step\'s seeds as one unit; this one runs each seed as a unit ' +
       'of its own and reads version 2: run the shard again (vaxlab sweep ... --shard I/N)']);
+  const version1 = texts.map((t, i) => readShard(`v1-${i}.jsonl`, t.replace(`"version":${SHARD_VERSION}`, '"version":1')));
+  assert.equal(sweepJson(mergeShards(version1).result), whole.json);
+  assert.deepEqual(refusedWith(() => readShard('v9.jsonl', texts[0]!.replace(`"version":${SHARD_VERSION}`, '"version":9'))),
+    ['v9.jsonl: shard format version 9; this vaxlab reads 2 (and 1 without seeds)']);
   const lines = texts[0]!.split('\n');
   assert.deepEqual(refusedWith(() => readShard('dup.jsonl', [lines[0], lines[1], lines[1]].join('\n'))), ['dup.jsonl:3: unit 0 a second time']);
   assert.deepEqual(refusedWith(() => readShard('mis.jsonl', texts[0]!.replace('"unit":3', '"unit":4'))),

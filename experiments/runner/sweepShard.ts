@@ -98,11 +98,16 @@ export function readShard(name: string, text: string): Shard {
   if (!isObject(h) || h.format !== SHARD_FORMAT) {
     throw new ShardError([`${name}: not a shard of vaxlab sweep --shard (its first line is no "${SHARD_FORMAT}" header)`]);
   }
-  if (h.version === 1) {
+  // Version 1 differs from 2 only for sweeps with several seeds (its unit was a step with all its seeds): a
+  // one-seed shard of version 1 has the same units and lines, so it is read, and the work it holds is kept.
+  const seeds = (r: unknown) => (isObject(r) && isObject(r.base) ? (r.base.spinSeeds ?? 1) : 1);
+  if (h.version === 1 && seeds(h.request) !== 1) {
     throw new ShardError([`${name}: shard format version 1, from a vaxlab that ran a step's seeds as one unit; this one runs each seed ` +
       `as a unit of its own and reads version ${SHARD_VERSION}: run the shard again (vaxlab sweep ... --shard I/N)`]);
   }
-  if (h.version !== SHARD_VERSION) throw new ShardError([`${name}: shard format version ${String(h.version)}; this vaxlab reads ${SHARD_VERSION}`]);
+  if (h.version !== SHARD_VERSION && h.version !== 1) {
+    throw new ShardError([`${name}: shard format version ${String(h.version)}; this vaxlab reads ${SHARD_VERSION} (and 1 without seeds)`]);
+  }
   const shard = h.shard as Partial<ShardSpec> | undefined;
   if (!isObject(shard) || !Number.isInteger(shard.index) || !Number.isInteger(shard.count) || shard.count! < 1 ||
       shard.index! < 0 || shard.index! >= shard.count! || !isObject(h.request) || !Number.isInteger(h.units)) {
