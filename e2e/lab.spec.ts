@@ -67,9 +67,15 @@ test('the page loads the emulator and the 4.3BSD image, cross-origin isolated, a
   await expect.poll(theme).not.toBe(before);
   await shot(page, '02-ready-other-theme', testInfo);
 
-  // A phone-sized window, to look at.
+  // A phone-sized window, to look at; one column, Run first after the experiments and "How close are we?" below the
+  // results (a panel without its place in the narrow layout's order goes above everything).
   await page.setViewportSize({ width: 390, height: 844 });
   await shot(page, '02b-ready-narrow', testInfo);
+  const panelTops = await page.locator('#panel-lab section.panel').evaluateAll((panels) =>
+    panels.map((p) => ({ name: p.querySelector('h2')?.id ?? p.className, top: Math.round(p.getBoundingClientRect().top) }))
+      .sort((a, b) => a.top - b.top).map((p) => p.name));
+  expect(panelTops).toEqual(['run-title', 'console-title', 'counters-title', 'settings-title', 'sweep-title', 'results-title',
+    'sweep-results-title', 'fidelity-title', 'history-title']);
 });
 
 test('runs syscall with a reduced count: boot, console, chart, result row; its permalink shows the same result in a fresh page; history survives a reload',
