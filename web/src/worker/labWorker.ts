@@ -144,12 +144,16 @@ async function loadImage(kernel: KernelName): Promise<LoadedImage> {
   });
   const name = manifest.image.file;
   const sha256 = manifest.image.uncompressedSha256;
+  const chunked = disk.kind === 'chunked' || disk.kind === 'shared-chunked';
   offerShippedSnapshots(await emulator, disk, manifest, ref.manifestUrl, early);
   manifests.set(kernel, Promise.resolve(manifestKernels(manifest)));
   post({
     type: 'ready',
     kernel,
-    image: { name, sha256, bytes: disk.size, compressedBytes: manifest.image.bytes },
+    // What was downloaded: the chunked image when the manifest has one (opened as it is), else the gzipped pack.
+    image: chunked
+      ? { name, sha256, bytes: disk.size, compressedBytes: manifest.chunked?.bytes ?? 0, chunked }
+      : { name, sha256, bytes: disk.size, compressedBytes: manifest.image.bytes, chunked },
     variants: manifestKernels(manifest).map((k) => k.name),
     wasmMs,
     imageMs: performance.now() - t0,

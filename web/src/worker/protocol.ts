@@ -103,7 +103,9 @@ export type FromWorker =
   | {
       type: 'ready';
       kernel: KernelName;
-      image: { name: string; sha256?: string; bytes: number; compressedBytes: number };
+      /** compressedBytes: the file downloaded (the chunked image, or the gzipped pack); chunked: the pack is read
+       *  from the chunked image, a chunk decompressed the first time it is read, never unpacked whole. */
+      image: { name: string; sha256?: string; bytes: number; compressedBytes: number; chunked?: boolean };
       /** The kernel variants the image's manifest lists (fetched only when a run asks for one). */
       variants: string[];
       wasmMs: number;
