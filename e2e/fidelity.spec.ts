@@ -44,6 +44,7 @@ test('How close are we?: offers the runs, then shows each table as `vaxlab fidel
       const summary = panel.getByTestId('fidelity-summary-namecache').locator('li');
       await expect(summary).toHaveText([cli[0]!.replace(/^system/, 'System')]);
       await expect(panel.getByTestId('fidelity-source-namecache')).toContainText('From this page’s run of');
+      await expect(panel.getByTestId('fidelity-source-namecache')).toContainText(/; one seed \(Seeds sets more\)\.$/);
     });
 
     await test.step('Table 2 (divided by 20): the calibration rows apart and marked, the held-out rows summed up', async () => {

@@ -19,8 +19,11 @@ test('the page loads the emulator and the 4.3BSD image, cross-origin isolated, a
   await waitReady(page);
   await expect(page.getByTestId('experiment-syscall')).toBeVisible();
   await expect(page.getByTestId('run-button')).toBeEnabled();
-  // The download's size, not the unpacked image's or a "100%"; no path of the machine that built it anywhere.
-  await expect(page.getByTestId('image-progress')).toHaveText(/^disk image \d+\.\d MB$/);
+  // The download's size (the chunked image's when the manifest has one, as the page fetches it), not the unpacked
+  // image's, the gzipped pack's or a "100%"; no path of the machine that built it anywhere.
+  const manifest = await (await page.request.get('/images/43bsd.json')).json() as { image: { bytes: number }; chunked?: { bytes: number } };
+  const downloaded = manifest.chunked?.bytes ?? manifest.image.bytes;
+  await expect(page.getByTestId('image-progress')).toHaveText(`disk image ${(downloaded / 1048576).toFixed(1)} MB`);
   expect(await page.evaluate(() => document.documentElement.outerHTML)).not.toMatch(/\.\.\/shared|\/work\//);
   // The address says what the page is set to.
   await expect(page).toHaveURL(/#x=syscall$/);
@@ -67,9 +70,15 @@ test('the page loads the emulator and the 4.3BSD image, cross-origin isolated, a
   await expect.poll(theme).not.toBe(before);
   await shot(page, '02-ready-other-theme', testInfo);
 
-  // A phone-sized window, to look at.
+  // A phone-sized window, to look at; one column, Run first after the experiments and "How close are we?" below the
+  // results (a panel without its place in the narrow layout's order goes above everything).
   await page.setViewportSize({ width: 390, height: 844 });
   await shot(page, '02b-ready-narrow', testInfo);
+  const panelTops = await page.locator('#panel-lab section.panel').evaluateAll((panels) =>
+    panels.map((p) => ({ name: p.querySelector('h2')?.id ?? p.className, top: Math.round(p.getBoundingClientRect().top) }))
+      .sort((a, b) => a.top - b.top).map((p) => p.name));
+  expect(panelTops).toEqual(['run-title', 'console-title', 'counters-title', 'settings-title', 'sweep-title', 'results-title',
+    'sweep-results-title', 'fidelity-title', 'history-title']);
 });
 
 test('runs syscall with a reduced count: boot, console, chart, result row; its permalink shows the same result in a fresh page; history survives a reload',

@@ -93,6 +93,9 @@ test('Seeds 2 on two workers: a multi-step run spread over the pool, each seed o
   await expect(page.getByTestId('run-progress')).toContainText(/^Finished: 3 rows/, { timeout: 90_000 });
   await page.getByTestId('console').scrollIntoViewIfNeeded();
   await expect.poll(() => xtermVisible(page, 'console')).toContain('3 steps × 2 seeds: 6 units on 2 workers');
+  // The pool's workers send no samples while they run; the counters of the finished rows are drawn from the result.
+  await expect(page.getByTestId('counter-chart')).not.toContainText('No counters were recorded');
+  await expect(page.getByTestId('counter-chart').locator('circle.point').first()).toBeAttached();
   const exported = await downloadText(page, 'export-json');
   expect(exported.text).toBe(vaxlabJsonText(['run', 'namecache-work', '--param', 'divisor=40', '--seeds', '2']));
   expect((JSON.parse(exported.text) as ExperimentResult).rows.map((r) => r.spread?.seeds)).toEqual([2, 2, 2]);

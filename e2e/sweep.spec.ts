@@ -90,6 +90,8 @@ test('a sweep of hz on two workers: progress, a line chart with the paper\'s poi
     await other.goto(url);
     await expect(other.getByTestId('sweep-chart').locator('circle.point')).toHaveCount(4);
     await expect(other.getByTestId('sweep-results')).toContainText('from a link');
+    // What the link was opened for is in view, not 2000 px down below the form.
+    await expect(other.getByRole('heading', { name: 'Sweep results' })).toBeInViewport();
     await expect(other.getByTestId('sweep-link-note')).toContainText('without the counters’ time series');
     expect(await sweepRows(other)).toEqual(shownRows);
     await shot(other, '20b-sweep-link', testInfo);

@@ -18,10 +18,10 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'vaxlab-cli-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
-function vaxlab(...args: string[]): { status: number | null; stderr: string } {
+function vaxlab(...args: string[]): { status: number | null; stderr: string; stdout: string } {
   const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/vaxlab.ts'), ...args],
     { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
-  return { status: r.status, stderr: r.stderr };
+  return { status: r.status, stderr: r.stderr, stdout: r.stdout };
 }
 
 test('names an object inherits are unknown names: --param constructor, __proto__, toString', () => {
@@ -47,6 +47,18 @@ test('the usage says --spin and --disk in their toggles\' words, as the lab page
     assert.ok(words(paragraph).endsWith(`Same as --set ${name}=${option.split(' ')[1]}.`), option);
     for (const line of paragraph.split('\n')) assert.ok(line.length <= 120, line);
   }
+});
+
+test('help asked for (help, --help, -h, after a command too) is the usage on stdout with exit 0; an unknown command is named', () => {
+  for (const args of [['help'], ['--help'], ['-h'], ['run', '--help'], ['fidelity', '--help'], ['sweep', 'syscall', '-h']]) {
+    const r = vaxlab(...args);
+    assert.equal(r.status, 0, args.join(' '));
+    assert.match(r.stdout, /^usage: vaxlab list\n/, args.join(' '));
+    assert.equal(r.stderr, '', args.join(' '));
+  }
+  const unknown = vaxlab('rnu', 'syscall');
+  assert.equal(unknown.status, 2);
+  assert.match(unknown.stderr, /^vaxlab: no command "rnu" \(list, kernels, run, sweep, merge, fidelity, profile\)\nusage: /);
 });
 
 test('--limit must be a finite positive number of seconds', () => {

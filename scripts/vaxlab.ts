@@ -3,7 +3,7 @@
 //   npx vaxlab list
 //   npx vaxlab kernels
 //   npx vaxlab fidelity [--seeds N] [--spin drifting|locked] [--json FILE] [--kernel NAME|FILE]
-//   npx vaxlab run EXPERIMENT|all [--cpu 750|780] [--mem MB] [--disk rp06|eagle|ideal]
+//   npx vaxlab run EXPERIMENT|all [--cpu 750|780] [--mem MB] [--disk rp06|eagle|ideal|rm05]
 //                                 [--param NAME=VALUE ...] [--set NAME=VALUE ...] [--limit SECONDS]
 //                                 [--json FILE] [--image FILE] [--kernel NAME|FILE] [--counters all] [--jobs N]
 //   npx vaxlab profile EXPERIMENT [--step ID ...] [--mode kernel|user|all] [--top N]
@@ -45,10 +45,10 @@
 // writes it as JSON Lines; merge joins the N files into the sweep's JSON,
 // byte for byte what the sweep run whole writes (sweepShard.ts).
 //
-// Every setting is checked before a machine runs.  Exit 0 when every step
-// ran, 1 when a step failed or Stop (^C) ended a sweep, 2 on a bad command
-// line or setting (nothing run, nothing written), 3 without an image or wasm
-// build.
+// `help`, or --help (-h) anywhere, prints the usage (exit 0).  Every setting
+// is checked before a machine runs.  Exit 0 when every step ran, 1 when a
+// step failed or Stop (^C) ended a sweep, 2 on a bad command line or setting
+// (nothing run, nothing written), 3 without an image or wasm build.
 
 import { accessSync, constants as fsConstants, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -942,7 +942,11 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
 const argv = process.argv.slice(2);
 const cmd = argv.shift();
 const commands: Record<string, (args: string[]) => Promise<number> | number> = { run, sweep, merge, fidelity, profile };
-if (cmd === 'list') list();
+// Asked for (vaxlab help, vaxlab --help, vaxlab run --help): the usage on stdout, exit 0, nothing run.
+const HELP_WORDS = ['--help', '-h', 'help'];
+if (cmd !== undefined && (HELP_WORDS.includes(cmd) || argv.some((a) => a === '--help' || a === '-h'))) {
+  process.stdout.write(`${USAGE}\n`);
+} else if (cmd === 'list') list();
 else if (cmd === 'kernels') kernels();
 else if (cmd && Object.hasOwn(commands, cmd)) {
   try {
@@ -950,4 +954,4 @@ else if (cmd && Object.hasOwn(commands, cmd)) {
   } catch (e) {
     die(e instanceof Error ? e.message : String(e), 2);
   }
-} else die(USAGE);
+} else die(cmd === undefined ? USAGE : `no command "${cmd}" (list, kernels, run, sweep, merge, fidelity, profile)\n${USAGE}`);

@@ -300,14 +300,15 @@ export function runLabels(diff: SettingDiff[]): { a: string; b: string } {
   return sides ? { a: `A: ${sides.a}`, b: `B: ${sides.b}` } : { a: 'A (same settings)', b: 'B (same settings)' };
 }
 
-/** A run's whole configuration in one line: "VAX-11/780, 5 MB, 4.3BSD; iterations=1000; kernel as distributed". */
+/** A run's whole configuration in one line: "VAX-11/780, 5 MB, 4.3BSD; iterations=1000; kernel variables as
+ *  distributed" ("variables": the kernel itself, perhaps a variant, is named before them). */
 export function configLine(shared: SharedRun): string {
   const r = shared.result;
   const extra = [...machineSettings(shared)].filter(([k]) => k !== 'cpu' && k !== 'memoryMB' && k !== 'boot').map(([k, v]) => `${k}=${String(v)}`);
   const machine = [`VAX-11/${r.machine.cpu}`, `${r.machine.memoryMB} MB`, ...extra, kernelLabel(r)].join(', ');
   const params = Object.entries(r.parameters).map(([k, v]) => `${k}=${v}`).join(', ');
   const kernel = Object.entries(r.kernelSettings).map(([k, v]) => `${k}=${v}`).join(', ');
-  return `${machine}; ${params || 'no parameters'}; kernel ${kernel || 'as distributed'}`;
+  return `${machine}; ${params || 'no parameters'}; kernel variables ${kernel || 'as distributed'}`;
 }
 
 // ------------------------------------------------------------ the pair

@@ -15,7 +15,7 @@ import { adoptShared, checkForm, formFor, groupedExperiments, initialForm } from
 import { effectiveKernelName, kernelResultName } from '../../../experiments/kernels/variants';
 import { findExperiment } from '../../../experiments/runner/experiments';
 import { chartPanels, counterName, counterTitle } from './counterNames';
-import { csvCell, exportTitle, paperLegend, resultCsv, resultSummary, SeriesBuilder, seriesFromSamples } from './results';
+import { csvCell, exportTitle, paperLegend, resultCsv, resultSummary, runRowSeries, SeriesBuilder, seriesFromSamples } from './results';
 import { batch, ObjectAtom } from './state/atom';
 import { TextStream } from './state/textStream';
 
@@ -330,6 +330,18 @@ test('a live series is built incrementally, and starts over for another row or r
   assert.deepEqual(s, seriesFromSamples(samples, 0));
   assert.deepEqual(b.get(samples, 1).values.a, [9]);
   assert.deepEqual(b.get([...samples], 0).t, [1, 2]);
+});
+
+test('a finished run without live samples for a row (spread over the pool) draws the series its result holds', () => {
+  const held = { t: [0.5, 1], values: { 'faults.sy': [10, 20] } };
+  const r = result([row({}), row({ test: 'two', counters: held })]);
+  const none = new SeriesBuilder().get([], 1);
+  assert.deepEqual(runRowSeries(none, r, 1), held);
+  // A row the result has no series for stays empty; live samples, when there are some, are what is drawn.
+  assert.equal(runRowSeries(none, r, 0), none);
+  assert.equal(runRowSeries(none, null, 1), none);
+  const live = new SeriesBuilder().get([{ row: 1, t: 2, values: { 'faults.sy': 7 } }], 1);
+  assert.equal(runRowSeries(live, r, 1), live);
 });
 
 test('CSV: a header, a line per row, quoting', () => {

@@ -124,6 +124,13 @@ export function seriesFromResult(result: ExperimentResult, row: number): Series 
   return r?.counters && Array.isArray(r.counters.t) ? r.counters : null;
 }
 
+/** A run of this page's row: the samples the worker sent as it ran, or, once it has ended without any for the row (a
+ *  run spread over the pool's workers sends none), the series its result holds. */
+export function runRowSeries(live: Series, result: ExperimentResult | null | undefined, row: number): Series {
+  if (live.t.length > 0 || !result) return live;
+  return seriesFromResult(result, row) ?? live;
+}
+
 /** A result in one line, for the history and the shared-run banner: "0.70 s (paper 0.46 s, +52%)", or the rows ok. */
 export function resultSummary(result: ExperimentResult): string {
   const cmp = compareWithPaper(result);

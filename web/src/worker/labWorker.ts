@@ -144,12 +144,16 @@ async function loadImage(kernel: KernelName): Promise<LoadedImage> {
   });
   const name = manifest.image.file;
   const sha256 = manifest.image.uncompressedSha256;
+  const chunked = disk.kind === 'chunked' || disk.kind === 'shared-chunked';
   offerShippedSnapshots(await emulator, disk, manifest, ref.manifestUrl, early);
   manifests.set(kernel, Promise.resolve(manifestKernels(manifest)));
   post({
     type: 'ready',
     kernel,
-    image: { name, sha256, bytes: disk.size, compressedBytes: manifest.image.bytes },
+    // What was downloaded: the chunked image when the manifest has one (opened as it is), else the gzipped pack.
+    image: chunked
+      ? { name, sha256, bytes: disk.size, compressedBytes: manifest.chunked?.bytes ?? 0, chunked }
+      : { name, sha256, bytes: disk.size, compressedBytes: manifest.image.bytes, chunked },
     variants: manifestKernels(manifest).map((k) => k.name),
     wasmMs,
     imageMs: performance.now() - t0,
@@ -200,8 +204,9 @@ async function listedKernels(kernel: KernelName): Promise<ManifestKernel[]> {
   return p;
 }
 
-/** The variant `name` of the image's kernels: fetched (same origin, SHA-256 checked) the first time. */
-function variantKernel(kernel: KernelName, name: string): Promise<VariantKernel> {
+/** The variant `name` of the image's kernels: fetched (same origin, SHA-256 checked) the first time, which the page is
+ *  told of (with the run's id when a run asked: only that run's console says so). */
+function variantKernel(kernel: KernelName, name: string, runId?: number): Promise<VariantKernel> {
   const key = `${kernel} ${name}`;
   let p = variants.get(key);
   if (!p) {
@@ -210,7 +215,7 @@ function variantKernel(kernel: KernelName, name: string): Promise<VariantKernel>
       if (!variant) throw new Error(`kernel ${name}: this lab has no such kernel variant`);
       const entry = (await listedKernels(kernel)).find((k) => k.name === name);
       if (!entry) throw new Error(`kernel ${name}: the image's manifest does not list it (npm run image builds the kernels)`);
-      post({ type: 'kernel-loading', variant: name });
+      post({ type: 'kernel-loading', variant: name, ...(runId !== undefined ? { runId } : {}) });
       const bytes = await fetchKernel(manifestUrl(kernel), entry);
       // Named as the command line names it (vaxlab run --kernel NAME), so results agree.
       const loadedKernel: VariantKernel = { name: `${variant.name}: ${variant.label}`, bytes, sha256: entry.uncompressedSha256 };
@@ -350,7 +355,7 @@ async function run(runId: number, experiment: string, config: RunConfig): Promis
     // The kernel asked for (vmunix: the image's own), else the experiment's (Table 2: the paper's kernel; Tables 7
     // and 8: like-4.2).
     const variantName = effectiveKernelName(spec.kernel, config.variant);
-    const variant = variantName !== null ? await variantKernel(config.kernel, variantName) : undefined;
+    const variant = variantName !== null ? await variantKernel(config.kernel, variantName, runId) : undefined;
     post({ type: 'run-started', runId });
     const result = await runExperiment(api!.vax780, img.disk, spec, {
       ...(variant ? { kernel: variant } : {}),

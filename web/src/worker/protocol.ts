@@ -103,7 +103,9 @@ export type FromWorker =
   | {
       type: 'ready';
       kernel: KernelName;
-      image: { name: string; sha256?: string; bytes: number; compressedBytes: number };
+      /** compressedBytes: the file downloaded (the chunked image, or the gzipped pack); chunked: the pack is read
+       *  from the chunked image, a chunk decompressed the first time it is read, never unpacked whole. */
+      image: { name: string; sha256?: string; bytes: number; compressedBytes: number; chunked?: boolean };
       /** The kernel variants the image's manifest lists (fetched only when a run asks for one). */
       variants: string[];
       wasmMs: number;
@@ -112,8 +114,9 @@ export type FromWorker =
   /** The worker cannot go on (no emulator, no image). */
   | { type: 'fatal'; message: string }
   | { type: 'run-started'; runId: number }
-  /** A kernel variant is being fetched for the run (the first time it is asked for). */
-  | { type: 'kernel-loading'; variant: string }
+  /** A kernel variant is being fetched (the first time it is asked for); runId: the run that asked (a sweep's check
+   *  or unit has none). */
+  | { type: 'kernel-loading'; variant: string; runId?: number }
   | { type: 'run-console'; runId: number; text: string }
   | { type: 'run-sample'; runId: number; sample: CounterSample }
   | { type: 'run-progress'; runId: number; progress: RunProgress; hostSeconds: number }

@@ -6,7 +6,7 @@ import { compareBlocker, compareRuns } from '../compare';
 import { experimentById } from '../config';
 import type { LabController } from '../controller';
 import { chartPanels, counterDef, counterName } from '../counterNames';
-import { type Series, SeriesBuilder, seriesFromResult } from '../results';
+import { runRowSeries, type Series, SeriesBuilder, seriesFromResult } from '../results';
 import { useAtom } from '../state/atom';
 import { isRunning, type RunState } from '../state/runs';
 import type { ViewState } from '../state/shown';
@@ -44,8 +44,9 @@ function source(view: ViewState | null, run: RunState | null, counters: CounterC
     const live = isRunning(run);
     const current = run.progress ? run.progress.step - 1 : 0;
     const row = counters.row ?? (live ? current : 0);
+    const series = builder.get(run.samples, row);
     return {
-      experiment: run.experiment, rows, row, series: builder.get(run.samples, row),
+      experiment: run.experiment, rows, row, series: live ? series : runRowSeries(series, run.result, row),
       version: run.samplesVersion * 1000 + row, live,
     };
   }

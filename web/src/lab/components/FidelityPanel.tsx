@@ -9,6 +9,12 @@ import type { LabController } from '../controller';
 import { fidelityReport, type FidelityCandidate, type FidelityPart, type ProbeSweepCandidate } from '../fidelityView';
 import { useAtom } from '../state/atom';
 import { isRunning } from '../state/runs';
+
+/** How many seeds the figures stand on: a run of one seed is one draw of the disks' phase and the clock's, which the
+ *  README's figures (3 and 5 seeds) are not (the Seeds setting). */
+function seedsWords(seeds: number): string {
+  return seeds === 1 ? 'one seed (Seeds sets more)' : `each row the median of ${seeds} seeds`;
+}
 import { when } from './HistoryPanel';
 import { ResultTable } from './ResultTable';
 
@@ -81,7 +87,8 @@ export function FidelityPanel({ lab }: { lab: LabController }) {
             <>
               <p className="hint" data-testid={`fidelity-source-${p.key}`}>
                 From {p.source.origin}{p.divisor ? ` (counts divided by ${p.divisor}, figures scaled to the paper’s)` : ''}: {p.table.heading};
-                kernel: <span data-testid={`fidelity-kernel-${p.key}`}>{kernelLabel(p.source.shared.result)}</span>.
+                kernel: <span data-testid={`fidelity-kernel-${p.key}`}>{kernelLabel(p.source.shared.result)}</span>;{' '}
+                {seedsWords(p.source.shared.result.machine.spinSeeds ?? 1)}.
               </p>
               <ul className="fidelity-summary" data-testid={`fidelity-summary-${p.key}`}>
                 {p.summary.length ? p.summary.map((s) => <li key={s}>{s}</li>) : <li>No held-out row to sum up.</li>}

@@ -53,7 +53,9 @@ export function Header({ lab }: { lab: LabController }) {
                 </span>
               </>
             ) : m.phase === 'ready' && m.imageBytes !== null ? (
-              <span title={`The 4.3BSD disk image: downloaded ${megabytes(m.compressedBytes ?? 0)}, unpacked to ${megabytes(m.imageBytes)} and checked, in ${((m.imageMs ?? 0) / 1000).toFixed(1)} s`}>
+              <span title={m.chunked
+                ? `The 4.3BSD disk image: downloaded ${megabytes(m.compressedBytes ?? 0)} and checked, in ${((m.imageMs ?? 0) / 1000).toFixed(1)} s; a ${megabytes(m.imageBytes)} pack in 64 KB chunks, each decompressed the first time it is read`
+                : `The 4.3BSD disk image: downloaded ${megabytes(m.compressedBytes ?? 0)}, unpacked to ${megabytes(m.imageBytes)} and checked, in ${((m.imageMs ?? 0) / 1000).toFixed(1)} s`}>
                 disk image {m.compressedBytes ? megabytes(m.compressedBytes) : megabytes(m.imageBytes)}
               </span>
             ) : null}

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 
 import { sweepJson } from '../../../../experiments/runner/sweep';
 import {
@@ -29,6 +29,15 @@ export function SweepResults({ lab }: { lab: LabController }) {
   const share = useAtom(lab.sweeps.share);
   const [exportError, setExportError] = useState<string | null>(null);
   const result = shown?.result ?? null;
+  // A sweep opened from a link is what the page was opened for, but this panel is far down (a shared run has its
+  // banner at the top instead): brought into view once per sweep opened.
+  const panel = useRef<HTMLElement>(null);
+  const broughtIntoView = useRef<unknown>(null);
+  useEffect(() => {
+    if (shown?.source !== 'link' || broughtIntoView.current === shown.result || !panel.current) return;
+    broughtIntoView.current = shown.result;
+    panel.current.scrollIntoView({ block: 'start' });
+  }, [shown]);
   const measure = (measureId ? findMeasure(measureId) : undefined) ?? (result ? defaultMeasure(result) : undefined);
   // The measures some point has, and always the one shown (a sweep stopped before any point ended has none).
   const measures = useMemo(() => {
@@ -56,7 +65,7 @@ export function SweepResults({ lab }: { lab: LabController }) {
   };
 
   return (
-    <section className="panel sweep-results" aria-labelledby="sweep-results-title" data-testid="sweep-results">
+    <section ref={panel} className="panel sweep-results" aria-labelledby="sweep-results-title" data-testid="sweep-results">
       <div className="panel-head">
         <h2 id="sweep-results-title">Sweep results</h2>
         {shown ? <span className="hint">{SOURCE[shown.source]}</span> : null}

@@ -152,7 +152,9 @@ export class Runs {
         this.patch(m.runId, () => ({ status: 'running' }));
         return;
       case 'kernel-loading':
-        if (this.running) this.console.append(`\x1b[2mFetching the kernel ${m.variant} (checked against the image's manifest)\x1b[0m\r\n`);
+        // Only a fetch this run began: one a sweep's check began before the run (its message can come after the
+        // run's first console text, which is not batched) is not this run's.
+        if (this.running && m.runId !== undefined && this.run.get()?.runId === m.runId) this.console.append(`\x1b[2mFetching the kernel ${m.variant} (checked against the image's manifest)\x1b[0m\r\n`);
         return;
       case 'run-sample':
         this.patch(m.runId, (r) => {

@@ -180,6 +180,13 @@ test('a run: started from settings, followed by its messages, stopped, finished 
     runs.handle({ type: 'run-progress', runId: id, progress: { step: 1, steps: 1, label: 'syscall', virtualSeconds: 3, instructions: 9 }, hostSeconds: 0.1 });
     runs.text({ type: 'run-console', runId: id, text: '# ' });
     runs.text({ type: 'run-console', runId: id + 1, text: 'not this run' });
+    // A kernel fetch is said in the console when this run began it, not when a sweep's check did (no run id).
+    runs.handle({ type: 'kernel-loading', variant: 'generic' });
+    runs.handle({ type: 'kernel-loading', variant: 'generic', runId: id + 1 });
+    assert.doesNotMatch(runs.console.contents, /Fetching/);
+    runs.handle({ type: 'kernel-loading', variant: 'paper-1985', runId: id });
+    assert.match(runs.console.contents, /Fetching the kernel paper-1985/);
+    runs.text({ type: 'run-console', runId: id, text: '# ' });
     const r = runs.run.get()!;
     assert.deepEqual([r.samples.length, r.samplesVersion, r.progress?.virtualSeconds], [1, 1, 3]);
     assert.ok(runs.console.contents.endsWith('# '));

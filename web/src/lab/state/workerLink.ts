@@ -17,6 +17,8 @@ export interface MachineState {
   message: string | null;
   imageBytes: number | null;
   compressedBytes: number | null;
+  /** The pack is read from the chunked image as it is (not unpacked whole). */
+  chunked: boolean;
   wasmMs: number | null;
   imageMs: number | null;
   /** VAX instructions per host second, measured in the worker (0 when idle). */
@@ -39,7 +41,7 @@ const TEXT = new Set<FromWorker['type']>(['run-console', 'terminal-output']);
 
 export class WorkerLink {
   readonly machine = new ObjectAtom<MachineState>({
-    phase: 'starting', loaded: 0, total: null, message: null, imageBytes: null, compressedBytes: null,
+    phase: 'starting', loaded: 0, total: null, message: null, imageBytes: null, compressedBytes: null, chunked: false,
     wasmMs: null, imageMs: null, ips: 0, variants: null,
   });
 
@@ -113,7 +115,8 @@ export class WorkerLink {
       case 'ready':
         if (m.kernel !== '4.3BSD') return;
         this.machine.patch({
-          phase: 'ready', imageBytes: m.image.bytes, compressedBytes: m.image.compressedBytes, wasmMs: m.wasmMs,
+          phase: 'ready', imageBytes: m.image.bytes, compressedBytes: m.image.compressedBytes, chunked: m.image.chunked === true,
+          wasmMs: m.wasmMs,
           imageMs: m.imageMs, loaded: m.image.bytes, total: m.image.bytes, message: null, variants: m.variants,
         });
         return;
