@@ -69,6 +69,9 @@ test('Seeds 3: the row is the median of seeds 1..3 with its range, as `vaxlab ru
 
   await test.step('on two workers: the step\'s seeds spread over both, and the result is the same bytes', async () => {
     await page.getByTestId('sweep-jobs').fill('2');
+    // The Run panel says where the machines go, though the field is the Sweep panel's.
+    await expect(page.getByTestId('run-workers')).toHaveText(
+      'Its 3 seeds run on 2 workers at once (Workers, under Sweep); the results are the same bytes.');
     await runAndWait(page, 90_000);
     await page.getByTestId('console').scrollIntoViewIfNeeded();
     // The console's lines, wrapped at its width, joined again.
@@ -89,6 +92,8 @@ test('Seeds 2 on two workers: a multi-step run spread over the pool, each seed o
   await chooseExperiment(page, 'namecache-work', { divisor: '40' });
   await page.getByTestId('seeds').fill('2');
   await page.getByTestId('sweep-jobs').fill('2');
+  await expect(page.getByTestId('run-workers')).toHaveText(
+    'Its 3 steps × 2 seeds (6 machines) run on 2 workers at once (Workers, under Sweep); the results are the same bytes.');
   await page.getByTestId('run-button').click();
   await expect(page.getByTestId('run-progress')).toContainText(/^Finished: 3 rows/, { timeout: 90_000 });
   await page.getByTestId('console').scrollIntoViewIfNeeded();

@@ -136,6 +136,24 @@ export function estimateRun(experimentId: string, settings: RunSettings, speed: 
   return { virtualSeconds, hostSeconds: (virtualSeconds * RELATIVE_SPEED[settings.cpu]) / speed, steps, seeds };
 }
 
+/**
+ * Where a run's machines go, in words, beside the estimate: a run of several
+ * units (steps, or a step's seeds: experiments/runner/sweep.ts) goes to the
+ * page's pool when the Sweep panel's Workers field asks for more than one
+ * (Sweeps.parallelFor), which a reader of the Run panel would not guess.
+ * `workers`: how many it will use, or null for the one worker.  Null when
+ * there is nothing to say: one unit, or no pool in this page.
+ */
+export function workersWords(estimate: Pick<RunEstimate, 'steps' | 'seeds'>, workers: number | null, poolAvailable: boolean): string | null {
+  const units = estimate.steps.length * estimate.seeds;
+  if (units < 2 || !poolAvailable) return null;
+  const steps = estimate.steps.length;
+  const what = estimate.seeds === 1 ? `${steps} steps` : steps === 1 ? `${units} seeds` : `${steps} steps × ${estimate.seeds} seeds (${units} machines)`;
+  return workers !== null && workers > 1
+    ? `Its ${what} run on ${workers} workers at once (Workers, under Sweep); the results are the same bytes.`
+    : `Its ${what} run in turn on one worker; Workers, under Sweep, spreads them over several.`;
+}
+
 /** A duration in words, rounded: "about 3 s", "about 2 min 20 s", "about 1 h 5 min". */
 export function durationWords(seconds: number): string {
   if (seconds < 1) return 'under a second';

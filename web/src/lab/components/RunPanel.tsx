@@ -4,7 +4,7 @@ import { checkForm, experimentById } from '../config';
 import type { LabController } from '../controller';
 import { useAtom } from '../state/atom';
 import { isRunning } from '../state/runs';
-import { durationWords, estimateRun, progressText, runFraction } from '../status';
+import { durationWords, estimateRun, progressText, runFraction, workersWords } from '../status';
 import { FieldError, FieldHelp, settingsFormEvents } from './fields';
 
 /** Text with `commands` in backquotes, as the experiment descriptions write them, with those as code. */
@@ -40,6 +40,9 @@ export function RunPanel({ lab }: { lab: LabController }) {
     () => (run ? estimateRun(run.experiment, run.settings, speed.virtualPerSecond) : null),
     [run?.runId, speed.virtualPerSecond],
   );
+  // Read so that the note below follows the Sweep panel's Workers field.
+  useAtom(lab.sweeps.form);
+  const workers = estimate ? workersWords(estimate, lab.sweeps.parallelFor(form.experimentId, estimate.seeds), lab.pool.availability().available) : null;
   const fraction = running ? runFraction(run, runEstimate) : null;
   const progress = progressText(run, runEstimate);
 
@@ -134,6 +137,7 @@ export function RunPanel({ lab }: { lab: LabController }) {
             {estimate.hostSeconds > LONG_RUN_S ? ' A long run: Stop (Esc) ends it, keeping the rows done.' : ''}
           </p>
         ) : null}
+        {workers && !running ? <p className="hint" data-testid="run-workers">{workers}</p> : null}
         {notes.length > 0 ? (
           <ul className="notes">
             {notes.map((n) => <li key={n}>{n}</li>)}

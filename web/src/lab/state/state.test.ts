@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import type { ExperimentResult } from '../../../../experiments/runner/result';
 import { changedSettings, checkForm, initialForm, shownChoice, type FormState } from '../config';
-import { durationWords, estimateRun, measuredSpeed, progressText, runFraction } from '../status';
+import { durationWords, estimateRun, measuredSpeed, progressText, runFraction, workersWords } from '../status';
 import { LabController } from '../controller';
 import type { SharedRun } from '../permalink';
 import type { FromWorker, ToWorker } from '../../worker/protocol';
@@ -718,6 +718,15 @@ test('how long a run takes: the paper\'s time per step (scaled to the count and 
   assert.equal(Number(fast.hostSeconds.toFixed(4)), Number(syscall.hostSeconds.toFixed(4)));
   assert.equal(estimateRun('table2', { cpu: '750', memoryMB: 4.5, set: {}, parameters: { divisor: 1 } }, 80)!.steps.length, 29);
   assert.deepEqual([durationWords(0.5), durationWords(42), durationWords(3725)], ['under a second', 'about 42 s', 'about 1 h 2 min']);
+  // Where the machines go: nothing to say for one unit or without a pool; otherwise the workers, or how to get them.
+  assert.equal(workersWords({ steps: [1], seeds: 1 }, null, true), null);
+  assert.equal(workersWords({ steps: [1, 2], seeds: 1 }, 2, false), null);
+  assert.equal(workersWords({ steps: [1, 2, 3], seeds: 1 }, null, true),
+    'Its 3 steps run in turn on one worker; Workers, under Sweep, spreads them over several.');
+  assert.equal(workersWords({ steps: [1], seeds: 3 }, 2, true),
+    'Its 3 seeds run on 2 workers at once (Workers, under Sweep); the results are the same bytes.');
+  assert.equal(workersWords({ steps: [1, 2], seeds: 2 }, 3, true),
+    'Its 2 steps × 2 seeds (4 machines) run on 3 workers at once (Workers, under Sweep); the results are the same bytes.');
   // Within one step: its virtual time against what it should take (at most 95% until it ends).
   const running = { progress: { step: 1, steps: 1, label: 'syscall', virtualSeconds: 16.5, instructions: 1 } } as never;
   assert.equal(runFraction(running, syscall), 0.5);
