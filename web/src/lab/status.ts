@@ -58,9 +58,18 @@ export function progressText(run: RunState | null, estimate: RunEstimate | null 
     const rows = run.result.rows;
     const failed = rows.filter((r) => r.status !== 'ok');
     const stopped = failed.some((r) => r.failure?.kind === 'stopped');
-    const head = stopped ? 'Stopped' : failed.length ? `Finished, ${failed.length} of ${rows.length} rows failed` : 'Finished';
     const virtual = rows.reduce((a, r) => a + (r.emulator?.virtualSeconds ?? 0), 0);
-    return `${head}: ${rows.length} row${rows.length === 1 ? '' : 's'}, timed commands ${virtual.toFixed(1)} virtual s, ${host}`;
+    // The emulator's time from typing each command to the shell's next prompt: more than the guest's /bin/time
+    // reports (the shell starts /bin/time, which starts the program), so say which is which.
+    const typed = `${virtual.toFixed(1)} virtual s from typing the command${rows.length === 1 ? '' : 's'} to the next prompt ` +
+      `(the table has /bin/time's figures), ${host}`;
+    if (stopped) {
+      // The stopped row is not one done: count as the results' outcome counts (runOutcome).
+      const total = run.progress?.steps ?? rows.length;
+      return `Stopped: ${rows.length - failed.length} of ${total} rows done; ${typed}`;
+    }
+    const head = failed.length ? `Finished, ${failed.length} of ${rows.length} rows failed` : 'Finished';
+    return `${head}: ${rows.length} row${rows.length === 1 ? '' : 's'}; ${typed}`;
   }
   if (!p) return `Starting… ${host}`;
   const expected = estimate?.steps[p.step - 1];

@@ -718,6 +718,14 @@ test('how long a run takes: the paper\'s time per step (scaled to the count and 
   assert.equal(Number(fast.hostSeconds.toFixed(4)), Number(syscall.hostSeconds.toFixed(4)));
   assert.equal(estimateRun('table2', { cpu: '750', memoryMB: 4.5, set: {}, parameters: { divisor: 1 } }, 80)!.steps.length, 29);
   assert.deepEqual([durationWords(0.5), durationWords(42), durationWords(3725)], ['under a second', 'about 42 s', 'about 1 h 2 min']);
+  // A finished run's line: the emulator's time from typing to the prompt, told apart from /bin/time's; a stopped run
+  // counts the rows done as the results' outcome does, the stopped one not among them.
+  const ok = { status: 'ok', emulator: { virtualSeconds: 0.6 } };
+  const finishedRun = (rows: unknown[]) => ({ status: 'done', hostSeconds: 0.24, progress: { step: 3, steps: 29 }, result: { rows } }) as never;
+  assert.equal(progressText(finishedRun([ok])),
+    'Finished: 1 row; 0.6 virtual s from typing the command to the next prompt (the table has /bin/time\'s figures), host 0.2 s');
+  assert.equal(progressText(finishedRun([ok, ok, { status: 'failed', failure: { kind: 'stopped' }, emulator: { virtualSeconds: 0.1 } }])),
+    'Stopped: 2 of 29 rows done; 1.3 virtual s from typing the commands to the next prompt (the table has /bin/time\'s figures), host 0.2 s');
   // Where the machines go: nothing to say for one unit or without a pool; otherwise the workers, or how to get them.
   assert.equal(workersWords({ steps: [1], seeds: 1 }, null, true), null);
   assert.equal(workersWords({ steps: [1, 2], seeds: 1 }, 2, false), null);
