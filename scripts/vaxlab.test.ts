@@ -88,6 +88,12 @@ test('an image that is missing or not an image exits 3', () => {
   const bad = vaxlab('run', 'syscall', '--image', junk, '--param', 'iterations=10');
   assert.equal(bad.status, 3, bad.stderr);
   assert.match(bad.stderr, /junk\.dsk\.gz/);
+  // An image of one's own has no kernel variants beside it: the message says how to boot its own /vmunix.
+  const own = join(work, 'own.dsk');
+  writeFileSync(own, new Uint8Array(4096));
+  const noKernel = vaxlab('run', 'syscall', '--image', own, '--param', 'iterations=10');
+  assert.equal(noKernel.status, 3, noKernel.stderr);
+  assert.match(noKernel.stderr, /no kernel paper-1985 beside the image .*with an image of your own, --kernel vmunix boots its \/vmunix\n$/);
   // profile opens the image as run does: one line, exit 3.
   const profiled = vaxlab('profile', 'syscall', '--image', junk);
   assert.equal(profiled.status, 3, profiled.stderr);

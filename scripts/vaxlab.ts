@@ -366,7 +366,8 @@ async function loadKernel(arg: string, imagePath: string): Promise<NonNullable<R
   const variant = kernelByName(arg);
   const file = variant ? kernelFileBeside(imagePath, variant.name) : arg;
   if (!existsSync(file)) {
-    die(variant ? `no kernel ${variant.name} beside the image (${file}): npm run image builds it`
+    die(variant ? `no kernel ${variant.name} beside the image (${file}): npm run image builds it beside the lab's image; ` +
+      `with an image of your own, --kernel vmunix boots its /vmunix`
       : `--kernel ${arg}: no such kernel (${KERNELS.map((k) => k.name).join(', ')}) or file`, 3);
   }
   const kernel = await readKernel(file, variant ? kernelResultName(variant.name) : basename(file));
