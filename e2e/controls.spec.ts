@@ -486,6 +486,16 @@ test('the terminal: vmstat 1 3 prints three lines of numbers, stty size is the x
       await expect.poll(async () => (await text()).slice(before)).toMatch(/\nshift-pasted\n/);
     });
 
+    await test.step('a pasted line longer than the guest\'s tty takes is said; Ctrl+U erases it and clears the note', async () => {
+      await page.evaluate(() => navigator.clipboard.writeText(`echo ${'y'.repeat(300)}\n`));
+      await page.keyboard.press('Control+V');
+      await expect(page.getByTestId('terminal-long-line')).toContainText('a line of 305 characters');
+      await page.keyboard.press('Control+U');
+      await expect(page.getByTestId('terminal-long-line')).toHaveCount(0);
+      // The shell is still there, its line erased.
+      expect(await command('echo after-long-line')).toMatch(/^echo after-long-line\nafter-long-line\n/);
+    });
+
     await test.step('Esc then Tab leaves the terminal and sends the shell nothing', async () => {
       await page.keyboard.press('Escape');
       await page.keyboard.press('Tab');

@@ -13,7 +13,9 @@
 //
 // What is typed is queued here and handed to the console as its input queue
 // takes it (the C side then paces it by the guest's tty queues), so a paste
-// of any length arrives whole.  The terminal's size is the console tty's
+// of any length arrives whole — but for a single line longer than the
+// guest's tty takes at the shell, which the kernel cuts short as a real VAX
+// did (the page says so: GUEST_TTY_LINE_MAX, lab/state/terminal.ts).  The terminal's size is the console tty's
 // window size: written into the running kernel's `cons` tty (its t_winsize),
 // as TIOCSWINSZ would, when it changes and whenever the kernel has none (at
 // boot, and after login's vhangup() clears it), so `stty size` and

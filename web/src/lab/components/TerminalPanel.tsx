@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react';
 
 import type { LabController } from '../controller';
 import { useAtom } from '../state/atom';
+import { GUEST_TTY_LINE_MAX } from '../state/terminal';
 
 const XtermView = lazy(() => import('./XtermView'));
 
@@ -51,6 +52,13 @@ export function TerminalPanel({ lab, visible }: { lab: LabController; visible: b
           onResize={(cols, rows) => lab.terminal.resize(cols, rows)}
         />
       </Suspense>
+      {t.longLine !== null ? (
+        <p className="field-error" role="status" data-testid="terminal-long-line">
+          That paste has a line of {t.longLine.toLocaleString('en-US')} characters. At the shell 4.3BSD&rsquo;s terminal driver
+          keeps {GUEST_TTY_LINE_MAX + 1} characters of a line at most (TTYHOG) and drops the rest, its newline too, so the
+          shell waits for the line&rsquo;s end: <kbd>Ctrl</kbd>+<kbd>U</kbd> erases it. Paste shorter lines.
+        </p>
+      ) : null}
       <p className="hint terminal-keys" id="terminal-keyboard-hint" data-testid="terminal-keyboard-hint">
         The terminal keeps <kbd>Tab</kbd> for the shell. To leave it with the keyboard, press <kbd>Esc</kbd>, then{' '}
         <kbd>Tab</kbd> (or <kbd>Shift</kbd>+<kbd>Tab</kbd> to go back): that <kbd>Esc</kbd> is not sent to the shell (one alone

@@ -22,7 +22,7 @@ import { Runs } from './runs';
 import { SESSION_RUNS, Shown, type PageAddress } from './shown';
 import { formParams, fragmentFor, readFragment } from '../address';
 import type { HistoryEntry } from '../history';
-import { Terminal } from './terminal';
+import { GUEST_TTY_LINE_MAX, longestLine, Terminal } from './terminal';
 import { WorkerLink, type WorkerPort } from './workerLink';
 
 /** A worker's end of a MessageChannel: what the page posted, and posting as the worker does. */
@@ -464,6 +464,15 @@ test('the Terminal tab: boots the 780 with 8 MB, follows its status, shows its o
     { type: 'terminal-input', text: 'root\r' }, { type: 'terminal-speed', realtime: false }, { type: 'terminal-stop' },
   ]);
   assert.equal(t.state.get().realtime, false);
+  // A pasted line longer than the guest's tty takes at the shell is said, and cleared by what is typed next.
+  assert.equal(t.state.get().longLine, null);
+  t.input(`echo ${'x'.repeat(GUEST_TTY_LINE_MAX - 5)}\r`);
+  assert.equal(t.state.get().longLine, null);
+  t.input(`ls\recho ${'y'.repeat(300)}\rls\r`);
+  assert.equal(t.state.get().longLine, 305);
+  t.input('\x15');
+  assert.equal(t.state.get().longLine, null);
+  assert.deepEqual([longestLine(''), longestLine('ab\r\nabc'), longestLine('abcd')], [0, 3, 4]);
 });
 
 test('the history says why when the browser keeps none; runs are kept row by row, interrupted until they end', async () => {

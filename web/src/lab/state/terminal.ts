@@ -13,13 +13,31 @@ export interface TerminalState {
   virtualSeconds: number;
   /** Booted at least once (the tab boots it the first time it is shown). */
   started: boolean;
+  /** The length of the last input's longest line, when it was too long for the guest's tty (GUEST_TTY_LINE_MAX);
+   *  null otherwise.  What was typed next clears it. */
+  longLine: number | null;
+}
+
+/**
+ * The longest line 4.3BSD's terminal driver takes whole at the shell: in its
+ * line mode it queues a character only while fewer than TTYHOG (255,
+ * sys/h/tty.h) wait in the tty's queues (sys/tty.c, ttyinput's "input buffer
+ * overflow" check), and drops the rest, the line's newline too — so a longer
+ * pasted line never reaches the shell, which then seems to hang.  The page
+ * says so rather than let it look like ours.
+ */
+export const GUEST_TTY_LINE_MAX = 254;
+
+/** The length of the longest line in `text` (lines end at CR or LF). */
+export function longestLine(text: string): number {
+  return Math.max(0, ...text.split(/[\r\n]/).map((l) => l.length));
 }
 
 /** The Terminal tab's machine: a 780 with 8 MB, as the lab's page describes it. */
 export const TERMINAL_MACHINE: { cpu: Cpu; memoryMB: number } = { cpu: '780', memoryMB: 8 };
 
 export class Terminal {
-  readonly state = new ObjectAtom<TerminalState>({ phase: 'off', realtime: true, message: null, virtualSeconds: 0, started: false });
+  readonly state = new ObjectAtom<TerminalState>({ phase: 'off', realtime: true, message: null, virtualSeconds: 0, started: false, longLine: null });
   readonly output = new TextStream();
 
   constructor(private readonly link: { post(message: ToWorker): void }) {}
@@ -27,7 +45,7 @@ export class Terminal {
   /** Boots it (again: a power cycle). */
   start(): void {
     this.output.reset();
-    this.state.patch({ phase: 'booting', message: null, started: true, virtualSeconds: 0 });
+    this.state.patch({ phase: 'booting', message: null, started: true, virtualSeconds: 0, longLine: null });
     this.link.post({ type: 'terminal-start', ...TERMINAL_MACHINE, realtime: this.state.get().realtime });
   }
 
@@ -36,6 +54,9 @@ export class Terminal {
   }
 
   input(text: string): void {
+    const longest = longestLine(text);
+    const longLine = longest > GUEST_TTY_LINE_MAX ? longest : null;
+    if (longLine !== this.state.get().longLine) this.state.patch({ longLine });
     this.link.post({ type: 'terminal-input', text });
   }
 
