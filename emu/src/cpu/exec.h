@@ -64,6 +64,17 @@ static inline void cpu_set_trap(vax_machine *m, int code)
     m->cpu.trap_pending = (uint8_t)code;
 }
 
+/* cpu_set_trap, for the bodies execute.c's fast switch expands: their
+ * status then says whether a trap is pending after them, so that the loop
+ * need not test cpu.trap_pending after every one (execute.c,
+ * simple_no_trap).  VAX_TRAP_REQUESTED is returned when one is pending,
+ * whether set here or, with PSL<IV> clear, before the instruction. */
+static inline int cpu_trap_status(vax_machine *m, int code)
+{
+    cpu_set_trap(m, code);
+    return m->cpu.trap_pending ? VAX_TRAP_REQUESTED : VAX_OK;
+}
+
 /* Push a longword on the current stack. */
 static inline int push_l(vax_machine *m, uint32_t v)
 {
