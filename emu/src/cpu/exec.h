@@ -39,24 +39,18 @@ static inline void cc_set(vax_machine *m, uint32_t cc)
     m->cpu.psl = (m->cpu.psl & ~PSL_CC) | cc;
 }
 
-/* N and Z of each byte value: natively one load instead of the shift,
- * mask, test and set of the general form below (a byte's condition codes
- * are set by a third of the CPU benchmark's instructions).  Not in the
- * WebAssembly build: there V8's code for the CPU benchmark ran 4.8% more
- * host instructions with it (docs/speed.md, round fourteen). */
-#if !defined(__wasm__)
+/* N and Z of each byte value: one load instead of the shift, mask, test
+ * and set of the general form below (a byte's condition codes are set by
+ * a third of the CPU benchmark's instructions). */
 #define CC_NZ_8(x) x, x, x, x, x, x, x, x
 static const uint8_t cc_nz_byte[256] = {PSL_Z, [128] = CC_NZ_8(CC_NZ_8(PSL_N)), CC_NZ_8(CC_NZ_8(PSL_N))};
 #undef CC_NZ_8
-#endif
 
 /* N and Z from a result of `size` bytes (bits above size ignored). */
 static inline uint32_t cc_nz(uint32_t result, int size)
 {
-#if !defined(__wasm__)
     if (size == 1)
         return cc_nz_byte[result & 0xFFu];
-#endif
     uint32_t n = (result >> (8 * size - 4)) & PSL_N;   /* the sign bit moved to bit 3 */
     uint32_t z = (result & size_mask(size)) == 0 ? PSL_Z : 0;
     return n | z;
