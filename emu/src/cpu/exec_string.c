@@ -593,14 +593,6 @@ static int do_movtuc(vax_machine *m)
 
 /* ------------------------------------------------------------------ */
 
-/* CMPC3 len.rw, src1addr.ab, src2addr.ab
- * CMPC5 src1len.rw, src1addr.ab, fill.rb, src2len.rw, src2addr.ab
- *   Compares until the bytes differ or both strings are used up (CMPC5:
- *   the shorter string is extended with fill).
- *   R0 = bytes left in string 1 (including the one that differed),
- *   R1 = address of that byte (or past string 1), R2/R3 likewise for
- *   string 2; condition codes as CMPB of the last bytes compared
- *   (Z = 1, N = C = 0 if the strings are equal). */
 /* CMPC compares its strings a byte at a time, each byte read through the
  * cache model: eight reads of the same block in a row for each string.
  * The loop below reads each string's first byte in a block the model's way
@@ -638,6 +630,14 @@ ALWAYS_INLINE int cmpc_block_known(const vax_machine *m, const page_cursor *k, c
     return (va >> 3) == seen->vblock && (va >> 9) == k->vpn && m->cache.misses == seen->misses;
 }
 
+/* CMPC3 len.rw, src1addr.ab, src2addr.ab
+ * CMPC5 src1len.rw, src1addr.ab, fill.rb, src2len.rw, src2addr.ab
+ *   Compares until the bytes differ or both strings are used up (CMPC5:
+ *   the shorter string is extended with fill).
+ *   R0 = bytes left in string 1 (including the one that differed),
+ *   R1 = address of that byte (or past string 1), R2/R3 likewise for
+ *   string 2; condition codes as CMPB of the last bytes compared
+ *   (Z = 1, N = C = 0 if the strings are equal). */
 static int do_cmpc(vax_machine *m, int five)
 {
     uint32_t *r = m->cpu.r;
