@@ -79,7 +79,11 @@ enum {
     VAX_EXC_MACHINE_CHECK,                /* SCB 0x04, nonexistent memory etc. */
     VAX_EXC_HALT,                         /* HALT executed in kernel mode */
     VAX_EXC_CHM,                          /* CHMx: handled by the executor itself */
-    VAX_EXC_FATAL                         /* unrecoverable: processor halts */
+    VAX_EXC_FATAL,                        /* unrecoverable: processor halts */
+    /* Not an exception: the instruction completed and requested an
+     * arithmetic trap (cpu.trap_pending, cpu_trap_status in exec.h),
+     * which the loop takes after it (execute.c, finish). */
+    VAX_TRAP_REQUESTED
 };
 
 /* Arithmetic exception type codes (pushed on the stack). */

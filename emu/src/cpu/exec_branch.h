@@ -111,14 +111,16 @@ ALWAYS_INLINE int op_aob(dctx *d, int le)
     uint32_t r = idx + 1;
     TRY(mod_write(d->m, &l, 4, r));
     uint32_t cc = cc_nz(r, 4) | (d->m->cpu.psl & PSL_C);
+    int st = VAX_OK;
     if (UNLIKELY(r == 0x80000000u)) {
         cc |= PSL_V;
-        cpu_set_trap(d->m, ARITH_INT_OVERFLOW);
+        st = cpu_trap_status(d->m, ARITH_INT_OVERFLOW);
     }
     cc_set(d->m, cc);
     if (le ? (int32_t)r <= (int32_t)limit : (int32_t)r < (int32_t)limit)
         d->pc += disp;
-    return dc_done(d);
+    dc_done(d);
+    return st;
 }
 
 /* SOBGEQ/SOBGTR index, displacement (byte). */
@@ -131,14 +133,16 @@ ALWAYS_INLINE int op_sob(dctx *d, int gtr)
     uint32_t r = idx - 1;
     TRY(mod_write(d->m, &l, 4, r));
     uint32_t cc = cc_nz(r, 4) | (d->m->cpu.psl & PSL_C);
+    int st = VAX_OK;
     if (UNLIKELY(r == 0x7FFFFFFFu)) {
         cc |= PSL_V;
-        cpu_set_trap(d->m, ARITH_INT_OVERFLOW);
+        st = cpu_trap_status(d->m, ARITH_INT_OVERFLOW);
     }
     cc_set(d->m, cc);
     if (gtr ? (int32_t)r > 0 : (int32_t)r >= 0)
         d->pc += disp;
-    return dc_done(d);
+    dc_done(d);
+    return st;
 }
 
 #endif

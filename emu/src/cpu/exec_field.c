@@ -120,6 +120,12 @@ static int field_get(vax_machine *m, const oploc *base, uint32_t pos, uint32_t s
         *v = 0;
         return 0;
     }
+    if (base->reg >= 0 && pos <= 32u - size) {
+        /* Within one register (so pos <= 31): what field_locate and
+         * field_read_raw give for it, without building the field. */
+        *v = (uint32_t)(((uint64_t)m->cpu.r[base->reg] >> pos) & field_mask(size));
+        return 0;
+    }
     field f;
     uint64_t raw;
     TRY(field_locate(base, pos, size, &f));
@@ -218,6 +224,14 @@ static int op_insv(vax_machine *m)
         return VAX_EXC_RESERVED_OPERAND;
     if (size == 0)
         return 0;
+    if (base.reg >= 0 && pos <= 32u - size) {
+        /* Within one register (so pos <= 31): the general path's read,
+         * merge and write-back of it, without building the field. */
+        uint64_t mask = field_mask(size) << pos;
+        uint32_t *r = &m->cpu.r[base.reg];
+        *r = (uint32_t)(((uint64_t)*r & ~mask) | (((uint64_t)src << pos) & mask));
+        return 0;
+    }
     field f;
     uint64_t raw;
     TRY(field_locate(&base, pos, size, &f));

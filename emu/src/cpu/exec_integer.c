@@ -150,8 +150,7 @@ static int op_adawi(vax_machine *m)
     uint32_t cc;
     uint32_t r = alu(m, ALU_ADD, 2, src, dst, &cc);
     TRY(loc_write(m, &l, 2, r));
-    alu_commit(m, ALU_ADD, 2, src, cc);
-    return 0;
+    return alu_commit(m, ALU_ADD, 2, src, cc);
 }
 
 static int op_index(vax_machine *m)

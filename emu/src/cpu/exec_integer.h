@@ -79,12 +79,15 @@ ALWAYS_INLINE uint32_t alu(const vax_machine *m, int op, int size, uint32_t src,
 }
 
 /* Commit an alu() result's condition codes and, with V set, its trap:
- * divide by zero always traps, overflow only with PSL<IV>. */
-ALWAYS_INLINE void alu_commit(vax_machine *m, int op, int size, uint32_t src, uint32_t cc)
+ * divide by zero always traps, overflow only with PSL<IV>.  Returns the
+ * instruction's status (cpu_trap_status). */
+ALWAYS_INLINE int alu_commit(vax_machine *m, int op, int size, uint32_t src, uint32_t cc)
 {
     cc_set(m, cc);
     if (UNLIKELY(cc & PSL_V))
-        cpu_set_trap(m, op == ALU_DIV && (src & size_mask(size)) == 0 ? ARITH_INT_DIVIDE : ARITH_INT_OVERFLOW);
+        return cpu_trap_status(m, op == ALU_DIV && (src & size_mask(size)) == 0 ? ARITH_INT_DIVIDE
+                                                                                  : ARITH_INT_OVERFLOW);
+    return VAX_OK;
 }
 
 /* OPx2 src, dst (dst modified). */
@@ -96,8 +99,8 @@ ALWAYS_INLINE int op2(dctx *d, int op, int size)
     TRY(dc_modify(d, size, &l, &dst));
     uint32_t r = alu(d->m, op, size, src, dst, &cc);
     TRY(mod_write(d->m, &l, size, r));
-    alu_commit(d->m, op, size, src, cc);
-    return dc_done(d);
+    dc_done(d);
+    return alu_commit(d->m, op, size, src, cc);
 }
 
 /* OPx3 src1, src2, dst: dst = src2 OP src1. */
@@ -108,8 +111,8 @@ ALWAYS_INLINE int op3(dctx *d, int op, int size)
     TRY(dc_read(d, size, &b));
     uint32_t r = alu(d->m, op, size, a, b, &cc);
     TRY(dc_write(d, size, r));
-    alu_commit(d->m, op, size, a, cc);
-    return dc_done(d);
+    dc_done(d);
+    return alu_commit(d->m, op, size, a, cc);
 }
 
 ALWAYS_INLINE int op_mov(dctx *d, int size)
@@ -173,8 +176,8 @@ ALWAYS_INLINE int op_incdec(dctx *d, int op, int size)
     TRY(dc_modify(d, size, &l, &v));
     uint32_t r = alu(d->m, op, size, 1, v, &cc);
     TRY(mod_write(d->m, &l, size, r));
-    alu_commit(d->m, op, size, 1, cc);
-    return dc_done(d);
+    dc_done(d);
+    return alu_commit(d->m, op, size, 1, cc);
 }
 
 ALWAYS_INLINE int op_mneg(dctx *d, int size)
@@ -183,8 +186,8 @@ ALWAYS_INLINE int op_mneg(dctx *d, int size)
     TRY(dc_read(d, size, &v));
     uint32_t r = alu(d->m, ALU_SUB, size, v, 0, &cc);
     TRY(dc_write(d, size, r));
-    alu_commit(d->m, ALU_SUB, size, v, cc);
-    return dc_done(d);
+    dc_done(d);
+    return alu_commit(d->m, ALU_SUB, size, v, cc);
 }
 
 /* Integer conversions: sign-extending ones never overflow; truncating
@@ -197,12 +200,14 @@ ALWAYS_INLINE int op_cvt(dctx *d, int from, int to)
     uint32_t r = wide & size_mask(to);
     TRY(dc_write(d, to, r));
     uint32_t cc = cc_nz(r, to);
+    int st = VAX_OK;
     if (to < from && sign_extend(r, to) != wide) {
         cc |= PSL_V;
-        cpu_set_trap(d->m, ARITH_INT_OVERFLOW);
+        st = cpu_trap_status(d->m, ARITH_INT_OVERFLOW);
     }
     cc_set(d->m, cc);
-    return dc_done(d);
+    dc_done(d);
+    return st;
 }
 
 /* MOVZxy: the result is never negative. */
@@ -257,9 +262,8 @@ ALWAYS_INLINE int op_ashl(dctx *d)
     }
     TRY(dc_write(d, 4, r));
     cc_set(d->m, cc_nz(r, 4) | (v ? PSL_V : 0));
-    if (v)
-        cpu_set_trap(d->m, ARITH_INT_OVERFLOW);
-    return dc_done(d);
+    dc_done(d);
+    return v ? cpu_trap_status(d->m, ARITH_INT_OVERFLOW) : VAX_OK;
 }
 
 /* MOVQ src.rq, dst.wq. */

@@ -593,6 +593,43 @@ static int do_movtuc(vax_machine *m)
 
 /* ------------------------------------------------------------------ */
 
+/* CMPC compares its strings a byte at a time, each byte read through the
+ * cache model: eight reads of the same block in a row for each string.
+ * The loop below reads each string's first byte in a block the model's way
+ * (cursor_read_b: the cache's test, a fill on a miss) and remembers that
+ * block (cmpc_block); while both strings stay in the blocks so remembered,
+ * the cache has filled no block since and their cursors still hold their
+ * pages, it compares the bytes straight from the pages.  That is exact: the
+ * cache's tags change only in cache_fill, which counts a miss each time
+ * (cache.c), so with the count unchanged each block is still held and its
+ * test would have found it, and a hit costs nothing and changes nothing
+ * (cache.h); a cursor's page is its TB entry, unchanged (mmu.h,
+ * page_cursor), so the physical block is the same too. */
+typedef struct {
+    uint32_t vblock;    /* va >> 3 of the string's last read through the cache, or CMPC_NO_BLOCK */
+    uint64_t misses;    /* the cache's miss count after that read */
+} cmpc_block;
+
+#define CMPC_NO_BLOCK 0xFFFFFFFFu   /* no va >> 3 is this */
+
+/* A byte through cursor k, the model's way, and the block remembered.  A
+ * read the cursor made went through cache_read; one it left to the slow
+ * path emptied the cursor, so the block is not taken as known (the page
+ * test fails). */
+static inline int cmpc_read_b(vax_machine *m, page_cursor *k, page_cursor *other, cmpc_block *seen, uint32_t va,
+                              uint32_t *v)
+{
+    int st = cursor_read_b(m, k, other, va, v);
+    seen->vblock = va >> 3;
+    seen->misses = m->cache.misses;
+    return st;
+}
+
+ALWAYS_INLINE int cmpc_block_known(const vax_machine *m, const page_cursor *k, const cmpc_block *seen, uint32_t va)
+{
+    return (va >> 3) == seen->vblock && (va >> 9) == k->vpn && m->cache.misses == seen->misses;
+}
+
 /* CMPC3 len.rw, src1addr.ab, src2addr.ab
  * CMPC5 src1len.rw, src1addr.ab, fill.rb, src2len.rw, src2addr.ab
  *   Compares until the bytes differ or both strings are used up (CMPC5:
@@ -630,36 +667,66 @@ static int do_cmpc(vax_machine *m, int five)
     uint32_t cc = PSL_Z;
     uint32_t n10 = n1, n20 = n2;
     page_cursor k1 = PAGE_CURSOR_EMPTY, k2 = PAGE_CURSOR_EMPTY;   /* the strings' pages (mmu.h) */
+    cmpc_block seen1 = {CMPC_NO_BLOCK, 0}, seen2 = {CMPC_NO_BLOCK, 0};
 #define CMPC_CHARGE() charge_bytes(m, (n10 - n1) > (n20 - n2) ? n10 - n1 : n20 - n2, m->tm.cmpc_byte)
     uint32_t check_in = 8;   /* comparisons to the next unit boundary */
     while (n1 || n2) {
-        uint32_t b1 = fill, b2 = fill;
-        int st = 0;
-        if (n1)
-            st = cursor_read_b(m, &k1, &k2, p1, &b1);
-        if (st == 0 && n2)
-            st = cursor_read_b(m, &k2, &k1, p2, &b2);
-        if (st) {
-            r[0] = n1 | (fill << 16) | (dpc << 24);
-            r[1] = p1;
-            r[2] = n2;
-            r[3] = p2;
-            CMPC_CHARGE();
-            return suspend(m, st);
+        if (n1 && n2 && cmpc_block_known(m, &k1, &seen1, p1) && cmpc_block_known(m, &k2, &seen2, p2)) {
+            /* Both bytes in known blocks: compare to the end of the first
+             * block to end, of either count, or of the eight comparisons
+             * to the next stop test, straight from the pages. */
+            uint32_t run = 8u - (p1 & 7u);
+            if (8u - (p2 & 7u) < run)
+                run = 8u - (p2 & 7u);
+            if (n1 < run)
+                run = n1;
+            if (n2 < run)
+                run = n2;
+            if (check_in < run)
+                run = check_in;
+            const uint8_t *s1 = k1.host + (p1 & 511u), *s2 = k2.host + (p2 & 511u);
+            uint32_t i = 0;
+            while (i < run && s1[i] == s2[i])
+                i++;
+            p1 += i;
+            n1 -= i;
+            p2 += i;
+            n2 -= i;
+            if (i < run) {
+                cc = cc_compare(s1[i], s2[i], 1);
+                break;
+            }
+            check_in -= i;
+        } else {
+            uint32_t b1 = fill, b2 = fill;
+            int st = 0;
+            if (n1)
+                st = cmpc_read_b(m, &k1, &k2, &seen1, p1, &b1);
+            if (st == 0 && n2)
+                st = cmpc_read_b(m, &k2, &k1, &seen2, p2, &b2);
+            if (st) {
+                r[0] = n1 | (fill << 16) | (dpc << 24);
+                r[1] = p1;
+                r[2] = n2;
+                r[3] = p2;
+                CMPC_CHARGE();
+                return suspend(m, st);
+            }
+            if (b1 != b2) {
+                cc = cc_compare(b1, b2, 1);
+                break;
+            }
+            if (n1) {
+                p1++;
+                n1--;
+            }
+            if (n2) {
+                p2++;
+                n2--;
+            }
+            check_in--;
         }
-        if (b1 != b2) {
-            cc = cc_compare(b1, b2, 1);
-            break;
-        }
-        if (n1) {
-            p1++;
-            n1--;
-        }
-        if (n2) {
-            p2++;
-            n2--;
-        }
-        if (UNLIKELY(--check_in == 0)) {
+        if (UNLIKELY(check_in == 0)) {
             check_in = 8;
             if ((n1 || n2) && machine_wants_stop(m, (uint64_t)((n10 - n1) > (n20 - n2) ? n10 - n1 : n20 - n2) *
                                                         m->tm.cmpc_byte)) {

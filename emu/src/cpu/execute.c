@@ -115,10 +115,12 @@ static int execute_page_tail(vax_machine *m, uint32_t pc, size_t opcode)
 }
 
 /* After an instruction that returned st: deliver its fault, or take its
- * trap.  Returns 1 when the loop must stop (the processor halted). */
+ * trap (st VAX_TRAP_REQUESTED, or 0 from a body that reports its trap
+ * only in cpu.trap_pending).  Returns 1 when the loop must stop (the
+ * processor halted). */
 static inline int finish(vax_machine *m, int st)
 {
-    if (UNLIKELY(st)) {
+    if (UNLIKELY(st) && st != VAX_TRAP_REQUESTED) {
         if (st == VAX_EXC_HALT)
             m->run_limit = 0;
         if (cpu_deliver(m, st) == VAX_EXC_FATAL) {
@@ -151,7 +153,7 @@ void cpu_execute(vax_machine *m)
     while (m->icount < m->run_limit && m->cost < cost_limit) {
         int st;
         uint32_t pc = c->r[15];
-        /* The inner loop's cost limit (below, `simple`): cost_limit, or 0
+        /* The inner loop's cost limit (below, `simple_no_trap`): cost_limit, or 0
          * when this instruction is traced, so that the next one comes
          * back here for its trace trap. */
         uint64_t simple_cost_limit = cost_limit;
@@ -224,14 +226,14 @@ void cpu_execute(vax_machine *m)
             case 0xB5: st = op_tst(&d, 2); goto simple_no_trap;       /* TSTW */
             case 0xD5: st = op_tst(&d, 4); goto simple_no_trap;       /* TSTL */
             case 0xD2: st = op_mcom(&d, 4); goto simple_no_trap;      /* MCOML */
-            case 0xCE: st = op_mneg(&d, 4); goto simple;      /* MNEGL */
+            case 0xCE: st = op_mneg(&d, 4); goto simple_no_trap;      /* MNEGL */
             case 0x9A: st = op_movz(&d, 1, 4); goto simple_no_trap;   /* MOVZBL */
             case 0x9B: st = op_movz(&d, 1, 2); goto simple_no_trap;   /* MOVZBW */
             case 0x3C: st = op_movz(&d, 2, 4); goto simple_no_trap;   /* MOVZWL */
-            case 0x98: st = op_cvt(&d, 1, 4); goto simple;    /* CVTBL */
-            case 0x32: st = op_cvt(&d, 2, 4); goto simple;    /* CVTWL */
-            case 0xF6: st = op_cvt(&d, 4, 1); goto simple;    /* CVTLB */
-            case 0xF7: st = op_cvt(&d, 4, 2); goto simple;    /* CVTLW */
+            case 0x98: st = op_cvt(&d, 1, 4); goto simple_no_trap;    /* CVTBL */
+            case 0x32: st = op_cvt(&d, 2, 4); goto simple_no_trap;    /* CVTWL */
+            case 0xF6: st = op_cvt(&d, 4, 1); goto simple_no_trap;    /* CVTLB */
+            case 0xF7: st = op_cvt(&d, 4, 2); goto simple_no_trap;    /* CVTLW */
             case 0x9E: st = op_mova(&d, 1); goto simple_no_trap;      /* MOVAB */
             case 0x3E: st = op_mova(&d, 2); goto simple_no_trap;      /* MOVAW */
             case 0xDE: st = op_mova(&d, 4); goto simple_no_trap;      /* MOVAL */
@@ -240,41 +242,41 @@ void cpu_execute(vax_machine *m)
             case 0xDF: st = op_pusha(&d, 4); goto simple_no_trap;     /* PUSHAL */
             case 0xDD: st = op_pushl(&d); goto simple_no_trap;        /* PUSHL */
             /* Arithmetic and logic. */
-            case 0x80: st = op2(&d, ALU_ADD, 1); goto simple;   /* ADDB2 */
-            case 0x81: st = op3(&d, ALU_ADD, 1); goto simple;   /* ADDB3 */
-            case 0x82: st = op2(&d, ALU_SUB, 1); goto simple;   /* SUBB2 */
-            case 0x83: st = op3(&d, ALU_SUB, 1); goto simple;   /* SUBB3 */
-            case 0x88: st = op2(&d, ALU_BIS, 1); goto simple;   /* BISB2 */
-            case 0x89: st = op3(&d, ALU_BIS, 1); goto simple;   /* BISB3 */
-            case 0x8A: st = op2(&d, ALU_BIC, 1); goto simple;   /* BICB2 */
-            case 0x8B: st = op3(&d, ALU_BIC, 1); goto simple;   /* BICB3 */
-            case 0x8C: st = op2(&d, ALU_XOR, 1); goto simple;   /* XORB2 */
-            case 0x8D: st = op3(&d, ALU_XOR, 1); goto simple;   /* XORB3 */
-            case 0xA0: st = op2(&d, ALU_ADD, 2); goto simple;   /* ADDW2 */
-            case 0xA1: st = op3(&d, ALU_ADD, 2); goto simple;   /* ADDW3 */
-            case 0xA2: st = op2(&d, ALU_SUB, 2); goto simple;   /* SUBW2 */
-            case 0xA3: st = op3(&d, ALU_SUB, 2); goto simple;   /* SUBW3 */
-            case 0xC0: st = op2(&d, ALU_ADD, 4); goto simple;   /* ADDL2 */
-            case 0xC1: st = op3(&d, ALU_ADD, 4); goto simple;   /* ADDL3 */
-            case 0xC2: st = op2(&d, ALU_SUB, 4); goto simple;   /* SUBL2 */
-            case 0xC3: st = op3(&d, ALU_SUB, 4); goto simple;   /* SUBL3 */
-            case 0xC8: st = op2(&d, ALU_BIS, 4); goto simple;   /* BISL2 */
-            case 0xC9: st = op3(&d, ALU_BIS, 4); goto simple;   /* BISL3 */
-            case 0xCA: st = op2(&d, ALU_BIC, 4); goto simple;   /* BICL2 */
-            case 0xCB: st = op3(&d, ALU_BIC, 4); goto simple;   /* BICL3 */
-            case 0xCC: st = op2(&d, ALU_XOR, 4); goto simple;   /* XORL2 */
-            case 0xCD: st = op3(&d, ALU_XOR, 4); goto simple;   /* XORL3 */
-            case 0xC4: st = op2(&d, ALU_MUL, 4); goto simple;   /* MULL2 */
-            case 0xC5: st = op3(&d, ALU_MUL, 4); goto simple;   /* MULL3 */
-            case 0xC6: st = op2(&d, ALU_DIV, 4); goto simple;   /* DIVL2 */
-            case 0xC7: st = op3(&d, ALU_DIV, 4); goto simple;   /* DIVL3 */
-            case 0x78: st = op_ashl(&d); goto simple;           /* ASHL */
-            case 0x96: st = op_incdec(&d, ALU_ADD, 1); goto simple;   /* INCB */
-            case 0x97: st = op_incdec(&d, ALU_SUB, 1); goto simple;   /* DECB */
-            case 0xB6: st = op_incdec(&d, ALU_ADD, 2); goto simple;   /* INCW */
-            case 0xB7: st = op_incdec(&d, ALU_SUB, 2); goto simple;   /* DECW */
-            case 0xD6: st = op_incdec(&d, ALU_ADD, 4); goto simple;   /* INCL */
-            case 0xD7: st = op_incdec(&d, ALU_SUB, 4); goto simple;   /* DECL */
+            case 0x80: st = op2(&d, ALU_ADD, 1); goto simple_no_trap;   /* ADDB2 */
+            case 0x81: st = op3(&d, ALU_ADD, 1); goto simple_no_trap;   /* ADDB3 */
+            case 0x82: st = op2(&d, ALU_SUB, 1); goto simple_no_trap;   /* SUBB2 */
+            case 0x83: st = op3(&d, ALU_SUB, 1); goto simple_no_trap;   /* SUBB3 */
+            case 0x88: st = op2(&d, ALU_BIS, 1); goto simple_no_trap;   /* BISB2 */
+            case 0x89: st = op3(&d, ALU_BIS, 1); goto simple_no_trap;   /* BISB3 */
+            case 0x8A: st = op2(&d, ALU_BIC, 1); goto simple_no_trap;   /* BICB2 */
+            case 0x8B: st = op3(&d, ALU_BIC, 1); goto simple_no_trap;   /* BICB3 */
+            case 0x8C: st = op2(&d, ALU_XOR, 1); goto simple_no_trap;   /* XORB2 */
+            case 0x8D: st = op3(&d, ALU_XOR, 1); goto simple_no_trap;   /* XORB3 */
+            case 0xA0: st = op2(&d, ALU_ADD, 2); goto simple_no_trap;   /* ADDW2 */
+            case 0xA1: st = op3(&d, ALU_ADD, 2); goto simple_no_trap;   /* ADDW3 */
+            case 0xA2: st = op2(&d, ALU_SUB, 2); goto simple_no_trap;   /* SUBW2 */
+            case 0xA3: st = op3(&d, ALU_SUB, 2); goto simple_no_trap;   /* SUBW3 */
+            case 0xC0: st = op2(&d, ALU_ADD, 4); goto simple_no_trap;   /* ADDL2 */
+            case 0xC1: st = op3(&d, ALU_ADD, 4); goto simple_no_trap;   /* ADDL3 */
+            case 0xC2: st = op2(&d, ALU_SUB, 4); goto simple_no_trap;   /* SUBL2 */
+            case 0xC3: st = op3(&d, ALU_SUB, 4); goto simple_no_trap;   /* SUBL3 */
+            case 0xC8: st = op2(&d, ALU_BIS, 4); goto simple_no_trap;   /* BISL2 */
+            case 0xC9: st = op3(&d, ALU_BIS, 4); goto simple_no_trap;   /* BISL3 */
+            case 0xCA: st = op2(&d, ALU_BIC, 4); goto simple_no_trap;   /* BICL2 */
+            case 0xCB: st = op3(&d, ALU_BIC, 4); goto simple_no_trap;   /* BICL3 */
+            case 0xCC: st = op2(&d, ALU_XOR, 4); goto simple_no_trap;   /* XORL2 */
+            case 0xCD: st = op3(&d, ALU_XOR, 4); goto simple_no_trap;   /* XORL3 */
+            case 0xC4: st = op2(&d, ALU_MUL, 4); goto simple_no_trap;   /* MULL2 */
+            case 0xC5: st = op3(&d, ALU_MUL, 4); goto simple_no_trap;   /* MULL3 */
+            case 0xC6: st = op2(&d, ALU_DIV, 4); goto simple_no_trap;   /* DIVL2 */
+            case 0xC7: st = op3(&d, ALU_DIV, 4); goto simple_no_trap;   /* DIVL3 */
+            case 0x78: st = op_ashl(&d); goto simple_no_trap;           /* ASHL */
+            case 0x96: st = op_incdec(&d, ALU_ADD, 1); goto simple_no_trap;   /* INCB */
+            case 0x97: st = op_incdec(&d, ALU_SUB, 1); goto simple_no_trap;   /* DECB */
+            case 0xB6: st = op_incdec(&d, ALU_ADD, 2); goto simple_no_trap;   /* INCW */
+            case 0xB7: st = op_incdec(&d, ALU_SUB, 2); goto simple_no_trap;   /* DECW */
+            case 0xD6: st = op_incdec(&d, ALU_ADD, 4); goto simple_no_trap;   /* INCL */
+            case 0xD7: st = op_incdec(&d, ALU_SUB, 4); goto simple_no_trap;   /* DECL */
             /* Branches, loops and subroutines. */
             case 0x11: st = branch_b(&d, 1); goto simple_no_trap;     /* BRB */
             case 0x31: st = branch_w(&d, 1); goto simple_no_trap;     /* BRW */
@@ -295,10 +297,10 @@ void cpu_execute(vax_machine *m)
             case 0x16: st = op_jsb(&d); goto simple_no_trap;          /* JSB */
             case 0x17: st = op_jmp(&d); goto simple_no_trap;          /* JMP */
             case 0x05: st = op_rsb(&d); goto simple_no_trap;          /* RSB */
-            case 0xF2: st = op_aob(&d, 0); goto simple;       /* AOBLSS */
-            case 0xF3: st = op_aob(&d, 1); goto simple;       /* AOBLEQ */
-            case 0xF4: st = op_sob(&d, 0); goto simple;       /* SOBGEQ */
-            case 0xF5: st = op_sob(&d, 1); goto simple;       /* SOBGTR */
+            case 0xF2: st = op_aob(&d, 0); goto simple_no_trap;       /* AOBLSS */
+            case 0xF3: st = op_aob(&d, 1); goto simple_no_trap;       /* AOBLEQ */
+            case 0xF4: st = op_sob(&d, 0); goto simple_no_trap;       /* SOBGEQ */
+            case 0xF5: st = op_sob(&d, 1); goto simple_no_trap;       /* SOBGTR */
             /* Long run only through their groups, in the checked form:
              * expanded here with the checked form's immediates (decode.h,
              * DC_FAST_CHECKED_IMM), so that they cost what they did. */
@@ -311,8 +313,8 @@ void cpu_execute(vax_machine *m)
             case 0xE8: { dctx k = dc_checked_imm(&d); st = op_blb(&k, 1); goto simple_no_trap; }        /* BLBS */
             case 0xE9: { dctx k = dc_checked_imm(&d); st = op_blb(&k, 0); goto simple_no_trap; }        /* BLBC */
             case 0x7D: { dctx k = dc_checked_imm(&d); st = op_movq(&k); goto simple_no_trap; }          /* MOVQ */
-            case 0xA8: { dctx k = dc_checked_imm(&d); st = op2(&k, ALU_BIS, 2); goto simple; }  /* BISW2 */
-            case 0xAA: { dctx k = dc_checked_imm(&d); st = op2(&k, ALU_BIC, 2); goto simple; }  /* BICW2 */
+            case 0xA8: { dctx k = dc_checked_imm(&d); st = op2(&k, ALU_BIS, 2); goto simple_no_trap; }  /* BISW2 */
+            case 0xAA: { dctx k = dc_checked_imm(&d); st = op2(&k, ALU_BIC, 2); goto simple_no_trap; }  /* BICW2 */
             case 0xDA: { dctx k = dc_checked_imm(&d); st = op_mtpr(&k); goto simple_no_trap; }          /* MTPR */
             case 0xDB: { dctx k = dc_checked_imm(&d); st = op_mfpr(&k); goto simple_no_trap; }          /* MFPR */
             /* The frequent ones left to their groups, sent there without
@@ -392,7 +394,7 @@ void cpu_execute(vax_machine *m)
             }
         }
         break;   /* to the loop's full tail */
-    simple:
+    simple_no_trap:
         /* After an instruction of the fast switch's own (not CALLS, RET,
          * the privileged ones or the groups): none changes PSL<T>, <TP>
          * or <CM>, so if the head above found them clear they still are,
@@ -400,33 +402,16 @@ void cpu_execute(vax_machine *m)
          * (A traced instruction made simple_cost_limit 0: the next one
          * goes back to the head, which takes the trace trap.)  The rest
          * is the full tail's, in its order: the fault, the count, the
-         * trap, the limits. */
-        if (UNLIKELY(st))
-            break;
-        m->icount++;
-        if (UNLIKELY(c->trap_pending)) {
-            if (cpu_take_trap(m) == VAX_EXC_FATAL) {
-                m->run_limit = 0;
-                return;
-            }
-            goto next;
-        }
-        if (!(m->icount < m->run_limit && m->cost < simple_cost_limit))
-            goto next;
-        pc = c->r[15];
-        c->instr_pc = pc;
-        c->rlog_n = 0;
-        continue;
-    simple_no_trap:
-        /* The same after an instruction that cannot request an arithmetic
-         * trap (MOV, MOVZ, MOVA, PUSHA, PUSHL, CMP, TST, BIT, CLR, MCOML,
-         * the branches, BSB/JSB/JMP/RSB, BBx, BLBx, MOVQ, MTPR, MFPR: none
-         * calls cpu_set_trap; ADD, SUB, MUL, DIV, the logic ones' op2/op3,
-         * INC/DEC, MNEG, CVT, ASHL, AOB and SOB take `simple`): trap_pending was clear
-         * when it started (the head above tests it when it is not: a trap
-         * set from outside the loop makes simple_cost_limit 0) and still
-         * is, so its test is made only where the limit test
-         * fails, before the head's, in the full tail's order. */
+         * trap, the limits.  No test of trap_pending is needed here: it
+         * was clear when the instruction started (the head above tests it
+         * when it is not: a trap set from outside the loop makes
+         * simple_cost_limit 0), and the bodies that can request a trap
+         * (ADD, SUB, MUL, DIV, INC/DEC, MNEG, CVT, ASHL, AOB, SOB) say so
+         * in their status, VAX_TRAP_REQUESTED (exec.h, cpu_trap_status),
+         * which sends them to the full tail like a fault, where finish
+         * takes the trap.  Only where the limit test fails is
+         * trap_pending tested, before the head's, in the full tail's
+         * order. */
         if (UNLIKELY(st))
             break;
         m->icount++;
