@@ -407,22 +407,25 @@ function stopOnInterrupt(abort: AbortController): () => void {
 
 const seconds = (s: number) => (s >= 100 ? s.toFixed(0) : s.toFixed(1));
 
+/** How many worker threads run `units` units with `jobs` asked for. */
+const threadCount = (jobs: number, units: number) => Math.max(1, Math.min(jobs, units));
+
 /** "2 worker threads": as many as run `units` units with `jobs` asked for. */
 const threads = (jobs: number, units: number) => {
-  const n = Math.max(1, Math.min(jobs, units));
+  const n = threadCount(jobs, units);
   return `${n} worker thread${n === 1 ? '' : 's'}`;
 };
 
 /** Runs units of a plan on `jobs` worker threads, saying on stderr what ends where. */
 async function runPlan(plan: SweepPlan, units: number[], jobs: number, loaded: LoadedPack, what: string,
   kernels: Record<string, NonNullable<RunOptions['kernel']>> = {}) {
-  const workers = Math.max(1, Math.min(jobs, units.length));
+  const workers = threadCount(jobs, units.length);
   const pool = threadExecutors(plan.request, workers, loaded.pack, loaded.image, kernels);
   const abort = new AbortController();
   const release = stopOnInterrupt(abort);
   const host = new Map<number, number>();
   let remaining: number | null = null;
-  process.stderr.write(`${what}: ${units.length} unit${units.length === 1 ? '' : 's'} on ${workers} worker thread${workers === 1 ? '' : 's'}\n`);
+  process.stderr.write(`${what}: ${units.length} unit${units.length === 1 ? '' : 's'} on ${threads(jobs, units.length)}\n`);
   let done = 0;
   try {
     return {

@@ -120,17 +120,24 @@ export function failureText(failure: RowResult['failure']): string {
 /** How a run that did not finish ended, in words (null when every row is ok): "Stopped by the user during csw:
  *  1 of 29 rows done" (`steps`: how many rows the experiment has, when known), "2 of 5 rows failed", or, for a
  *  run kept as it went and cut short (`interrupted`), "Interrupted after 3 of 29 rows". */
+/** The rows done (ok) of a result and how many it should have (`steps`, when known): what "8 of 29 rows done"
+ *  counts, in the results' outcome and in the page's progress line alike. */
+export function rowsDone(result: ExperimentResult, steps?: number): { done: number; total: number } {
+  const rows = result.rows;
+  return { done: rows.filter((r) => r.status === 'ok').length, total: Math.max(steps ?? rows.length, rows.length) };
+}
+
 export function runOutcome(result: ExperimentResult, steps?: number, interrupted = false): string | null {
   const rows = result.rows;
   const failed = rows.filter((r) => r.status !== 'ok');
-  const total = Math.max(steps ?? rows.length, rows.length);
+  const { done, total } = rowsDone(result, steps);
   if (interrupted) {
     return `Interrupted after ${rows.length} of ${total} row${total === 1 ? '' : 's'}: the page was reloaded or closed while it ran` +
       `${failed.length ? ` (${failed.length} failed)` : ''}`;
   }
   if (failed.length === 0 && (steps === undefined || rows.length >= steps)) return null;
   const stopped = failed.find((r) => r.failure?.kind === 'stopped' && /by the user/.test(r.failure.message));
-  if (stopped) return `Stopped by the user during ${stopped.test}: ${rows.length - failed.length} of ${total} rows done`;
+  if (stopped) return `Stopped by the user during ${stopped.test}: ${done} of ${total} rows done`;
   return `${failed.length} of ${total} row${total === 1 ? '' : 's'} failed${rows.length < total ? `, ${total - rows.length} not run` : ''}`;
 }
 

@@ -3,6 +3,7 @@
 import { KERNEL_BENCHMARK_MACHINE } from '../../../experiments/paper';
 import type { ExperimentResult } from '../../../experiments/runner/result';
 import { expectedSeconds, resolveRun, STEP_PREPARE_SECONDS } from '../../../experiments/runner/runner';
+import { rowsDone } from '../../../experiments/runner/resultView';
 import { experimentById, type RunSettings } from './config';
 import { isRunning, type RunState } from './state/runs';
 import type { MachineState } from './state/workerLink';
@@ -64,9 +65,9 @@ export function progressText(run: RunState | null, estimate: RunEstimate | null 
     const typed = `${virtual.toFixed(1)} virtual s from typing the command${rows.length === 1 ? '' : 's'} to the next prompt ` +
       `(the table has /bin/time's figures), ${host}`;
     if (stopped) {
-      // The stopped row is not one done: count as the results' outcome counts (runOutcome).
-      const total = run.progress?.steps ?? rows.length;
-      return `Stopped: ${rows.length - failed.length} of ${total} rows done; ${typed}`;
+      // The stopped row is not one done: counted as the results' outcome counts them (runOutcome).
+      const { done, total } = rowsDone(run.result, run.progress?.steps);
+      return `Stopped: ${done} of ${total} rows done; ${typed}`;
     }
     const head = failed.length ? `Finished, ${failed.length} of ${rows.length} rows failed` : 'Finished';
     return `${head}: ${rows.length} row${rows.length === 1 ? '' : 's'}; ${typed}`;
