@@ -19,7 +19,8 @@
 // pack when there is none; emu/js/sharedPack.ts) and the image's manifest; a
 // pool worker starts from that (init-shared), offers the manifest's shipped
 // snapshots exactly as the first worker does, and runs a sweep's units, one
-// at a time, saying how each unit's machine started (units-done starts).
+// at a time, sending each unit's counter samples as they come (units-samples:
+// the page draws them live) and saying how its machine started (units-done starts).
 
 import { findExperiment } from '../../../experiments/runner/experiments';
 import { runExperiment } from '../../../experiments/runner/runner';

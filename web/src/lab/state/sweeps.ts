@@ -1,26 +1,27 @@
 // Sweeps in the page: the experiment chosen in the form, run at every point
 // of one or two settings (experiments/runner/sweep.ts), on the pool's
 // workers (pool.ts) — or, in a page without shared memory, on the one
-// worker — with progress (overall, per worker, the time left), Stop, the
-// result shown as a line chart and a table, kept in the sweep history and
+// worker — with progress (overall, per worker, the time left), the counters
+// the workers send as they run (poolCounters.ts), Stop, the result shown as a line chart and a table, kept in the sweep history and
 // exported.  Also runs of one experiment on several workers (Table 2's rows,
 // or one step's seeds), which report to the run part (runs.ts) in the messages
 // the worker would have sent, so the rest of the page sees an ordinary run.
 // No React.
 
 import type { ExperimentResult } from '../../../../experiments/runner/result';
-import { SettingsError, type RunProgress } from '../../../../experiments/runner/runner';
+import { SettingsError } from '../../../../experiments/runner/runner';
 import {
   assembleSweep, KERNEL_SETTING, MAX_SWEEP_AXES, parseAxis, planSweep, runProgressOf, runUnits, sweepSetting, unitLabel, validateSweep,
   type SweepPlan, type SweepProgress, type SweepRequest, type SweepResult, type UnitExecutor,
 } from '../../../../experiments/runner/sweep';
 import { TOGGLES } from '../../../../experiments/runner/toggles';
 import { checkForm, experimentById, isMachineSetting, type FormState } from '../config';
-import { cores, defaultJobs, UnitRequests, type StartsListener, type WorkerPool } from '../pool';
+import { cores, defaultJobs, UnitRequests, type StartsListener, type UnitListeners, type WorkerPool } from '../pool';
 import { encodeSweepLink } from '../permalink';
 import type { SweepHistoryEntry } from '../sweepHistory';
 import type { FromWorker, KernelName, MachineStarts, RunConfig, ToWorker } from '../../worker/protocol';
 import { Atom, batch } from './atom';
+import { PoolCounters, type PoolOwner } from './poolCounters';
 import type { TextStream } from './textStream';
 
 export interface SweepAxisInput {
@@ -195,8 +196,8 @@ export class LinkExecutors {
     this.requests.handle(m);
   }
 
-  private request(m: Extract<ToWorker, { id: number }>, onProgress?: (p: RunProgress) => void): Promise<FromWorker> {
-    return this.requests.request(m, onProgress);
+  private request(m: Extract<ToWorker, { id: number }>, listeners?: UnitListeners): Promise<FromWorker> {
+    return this.requests.request(m, listeners);
   }
 
   executor(kernel: KernelName, request: SweepRequest, onStarts?: StartsListener): UnitExecutor {
@@ -205,8 +206,8 @@ export class LinkExecutors {
         const m = await this.request({ type: 'units-check', id: 0, kernel, request });
         return m.type === 'units-checked' ? m.problems : [];
       },
-      run: async (unit, onProgress) => {
-        const m = await this.request({ type: 'units-run', id: 0, kernel, request, unit }, onProgress);
+      run: async (unit, onProgress, onSamples) => {
+        const m = await this.request({ type: 'units-run', id: 0, kernel, request, unit }, { onProgress, onSamples });
         if (m.type !== 'units-done') throw new Error(`unexpected reply ${m.type}`);
         onStarts?.(m.starts, 0);
         return m.result;
@@ -228,6 +229,8 @@ export class Sweeps {
   readonly fileError = new Atom<string | null>(null);
   /** Making the shown sweep's permalink: the address to copy, or why there is none. */
   readonly share = new Atom<SweepShare>({ url: null, busy: false, message: null });
+  /** The counters the workers send while a sweep or a run spread over them runs (the Counters panel's live view). */
+  readonly live = new PoolCounters();
 
   private nextId = 1;
   private abort: AbortController | null = null;
@@ -312,10 +315,16 @@ export class Sweeps {
       const r = this.run.get();
       if (r && r.id === id) this.run.set({ ...r, ...p });
     };
+    const owner: PoolOwner = { kind: 'sweep', id };
+    this.live.begin(owner, plan.spec.id, executors.length);
     let done = 0;
     void runUnits(plan, plan.units.map((u) => u.index), executors, {
       signal: abort.signal,
-      onProgress: (progress) => patch({ progress, hostSeconds: (now() - started) / 1000 }),
+      onProgress: (progress) => {
+        patch({ progress, hostSeconds: (now() - started) / 1000 });
+        this.live.progress(owner, progress.workers);
+      },
+      onSamples: (samples, from) => this.live.samples(owner, from, samples),
       onUnit: (unit, outcome, info) => {
         done++;
         const row = 'result' in outcome ? outcome.result.rows[0] : undefined;
@@ -338,6 +347,7 @@ export class Sweeps {
       this.console.append(`\r\n\x1b[31mThe sweep could not run: ${message}\x1b[0m\r\n`);
       patch({ status: 'error', error: message, hostSeconds: (now() - started) / 1000 });
     }).finally(() => {
+      this.live.end(owner);
       if (this.abort === abort) this.abort = null;
     });
   }
@@ -404,10 +414,16 @@ export class Sweeps {
     const seeds = config.spinSeeds ?? 1;
     const units = `${steps} step${steps === 1 ? '' : 's'}${seeds > 1 ? ` × ${seeds} seeds: ${plan.units.length} units` : ''}`;
     emit({ type: 'run-console', runId, text: `\x1b[2m${units} on ${executors.length} workers\x1b[0m\r\n` });
+    const owner: PoolOwner = { kind: 'run', runId };
+    this.live.begin(owner, experiment, executors.length);
     let done = 0;
     void runUnits(plan, plan.units.map((u) => u.index), executors, {
       signal: abort.signal,
-      onProgress: (p) => emit({ type: 'run-progress', runId, hostSeconds: p.elapsedSeconds, progress: runProgressOf(plan, p) }),
+      onProgress: (p) => {
+        this.live.progress(owner, p.workers);
+        emit({ type: 'run-progress', runId, hostSeconds: p.elapsedSeconds, progress: runProgressOf(plan, p) });
+      },
+      onSamples: (samples, from) => this.live.samples(owner, from, samples),
       onUnit: (unit, outcome, info) => {
         done++;
         const row = 'result' in outcome ? outcome.result.rows[0] : undefined;
@@ -418,11 +434,14 @@ export class Sweeps {
         });
       },
     }).then(({ outcomes, stopped }) => {
+      // Before the run is said to end: the panel then draws the result's series, as for a run on one worker.
+      this.live.end(owner);
       const point = assembleSweep(plan, outcomes, stopped).points[0]!;
       const result: ExperimentResult | null = point.result;
       if (!result) emit({ type: 'run-error', runId, message: point.errors?.map((e) => e.message).join('; ') || 'no step ran' });
       else emit({ type: 'run-done', runId, result, hostSeconds: (now() - started) / 1000 });
     }, (e: unknown) => {
+      this.live.end(owner);
       emit({ type: 'run-error', runId, message: e instanceof SettingsError ? e.problems.join('; ') : e instanceof Error ? e.message : String(e) });
     }).finally(() => {
       if (this.parallel?.abort === abort) this.parallel = null;
