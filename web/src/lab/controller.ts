@@ -352,7 +352,7 @@ export class LabController {
     this.run();
     if (dropped.length) {
       this.runAgainNote.set({ dropped, notRun: null });
-      this.runs.console.append(`\x1b[33mRun again left out what this lab cannot set: ${dropped.join('; ')}\x1b[0m\r\n`);
+      this.runs.console.note(`\x1b[33mRun again left out what this lab cannot set: ${dropped.join('; ')}\x1b[0m\r\n`);
     }
   }
 

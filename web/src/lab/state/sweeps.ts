@@ -22,7 +22,7 @@ import type { SweepHistoryEntry } from '../sweepHistory';
 import type { FromWorker, KernelName, MachineStarts, RunConfig, ToWorker } from '../../worker/protocol';
 import { Atom, batch } from './atom';
 import { PoolCounters, type PoolOwner } from './poolCounters';
-import type { TextStream } from './textStream';
+import { wrapWords, type TextStream } from './textStream';
 
 export interface SweepAxisInput {
   /** A setting or parameter name; '' for no second setting. */
@@ -303,9 +303,9 @@ export class Sweeps {
     const axes = request.axes.map((a) => `${a.setting}=${a.values.length} values`).join(' × ');
     this.console.reset();
     const seeds = request.base.spinSeeds ?? 1;
-    this.console.append(`\x1b[1m${plan.spec.id} sweep\x1b[0m ${axes}: ${plan.points.length} points, ${plan.units.length} units` +
+    this.console.note(`\x1b[1m${plan.spec.id} sweep\x1b[0m ${axes}: ${plan.points.length} points, ${plan.units.length} units` +
       `${seeds > 1 ? ` (each step's seeds 1..${seeds} a unit each)` : ''} on ${executors.length} worker${executors.length === 1 ? '' : 's'}\r\n`);
-    if (note) this.console.append(`\x1b[2m(${note})\x1b[0m\r\n`);
+    if (note) this.console.note(`\x1b[2m(${note})\x1b[0m\r\n`);
     this.run.set({
       id, experiment: plan.spec.id, kernel: form.kernel, jobs: executors.length, units: plan.units.length, status: 'running',
       progress: null, error: null, hostSeconds: 0, stopped: false,
@@ -330,12 +330,12 @@ export class Sweeps {
         const row = 'result' in outcome ? outcome.result.rows[0] : undefined;
         const said = !row ? `\x1b[31mcould not run: ${'error' in outcome ? outcome.error : ''}\x1b[0m`
           : row.status === 'ok' ? `${row.guest?.real.toFixed(1)} s real` : `\x1b[31m${row.failure?.kind}\x1b[0m`;
-        this.console.append(`[${done}/${plan.units.length}] ${unitLabel(plan, unit)}: ${said} \x1b[2m(worker ${info.worker + 1}, ${info.hostSeconds.toFixed(1)} s)\x1b[0m\r\n`);
+        this.console.note(`[${done}/${plan.units.length}] ${unitLabel(plan, unit)}: ${said} \x1b[2m(worker ${info.worker + 1}, ${info.hostSeconds.toFixed(1)} s)\x1b[0m\r\n`);
       },
     }).then(({ outcomes, stopped }) => {
       const result = assembleSweep(plan, outcomes, stopped);
       const hostSeconds = (now() - started) / 1000;
-      this.console.append(`\r\n\x1b[1m${stopped ? 'Stopped' : 'Done'}\x1b[0m in ${hostSeconds.toFixed(1)} s of host time.\r\n`);
+      this.console.note(`\r\n\x1b[1m${stopped ? 'Stopped' : 'Done'}\x1b[0m in ${hostSeconds.toFixed(1)} s of host time.\r\n`);
       batch(() => {
         patch({ status: 'done', hostSeconds, stopped });
         this.shown.set({ result, source: 'run', hostSeconds, jobs: executors.length });
@@ -344,7 +344,7 @@ export class Sweeps {
       void this.save(result, { hostSeconds, jobs: executors.length });
     }, (e: unknown) => {
       const message = e instanceof SettingsError ? `refused, nothing was run: ${e.problems.join('; ')}` : e instanceof Error ? e.message : String(e);
-      this.console.append(`\r\n\x1b[31mThe sweep could not run: ${message}\x1b[0m\r\n`);
+      this.console.note(`\r\n\x1b[31mThe sweep could not run: ${message}\x1b[0m\r\n`);
       patch({ status: 'error', error: message, hostSeconds: (now() - started) / 1000 });
     }).finally(() => {
       this.live.end(owner);
@@ -413,7 +413,9 @@ export class Sweeps {
     const steps = plan.points[0]!.spec.steps.length;
     const seeds = config.spinSeeds ?? 1;
     const units = `${steps} step${steps === 1 ? '' : 's'}${seeds > 1 ? ` × ${seeds} seeds: ${plan.units.length} units` : ''}`;
-    emit({ type: 'run-console', runId, text: `\x1b[2m${units} on ${executors.length} workers\x1b[0m\r\n` });
+    // The page's own lines, so broken to the console's width as its others are (TextStream.note).
+    const say = (text: string) => emit({ type: 'run-console', runId, text: wrapWords(text, this.console.columns) });
+    say(`\x1b[2m${units} on ${executors.length} workers\x1b[0m\r\n`);
     const owner: PoolOwner = { kind: 'run', runId };
     this.live.begin(owner, experiment, executors.length);
     let done = 0;
@@ -427,11 +429,8 @@ export class Sweeps {
       onUnit: (unit, outcome, info) => {
         done++;
         const row = 'result' in outcome ? outcome.result.rows[0] : undefined;
-        emit({
-          type: 'run-console', runId,
-          text: `[${done}/${plan.units.length}] ${unitLabel(plan, unit)}: ${row?.guest?.line ?? (row ? row.failure?.message : 'error' in outcome ? outcome.error : '')} ` +
-            `\x1b[2m(worker ${info.worker + 1}, ${info.hostSeconds.toFixed(1)} s)\x1b[0m\r\n`,
-        });
+        say(`[${done}/${plan.units.length}] ${unitLabel(plan, unit)}: ${row?.guest?.line ?? (row ? row.failure?.message : 'error' in outcome ? outcome.error : '')} ` +
+          `\x1b[2m(worker ${info.worker + 1}, ${info.hostSeconds.toFixed(1)} s)\x1b[0m\r\n`);
       },
     }).then(({ outcomes, stopped }) => {
       // Before the run is said to end: the panel then draws the result's series, as for a run on one worker.
