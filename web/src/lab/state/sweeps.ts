@@ -2,10 +2,11 @@
 // of one or two settings (experiments/runner/sweep.ts), on the pool's
 // workers (pool.ts) — or, in a page without shared memory, on the one
 // worker — with progress (overall, per worker, the time left), the counters
-// the workers send as they run (poolCounters.ts), Stop, the result shown as a line chart and a table, kept in the sweep history and
-// exported.  Also runs of one experiment on several workers (Table 2's rows,
-// or one step's seeds), which report to the run part (runs.ts) in the messages
-// the worker would have sent, so the rest of the page sees an ordinary run.
+// the workers send as they run (poolCounters.ts), Stop, the result shown as
+// a line chart and a table, kept in the sweep history and exported.  Also
+// runs of one experiment on several workers (Table 2's rows, or one step's
+// seeds), which report to the run part (runs.ts) in the messages the worker
+// would have sent, so the rest of the page sees an ordinary run.
 // No React.
 
 import type { ExperimentResult } from '../../../../experiments/runner/result';
