@@ -396,4 +396,20 @@ test('the terminal boots 4.3BSD and accepts `ls /`', async ({ page }, testInfo) 
   };
   await expect.poll(listing, { timeout: 30_000 }).toEqual(expect.arrayContaining(['bin', 'dev', 'etc', 'usr', 'vmunix']));
   await shot(page, '07-terminal-ls', testInfo);
+
+  // Where one types is in view without scrolling, in a laptop's window and a phone's: the shell's prompt, the
+  // terminal's last row with text, lies within the window with the page at its top.
+  for (const [width, height] of [[1366, 768], [390, 844]] as const) {
+    await page.setViewportSize({ width, height });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await expect.poll(() => xtermVisible(page, 'terminal')).toMatch(/# *$/);
+    const prompt = await page.getByTestId('terminal').evaluate((el) => {
+      const rows = [...el.querySelectorAll('.xterm-rows > div')].filter((r) => (r.textContent ?? '').trim() !== '');
+      const last = rows.at(-1)!;
+      return { text: (last.textContent ?? '').replace(/\u00a0/g, ' ').trim(), bottom: last.getBoundingClientRect().bottom, window: innerHeight };
+    });
+    expect(prompt.text, `the last row at ${width} x ${height}`).toMatch(/#$/);
+    expect(prompt.bottom, `the prompt at ${width} x ${height} is below the fold`).toBeLessThanOrEqual(prompt.window);
+  }
+  await shot(page, '07b-terminal-narrow', testInfo);
 });

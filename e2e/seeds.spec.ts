@@ -5,7 +5,9 @@
 // step is short (execs0null, 100 iterations: about 6 virtual seconds a seed)
 // and one whose seeds move its figures, so the range is more than one value.
 // The same step on two of the pool's workers: each seed is a unit of its own,
-// so the one step's seeds run on both workers, and the bytes are the same.
+// so the one step's seeds run on both workers, and the bytes are the same;
+// while they run, the Counters panel draws a worker's seed live (the samples
+// the pool's workers send), and once the run ends the row's own series.
 // Then a multi-step run with seeds on two workers (each seed of each step a
 // unit): the command line's bytes too.
 
@@ -72,7 +74,38 @@ test('Seeds 3: the row is the median of seeds 1..3 with its range, as `vaxlab ru
     // The Run panel says where the machines go, though the field is the Sweep panel's.
     await expect(page.getByTestId('run-workers')).toHaveText(
       'Its 3 seeds run on 2 workers at once (Workers, under Sweep); the results are the same bytes.');
-    await runAndWait(page, 90_000);
+    await page.getByTestId('run-button').click();
+    // While the seeds run, the Counters panel draws a worker's unit live from the samples it sends: what the page
+    // shows at one moment, read at once (the run may end soon after).
+    const live = await (await page.waitForFunction(() => {
+      const chart = document.querySelector('[data-testid="counter-chart"]');
+      const note = document.querySelector('[data-testid="counter-live-note"]')?.textContent ?? '';
+      const points = [...(chart?.querySelectorAll('circle.point') ?? [])];
+      if (!note || points.length < 3) return null;
+      return {
+        progress: document.querySelector('[data-testid="run-progress"]')?.textContent ?? '',
+        note, title: chart!.getAttribute('aria-label') ?? '', points: points.length,
+        values: points.slice(0, 5).map((c) => c.querySelector('title')?.textContent ?? ''),
+        watch: [...document.querySelectorAll('[data-testid="counter-worker"] option')].map((o) => o.textContent ?? ''),
+      };
+    }, undefined, { timeout: 90_000, polling: 100 })).jsonValue();
+    expect(live!.progress, 'the counters were drawn before the run ended').not.toMatch(/^(Finished|Stopped)/);
+    expect(live!.note).toMatch(/^Live from worker [12] of 2: execs0null[^:]*, seed [123] of 3\. Each worker runs a unit of its own/);
+    expect(live!.title).toMatch(/^Counters over virtual time for worker [12]: execs0null[^:]*, seed [123] of 3: /);
+    // Each point a sample's value at its virtual time.
+    for (const v of live!.values) expect(v).toMatch(/^.+: -?[\d.,]+(e-?\d+)?[kMG]? .*at [\d.]+ s$/);
+    // Watch: follow the first worker running, or choose either, each named with the seed it runs.
+    expect(live!.watch).toHaveLength(3);
+    expect(live!.watch[0]).toMatch(/^the first worker running \(now worker [12]\)$/);
+    expect(live!.watch.slice(1)).toEqual([expect.stringMatching(/^worker 1: (starting|execs0null)/), expect.stringMatching(/^worker 2: (starting|execs0null)/)]);
+    await expect(page.getByTestId('run-progress')).toContainText(/^(Finished|Stopped)/, { timeout: 90_000 });
+    await expect(page.getByTestId('machine-status')).toContainText(/ready/i);
+    // Ended: the row's counters are the result's series, as a run on one worker shows them.
+    await expect(page.getByTestId('counter-live-note')).toHaveCount(0);
+    const kept = cliRow.counters!;
+    const counter = Object.keys(kept.values)[0]!;
+    expect(kept.t.length).toBeLessThanOrEqual(300);
+    await expect(page.getByTestId('counter-chart').locator(`circle.point[data-counter="${counter}"]`)).toHaveCount(kept.t.length);
     await page.getByTestId('console').scrollIntoViewIfNeeded();
     // The console's lines, wrapped at its width, joined again.
     const said = async () => (await xtermVisible(page, 'console')).split('\n').join('');
@@ -98,7 +131,7 @@ test('Seeds 2 on two workers: a multi-step run spread over the pool, each seed o
   await expect(page.getByTestId('run-progress')).toContainText(/^Finished: 3 rows/, { timeout: 90_000 });
   await page.getByTestId('console').scrollIntoViewIfNeeded();
   await expect.poll(() => xtermVisible(page, 'console')).toContain('3 steps × 2 seeds: 6 units on 2 workers');
-  // The pool's workers send no samples while they run; the counters of the finished rows are drawn from the result.
+  // Finished: the counters of the rows are drawn from the result (the workers' live samples were of their units).
   await expect(page.getByTestId('counter-chart')).not.toContainText('No counters were recorded');
   await expect(page.getByTestId('counter-chart').locator('circle.point').first()).toBeAttached();
   const exported = await downloadText(page, 'export-json');

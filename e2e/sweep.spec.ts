@@ -2,7 +2,8 @@
 // pool.ts): a small sweep on two Web Workers draws its line chart and table,
 // exports the same JSON as on one worker, is kept in the sweep history and
 // its permalink opens the same chart and table in a fresh page;
-// Stop stops every worker at once; bad values are refused by name before
+// Stop stops every worker at once; while a sweep runs the Counters panel
+// draws the point of the worker it follows, live; bad values are refused by name before
 // anything runs; a multi-step run on two workers gives the result of one.
 // The page's data-testid contract is listed in e2e/README.md.
 
@@ -128,6 +129,50 @@ test('Stop stops every worker at once: the running points are marked stopped, th
     await expect(page.getByTestId('sweep-run')).toBeEnabled();
     await page.getByTestId('sweep-run').click();
     await expect(page.getByTestId('sweep-status')).toContainText(/^Finished in .*: 2 of 2 units ran/, { timeout: 60_000 });
+  });
+
+test('while a sweep runs, the Counters panel draws a worker\'s point live, the worker chosen under Watch; Stop ends it',
+  async ({ page }, testInfo) => {
+    await openLab(page);
+    // Points of several host seconds each, so both workers are well into their first when the panel is read; Stop
+    // ends them.
+    await chooseExperiment(page, 'syscall', { iterations: '2000000' });
+    await sweepOf(page, 'hz', '50,1000', '2');
+    await page.getByTestId('sweep-run').click();
+    /** What the panel shows at one moment, once it draws at least 3 samples of `worker`'s point. */
+    const livePanel = async (worker: number) => (await page.waitForFunction((w) => {
+      const chart = document.querySelector('[data-testid="counter-chart"]');
+      const note = document.querySelector('[data-testid="counter-live-note"]')?.textContent ?? '';
+      const points = [...(chart?.querySelectorAll('circle.point') ?? [])];
+      if (!note.startsWith(`Live from worker ${w} of 2`) || points.length < 3) return null;
+      return {
+        status: document.querySelector('[data-testid="sweep-status"]')?.textContent ?? '',
+        note, title: chart!.getAttribute('aria-label') ?? '',
+        values: points.slice(0, 5).map((c) => c.querySelector('title')?.textContent ?? ''),
+        watch: [...document.querySelectorAll('[data-testid="counter-worker"] option')].map((o) => o.textContent ?? ''),
+      };
+    }, worker, { timeout: 60_000, polling: 100 })).jsonValue();
+
+    // By default the first worker running: worker 1, on the first point.
+    const first = (await livePanel(1))!;
+    expect(first.status).not.toMatch(/^(Finished|Stopped)/);
+    expect(first.note).toBe('Live from worker 1 of 2: hz=50: syscall. Each worker runs a unit of its own (a step, or one seed ' +
+      'of it): Watch chooses whose counters are drawn.');
+    expect(first.title).toMatch(/^Counters over virtual time for worker 1: hz=50: syscall: /);
+    for (const v of first.values) expect(v).toMatch(/^.+: -?[\d.,]+(e-?\d+)?[kMG]? .*at [\d.]+ s$/);
+    expect(first.watch).toEqual(['the first worker running (now worker 1)', 'worker 1: hz=50: syscall', 'worker 2: hz=1000: syscall']);
+    // Worker 2 chosen: its point's counters.
+    await page.getByTestId('counter-worker').selectOption('1');
+    const second = (await livePanel(2))!;
+    expect(second.status).not.toMatch(/^(Finished|Stopped)/);
+    expect(second.note).toMatch(/^Live from worker 2 of 2: hz=1000: syscall\. /);
+    expect(second.title).toMatch(/^Counters over virtual time for worker 2: hz=1000: syscall: /);
+    await shot(page, '22-sweep-live-counters', testInfo);
+    // Stopped: the live view goes with the sweep.
+    await page.getByTestId('sweep-stop').click();
+    await expect(page.getByTestId('sweep-status')).toContainText(/^Stopped after /, { timeout: 30_000 });
+    await expect(page.getByTestId('counter-live-note')).toHaveCount(0);
+    await expect(page.getByTestId('counter-worker')).toHaveCount(0);
   });
 
 test('the disks\' rotation as a sweep\'s setting: drifting and locked, each point\'s result saying which', async ({ page }) => {

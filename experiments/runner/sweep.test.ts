@@ -20,8 +20,10 @@ import { RESULT_FORMAT, RESULT_VERSION, resultJson, type ExperimentResult, type 
 import { resolveRun, runExperiment, SettingsError, stepRow } from './runner';
 import {
   assembleSweep, localExecutor, MAX_SWEEP_POINTS, parseAxis, planSweep, runProgressOf, runUnits, sweepJson, sweepSetting, SweepUnitRunner,
-  unitLabel, validateSweep, type SweepProgress, type SweepRequest, type SweepResult, type SweepSetting, type UnitOutcome,
+  unitLabel, validateSweep, type SweepProgress, type SweepRequest, type SweepResult, type SweepSetting, type UnitExecutor,
+  type UnitOutcome,
 } from './sweep';
+import type { CounterSample } from './counters';
 import { threadExecutors, type ThreadLoader, type ThreadMemory, type ThreadStart } from './sweepNode';
 import {
   mergeShards, parseShardSpec, readShard, SHARD_FORMAT, SHARD_VERSION, shardJsonl, shardUnits, ShardError, type ShardHeader,
@@ -278,6 +280,38 @@ test('a run over several workers says its progress as a run on one machine: the 
   assert.deepEqual(runProgressOf(single, { ...progress(1, []), total: 3 }), { step: 2, steps: 3, label: 'starting', virtualSeconds: 0, instructions: 0 });
 });
 
+test('runUnits passes each unit\'s counter samples on with the worker that runs it and the unit\'s label', async () => {
+  const plan = planSweep({ experiment: 'syscall', axes: [{ setting: 'hz', values: [50, 100, 250] }], base: { parameters: {}, set: {} } });
+  const result = (unit: number) => ({ status: 'ok', rows: [{ status: 'ok', test: `u${unit}` }] }) as unknown as ExperimentResult;
+  // Each fake worker sends two batches per unit, the unit's number in the values.
+  const executor = (): UnitExecutor => ({
+    check: async () => [],
+    run: async (unit, _onProgress, onSamples) => {
+      onSamples?.([{ row: 0, t: 1, values: { unit } }]);
+      await new Promise((r) => setTimeout(r, 1));
+      onSamples?.([{ row: 0, t: 2, values: { unit } }, { row: 0, t: 3, values: { unit } }]);
+      return result(unit);
+    },
+    stop: () => {},
+  });
+  const got: { worker: number; unit: number; label: string; t: number[]; units: number[] }[] = [];
+  await runUnits(plan, [0, 1, 2], [executor(), executor()], {
+    onSamples: (samples, from) => got.push({ ...from, t: samples.map((x) => x.t), units: samples.map((x) => x.values.unit!) }),
+  });
+  assert.equal(got.length, 6);
+  for (const g of got) {
+    assert.deepEqual(g.units.map(() => g.unit), g.units, 'the samples are of the unit said');
+    assert.equal(g.label, unitLabel(plan, g.unit));
+  }
+  // Both workers sent; the first took unit 0 and the second unit 1 (each takes the next as it is free).
+  assert.deepEqual(got.filter((g) => g.t[0] === 1).slice(0, 2).map((g) => [g.worker, g.unit]), [[0, 0], [1, 1]]);
+  assert.deepEqual([...new Set(got.map((g) => g.unit))].sort(), [0, 1, 2]);
+  // Without a listener the executors are given none.
+  let given: unknown = 'unset';
+  await runUnits(plan, [0], [{ ...executor(), run: async (unit, _p, onSamples) => { given = onSamples; return result(unit); } }]);
+  assert.equal(given, undefined);
+});
+
 test('shard specs: INDEX/COUNT from 0', () => {
   assert.deepEqual(parseShardSpec('0/4'), { index: 0, count: 4 });
   assert.deepEqual(parseShardSpec('3/4'), { index: 3, count: 4 });
@@ -382,6 +416,27 @@ test('run --jobs: the steps of an experiment on two threads make the result of t
   const direct = await runExperiment(lab.api.vax780, lab.disk, spec, { parameters: { divisor: 40 }, image: IMAGE });
   assert.equal(resultJson(joined), resultJson(direct));
   assert.equal(joined.rows.length, 3);
+});
+
+test('a unit\'s counter samples, as a worker passes them on live, are the series its row keeps', { skip }, async () => {
+  const request: SweepRequest = { experiment: 'syscall', axes: [], base: { parameters: { iterations: 2000 }, set: {}, kernel: 'vmunix' } };
+  const runner = new SweepUnitRunner(lab.api.vax780, lab.disk, request);
+  const samples: CounterSample[] = [];
+  const ran = await runUnits(runner.plan, [0], [localExecutor(runner, { image: IMAGE })], {
+    onSamples: (batch, from) => {
+      assert.deepEqual([from.worker, from.unit], [0, 0]);
+      samples.push(...batch);
+    },
+  });
+  const outcome = ran.outcomes.get(0)!;
+  assert.ok('result' in outcome);
+  const row = outcome.result.rows[0]!;
+  assert.ok(row.counters && row.counters.t.length > 3, 'the row keeps a series');
+  // The live samples have every counter; the row keeps the experiment's (ExperimentSpec.counters), at the same times.
+  assert.deepEqual(samples.map((x) => x.t), row.counters.t);
+  assert.ok(samples.every((x) => x.row === 0));
+  for (const [id, values] of Object.entries(row.counters.values)) assert.deepEqual(samples.map((x) => x.values[id]), values, id);
+  assert.ok(Object.keys(samples[0]!.values).length > Object.keys(row.counters.values).length);
 });
 
 test('seeds as units: a step\'s seeds spread over two threads, and its row is the run on one machine\'s, byte for byte', { skip }, async () => {

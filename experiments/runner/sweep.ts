@@ -37,6 +37,7 @@ import {
   arr, at, check, int, num, nul, obj, oneOf, rec, str, type Expect, type Infer, type Paths, type Same,
 } from './schema';
 import { BootSnapshots } from './bootSnapshots';
+import type { CounterSample } from './counters';
 import {
   checkKernelSettings, MAX_SPIN_SEEDS, resolveRun, runExperiment, SettingsError, stepRow, type RunOptions, type RunProgress,
 } from './runner';
@@ -515,8 +516,9 @@ export type UnitOutcome = { result: ExperimentResult } | { error: string };
 export interface UnitExecutor {
   /** The kernel checks of the whole sweep (SweepUnitRunner.check). */
   check(): Promise<string[]>;
-  /** Runs one unit; rejects only when it could not run (not when its step failed). */
-  run(unit: number, onProgress: (progress: RunProgress) => void): Promise<ExperimentResult>;
+  /** Runs one unit; rejects only when it could not run (not when its step failed).  onSamples: the unit's
+   *  counter samples as they come, a batch at a time (an executor that cannot send them leaves it uncalled). */
+  run(unit: number, onProgress: (progress: RunProgress) => void, onSamples?: (samples: CounterSample[]) => void): Promise<ExperimentResult>;
   /** Stops the unit being run: it ends with its step failed, 'stopped'. */
   stop(): void;
 }
@@ -547,6 +549,9 @@ export interface RunUnitsOptions {
   /** Each unit as it ends (in the order they end, which varies), with the worker that ran it and its host seconds. */
   onUnit?: (unit: number, outcome: UnitOutcome, info: { worker: number; hostSeconds: number }) => void;
   onProgress?: (progress: SweepProgress) => void;
+  /** The counter samples of the units running, a batch at a time, with the worker and unit they come from (for a
+   *  live view; nothing in the result depends on them). */
+  onSamples?: (samples: CounterSample[], from: { worker: number; unit: number; label: string }) => void;
   /** Host milliseconds (for the estimate only). */
   now?: () => number;
   /** The least host milliseconds between progress reports while units run (default 250). */
@@ -649,7 +654,7 @@ export async function runUnits(
             result: await executor.run(unit, (p) => {
               me.virtualSeconds = p.virtualSeconds;
               if (now() - lastReport >= (options.progressMs ?? 250)) report();
-            }),
+            }, options.onSamples ? (samples) => options.onSamples!(samples, { worker: w, unit, label: me.label }) : undefined),
           };
         } catch (e) {
           outcome = { error: e instanceof Error ? e.message : String(e) };
@@ -788,10 +793,12 @@ export function localExecutor(runner: SweepUnitRunner, hooks: Pick<RunOptions, '
   let abort: AbortController | null = null;
   return {
     check: async () => runner.check(),
-    async run(unit, onProgress) {
+    async run(unit, onProgress, onSamples) {
       abort = new AbortController();
       try {
-        return await runner.run(unit, { ...hooks, signal: abort.signal, onProgress });
+        return await runner.run(unit, {
+          ...hooks, signal: abort.signal, onProgress, ...(onSamples ? { onSample: (sample) => onSamples([sample]) } : {}),
+        });
       } finally {
         abort = null;
       }

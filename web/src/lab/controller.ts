@@ -250,6 +250,7 @@ export class LabController {
    *  then on `measure`, a MEASURES id, or the sweep's default). */
   runSweep(measure: string | null = null): void {
     if (this.running || this.link.machine.get().phase !== 'ready') return;
+    this.ui.setCounterWorker(null);
     this.sweeps.start(this.form.form.get(), measure);
   }
 
@@ -281,7 +282,7 @@ export class LabController {
     if (!settings) return;
     batch(() => {
       this.shown.runStarted();
-      this.ui.setCounterRow(null);
+      this.ui.counters.patch({ row: null, worker: null });
       this.runEntry = null;
       this.runs.start(form.experimentId, form.kernel, settings, form.profile);
     });
@@ -351,7 +352,7 @@ export class LabController {
     this.run();
     if (dropped.length) {
       this.runAgainNote.set({ dropped, notRun: null });
-      this.runs.console.append(`\x1b[33mRun again left out what this lab cannot set: ${dropped.join('; ')}\x1b[0m\r\n`);
+      this.runs.console.note(`\x1b[33mRun again left out what this lab cannot set: ${dropped.join('; ')}\x1b[0m\r\n`);
     }
   }
 

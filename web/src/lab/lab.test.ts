@@ -17,7 +17,7 @@ import { findExperiment } from '../../../experiments/runner/experiments';
 import { chartPanels, counterName, counterTitle } from './counterNames';
 import { csvCell, exportTitle, paperLegend, resultCsv, resultSummary, runRowSeries, SeriesBuilder, seriesFromSamples } from './results';
 import { batch, ObjectAtom } from './state/atom';
-import { TextStream } from './state/textStream';
+import { TextStream, wrapWords } from './state/textStream';
 
 function row(over: Partial<RowResult>): RowResult {
   return {
@@ -404,4 +404,32 @@ test('atoms batch updates; a text stream replays and resets', () => {
   stream.reset();
   assert.equal(stream.contents, '');
   assert.deepEqual(events, ['ghij', 'reset:']);
+});
+
+test('the page\'s lines in a console are broken at spaces to its width, never mid-word; the guest\'s are left as they are', () => {
+  const header = '\x1b[1msyscall\x1b[0m on a VAX-11/750 model, 4.5 MB, 4.3BSD (kernel paper-1985: 4.3BSD with the open-file scans)\r\n';
+  const rows = wrapWords(header, 40).split('\r\n');
+  assert.deepEqual(rows, [
+    '\x1b[1msyscall\x1b[0m on a VAX-11/750 model, 4.5 MB,', // 40 visible: the colour takes no room
+    '4.3BSD (kernel paper-1985: 4.3BSD with',
+    'the open-file scans)',
+    '',
+  ]);
+  // Whole words only, none longer than the row (a word longer than a row is cut where the row ends).
+  for (const width of [12, 23, 40, 61]) {
+    const text = wrapWords(header, width);
+    assert.equal(text.replace(/\r\n/g, ' ').replace(/ +/g, ' '), header.replace(/\r\n/g, ' ').replace(/ +/g, ' '), `${width}`);
+    for (const row of text.split('\r\n')) assert.ok(row.replace(/\x1b\[[0-9;]*m/g, '').length <= width, `${width}: ${row}`);
+  }
+  assert.equal(wrapWords('abcdefghijklm no', 5), 'abcde\r\nfghij\r\nklm\r\nno');
+  // Runs of spaces within a row stay (the guest's /bin/time line in a pooled run's unit line); short lines are kept.
+  assert.equal(wrapWords('[1/3] seed 1:        0.5 real         0.0 user (worker 1)', 34), '[1/3] seed 1:        0.5 real\r\n0.0 user (worker 1)');
+  assert.equal(wrapWords('\r\nDone in 0.4 s.\r\n', 80), '\r\nDone in 0.4 s.\r\n');
+  // The stream: note() breaks to the width the terminal said; append() leaves text whole; no width, nothing broken.
+  const stream = new TextStream();
+  stream.note('one two three four\r\n');
+  stream.columns = 9;
+  stream.note('one two three four\r\n');
+  stream.append('one two three four\r\n');
+  assert.equal(stream.contents, 'one two three four\r\none two\r\nthree\r\nfour\r\none two three four\r\n');
 });

@@ -14,7 +14,9 @@
 import type { ExperimentResult } from '../../../experiments/runner/result';
 import type { RunProgress } from '../../../experiments/runner/runner';
 import type { SweepRequest, UnitExecutor } from '../../../experiments/runner/sweep';
-import type { FromWorker, ImageManifest, ImageRef, KernelName, MachineStarts, PackImage, ToWorker } from '../worker/protocol';
+import type {
+  CounterSample, FromWorker, ImageManifest, ImageRef, KernelName, MachineStarts, PackImage, ToWorker,
+} from '../worker/protocol';
 import type { SharedPack } from '../../../emu/js/sharedPack';
 
 /** What the pool needs of a worker (a Worker, or a fake in tests). */
@@ -49,18 +51,25 @@ export function defaultJobs(): number {
   return Math.max(1, cores() - 1);
 }
 
-type Pending = { resolve: (m: FromWorker) => void; reject: (e: Error) => void; onProgress?: (p: RunProgress) => void };
-type UnitReply = Extract<FromWorker, { type: 'units-checked' | 'units-progress' | 'units-done' | 'units-failed' }>;
+/** What a units request is told as its unit runs: its progress, its counter samples (a batch at a time). */
+export interface UnitListeners {
+  onProgress?: (p: RunProgress) => void;
+  onSamples?: (samples: CounterSample[]) => void;
+}
 
-/** A units request's reply, or progress, or not a units message at all. */
+type Pending = { resolve: (m: FromWorker) => void; reject: (e: Error) => void; listeners: UnitListeners };
+type UnitReply = Extract<FromWorker, { type: 'units-checked' | 'units-progress' | 'units-samples' | 'units-done' | 'units-failed' }>;
+
+/** A units request's reply, or progress or samples, or not a units message at all. */
 function isUnitReply(m: FromWorker): m is UnitReply {
-  return m.type === 'units-checked' || m.type === 'units-progress' || m.type === 'units-done' || m.type === 'units-failed';
+  return m.type === 'units-checked' || m.type === 'units-progress' || m.type === 'units-samples' || m.type === 'units-done' ||
+    m.type === 'units-failed';
 }
 
 /**
  * A worker's units requests waiting for their replies: each request gets an
- * id, its progress goes to its listener, its reply settles it (units-failed
- * as an error).  The pool's workers and the page's first worker share it.
+ * id, its progress and samples go to its listeners, its reply settles it
+ * (units-failed as an error).  The pool's workers and the page's first worker share it.
  */
 export class UnitRequests {
   private pending = new Map<number, Pending>();
@@ -68,10 +77,10 @@ export class UnitRequests {
 
   constructor(private readonly post: (m: ToWorker) => void) {}
 
-  request(m: Extract<ToWorker, { id: number }>, onProgress?: (p: RunProgress) => void): Promise<FromWorker> {
+  request(m: Extract<ToWorker, { id: number }>, listeners: UnitListeners = {}): Promise<FromWorker> {
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
-      this.pending.set(id, { resolve, reject, onProgress });
+      this.pending.set(id, { resolve, reject, listeners });
       this.post({ ...m, id });
     });
   }
@@ -82,7 +91,11 @@ export class UnitRequests {
     const p = this.pending.get(m.id);
     if (!p) return true;
     if (m.type === 'units-progress') {
-      p.onProgress?.(m.progress);
+      p.listeners.onProgress?.(m.progress);
+      return true;
+    }
+    if (m.type === 'units-samples') {
+      p.listeners.onSamples?.(m.samples);
       return true;
     }
     this.pending.delete(m.id);
@@ -135,10 +148,10 @@ class PoolWorker {
     this.requests.failAll(e);
   }
 
-  async request(m: Extract<ToWorker, { id: number }>, onProgress?: (p: RunProgress) => void): Promise<FromWorker> {
+  async request(m: Extract<ToWorker, { id: number }>, listeners: UnitListeners = {}): Promise<FromWorker> {
     await this.ready;
     if (this.dead) throw this.dead;
-    return this.requests.request(m, onProgress);
+    return this.requests.request(m, listeners);
   }
 
   stop(): void {
@@ -194,8 +207,8 @@ export class WorkerPool {
         const m = await this.worker(i).request({ type: 'units-check', id: 0, kernel, request });
         return m.type === 'units-checked' ? m.problems : [];
       },
-      run: async (unit, onProgress) => {
-        const m = await this.worker(i).request({ type: 'units-run', id: 0, kernel, request, unit }, onProgress);
+      run: async (unit, onProgress, onSamples) => {
+        const m = await this.worker(i).request({ type: 'units-run', id: 0, kernel, request, unit }, { onProgress, onSamples });
         if (m.type !== 'units-done') throw new Error(`unexpected reply ${m.type}`);
         onStarts?.(m.starts, i);
         return m.result as ExperimentResult;

@@ -66,19 +66,27 @@ export interface Series {
   values: Record<string, number[]>;
 }
 
+/** Appends one sample to a series in place: a column for each counter, NaN where a sample lacks it (padCounters
+ *  evens the columns up after the last). */
+export function appendSample(out: Series, s: CounterSample): void {
+  const i = out.t.length;
+  out.t.push(s.t);
+  for (const [k, v] of Object.entries(s.values)) {
+    const col = (out.values[k] ??= []);
+    while (col.length < i) col.push(Number.NaN);
+    col.push(v);
+  }
+}
+
+/** Every column as long as the times (NaN for samples that lacked its counter). */
+export function padCounters(out: Series): void {
+  for (const col of Object.values(out.values)) while (col.length < out.t.length) col.push(Number.NaN);
+}
+
 export function seriesFromSamples(samples: readonly CounterSample[], row: number): Series {
   const out: Series = { t: [], values: {} };
-  for (const s of samples) {
-    if (s.row !== row) continue;
-    const i = out.t.length;
-    out.t.push(s.t);
-    for (const [k, v] of Object.entries(s.values)) {
-      const col = (out.values[k] ??= []);
-      while (col.length < i) col.push(Number.NaN);
-      col.push(v);
-    }
-  }
-  for (const col of Object.values(out.values)) while (col.length < out.t.length) col.push(Number.NaN);
+  for (const s of samples) if (s.row === row) appendSample(out, s);
+  padCounters(out);
   return out;
 }
 
@@ -103,17 +111,10 @@ export class SeriesBuilder {
     const out = this.series;
     for (let k = this.seen; k < samples.length; k++) {
       const s = samples[k]!;
-      if (s.row !== row) continue;
-      const i = out.t.length;
-      out.t.push(s.t);
-      for (const [name, v] of Object.entries(s.values)) {
-        const col = (out.values[name] ??= []);
-        while (col.length < i) col.push(Number.NaN);
-        col.push(v);
-      }
+      if (s.row === row) appendSample(out, s);
     }
     this.seen = samples.length;
-    for (const col of Object.values(out.values)) while (col.length < out.t.length) col.push(Number.NaN);
+    padCounters(out);
     return out;
   }
 }
@@ -125,7 +126,8 @@ export function seriesFromResult(result: ExperimentResult, row: number): Series 
 }
 
 /** A run of this page's row: the samples the worker sent as it ran, or, once it has ended without any for the row (a
- *  run spread over the pool's workers sends none), the series its result holds. */
+ *  run spread over the pool's workers keeps none here: its workers' samples are drawn live apart, state/poolCounters.ts),
+ *  the series its result holds. */
 export function runRowSeries(live: Series, result: ExperimentResult | null | undefined, row: number): Series {
   if (live.t.length > 0 || !result) return live;
   return seriesFromResult(result, row) ?? live;

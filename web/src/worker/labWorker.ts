@@ -19,7 +19,8 @@
 // pack when there is none; emu/js/sharedPack.ts) and the image's manifest; a
 // pool worker starts from that (init-shared), offers the manifest's shipped
 // snapshots exactly as the first worker does, and runs a sweep's units, one
-// at a time, saying how each unit's machine started (units-done starts).
+// at a time, sending each unit's counter samples as they come (units-samples:
+// the page draws them live) and saying how its machine started (units-done starts).
 
 import { findExperiment } from '../../../experiments/runner/experiments';
 import { runExperiment } from '../../../experiments/runner/runner';
@@ -36,7 +37,7 @@ import { CPU_NS_PER_INSTRUCTION } from '../../../emu/js/constants';
 import type { DiskImage } from '../../../emu/js/diskImage';
 import { loadVax, type VaxMachineApi } from '../../../emu/js/vaxModule';
 import {
-  errorMessage, type FromWorker, type ImageRef, type KernelName, type PackImage, type RunConfig, type ToWorker,
+  errorMessage, type CounterSample, type FromWorker, type ImageRef, type KernelName, type PackImage, type RunConfig, type ToWorker,
 } from './protocol';
 import { TerminalSession } from './terminal';
 
@@ -321,6 +322,8 @@ function updateSpeedTimer(): void {
 let currentRun: { runId: number; abort: AbortController } | null = null;
 /** A run's messages go out at most this often (ms). */
 const FLUSH_MS = 100;
+/** A unit's counter samples go out at most this often (ms): the page draws them a few times a second. */
+const SAMPLES_MS = 250;
 
 async function run(runId: number, experiment: string, config: RunConfig): Promise<void> {
   if (currentRun) {
@@ -443,6 +446,15 @@ async function runUnit(id: number, kernel: KernelName, request: SweepRequest, un
   updateSpeedTimer();
   let lastInstructions = 0;
   let lastPost = 0;
+  // The counter samples go out in batches (a sample is taken every 0.1 to 1 virtual seconds), the rest at the end.
+  let samples: CounterSample[] = [];
+  let lastSamples = 0;
+  const sendSamples = (force: boolean) => {
+    if (samples.length === 0 || (!force && performance.now() - lastSamples < SAMPLES_MS)) return;
+    lastSamples = performance.now();
+    post({ type: 'units-samples', id, samples });
+    samples = [];
+  };
   const startsBefore = { ...bootSnapshots.starts };
   try {
     const img = await image(kernel);
@@ -450,17 +462,24 @@ async function runUnit(id: number, kernel: KernelName, request: SweepRequest, un
       signal: abort.signal,
       image: { name: img.name, sha256: img.sha256 },
       pause: yieldNow,
+      onSample: (sample) => {
+        samples.push(sample);
+        sendSamples(false);
+      },
       onProgress: (progress) => {
         const delta = progress.instructions - lastInstructions;
         countExecuted(delta >= 0 ? delta : progress.instructions);
         lastInstructions = progress.instructions;
+        sendSamples(false);
         if (performance.now() - lastPost < FLUSH_MS) return;
         lastPost = performance.now();
         post({ type: 'units-progress', id, progress: { ...progress } });
       },
     });
+    sendSamples(true);
     post({ type: 'units-done', id, result, starts: startsSince(startsBefore, bootSnapshots.starts) });
   } catch (e) {
+    sendSamples(true);
     post({ type: 'units-failed', id, message: errorMessage(e) });
   } finally {
     if (unitAbort === abort) unitAbort = null;

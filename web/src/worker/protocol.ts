@@ -12,7 +12,8 @@
 // SharedArrayBuffer (pack: the chunked image's file, or the whole pack
 // without one; emu/js/sharedPack.ts); the pool's workers start from it
 // (init-shared: no download) and run units of a sweep
-// (experiments/runner/sweep.ts) one at a time: units-check, units-run, units-stop.
+// (experiments/runner/sweep.ts) one at a time: units-check, units-run, units-stop; a unit
+// running sends its progress and its counter samples (units-progress, units-samples).
 
 import type { ExperimentResult } from '../../../experiments/runner/result';
 import type { RunProgress } from '../../../experiments/runner/runner';
@@ -140,6 +141,9 @@ export type FromWorker =
   | { type: 'pack'; kernel: KernelName; pack: SharedPack; image: PackImage; images: ImageRef[]; manifest: ImageManifest | null }
   | { type: 'units-checked'; id: number; problems: string[] }
   | { type: 'units-progress'; id: number; progress: RunProgress }
+  /** The unit's counter samples since the last batch (a batch at most every few hundred ms, the rest before
+   *  units-done): the Counters panel draws them live; the unit's result keeps its own series. */
+  | { type: 'units-samples'; id: number; samples: CounterSample[] }
   /** starts: how the unit's machines started (restored from a snapshot, or booted). */
   | { type: 'units-done'; id: number; result: ExperimentResult; starts: MachineStarts }
   /** The unit could not run (an exception, not a failed step). */

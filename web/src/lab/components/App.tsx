@@ -62,7 +62,10 @@ export function App({ lab }: { lab: LabController }) {
         </span>
       </div>
       <Suspense fallback={<div className="xterm-host loading" data-testid="console">Loading the console…</div>}>
-        <XtermView stream={lab.runs.console} testId="console" label="Experiment console output" theme={theme} fontSize={12} />
+        <XtermView stream={lab.runs.console} testId="console" label="Experiment console output" theme={theme} fontSize={12}
+          onResize={(cols) => {
+            lab.runs.console.columns = cols;
+          }} />
       </Suspense>
     </section>
   );

@@ -8,6 +8,7 @@ import type { LabController } from '../controller';
 import { chartPanels, counterDef, counterName } from '../counterNames';
 import { runRowSeries, type Series, SeriesBuilder, seriesFromResult } from '../results';
 import { useAtom } from '../state/atom';
+import { watchedWorker, workerChoiceText, type PoolCountersState } from '../state/poolCounters';
 import { isRunning, type RunState } from '../state/runs';
 import type { ViewState } from '../state/shown';
 import type { CounterChoice } from '../state/ui';
@@ -34,10 +35,23 @@ interface Source {
   series: Series | null;
   version: number;
   live: boolean;
+  /** Live from the pool's workers: the worker drawn, and each worker's choice as named. */
+  pool?: { worker: number; label: string; running: boolean; choices: string[]; run: boolean };
 }
 
-/** Whose counters the chart draws: the run of this page (live while it runs), or the result shown. */
-function source(view: ViewState | null, run: RunState | null, counters: CounterChoice, builder: SeriesBuilder): Source | null {
+/** Whose counters the chart draws: what the pool's workers run (live), the run of this page (live while it runs),
+ *  or the result shown. */
+function source(view: ViewState | null, run: RunState | null, pool: PoolCountersState | null, counters: CounterChoice,
+  builder: SeriesBuilder): Source | null {
+  // A run spread over the pool while it runs (once it has ended, its result's series), or a sweep.
+  if (pool && (pool.owner.kind === 'sweep' || (isRunning(run) && run!.runId === pool.owner.runId))) {
+    const worker = watchedWorker(pool, counters.worker);
+    const w = pool.workers[worker]!;
+    return {
+      experiment: pool.experiment, rows: [workerChoiceText(w, worker)], row: 0, series: w.series, version: -2 - pool.version, live: true,
+      pool: { worker, label: w.label, running: w.running, choices: pool.workers.map(workerChoiceText), run: pool.owner.kind === 'run' },
+    };
+  }
   if (run && (!view || view.source === 'run')) {
     const spec = experimentById(run.experiment);
     const rows = run.result ? run.result.rows.map((r) => r.test) : (spec?.steps.map((s) => s.label) ?? []);
@@ -62,8 +76,17 @@ function source(view: ViewState | null, run: RunState | null, counters: CounterC
 }
 
 /** What source() depends on, so it is recomputed only when that changes. */
-function sourceKey(view: ViewState | null, run: RunState | null, counters: CounterChoice): unknown[] {
-  return [view, run?.runId, run?.samplesVersion, run?.status, run?.progress?.step, run?.result, counters.row];
+function sourceKey(view: ViewState | null, run: RunState | null, pool: PoolCountersState | null, counters: CounterChoice): unknown[] {
+  return [view, run?.runId, run?.samplesVersion, run?.status, run?.progress?.step, run?.result, pool, counters.row, counters.worker];
+}
+
+/** What the panel says while it draws a worker of the pool's counters. */
+function poolNote(p: NonNullable<Source['pool']>): string {
+  const n = p.choices.length;
+  const what = p.label ? `${p.label}${p.running ? '' : ' (ended)'}` : 'starting';
+  return `Live from worker ${p.worker + 1} of ${n}: ${what}.` +
+    (n > 1 ? ' Each worker runs a unit of its own (a step, or one seed of it): Watch chooses whose counters are drawn.' : '') +
+    (p.run ? ' When the run ends, each row’s counters are its result’s.' : '');
 }
 
 /** The counter picker's groups, in words. */
@@ -81,12 +104,13 @@ const GROUP_NAMES: Record<string, string> = {
 export function CounterPanel({ lab }: { lab: LabController }) {
   const view = useAtom(lab.shown.view);
   const run = useAtom(lab.runs.run);
+  const pool = useAtom(lab.sweeps.live.state);
   const against = useAtom(lab.comparison.against);
   const counters = useAtom(lab.ui.counters);
   const experimentId = useAtom(lab.form.form).experimentId;
   const builder = useRef(new SeriesBuilder()).current;
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  const src = useMemo(() => source(view, run, counters, builder), sourceKey(view, run, counters));
+  const src = useMemo(() => source(view, run, pool, counters, builder), sourceKey(view, run, pool, counters));
   // Counters the data has but this page does not know (a link from a newer lab) still show, by id.
   const defs = useMemo(() => {
     const known = new Map(COUNTERS.map((c) => [c.id, c]));
@@ -140,7 +164,18 @@ export function CounterPanel({ lab }: { lab: LabController }) {
         <span className="hint">
           {src && points > 0 ? `${points.toLocaleString('en-US')} sample${points === 1 ? '' : 's'} over virtual time` : 'vmstat’s figures over the timed command'}
         </span>
-        {src && src.rows.length > 1 ? (
+        {src?.pool && src.pool.choices.length > 1 ? (
+          <label className="inline">
+            Watch{' '}
+            <select data-testid="counter-worker" value={counters.worker ?? ''}
+              onChange={(e) => lab.ui.setCounterWorker(e.target.value === '' ? null : Number(e.target.value))}>
+              <option value="">the first worker running (now worker {src.pool.worker + 1})</option>
+              {src.pool.choices.map((c, i) => (
+                <option key={i} value={i}>{c}</option>
+              ))}
+            </select>
+          </label>
+        ) : src && src.rows.length > 1 ? (
           <label className="inline">
             Row{' '}
             <select value={src.row} onChange={(e) => lab.ui.setCounterRow(Number(e.target.value))}>
@@ -151,6 +186,7 @@ export function CounterPanel({ lab }: { lab: LabController }) {
           </label>
         ) : null}
       </div>
+      {src?.pool ? <p className="hint pool-note" data-testid="counter-live-note">{poolNote(src.pool)}</p> : null}
       <details className="counter-picker">
         <summary>
           Choose counters <span className="muted">({selected.length} of {defs.length} shown)</span>

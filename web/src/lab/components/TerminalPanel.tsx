@@ -14,6 +14,8 @@ const PHASE_TEXT = {
   error: 'error',
 } as const;
 
+/** The terminal right under its controls, and what it is about after it: the shell's prompt is then in view without
+ *  scrolling, on a phone too (where the terminal is a little shorter: style.css). */
 export function TerminalPanel({ lab, visible }: { lab: LabController; visible: boolean }) {
   const t = useAtom(lab.terminal.state);
   const machine = useAtom(lab.link.machine);
@@ -25,14 +27,8 @@ export function TerminalPanel({ lab, visible }: { lab: LabController; visible: b
         <span className={`status status-${t.phase === 'running' ? 'ok' : t.phase === 'error' ? 'error' : 'busy'}`} role="status">
           {PHASE_TEXT[t.phase]}{t.message && t.phase !== 'running' ? `: ${t.message}` : ''}
         </span>
+        <span className="hint">log in as <kbd>root</kbd>, no password</span>
       </div>
-      <p className="hint">
-        4.3BSD booted multi-user on a VAX-11/780 model with 8 MB, on its own copy-on-write view of the disk (nothing you do
-        here changes the experiments' disk). Log in as <kbd>root</kbd> (no password); the console is a <code>vt100</code> as wide
-        as this window (<code>stty size</code>). The paper’s tools are on the path: try <code>vmstat 1 5</code>, <code>iostat</code>,{' '}
-        <code>pstat -T</code>, <code>w</code>, <code>ps ax</code>, <code>syscall 100000</code>. The image has no <code>/usr/bin</code> or{' '}
-        <code>/usr/ucb</code>.
-      </p>
       <div className="terminal-controls">
         <label className="check">
           <input type="checkbox" checked={t.realtime} onChange={(e) => lab.terminal.setRealtime(e.target.checked)} />
@@ -59,6 +55,13 @@ export function TerminalPanel({ lab, visible }: { lab: LabController; visible: b
           shell waits for the line&rsquo;s end: <kbd>Ctrl</kbd>+<kbd>U</kbd> erases it. Paste shorter lines.
         </p>
       ) : null}
+      <p className="hint terminal-about">
+        4.3BSD booted multi-user on a VAX-11/780 model with 8 MB, on its own copy-on-write view of the disk (nothing you do
+        here changes the experiments' disk). Log in as <kbd>root</kbd> (no password); the console is a <code>vt100</code> as wide
+        as this window (<code>stty size</code>). The paper’s tools are on the path: try <code>vmstat 1 5</code>, <code>iostat</code>,{' '}
+        <code>pstat -T</code>, <code>w</code>, <code>ps ax</code>, <code>syscall 100000</code>. The image has no <code>/usr/bin</code> or{' '}
+        <code>/usr/ucb</code>.
+      </p>
       <p className="hint terminal-keys" id="terminal-keyboard-hint" data-testid="terminal-keyboard-hint">
         The terminal keeps <kbd>Tab</kbd> for the shell. To leave it with the keyboard, press <kbd>Esc</kbd>, then{' '}
         <kbd>Tab</kbd> (or <kbd>Shift</kbd>+<kbd>Tab</kbd> to go back): that <kbd>Esc</kbd> is not sent to the shell (one alone

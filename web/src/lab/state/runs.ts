@@ -89,7 +89,7 @@ export class Runs {
     const booted = effectiveKernelName(findExperiment(experiment)?.kernel, settings.kernel);
     const variant = booted !== null ? ` (kernel ${kernelResultName(booted)})`
       : settings.kernel ? ` (kernel ${kernelResultName(null)})` : '';
-    this.console.append(`\x1b[1m${experiment}\x1b[0m on a VAX-11/${settings.cpu} model, ${settings.memoryMB} MB${drives}, ${kernel}${variant}\r\n`);
+    this.console.note(`\x1b[1m${experiment}\x1b[0m on a VAX-11/${settings.cpu} model, ${settings.memoryMB} MB${drives}, ${kernel}${variant}\r\n`);
     this.run.set({
       runId, experiment, kernel, settings, status: 'starting', progress: null,
       hostSeconds: 0, partial: null, samples: [], samplesVersion: 0, result: null, error: null,
@@ -154,7 +154,7 @@ export class Runs {
       case 'kernel-loading':
         // Only a fetch this run began: one a sweep's check began before the run (its message can come after the
         // run's first console text, which is not batched) is not this run's.
-        if (this.running && m.runId !== undefined && this.run.get()?.runId === m.runId) this.console.append(`\x1b[2mFetching the kernel ${m.variant} (checked against the image's manifest)\x1b[0m\r\n`);
+        if (this.running && m.runId !== undefined && this.run.get()?.runId === m.runId) this.console.note(`\x1b[2mFetching the kernel ${m.variant} (checked against the image's manifest)\x1b[0m\r\n`);
         return;
       case 'run-sample':
         this.patch(m.runId, (r) => {
@@ -177,7 +177,7 @@ export class Runs {
         return;
       case 'run-error':
         if (this.run.get()?.runId !== m.runId) return;
-        this.console.append(`\r\n\x1b[31mThe run could not go on: ${m.message}\x1b[0m\r\n`);
+        this.console.note(`\r\n\x1b[31mThe run could not go on: ${m.message}\x1b[0m\r\n`);
         this.fail(m.message);
         return;
       default:
@@ -195,7 +195,7 @@ export class Runs {
     if (!run || run.runId !== runId) return;
     this.stopHostTimer();
     const stopped = result.rows.some((r) => r.failure?.kind === 'stopped');
-    this.console.append(`\r\n\x1b[1m${result.status === 'ok' ? 'Done' : stopped ? 'Stopped' : 'Finished with a failure'}\x1b[0m in ${hostSeconds.toFixed(1)} s of host time.\r\n`);
+    this.console.note(`\r\n\x1b[1m${result.status === 'ok' ? 'Done' : stopped ? 'Stopped' : 'Finished with a failure'}\x1b[0m in ${hostSeconds.toFixed(1)} s of host time.\r\n`);
     this.run.set({ ...run, status: 'done', result, hostSeconds });
     const shared = sharedRun(run, result, this.date().toISOString());
     for (const l of this.finished) l(shared, hostSeconds);

@@ -11,9 +11,11 @@ import { test } from 'node:test';
 import { planSweep, type SweepRequest } from '../../../../experiments/runner/sweep';
 import { initialForm, type FormState } from '../config';
 import { cores, WorkerPool, type PoolPort } from '../pool';
-import type { FromWorker, ImageManifest, MachineStarts, ToWorker } from '../../worker/protocol';
+import type { CounterSample, FromWorker, ImageManifest, MachineStarts, ToWorker } from '../../worker/protocol';
+import type { ExperimentResult } from '../../../../experiments/runner/result';
+import { TextStream } from './textStream';
 import type { SharedPack } from '../../../../emu/js/sharedPack';
-import { checkSweep, LinkExecutors, startsText, parseJobs, sweepChoices, type SweepFormState } from './sweeps';
+import { checkSweep, LinkExecutors, startsText, parseJobs, Sweeps, sweepChoices, type SweepFormState } from './sweeps';
 
 const form = (patch: Partial<FormState> = {}): FormState => ({ ...initialForm(), experimentId: 'syscall', ...patch });
 const sweep = (setting: string, values: string, jobs = '1', second?: [string, string]): SweepFormState => ({
@@ -143,13 +145,19 @@ test('the pool starts its workers from the shared pack, sends them units, and re
   ports.forEach((p) => p.send({ type: 'ready', kernel: '4.3BSD', image: { name: 'x', bytes: 16, compressedBytes: 0 }, variants: [], wasmMs: 1, imageMs: 0 }));
 
   const progress: number[] = [];
-  const running = a!.run(1, (p) => progress.push(p.virtualSeconds));
+  const samples: CounterSample[][] = [];
+  const running = a!.run(1, (p) => progress.push(p.virtualSeconds), (batch) => samples.push(batch));
   await tick();
   const sent = ports[0]!.posted.at(-1) as Extract<ToWorker, { type: 'units-run' }>;
   assert.equal(sent.type, 'units-run');
   assert.equal(sent.unit, 1);
   assert.deepEqual(sent.request, request);
   ports[0]!.send({ type: 'units-progress', id: sent.id, progress: { step: 1, steps: 1, label: 'syscall', virtualSeconds: 3, instructions: 9 } });
+  // The unit's counter samples go to its listener, a batch at a time; another request's are not its.
+  const batch = [{ row: 0, t: 0.5, values: { 'faults.sy': 120 } }, { row: 0, t: 1, values: { 'faults.sy': 130 } }];
+  ports[0]!.send({ type: 'units-samples', id: sent.id, samples: batch });
+  ports[0]!.send({ type: 'units-samples', id: sent.id + 100, samples: [{ row: 0, t: 9, values: {} }] });
+  assert.deepEqual(samples, [batch]);
   const result = { rows: [] } as unknown as import('../../../../experiments/runner/result').ExperimentResult;
   ports[0]!.send({ type: 'units-done', id: sent.id, result, starts: { shipped: 1, here: 0, booted: 0 } });
   assert.equal(await running, result);
@@ -193,4 +201,36 @@ test('without the pool, the first worker runs the units through the page\'s link
   await assert.rejects(run, /no experiment/);
   ex.stop();
   assert.deepEqual(posted[2], { type: 'units-stop' });
+});
+
+test('a sweep\'s live counters: its workers\' samples feed the Counters panel\'s state while it runs, cleared when it ends', async () => {
+  // In Node the page is not cross-origin isolated: the first worker (through the link) runs the units.
+  const posted: ToWorker[] = [];
+  const sweeps = new Sweeps(new WorkerPool(() => new FakePort()), (m) => posted.push(m), new TextStream(), {
+    saveSweep: async () => ({ id: 's1' }) as never, listSweeps: async () => [], deleteSweep: async () => {},
+  });
+  sweeps.form.set(sweep('hz', '50,100'));
+  sweeps.start(form({ params: { syscall: { iterations: '2000' } } }));
+  assert.deepEqual(sweeps.live.state.get()?.owner, { kind: 'sweep', id: 1 });
+  assert.equal(sweeps.live.state.get()!.experiment, 'syscall');
+  assert.equal(sweeps.live.state.get()!.workers.length, 1);
+  const check = posted.at(-1) as Extract<ToWorker, { type: 'units-check' }>;
+  sweeps.handle({ type: 'units-checked', id: check.id, problems: [] });
+  await tick();
+  const unit = posted.at(-1) as Extract<ToWorker, { type: 'units-run' }>;
+  assert.equal(unit.type, 'units-run');
+  sweeps.handle({ type: 'units-samples', id: unit.id, samples: [{ row: 0, t: 0.4, values: { 'faults.sy': 3100 } }] });
+  sweeps.handle({ type: 'units-samples', id: unit.id, samples: [{ row: 0, t: 0.8, values: { 'faults.sy': 3300 } }] });
+  // Told after LIVE_MS, once.
+  await new Promise((r) => setTimeout(r, 300));
+  const live = sweeps.live.state.get()!;
+  assert.deepEqual(live.workers.map((w) => [w.unit, w.label, w.running]), [[unit.unit, 'hz=50: syscall', true]]);
+  assert.deepEqual(live.workers[0]!.series, { t: [0.4, 0.8], values: { 'faults.sy': [3100, 3300] } });
+  // Stopped: the unit ends having run no step, and the state goes.
+  sweeps.stop();
+  assert.deepEqual(posted.at(-1), { type: 'units-stop' });
+  sweeps.handle({ type: 'units-done', id: unit.id, result: { rows: [], status: 'failed' } as unknown as ExperimentResult, starts: { shipped: 0, here: 0, booted: 0 } });
+  for (let i = 0; i < 20 && sweeps.running; i++) await tick();
+  assert.equal(sweeps.running, false);
+  assert.equal(sweeps.live.state.get(), null);
 });

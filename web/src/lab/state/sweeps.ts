@@ -1,27 +1,29 @@
 // Sweeps in the page: the experiment chosen in the form, run at every point
 // of one or two settings (experiments/runner/sweep.ts), on the pool's
 // workers (pool.ts) — or, in a page without shared memory, on the one
-// worker — with progress (overall, per worker, the time left), Stop, the
-// result shown as a line chart and a table, kept in the sweep history and
-// exported.  Also runs of one experiment on several workers (Table 2's rows,
-// or one step's seeds), which report to the run part (runs.ts) in the messages
-// the worker would have sent, so the rest of the page sees an ordinary run.
+// worker — with progress (overall, per worker, the time left), the counters
+// the workers send as they run (poolCounters.ts), Stop, the result shown as
+// a line chart and a table, kept in the sweep history and exported.  Also
+// runs of one experiment on several workers (Table 2's rows, or one step's
+// seeds), which report to the run part (runs.ts) in the messages the worker
+// would have sent, so the rest of the page sees an ordinary run.
 // No React.
 
 import type { ExperimentResult } from '../../../../experiments/runner/result';
-import { SettingsError, type RunProgress } from '../../../../experiments/runner/runner';
+import { SettingsError } from '../../../../experiments/runner/runner';
 import {
   assembleSweep, KERNEL_SETTING, MAX_SWEEP_AXES, parseAxis, planSweep, runProgressOf, runUnits, sweepSetting, unitLabel, validateSweep,
   type SweepPlan, type SweepProgress, type SweepRequest, type SweepResult, type UnitExecutor,
 } from '../../../../experiments/runner/sweep';
 import { TOGGLES } from '../../../../experiments/runner/toggles';
 import { checkForm, experimentById, isMachineSetting, type FormState } from '../config';
-import { cores, defaultJobs, UnitRequests, type StartsListener, type WorkerPool } from '../pool';
+import { cores, defaultJobs, UnitRequests, type StartsListener, type UnitListeners, type WorkerPool } from '../pool';
 import { encodeSweepLink } from '../permalink';
 import type { SweepHistoryEntry } from '../sweepHistory';
 import type { FromWorker, KernelName, MachineStarts, RunConfig, ToWorker } from '../../worker/protocol';
 import { Atom, batch } from './atom';
-import type { TextStream } from './textStream';
+import { PoolCounters, type PoolOwner } from './poolCounters';
+import { wrapWords, type TextStream } from './textStream';
 
 export interface SweepAxisInput {
   /** A setting or parameter name; '' for no second setting. */
@@ -195,8 +197,8 @@ export class LinkExecutors {
     this.requests.handle(m);
   }
 
-  private request(m: Extract<ToWorker, { id: number }>, onProgress?: (p: RunProgress) => void): Promise<FromWorker> {
-    return this.requests.request(m, onProgress);
+  private request(m: Extract<ToWorker, { id: number }>, listeners?: UnitListeners): Promise<FromWorker> {
+    return this.requests.request(m, listeners);
   }
 
   executor(kernel: KernelName, request: SweepRequest, onStarts?: StartsListener): UnitExecutor {
@@ -205,8 +207,8 @@ export class LinkExecutors {
         const m = await this.request({ type: 'units-check', id: 0, kernel, request });
         return m.type === 'units-checked' ? m.problems : [];
       },
-      run: async (unit, onProgress) => {
-        const m = await this.request({ type: 'units-run', id: 0, kernel, request, unit }, onProgress);
+      run: async (unit, onProgress, onSamples) => {
+        const m = await this.request({ type: 'units-run', id: 0, kernel, request, unit }, { onProgress, onSamples });
         if (m.type !== 'units-done') throw new Error(`unexpected reply ${m.type}`);
         onStarts?.(m.starts, 0);
         return m.result;
@@ -228,6 +230,8 @@ export class Sweeps {
   readonly fileError = new Atom<string | null>(null);
   /** Making the shown sweep's permalink: the address to copy, or why there is none. */
   readonly share = new Atom<SweepShare>({ url: null, busy: false, message: null });
+  /** The counters the workers send while a sweep or a run spread over them runs (the Counters panel's live view). */
+  readonly live = new PoolCounters();
 
   private nextId = 1;
   private abort: AbortController | null = null;
@@ -300,9 +304,9 @@ export class Sweeps {
     const axes = request.axes.map((a) => `${a.setting}=${a.values.length} values`).join(' × ');
     this.console.reset();
     const seeds = request.base.spinSeeds ?? 1;
-    this.console.append(`\x1b[1m${plan.spec.id} sweep\x1b[0m ${axes}: ${plan.points.length} points, ${plan.units.length} units` +
+    this.console.note(`\x1b[1m${plan.spec.id} sweep\x1b[0m ${axes}: ${plan.points.length} points, ${plan.units.length} units` +
       `${seeds > 1 ? ` (each step's seeds 1..${seeds} a unit each)` : ''} on ${executors.length} worker${executors.length === 1 ? '' : 's'}\r\n`);
-    if (note) this.console.append(`\x1b[2m(${note})\x1b[0m\r\n`);
+    if (note) this.console.note(`\x1b[2m(${note})\x1b[0m\r\n`);
     this.run.set({
       id, experiment: plan.spec.id, kernel: form.kernel, jobs: executors.length, units: plan.units.length, status: 'running',
       progress: null, error: null, hostSeconds: 0, stopped: false,
@@ -312,21 +316,27 @@ export class Sweeps {
       const r = this.run.get();
       if (r && r.id === id) this.run.set({ ...r, ...p });
     };
+    const owner: PoolOwner = { kind: 'sweep', id };
+    this.live.begin(owner, plan.spec.id, executors.length);
     let done = 0;
     void runUnits(plan, plan.units.map((u) => u.index), executors, {
       signal: abort.signal,
-      onProgress: (progress) => patch({ progress, hostSeconds: (now() - started) / 1000 }),
+      onProgress: (progress) => {
+        patch({ progress, hostSeconds: (now() - started) / 1000 });
+        this.live.progress(owner, progress.workers);
+      },
+      onSamples: (samples, from) => this.live.samples(owner, from, samples),
       onUnit: (unit, outcome, info) => {
         done++;
         const row = 'result' in outcome ? outcome.result.rows[0] : undefined;
         const said = !row ? `\x1b[31mcould not run: ${'error' in outcome ? outcome.error : ''}\x1b[0m`
           : row.status === 'ok' ? `${row.guest?.real.toFixed(1)} s real` : `\x1b[31m${row.failure?.kind}\x1b[0m`;
-        this.console.append(`[${done}/${plan.units.length}] ${unitLabel(plan, unit)}: ${said} \x1b[2m(worker ${info.worker + 1}, ${info.hostSeconds.toFixed(1)} s)\x1b[0m\r\n`);
+        this.console.note(`[${done}/${plan.units.length}] ${unitLabel(plan, unit)}: ${said} \x1b[2m(worker ${info.worker + 1}, ${info.hostSeconds.toFixed(1)} s)\x1b[0m\r\n`);
       },
     }).then(({ outcomes, stopped }) => {
       const result = assembleSweep(plan, outcomes, stopped);
       const hostSeconds = (now() - started) / 1000;
-      this.console.append(`\r\n\x1b[1m${stopped ? 'Stopped' : 'Done'}\x1b[0m in ${hostSeconds.toFixed(1)} s of host time.\r\n`);
+      this.console.note(`\r\n\x1b[1m${stopped ? 'Stopped' : 'Done'}\x1b[0m in ${hostSeconds.toFixed(1)} s of host time.\r\n`);
       batch(() => {
         patch({ status: 'done', hostSeconds, stopped });
         this.shown.set({ result, source: 'run', hostSeconds, jobs: executors.length });
@@ -335,9 +345,10 @@ export class Sweeps {
       void this.save(result, { hostSeconds, jobs: executors.length });
     }, (e: unknown) => {
       const message = e instanceof SettingsError ? `refused, nothing was run: ${e.problems.join('; ')}` : e instanceof Error ? e.message : String(e);
-      this.console.append(`\r\n\x1b[31mThe sweep could not run: ${message}\x1b[0m\r\n`);
+      this.console.note(`\r\n\x1b[31mThe sweep could not run: ${message}\x1b[0m\r\n`);
       patch({ status: 'error', error: message, hostSeconds: (now() - started) / 1000 });
     }).finally(() => {
+      this.live.end(owner);
       if (this.abort === abort) this.abort = null;
     });
   }
@@ -403,26 +414,34 @@ export class Sweeps {
     const steps = plan.points[0]!.spec.steps.length;
     const seeds = config.spinSeeds ?? 1;
     const units = `${steps} step${steps === 1 ? '' : 's'}${seeds > 1 ? ` × ${seeds} seeds: ${plan.units.length} units` : ''}`;
-    emit({ type: 'run-console', runId, text: `\x1b[2m${units} on ${executors.length} workers\x1b[0m\r\n` });
+    // The page's own lines, so broken to the console's width as its others are (TextStream.note).
+    const say = (text: string) => emit({ type: 'run-console', runId, text: wrapWords(text, this.console.columns) });
+    say(`\x1b[2m${units} on ${executors.length} workers\x1b[0m\r\n`);
+    const owner: PoolOwner = { kind: 'run', runId };
+    this.live.begin(owner, experiment, executors.length);
     let done = 0;
     void runUnits(plan, plan.units.map((u) => u.index), executors, {
       signal: abort.signal,
-      onProgress: (p) => emit({ type: 'run-progress', runId, hostSeconds: p.elapsedSeconds, progress: runProgressOf(plan, p) }),
+      onProgress: (p) => {
+        this.live.progress(owner, p.workers);
+        emit({ type: 'run-progress', runId, hostSeconds: p.elapsedSeconds, progress: runProgressOf(plan, p) });
+      },
+      onSamples: (samples, from) => this.live.samples(owner, from, samples),
       onUnit: (unit, outcome, info) => {
         done++;
         const row = 'result' in outcome ? outcome.result.rows[0] : undefined;
-        emit({
-          type: 'run-console', runId,
-          text: `[${done}/${plan.units.length}] ${unitLabel(plan, unit)}: ${row?.guest?.line ?? (row ? row.failure?.message : 'error' in outcome ? outcome.error : '')} ` +
-            `\x1b[2m(worker ${info.worker + 1}, ${info.hostSeconds.toFixed(1)} s)\x1b[0m\r\n`,
-        });
+        say(`[${done}/${plan.units.length}] ${unitLabel(plan, unit)}: ${row?.guest?.line ?? (row ? row.failure?.message : 'error' in outcome ? outcome.error : '')} ` +
+          `\x1b[2m(worker ${info.worker + 1}, ${info.hostSeconds.toFixed(1)} s)\x1b[0m\r\n`);
       },
     }).then(({ outcomes, stopped }) => {
+      // Before the run is said to end: the panel then draws the result's series, as for a run on one worker.
+      this.live.end(owner);
       const point = assembleSweep(plan, outcomes, stopped).points[0]!;
       const result: ExperimentResult | null = point.result;
       if (!result) emit({ type: 'run-error', runId, message: point.errors?.map((e) => e.message).join('; ') || 'no step ran' });
       else emit({ type: 'run-done', runId, result, hostSeconds: (now() - started) / 1000 });
     }, (e: unknown) => {
+      this.live.end(owner);
       emit({ type: 'run-error', runId, message: e instanceof SettingsError ? e.problems.join('; ') : e instanceof Error ? e.message : String(e) });
     }).finally(() => {
       if (this.parallel?.abort === abort) this.parallel = null;

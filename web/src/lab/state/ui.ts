@@ -11,12 +11,15 @@ export interface CounterChoice {
   selected: string[] | null;
   /** The row whose counters are drawn; null: the running row, or the first. */
   row: number | null;
+  /** While the pool's workers run (a sweep, a run spread over them): the worker whose unit is drawn; null: the first
+   *  still running (poolCounters.ts watchedWorker). */
+  worker: number | null;
 }
 
 export class Ui {
   readonly tab = new Atom<Tab>('lab');
   readonly theme = new Atom<Theme>(initialTheme());
-  readonly counters = new ObjectAtom<CounterChoice>({ selected: null, row: null });
+  readonly counters = new ObjectAtom<CounterChoice>({ selected: null, row: null, worker: null });
 
   setCounterSelection(selected: string[]): void {
     this.counters.patch({ selected });
@@ -24,5 +27,9 @@ export class Ui {
 
   setCounterRow(row: number | null): void {
     this.counters.patch({ row });
+  }
+
+  setCounterWorker(worker: number | null): void {
+    this.counters.patch({ worker });
   }
 }
