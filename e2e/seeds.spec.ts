@@ -76,7 +76,8 @@ test('Seeds 3: the row is the median of seeds 1..3 with its range, as `vaxlab ru
       'Its 3 seeds run on 2 workers at once (Workers, under Sweep); the results are the same bytes.');
     await page.getByTestId('run-button').click();
     // While the seeds run, the Counters panel draws a worker's unit live from the samples it sends: what the page
-    // shows at one moment, read at once (the run may end soon after).
+    // shows at one moment, read at once (the run may end soon after: about 0.7 s of live view on an idle machine,
+    // so the page is read every animation frame, not at an interval that could miss it).
     const live = await (await page.waitForFunction(() => {
       const chart = document.querySelector('[data-testid="counter-chart"]');
       const note = document.querySelector('[data-testid="counter-live-note"]')?.textContent ?? '';
@@ -88,7 +89,7 @@ test('Seeds 3: the row is the median of seeds 1..3 with its range, as `vaxlab ru
         values: points.slice(0, 5).map((c) => c.querySelector('title')?.textContent ?? ''),
         watch: [...document.querySelectorAll('[data-testid="counter-worker"] option')].map((o) => o.textContent ?? ''),
       };
-    }, undefined, { timeout: 90_000, polling: 100 })).jsonValue();
+    }, undefined, { timeout: 90_000, polling: 'raf' })).jsonValue();
     expect(live!.progress, 'the counters were drawn before the run ended').not.toMatch(/^(Finished|Stopped)/);
     expect(live!.note).toMatch(/^Live from worker [12] of 2: execs0null[^:]*, seed [123] of 3\. Each worker runs a unit of its own/);
     expect(live!.title).toMatch(/^Counters over virtual time for worker [12]: execs0null[^:]*, seed [123] of 3: /);
