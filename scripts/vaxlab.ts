@@ -119,7 +119,7 @@ const USAGE = `usage: vaxlab list
                                [--measure M] [--json FILE] [--shard I/N --jsonl FILE]
        vaxlab merge SHARD.jsonl ... [--json FILE] [--measure M]
        vaxlab profile EXPERIMENT [--step ID ...] [--mode kernel|user|all] [--top N] [--format text|json|speedscope|folded]
-                                 [--out FILE] [--diff A,B] [--phase command|setup] [and run's settings, --kernel too]
+                                 [--out FILE] [--diff A,B] [--phase command|setup] [and run's machine settings, --image and --kernel; not --seeds]
   --mode              kernel (system time), user or all (default) for the flat profile, call graph and stacks
   --top N             the first N functions (default 30 in text, all in json)
   --format            text (gprof's flat profile and call graph), json (the flat profile), speedscope, folded
