@@ -116,7 +116,7 @@ typedef struct vax_cpu {
     uint32_t ipr_misc[IPR_COUNT]; /* registers with no behaviour here (PMR, ACCS, ...) */
 
     /* Per-instruction bookkeeping. */
-    uint32_t instr_pc;         /* address of the current opcode (faults back up to it) */
+    uint32_t instr_pc;         /* address of the current opcode (faults back up to it); stored where it is read (execute.c) */
     uint8_t rlog_n;            /* autoincrement/decrement undo log for faults */
     uint8_t rlog_reg[8];
     int8_t rlog_delta[8];

@@ -174,13 +174,14 @@ ALWAYS_INLINE int modify_memory(vax_machine *m, uint32_t va, int size, modloc *m
     m->cost += cost;   /* the read here and the write-back (mod_write), and from decode_at the address work */
     const xlat_entry *e = &m->xlat[xlat_index(va)];
     if (LIKELY(e->tag == va >> 9 && ((e->access >> (4 + mode)) & 1u))) {   /* write allowed, so read is too */
-        /* In one cache block (mmu.h, in_one_block), the cache's test is
-         * one block's; across two blocks of the page, both are tested, as
-         * cache_read charges them.  Either way the write-back (mod_write)
-         * stores through ml->host. */
+        /* In one cache block (mmu.h, inline_read_fits: an aligned
+         * longword), the cache's test is one block's; else, across two
+         * blocks of the page or one, both are tested, as cache_read charges
+         * them.  Either way the write-back (mod_write) stores through
+         * ml->host. */
         uint32_t pa = e->pa | (va & 511u);
         uint8_t *h = e->host + (va & 511u);
-        if (LIKELY(in_one_block(va, size))) {
+        if (LIKELY(inline_read_fits(va, size))) {
             ml->host = h;
             if (!cache_hits_block(&m->cache, pa))   /* the miss out of line: mmu.h, mem_read_missed_block */
                 return mem_read_missed_block(m, pa, h, size, v);

@@ -267,11 +267,11 @@ static int op_ret(vax_machine *m)
              * changes nothing.  So charging each block from the one after
              * the mask/PSW's to the frame's last once, in ascending order,
              * is the same charges and fills in the same order. */
+            /* (Out of line, cache_read_blocks: a loop here with the miss's
+             * call in it moved RET's registers about around it.) */
             uint32_t blk = (pa | off) >> CACHE_BLOCK_SHIFT, last = (pa | (end - 1u)) >> CACHE_BLOCK_SHIFT;
-            while (blk < last) {
-                blk++;
-                m->cost += cache_read_block(&m->cache, blk << CACHE_BLOCK_SHIFT);
-            }
+            if (blk < last)
+                m->cost += cache_read_blocks(&m->cache, blk + 1, last);
             nap = load_le(h + off + 4, 4);
             nfp = load_le(h + off + 8, 4);
             npc = load_le(h + off + 12, 4);

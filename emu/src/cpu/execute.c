@@ -150,13 +150,17 @@ void cpu_execute(vax_machine *m)
      * needs an earlier stop sets run_limit to 0), so it is read once and
      * can stay in a register. */
     const uint64_t cost_limit = m->cost_limit;
+    /* The inner loop (below, `simple_no_trap`) leaves cpu.instr_pc as it
+     * was, where the profiler's hooks in BSB, JSB and RSB read it: with
+     * the profiler on, every instruction starts here, and sets it. */
+    const uint64_t inner_cost_limit = m->prof ? 0 : cost_limit;
     while (m->icount < m->run_limit && m->cost < cost_limit) {
         int st;
         uint32_t pc = c->r[15];
         /* The inner loop's cost limit (below, `simple_no_trap`): cost_limit, or 0
          * when this instruction is traced, so that the next one comes
          * back here for its trace trap. */
-        uint64_t simple_cost_limit = cost_limit;
+        uint64_t simple_cost_limit = inner_cost_limit;
         /* trap_pending is clear here after an instruction that completed
          * (its trap was taken in its tail) and after one that faulted
          * (none requests a trap before its last possible fault: exec.h,
@@ -320,19 +324,23 @@ void cpu_execute(vax_machine *m)
             /* The frequent ones left to their groups, sent there without
              * dispatch_group's look-up (the same function, the same form). */
             case 0xFB:                         /* CALLS */
+                c->instr_pc = pc;
                 c->r[15] = pc + 1;
                 st = exec_calls(m);
                 break;
             case 0x04:                         /* RET */
+                c->instr_pc = pc;
                 c->r[15] = pc + 1;
                 st = exec_ret(m);
                 break;
             case 0x00:                         /* HALT: listed, so that the jump table starts at 0 */
             case 0x02: case 0xBC: case 0x0C:   /* REI, CHMK, PROBER */
+                c->instr_pc = pc;
                 c->r[15] = pc + 1;
                 st = exec_privileged(m, (int)opcode);
                 break;
             case 0xEF: case 0xF0:              /* EXTZV, INSV */
+                c->instr_pc = pc;
                 c->r[15] = pc + 1;
                 st = exec_field(m, (int)opcode);
                 break;
@@ -342,10 +350,12 @@ void cpu_execute(vax_machine *m)
                  * drops the table's range check (a compare and a branch
                  * per instruction natively; WebAssembly's br_table checks
                  * anyway). */
+                c->instr_pc = pc;
                 c->r[15] = pc + 1;
                 st = VAX_EXC_RESERVED_INSTRUCTION;
                 break;
             default:
+                c->instr_pc = pc;
                 c->r[15] = pc + 1;
                 st = dispatch_group(m, (int)opcode);
                 break;
@@ -372,8 +382,10 @@ void cpu_execute(vax_machine *m)
                     goto fast_form;
                 goto checked_form;
             }
+            c->instr_pc = pc;
         } else {
-        checked_form:;
+        checked_form:
+            c->instr_pc = pc;
             /* Near the end of the page, or the shortcut does not map it:
              * everything the checked way, through the groups; but for the
              * opcodes execute_page_tail takes, if the instruction cannot
@@ -411,11 +423,24 @@ void cpu_execute(vax_machine *m)
          * which sends them to the full tail like a fault, where finish
          * takes the trap.  Only where the limit test fails is
          * trap_pending tested, before the head's, in the full tail's
-         * order. */
-        if (UNLIKELY(st))
+         * order.
+         *
+         * cpu.instr_pc is not stored for the instructions that start
+         * here: only what runs outside these bodies reads it (fault and
+         * trap delivery, the string instructions' restarts, CALLS's and
+         * the profiler's hooks; the groups), so it is stored on the paths
+         * to them: the full tail below, the fast switch's cases that are
+         * not its own, the checked form, a failed refill, and the exit
+         * where the limits stop the loop (where the machine's state is
+         * seen from outside: snapshots and digests keep it).  One store
+         * less per instruction (docs/speed.md, round fifteen). */
+        if (UNLIKELY(st)) {
+            c->instr_pc = pc;
             break;
+        }
         m->icount++;
         if (!(m->icount < m->run_limit && m->cost < simple_cost_limit)) {
+            c->instr_pc = pc;
             if (UNLIKELY(c->trap_pending) && cpu_take_trap(m) == VAX_EXC_FATAL) {
                 m->run_limit = 0;
                 return;
@@ -423,7 +448,6 @@ void cpu_execute(vax_machine *m)
             goto next;
         }
         pc = c->r[15];
-        c->instr_pc = pc;
         c->rlog_n = 0;
         }
         m->icount++;

@@ -39,13 +39,18 @@ uint32_t cache_fill(vax_cache *c, uint32_t *set, uint32_t blk)
     return c->miss_cost;
 }
 
+uint32_t cache_read_blocks(vax_cache *c, uint32_t first, uint32_t last)
+{
+    uint32_t cost = 0;
+    for (uint32_t b = first; b <= last; b++)
+        if (!cache_holds_block(c, b))
+            cost += cache_miss_block(c, b);
+    return cost;
+}
+
 uint32_t cache_read_span(vax_cache *c, uint32_t pa, uint32_t n)
 {
     if (n == 0)
         return 0;
-    uint32_t cost = 0;
-    uint32_t first = pa >> CACHE_BLOCK_SHIFT, last = (pa + n - 1) >> CACHE_BLOCK_SHIFT;
-    for (uint32_t b = first; b <= last; b++)
-        cost += cache_read_block(c, b << CACHE_BLOCK_SHIFT);
-    return cost;
+    return cache_read_blocks(c, pa >> CACHE_BLOCK_SHIFT, (pa + n - 1) >> CACHE_BLOCK_SHIFT);
 }

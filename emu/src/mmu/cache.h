@@ -135,4 +135,8 @@ static inline int cache_holds(const vax_cache *c, uint32_t pa, int size)
 /* The cost of reading the n bytes from pa on (every block they touch). */
 uint32_t cache_read_span(vax_cache *c, uint32_t pa, uint32_t n);
 
+/* The cost of reading blocks first to last (block numbers, pa >> 3), in
+ * that order, each once (first <= last). */
+uint32_t cache_read_blocks(vax_cache *c, uint32_t first, uint32_t last);
+
 #endif
