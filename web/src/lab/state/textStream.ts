@@ -4,22 +4,13 @@
 // would otherwise cut them anywhere, mid-word; the guest's output (append) is
 // left as the guest wrote it, as a terminal shows it.
 
-/** An escape sequence (a colour, bold): it takes no room on the screen. */
+/** An escape sequence (a colour, bold): it takes no room on the screen.  Sticky, for cutWord's walk. */
 const ESCAPE = /\x1b\[[0-9;?]*[A-Za-z]/y;
+const ESCAPES = new RegExp(ESCAPE.source, 'g');
 
 /** How many columns `s` takes on a terminal (escape sequences none). */
 function visibleLength(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length;) {
-    ESCAPE.lastIndex = i;
-    if (ESCAPE.test(s)) {
-      i = ESCAPE.lastIndex;
-      continue;
-    }
-    n++;
-    i++;
-  }
-  return n;
+  return s.replace(ESCAPES, '').length;
 }
 
 /** `word` cut after `n` visible characters (its escape sequences kept where they are): [head, tail]. */
