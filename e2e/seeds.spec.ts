@@ -3,7 +3,8 @@
 // median run and its range over the seeds, in the results table as the
 // command line's table has them, and the result's JSON byte for byte.  The
 // step is short (execs0null, 100 iterations: about 6 virtual seconds a seed)
-// and one whose seeds move its figures, so the range is more than one value.
+// and one whose seeds move its figures, so the range is more than one value;
+// while it runs, the Counters panel draws its samples live.
 // The same step on two of the pool's workers: each seed is a unit of its own,
 // so the one step's seeds run on both workers, and the bytes are the same;
 // while they run, the Counters panel draws a worker's seed live (the samples
@@ -15,7 +16,7 @@ import { resultTable } from '../experiments/runner/resultView';
 import type { ExperimentResult } from '../experiments/runner/result';
 import { decodeLink } from '../web/src/lab/permalink';
 import {
-  chooseExperiment, downloadText, expect, openLab, permalinkOf, resultCells, runAndWait, test, vaxlabJsonText, xtermVisible,
+  chooseExperiment, downloadText, expect, openLab, permalinkOf, resultCells, test, vaxlabJsonText, xtermVisible,
 } from './lab';
 
 const STEP = 'execs0null';
@@ -39,7 +40,22 @@ test('Seeds 3: the row is the median of seeds 1..3 with its range, as `vaxlab ru
     await expect.poll(() => new URL(page.url()).hash).toContain('seeds=3');
   });
 
-  await runAndWait(page, 90_000);
+  await test.step('while the seeds run, one after the other on the page\'s worker, the Counters panel draws them live', async () => {
+    await page.getByTestId('run-button').click();
+    // What the page shows at one moment, read at once (every animation frame: the live view lasts a few seconds).
+    const live = await (await page.waitForFunction(() => {
+      const points = document.querySelectorAll('[data-testid="counter-chart"] circle.point').length;
+      if (!document.querySelector('#counters-title .live') || points < 3) return null;
+      return {
+        progress: document.querySelector('[data-testid="run-progress"]')?.textContent ?? '',
+        points, pool: document.querySelector('[data-testid="counter-live-note"]') !== null,
+      };
+    }, undefined, { timeout: 90_000, polling: 'raf' })).jsonValue();
+    expect(live!.progress, 'the counters were drawn before the run ended').not.toMatch(/^(Finished|Stopped)/);
+    expect(live!.pool, 'the run\'s own samples, not a pool worker\'s').toBe(false);
+    await expect(page.getByTestId('run-progress')).toContainText(/^(Finished|Stopped)/, { timeout: 90_000 });
+    await expect(page.getByTestId('machine-status')).toContainText(/ready/i);
+  });
   const cliText = vaxlabJsonText(['run', STEP, '--param', `iterations=${ITERATIONS}`, '--seeds', '3']);
   const cli = JSON.parse(cliText) as ExperimentResult;
   const cliRow = cli.rows[0]!;

@@ -58,12 +58,11 @@ export interface UnitListeners {
 }
 
 type Pending = { resolve: (m: FromWorker) => void; reject: (e: Error) => void; listeners: UnitListeners };
-type UnitReply = Extract<FromWorker, { type: 'units-checked' | 'units-progress' | 'units-samples' | 'units-done' | 'units-failed' }>;
+type UnitReply = Extract<FromWorker, { type: 'units-checked' | 'units-progress' | 'units-done' | 'units-failed' }>;
 
-/** A units request's reply, or progress or samples, or not a units message at all. */
+/** A units request's reply or progress, or not a units message at all (a unit's samples: handle). */
 function isUnitReply(m: FromWorker): m is UnitReply {
-  return m.type === 'units-checked' || m.type === 'units-progress' || m.type === 'units-samples' || m.type === 'units-done' ||
-    m.type === 'units-failed';
+  return m.type === 'units-checked' || m.type === 'units-progress' || m.type === 'units-done' || m.type === 'units-failed';
 }
 
 /**
@@ -87,15 +86,17 @@ export class UnitRequests {
 
   /** Settles the request `m` answers; false when `m` is not a units reply. */
   handle(m: FromWorker): boolean {
+    if (m.type === 'counter-samples') {
+      // A unit's samples (a run's are the run's: state/runs.ts).
+      if (m.of.kind !== 'unit') return false;
+      this.pending.get(m.of.id)?.listeners.onSamples?.(m.samples);
+      return true;
+    }
     if (!isUnitReply(m)) return false;
     const p = this.pending.get(m.id);
     if (!p) return true;
     if (m.type === 'units-progress') {
       p.listeners.onProgress?.(m.progress);
-      return true;
-    }
-    if (m.type === 'units-samples') {
-      p.listeners.onSamples?.(m.samples);
       return true;
     }
     this.pending.delete(m.id);

@@ -19,8 +19,9 @@
 // pack when there is none; emu/js/sharedPack.ts) and the image's manifest; a
 // pool worker starts from that (init-shared), offers the manifest's shipped
 // snapshots exactly as the first worker does, and runs a sweep's units, one
-// at a time, sending each unit's counter samples as they come (units-samples:
-// the page draws them live) and saying how its machine started (units-done starts).
+// at a time, sending each unit's counter samples as they come (counter-samples,
+// in batches as a run's are: the page draws them live) and saying how its
+// machine started (units-done starts).
 
 import { findExperiment } from '../../../experiments/runner/experiments';
 import { runExperiment } from '../../../experiments/runner/runner';
@@ -37,8 +38,9 @@ import { CPU_NS_PER_INSTRUCTION } from '../../../emu/js/constants';
 import type { DiskImage } from '../../../emu/js/diskImage';
 import { loadVax, type VaxMachineApi } from '../../../emu/js/vaxModule';
 import {
-  errorMessage, type CounterSample, type FromWorker, type ImageRef, type KernelName, type PackImage, type RunConfig, type ToWorker,
+  errorMessage, type FromWorker, type ImageRef, type KernelName, type PackImage, type RunConfig, type ToWorker,
 } from './protocol';
+import { SampleBatches } from './sampleBatches';
 import { TerminalSession } from './terminal';
 
 const ctx = self as unknown as {
@@ -320,10 +322,9 @@ function updateSpeedTimer(): void {
 // ------------------------------------------------------------ experiment runs
 
 let currentRun: { runId: number; abort: AbortController } | null = null;
-/** A run's messages go out at most this often (ms). */
+/** A run's console text and progress go out at most this often (ms); its counter samples have their own pace
+ *  (sampleBatches.ts). */
 const FLUSH_MS = 100;
-/** A unit's counter samples go out at most this often (ms): the page draws them a few times a second. */
-const SAMPLES_MS = 250;
 
 async function run(runId: number, experiment: string, config: RunConfig): Promise<void> {
   if (currentRun) {
@@ -344,6 +345,7 @@ async function run(runId: number, experiment: string, config: RunConfig): Promis
   // The runner calls back often (console per slice, a sample per virtual
   // second); the messages go out in batches, at each pause and at the end.
   let consoleBuffer = '';
+  const samples = new SampleBatches({ kind: 'run', runId }, post);
   const queued: FromWorker[] = [];
   let lastInstructions = 0;
   let lastFlush = 0;
@@ -376,18 +378,17 @@ async function run(runId: number, experiment: string, config: RunConfig): Promis
       signal: abort.signal,
       pause: async () => {
         if (performance.now() - lastFlush >= FLUSH_MS) flush();
+        samples.sendIfDue();
         await yieldNow();
       },
       onConsole: (text) => {
         consoleBuffer += text;
       },
-      onSample: (sample) => {
-        queued.push({ type: 'run-sample', runId, sample });
-      },
+      onSample: (sample) => samples.add(sample),
       onPartial: (partial) => {
-        // After what came before it (the step's console, samples and progress).
-        queued.push({ type: 'run-partial', runId, result: partial });
+        // After what came before it (the step's console, progress and samples).
         flush();
+        samples.sendThen({ type: 'run-partial', runId, result: partial });
       },
       onProgress: (progress) => {
         const delta = progress.instructions - lastInstructions;
@@ -400,10 +401,10 @@ async function run(runId: number, experiment: string, config: RunConfig): Promis
       },
     });
     flush();
-    post({ type: 'run-done', runId, result, hostSeconds: hostSeconds() });
+    samples.sendThen({ type: 'run-done', runId, result, hostSeconds: hostSeconds() });
   } catch (e) {
     flush();
-    post({ type: 'run-error', runId, message: errorMessage(e) });
+    samples.sendThen({ type: 'run-error', runId, message: errorMessage(e) });
   } finally {
     currentRun = null;
     runActive = false;
@@ -446,41 +447,30 @@ async function runUnit(id: number, kernel: KernelName, request: SweepRequest, un
   updateSpeedTimer();
   let lastInstructions = 0;
   let lastPost = 0;
-  // The counter samples go out in batches (a sample is taken every 0.1 to 1 virtual seconds), the rest at the end.
-  let samples: CounterSample[] = [];
-  let lastSamples = 0;
-  const sendSamples = (force: boolean) => {
-    if (samples.length === 0 || (!force && performance.now() - lastSamples < SAMPLES_MS)) return;
-    lastSamples = performance.now();
-    post({ type: 'units-samples', id, samples });
-    samples = [];
-  };
+  const samples = new SampleBatches({ kind: 'unit', id }, post);
   const startsBefore = { ...bootSnapshots.starts };
   try {
     const img = await image(kernel);
     const result = await (await unitRunner(kernel, request)).run(unit, {
       signal: abort.signal,
       image: { name: img.name, sha256: img.sha256 },
-      pause: yieldNow,
-      onSample: (sample) => {
-        samples.push(sample);
-        sendSamples(false);
+      pause: () => {
+        samples.sendIfDue();
+        return yieldNow();
       },
+      onSample: (sample) => samples.add(sample),
       onProgress: (progress) => {
         const delta = progress.instructions - lastInstructions;
         countExecuted(delta >= 0 ? delta : progress.instructions);
         lastInstructions = progress.instructions;
-        sendSamples(false);
         if (performance.now() - lastPost < FLUSH_MS) return;
         lastPost = performance.now();
         post({ type: 'units-progress', id, progress: { ...progress } });
       },
     });
-    sendSamples(true);
-    post({ type: 'units-done', id, result, starts: startsSince(startsBefore, bootSnapshots.starts) });
+    samples.sendThen({ type: 'units-done', id, result, starts: startsSince(startsBefore, bootSnapshots.starts) });
   } catch (e) {
-    sendSamples(true);
-    post({ type: 'units-failed', id, message: errorMessage(e) });
+    samples.sendThen({ type: 'units-failed', id, message: errorMessage(e) });
   } finally {
     if (unitAbort === abort) unitAbort = null;
     runActive = currentRun !== null;

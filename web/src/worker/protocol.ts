@@ -3,9 +3,9 @@
 // is structured-clone data: no functions, no bigint.
 //
 // Page → worker: init once, then any number of run/stop and terminal-*.
-// Worker → page: loading progress, ready, the run's stream (console, samples,
-// progress, then exactly one of run-done / run-error), the terminal's stream,
-// and the measured speed once a second while anything runs.
+// Worker → page: loading progress, ready, the run's stream (console, counter
+// samples, progress, then exactly one of run-done / run-error), the terminal's
+// stream, and the measured speed once a second while anything runs.
 //
 // Sweeps and runs on several workers (web/src/lab/pool.ts): the first
 // worker, in a cross-origin isolated page, hands over the pack in a
@@ -13,7 +13,10 @@
 // without one; emu/js/sharedPack.ts); the pool's workers start from it
 // (init-shared: no download) and run units of a sweep
 // (experiments/runner/sweep.ts) one at a time: units-check, units-run, units-stop; a unit
-// running sends its progress and its counter samples (units-progress, units-samples).
+// running sends its progress and its counter samples (units-progress, counter-samples).
+//
+// Counter samples, a run's or a unit's, come in one message, counter-samples, a batch at a time (sampleBatches.ts),
+// the last batch before the message that ends the run or unit.
 
 import type { ExperimentResult } from '../../../experiments/runner/result';
 import type { RunProgress } from '../../../experiments/runner/runner';
@@ -59,6 +62,18 @@ export interface RunConfig {
   variant?: string;
   /** Each step run with seeds 1..spinSeeds, the row the median run with its range (the runner's `spinSeeds`); absent: 1. */
   spinSeeds?: number;
+}
+
+/** Whose counter samples a counter-samples message carries: a run's (its runId), or a unit's of a sweep or of a run
+ *  spread over the pool (the id of the units-run request). */
+export type SamplesOwner = { kind: 'run'; runId: number } | { kind: 'unit'; id: number };
+
+/** Counter samples taken since the last batch, in the order taken: the Counters panel draws them live (a run keeps
+ *  them as its samples; a unit's result keeps its own series, so the page draws the unit's only while it runs). */
+export interface CounterSamplesMessage {
+  type: 'counter-samples';
+  of: SamplesOwner;
+  samples: CounterSample[];
 }
 
 export type ToWorker =
@@ -119,7 +134,7 @@ export type FromWorker =
    *  or unit has none). */
   | { type: 'kernel-loading'; variant: string; runId?: number }
   | { type: 'run-console'; runId: number; text: string }
-  | { type: 'run-sample'; runId: number; sample: CounterSample }
+  | CounterSamplesMessage
   | { type: 'run-progress'; runId: number; progress: RunProgress; hostSeconds: number }
   /** The result so far: before the first step (no rows), then after each (the runner's onPartial). */
   | { type: 'run-partial'; runId: number; result: ExperimentResult }
@@ -141,9 +156,6 @@ export type FromWorker =
   | { type: 'pack'; kernel: KernelName; pack: SharedPack; image: PackImage; images: ImageRef[]; manifest: ImageManifest | null }
   | { type: 'units-checked'; id: number; problems: string[] }
   | { type: 'units-progress'; id: number; progress: RunProgress }
-  /** The unit's counter samples since the last batch (a batch at most every few hundred ms, the rest before
-   *  units-done): the Counters panel draws them live; the unit's result keeps its own series. */
-  | { type: 'units-samples'; id: number; samples: CounterSample[] }
   /** starts: how the unit's machines started (restored from a snapshot, or booted). */
   | { type: 'units-done'; id: number; result: ExperimentResult; starts: MachineStarts }
   /** The unit could not run (an exception, not a failed step). */

@@ -1,5 +1,5 @@
 // The counters the pool's workers send while a run spread over them, or a
-// sweep, runs (units-samples: web/src/worker/protocol.ts), for the Counters
+// sweep, runs (counter-samples: web/src/worker/protocol.ts), for the Counters
 // panel to draw live.  Several units run at once, one a worker, so the page
 // keeps each worker's current unit (or, once it has ended, its last) with its
 // series so far, and the panel follows one worker: the one the user chose,
@@ -10,11 +10,14 @@
 
 import type { WorkerProgress } from '../../../../experiments/runner/sweep';
 import type { CounterSample } from '../../worker/protocol';
+import { SAMPLE_BATCH_MS } from '../../worker/sampleBatches';
 import { appendSample, padCounters, type Series } from '../results';
 import { Atom } from './atom';
 
-/** At most this often (ms) are the panel's subscribers told of new samples. */
-export const LIVE_MS = 250;
+/** At most this often (ms) are the panel's subscribers told of new samples: as often as each worker sends them
+ *  (its batches, worker/sampleBatches.ts), so several workers sending out of step draw the panel no more often
+ *  than one. */
+export const LIVE_MS = SAMPLE_BATCH_MS;
 
 /** What the pool runs: a run of this page spread over its workers, or a sweep. */
 export type PoolOwner = { kind: 'run'; runId: number } | { kind: 'sweep'; id: number };

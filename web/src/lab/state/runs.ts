@@ -156,9 +156,11 @@ export class Runs {
         // run's first console text, which is not batched) is not this run's.
         if (this.running && m.runId !== undefined && this.run.get()?.runId === m.runId) this.console.note(`\x1b[2mFetching the kernel ${m.variant} (checked against the image's manifest)\x1b[0m\r\n`);
         return;
-      case 'run-sample':
-        this.patch(m.runId, (r) => {
-          r.samples.push(m.sample);
+      case 'counter-samples':
+        // A unit's are the pool's (state/poolCounters.ts), not a run's.
+        if (m.of.kind !== 'run') return;
+        this.patch(m.of.runId, (r) => {
+          r.samples.push(...m.samples);
           return { samplesVersion: r.samplesVersion + 1 };
         });
         return;

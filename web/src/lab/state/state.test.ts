@@ -175,8 +175,14 @@ test('a run: started from settings, followed by its messages, stopped, finished 
 
     runs.handle({ type: 'run-started', runId: id });
     assert.equal(runs.run.get()!.status, 'running');
-    runs.handle({ type: 'run-sample', runId: id, sample: { row: 0, t: 1, values: { 'faults.sy': 5 } } });
-    runs.handle({ type: 'run-sample', runId: id + 1, sample: { row: 0, t: 2, values: {} } });
+    // This run's samples, a batch at a time; another run's, and a unit's of the same number, are not its.
+    runs.handle({ type: 'counter-samples', of: { kind: 'run', runId: id }, samples: [{ row: 0, t: 1, values: { 'faults.sy': 5 } }] });
+    runs.handle({ type: 'counter-samples', of: { kind: 'run', runId: id + 1 }, samples: [{ row: 0, t: 2, values: {} }] });
+    runs.handle({ type: 'counter-samples', of: { kind: 'unit', id }, samples: [{ row: 0, t: 2, values: {} }] });
+    runs.handle({
+      type: 'counter-samples', of: { kind: 'run', runId: id },
+      samples: [{ row: 0, t: 2, values: { 'faults.sy': 7 } }, { row: 0, t: 3, values: { 'faults.sy': 6 } }],
+    });
     runs.handle({ type: 'run-progress', runId: id, progress: { step: 1, steps: 1, label: 'syscall', virtualSeconds: 3, instructions: 9 }, hostSeconds: 0.1 });
     runs.text({ type: 'run-console', runId: id, text: '# ' });
     runs.text({ type: 'run-console', runId: id + 1, text: 'not this run' });
@@ -188,7 +194,7 @@ test('a run: started from settings, followed by its messages, stopped, finished 
     assert.match(runs.console.contents, /Fetching the kernel paper-1985/);
     runs.text({ type: 'run-console', runId: id, text: '# ' });
     const r = runs.run.get()!;
-    assert.deepEqual([r.samples.length, r.samplesVersion, r.progress?.virtualSeconds], [1, 1, 3]);
+    assert.deepEqual([r.samples.map((x) => x.t), r.samplesVersion, r.progress?.virtualSeconds], [[1, 2, 3], 2, 3]);
     assert.ok(runs.console.contents.endsWith('# '));
 
     runs.stop();

@@ -155,8 +155,10 @@ test('the pool starts its workers from the shared pack, sends them units, and re
   ports[0]!.send({ type: 'units-progress', id: sent.id, progress: { step: 1, steps: 1, label: 'syscall', virtualSeconds: 3, instructions: 9 } });
   // The unit's counter samples go to its listener, a batch at a time; another request's are not its.
   const batch = [{ row: 0, t: 0.5, values: { 'faults.sy': 120 } }, { row: 0, t: 1, values: { 'faults.sy': 130 } }];
-  ports[0]!.send({ type: 'units-samples', id: sent.id, samples: batch });
-  ports[0]!.send({ type: 'units-samples', id: sent.id + 100, samples: [{ row: 0, t: 9, values: {} }] });
+  // Nor are a run's, though its runId be the request's id (runs and units are numbered apart).
+  ports[0]!.send({ type: 'counter-samples', of: { kind: 'unit', id: sent.id }, samples: batch });
+  ports[0]!.send({ type: 'counter-samples', of: { kind: 'unit', id: sent.id + 100 }, samples: [{ row: 0, t: 9, values: {} }] });
+  ports[0]!.send({ type: 'counter-samples', of: { kind: 'run', runId: sent.id }, samples: [{ row: 0, t: 8, values: {} }] });
   assert.deepEqual(samples, [batch]);
   const result = { rows: [] } as unknown as import('../../../../experiments/runner/result').ExperimentResult;
   ports[0]!.send({ type: 'units-done', id: sent.id, result, starts: { shipped: 1, here: 0, booted: 0 } });
@@ -219,8 +221,8 @@ test('a sweep\'s live counters: its workers\' samples feed the Counters panel\'s
   await tick();
   const unit = posted.at(-1) as Extract<ToWorker, { type: 'units-run' }>;
   assert.equal(unit.type, 'units-run');
-  sweeps.handle({ type: 'units-samples', id: unit.id, samples: [{ row: 0, t: 0.4, values: { 'faults.sy': 3100 } }] });
-  sweeps.handle({ type: 'units-samples', id: unit.id, samples: [{ row: 0, t: 0.8, values: { 'faults.sy': 3300 } }] });
+  sweeps.handle({ type: 'counter-samples', of: { kind: 'unit', id: unit.id }, samples: [{ row: 0, t: 0.4, values: { 'faults.sy': 3100 } }] });
+  sweeps.handle({ type: 'counter-samples', of: { kind: 'unit', id: unit.id }, samples: [{ row: 0, t: 0.8, values: { 'faults.sy': 3300 } }] });
   // Told after LIVE_MS, once.
   await new Promise((r) => setTimeout(r, 300));
   const live = sweeps.live.state.get()!;
