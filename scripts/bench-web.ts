@@ -230,8 +230,9 @@ async function warmReady(browser: Browser): Promise<number> {
 }
 
 interface TermFigures {
-  /** The tab clicked (as the bench saw it return), terminal-start posted, the first output, the kernel banner,
-   *  "login:", the login name's first keystroke posted to the worker, the shell's prompt. */
+  /** From navigation start: the tab clicked (as the bench saw the click return), terminal-start posted, the worker
+   *  ready, the first output, the kernel banner, "login:", the first key and the Enter of "root" posted to the
+   *  worker, the shell's prompt (as their messages reach the page). */
   clicked: number; start: number; ready: number; output: number; banner: number; login: number; typed: number; enter: number;
   prompt: number;
   /** "login:" and the prompt on the screen (the xterm's rows). */
