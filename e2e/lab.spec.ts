@@ -384,6 +384,8 @@ test('the terminal boots 4.3BSD and accepts `ls /`', async ({ page }, testInfo) 
     await page.keyboard.type('root');
     await page.keyboard.press('Enter');
     await expect.poll(() => xtermVisible(page, 'terminal'), { timeout: 30_000 }).toMatch(/# *$/m);
+    // Logged in by the guest itself: root's /.login (the distribution's) says its piece before the shell's prompt.
+    expect(await xtermVisible(page, 'terminal')).toMatch(/login: root\s*\n[^]*Don't login as root, use su\s*\n[^\n]*# *$/m);
   }
   await page.keyboard.type('ls /');
   await page.keyboard.press('Enter');

@@ -2,6 +2,7 @@
 // e2e tests use it) against the production build served by `vite preview`.
 //
 //   node --import tsx scripts/bench-web.ts [--runs N] [--iterations N] [--ips-divisor N] [--build]
+//   node --import tsx scripts/bench-web.ts --terminal-only [--runs N] [--build]
 //
 // Measures, each time in a fresh browser context (cold HTTP cache, no storage):
 //   - the page: navigation to the worker's "ready" (emulator and 4.3BSD image loaded),
@@ -15,6 +16,10 @@
 //     meter (its "speed" messages, once a second while a machine runs) during
 //     a longer run: table2 with every count divided by --ips-divisor (default 3);
 //   - the size of the JS and wasm shipped (web/dist), raw and gzip.
+// --terminal-only measures the terminal alone (--runs fresh contexts, default 3),
+// with its steps: when the page asked for the machine, the worker's ready,
+// "login:", when the first keystroke of "root" went to the worker, the prompt,
+// and when "login:" and the prompt were on the screen (the xterm's rows).
 // Times come from the worker's messages as the page receives them (an init
 // script taps `Worker`; see web/src/worker/protocol.ts), or from
 // window.__vaxlab.stats() when the page offers it.
@@ -43,6 +48,8 @@ function arg(name: string, fallback: number): number {
 const RUNS = arg('runs', 3);
 const ITERATIONS = arg('iterations', 100_000);
 const IPS_DIVISOR = arg('ips-divisor', 3);
+/** Only the terminal's figures, with where its time goes (--runs fresh contexts). */
+const TERMINAL_ONLY = process.argv.includes('--terminal-only');
 
 // ---------------------------------------------------------------- sizes
 
@@ -88,6 +95,31 @@ const TAP = `(() => {
   const mark = (k, t) => { if (T.marks[k] === undefined) T.marks[k] = t; };
   const Native = window.Worker;
   window.Worker = class extends Native {
+    postMessage(m, ...rest) {
+      const t = performance.now();
+      if (m && m.type === 'terminal-start' && T.marks.termStart === undefined) {
+        mark('termStart', t);
+        // What the terminal shows (its xterm's rows), looked at every 5 ms from now on: when "login:" and the
+        // prompt after root are on the screen.
+        const shown = setInterval(() => {
+          const rows = document.querySelector('[data-testid="terminal"] .xterm-rows');
+          if (!rows) return;
+          const text = Array.from(rows.children, (r) => r.textContent.trimEnd()).join('\\n').trimEnd();
+          const now = performance.now();
+          if (/login:$/.test(text)) mark('termLoginShown', now);
+          if (/login: root[^]*# *$/.test(text)) {
+            mark('termPromptShown', now);
+            clearInterval(shown);
+          }
+        }, 5);
+      }
+      // The first keystroke of the login name reaching the worker.
+      if (m && m.type === 'terminal-input' && T.marks.termLogin !== undefined) {
+        mark('termTyped', t);
+        if (m.text.includes('\\r')) mark('termEnter', t);
+      }
+      return super.postMessage(m, ...rest);
+    }
     constructor(url, opts) {
       super(url, opts);
       mark('workerCreated', performance.now());
@@ -150,8 +182,9 @@ async function readTap(page: Page): Promise<Tap> {
   });
 }
 
-async function waitMark(page: Page, name: string, timeoutMs: number): Promise<number> {
-  const handle = await page.waitForFunction((k) => (window as any).__bench?.marks[k], name, { timeout: timeoutMs, polling: 20 });
+/** The mark's time, once there (looked for every `pollMs`). */
+async function waitMark(page: Page, name: string, timeoutMs: number, pollMs = 20): Promise<number> {
+  const handle = await page.waitForFunction((k) => (window as any).__bench?.marks[k], name, { timeout: timeoutMs, polling: pollMs });
   return (await handle.jsonValue()) as number;
 }
 
@@ -196,21 +229,34 @@ async function warmReady(browser: Browser): Promise<number> {
   return ready;
 }
 
-interface TermFigures { output: number; banner: number; login: number; prompt: number }
+interface TermFigures {
+  /** From navigation start: the tab clicked (as the bench saw the click return), terminal-start posted, the worker
+   *  ready, the first output, the kernel banner, "login:", the first key and the Enter of "root" posted to the
+   *  worker, the shell's prompt (as their messages reach the page). */
+  clicked: number; start: number; ready: number; output: number; banner: number; login: number; typed: number; enter: number;
+  prompt: number;
+  /** "login:" and the prompt on the screen (the xterm's rows). */
+  loginShown: number; promptShown: number;
+}
 
 async function terminalRun(browser: Browser): Promise<TermFigures> {
   const page = await freshPage(browser);
   await page.goto(`${BASE}/`);
   await page.getByTestId('tab-terminal').click();
+  const clicked = await page.evaluate(() => performance.now());
+  // Focused while the machine comes up (the tab focuses it too), so that "root" is typed as soon as "login:" is seen.
+  await page.getByTestId('terminal').click();
   const output = await waitMark(page, 'termOutput', 120_000);
   const banner = await waitMark(page, 'termBanner', 120_000);
-  const login = await waitMark(page, 'termLogin', 300_000);
-  await page.getByTestId('terminal').click();
+  const login = await waitMark(page, 'termLogin', 300_000, 5);
   await page.keyboard.type('root');
   await page.keyboard.press('Enter');
   const prompt = await waitMark(page, 'termPrompt', 60_000);
+  await waitMark(page, 'termPromptShown', 10_000, 5);
+  const t = await readTap(page);
   await page.context().close();
-  return { output, banner, login, prompt };
+  return { clicked, start: t.marks.termStart!, ready: t.marks.ready!, output, banner, login, typed: t.marks.termTyped!, enter: t.marks.termEnter!, prompt,
+    loginShown: t.marks.termLoginShown!, promptShown: t.marks.termPromptShown! };
 }
 
 interface IpsFigures { median: number; max: number; samples: number; wholeRun: number; hostSeconds: number; instructions: number }
@@ -260,6 +306,34 @@ function stat(xs: number[]): string[] {
   return [sec(median(xs)), sec(Math.min(...xs)), sec(Math.max(...xs))];
 }
 
+/** --terminal-only: the terminal's start, RUNS times, with its steps. */
+async function terminalOnly(browser: Browser, version: string): Promise<void> {
+  const terms: TermFigures[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    terms.push(await terminalRun(browser));
+    const t = terms[i]!;
+    console.log(`run ${i + 1}/${RUNS}: ready ${sec(t.ready)}, login: ${sec(t.login)}, typed ${sec(t.typed)}, prompt ${sec(t.prompt)}`);
+  }
+  console.log(`\nthe Terminal tab: Chromium ${version} headless, vite preview of web/dist, ${RUNS} fresh contexts (cold cache); ` +
+    'the tab opened as soon as it is there, "root" typed at "login:"; from navigation start (median, min, max)\n');
+  console.log(table(['', 'median', 'min', 'max'], [
+    ['the tab clicked (as the bench saw it)', ...stat(terms.map((t) => t.clicked))],
+    ['the page posts terminal-start', ...stat(terms.map((t) => t.start))],
+    ['worker ready (emulator + image loaded)', ...stat(terms.map((t) => t.ready))],
+    ['terminal: first output', ...stat(terms.map((t) => t.output))],
+    ['terminal: multi-user "login:"', ...stat(terms.map((t) => t.login))],
+    ['the page posts the first keystroke of "root"', ...stat(terms.map((t) => t.typed))],
+    ['terminal: shell prompt after "root"', ...stat(terms.map((t) => t.prompt))],
+    ['on the screen: "login:"', ...stat(terms.map((t) => t.loginShown))],
+    ['on the screen: the shell prompt', ...stat(terms.map((t) => t.promptShown))],
+    ['  terminal-start → "login:" on the screen', ...stat(terms.map((t) => t.loginShown - t.start))],
+    ['  ready → "login:"', ...stat(terms.map((t) => t.login - t.ready))],
+    ['  "login:" → first keystroke posted (the bench typing)', ...stat(terms.map((t) => t.typed - t.login))],
+    ['  first keystroke → shell prompt', ...stat(terms.map((t) => t.prompt - t.typed))],
+    ['  of which Enter posted → shell prompt (the guest logging in)', ...stat(terms.map((t) => t.prompt - t.enter))],
+  ]));
+}
+
 async function main() {
   const build = process.argv.includes('--build') || !existsSync(join(dist, 'index.html'));
   if (build) {
@@ -276,6 +350,10 @@ async function main() {
   const browser = await launchChromium();
   try {
     const version = browser.version();
+    if (TERMINAL_ONLY) {
+      await terminalOnly(browser, version);
+      return;
+    }
     const labs: LabFigures[] = [];
     const terms: TermFigures[] = [];
     const warm: number[] = [];

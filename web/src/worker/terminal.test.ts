@@ -5,15 +5,20 @@
 // builder ships a snapshot of (experiments/runner/shippedBoots.ts): the page
 // asks the worker for TERMINAL_MACHINE, and the worker creates it as
 // terminalMachineOptions says, so a shipped snapshot of that machine is the
-// one it restores.
+// one it restores.  And a login, typed while the machine follows wall time,
+// is answered at full speed as a whole, its seconds of silence included.
 
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { test } from 'node:test';
+import { gunzipSync } from 'node:zlib';
 import { setImmediate as yieldNow } from 'node:timers/promises';
 
 import { CPU_NS_PER_INSTRUCTION } from '../../../emu/js/constants';
-import { TERMINAL_BOOT } from '../../../experiments/runner/bootSnapshots';
-import { shippedBoots, TERMINAL_MACHINE as SHIPPED } from '../../../experiments/runner/shippedBoots';
+import { BootSnapshots, TERMINAL_BOOT, bootKey, bootSnapshotFromFile } from '../../../experiments/runner/bootSnapshots';
+import { findLabImage } from '../../../emu/js/vaxNode';
+import { shippedBoots, terminalMachineOptions, TERMINAL_MACHINE as SHIPPED } from '../../../experiments/runner/shippedBoots';
 import { useLabImage } from '../../../experiments/runner/testLab';
 import { TERMINAL_MACHINE } from '../lab/state/terminal';
 import { TerminalSession } from './terminal';
@@ -86,3 +91,50 @@ test('the page\'s terminal machine is the one shipped at its login prompt', () =
   });
   assert.deepEqual(t.recipe, TERMINAL_BOOT);
 });
+
+test('a login typed while the terminal follows wall time is answered at full speed, its silence included', { skip: lab.skip },
+  async () => {
+    // The shipped snapshot of the machine at its login prompt when the installer made it (else it boots first).
+    const snapshots = new BootSnapshots();
+    const shipped = join(dirname(findLabImage()!), '43bsd-boot-terminal.snap.gz');
+    if (existsSync(shipped)) {
+      const key = bootKey(lab.disk, { ...terminalMachineOptions('780', 8), disk: lab.disk }, TERMINAL_BOOT);
+      snapshots.set(key, bootSnapshotFromFile(gunzipSync(readFileSync(shipped))));
+    }
+    let screen = '';
+    const session = new TerminalSession(
+      lab.api.vax780, lab.disk, { memoryMB: 8, cpuModel: '780', nsPerInstruction: CPU_NS_PER_INSTRUCTION['780'], realtime: true },
+      { output: (text) => (screen += text), status: () => {}, executed: () => {} },
+      async () => {
+        await yieldNow();
+      },
+      snapshots,
+    );
+    const running = session.run();
+    const waitFor = async (re: RegExp, from: number, limitMs: number) => {
+      const t0 = Date.now();
+      while (!re.test(screen.slice(from))) {
+        if (Date.now() - t0 > limitMs) assert.fail(`no ${String(re)}; the terminal shows ${JSON.stringify(screen.slice(-300))}`);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    };
+    try {
+      await waitFor(/login: $/, 0, 120_000);
+      const at = screen.length;
+      const virtual0 = session.virtualSeconds();
+      const wall0 = performance.now();
+      session.input('root\r');
+      await waitFor(/# $/, at, 60_000);
+      const virtual = session.virtualSeconds() - virtual0;
+      const wall = (performance.now() - wall0) / 1000;
+      // The guest's own login: its /.login's words come before the prompt.
+      assert.match(screen.slice(at), /root\r\r\n[^]*Don't login as root, use su\r\n[^\n]*# $/);
+      // On a 780 it takes seconds, most of them printing nothing (2.6 s between the echo of root and the shell's
+      // first words); in wall time they would have taken as long.  At full speed they take a fraction of that.
+      assert.ok(virtual > 2, `the login took ${virtual.toFixed(2)} virtual s`);
+      assert.ok(wall < virtual / 2, `the login took ${wall.toFixed(2)} s of wall time for ${virtual.toFixed(2)} virtual s: followed in wall time`);
+    } finally {
+      session.stop();
+      await running;
+    }
+  });

@@ -8,8 +8,11 @@
 // follows wall time (virtual time may lead by at most MAX_LEAD_S), unless the
 // page asks for full speed — but for the guest's answer to what was typed,
 // which runs at full speed until the guest has printed nothing for QUIET_S
-// of virtual time (logging in, which takes a 780 about 3 s, answers at
-// once; `sleep 5` still takes 5 s, less QUIET_S).
+// of virtual time (`sleep 5` still takes 5 s, less QUIET_S).  A login
+// (what is typed on a line that a login prompt began) is answered whole:
+// it is silent for longer than that, so it runs at full speed until the
+// guest is idle too (LOGIN_IDLE_SHARE), and the shell's prompt comes at
+// once.
 //
 // What is typed is queued here and handed to the console as its input queue
 // takes it (the C side then paces it by the guest's tty queues), so a paste
@@ -56,6 +59,15 @@ const MAX_LEAD_S = 0.25;
 const MAX_LAG_S = 1;
 /** After a keystroke the guest runs at full speed until it has been silent this long (virtual s). */
 const QUIET_S = 0.5;
+/** A slice in which the guest spent less than this share of its virtual time in the idle loop, or moved a disk
+ *  block, is busy.  Logging in as root on this image, the guest prints nothing for 2.6 virtual s between the echo of
+ *  `root` and the shell's first words (login reads the password file and writes utmp and wtmp; csh reads /.cshrc,
+ *  which runs `hostname | sed`, and /.login, which runs stty: the distribution's dot files), busy or waiting for
+ *  the disk throughout; idle, the guest spends about 0.98 of its time in the idle loop. */
+const LOGIN_IDLE_SHARE = 0.9;
+/** The line being typed on begins with a login prompt, as getty and login print them ("login: ", "Password:",
+ *  perhaps after a host name). */
+const LOGIN_LINE = /(^|[\r\n])(\S+ )?(login: |Password:)[^\r\n]*$/;
 /** At most this much typed text waits (a paste larger than this is refused with the bell). */
 export const MAX_PENDING_INPUT = 4 * 1024 * 1024;
 /** Where 4.3BSD's struct tty keeps its window size (t_winsize: rows, columns, x and y pixels, 16 bits each,
@@ -74,6 +86,13 @@ export class TerminalSession {
   /** Answering what was typed (full speed), and when it last printed (virtual ns). */
   private answering = false;
   private lastOutputNs = 0n;
+  /** Answering a login (LOGIN_LINE): until the guest is idle as well as quiet; and when it was last busy (virtual ns). */
+  private answeringLogin = false;
+  private lastBusyNs = 0n;
+  /** The guest's idle time and disk transfers (hardwareStats) after the last slice, while answering a login. */
+  private busyCounters: { idleNs: number; totalNs: number; transfers: number } | null = null;
+  /** The end of what the guest printed (for LOGIN_LINE). */
+  private outputTail = '';
   private pending = '';
   private size: { cols: number; rows: number } | null = null;
   private sizeCheckedAt = 0;
@@ -135,6 +154,7 @@ export class TerminalSession {
     if (saved) {
       // At the login prompt already: its boot as it was printed, then on in wall time.
       this.events.output(saved.transcript);
+      this.outputTail = saved.transcript.slice(-256);
       this.loggedInPrompt = true;
       this.anchor();
       this.events.status('running', this.virtualSeconds());
@@ -142,8 +162,11 @@ export class TerminalSession {
     try {
       while (!this.stopped) {
         this.feedInput();
-        if (this.answering && Number(sys.timeNs() - this.lastOutputNs) / 1e9 > QUIET_S) {
+        const lastSign = this.answeringLogin && this.lastBusyNs > this.lastOutputNs ? this.lastBusyNs : this.lastOutputNs;
+        if (this.answering && Number(sys.timeNs() - lastSign) / 1e9 > QUIET_S) {
           this.answering = false;
+          this.answeringLogin = false;
+          this.busyCounters = null;
           this.anchor();   // wall time from here: no catching up with the burst
         }
         const following = this.realtime && this.loggedInPrompt && !this.answering;
@@ -160,7 +183,9 @@ export class TerminalSession {
         const r = sys.run(following ? REALTIME_SLICE : FAST_SLICE);
         this.events.executed(Number(sys.instructionCount() - before));
         const out = sys.readConsole();
+        if (this.answeringLogin && this.guestBusy()) this.lastBusyNs = sys.timeNs();
         if (out) {
+          this.outputTail = (this.outputTail + out).slice(-256);
           this.lastOutputNs = sys.timeNs();
           this.events.output(out);
           if (!this.loggedInPrompt) {
@@ -255,8 +280,31 @@ export class TerminalSession {
     if (!this.loggedInPrompt) this.typedBeforeLogin = true;
     this.answering = true;
     this.lastOutputNs = this.sys.timeNs();
+    if (!this.answeringLogin && this.loggedInPrompt && LOGIN_LINE.test(this.outputTail)) {
+      this.answeringLogin = true;
+      this.lastBusyNs = this.lastOutputNs;
+      this.busyCounters = this.readBusyCounters();
+    }
     const taken = this.sys.typeSome(this.pending.slice(0, 8192));
     if (taken > 0) this.pending = this.pending.slice(taken);
+  }
+
+  /** Whether the guest was busy (LOGIN_IDLE_SHARE) since the last call. */
+  private guestBusy(): boolean {
+    const before = this.busyCounters;
+    const now = this.readBusyCounters();
+    this.busyCounters = now;
+    if (!before || !now) return false;
+    const total = now.totalNs - before.totalNs;
+    return now.transfers > before.transfers || (total > 0 && (now.idleNs - before.idleNs) / total < LOGIN_IDLE_SHARE);
+  }
+
+  private readBusyCounters(): { idleNs: number; totalNs: number; transfers: number } | null {
+    if (!this.sys) return null;
+    const stats = this.sys.hardwareStats();
+    let transfers = 0;
+    for (const [name, n] of Object.entries(stats)) if (/^disk\..*\.xfers$/.test(name)) transfers += n;
+    return { idleNs: stats['ns.idle'] ?? 0, totalNs: stats['ns.total'] ?? 0, transfers };
   }
 
   /** Writes the terminal's size into the console tty's t_winsize: always, or (`always` false) only if it has none. */
