@@ -109,7 +109,17 @@ enum {
 /* Software-visible processor state.  Lives inside vax_machine. */
 typedef struct vax_cpu {
     uint32_t r[16];            /* R0..R15; r[14] is the current stack */
-    uint32_t psl;
+    /* The PSL is kept in three parts, so that an instruction sets its
+     * condition codes with a store or two instead of reading, masking,
+     * merging and storing the whole PSL (the codes change after almost
+     * every instruction, the other bits seldom).  Read and write the
+     * whole PSL or its codes only through the accessors below
+     * (cpu_psl, cpu_cc, cpu_store_psl, cpu_store_cc): nothing else may
+     * compose them, so no reader can see codes that are out of date. */
+    uint32_t psl_without_cc;   /* the PSL with bits 3:0 (N Z V C) always zero */
+    uint32_t cc_nzv;           /* PSL<N,Z,V> in their PSL positions, other bits zero */
+    uint32_t cc_c;             /* PSL<C> (bit 0), other bits zero: apart, because the moves and
+                                  logical instructions set N Z V and keep C */
     uint32_t sp_save[5];       /* KSP ESP SSP USP ISP (the inactive copies) */
     uint32_t p0br, p0lr, p1br, p1lr, sbr, slr;
     uint32_t pcbb, scbb, astlvl, sisr, mapen;
@@ -182,6 +192,42 @@ void cpu_ipl_written(vax_machine *m);
 /* Internal processor registers (privileged.c). */
 int cpu_mtpr(vax_machine *m, uint32_t ipr, uint32_t value);
 int cpu_mfpr(vax_machine *m, uint32_t ipr, uint32_t *value);
+
+/* ---- The PSL and its condition codes (see vax_cpu) ---- */
+
+/* N Z V C as in PSL<3:0>. */
+static inline uint32_t cpu_cc(const vax_cpu *c)
+{
+    return c->cc_nzv | c->cc_c;
+}
+
+/* The whole PSL, as MOVPSL, an exception's frame, SVPCTX, the state
+ * digest and a snapshot see it. */
+static inline uint32_t cpu_psl(const vax_cpu *c)
+{
+    return c->psl_without_cc | cpu_cc(c);
+}
+
+/* PSL<C> alone (0 or 1): the instructions that keep C or read it. */
+static inline uint32_t cpu_cc_c(const vax_cpu *c)
+{
+    return c->cc_c;
+}
+
+/* Set N Z V C from PSL<3:0> (other bits of `cc` ignored). */
+static inline void cpu_store_cc(vax_cpu *c, uint32_t cc)
+{
+    c->cc_nzv = cc & (PSL_N | PSL_Z | PSL_V);
+    c->cc_c = cc & PSL_C;
+}
+
+/* Store a whole PSL as it is: no stack switch, no accounting (that is
+ * cpu_set_psl's work, which ends here). */
+static inline void cpu_store_psl(vax_cpu *c, uint32_t psl)
+{
+    c->psl_without_cc = psl & ~PSL_CC;
+    cpu_store_cc(c, psl);
+}
 
 /* Stack-pointer slot of a PSL. */
 static inline int psl_sp_slot(uint32_t psl)

@@ -33,10 +33,10 @@
 #include "machine.h"
 #include "cpu/decode.h"
 
-/* Set NZVC. */
+/* Set NZVC: two stores, no read of the PSL (cpu.h, vax_cpu). */
 static inline void cc_set(vax_machine *m, uint32_t cc)
 {
-    m->cpu.psl = (m->cpu.psl & ~PSL_CC) | cc;
+    cpu_store_cc(&m->cpu, cc);
 }
 
 /* N and Z of each byte value: one load instead of the shift, mask, test
@@ -60,7 +60,7 @@ static inline uint32_t cc_nz(uint32_t result, int size)
  * instructions. */
 static inline void cc_nz_keep_c(vax_machine *m, uint32_t result, int size)
 {
-    m->cpu.psl = (m->cpu.psl & ~(PSL_N | PSL_Z | PSL_V)) | cc_nz(result, size);
+    m->cpu.cc_nzv = cc_nz(result, size);   /* V cleared with it; C is its own field */
 }
 
 /* Request an arithmetic trap after the current instruction completes.
@@ -68,7 +68,7 @@ static inline void cc_nz_keep_c(vax_machine *m, uint32_t result, int size)
  * and this checks IV. */
 static inline void cpu_set_trap(vax_machine *m, int code)
 {
-    if (code == ARITH_INT_OVERFLOW && !(m->cpu.psl & PSL_IV))
+    if (code == ARITH_INT_OVERFLOW && !(m->cpu.psl_without_cc & PSL_IV))
         return;
     m->cpu.trap_pending = (uint8_t)code;
 }

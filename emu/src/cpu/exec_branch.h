@@ -55,7 +55,7 @@ ALWAYS_INLINE int branch_w(dctx *d, int taken)
 /* Bxx: the condition of the opcode on the current CCs. */
 ALWAYS_INLINE int op_bcond(dctx *d, int opcode)
 {
-    return branch_b(d, condition(opcode, d->m->cpu.psl));
+    return branch_b(d, condition(opcode, cpu_cc(&d->m->cpu)));
 }
 
 ALWAYS_INLINE int op_bsb(dctx *d, int size)
@@ -110,7 +110,7 @@ ALWAYS_INLINE int op_aob(dctx *d, int le)
     TRY(dc_branch_b(d, &disp));
     uint32_t r = idx + 1;
     TRY(mod_write(d->m, &l, 4, r));
-    uint32_t cc = cc_nz(r, 4) | (d->m->cpu.psl & PSL_C);
+    uint32_t cc = cc_nz(r, 4) | cpu_cc_c(&d->m->cpu);
     int st = VAX_OK;
     if (UNLIKELY(r == 0x80000000u)) {
         cc |= PSL_V;
@@ -132,7 +132,7 @@ ALWAYS_INLINE int op_sob(dctx *d, int gtr)
     TRY(dc_branch_b(d, &disp));
     uint32_t r = idx - 1;
     TRY(mod_write(d->m, &l, 4, r));
-    uint32_t cc = cc_nz(r, 4) | (d->m->cpu.psl & PSL_C);
+    uint32_t cc = cc_nz(r, 4) | cpu_cc_c(&d->m->cpu);
     int st = VAX_OK;
     if (UNLIKELY(r == 0x7FFFFFFFu)) {
         cc |= PSL_V;

@@ -14,7 +14,7 @@ static int op_clrq(vax_machine *m)
 {
     static const uint32_t zero[2] = {0, 0};
     TRY(op_write_q(m, zero));
-    cc_set(m, PSL_Z | (m->cpu.psl & PSL_C));
+    cc_set(m, PSL_Z | cpu_cc_c(&m->cpu));
     return 0;
 }
 
@@ -26,7 +26,7 @@ static int op_rotl(vax_machine *m)
     unsigned n = cnt & 31;   /* a negative count rotates right: the same modulo 32 */
     uint32_t r = n ? (src << n) | (src >> (32 - n)) : src;
     TRY(op_write(m, 4, r));
-    cc_set(m, cc_nz(r, 4) | (m->cpu.psl & PSL_C));
+    cc_set(m, cc_nz(r, 4) | cpu_cc_c(&m->cpu));
     return 0;
 }
 
@@ -116,7 +116,7 @@ static int op_adwc_sbwc(vax_machine *m, int subtract)
     TRY(op_read(m, 4, &src));
     TRY(op_loc(m, 4, &l));
     TRY(loc_read(m, &l, 4, &dst));
-    uint32_t c = m->cpu.psl & PSL_C;
+    uint32_t c = cpu_cc_c(&m->cpu);
     uint64_t wide;
     uint32_t r, cc;
     if (!subtract) {
@@ -175,10 +175,8 @@ static int op_psw(vax_machine *m, int set)
     TRY(op_read(m, 2, &mask));
     if (mask & 0xFF00u)
         return VAX_EXC_RESERVED_OPERAND;
-    if (set)
-        m->cpu.psl |= mask;
-    else
-        m->cpu.psl &= ~mask;
+    uint32_t psl = cpu_psl(&m->cpu);   /* the mask may name N Z V C as well as T and the enables */
+    cpu_store_psl(&m->cpu, set ? psl | mask : psl & ~mask);
     if (mask & PSL_T)
         cpu_interrupts_changed(m);
     return 0;
@@ -290,7 +288,7 @@ int exec_integer(vax_machine *m, int opcode)
     case 0xD9: return op_adwc_sbwc(m, 1);
     case 0x58: return op_adawi(m);
     case 0x0A: return op_index(m);
-    case 0xDC: return op_write(m, 4, m->cpu.psl);   /* MOVPSL: CCs unchanged */
+    case 0xDC: return op_write(m, 4, cpu_psl(&m->cpu));   /* MOVPSL: CCs unchanged */
     case 0xB8: return op_psw(m, 1);
     case 0xB9: return op_psw(m, 0);
     }

@@ -63,15 +63,15 @@ ALWAYS_INLINE uint32_t alu(const vax_machine *m, int op, int size, uint32_t src,
     }
     case ALU_BIS:
         r = dst | src;
-        c = cc_nz(r, size) | (m->cpu.psl & PSL_C);
+        c = cc_nz(r, size) | cpu_cc_c(&m->cpu);
         break;
     case ALU_BIC:
         r = dst & ~src;
-        c = cc_nz(r, size) | (m->cpu.psl & PSL_C);
+        c = cc_nz(r, size) | cpu_cc_c(&m->cpu);
         break;
     default:
         r = dst ^ src;
-        c = cc_nz(r, size) | (m->cpu.psl & PSL_C);
+        c = cc_nz(r, size) | cpu_cc_c(&m->cpu);
         break;
     }
     *cc = c;
@@ -156,7 +156,7 @@ ALWAYS_INLINE int op_bit(dctx *d, int size)
 ALWAYS_INLINE int op_clr(dctx *d, int size)
 {
     TRY(dc_write(d, size, 0));
-    d->m->cpu.psl = (d->m->cpu.psl & ~(PSL_N | PSL_Z | PSL_V)) | PSL_Z;
+    d->m->cpu.cc_nzv = PSL_Z;   /* N and V cleared, C kept */
     return dc_done(d);
 }
 
@@ -272,7 +272,7 @@ ALWAYS_INLINE int op_movq(dctx *d)
     uint32_t v[2];
     TRY(dc_read_q(d, v));
     TRY(dc_write_q(d, v));
-    cc_set(d->m, ((v[1] & 0x80000000u) ? PSL_N : 0) | ((v[0] | v[1]) ? 0 : PSL_Z) | (d->m->cpu.psl & PSL_C));
+    cc_set(d->m, ((v[1] & 0x80000000u) ? PSL_N : 0) | ((v[0] | v[1]) ? 0 : PSL_Z) | cpu_cc_c(&d->m->cpu));
     return dc_done(d);
 }
 
