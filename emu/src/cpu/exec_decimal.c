@@ -408,7 +408,7 @@ static int do_movp(vax_machine *m)
     pack(&x, len, &p);
     TRY(store_bytes(m, dst, p.b, p.n));
     set_r0_r3(m, src, dst);
-    m->cpu.cc_nzv = p.cc & (PSL_N | PSL_Z);   /* V cleared, C kept */
+    cpu_store_cc(&m->cpu, (p.cc & (PSL_N | PSL_Z)) | cpu_cc_c(&m->cpu));   /* V cleared, C kept */
     return 0;
 }
 

@@ -148,9 +148,9 @@ static int op_adawi(vax_machine *m)
         return VAX_EXC_RESERVED_OPERAND;
     TRY(loc_read(m, &l, 2, &dst));
     uint32_t cc;
-    uint32_t r = alu(m, ALU_ADD, 2, src, dst, &cc);
+    uint32_t r = alu(ALU_ADD, 2, src, dst, &cc);
     TRY(loc_write(m, &l, 2, r));
-    return alu_commit(m, ALU_ADD, 2, src, cc);
+    return alu_commit(m, ALU_ADD, 2, src, r, cc);
 }
 
 static int op_index(vax_machine *m)

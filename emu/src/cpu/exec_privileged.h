@@ -23,7 +23,7 @@ ALWAYS_INLINE int op_mtpr(dctx *d)
     TRY(dc_read(d, 4, &ipr));
     dc_sync_out(d);   /* what cpu_mtpr does may look at the PC (an interrupt request) */
     TRY(cpu_mtpr(m, ipr, v));
-    cc_set(m, cc_nz(v, 4) | cpu_cc_c(&m->cpu));
+    cc_nz_keep_c(m, v, 4);
     return dc_done(d);
 }
 
@@ -38,7 +38,7 @@ ALWAYS_INLINE int op_mfpr(dctx *d)
     dc_sync_out(d);
     TRY(cpu_mfpr(m, ipr, &v));
     TRY(dc_write(d, 4, v));
-    cc_set(m, cc_nz(v, 4) | cpu_cc_c(&m->cpu));
+    cc_nz_keep_c(m, v, 4);
     return dc_done(d);
 }
 

@@ -425,7 +425,7 @@ static IDLE_NOINLINE uint64_t idle_look(vax_machine *m)
             n = cost_room / iter_cost;
         uint32_t r = op <= 0xF3 ? c->r[reg] + (uint32_t)n : c->r[reg] - (uint32_t)n;
         c->r[reg] = r;
-        c->cc_nzv = ((r >> 31) ? PSL_N : 0) | (r == 0 ? PSL_Z : 0);   /* V cleared, C kept */
+        cpu_store_cc(c, ((r >> 31) ? PSL_N : 0) | (r == 0 ? PSL_Z : 0) | cpu_cc_c(c));   /* V cleared, C kept */
         iter_cost *= n;
     } else {
         uint64_t iters = room / len;
