@@ -27,7 +27,7 @@
  *   each class: integer, EDIV, INDEX, decimal, floating).
  * - Condition codes: for a result, cc_result()/cc_result_keep_c()/
  *   cc_nz_keep_c() below, which leave N and Z as the result itself (cpu.h,
- *   vax_cpu); codes worked out as bits, cc_set(), with cc_nz() for the N
+ *   vax_cpu); codes worked out as bits, cc_set(), with cc_nz_bits() for the N
  *   and Z of a result.
  */
 #ifndef VAX_EXEC_H
@@ -44,7 +44,7 @@ static inline void cc_set(vax_machine *m, uint32_t cc)
 
 /* N and Z as bits from a result of `size` bytes (bits above size
  * ignored), for the instructions that work their codes out as bits. */
-static inline uint32_t cc_nz(uint32_t result, int size)
+static inline uint32_t cc_nz_bits(uint32_t result, int size)
 {
     uint32_t n = (result >> (8 * size - 4)) & PSL_N;   /* the sign bit moved to bit 3 */
     uint32_t z = (result & size_mask(size)) == 0 ? PSL_Z : 0;

@@ -507,7 +507,7 @@ static int do_cvtpl(vax_machine *m)
         TRY(probe_write(m, loc.addr, 4));
     set_r0_r3(m, src, 0);
     TRY(loc_write(m, &loc, 4, result));
-    cc_set(m, cc_nz(result, 4) | (v ? PSL_V : 0));
+    cc_set(m, cc_nz_bits(result, 4) | (v ? PSL_V : 0));
     if (v)
         cpu_set_trap(m, ARITH_INT_OVERFLOW);
     return 0;

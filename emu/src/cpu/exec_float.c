@@ -234,7 +234,7 @@ static int op_cvt_to_int(vax_machine *m, int dbl, int size, int round)
     if (s == VF_RESERVED_OPERAND)
         return VAX_EXC_RESERVED_OPERAND;
     TRY(op_write(m, size, (uint32_t)r));
-    uint32_t cc = cc_nz((uint32_t)r, size);
+    uint32_t cc = cc_nz_bits((uint32_t)r, size);
     if (s == VF_INT_OVERFLOW) {
         cc |= PSL_V;
         cpu_set_trap(m, ARITH_INT_OVERFLOW);

@@ -26,7 +26,7 @@ static int op_rotl(vax_machine *m)
     unsigned n = cnt & 31;   /* a negative count rotates right: the same modulo 32 */
     uint32_t r = n ? (src << n) | (src >> (32 - n)) : src;
     TRY(op_write(m, 4, r));
-    cc_set(m, cc_nz(r, 4) | cpu_cc_c(&m->cpu));
+    cc_set(m, cc_nz_bits(r, 4) | cpu_cc_c(&m->cpu));
     return 0;
 }
 
@@ -103,7 +103,7 @@ static int op_ediv(vax_machine *m)
     }
     TRY(op_write(m, 4, quo));
     TRY(op_write(m, 4, rem));
-    cc_set(m, cc_nz(quo, 4) | (trap ? PSL_V : 0));
+    cc_set(m, cc_nz_bits(quo, 4) | (trap ? PSL_V : 0));
     if (trap)
         cpu_set_trap(m, trap);
     return 0;
@@ -122,12 +122,12 @@ static int op_adwc_sbwc(vax_machine *m, int subtract)
     if (!subtract) {
         wide = (uint64_t)dst + src + c;
         r = (uint32_t)wide;
-        cc = cc_nz(r, 4) | ((wide >> 32) ? PSL_C : 0);
+        cc = cc_nz_bits(r, 4) | ((wide >> 32) ? PSL_C : 0);
         if ((~(src ^ dst) & (src ^ r)) & 0x80000000u)
             cc |= PSL_V;
     } else {
         r = dst - src - c;
-        cc = cc_nz(r, 4) | (((uint64_t)src + c > dst) ? PSL_C : 0);
+        cc = cc_nz_bits(r, 4) | (((uint64_t)src + c > dst) ? PSL_C : 0);
         if (((src ^ dst) & (dst ^ r)) & 0x80000000u)
             cc |= PSL_V;
     }
@@ -163,7 +163,7 @@ static int op_index(vax_machine *m)
     TRY(op_read(m, 4, &in));
     uint32_t r = (in + sub) * size;
     TRY(op_write(m, 4, r));
-    cc_set(m, cc_nz(r, 4));
+    cc_set(m, cc_nz_bits(r, 4));
     if ((int32_t)sub < (int32_t)low || (int32_t)sub > (int32_t)high)
         cpu_set_trap(m, ARITH_SUBSCRIPT);
     return 0;

@@ -1009,7 +1009,7 @@ static int do_crc(vax_machine *m)
     r[1] = 0;
     r[2] = 0;
     r[3] = p;
-    cc_set(m, cc_nz(crc, 4));
+    cc_set(m, cc_nz_bits(crc, 4));
     complete(m, dpc);
     return 0;
 }
