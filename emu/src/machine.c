@@ -29,7 +29,7 @@ static void reset_processor(vax_machine *m)
     vax_cpu *c = &m->cpu;
     memset(c, 0, sizeof *c);
     /* As after a console INIT: kernel mode on the interrupt stack, IPL 31. */
-    c->psl = PSL_IS | (31u << PSL_IPL_SHIFT);
+    c->psl_without_cc = PSL_IS | (31u << PSL_IPL_SHIFT);
     machine_account_mode(m, VAX_STATS_INTERRUPT, m->icount);
     c->astlvl = 4;   /* no AST pending */
     c->ipr_misc[IPR_SID] = VAX780_SID;
@@ -90,7 +90,7 @@ void machine_irq_raise(vax_machine *m, int ipl, int source, uint32_t scb_offset)
     m->irq_vector[ipl & 31][source & 31] = (uint16_t)scb_offset;
     m->irq_pending[ipl & 31] |= 1u << (source & 31);
     m->irq_levels |= 1u << (ipl & 31);
-    if (ipl > (int)PSL_GET_IPL(m->cpu.psl))
+    if (ipl > (int)PSL_GET_IPL(m->cpu.psl_without_cc))
         m->run_limit = 0;
 }
 
@@ -237,7 +237,7 @@ static uint64_t event_limit(const vax_machine *m, const vax_event *e)
 static int service_interrupts(vax_machine *m)
 {
     vax_cpu *c = &m->cpu;
-    int ipl = (int)PSL_GET_IPL(c->psl);
+    int ipl = (int)PSL_GET_IPL(c->psl_without_cc);
     uint32_t above = machine_irq_levels_above(m, (uint32_t)ipl);
     if (above) {
         int level = highest_bit(above);
@@ -284,7 +284,7 @@ vax_stop_reason vax_run(vax_machine *m, uint64_t max_instructions)
             /* (The full pass's last lines, repeated: one tail shared by both
              * paths cost the 4.3BSD script 0.6% more host instructions,
              * 6,302.0 M against 6,264.3 M, callgrind, 27 November 2026.) */
-            if (m->idle_skip && (m->cpu.psl & PSL_CUR) == 0)
+            if (m->idle_skip && (m->cpu.psl_without_cc & PSL_CUR) == 0)
                 cpu_idle_skip(m);
             cpu_execute(m);
             continue;
@@ -306,7 +306,7 @@ vax_stop_reason vax_run(vax_machine *m, uint64_t max_instructions)
         /* Between instructions, with the events and interrupts due now
          * taken: an idle loop may be skipped up to run_limit (idle.c
          * checks the rest).  Only kernel mode idles. */
-        if (m->idle_skip && (m->cpu.psl & PSL_CUR) == 0)
+        if (m->idle_skip && (m->cpu.psl_without_cc & PSL_CUR) == 0)
             cpu_idle_skip(m);
         cpu_execute(m);
     }
@@ -340,7 +340,7 @@ void vax_set_reg(vax_machine *m, int n, uint32_t value)
     m->cpu.r[n & 15] = value;
 }
 
-uint32_t vax_get_psl(const vax_machine *m) { return m->cpu.psl; }
+uint32_t vax_get_psl(const vax_machine *m) { return cpu_psl(&m->cpu); }
 
 void vax_set_psl(vax_machine *m, uint32_t psl)
 {
@@ -403,7 +403,7 @@ uint64_t vax_state_digest(const vax_machine *m)
     uint64_t h = 0xCBF29CE484222325ull;
     for (int i = 0; i < 16; i++)
         h = fnv1a_u32(h, c->r[i]);
-    h = fnv1a_u32(h, c->psl);
+    h = fnv1a_u32(h, cpu_psl(c));
     for (int i = 0; i < 5; i++)
         h = fnv1a_u32(h, c->sp_save[i]);
     const uint32_t iprs[] = {c->p0br, c->p0lr, c->p1br, c->p1lr, c->sbr, c->slr,

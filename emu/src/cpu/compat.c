@@ -71,7 +71,7 @@ static uint32_t sign_bit(int size)
 /* The PDP-11 condition codes are PSL<3:0>, in the same order. */
 static void set_cc(vax_cpu *c, uint32_t cc)
 {
-    c->psl = (c->psl & ~PSL_CC) | cc;
+    cpu_store_cc(c, cc);
 }
 
 static uint32_t nz(uint32_t v, int size)
@@ -103,7 +103,7 @@ static int double_operand(vax_machine *m, uint32_t w)
     TRY(cm_operand_decode(m, (int)(w >> 6) & 077, size, &s));
     TRY(cm_read(m, &s, size, &src));
     TRY(cm_operand_decode(m, (int)w & 077, size, &d));
-    uint32_t keep_c = c->psl & PSL_C;
+    uint32_t keep_c = cpu_cc_c(c);
     switch (op) {
     case DOP_MOV:
         if (size == 1 && d.is_reg) {   /* MOVB to a register sign-extends into all 16 bits */
@@ -176,7 +176,7 @@ static int single_operand(vax_machine *m, uint32_t w)
     shape_cost(m, single_shape[op - SOP_CLR][size == 1]);
     cm_operand d;
     uint32_t v, r, cc;
-    uint32_t cin = c->psl & PSL_C;
+    uint32_t cin = cpu_cc_c(c);
     TRY(cm_operand_decode(m, (int)w & 077, size, &d));
     if (op == SOP_CLR) {
         TRY(cm_write(m, &d, size, 0));
@@ -253,9 +253,9 @@ static int sxt(vax_machine *m, uint32_t w)
     cm_operand d;
     shape_cost(m, SHAPE_MOVW);
     TRY(cm_operand_decode(m, (int)w & 077, 2, &d));
-    int n = (c->psl & PSL_N) != 0;
+    int n = (cpu_cc(c) & PSL_N) != 0;
     TRY(cm_write(m, &d, 2, n ? 0xFFFFu : 0));
-    set_cc(c, (c->psl & (PSL_N | PSL_C)) | (n ? 0 : PSL_Z));
+    set_cc(c, (cpu_cc(c) & (PSL_N | PSL_C)) | (n ? 0 : PSL_Z));
     return 0;
 }
 
@@ -271,7 +271,7 @@ static int xor_reg(vax_machine *m, uint32_t w)
     TRY(cm_read_modify(m, &d, 2, &v));
     uint32_t r = v ^ src;
     TRY(cm_write(m, &d, 2, r));
-    set_cc(c, nz(r, 2) | (c->psl & PSL_C));
+    set_cc(c, nz(r, 2) | cpu_cc_c(c));
     return 0;
 }
 
@@ -379,7 +379,7 @@ static int move_previous(vax_machine *m, uint32_t w, int to_previous)
         TRY(cm_read(m, &d, 2, &v));
         TRY(cm_push(m, v));
     }
-    set_cc(c, nz(v, 2) | (c->psl & PSL_C));
+    set_cc(c, nz(v, 2) | cpu_cc_c(c));
     return 0;
 }
 
@@ -390,7 +390,7 @@ static int move_previous(vax_machine *m, uint32_t w, int to_previous)
 static int branch(vax_machine *m, uint32_t w)
 {
     vax_cpu *c = &m->cpu;
-    uint32_t p = c->psl;
+    uint32_t p = cpu_cc(c);
     int n = (p & PSL_N) != 0, z = (p & PSL_Z) != 0, v = (p & PSL_V) != 0, cy = (p & PSL_C) != 0;
     int taken;
     int which = (int)((w >> 8) & 7) | ((w & 0100000u) ? 8 : 0);
@@ -472,7 +472,7 @@ static int rti(vax_machine *m)
     TRY(cm_pop(m, &pc));
     TRY(cm_pop(m, &psw));
     cm_set_reg(c, 7, pc);
-    c->psl = (c->psl & ~(PSL_CC | PSL_T)) | (psw & (PSL_CC | PSL_T));
+    cpu_store_psl(c, (cpu_psl(c) & ~(PSL_CC | PSL_T)) | (psw & (PSL_CC | PSL_T)));
     return 0;
 }
 
@@ -494,10 +494,8 @@ static int operate(vax_machine *m, uint32_t w)
         return rts(m, w);
     if (w >= 0000240u && w <= 0000277u) {   /* CLx/SEx: bit 4 sets, else clears, the NZVC in 3:0 */
         shape_cost(m, (w & 020u) ? SHAPE_BISPSW : SHAPE_BICPSW);
-        if (w & 020u)
-            c->psl |= w & PSL_CC;
-        else
-            c->psl &= ~(w & PSL_CC);
+        uint32_t cc = cpu_cc(c);
+        cpu_store_cc(c, (w & 020u) ? cc | (w & PSL_CC) : cc & ~(w & PSL_CC));
         return 0;
     }
     if (w >= 0000300u)

@@ -109,7 +109,28 @@ enum {
 /* Software-visible processor state.  Lives inside vax_machine. */
 typedef struct vax_cpu {
     uint32_t r[16];            /* R0..R15; r[14] is the current stack */
-    uint32_t psl;
+    /* The PSL is kept in four parts, so that an instruction sets its
+     * condition codes with a store or two instead of reading, masking,
+     * merging and storing the whole PSL (the codes change after almost
+     * every instruction, the other bits seldom), and so that N and Z are
+     * left as the value they come from, not worked out as bits: most are
+     * overwritten by the next instruction before anything reads them.
+     * Read and write the whole PSL or its codes only through the
+     * accessors below (cpu_psl, cpu_cc, cpu_store_psl, cpu_store_cc; the
+     * instruction bodies' setters in exec.h and the branch conditions in
+     * exec_branch.h): nothing else may compose them, so no reader can see
+     * codes that are out of date. */
+    uint32_t psl_without_cc;   /* the PSL with bits 3:0 (N Z V C) always zero */
+    uint32_t cc_v;             /* PSL<V> in its place (PSL_V) or 0 */
+    uint32_t cc_c;             /* PSL<C> (PSL_C) or 0: apart, because the moves and logical
+                                  instructions set N Z V and keep C */
+    /* N and Z as one value: N is its sign, Z is whether its low 32 bits
+     * are zero.  An instruction stores its result sign-extended (or, for a
+     * compare, the difference of its operands sign-extended to 64 bits).
+     * Always in [-2^32, 2^32), and when positive its low 32 bits are not
+     * zero, so that "neither N nor Z" is simply cc_nz > 0 (cpu_store_cc
+     * keeps this; exec_branch.h's conditions rely on it). */
+    int64_t cc_nz;
     uint32_t sp_save[5];       /* KSP ESP SSP USP ISP (the inactive copies) */
     uint32_t p0br, p0lr, p1br, p1lr, sbr, slr;
     uint32_t pcbb, scbb, astlvl, sisr, mapen;
@@ -182,6 +203,48 @@ void cpu_ipl_written(vax_machine *m);
 /* Internal processor registers (privileged.c). */
 int cpu_mtpr(vax_machine *m, uint32_t ipr, uint32_t value);
 int cpu_mfpr(vax_machine *m, uint32_t ipr, uint32_t *value);
+
+/* ---- The PSL and its condition codes (see vax_cpu) ---- */
+
+/* N Z V C as in PSL<3:0>. */
+static inline uint32_t cpu_cc(const vax_cpu *c)
+{
+    uint32_t n = (uint32_t)((uint64_t)c->cc_nz >> 63) << 3;
+    uint32_t z = (uint32_t)c->cc_nz == 0 ? PSL_Z : 0;
+    return n | z | c->cc_v | c->cc_c;
+}
+
+/* The whole PSL, as MOVPSL, an exception's frame, SVPCTX, the state
+ * digest and a snapshot see it. */
+static inline uint32_t cpu_psl(const vax_cpu *c)
+{
+    return c->psl_without_cc | cpu_cc(c);
+}
+
+/* PSL<C> alone (0 or 1): the instructions that keep C or read it. */
+static inline uint32_t cpu_cc_c(const vax_cpu *c)
+{
+    return c->cc_c;
+}
+
+/* Set N Z V C from PSL<3:0> (other bits of `cc` ignored). */
+static inline void cpu_store_cc(vax_cpu *c, uint32_t cc)
+{
+    /* A cc_nz for each of N Z = 00, 01, 10, 11 (both can be set: REI,
+     * BISPSW and the rest load them as bits). */
+    static const int64_t nz_value[4] = {1, 0, -1, -INT64_C(0x100000000)};
+    c->cc_nz = nz_value[(cc >> 2) & 3];
+    c->cc_v = cc & PSL_V;
+    c->cc_c = cc & PSL_C;
+}
+
+/* Store a whole PSL as it is: no stack switch, no accounting (that is
+ * cpu_set_psl's work, which ends here). */
+static inline void cpu_store_psl(vax_cpu *c, uint32_t psl)
+{
+    c->psl_without_cc = psl & ~PSL_CC;
+    cpu_store_cc(c, psl);
+}
 
 /* Stack-pointer slot of a PSL. */
 static inline int psl_sp_slot(uint32_t psl)

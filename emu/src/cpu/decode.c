@@ -170,7 +170,7 @@ static int loc_general(vax_machine *m, int size, oploc *loc)
 ALWAYS_INLINE int modify_memory(vax_machine *m, uint32_t va, int size, modloc *ml, uint32_t *v,
                                 unsigned cost)
 {
-    int mode = (int)PSL_GET_CUR(m->cpu.psl);
+    int mode = (int)PSL_GET_CUR(m->cpu.psl_without_cc);
     m->cost += cost;   /* the read here and the write-back (mod_write), and from decode_at the address work */
     const xlat_entry *e = &m->xlat[xlat_index(va)];
     if (LIKELY(e->tag == va >> 9 && ((e->access >> (4 + mode)) & 1u))) {   /* write allowed, so read is too */

@@ -22,7 +22,7 @@ void cpu_restore_for_fault(vax_machine *m)
     vax_cpu *c = &m->cpu;
     /* In compatibility mode the steps were made to the registers' low 16
      * bits alone, wrapping there (cpu/compat.h). */
-    uint32_t keep = (c->psl & PSL_CM) ? 0xFFFF0000u : 0;
+    uint32_t keep = (c->psl_without_cc & PSL_CM) ? 0xFFFF0000u : 0;
     while (c->rlog_n > 0) {
         c->rlog_n--;
         uint32_t *r = &c->r[c->rlog_reg[c->rlog_n]];
@@ -42,7 +42,7 @@ void cpu_interrupts_changed(vax_machine *m)
 static void set_psl_at(vax_machine *m, uint32_t newpsl, uint64_t boundary, uint32_t stop_bits)
 {
     vax_cpu *c = &m->cpu;
-    uint32_t old = c->psl;
+    uint32_t old = c->psl_without_cc;
     int old_slot = psl_sp_slot(old), new_slot = psl_sp_slot(newpsl);
     if (old_slot != new_slot) {
         c->sp_save[old_slot] = c->r[14];
@@ -50,7 +50,7 @@ static void set_psl_at(vax_machine *m, uint32_t newpsl, uint64_t boundary, uint3
     }
     if (new_slot != m->acct_slot)
         machine_account_mode(m, new_slot, boundary);
-    c->psl = newpsl;
+    cpu_store_psl(c, newpsl);
     if ((old ^ newpsl) & PSL_CUR)
         ib_invalidate(m);   /* the fetch shortcut was checked for the old mode */
     if ((old ^ newpsl) & stop_bits)
@@ -127,7 +127,7 @@ static int enter(vax_machine *m, uint32_t scb_offset, uint32_t newpsl, uint32_t 
         m->stats.exc_other++;   /* the kernel-stack-not-valid abort */
         memcpy(c->sp_save, saved_sp, sizeof saved_sp);
         c->r[14] = saved_r14;
-        c->psl = old_psl & ~PSL_TP;
+        cpu_store_psl(c, old_psl & ~PSL_TP);
         TRY(read_vector(m, SCB_KERNEL_STACK_NOT_VALID, &ksnv));
         uint32_t p = (old_psl & ~(PSL_IPL | PSL_CUR | PSL_PRV | PSL_CC | PSL_T | PSL_TP | PSL_FPD |
                                   PSL_DV | PSL_FU | PSL_IV | PSL_CM)) |
@@ -164,7 +164,7 @@ int cpu_take_exception(vax_machine *m, uint32_t scb_offset, int nparam, const ui
     uint32_t vec;
     count_exception(m, scb_offset);
     TRY(read_vector(m, scb_offset, &vec));
-    uint32_t old = c->psl;
+    uint32_t old = cpu_psl(c);
     uint32_t ipl = PSL_GET_IPL(old);
     int on_is = (old & PSL_IS) != 0;
     if (vec & 1) {
@@ -188,16 +188,16 @@ int cpu_take_interrupt(vax_machine *m, uint32_t scb_offset, int ipl)
         m->stats.intr_soft++;
     m->stats.intr_vec[(scb_offset >> 2) & (VAX_STATS_NVEC - 1)]++;
     TRY(read_vector(m, scb_offset, &vec));
-    uint32_t on_is = (vec & 1) ? PSL_IS : (m->cpu.psl & PSL_IS);
+    uint32_t on_is = (vec & 1) ? PSL_IS : (m->cpu.psl_without_cc & PSL_IS);
     uint32_t newpsl = on_is | ((uint32_t)ipl << PSL_IPL_SHIFT);
-    return enter(m, scb_offset, newpsl, m->cpu.psl, m->cpu.r[15], 0, NULL, vec, 1);
+    return enter(m, scb_offset, newpsl, cpu_psl(&m->cpu), m->cpu.r[15], 0, NULL, vec, 1);
 }
 
 /* A fault: the instruction is undone and the saved PC is its opcode's. */
 static int fault(vax_machine *m, uint32_t scb_offset, int nparam, const uint32_t *params)
 {
     cpu_restore_for_fault(m);
-    m->cpu.psl &= ~PSL_TP;   /* the restarted instruction traces itself */
+    m->cpu.psl_without_cc &= ~PSL_TP;   /* the restarted instruction traces itself */
     return cpu_take_exception(m, scb_offset, nparam, params, m->cpu.instr_pc);
 }
 
@@ -241,7 +241,7 @@ int cpu_deliver(vax_machine *m, int status)
         p[4] = c->mchk_address;
         p[8] = c->mchk_address;   /* SBI timeout address */
         cpu_restore_for_fault(m);
-        c->psl &= ~PSL_TP;
+        c->psl_without_cc &= ~PSL_TP;
         return cpu_take_exception(m, SCB_MACHINE_CHECK, 11, p, c->instr_pc);
     case VAX_EXC_HALT:
         machine_set_stop(m, VAX_STOP_HALT, "HALT at PC %08X", c->instr_pc);
@@ -266,7 +266,7 @@ int cpu_take_trap(vax_machine *m)
 /* Trace: PSL<TP> at the start of an instruction. */
 int cpu_take_trace(vax_machine *m)
 {
-    m->cpu.psl &= ~PSL_TP;
+    m->cpu.psl_without_cc &= ~PSL_TP;
     return cpu_take_exception(m, SCB_TRACE, 0, NULL, m->cpu.r[15]);
 }
 
@@ -276,7 +276,7 @@ int cpu_take_trace(vax_machine *m)
 int cpu_change_mode(vax_machine *m, int target, uint32_t code)
 {
     vax_cpu *c = &m->cpu;
-    uint32_t old = c->psl;
+    uint32_t old = cpu_psl(c);   /* pushed whole */
     int cur = (int)PSL_GET_CUR(old);
     int newmode = target < cur ? target : cur;
     if (old & PSL_IS) {

@@ -25,7 +25,10 @@
  *   asked for one before a fault would have it taken after the first
  *   instruction of the fault's handler (tests/test_trap_fault.c checks
  *   each class: integer, EDIV, INDEX, decimal, floating).
- * - Condition codes: cc_set()/cc_nz() below.
+ * - Condition codes: for a result, cc_result()/cc_result_keep_c()/
+ *   cc_nz_keep_c() below, which leave N and Z as the result itself (cpu.h,
+ *   vax_cpu); codes worked out as bits, cc_set(), with cc_nz_bits() for the N
+ *   and Z of a result.
  */
 #ifndef VAX_EXEC_H
 #define VAX_EXEC_H
@@ -33,34 +36,54 @@
 #include "machine.h"
 #include "cpu/decode.h"
 
-/* Set NZVC. */
+/* Set NZVC from bits: no read of the PSL (cpu.h, cpu_store_cc). */
 static inline void cc_set(vax_machine *m, uint32_t cc)
 {
-    m->cpu.psl = (m->cpu.psl & ~PSL_CC) | cc;
+    cpu_store_cc(&m->cpu, cc);
 }
 
-/* N and Z of each byte value: one load instead of the shift, mask, test
- * and set of the general form below (a byte's condition codes are set by
- * a third of the CPU benchmark's instructions). */
-#define CC_NZ_8(x) x, x, x, x, x, x, x, x
-static const uint8_t cc_nz_byte[256] = {PSL_Z, [128] = CC_NZ_8(CC_NZ_8(PSL_N)), CC_NZ_8(CC_NZ_8(PSL_N))};
-#undef CC_NZ_8
-
-/* N and Z from a result of `size` bytes (bits above size ignored). */
-static inline uint32_t cc_nz(uint32_t result, int size)
+/* N and Z as bits from a result of `size` bytes (bits above size
+ * ignored), for the instructions that work their codes out as bits. */
+static inline uint32_t cc_nz_bits(uint32_t result, int size)
 {
-    if (size == 1)
-        return cc_nz_byte[result & 0xFFu];
     uint32_t n = (result >> (8 * size - 4)) & PSL_N;   /* the sign bit moved to bit 3 */
     uint32_t z = (result & size_mask(size)) == 0 ? PSL_Z : 0;
     return n | z;
+}
+
+/* N and Z from a result of `size` bytes, V as given (PSL_V or 0), C
+ * kept: the result is stored sign-extended, and the bits are worked out
+ * only when read (cpu.h, vax_cpu's cc_nz).  The frequent instructions
+ * set their codes through these (exec_integer.h, exec_branch.h). */
+static inline void cc_result_keep_c(vax_machine *m, uint32_t result, int size, uint32_t v)
+{
+    m->cpu.cc_nz = (int32_t)sign_extend(result, size);
+    m->cpu.cc_v = v;
+}
+
+/* The same, C as given (PSL_C or 0). */
+static inline void cc_result(vax_machine *m, uint32_t result, int size, uint32_t v, uint32_t c)
+{
+    cc_result_keep_c(m, result, size, v);
+    m->cpu.cc_c = c;
+}
+
+/* The codes of a compare of a with b (sign-extended), C as given: N is
+ * a < b and Z is a == b, which are the sign of the exact difference and
+ * whether its low 32 bits are zero, so the difference is all cc_nz needs
+ * (cpu.h, vax_cpu).  V is cleared. */
+static inline void cc_set_compare(vax_machine *m, int32_t a, int32_t b, uint32_t c)
+{
+    m->cpu.cc_nz = (int64_t)a - b;
+    m->cpu.cc_v = 0;
+    m->cpu.cc_c = c;
 }
 
 /* Set N and Z from a result, clear V, keep C: the moves and logical
  * instructions. */
 static inline void cc_nz_keep_c(vax_machine *m, uint32_t result, int size)
 {
-    m->cpu.psl = (m->cpu.psl & ~(PSL_N | PSL_Z | PSL_V)) | cc_nz(result, size);
+    cc_result_keep_c(m, result, size, 0);
 }
 
 /* Request an arithmetic trap after the current instruction completes.
@@ -68,7 +91,7 @@ static inline void cc_nz_keep_c(vax_machine *m, uint32_t result, int size)
  * and this checks IV. */
 static inline void cpu_set_trap(vax_machine *m, int code)
 {
-    if (code == ARITH_INT_OVERFLOW && !(m->cpu.psl & PSL_IV))
+    if (code == ARITH_INT_OVERFLOW && !(m->cpu.psl_without_cc & PSL_IV))
         return;
     m->cpu.trap_pending = (uint8_t)code;
 }

@@ -22,7 +22,7 @@ static int op_acb(vax_machine *m, int size)
     uint32_t mask = size_mask(size), sb = size == 1 ? 0x80u : size == 2 ? 0x8000u : 0x80000000u;
     uint32_t r = (idx + add) & mask;
     TRY(loc_write(m, &l, size, r));
-    uint32_t cc = cc_nz(r, size) | (m->cpu.psl & PSL_C);
+    uint32_t cc = cc_nz_bits(r, size) | cpu_cc_c(&m->cpu);
     if ((~(idx ^ add) & (add ^ r)) & sb)
         cc |= PSL_V;
     cc_set(m, cc);

@@ -12,23 +12,27 @@
 #include "profile/profile.h"
 #include "cpu/exec.h"
 
-/* Is the branch condition of opcode 0x12..0x1F true for these CCs? */
-ALWAYS_INLINE int condition(int opcode, uint32_t psl)
+/* Is the branch condition of opcode 0x12..0x1F true for the current
+ * CCs?  Read straight from the parts of the PSL that hold them (cpu.h,
+ * vax_cpu): N is cc_nz < 0, Z is cc_nz's low 32 bits zero, and, because
+ * a positive cc_nz never has those zero, neither N nor Z is cc_nz > 0. */
+ALWAYS_INLINE int condition(int opcode, const vax_cpu *cpu)
 {
-    uint32_t n = (psl >> 3) & 1, z = (psl >> 2) & 1, v = (psl >> 1) & 1, c = psl & 1;
+    int64_t nz = cpu->cc_nz;
+    int z = (uint32_t)nz == 0;
     switch (opcode) {
     case 0x12: return !z;
     case 0x13: return z;
-    case 0x14: return !(n | z);
-    case 0x15: return n | z;
-    case 0x18: return !n;
-    case 0x19: return n;
-    case 0x1A: return !(c | z);
-    case 0x1B: return c | z;
-    case 0x1C: return !v;
-    case 0x1D: return v;
-    case 0x1E: return !c;
-    default: return c;   /* 0x1F BLSSU */
+    case 0x14: return nz > 0;    /* BGTR: !(N | Z) */
+    case 0x15: return nz <= 0;   /* BLEQ: N | Z */
+    case 0x18: return nz >= 0;   /* BGEQ: !N */
+    case 0x19: return nz < 0;    /* BLSS: N */
+    case 0x1A: return !(cpu->cc_c | (uint32_t)z);
+    case 0x1B: return (cpu->cc_c | (uint32_t)z) != 0;
+    case 0x1C: return !cpu->cc_v;
+    case 0x1D: return cpu->cc_v != 0;
+    case 0x1E: return !cpu->cc_c;
+    default: return cpu->cc_c != 0;   /* 0x1F BLSSU */
     }
 }
 
@@ -55,7 +59,7 @@ ALWAYS_INLINE int branch_w(dctx *d, int taken)
 /* Bxx: the condition of the opcode on the current CCs. */
 ALWAYS_INLINE int op_bcond(dctx *d, int opcode)
 {
-    return branch_b(d, condition(opcode, d->m->cpu.psl));
+    return branch_b(d, condition(opcode, &d->m->cpu));
 }
 
 ALWAYS_INLINE int op_bsb(dctx *d, int size)
@@ -110,13 +114,13 @@ ALWAYS_INLINE int op_aob(dctx *d, int le)
     TRY(dc_branch_b(d, &disp));
     uint32_t r = idx + 1;
     TRY(mod_write(d->m, &l, 4, r));
-    uint32_t cc = cc_nz(r, 4) | (d->m->cpu.psl & PSL_C);
+    uint32_t v_bit = 0;
     int st = VAX_OK;
     if (UNLIKELY(r == 0x80000000u)) {
-        cc |= PSL_V;
+        v_bit = PSL_V;
         st = cpu_trap_status(d->m, ARITH_INT_OVERFLOW);
     }
-    cc_set(d->m, cc);
+    cc_result_keep_c(d->m, r, 4, v_bit);
     if (le ? (int32_t)r <= (int32_t)limit : (int32_t)r < (int32_t)limit)
         d->pc += disp;
     dc_done(d);
@@ -132,13 +136,13 @@ ALWAYS_INLINE int op_sob(dctx *d, int gtr)
     TRY(dc_branch_b(d, &disp));
     uint32_t r = idx - 1;
     TRY(mod_write(d->m, &l, 4, r));
-    uint32_t cc = cc_nz(r, 4) | (d->m->cpu.psl & PSL_C);
+    uint32_t v_bit = 0;
     int st = VAX_OK;
     if (UNLIKELY(r == 0x7FFFFFFFu)) {
-        cc |= PSL_V;
+        v_bit = PSL_V;
         st = cpu_trap_status(d->m, ARITH_INT_OVERFLOW);
     }
-    cc_set(d->m, cc);
+    cc_result_keep_c(d->m, r, 4, v_bit);
     if (gtr ? (int32_t)r > 0 : (int32_t)r >= 0)
         d->pc += disp;
     dc_done(d);

@@ -121,11 +121,12 @@ static inline int call_commit(vax_machine *m, uint32_t mask, uint32_t sp, uint32
     c->r[14] = sp;
     c->r[13] = sp;
     c->r[12] = ap;
-    c->psl &= ~(PSL_CC | PSL_IV | PSL_FU | PSL_DV);
+    c->psl_without_cc &= ~(PSL_IV | PSL_FU | PSL_DV);
+    cpu_store_cc(c, 0);
     if (mask & MASK_IV)
-        c->psl |= PSL_IV;
+        c->psl_without_cc |= PSL_IV;
     if (mask & MASK_DV)
-        c->psl |= PSL_DV;
+        c->psl_without_cc |= PSL_DV;
     c->r[15] = dst + 2;
     m->cost += (uint64_t)nsaved * m->tm.call_reg;   /* timing.h */
     if (UNLIKELY(m->prof != NULL))
@@ -159,7 +160,7 @@ static int op_call(vax_machine *m, int calls)
      * mask/PSW and handler below; an aligned SP leaves no SPA bytes. */
     uint32_t nsaved = popcount12(regmask);
     uint32_t high = sp - 4, low = sp - (calls ? 4u : 0u) - 4u * nsaved - 20u;
-    const xlat_entry *e = frame_page(m, low, high, 16u << PSL_GET_CUR(c->psl));
+    const xlat_entry *e = frame_page(m, low, high, 16u << PSL_GET_CUR(c->psl_without_cc));
     if (LIKELY(e != NULL)) {
         uint8_t *h = e->host;
         uint32_t ap = calls ? sp - 4 : arg;
@@ -176,7 +177,7 @@ static int op_call(vax_machine *m, int calls)
             store_le(p, 4, c->r[lowest_bit(left)]);
             p += 4;
         }
-        uint32_t psw_save = (calls ? FRAME_CALLS : 0) | (regmask << FRAME_MASK_SHIFT) | (c->psl & 0xFFE0u);
+        uint32_t psw_save = (calls ? FRAME_CALLS : 0) | (regmask << FRAME_MASK_SHIFT) | (c->psl_without_cc & 0xFFE0u);
         uint8_t *f = h + ((sp - 20) & 511u);   /* the five longwords fit: low is on the page */
         store_le(f + 16, 4, c->r[15]);   /* return PC */
         store_le(f + 12, 4, c->r[13]);   /* FP */
@@ -204,7 +205,7 @@ static int op_call(vax_machine *m, int calls)
         TRY(cursor_write_l(m, &k, sp, c->r[i]));
     }
     uint32_t psw_save = (spa << FRAME_SPA_SHIFT) | (calls ? FRAME_CALLS : 0) |
-                        ((mask & MASK_REGS) << FRAME_MASK_SHIFT) | (c->psl & 0xFFE0u);
+                        ((mask & MASK_REGS) << FRAME_MASK_SHIFT) | (c->psl_without_cc & 0xFFE0u);
     TRY(cursor_write_l(m, &k, sp - 4, c->r[15]));   /* return PC */
     TRY(cursor_write_l(m, &k, sp - 8, c->r[13]));   /* FP */
     TRY(cursor_write_l(m, &k, sp - 12, c->r[12]));  /* AP */
@@ -221,9 +222,9 @@ static int op_call(vax_machine *m, int calls)
 static inline void ret_set_psw(vax_machine *m, uint32_t save)
 {
     vax_cpu *c = &m->cpu;
-    uint32_t newpsl = (c->psl & ~0xFFFFu) | (save & 0xFFu);
-    if (LIKELY(psl_sp_slot(newpsl) == m->acct_slot && !((c->psl ^ newpsl) & PSL_T)))
-        c->psl = newpsl;
+    uint32_t newpsl = (c->psl_without_cc & ~0xFFFFu) | (save & 0xFFu);
+    if (LIKELY(psl_sp_slot(newpsl) == m->acct_slot && !((c->psl_without_cc ^ newpsl) & PSL_T)))
+        cpu_store_psl(c, newpsl);
     else
         cpu_set_psl(m, newpsl);
 }
@@ -244,7 +245,7 @@ static int op_ret(vax_machine *m)
      * would be, a block at a time (below).  When the frame goes on into the next
      * page, the cursor path takes over after the first read, with the
      * cursor holding the page, as its own first read would have left it. */
-    const xlat_entry *e = frame_page(m, sp, sp + 12, 1u << PSL_GET_CUR(c->psl));
+    const xlat_entry *e = frame_page(m, sp, sp + 12, 1u << PSL_GET_CUR(c->psl_without_cc));
     if (LIKELY(e != NULL)) {
         const uint8_t *h = e->host;
         uint32_t pa = e->pa;

@@ -144,7 +144,7 @@ static int probe_write(vax_machine *m, uint32_t va, uint32_t len)
 {
     if (len == 0)
         return 0;
-    int mode = (int)PSL_GET_CUR(m->cpu.psl);
+    int mode = (int)PSL_GET_CUR(m->cpu.psl_without_cc);
     uint32_t last = va + len - 1;
     uint32_t p = va;
     tlb_entry *e;
@@ -195,7 +195,7 @@ static void pack(const dnum *x, uint32_t len, packed *p)
 static void dec_cc(vax_machine *m, uint32_t cc)
 {
     cc_set(m, cc);
-    if ((cc & PSL_V) && (m->cpu.psl & PSL_DV))
+    if ((cc & PSL_V) && (m->cpu.psl_without_cc & PSL_DV))
         cpu_set_trap(m, ARITH_DEC_OVERFLOW);
 }
 
@@ -408,7 +408,7 @@ static int do_movp(vax_machine *m)
     pack(&x, len, &p);
     TRY(store_bytes(m, dst, p.b, p.n));
     set_r0_r3(m, src, dst);
-    m->cpu.psl = (m->cpu.psl & ~(PSL_N | PSL_Z | PSL_V)) | (p.cc & (PSL_N | PSL_Z));
+    cpu_store_cc(&m->cpu, (p.cc & (PSL_N | PSL_Z)) | cpu_cc_c(&m->cpu));   /* V cleared, C kept */
     return 0;
 }
 
@@ -507,7 +507,7 @@ static int do_cvtpl(vax_machine *m)
         TRY(probe_write(m, loc.addr, 4));
     set_r0_r3(m, src, 0);
     TRY(loc_write(m, &loc, 4, result));
-    cc_set(m, cc_nz(result, 4) | (v ? PSL_V : 0));
+    cc_set(m, cc_nz_bits(result, 4) | (v ? PSL_V : 0));
     if (v)
         cpu_set_trap(m, ARITH_INT_OVERFLOW);
     return 0;

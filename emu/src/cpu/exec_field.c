@@ -81,7 +81,7 @@ static int field_wcheck(vax_machine *m, const field *f)
 {
     if (f->reg >= 0)
         return 0;
-    int mode = (int)PSL_GET_CUR(m->cpu.psl);
+    int mode = (int)PSL_GET_CUR(m->cpu.psl_without_cc);
     tlb_entry *e;
     TRY(mmu_translate(m, f->addr, mode, 1, &e));
     uint32_t last = f->addr + (uint32_t)f->nbytes - 1;

@@ -58,7 +58,7 @@ static int fp_result(vax_machine *m, vf_status s, uint64_t *r, uint32_t *cc, int
     case VF_UNDERFLOW:
         *r = 0;
         *cc = PSL_Z;
-        if (m->cpu.psl & PSL_FU)
+        if (m->cpu.psl_without_cc & PSL_FU)
             *trap = ARITH_FLT_UNDERFLOW_TRAP;
         return 0;
     case VF_RESERVED_OPERAND:
@@ -199,7 +199,7 @@ static int op_mov(vax_machine *m, int dbl, int negate)
         v = 0;   /* any zero (exponent 0) is stored as a true, all-zero zero */
     }
     TRY(loc_write_fp(m, &l, dbl, v));
-    cc_set(m, fp_cc(v) | (negate ? 0 : (m->cpu.psl & PSL_C)));
+    cc_set(m, fp_cc(v) | (negate ? 0 : cpu_cc_c(&m->cpu)));
     return 0;
 }
 
@@ -234,7 +234,7 @@ static int op_cvt_to_int(vax_machine *m, int dbl, int size, int round)
     if (s == VF_RESERVED_OPERAND)
         return VAX_EXC_RESERVED_OPERAND;
     TRY(op_write(m, size, (uint32_t)r));
-    uint32_t cc = cc_nz((uint32_t)r, size);
+    uint32_t cc = cc_nz_bits((uint32_t)r, size);
     if (s == VF_INT_OVERFLOW) {
         cc |= PSL_V;
         cpu_set_trap(m, ARITH_INT_OVERFLOW);
@@ -310,7 +310,7 @@ static int op_acb(vax_machine *m, int dbl)
         branch = add_negative ? cmp >= 0 : cmp <= 0;
     }
     TRY(loc_write_fp(m, &l, dbl, r));
-    cc_set(m, cc | (m->cpu.psl & PSL_C));
+    cc_set(m, cc | cpu_cc_c(&m->cpu));
     if (branch)
         m->cpu.r[15] += d;
     fp_trap(m, trap);
@@ -409,7 +409,7 @@ static int op_poly(vax_machine *m, int dbl)
     if (s == VF_UNDERFLOW) {
         /* Some iteration underflowed; r is the final result all the same. */
         cc = fp_cc(r);
-        trap = (m->cpu.psl & PSL_FU) ? ARITH_FLT_UNDERFLOW_TRAP : 0;
+        trap = (m->cpu.psl_without_cc & PSL_FU) ? ARITH_FLT_UNDERFLOW_TRAP : 0;
     } else {
         TRY(fp_result(m, s, &r, &cc, &trap));
     }

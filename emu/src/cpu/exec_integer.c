@@ -14,7 +14,7 @@ static int op_clrq(vax_machine *m)
 {
     static const uint32_t zero[2] = {0, 0};
     TRY(op_write_q(m, zero));
-    cc_set(m, PSL_Z | (m->cpu.psl & PSL_C));
+    cc_set(m, PSL_Z | cpu_cc_c(&m->cpu));
     return 0;
 }
 
@@ -26,7 +26,7 @@ static int op_rotl(vax_machine *m)
     unsigned n = cnt & 31;   /* a negative count rotates right: the same modulo 32 */
     uint32_t r = n ? (src << n) | (src >> (32 - n)) : src;
     TRY(op_write(m, 4, r));
-    cc_set(m, cc_nz(r, 4) | (m->cpu.psl & PSL_C));
+    cc_set(m, cc_nz_bits(r, 4) | cpu_cc_c(&m->cpu));
     return 0;
 }
 
@@ -103,7 +103,7 @@ static int op_ediv(vax_machine *m)
     }
     TRY(op_write(m, 4, quo));
     TRY(op_write(m, 4, rem));
-    cc_set(m, cc_nz(quo, 4) | (trap ? PSL_V : 0));
+    cc_set(m, cc_nz_bits(quo, 4) | (trap ? PSL_V : 0));
     if (trap)
         cpu_set_trap(m, trap);
     return 0;
@@ -116,18 +116,18 @@ static int op_adwc_sbwc(vax_machine *m, int subtract)
     TRY(op_read(m, 4, &src));
     TRY(op_loc(m, 4, &l));
     TRY(loc_read(m, &l, 4, &dst));
-    uint32_t c = m->cpu.psl & PSL_C;
+    uint32_t c = cpu_cc_c(&m->cpu);
     uint64_t wide;
     uint32_t r, cc;
     if (!subtract) {
         wide = (uint64_t)dst + src + c;
         r = (uint32_t)wide;
-        cc = cc_nz(r, 4) | ((wide >> 32) ? PSL_C : 0);
+        cc = cc_nz_bits(r, 4) | ((wide >> 32) ? PSL_C : 0);
         if ((~(src ^ dst) & (src ^ r)) & 0x80000000u)
             cc |= PSL_V;
     } else {
         r = dst - src - c;
-        cc = cc_nz(r, 4) | (((uint64_t)src + c > dst) ? PSL_C : 0);
+        cc = cc_nz_bits(r, 4) | (((uint64_t)src + c > dst) ? PSL_C : 0);
         if (((src ^ dst) & (dst ^ r)) & 0x80000000u)
             cc |= PSL_V;
     }
@@ -148,9 +148,9 @@ static int op_adawi(vax_machine *m)
         return VAX_EXC_RESERVED_OPERAND;
     TRY(loc_read(m, &l, 2, &dst));
     uint32_t cc;
-    uint32_t r = alu(m, ALU_ADD, 2, src, dst, &cc);
+    uint32_t r = alu(ALU_ADD, 2, src, dst, &cc);
     TRY(loc_write(m, &l, 2, r));
-    return alu_commit(m, ALU_ADD, 2, src, cc);
+    return alu_commit(m, ALU_ADD, 2, src, r, cc);
 }
 
 static int op_index(vax_machine *m)
@@ -163,7 +163,7 @@ static int op_index(vax_machine *m)
     TRY(op_read(m, 4, &in));
     uint32_t r = (in + sub) * size;
     TRY(op_write(m, 4, r));
-    cc_set(m, cc_nz(r, 4));
+    cc_set(m, cc_nz_bits(r, 4));
     if ((int32_t)sub < (int32_t)low || (int32_t)sub > (int32_t)high)
         cpu_set_trap(m, ARITH_SUBSCRIPT);
     return 0;
@@ -175,10 +175,8 @@ static int op_psw(vax_machine *m, int set)
     TRY(op_read(m, 2, &mask));
     if (mask & 0xFF00u)
         return VAX_EXC_RESERVED_OPERAND;
-    if (set)
-        m->cpu.psl |= mask;
-    else
-        m->cpu.psl &= ~mask;
+    uint32_t psl = cpu_psl(&m->cpu);   /* the mask may name N Z V C as well as T and the enables */
+    cpu_store_psl(&m->cpu, set ? psl | mask : psl & ~mask);
     if (mask & PSL_T)
         cpu_interrupts_changed(m);
     return 0;
@@ -290,7 +288,7 @@ int exec_integer(vax_machine *m, int opcode)
     case 0xD9: return op_adwc_sbwc(m, 1);
     case 0x58: return op_adawi(m);
     case 0x0A: return op_index(m);
-    case 0xDC: return op_write(m, 4, m->cpu.psl);   /* MOVPSL: CCs unchanged */
+    case 0xDC: return op_write(m, 4, cpu_psl(&m->cpu));   /* MOVPSL: CCs unchanged */
     case 0xB8: return op_psw(m, 1);
     case 0xB9: return op_psw(m, 0);
     }

@@ -24,9 +24,10 @@ static inline uint32_t sign_bit(int size)
     return size == 1 ? 0x80u : size == 2 ? 0x8000u : 0x80000000u;
 }
 
-/* dst OP src, both of `size` bytes: returns the result and sets *cc to
- * the new NZVC (the logical operations keep the PSL's C). */
-ALWAYS_INLINE uint32_t alu(const vax_machine *m, int op, int size, uint32_t src, uint32_t dst, uint32_t *cc)
+/* dst OP src, both of `size` bytes: returns the result and sets *vc to
+ * the new V and C (0 for the logical operations, which keep the PSL's C:
+ * alu_commit).  N and Z come from the result (alu_commit). */
+ALWAYS_INLINE uint32_t alu(int op, int size, uint32_t src, uint32_t dst, uint32_t *vc)
 {
     uint32_t mask = size_mask(size), sb = sign_bit(size);
     int vshift = 8 * size - 2;   /* moves the sign bit to PSL<V> */
@@ -36,55 +37,57 @@ ALWAYS_INLINE uint32_t alu(const vax_machine *m, int op, int size, uint32_t src,
     switch (op) {
     case ALU_ADD:
         r = (dst + src) & mask;
-        c = cc_nz(r, size) | (((~(src ^ dst) & (src ^ r)) >> vshift) & PSL_V) | (r < src ? PSL_C : 0);
+        c = (((~(src ^ dst) & (src ^ r)) >> vshift) & PSL_V) | (r < src ? PSL_C : 0);
         break;
     case ALU_SUB:   /* dst - src */
         r = (dst - src) & mask;
-        c = cc_nz(r, size) | ((((src ^ dst) & (dst ^ r)) >> vshift) & PSL_V) | (dst < src ? PSL_C : 0);
+        c = ((((src ^ dst) & (dst ^ r)) >> vshift) & PSL_V) | (dst < src ? PSL_C : 0);
         break;
     case ALU_MUL: {
         int64_t p = (int64_t)(int32_t)sign_extend(dst, size) * (int64_t)(int32_t)sign_extend(src, size);
         r = (uint32_t)p & mask;
-        c = cc_nz(r, size);
-        if (p != (int64_t)(int32_t)sign_extend(r, size))
-            c |= PSL_V;
+        c = p != (int64_t)(int32_t)sign_extend(r, size) ? PSL_V : 0;
         break;
     }
     case ALU_DIV: {   /* dst / src */
         int32_t dv = (int32_t)sign_extend(src, size), dd = (int32_t)sign_extend(dst, size);
         if (dv == 0 || (dv == -1 && (uint32_t)dd == sign_extend(sb, size))) {
             r = dst;   /* divide by zero, or most negative / -1: the dividend, V set */
-            c = cc_nz(r, size) | PSL_V;
+            c = PSL_V;
         } else {
             r = (uint32_t)(dd / dv) & mask;
-            c = cc_nz(r, size);
+            c = 0;
         }
         break;
     }
     case ALU_BIS:
         r = dst | src;
-        c = cc_nz(r, size) | (m->cpu.psl & PSL_C);
+        c = 0;
         break;
     case ALU_BIC:
         r = dst & ~src;
-        c = cc_nz(r, size) | (m->cpu.psl & PSL_C);
+        c = 0;
         break;
     default:
         r = dst ^ src;
-        c = cc_nz(r, size) | (m->cpu.psl & PSL_C);
+        c = 0;
         break;
     }
-    *cc = c;
+    *vc = c;
     return r;
 }
 
-/* Commit an alu() result's condition codes and, with V set, its trap:
- * divide by zero always traps, overflow only with PSL<IV>.  Returns the
- * instruction's status (cpu_trap_status). */
-ALWAYS_INLINE int alu_commit(vax_machine *m, int op, int size, uint32_t src, uint32_t cc)
+/* Commit an alu() result's condition codes (N and Z from the result r, V
+ * and C from vc; the logical operations keep C) and, with V set, its
+ * trap: divide by zero always traps, overflow only with PSL<IV>.
+ * Returns the instruction's status (cpu_trap_status). */
+ALWAYS_INLINE int alu_commit(vax_machine *m, int op, int size, uint32_t src, uint32_t r, uint32_t vc)
 {
-    cc_set(m, cc);
-    if (UNLIKELY(cc & PSL_V))
+    if (op == ALU_BIS || op == ALU_BIC || op == ALU_XOR)
+        cc_result_keep_c(m, r, size, vc & PSL_V);
+    else
+        cc_result(m, r, size, vc & PSL_V, vc & PSL_C);
+    if (UNLIKELY(vc & PSL_V))
         return cpu_trap_status(m, op == ALU_DIV && (src & size_mask(size)) == 0 ? ARITH_INT_DIVIDE
                                                                                   : ARITH_INT_OVERFLOW);
     return VAX_OK;
@@ -97,10 +100,10 @@ ALWAYS_INLINE int op2(dctx *d, int op, int size)
     modloc l;
     TRY(dc_read(d, size, &src));
     TRY(dc_modify(d, size, &l, &dst));
-    uint32_t r = alu(d->m, op, size, src, dst, &cc);
+    uint32_t r = alu(op, size, src, dst, &cc);
     TRY(mod_write(d->m, &l, size, r));
     dc_done(d);
-    return alu_commit(d->m, op, size, src, cc);
+    return alu_commit(d->m, op, size, src, r, cc);
 }
 
 /* OPx3 src1, src2, dst: dst = src2 OP src1. */
@@ -109,10 +112,10 @@ ALWAYS_INLINE int op3(dctx *d, int op, int size)
     uint32_t a, b, cc;
     TRY(dc_read(d, size, &a));
     TRY(dc_read(d, size, &b));
-    uint32_t r = alu(d->m, op, size, a, b, &cc);
+    uint32_t r = alu(op, size, a, b, &cc);
     TRY(dc_write(d, size, r));
     dc_done(d);
-    return alu_commit(d->m, op, size, a, cc);
+    return alu_commit(d->m, op, size, a, r, cc);
 }
 
 ALWAYS_INLINE int op_mov(dctx *d, int size)
@@ -129,8 +132,7 @@ ALWAYS_INLINE int op_cmp(dctx *d, int size)
     uint32_t a, b;
     TRY(dc_read(d, size, &a));
     TRY(dc_read(d, size, &b));
-    int32_t sa = (int32_t)sign_extend(a, size), sb = (int32_t)sign_extend(b, size);
-    cc_set(d->m, (sa < sb ? PSL_N : 0) | (a == b ? PSL_Z : 0) | (a < b ? PSL_C : 0));
+    cc_set_compare(d->m, (int32_t)sign_extend(a, size), (int32_t)sign_extend(b, size), a < b ? PSL_C : 0);
     return dc_done(d);
 }
 
@@ -156,7 +158,7 @@ ALWAYS_INLINE int op_bit(dctx *d, int size)
 ALWAYS_INLINE int op_clr(dctx *d, int size)
 {
     TRY(dc_write(d, size, 0));
-    d->m->cpu.psl = (d->m->cpu.psl & ~(PSL_N | PSL_Z | PSL_V)) | PSL_Z;
+    cc_nz_keep_c(d->m, 0, size);   /* Z set, N and V cleared, C kept */
     return dc_done(d);
 }
 
@@ -164,7 +166,7 @@ ALWAYS_INLINE int op_tst(dctx *d, int size)
 {
     uint32_t v;
     TRY(dc_read(d, size, &v));
-    cc_set(d->m, cc_nz(v, size));
+    cc_result(d->m, v, size, 0, 0);
     return dc_done(d);
 }
 
@@ -174,20 +176,20 @@ ALWAYS_INLINE int op_incdec(dctx *d, int op, int size)
     uint32_t v, cc;
     modloc l;
     TRY(dc_modify(d, size, &l, &v));
-    uint32_t r = alu(d->m, op, size, 1, v, &cc);
+    uint32_t r = alu(op, size, 1, v, &cc);
     TRY(mod_write(d->m, &l, size, r));
     dc_done(d);
-    return alu_commit(d->m, op, size, 1, cc);
+    return alu_commit(d->m, op, size, 1, r, cc);
 }
 
 ALWAYS_INLINE int op_mneg(dctx *d, int size)
 {
     uint32_t v, cc;
     TRY(dc_read(d, size, &v));
-    uint32_t r = alu(d->m, ALU_SUB, size, v, 0, &cc);
+    uint32_t r = alu(ALU_SUB, size, v, 0, &cc);
     TRY(dc_write(d, size, r));
     dc_done(d);
-    return alu_commit(d->m, ALU_SUB, size, v, cc);
+    return alu_commit(d->m, ALU_SUB, size, v, r, cc);
 }
 
 /* Integer conversions: sign-extending ones never overflow; truncating
@@ -199,13 +201,13 @@ ALWAYS_INLINE int op_cvt(dctx *d, int from, int to)
     uint32_t wide = sign_extend(v, from);
     uint32_t r = wide & size_mask(to);
     TRY(dc_write(d, to, r));
-    uint32_t cc = cc_nz(r, to);
+    uint32_t v_bit = 0;
     int st = VAX_OK;
     if (to < from && sign_extend(r, to) != wide) {
-        cc |= PSL_V;
+        v_bit = PSL_V;
         st = cpu_trap_status(d->m, ARITH_INT_OVERFLOW);
     }
-    cc_set(d->m, cc);
+    cc_result(d->m, r, to, v_bit, 0);
     dc_done(d);
     return st;
 }
@@ -261,7 +263,7 @@ ALWAYS_INLINE int op_ashl(dctx *d)
         r = s < 0 ? 0xFFFFFFFFu : 0;
     }
     TRY(dc_write(d, 4, r));
-    cc_set(d->m, cc_nz(r, 4) | (v ? PSL_V : 0));
+    cc_result(d->m, r, 4, v ? PSL_V : 0, 0);
     dc_done(d);
     return v ? cpu_trap_status(d->m, ARITH_INT_OVERFLOW) : VAX_OK;
 }
@@ -272,7 +274,7 @@ ALWAYS_INLINE int op_movq(dctx *d)
     uint32_t v[2];
     TRY(dc_read_q(d, v));
     TRY(dc_write_q(d, v));
-    cc_set(d->m, ((v[1] & 0x80000000u) ? PSL_N : 0) | ((v[0] | v[1]) ? 0 : PSL_Z) | (d->m->cpu.psl & PSL_C));
+    cc_set(d->m, ((v[1] & 0x80000000u) ? PSL_N : 0) | ((v[0] | v[1]) ? 0 : PSL_Z) | cpu_cc_c(&d->m->cpu));
     return dc_done(d);
 }
 

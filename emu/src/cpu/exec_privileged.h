@@ -17,13 +17,13 @@ ALWAYS_INLINE int op_mtpr(dctx *d)
 {
     vax_machine *m = d->m;
     uint32_t v, ipr;
-    if (PSL_GET_CUR(m->cpu.psl) != MODE_KERNEL)
+    if (PSL_GET_CUR(m->cpu.psl_without_cc) != MODE_KERNEL)
         return VAX_EXC_PRIVILEGED_INSTRUCTION;
     TRY(dc_read(d, 4, &v));
     TRY(dc_read(d, 4, &ipr));
     dc_sync_out(d);   /* what cpu_mtpr does may look at the PC (an interrupt request) */
     TRY(cpu_mtpr(m, ipr, v));
-    cc_set(m, cc_nz(v, 4) | (m->cpu.psl & PSL_C));
+    cc_nz_keep_c(m, v, 4);
     return dc_done(d);
 }
 
@@ -32,13 +32,13 @@ ALWAYS_INLINE int op_mfpr(dctx *d)
 {
     vax_machine *m = d->m;
     uint32_t v, ipr;
-    if (PSL_GET_CUR(m->cpu.psl) != MODE_KERNEL)
+    if (PSL_GET_CUR(m->cpu.psl_without_cc) != MODE_KERNEL)
         return VAX_EXC_PRIVILEGED_INSTRUCTION;
     TRY(dc_read(d, 4, &ipr));
     dc_sync_out(d);
     TRY(cpu_mfpr(m, ipr, &v));
     TRY(dc_write(d, 4, v));
-    cc_set(m, cc_nz(v, 4) | (m->cpu.psl & PSL_C));
+    cc_nz_keep_c(m, v, 4);
     return dc_done(d);
 }
 

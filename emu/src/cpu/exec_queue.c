@@ -23,7 +23,7 @@
  * mode, raising the fault a write would raise. */
 static int wcheck(vax_machine *m, uint32_t va, uint32_t len)
 {
-    int mode = (int)PSL_GET_CUR(m->cpu.psl);
+    int mode = (int)PSL_GET_CUR(m->cpu.psl_without_cc);
     tlb_entry *e;
     TRY(mmu_translate(m, va, mode, 1, &e));
     uint32_t last = va + len - 1;

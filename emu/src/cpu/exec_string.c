@@ -122,7 +122,7 @@ static inline void charge_bytes(vax_machine *m, uint32_t n, uint16_t per_byte)
  * fault up.  The caller has already stored its state in the registers. */
 static int suspend(vax_machine *m, int status)
 {
-    m->cpu.psl |= PSL_FPD;
+    m->cpu.psl_without_cc |= PSL_FPD;
     m->cpu.rlog_n = 0;   /* specifier side effects stay: they are not redone */
     return status;
 }
@@ -136,7 +136,7 @@ static int suspend(vax_machine *m, int status)
 static int yield_part_done(vax_machine *m)
 {
     suspend(m, 0);
-    m->cpu.psl &= ~PSL_TP;
+    m->cpu.psl_without_cc &= ~PSL_TP;
     m->cpu.r[15] = m->cpu.instr_pc;
     return 0;
 }
@@ -194,12 +194,12 @@ static inline uint32_t bytes_before_event(const vax_machine *m, uint64_t owed, u
 static void complete(vax_machine *m, uint32_t dpc)
 {
     m->cpu.r[15] = m->cpu.instr_pc + dpc;
-    m->cpu.psl &= ~PSL_FPD;
+    m->cpu.psl_without_cc &= ~PSL_FPD;
 }
 
 static inline int resuming(const vax_machine *m)
 {
-    return (m->cpu.psl & PSL_FPD) != 0;
+    return (m->cpu.psl_without_cc & PSL_FPD) != 0;
 }
 
 /* Length of the instruction just decoded. */
@@ -229,7 +229,7 @@ static uint32_t cc_compare(uint32_t a, uint32_t b, int size)
 static inline uint8_t *tb_host(vax_machine *m, uint32_t va, int write)
 {
     const tlb_entry *e = tlb_find(&m->tlb, va);
-    uint32_t mode = PSL_GET_CUR(m->cpu.psl);
+    uint32_t mode = PSL_GET_CUR(m->cpu.psl_without_cc);
     uint32_t bit = write ? (16u << mode) : (1u << mode);
     if (e && (e->access & bit) && e->host)
         return e->host + (va & 511u);
@@ -1009,7 +1009,7 @@ static int do_crc(vax_machine *m)
     r[1] = 0;
     r[2] = 0;
     r[3] = p;
-    cc_set(m, cc_nz(crc, 4));
+    cc_set(m, cc_nz_bits(crc, 4));
     complete(m, dpc);
     return 0;
 }

@@ -174,17 +174,17 @@ void cpu_execute(vax_machine *m)
             simple_cost_limit = 0;
         c->instr_pc = pc;
         c->rlog_n = 0;
-        if (UNLIKELY(c->psl & (PSL_T | PSL_TP | PSL_CM))) {
-            if (c->psl & PSL_TP) {
+        if (UNLIKELY(c->psl_without_cc & (PSL_T | PSL_TP | PSL_CM))) {
+            if (c->psl_without_cc & PSL_TP) {
                 if (cpu_take_trace(m) == VAX_EXC_FATAL)
                     return;
                 continue;
             }
-            if (c->psl & PSL_T) {
-                c->psl |= PSL_TP;
+            if (c->psl_without_cc & PSL_T) {
+                c->psl_without_cc |= PSL_TP;
                 simple_cost_limit = 0;
             }
-            if (c->psl & PSL_CM) {   /* compatibility mode: compat.c, which charges its own cost */
+            if (c->psl_without_cc & PSL_CM) {   /* compatibility mode: compat.c, which charges its own cost */
                 st = compat_execute(m);
                 m->icount++;
                 if (st && cpu_deliver(m, st) == VAX_EXC_FATAL) {

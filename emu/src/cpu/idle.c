@@ -375,7 +375,7 @@ static uint64_t wait_loop_length(walk *w, uint32_t pc, uint32_t cc, uint32_t op)
 static IDLE_NOINLINE uint64_t idle_look(vax_machine *m)
 {
     vax_cpu *c = &m->cpu;
-    uint32_t ipl = PSL_GET_IPL(c->psl), pc = c->r[15], cc = c->psl & PSL_CC, op = 0;
+    uint32_t ipl = PSL_GET_IPL(c->psl_without_cc), pc = c->r[15], cc = cpu_cc(c), op = 0;
     int reg = 0;
     int64_t left = 0;
     uint64_t len = 0, len_cost = 0;
@@ -425,7 +425,7 @@ static IDLE_NOINLINE uint64_t idle_look(vax_machine *m)
             n = cost_room / iter_cost;
         uint32_t r = op <= 0xF3 ? c->r[reg] + (uint32_t)n : c->r[reg] - (uint32_t)n;
         c->r[reg] = r;
-        c->psl = (c->psl & ~(PSL_N | PSL_Z | PSL_V)) | ((r >> 31) ? PSL_N : 0) | (r == 0 ? PSL_Z : 0);
+        cpu_store_cc(c, ((r >> 31) ? PSL_N : 0) | (r == 0 ? PSL_Z : 0) | cpu_cc_c(c));   /* V cleared, C kept */
         iter_cost *= n;
     } else {
         uint64_t iters = room / len;
@@ -447,7 +447,7 @@ static inline int idle_finds_nothing(const vax_machine *m, uint64_t icount)
     const vax_cpu *c = &m->cpu;
     /* Kernel mode only; no trace (each instruction would trap) and no
      * instruction half done. */
-    if (c->psl & (PSL_CUR | PSL_T | PSL_TP | PSL_FPD) || m->run_limit <= icount + 1 || m->cost_limit <= m->cost)
+    if (c->psl_without_cc & (PSL_CUR | PSL_T | PSL_TP | PSL_FPD) || m->run_limit <= icount + 1 || m->cost_limit <= m->cost)
         return 1;
     /* Most looks (the kernel comes here at every IPL change) find an
      * opcode no loop starts with, in a page the TB holds and a block the
@@ -489,7 +489,7 @@ uint64_t cpu_idle_skip(vax_machine *m)
 void cpu_ipl_written(vax_machine *m)
 {
     if (m->slice_state == SLICE_CLEAN && m->run_limit == m->budget_end &&
-        !machine_interrupt_deliverable(m, PSL_GET_IPL(m->cpu.psl))) {
+        !machine_interrupt_deliverable(m, PSL_GET_IPL(m->cpu.psl_without_cc))) {
         if (!m->idle_skip || idle_finds_nothing(m, m->icount + 1))
             return;
         m->slice_state = SLICE_LIMITS_KEPT;

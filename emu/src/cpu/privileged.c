@@ -7,12 +7,12 @@
 #include "profile/profile.h"
 #include "cpu/exec_privileged.h"
 
-static int is_kernel(const vax_machine *m) { return PSL_GET_CUR(m->cpu.psl) == MODE_KERNEL; }
+static int is_kernel(const vax_machine *m) { return PSL_GET_CUR(m->cpu.psl_without_cc) == MODE_KERNEL; }
 
 /* The stack pointer registers: the live one is R14. */
 static uint32_t *sp_register(vax_machine *m, int slot)
 {
-    return psl_sp_slot(m->cpu.psl) == slot ? &m->cpu.r[14] : &m->cpu.sp_save[slot];
+    return psl_sp_slot(m->cpu.psl_without_cc) == slot ? &m->cpu.r[14] : &m->cpu.sp_save[slot];
 }
 
 int cpu_mtpr(vax_machine *m, uint32_t ipr, uint32_t v)
@@ -33,7 +33,7 @@ int cpu_mtpr(vax_machine *m, uint32_t ipr, uint32_t v)
     case IPR_PCBB: c->pcbb = v & 0x3FFFFFFCu; return 0;
     case IPR_SCBB: c->scbb = v & 0x3FFFFE00u; return 0;
     case IPR_IPL:
-        c->psl = (c->psl & ~PSL_IPL) | ((v & 31) << PSL_IPL_SHIFT);
+        c->psl_without_cc = (c->psl_without_cc & ~PSL_IPL) | ((v & 31) << PSL_IPL_SHIFT);
         cpu_ipl_written(m);
         return 0;
     case IPR_ASTLVL:
@@ -77,7 +77,7 @@ int cpu_mfpr(vax_machine *m, uint32_t ipr, uint32_t *v)
     case IPR_SLR: *v = c->slr; return 0;
     case IPR_PCBB: *v = c->pcbb; return 0;
     case IPR_SCBB: *v = c->scbb; return 0;
-    case IPR_IPL: *v = PSL_GET_IPL(c->psl); return 0;
+    case IPR_IPL: *v = PSL_GET_IPL(c->psl_without_cc); return 0;
     case IPR_ASTLVL: *v = c->astlvl; return 0;
     case IPR_SIRR: case IPR_TBIA: case IPR_TBIS:
         return VAX_EXC_RESERVED_OPERAND;   /* write-only */
@@ -98,7 +98,7 @@ static int op_rei(vax_machine *m)
     uint32_t pc, psl;
     TRY(mem_read_l(m, c->r[14], &pc));
     TRY(mem_read_l(m, c->r[14] + 4, &psl));
-    uint32_t old = c->psl;
+    uint32_t old = c->psl_without_cc;
     int oldcur = (int)PSL_GET_CUR(old), newcur = (int)PSL_GET_CUR(psl);
     uint32_t newipl = PSL_GET_IPL(psl);
     if ((psl & PSL_MBZ) || newcur < oldcur || (int)PSL_GET_PRV(psl) < newcur ||
@@ -138,8 +138,8 @@ static int op_ldpctx(vax_machine *m)
     uint32_t pcb[PCB_LONGS];
     for (int i = 0; i < PCB_LONGS; i++)
         TRY(phys_read_l(m, c->pcbb + 4u * (uint32_t)i, &pcb[i]));
-    if (c->psl & PSL_IS)
-        cpu_set_psl_in_instruction(m, c->psl & ~PSL_IS);
+    if (c->psl_without_cc & PSL_IS)
+        cpu_set_psl_in_instruction(m, cpu_psl(c) & ~PSL_IS);
     for (int i = 1; i < 4; i++)
         c->sp_save[i] = pcb[i];
     for (int i = 0; i < 14; i++)
@@ -169,7 +169,7 @@ static int op_svpctx(vax_machine *m)
     TRY(mem_read_l(m, c->r[14] + 4, &psl));
     uint32_t pcb = c->pcbb;
     uint32_t sp_after = c->r[14] + 8;
-    uint32_t ksp = (c->psl & PSL_IS) ? c->sp_save[SP_KERNEL] : sp_after;
+    uint32_t ksp = (c->psl_without_cc & PSL_IS) ? c->sp_save[SP_KERNEL] : sp_after;
     TRY(phys_write_l(m, pcb + PCB_KSP, ksp));
     for (int i = 1; i < 4; i++)
         TRY(phys_write_l(m, pcb + 4u * (uint32_t)i, c->sp_save[i]));
@@ -178,9 +178,9 @@ static int op_svpctx(vax_machine *m)
     TRY(phys_write_l(m, pcb + PCB_PC, pc));
     TRY(phys_write_l(m, pcb + PCB_PSL, psl));
     c->r[14] = sp_after;
-    if (!(c->psl & PSL_IS)) {
-        uint32_t ipl = PSL_GET_IPL(c->psl);
-        uint32_t np = (c->psl & ~PSL_IPL) | PSL_IS | ((ipl < 1 ? 1 : ipl) << PSL_IPL_SHIFT);
+    if (!(c->psl_without_cc & PSL_IS)) {
+        uint32_t ipl = PSL_GET_IPL(c->psl_without_cc);
+        uint32_t np = (cpu_psl(c) & ~PSL_IPL) | PSL_IS | ((ipl < 1 ? 1 : ipl) << PSL_IPL_SHIFT);
         cpu_set_psl_in_instruction(m, np);
     }
     m->stats.svpctx++;
@@ -193,14 +193,14 @@ static int op_probe(vax_machine *m, int write)
     TRY(op_read(m, 1, &mode));
     TRY(op_read(m, 2, &len));
     TRY(op_addr(m, 1, &base));
-    int pmode = (int)(mode & 3), prv = (int)PSL_GET_PRV(m->cpu.psl);
+    int pmode = (int)(mode & 3), prv = (int)PSL_GET_PRV(m->cpu.psl_without_cc);
     if (prv > pmode)
         pmode = prv;
     int ok1, ok2 = 1;
     TRY(mmu_probe(m, base, pmode, write, &ok1));
     if (len != 1)   /* the last byte is base + len - 1, so base - 1 for a length of 0 */
         TRY(mmu_probe(m, base + len - 1, pmode, write, &ok2));
-    cc_set(m, (ok1 && ok2 ? 0 : PSL_Z) | (m->cpu.psl & PSL_C));
+    cc_set(m, (ok1 && ok2 ? 0 : PSL_Z) | cpu_cc_c(&m->cpu));
     return 0;
 }
 

@@ -414,7 +414,7 @@ int mem_write_slow(vax_machine *m, uint32_t va, int size, int mode, uint32_t val
 
 int mem_write_q(vax_machine *m, uint32_t va, const uint32_t v[2])
 {
-    int mode = (int)PSL_GET_CUR(m->cpu.psl);
+    int mode = (int)PSL_GET_CUR(m->cpu.psl_without_cc);
     /* Both longwords in one page the host's look-up holds writable: both
      * translations below would find its TB entry and change nothing, and
      * both stores would hit the look-up (MOVQ's frequent case). */
@@ -499,7 +499,7 @@ int ifetch_fill(vax_machine *m, uint32_t pc)
     /* A page the host's copy of the TB holds, readable: mmu_translate
      * would find its TB entry, the same, and change nothing (with mapping
      * on; with it off, it writes the entry again). */
-    int mode = (int)PSL_GET_CUR(m->cpu.psl);
+    int mode = (int)PSL_GET_CUR(m->cpu.psl_without_cc);
     const xlat_entry *x = &m->xlat[xlat_index(pc)];
     if (m->cpu.mapen && x->tag == pc >> 9 && (x->access & (1u << mode))) {
         ib_set(m, pc, x->host, x->pa);
@@ -526,7 +526,7 @@ int ifetch_slow(vax_machine *m, int n, uint32_t *value)
     uint32_t v = 0;
     for (int i = 0; i < n; i++) {
         uint32_t b;
-        st = mem_read_slow(m, pc + (uint32_t)i, 1, (int)PSL_GET_CUR(m->cpu.psl), &b);
+        st = mem_read_slow(m, pc + (uint32_t)i, 1, (int)PSL_GET_CUR(m->cpu.psl_without_cc), &b);
         if (st)
             return st;
         v |= b << (8 * i);

@@ -137,7 +137,7 @@ MMU_INLINE int mem_write_mode(vax_machine *m, uint32_t va, int size, int mode, u
  * architecture specifies for modify operands. */
 MMU_INLINE int mem_read_modify(vax_machine *m, uint32_t va, int size, uint32_t *value)
 {
-    int mode = (int)PSL_GET_CUR(m->cpu.psl);
+    int mode = (int)PSL_GET_CUR(m->cpu.psl_without_cc);
     const xlat_entry *e = &m->xlat[xlat_index(va)];
     if (e->tag == va >> 9 && ((e->access >> (4 + mode)) & 1u) && inline_read_fits(va, size)) {
         uint32_t pa = e->pa | (va & 511u);
@@ -153,12 +153,12 @@ MMU_INLINE int mem_read_modify(vax_machine *m, uint32_t va, int size, uint32_t *
 /* In the current mode. */
 MMU_INLINE int mem_read(vax_machine *m, uint32_t va, int size, uint32_t *value)
 {
-    return mem_read_mode(m, va, size, (int)PSL_GET_CUR(m->cpu.psl), value);
+    return mem_read_mode(m, va, size, (int)PSL_GET_CUR(m->cpu.psl_without_cc), value);
 }
 
 MMU_INLINE int mem_write(vax_machine *m, uint32_t va, int size, uint32_t value)
 {
-    return mem_write_mode(m, va, size, (int)PSL_GET_CUR(m->cpu.psl), value);
+    return mem_write_mode(m, va, size, (int)PSL_GET_CUR(m->cpu.psl_without_cc), value);
 }
 
 MMU_INLINE int mem_read_b(vax_machine *m, uint32_t va, uint32_t *v) { return mem_read(m, va, 1, v); }
@@ -213,7 +213,7 @@ MMU_INLINE int cursor_read_l(vax_machine *m, page_cursor *k, uint32_t va, uint32
         *v = load_le(k->host + off, 4);
         return 0;
     }
-    int mode = (int)PSL_GET_CUR(m->cpu.psl);
+    int mode = (int)PSL_GET_CUR(m->cpu.psl_without_cc);
     const tlb_entry *e = tlb_find(&m->tlb, va);
     if (e && (e->access & (1u << mode)) && e->host && off <= 508u) {
         k->vpn = va >> 9;
@@ -238,7 +238,7 @@ MMU_INLINE int cursor_read_b(vax_machine *m, page_cursor *k, page_cursor *other,
         *v = k->host[off];
         return 0;
     }
-    int mode = (int)PSL_GET_CUR(m->cpu.psl);
+    int mode = (int)PSL_GET_CUR(m->cpu.psl_without_cc);
     const tlb_entry *e = tlb_find(&m->tlb, va);
     if (e && (e->access & (1u << mode)) && e->host) {
         k->vpn = va >> 9;
@@ -261,7 +261,7 @@ MMU_INLINE int cursor_write_l(vax_machine *m, page_cursor *k, uint32_t va, uint3
         store_le(k->host + off, 4, v);
         return 0;
     }
-    int mode = (int)PSL_GET_CUR(m->cpu.psl);
+    int mode = (int)PSL_GET_CUR(m->cpu.psl_without_cc);
     const tlb_entry *e = tlb_find(&m->tlb, va);
     if (e && (e->access & (16u << mode)) && e->host && off <= 508u) {
         k->vpn = va >> 9;

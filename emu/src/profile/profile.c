@@ -631,7 +631,7 @@ static void rebuild(vax_machine *m, vax_profile *p, pstack *st, int slot, uint32
 static void start_root(vax_machine *m, vax_profile *p)
 {
     uint32_t pc = m->cpu.instr_pc, img = image_at(m, p, pc), e = entry_of(p, img, pc);
-    int slot = psl_sp_slot(m->cpu.psl);
+    int slot = psl_sp_slot(m->cpu.psl_without_cc);
     uint32_t node = child(p, root_parent(p, slot), PROFILE_RESUME, img, e == NONE ? pc : e, 0);
     push(p, stack_for(p, slot), node, KEY_TOP, e == NONE ? pc : e);
     p->cur = node;
@@ -669,7 +669,7 @@ void profile_call(vax_machine *m, uint32_t entry, uint32_t key, int jsb)
         start_root(m, p);
     uint32_t node = child(p, p->cur, jsb ? PROFILE_JSB : PROFILE_CALL, image_at(m, p, entry), entry, 0);
     p->nodes[node].calls++;
-    push(p, stack_for(p, psl_sp_slot(m->cpu.psl)), node, key, entry);
+    push(p, stack_for(p, psl_sp_slot(m->cpu.psl_without_cc)), node, key, entry);
     p->cur = node;
     if (entry == p->cfg.exec_routine && entry != 0)
         p->ctx[p->cur_ctx].exec_pending = 1;
@@ -679,7 +679,7 @@ void profile_return(vax_machine *m, uint32_t key, uint32_t pc)
 {
     vax_profile *p = m->prof;
     profile_account(m, m->acct_slot, m->icount + 1);
-    int slot = psl_sp_slot(m->cpu.psl);
+    int slot = psl_sp_slot(m->cpu.psl_without_cc);
     pstack *st = stack_for(p, slot);
     while (st->n && st->f[st->n - 1].key < key)
         st->n--;
@@ -712,7 +712,7 @@ void profile_exception(vax_machine *m, uint32_t scb_offset, uint32_t handler, ui
     uint32_t node = child(p, parent, interrupt ? PROFILE_INTERRUPT : PROFILE_EXCEPTION, image_at(m, p, handler),
                           handler, scb_offset);
     p->nodes[node].calls++;
-    push(p, stack_for(p, psl_sp_slot(m->cpu.psl)), node, key, handler);
+    push(p, stack_for(p, psl_sp_slot(m->cpu.psl_without_cc)), node, key, handler);
     p->cur = node;
 }
 
@@ -769,7 +769,7 @@ void profile_rei(vax_machine *m, uint32_t key, int old_slot)
     } else if (st->n && st->f[st->n - 1].key == KEY_TOP) {
         st->n--;
     }
-    int slot = psl_sp_slot(m->cpu.psl);
+    int slot = psl_sp_slot(m->cpu.psl_without_cc);
     uint32_t pc = m->cpu.r[15], sp = m->cpu.r[14];
     if (slot == SP_USER) {
         land_user(m, p, pc, sp);
@@ -915,7 +915,7 @@ int profile_enable(vax_machine *m, const profile_config *cfg, profile_symbols *k
     /* Met running: the current process (if any) and its stack as it is. */
     if (m->cpu.mapen && m->icount > 0) {
         p->cur_ctx = context_for(m, p, m->cpu.pcbb);
-        int slot = psl_sp_slot(m->cpu.psl);
+        int slot = psl_sp_slot(m->cpu.psl_without_cc);
         rebuild(m, p, stack_for(p, slot), slot, m->cpu.r[15], m->cpu.r[13], 0);
     }
     return 0;

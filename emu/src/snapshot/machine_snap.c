@@ -23,7 +23,11 @@
 static void cpu_snap(vax_cpu *c, vax_snap *s)
 {
     snap_u32_array(s, c->r, 16);
-    snap_u32(s, &c->psl);
+    /* The PSL whole, as the format has always held it: composed for a save,
+     * split again for a restore (cpu.h, vax_cpu). */
+    uint32_t psl = cpu_psl(c);
+    snap_u32(s, &psl);
+    cpu_store_psl(c, psl);
     snap_u32_array(s, c->sp_save, 5);
     snap_u32(s, &c->p0br);
     snap_u32(s, &c->p0lr);
