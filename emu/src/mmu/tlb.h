@@ -87,18 +87,20 @@ static inline tlb_entry *tlb_find(vax_tlb *t, uint32_t va)
  * page's virtual address (as the fetch shortcut keeps its page: machine.h,
  * ib_block_delta and ib_bias), so that an access finds its cache block and
  * its host byte with one add each from va, without first taking va's
- * offset in the page and merging it (two host instructions fewer on every
+ * offset in the page and merging it (a host instruction fewer on every
  * memory operand's hit path: docs/speed.md, round seventeen).  Unsigned
- * arithmetic wraps alike both ways, on 64-bit hosts and on wasm32. */
-/* The TB entry's access bits are kept as two words, one to read and one
+ * arithmetic wraps alike both ways, on 64-bit hosts and on wasm32.
+ *
+ * The TB entry's access bits are kept as two words, one to read and one
  * to write, in which bit i says whether mode i & 3 may: the four modes'
  * bits repeated eight times.  A shift by the PSL's bits 31:24, which x86
  * and WebAssembly take modulo 32, then tests the current mode's bit
  * whatever the IS, FPD and other bits above it hold (xlat_allows): no
  * mask to take the mode out, and the write test needs no shift by four
  * either (one and two host instructions fewer on every memory operand's
- * hit path: docs/speed.md, round seventeen).  The two words fill what was
- * padding before the 8-byte host field, so a slot is still 24 bytes. */
+ * hit path: docs/speed.md, round seventeen).  On 64-bit hosts the two
+ * words fill what was padding before the 8-byte host field, so a slot is
+ * still 24 bytes; on wasm32 it grows from 16 to 20. */
 typedef struct {
     uint32_t tag;          /* va >> 9, or XLAT_INVALID */
     uint32_t block_delta;  /* the page's first cache block (pa >> 3) minus tag << 6, mod 2^32 */
