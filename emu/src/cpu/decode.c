@@ -170,26 +170,27 @@ static int loc_general(vax_machine *m, int size, oploc *loc)
 ALWAYS_INLINE int modify_memory(vax_machine *m, uint32_t va, int size, modloc *ml, uint32_t *v,
                                 unsigned cost)
 {
-    int mode = (int)PSL_GET_CUR(m->cpu.psl_without_cc);
+    uint32_t mode_key = psl_mode_key(m);   /* mmu.h: the mode in its low two bits */
     m->cost += cost;   /* the read here and the write-back (mod_write), and from decode_at the address work */
     const xlat_entry *e = &m->xlat[xlat_index(va)];
-    if (LIKELY(e->tag == va >> 9 && ((e->access >> (4 + mode)) & 1u))) {   /* write allowed, so read is too */
+    if (LIKELY(e->tag == va >> 9 && xlat_allows(e->write_modes, mode_key))) {   /* write allowed, so read is too */
         /* In one cache block (mmu.h, inline_read_fits: an aligned
          * longword), the cache's test is one block's; else, across two
          * blocks of the page or one, both are tested, as cache_read charges
          * them.  Either way the write-back (mod_write) stores through
          * ml->host. */
-        uint32_t pa = e->pa | (va & 511u);
-        uint8_t *h = e->host + (va & 511u);
+        uint8_t *h = xlat_host(e, va);
         if (LIKELY(inline_read_fits(va, size))) {
+            uint32_t blk = xlat_block(e, va);
             ml->host = h;
-            if (!cache_hits_block(&m->cache, pa))   /* the miss out of line: mmu.h, mem_read_missed_block */
-                return mem_read_missed_block(m, pa, h, size, v);
+            if (!cache_holds_block(&m->cache, blk))   /* the miss out of line: mmu.h, mem_read_missed_block */
+                return mem_read_missed_block(m, blk, h, size, v);
             *v = load_le(h, size);
             return 0;
         }
         if ((va & 511u) <= 512u - (uint32_t)size) {
             ml->host = h;
+            uint32_t pa = xlat_pa(e, va);
             if (!cache_hits(&m->cache, pa, size))
                 return mem_read_missed(m, pa, h, size, v);
             *v = load_le(h, size);
@@ -199,7 +200,7 @@ ALWAYS_INLINE int modify_memory(vax_machine *m, uint32_t va, int size, modloc *m
     ml->host = NULL;
     ml->loc.reg = -1;
     ml->loc.addr = va;
-    return mem_read_modify_slow(m, va, size, mode, v);
+    return mem_read_modify_slow(m, va, size, (int)(mode_key & 3u), v);
 }
 
 static int modify_general(vax_machine *m, int size, modloc *ml, uint32_t *v)

@@ -96,19 +96,20 @@ static inline int highest_bit(uint32_t x)
 
 /* The host's look-up entry (tlb.h, xlat_entry) of the page holding the
  * longwords [low, high] (both longword-aligned, low <= high, one page),
- * when it holds that page with `access` allowed; NULL otherwise.  Found
+ * when it holds that page readable (write 0) or writable (write 1) in the
+ * current mode; NULL otherwise.  Found
  * there, the page is in the modelled TB with that access, so the page
  * cursor's look-ups would have hit it (tlb_find changes nothing) and no
  * access of the frame could fault or miss: the frame is then made with
  * plain loads and stores, each read charged to the cache model exactly as
  * the cursor charges it.  Not found (including a page the TB holds that
  * the look-up lacks), the cursor path runs, as before. */
-static inline const xlat_entry *frame_page(vax_machine *m, uint32_t low, uint32_t high, uint32_t access)
+static inline const xlat_entry *frame_page(vax_machine *m, uint32_t low, uint32_t high, int write)
 {
     if (((low | high) & 3u) || (low >> 9) != (high >> 9) || low > high)
         return NULL;
     const xlat_entry *e = &m->xlat[xlat_index(low)];
-    if (e->tag == low >> 9 && (e->access & access))
+    if (e->tag == low >> 9 && xlat_allows(write ? e->write_modes : e->read_modes, psl_mode_key(m)))
         return e;
     return NULL;
 }
@@ -160,9 +161,9 @@ static int op_call(vax_machine *m, int calls)
      * mask/PSW and handler below; an aligned SP leaves no SPA bytes. */
     uint32_t nsaved = popcount12(regmask);
     uint32_t high = sp - 4, low = sp - (calls ? 4u : 0u) - 4u * nsaved - 20u;
-    const xlat_entry *e = frame_page(m, low, high, 16u << PSL_GET_CUR(c->psl_without_cc));
+    const xlat_entry *e = frame_page(m, low, high, 1);
     if (LIKELY(e != NULL)) {
-        uint8_t *h = e->host;
+        uint8_t *h = xlat_host(e, low & ~511u);   /* the page's host address */
         uint32_t ap = calls ? sp - 4 : arg;
         if (calls) {
             sp -= 4;
@@ -245,12 +246,13 @@ static int op_ret(vax_machine *m)
      * would be, a block at a time (below).  When the frame goes on into the next
      * page, the cursor path takes over after the first read, with the
      * cursor holding the page, as its own first read would have left it. */
-    const xlat_entry *e = frame_page(m, sp, sp + 12, 1u << PSL_GET_CUR(c->psl_without_cc));
+    const xlat_entry *e = frame_page(m, sp, sp + 12, 0);
     if (LIKELY(e != NULL)) {
-        const uint8_t *h = e->host;
-        uint32_t pa = e->pa;
+        const uint8_t *h = xlat_host(e, sp & ~511u);   /* the page's host address */
         uint32_t off = sp & 511u;
-        m->cost += cache_read_block(&m->cache, pa | off);   /* the mask/PSW longword (aligned: one block) */
+        uint32_t blk = xlat_block(e, sp);   /* the mask/PSW longword's (aligned: one block) */
+        if (!cache_holds_block(&m->cache, blk))   /* cache_read_block, given the block */
+            m->cost += cache_miss_block(&m->cache, blk);
         save = load_le(h + off, 4);
         if (save & 0xFF00u)
             return VAX_EXC_RESERVED_OPERAND;
@@ -270,7 +272,7 @@ static int op_ret(vax_machine *m)
              * is the same charges and fills in the same order. */
             /* (Out of line, cache_read_blocks: a loop here with the miss's
              * call in it moved RET's registers about around it.) */
-            uint32_t blk = (pa | off) >> CACHE_BLOCK_SHIFT, last = (pa | (end - 1u)) >> CACHE_BLOCK_SHIFT;
+            uint32_t last = xlat_block(e, (sp & ~511u) + end - 1u);
             if (blk < last)
                 m->cost += cache_read_blocks(&m->cache, blk + 1, last);
             nap = load_le(h + off + 4, 4);
@@ -297,8 +299,8 @@ static int op_ret(vax_machine *m)
             return 0;
         }
         k.vpn = sp >> 9;
-        k.pa = pa;
-        k.host = e->host;
+        k.pa = xlat_pa(e, sp & ~511u);
+        k.host = xlat_host(e, sp & ~511u);
     } else {
         TRY(cursor_read_l(m, &k, sp, &save));
         if (save & 0xFF00u)

@@ -461,9 +461,9 @@ static inline int idle_finds_nothing(const vax_machine *m, uint64_t icount)
      * look, which decides them as before. */
     uint32_t pc = c->r[15];
     const xlat_entry *x = &m->xlat[xlat_index(pc)];
-    return x->tag == pc >> 9 && (x->access & (1u << MODE_KERNEL)) &&
-           cache_holds_block(&m->cache, (x->pa | (pc & 511u)) >> CACHE_BLOCK_SHIFT) &&
-           !loop_opcode[x->host[pc & 511u]];
+    return x->tag == pc >> 9 && (xlat_access(x) & (1u << MODE_KERNEL)) &&
+           cache_holds_block(&m->cache, xlat_block(x, pc)) &&
+           !loop_opcode[*xlat_host(x, pc)];
 }
 
 uint64_t cpu_idle_skip(vax_machine *m)

@@ -84,9 +84,10 @@ static void xlat_copy(vax_machine *m, const tlb_entry *e)
     xlat_entry *x = &m->xlat[xlat_index(e->tag << 9)];
     if (e->host) {
         x->tag = e->tag;
-        x->pa = e->pa;
-        x->access = e->access;
-        x->host = e->host;
+        x->block_delta = (e->pa >> 3) - (e->tag << 6);
+        x->read_modes = (e->access & 15u) * XLAT_MODES_REPEAT;
+        x->write_modes = ((e->access >> 4) & 15u) * XLAT_MODES_REPEAT;
+        x->host_bias = (uintptr_t)e->host - (uintptr_t)(e->tag << 9);
     } else if (x->tag == e->tag) {
         x->tag = XLAT_INVALID;
     }
@@ -368,10 +369,10 @@ static int crossing_access(vax_machine *m, uint32_t va, int size, int mode, int 
 static inline int read_two_blocks(vax_machine *m, uint32_t va, int size, uint32_t access, uint32_t *value)
 {
     const xlat_entry *x = &m->xlat[xlat_index(va)];
-    if (x->tag != va >> 9 || !(x->access & access) || (va & 511u) > 512u - (uint32_t)size || !m->cpu.mapen)
+    if (x->tag != va >> 9 || !(xlat_access(x) & access) || (va & 511u) > 512u - (uint32_t)size || !m->cpu.mapen)
         return 1;
-    m->cost += cache_read(&m->cache, x->pa | (va & 511u), size);
-    *value = load_le(x->host + (va & 511u), size);
+    m->cost += cache_read(&m->cache, xlat_pa(x, va), size);
+    *value = load_le(xlat_host(x, va), size);
     return 0;
 }
 
@@ -419,9 +420,9 @@ int mem_write_q(vax_machine *m, uint32_t va, const uint32_t v[2])
      * translations below would find its TB entry and change nothing, and
      * both stores would hit the look-up (MOVQ's frequent case). */
     const xlat_entry *x = &m->xlat[xlat_index(va)];
-    if (x->tag == va >> 9 && (x->access & (16u << mode)) && (va & 511u) <= 504u && m->cpu.mapen) {
-        store_le(x->host + (va & 511u), 4, v[0]);
-        store_le(x->host + (va & 511u) + 4, 4, v[1]);
+    if (x->tag == va >> 9 && (xlat_access(x) & (16u << mode)) && (va & 511u) <= 504u && m->cpu.mapen) {
+        store_le(xlat_host(x, va), 4, v[0]);
+        store_le(xlat_host(x, va) + 4, 4, v[1]);
         return 0;
     }
     tlb_entry *e;
@@ -450,11 +451,11 @@ int mem_read_missed(vax_machine *m, uint32_t pa, const uint8_t *h, int size, uin
  * cache_fill's result after it: the same sum, and nothing is left to do
  * after the call, so the fill is a tail call and neither function saves
  * registers. */
-int mem_read_missed_block(vax_machine *m, uint32_t pa, const uint8_t *h, int size, uint32_t *value)
+int mem_read_missed_block(vax_machine *m, uint32_t blk, const uint8_t *h, int size, uint32_t *value)
 {
     *value = load_le(h, size);
     m->cost += m->cache.miss_cost;
-    (void)cache_miss_block(&m->cache, pa >> CACHE_BLOCK_SHIFT);
+    (void)cache_miss_block(&m->cache, blk);
     return 0;
 }
 
@@ -499,13 +500,20 @@ int ifetch_fill(vax_machine *m, uint32_t pc)
     /* A page the host's copy of the TB holds, readable: mmu_translate
      * would find its TB entry, the same, and change nothing (with mapping
      * on; with it off, it writes the entry again). */
-    int mode = (int)PSL_GET_CUR(m->cpu.psl_without_cc);
+    uint32_t mode_key = psl_mode_key(m);
     const xlat_entry *x = &m->xlat[xlat_index(pc)];
-    if (m->cpu.mapen && x->tag == pc >> 9 && (x->access & (1u << mode))) {
-        ib_set(m, pc, x->host, x->pa);
+    if (m->cpu.mapen && x->tag == pc >> 9 && xlat_allows(x->read_modes, mode_key)) {
+        /* ib_set's fields, the two offsets as the look-up keeps them */
+        uint32_t page = pc & ~511u;
+        m->ib_tag = pc >> 9;
+        m->ib_fast = page;
+        m->ib_host = xlat_host(x, page);
+        m->ib_pa = xlat_pa(x, page);
+        m->ib_block_delta = x->block_delta;
+        m->ib_bias = x->host_bias;
         return 0;
     }
-    return ifetch_fill_translate(m, pc, mode);
+    return ifetch_fill_translate(m, pc, (int)(mode_key & 3u));
 }
 
 int ifetch_slow(vax_machine *m, int n, uint32_t *value)

@@ -98,38 +98,49 @@ static inline int inline_read_fits(uint32_t va, int size)
  * saved on entry. */
 int mem_read_missed(vax_machine *m, uint32_t pa, const uint8_t *h, int size, uint32_t *value);
 
-/* The same for a read within one block that cache_hits_block has just
- * found missing: the fill without testing the block again. */
-int mem_read_missed_block(vax_machine *m, uint32_t pa, const uint8_t *h, int size, uint32_t *value);
+/* The same for a read within one block, blk (pa >> 3), that
+ * cache_holds_block has just found missing: the fill without testing the
+ * block again. */
+int mem_read_missed_block(vax_machine *m, uint32_t blk, const uint8_t *h, int size, uint32_t *value);
 
 /* The instruction buffer's block at pa was just found missing in the
  * cache (execute.c, ifetch_account_mapped): cache_read_block's fill and
  * its cost, without its test again. */
 void ifetch_block_missed(vax_machine *m, uint32_t pa);
 
-/* Read/write size (1, 2, 4) bytes at va in an explicit access mode. */
-MMU_INLINE int mem_read_mode(vax_machine *m, uint32_t va, int size, int mode, uint32_t *value)
+/* The PSL's bits 31:24, whose low two are the current mode: what the
+ * host's look-up tests an access with (tlb.h, xlat_allows), without
+ * taking the mode out first. */
+static inline uint32_t psl_mode_key(const vax_machine *m)
+{
+    return m->cpu.psl_without_cc >> PSL_CUR_SHIFT;
+}
+
+/* Read/write size (1, 2, 4) bytes at va in an explicit access mode (or
+ * the current one, given as psl_mode_key: its low two bits are the mode,
+ * and the look-up ignores the rest). */
+MMU_INLINE int mem_read_mode(vax_machine *m, uint32_t va, int size, uint32_t mode_key, uint32_t *value)
 {
     const xlat_entry *e = &m->xlat[xlat_index(va)];   /* tlb.h: the TB's entry, or a miss */
-    if (e->tag == va >> 9 && ((e->access >> mode) & 1u) && inline_read_fits(va, size)) {
-        uint32_t pa = e->pa | (va & 511u);
-        const uint8_t *h = e->host + (va & 511u);
-        if (!cache_hits_block(&m->cache, pa))   /* cache.h: a miss's cost */
-            return mem_read_missed_block(m, pa, h, size, value);
+    if (e->tag == va >> 9 && xlat_allows(e->read_modes, mode_key) && inline_read_fits(va, size)) {
+        uint32_t blk = xlat_block(e, va);   /* tlb.h: one add each from va */
+        const uint8_t *h = xlat_host(e, va);
+        if (!cache_holds_block(&m->cache, blk))   /* cache.h: a miss's cost */
+            return mem_read_missed_block(m, blk, h, size, value);
         *value = load_le(h, size);
         return 0;
     }
-    return mem_read_slow(m, va, size, mode, value);
+    return mem_read_slow(m, va, size, (int)(mode_key & 3u), value);
 }
 
-MMU_INLINE int mem_write_mode(vax_machine *m, uint32_t va, int size, int mode, uint32_t value)
+MMU_INLINE int mem_write_mode(vax_machine *m, uint32_t va, int size, uint32_t mode_key, uint32_t value)
 {
     const xlat_entry *e = &m->xlat[xlat_index(va)];
-    if (e->tag == va >> 9 && ((e->access >> (4 + mode)) & 1u) && (va & 511u) <= 512u - (uint32_t)size) {
-        store_le(e->host + (va & 511u), size, value);
+    if (e->tag == va >> 9 && xlat_allows(e->write_modes, mode_key) && (va & 511u) <= 512u - (uint32_t)size) {
+        store_le(xlat_host(e, va), size, value);
         return 0;
     }
-    return mem_write_slow(m, va, size, mode, value);
+    return mem_write_slow(m, va, size, (int)(mode_key & 3u), value);
 }
 
 /* The read half of a modify operand: the access is checked for write, so
@@ -137,28 +148,28 @@ MMU_INLINE int mem_write_mode(vax_machine *m, uint32_t va, int size, int mode, u
  * architecture specifies for modify operands. */
 MMU_INLINE int mem_read_modify(vax_machine *m, uint32_t va, int size, uint32_t *value)
 {
-    int mode = (int)PSL_GET_CUR(m->cpu.psl_without_cc);
+    uint32_t mode_key = psl_mode_key(m);
     const xlat_entry *e = &m->xlat[xlat_index(va)];
-    if (e->tag == va >> 9 && ((e->access >> (4 + mode)) & 1u) && inline_read_fits(va, size)) {
-        uint32_t pa = e->pa | (va & 511u);
-        const uint8_t *h = e->host + (va & 511u);
-        if (!cache_hits_block(&m->cache, pa))
-            return mem_read_missed_block(m, pa, h, size, value);
+    if (e->tag == va >> 9 && xlat_allows(e->write_modes, mode_key) && inline_read_fits(va, size)) {
+        uint32_t blk = xlat_block(e, va);
+        const uint8_t *h = xlat_host(e, va);
+        if (!cache_holds_block(&m->cache, blk))
+            return mem_read_missed_block(m, blk, h, size, value);
         *value = load_le(h, size);
         return 0;
     }
-    return mem_read_modify_slow(m, va, size, mode, value);
+    return mem_read_modify_slow(m, va, size, (int)(mode_key & 3u), value);
 }
 
 /* In the current mode. */
 MMU_INLINE int mem_read(vax_machine *m, uint32_t va, int size, uint32_t *value)
 {
-    return mem_read_mode(m, va, size, (int)PSL_GET_CUR(m->cpu.psl_without_cc), value);
+    return mem_read_mode(m, va, size, psl_mode_key(m), value);
 }
 
 MMU_INLINE int mem_write(vax_machine *m, uint32_t va, int size, uint32_t value)
 {
-    return mem_write_mode(m, va, size, (int)PSL_GET_CUR(m->cpu.psl_without_cc), value);
+    return mem_write_mode(m, va, size, psl_mode_key(m), value);
 }
 
 MMU_INLINE int mem_read_b(vax_machine *m, uint32_t va, uint32_t *v) { return mem_read(m, va, 1, v); }

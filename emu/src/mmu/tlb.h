@@ -83,12 +83,66 @@ static inline tlb_entry *tlb_find(vax_tlb *t, uint32_t va)
 #define XLAT_SIZE 1024u
 #define XLAT_INVALID 0xFFFFFFFFu
 
+/* The TB entry's physical page and host page are kept as offsets from the
+ * page's virtual address (as the fetch shortcut keeps its page: machine.h,
+ * ib_block_delta and ib_bias), so that an access finds its cache block and
+ * its host byte with one add each from va, without first taking va's
+ * offset in the page and merging it (a host instruction fewer on every
+ * memory operand's hit path: docs/speed.md, round seventeen).  Unsigned
+ * arithmetic wraps alike both ways, on 64-bit hosts and on wasm32.
+ *
+ * The TB entry's access bits are kept as two words, one to read and one
+ * to write, in which bit i says whether mode i & 3 may: the four modes'
+ * bits repeated eight times.  A shift by the PSL's bits 31:24, which x86
+ * and WebAssembly take modulo 32, then tests the current mode's bit
+ * whatever the IS, FPD and other bits above it hold (xlat_allows): no
+ * mask to take the mode out, and the write test needs no shift by four
+ * either (one and two host instructions fewer on every memory operand's
+ * hit path: docs/speed.md, round seventeen).  On 64-bit hosts the two
+ * words fill what was padding before the 8-byte host field, so a slot is
+ * still 24 bytes; on wasm32 it grows from 16 to 20. */
 typedef struct {
-    uint32_t tag;      /* va >> 9, or XLAT_INVALID */
-    uint32_t pa;       /* as the TB entry's */
-    uint32_t access;
-    uint8_t *host;     /* never NULL while tag is valid */
+    uint32_t tag;          /* va >> 9, or XLAT_INVALID */
+    uint32_t block_delta;  /* the page's first cache block (pa >> 3) minus tag << 6, mod 2^32 */
+    uint32_t read_modes;   /* the TB entry's read bits (access & 15), repeated: times 0x11111111 */
+    uint32_t write_modes;  /* its write bits (access >> 4 & 15), repeated the same way */
+    uintptr_t host_bias;   /* the page's host address minus tag << 9, mod the pointer's width */
 } xlat_entry;
+
+#define XLAT_MODES_REPEAT 0x11111111u
+
+/* Does a mode word (read_modes or write_modes) allow the access in the
+ * mode that mode_key's low two bits give?  mode_key is a mode (0-3) or
+ * the PSL's bits 31:24 (mmu.h, psl_mode_key); `& 31` is what the hosts'
+ * shift does anyway, so it costs nothing there and keeps C defined. */
+static inline uint32_t xlat_allows(uint32_t modes, uint32_t mode_key)
+{
+    return (modes >> (mode_key & 31u)) & 1u;
+}
+
+/* The TB entry's access bits (tlb_entry.access) of the page x holds. */
+static inline uint32_t xlat_access(const xlat_entry *x)
+{
+    return (x->read_modes & 15u) | ((x->write_modes & 15u) << 4);
+}
+
+/* The physical cache block (pa >> 3) of va, in the page x holds. */
+static inline uint32_t xlat_block(const xlat_entry *x, uint32_t va)
+{
+    return x->block_delta + (va >> 3);
+}
+
+/* The physical address of va, in the page x holds. */
+static inline uint32_t xlat_pa(const xlat_entry *x, uint32_t va)
+{
+    return (xlat_block(x, va) << 3) | (va & 7u);
+}
+
+/* The host address of va, in the page x holds. */
+static inline uint8_t *xlat_host(const xlat_entry *x, uint32_t va)
+{
+    return (uint8_t *)(x->host_bias + va);
+}
 
 /* The slot of va's page: its page number plus its high bits (va<31:22>),
  * low ten bits.  A system page n (below 8192) lands in slot n + 512 (mod
