@@ -25,16 +25,17 @@ import { TerminalSession } from './terminal';
 
 const lab = useLabImage('terminal.test.ts');
 
-test('the terminal: its size is the console tty\'s window size; a long paste arrives whole', { skip: lab.skip }, async () => {
+/** A Terminal tab's machine on the lab image (780, 8 MB), what it has shown, and a wait for text on it. */
+function startTerminal(realtime: boolean, snapshots?: BootSnapshots) {
   let screen = '';
   const session = new TerminalSession(
-    lab.api.vax780, lab.disk, { memoryMB: 8, cpuModel: '780', nsPerInstruction: CPU_NS_PER_INSTRUCTION['780'], realtime: false },
+    lab.api.vax780, lab.disk, { memoryMB: 8, cpuModel: '780', nsPerInstruction: CPU_NS_PER_INSTRUCTION['780'], realtime },
     { output: (text) => (screen += text), status: () => {}, executed: () => {} },
     async () => {
       await yieldNow();
     },
+    snapshots ?? null,
   );
-  session.setSize(100, 37);
   const running = session.run();
   /** Waits for `text` in what the terminal shows after `from`; what it shows from there. */
   const expect = async (text: string | RegExp, from: number, limitMs = 60_000): Promise<string> => {
@@ -46,31 +47,37 @@ test('the terminal: its size is the console tty\'s window size; a long paste arr
         return seen;
       }
       if (Date.now() - t0 > limitMs) assert.fail(`no ${String(text)} on the terminal; it shows: ${JSON.stringify(seen.slice(-500))}`);
-      await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 5));
     }
   };
+  return { session, running, expect, screen: () => screen };
+}
+
+test('the terminal: its size is the console tty\'s window size; a long paste arrives whole', { skip: lab.skip }, async () => {
+  const { session, running, expect, screen: shown } = startTerminal(false);
+  session.setSize(100, 37);
   try {
     await expect('login: ', 0);
-    let at = screen.length;
+    let at = shown().length;
     session.input('root\r');
     await expect(/# $/, at);
 
-    at = screen.length;
+    at = shown().length;
     session.input('stty size\r');
     assert.match(await expect(/\r\n37 100\r\n/, at), /stty size\r\n37 100\r\n/);
     // Resized: said again.
     session.setSize(80, 24);
-    at = screen.length;
+    at = shown().length;
     session.input('stty size; echo $TERM\r');
     assert.match(await expect(/vt100/, at), /24 80\r\nvt100/);
 
     // 400 lines of 60 characters (24,400 with the newlines), three times the console's input queue, at once.
     const lines = Array.from({ length: 400 }, (_, i) => `${String(i).padStart(4, '0')} ${'abcdefghijklmnopqrstuvwxyz0123456789'.repeat(2).slice(0, 55)}`);
-    at = screen.length;
+    at = shown().length;
     session.input(`cat > /tmp/paste\r${lines.join('\r')}\r\x04`);
     assert.ok(session.pendingInput > 8192, 'more than the console takes at once is waiting');
     await expect(/# $/, at, 120_000);
-    at = screen.length;
+    at = shown().length;
     // (The image has no /usr/bin: no wc, no tail.)
     session.input('grep -c . /tmp/paste; grep "^0399 " /tmp/paste\r');
     const out = await expect(/0399 abc[^\r]*\r\n[^\n]*# $/, at, 60_000);
@@ -101,34 +108,18 @@ test('a login typed while the terminal follows wall time is answered at full spe
       const key = bootKey(lab.disk, { ...terminalMachineOptions('780', 8), disk: lab.disk }, TERMINAL_BOOT);
       snapshots.set(key, bootSnapshotFromFile(gunzipSync(readFileSync(shipped))));
     }
-    let screen = '';
-    const session = new TerminalSession(
-      lab.api.vax780, lab.disk, { memoryMB: 8, cpuModel: '780', nsPerInstruction: CPU_NS_PER_INSTRUCTION['780'], realtime: true },
-      { output: (text) => (screen += text), status: () => {}, executed: () => {} },
-      async () => {
-        await yieldNow();
-      },
-      snapshots,
-    );
-    const running = session.run();
-    const waitFor = async (re: RegExp, from: number, limitMs: number) => {
-      const t0 = Date.now();
-      while (!re.test(screen.slice(from))) {
-        if (Date.now() - t0 > limitMs) assert.fail(`no ${String(re)}; the terminal shows ${JSON.stringify(screen.slice(-300))}`);
-        await new Promise((r) => setTimeout(r, 5));
-      }
-    };
+    const { session, running, expect, screen } = startTerminal(true, snapshots);
     try {
-      await waitFor(/login: $/, 0, 120_000);
-      const at = screen.length;
+      await expect(/login: $/, 0, 120_000);
+      const at = screen().length;
       const virtual0 = session.virtualSeconds();
       const wall0 = performance.now();
       session.input('root\r');
-      await waitFor(/# $/, at, 60_000);
+      await expect(/# $/, at, 60_000);
       const virtual = session.virtualSeconds() - virtual0;
       const wall = (performance.now() - wall0) / 1000;
       // The guest's own login: its /.login's words come before the prompt.
-      assert.match(screen.slice(at), /root\r\r\n[^]*Don't login as root, use su\r\n[^\n]*# $/);
+      assert.match(screen().slice(at), /root\r\r\n[^]*Don't login as root, use su\r\n[^\n]*# $/);
       // On a 780 it takes seconds, most of them printing nothing (2.6 s between the echo of root and the shell's
       // first words); in wall time they would have taken as long.  At full speed they take a fraction of that.
       assert.ok(virtual > 2, `the login took ${virtual.toFixed(2)} virtual s`);
