@@ -465,15 +465,25 @@ void ifetch_block_missed(vax_machine *m, uint32_t pa)
     (void)cache_miss_block(&m->cache, pa >> CACHE_BLOCK_SHIFT);
 }
 
+/* The fetch shortcut onto pc's page, given as the host's look-up keeps a
+ * page (tlb.h, xlat_entry): its first cache block less (pc >> 9) << 6, and
+ * its host address less the page's virtual address. */
+static inline void ib_set_offsets(vax_machine *m, uint32_t pc, uint32_t block_delta, uintptr_t bias)
+{
+    uint32_t page = pc & ~511u;
+    m->ib_tag = pc >> 9;
+    m->ib_fast = page;
+    m->ib_host = (uint8_t *)(bias + page);
+    m->ib_pa = (block_delta + (page >> 3)) << 3;
+    m->ib_block_delta = block_delta;
+    m->ib_bias = bias;
+}
+
 /* The fetch shortcut onto the page at host address host, physical pa. */
 static inline void ib_set(vax_machine *m, uint32_t pc, uint8_t *host, uint32_t pa)
 {
-    m->ib_tag = pc >> 9;
-    m->ib_fast = pc & ~511u;
-    m->ib_host = host;
-    m->ib_pa = pa;
-    m->ib_block_delta = (pa >> 3) - (m->ib_tag << 6);
-    m->ib_bias = (uintptr_t)host - (uintptr_t)m->ib_fast;
+    uint32_t page = pc & ~511u;
+    ib_set_offsets(m, pc, (pa >> 3) - (page >> 3), (uintptr_t)host - (uintptr_t)page);
 }
 
 /* ifetch_fill for a page the host's look-up lacks: through the TB.  A
@@ -503,14 +513,7 @@ int ifetch_fill(vax_machine *m, uint32_t pc)
     uint32_t mode_key = psl_mode_key(m);
     const xlat_entry *x = &m->xlat[xlat_index(pc)];
     if (m->cpu.mapen && x->tag == pc >> 9 && xlat_allows(x->read_modes, mode_key)) {
-        /* ib_set's fields, the two offsets as the look-up keeps them */
-        uint32_t page = pc & ~511u;
-        m->ib_tag = pc >> 9;
-        m->ib_fast = page;
-        m->ib_host = xlat_host(x, page);
-        m->ib_pa = xlat_pa(x, page);
-        m->ib_block_delta = x->block_delta;
-        m->ib_bias = x->host_bias;
+        ib_set_offsets(m, pc, x->block_delta, x->host_bias);
         return 0;
     }
     return ifetch_fill_translate(m, pc, (int)(mode_key & 3u));
