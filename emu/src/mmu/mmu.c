@@ -486,6 +486,11 @@ static inline void ib_set(vax_machine *m, uint32_t pc, uint8_t *host, uint32_t p
     ib_set_offsets(m, pc, (pa >> 3) - (page >> 3), (uintptr_t)host - (uintptr_t)page);
 }
 
+void ifetch_point(vax_machine *m, uint32_t pc, uint8_t *host, uint32_t pa)
+{
+    ib_set(m, pc, host, pa);
+}
+
 /* ifetch_fill for a page the host's look-up lacks: through the TB.  A
  * function of its own, reached by a tail call, so that ifetch_fill's
  * common path makes no call and saves no registers. */

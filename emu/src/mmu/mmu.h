@@ -56,6 +56,9 @@ int phys_write_l(vax_machine *m, uint32_t pa, uint32_t value);
 /* Refill the instruction-fetch shortcut for the page holding pc; returns a
  * fault status if the page cannot be read in the current mode. */
 int ifetch_fill(vax_machine *m, uint32_t pc);
+/* Point the fetch shortcut at pc's page, at host address host, physical pa
+ * (a snapshot's restore re-derives it from the saved page this way). */
+void ifetch_point(vax_machine *m, uint32_t pc, uint8_t *host, uint32_t pa);
 /* Fetch n (1, 2 or 4) instruction-stream bytes the slow way. */
 int ifetch_slow(vax_machine *m, int n, uint32_t *value);
 

@@ -124,12 +124,9 @@ static void restore_host_caches(vax_machine *m)
     /* The instruction-fetch shortcut: its page, if it still has one (kept as
      * saved rather than forgotten, so that the restored machine takes the
      * same fetch path as the saved one from its first instruction on). */
-    if (m->ib_tag != TLB_INVALID && m->ib_pa < m->bus.mem_size && m->bus.mem_size - m->ib_pa >= 512u) {
-        m->ib_host = m->bus.mem + m->ib_pa;
-        m->ib_fast = (uint64_t)m->ib_tag << 9;
-        m->ib_block_delta = (m->ib_pa >> 3) - (m->ib_tag << 6);
-        m->ib_bias = (uintptr_t)m->ib_host - (uintptr_t)m->ib_fast;
-    } else
+    if (m->ib_tag != TLB_INVALID && m->ib_pa < m->bus.mem_size && m->bus.mem_size - m->ib_pa >= 512u)
+        ifetch_point(m, m->ib_tag << 9, m->bus.mem + m->ib_pa, m->ib_pa);
+    else
         ib_invalidate(m);
     /* The rest of what machine_forget_host_shortcuts forgets (machine.h): no
      * instruction of the restored run is the one after a refill. */
