@@ -169,8 +169,13 @@ static inline int finish(vax_machine *m, int st)
     X(0xF5) X(0xE0) X(0xE1) X(0xE2) X(0xE3) X(0xE4) X(0xE5) X(0xE6) \
     X(0xE7) X(0xE8) X(0xE9) X(0x7D) X(0xA8) X(0xAA) X(0xDA) X(0xDB) \
 
+/* The switch's other cases (those that leave it for the full tail). */
+#define FAST_OTHER_OPCODES(X) \
+    X(0xFB) X(0x04) X(0x00) X(0x02) X(0xBC) X(0x0C) X(0xEF) X(0xF0) X(0xFF)
+
 #if EXEC_REPLICATED
 #define FAST_CASE(op) case op: fast_##op:
+#define FAST_DEFAULT default: fast_default:
 /* simple_no_trap's tail (the fault, the count, the limits), then the
  * fast form's head for the next instruction (as at fast_form), then its
  * dispatch; whatever is not the simple path goes back to the shared
@@ -195,6 +200,7 @@ static inline int finish(vax_machine *m, int st)
     } while (0)
 #else
 #define FAST_CASE(op) case op:
+#define FAST_DEFAULT default:
 #define FAST_NEXT goto simple_no_trap
 #endif
 
@@ -217,13 +223,14 @@ void cpu_execute(vax_machine *m)
      * the profiler on, every instruction starts here, and sets it. */
     const uint64_t inner_cost_limit = m->prof ? 0 : cost_limit;
 #if EXEC_REPLICATED
-    /* Every opcode not in FAST_OWN_OPCODES goes to the switch. */
+    /* Every opcode not listed goes to the switch's default case. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Woverride-init"
 #define FAST_LABEL_ENTRY(op) [op] = &&fast_##op,
     static void *const fast_labels[256] = {
-        [0 ... 255] = &&fast_switch,
+        [0 ... 255] = &&fast_default,
         FAST_OWN_OPCODES(FAST_LABEL_ENTRY)
+        FAST_OTHER_OPCODES(FAST_LABEL_ENTRY)
     };
 #undef FAST_LABEL_ENTRY
 #pragma GCC diagnostic pop
@@ -291,7 +298,6 @@ void cpu_execute(vax_machine *m)
             m->cost += m->tm.op[opcode];
 #if EXEC_REPLICATED
             goto *fast_labels[opcode];
-        fast_switch:
 #endif
             switch (opcode) {
             /* Moves, tests and compares. */
@@ -404,28 +410,28 @@ void cpu_execute(vax_machine *m)
             FAST_CASE(0xDB) { dctx k = dc_checked_imm(&d); st = op_mfpr(&k); FAST_NEXT; }          /* MFPR */
             /* The frequent ones left to their groups, sent there without
              * dispatch_group's look-up (the same function, the same form). */
-            case 0xFB:                         /* CALLS */
+            FAST_CASE(0xFB)                    /* CALLS */
                 c->instr_pc = pc;
                 c->r[15] = pc + 1;
                 st = exec_calls(m);
                 break;
-            case 0x04:                         /* RET */
+            FAST_CASE(0x04)                    /* RET */
                 c->instr_pc = pc;
                 c->r[15] = pc + 1;
                 st = exec_ret(m);
                 break;
-            case 0x00:                         /* HALT: listed, so that the jump table starts at 0 */
-            case 0x02: case 0xBC: case 0x0C:   /* REI, CHMK, PROBER */
+            FAST_CASE(0x00)                    /* HALT: listed, so that the jump table starts at 0 */
+            FAST_CASE(0x02) FAST_CASE(0xBC) FAST_CASE(0x0C)   /* REI, CHMK, PROBER */
                 c->instr_pc = pc;
                 c->r[15] = pc + 1;
                 st = exec_privileged(m, (int)opcode);
                 break;
-            case 0xEF: case 0xF0:              /* EXTZV, INSV */
+            FAST_CASE(0xEF) FAST_CASE(0xF0)    /* EXTZV, INSV */
                 c->instr_pc = pc;
                 c->r[15] = pc + 1;
                 st = exec_field(m, (int)opcode);
                 break;
-            case 0xFF:                         /* ESCF: reserved, as dispatch_group has it */
+            FAST_CASE(0xFF)                    /* ESCF: reserved, as dispatch_group has it */
                 /* A case of its own, so that the jump table ends at 0xFF:
                  * with both ends of the byte's range in it, the compiler
                  * drops the table's range check (a compare and a branch
@@ -435,7 +441,7 @@ void cpu_execute(vax_machine *m)
                 c->r[15] = pc + 1;
                 st = VAX_EXC_RESERVED_INSTRUCTION;
                 break;
-            default:
+            FAST_DEFAULT
                 c->instr_pc = pc;
                 c->r[15] = pc + 1;
                 st = dispatch_group(m, (int)opcode);
