@@ -16,7 +16,9 @@
  * before the end of the page the instruction-fetch shortcut maps; other
  * instructions, and every opcode the switch does not expand, go to their
  * group's function (dispatch_group).  Which opcodes are expanded is only a
- * matter of speed: the group functions handle all of their opcodes.
+ * matter of speed: the group functions handle all of their opcodes.  (A
+ * native gcc build may replicate the switch's dispatch instead: below,
+ * EXEC_REPLICATED.)
  */
 #include "mmu/mmu.h"
 #include "cpu/exec_branch.h"
