@@ -16,7 +16,9 @@
  * before the end of the page the instruction-fetch shortcut maps; other
  * instructions, and every opcode the switch does not expand, go to their
  * group's function (dispatch_group).  Which opcodes are expanded is only a
- * matter of speed: the group functions handle all of their opcodes.
+ * matter of speed: the group functions handle all of their opcodes.  (A
+ * native gcc build may replicate the switch's dispatch instead: below,
+ * EXEC_REPLICATED.)
  */
 #include "mmu/mmu.h"
 #include "cpu/exec_branch.h"
@@ -136,6 +138,74 @@ static inline int finish(vax_machine *m, int st)
     return 0;
 }
 
+/* Replicated dispatch (docs/speed.md, round twenty; native gcc builds
+ * only, `make NATIVE_REPLICATED_DISPATCH=1`): the fast switch's own
+ * opcodes are reached through a table of label addresses (a GNU C
+ * extension), and each of their cases ends with its own copy of the inner
+ * loop's tail and the next instruction's head, and its own indirect jump
+ * to the next opcode, so that the host's branch predictor sees one jump
+ * per predecessor instead of the switch's single shared one.  Everything
+ * else, and the default and WebAssembly builds, keep the switch. */
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__EMSCRIPTEN__) && defined(VAX_REPLICATED_DISPATCH) && VAX_REPLICATED_DISPATCH
+#define EXEC_REPLICATED 1
+#else
+#define EXEC_REPLICATED 0
+#endif
+
+/* The opcodes whose cases are the fast switch's own (those that end in
+ * FAST_NEXT): the label table's entries.  A label here without its case,
+ * or a case without its entry, is a compile error (undefined or unused
+ * label) in the replicated build. */
+#define FAST_OWN_OPCODES(X) \
+    X(0x90) X(0xB0) X(0xD0) X(0x91) X(0xB1) X(0xD1) X(0x93) X(0xB3) \
+    X(0xD3) X(0x94) X(0xB4) X(0xD4) X(0x95) X(0xB5) X(0xD5) X(0xD2) \
+    X(0xCE) X(0x9A) X(0x9B) X(0x3C) X(0x98) X(0x32) X(0xF6) X(0xF7) \
+    X(0x9E) X(0x3E) X(0xDE) X(0x7E) X(0x9F) X(0xDF) X(0xDD) X(0x80) \
+    X(0x81) X(0x82) X(0x83) X(0x88) X(0x89) X(0x8A) X(0x8B) X(0x8C) \
+    X(0x8D) X(0xA0) X(0xA1) X(0xA2) X(0xA3) X(0xC0) X(0xC1) X(0xC2) \
+    X(0xC3) X(0xC8) X(0xC9) X(0xCA) X(0xCB) X(0xCC) X(0xCD) X(0xC4) \
+    X(0xC5) X(0xC6) X(0xC7) X(0x78) X(0x96) X(0x97) X(0xB6) X(0xB7) \
+    X(0xD6) X(0xD7) X(0x11) X(0x31) X(0x12) X(0x13) X(0x14) X(0x15) \
+    X(0x18) X(0x19) X(0x1A) X(0x1B) X(0x1C) X(0x1D) X(0x1E) X(0x1F) \
+    X(0x10) X(0x30) X(0x16) X(0x17) X(0x05) X(0xF2) X(0xF3) X(0xF4) \
+    X(0xF5) X(0xE0) X(0xE1) X(0xE2) X(0xE3) X(0xE4) X(0xE5) X(0xE6) \
+    X(0xE7) X(0xE8) X(0xE9) X(0x7D) X(0xA8) X(0xAA) X(0xDA) X(0xDB) \
+
+/* The switch's other cases (those that leave it for the full tail). */
+#define FAST_OTHER_OPCODES(X) \
+    X(0xFB) X(0x04) X(0x00) X(0x02) X(0xBC) X(0x0C) X(0xEF) X(0xF0) X(0xFF)
+
+#if EXEC_REPLICATED
+#define FAST_CASE(op) case op: fast_##op:
+#define FAST_DEFAULT default: fast_default:
+/* simple_no_trap's tail (the fault, the count, the limits), then the
+ * fast form's head for the next instruction (as at fast_form), then its
+ * dispatch; whatever is not the simple path goes back to the shared
+ * code. */
+#define FAST_NEXT                                                            \
+    do {                                                                     \
+        if (UNLIKELY(st))                                                    \
+            goto simple_no_trap;                                             \
+        m->icount++;                                                         \
+        if (UNLIKELY(!(m->icount < m->run_limit && m->cost < simple_cost_limit))) \
+            goto simple_limit_reached;                                       \
+        pc = c->r[15];                                                       \
+        c->rlog_n = 0;                                                       \
+        if (UNLIKELY(((uint64_t)pc ^ m->ib_fast) > 512u - DC_WINDOW))        \
+            goto inner_top;                                                  \
+        ifetch_account_mapped(m, pc);                                        \
+        bias = m->ib_bias;                                                   \
+        d = (dctx){m, pc + 1, bias, 1};                                      \
+        opcode = *(const uint8_t *)(bias + pc);                              \
+        m->cost += m->tm.op[opcode];                                         \
+        goto *fast_labels[opcode];                                           \
+    } while (0)
+#else
+#define FAST_CASE(op) case op:
+#define FAST_DEFAULT default:
+#define FAST_NEXT goto simple_no_trap
+#endif
+
 void cpu_execute(vax_machine *m)
 {
     vax_cpu *c = &m->cpu;
@@ -154,6 +224,19 @@ void cpu_execute(vax_machine *m)
      * was, where the profiler's hooks in BSB, JSB and RSB read it: with
      * the profiler on, every instruction starts here, and sets it. */
     const uint64_t inner_cost_limit = m->prof ? 0 : cost_limit;
+#if EXEC_REPLICATED
+    /* Every opcode not listed goes to the switch's default case. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverride-init"
+#define FAST_LABEL_ENTRY(op) [op] = &&fast_##op,
+    static void *const fast_labels[256] = {
+        [0 ... 255] = &&fast_default,
+        FAST_OWN_OPCODES(FAST_LABEL_ENTRY)
+        FAST_OTHER_OPCODES(FAST_LABEL_ENTRY)
+    };
+#undef FAST_LABEL_ENTRY
+#pragma GCC diagnostic pop
+#endif
     while (m->icount < m->run_limit && m->cost < cost_limit) {
         int st;
         uint32_t pc = c->r[15];
@@ -195,6 +278,9 @@ void cpu_execute(vax_machine *m)
             }
         }
         for (;;) {
+#if EXEC_REPLICATED
+        inner_top:
+#endif
         /* The page test in one compare: where the fetch shortcut maps
          * pc's page, ib_fast is that page's address (its low 9 bits
          * clear; else a value no pc matches), so pc ^ ib_fast is pc's
@@ -212,139 +298,142 @@ void cpu_execute(vax_machine *m)
              * (docs/speed.md, round nine). */
             size_t opcode = *(const uint8_t *)(bias + pc);
             m->cost += m->tm.op[opcode];
+#if EXEC_REPLICATED
+            goto *fast_labels[opcode];
+#endif
             switch (opcode) {
             /* Moves, tests and compares. */
-            case 0x90: st = op_mov(&d, 1); goto simple_no_trap;       /* MOVB */
-            case 0xB0: st = op_mov(&d, 2); goto simple_no_trap;       /* MOVW */
-            case 0xD0: st = op_mov(&d, 4); goto simple_no_trap;       /* MOVL */
-            case 0x91: st = op_cmp(&d, 1); goto simple_no_trap;       /* CMPB */
-            case 0xB1: st = op_cmp(&d, 2); goto simple_no_trap;       /* CMPW */
-            case 0xD1: st = op_cmp(&d, 4); goto simple_no_trap;       /* CMPL */
-            case 0x93: st = op_bit(&d, 1); goto simple_no_trap;       /* BITB */
-            case 0xB3: st = op_bit(&d, 2); goto simple_no_trap;       /* BITW */
-            case 0xD3: st = op_bit(&d, 4); goto simple_no_trap;       /* BITL */
-            case 0x94: st = op_clr(&d, 1); goto simple_no_trap;       /* CLRB */
-            case 0xB4: st = op_clr(&d, 2); goto simple_no_trap;       /* CLRW */
-            case 0xD4: st = op_clr(&d, 4); goto simple_no_trap;       /* CLRL */
-            case 0x95: st = op_tst(&d, 1); goto simple_no_trap;       /* TSTB */
-            case 0xB5: st = op_tst(&d, 2); goto simple_no_trap;       /* TSTW */
-            case 0xD5: st = op_tst(&d, 4); goto simple_no_trap;       /* TSTL */
-            case 0xD2: st = op_mcom(&d, 4); goto simple_no_trap;      /* MCOML */
-            case 0xCE: st = op_mneg(&d, 4); goto simple_no_trap;      /* MNEGL */
-            case 0x9A: st = op_movz(&d, 1, 4); goto simple_no_trap;   /* MOVZBL */
-            case 0x9B: st = op_movz(&d, 1, 2); goto simple_no_trap;   /* MOVZBW */
-            case 0x3C: st = op_movz(&d, 2, 4); goto simple_no_trap;   /* MOVZWL */
-            case 0x98: st = op_cvt(&d, 1, 4); goto simple_no_trap;    /* CVTBL */
-            case 0x32: st = op_cvt(&d, 2, 4); goto simple_no_trap;    /* CVTWL */
-            case 0xF6: st = op_cvt(&d, 4, 1); goto simple_no_trap;    /* CVTLB */
-            case 0xF7: st = op_cvt(&d, 4, 2); goto simple_no_trap;    /* CVTLW */
-            case 0x9E: st = op_mova(&d, 1); goto simple_no_trap;      /* MOVAB */
-            case 0x3E: st = op_mova(&d, 2); goto simple_no_trap;      /* MOVAW */
-            case 0xDE: st = op_mova(&d, 4); goto simple_no_trap;      /* MOVAL */
-            case 0x7E: st = op_mova(&d, 8); goto simple_no_trap;      /* MOVAQ */
-            case 0x9F: st = op_pusha(&d, 1); goto simple_no_trap;     /* PUSHAB */
-            case 0xDF: st = op_pusha(&d, 4); goto simple_no_trap;     /* PUSHAL */
-            case 0xDD: st = op_pushl(&d); goto simple_no_trap;        /* PUSHL */
+            FAST_CASE(0x90) st = op_mov(&d, 1); FAST_NEXT;       /* MOVB */
+            FAST_CASE(0xB0) st = op_mov(&d, 2); FAST_NEXT;       /* MOVW */
+            FAST_CASE(0xD0) st = op_mov(&d, 4); FAST_NEXT;       /* MOVL */
+            FAST_CASE(0x91) st = op_cmp(&d, 1); FAST_NEXT;       /* CMPB */
+            FAST_CASE(0xB1) st = op_cmp(&d, 2); FAST_NEXT;       /* CMPW */
+            FAST_CASE(0xD1) st = op_cmp(&d, 4); FAST_NEXT;       /* CMPL */
+            FAST_CASE(0x93) st = op_bit(&d, 1); FAST_NEXT;       /* BITB */
+            FAST_CASE(0xB3) st = op_bit(&d, 2); FAST_NEXT;       /* BITW */
+            FAST_CASE(0xD3) st = op_bit(&d, 4); FAST_NEXT;       /* BITL */
+            FAST_CASE(0x94) st = op_clr(&d, 1); FAST_NEXT;       /* CLRB */
+            FAST_CASE(0xB4) st = op_clr(&d, 2); FAST_NEXT;       /* CLRW */
+            FAST_CASE(0xD4) st = op_clr(&d, 4); FAST_NEXT;       /* CLRL */
+            FAST_CASE(0x95) st = op_tst(&d, 1); FAST_NEXT;       /* TSTB */
+            FAST_CASE(0xB5) st = op_tst(&d, 2); FAST_NEXT;       /* TSTW */
+            FAST_CASE(0xD5) st = op_tst(&d, 4); FAST_NEXT;       /* TSTL */
+            FAST_CASE(0xD2) st = op_mcom(&d, 4); FAST_NEXT;      /* MCOML */
+            FAST_CASE(0xCE) st = op_mneg(&d, 4); FAST_NEXT;      /* MNEGL */
+            FAST_CASE(0x9A) st = op_movz(&d, 1, 4); FAST_NEXT;   /* MOVZBL */
+            FAST_CASE(0x9B) st = op_movz(&d, 1, 2); FAST_NEXT;   /* MOVZBW */
+            FAST_CASE(0x3C) st = op_movz(&d, 2, 4); FAST_NEXT;   /* MOVZWL */
+            FAST_CASE(0x98) st = op_cvt(&d, 1, 4); FAST_NEXT;    /* CVTBL */
+            FAST_CASE(0x32) st = op_cvt(&d, 2, 4); FAST_NEXT;    /* CVTWL */
+            FAST_CASE(0xF6) st = op_cvt(&d, 4, 1); FAST_NEXT;    /* CVTLB */
+            FAST_CASE(0xF7) st = op_cvt(&d, 4, 2); FAST_NEXT;    /* CVTLW */
+            FAST_CASE(0x9E) st = op_mova(&d, 1); FAST_NEXT;      /* MOVAB */
+            FAST_CASE(0x3E) st = op_mova(&d, 2); FAST_NEXT;      /* MOVAW */
+            FAST_CASE(0xDE) st = op_mova(&d, 4); FAST_NEXT;      /* MOVAL */
+            FAST_CASE(0x7E) st = op_mova(&d, 8); FAST_NEXT;      /* MOVAQ */
+            FAST_CASE(0x9F) st = op_pusha(&d, 1); FAST_NEXT;     /* PUSHAB */
+            FAST_CASE(0xDF) st = op_pusha(&d, 4); FAST_NEXT;     /* PUSHAL */
+            FAST_CASE(0xDD) st = op_pushl(&d); FAST_NEXT;        /* PUSHL */
             /* Arithmetic and logic. */
-            case 0x80: st = op2(&d, ALU_ADD, 1); goto simple_no_trap;   /* ADDB2 */
-            case 0x81: st = op3(&d, ALU_ADD, 1); goto simple_no_trap;   /* ADDB3 */
-            case 0x82: st = op2(&d, ALU_SUB, 1); goto simple_no_trap;   /* SUBB2 */
-            case 0x83: st = op3(&d, ALU_SUB, 1); goto simple_no_trap;   /* SUBB3 */
-            case 0x88: st = op2(&d, ALU_BIS, 1); goto simple_no_trap;   /* BISB2 */
-            case 0x89: st = op3(&d, ALU_BIS, 1); goto simple_no_trap;   /* BISB3 */
-            case 0x8A: st = op2(&d, ALU_BIC, 1); goto simple_no_trap;   /* BICB2 */
-            case 0x8B: st = op3(&d, ALU_BIC, 1); goto simple_no_trap;   /* BICB3 */
-            case 0x8C: st = op2(&d, ALU_XOR, 1); goto simple_no_trap;   /* XORB2 */
-            case 0x8D: st = op3(&d, ALU_XOR, 1); goto simple_no_trap;   /* XORB3 */
-            case 0xA0: st = op2(&d, ALU_ADD, 2); goto simple_no_trap;   /* ADDW2 */
-            case 0xA1: st = op3(&d, ALU_ADD, 2); goto simple_no_trap;   /* ADDW3 */
-            case 0xA2: st = op2(&d, ALU_SUB, 2); goto simple_no_trap;   /* SUBW2 */
-            case 0xA3: st = op3(&d, ALU_SUB, 2); goto simple_no_trap;   /* SUBW3 */
-            case 0xC0: st = op2(&d, ALU_ADD, 4); goto simple_no_trap;   /* ADDL2 */
-            case 0xC1: st = op3(&d, ALU_ADD, 4); goto simple_no_trap;   /* ADDL3 */
-            case 0xC2: st = op2(&d, ALU_SUB, 4); goto simple_no_trap;   /* SUBL2 */
-            case 0xC3: st = op3(&d, ALU_SUB, 4); goto simple_no_trap;   /* SUBL3 */
-            case 0xC8: st = op2(&d, ALU_BIS, 4); goto simple_no_trap;   /* BISL2 */
-            case 0xC9: st = op3(&d, ALU_BIS, 4); goto simple_no_trap;   /* BISL3 */
-            case 0xCA: st = op2(&d, ALU_BIC, 4); goto simple_no_trap;   /* BICL2 */
-            case 0xCB: st = op3(&d, ALU_BIC, 4); goto simple_no_trap;   /* BICL3 */
-            case 0xCC: st = op2(&d, ALU_XOR, 4); goto simple_no_trap;   /* XORL2 */
-            case 0xCD: st = op3(&d, ALU_XOR, 4); goto simple_no_trap;   /* XORL3 */
-            case 0xC4: st = op2(&d, ALU_MUL, 4); goto simple_no_trap;   /* MULL2 */
-            case 0xC5: st = op3(&d, ALU_MUL, 4); goto simple_no_trap;   /* MULL3 */
-            case 0xC6: st = op2(&d, ALU_DIV, 4); goto simple_no_trap;   /* DIVL2 */
-            case 0xC7: st = op3(&d, ALU_DIV, 4); goto simple_no_trap;   /* DIVL3 */
-            case 0x78: st = op_ashl(&d); goto simple_no_trap;           /* ASHL */
-            case 0x96: st = op_incdec(&d, ALU_ADD, 1); goto simple_no_trap;   /* INCB */
-            case 0x97: st = op_incdec(&d, ALU_SUB, 1); goto simple_no_trap;   /* DECB */
-            case 0xB6: st = op_incdec(&d, ALU_ADD, 2); goto simple_no_trap;   /* INCW */
-            case 0xB7: st = op_incdec(&d, ALU_SUB, 2); goto simple_no_trap;   /* DECW */
-            case 0xD6: st = op_incdec(&d, ALU_ADD, 4); goto simple_no_trap;   /* INCL */
-            case 0xD7: st = op_incdec(&d, ALU_SUB, 4); goto simple_no_trap;   /* DECL */
+            FAST_CASE(0x80) st = op2(&d, ALU_ADD, 1); FAST_NEXT;   /* ADDB2 */
+            FAST_CASE(0x81) st = op3(&d, ALU_ADD, 1); FAST_NEXT;   /* ADDB3 */
+            FAST_CASE(0x82) st = op2(&d, ALU_SUB, 1); FAST_NEXT;   /* SUBB2 */
+            FAST_CASE(0x83) st = op3(&d, ALU_SUB, 1); FAST_NEXT;   /* SUBB3 */
+            FAST_CASE(0x88) st = op2(&d, ALU_BIS, 1); FAST_NEXT;   /* BISB2 */
+            FAST_CASE(0x89) st = op3(&d, ALU_BIS, 1); FAST_NEXT;   /* BISB3 */
+            FAST_CASE(0x8A) st = op2(&d, ALU_BIC, 1); FAST_NEXT;   /* BICB2 */
+            FAST_CASE(0x8B) st = op3(&d, ALU_BIC, 1); FAST_NEXT;   /* BICB3 */
+            FAST_CASE(0x8C) st = op2(&d, ALU_XOR, 1); FAST_NEXT;   /* XORB2 */
+            FAST_CASE(0x8D) st = op3(&d, ALU_XOR, 1); FAST_NEXT;   /* XORB3 */
+            FAST_CASE(0xA0) st = op2(&d, ALU_ADD, 2); FAST_NEXT;   /* ADDW2 */
+            FAST_CASE(0xA1) st = op3(&d, ALU_ADD, 2); FAST_NEXT;   /* ADDW3 */
+            FAST_CASE(0xA2) st = op2(&d, ALU_SUB, 2); FAST_NEXT;   /* SUBW2 */
+            FAST_CASE(0xA3) st = op3(&d, ALU_SUB, 2); FAST_NEXT;   /* SUBW3 */
+            FAST_CASE(0xC0) st = op2(&d, ALU_ADD, 4); FAST_NEXT;   /* ADDL2 */
+            FAST_CASE(0xC1) st = op3(&d, ALU_ADD, 4); FAST_NEXT;   /* ADDL3 */
+            FAST_CASE(0xC2) st = op2(&d, ALU_SUB, 4); FAST_NEXT;   /* SUBL2 */
+            FAST_CASE(0xC3) st = op3(&d, ALU_SUB, 4); FAST_NEXT;   /* SUBL3 */
+            FAST_CASE(0xC8) st = op2(&d, ALU_BIS, 4); FAST_NEXT;   /* BISL2 */
+            FAST_CASE(0xC9) st = op3(&d, ALU_BIS, 4); FAST_NEXT;   /* BISL3 */
+            FAST_CASE(0xCA) st = op2(&d, ALU_BIC, 4); FAST_NEXT;   /* BICL2 */
+            FAST_CASE(0xCB) st = op3(&d, ALU_BIC, 4); FAST_NEXT;   /* BICL3 */
+            FAST_CASE(0xCC) st = op2(&d, ALU_XOR, 4); FAST_NEXT;   /* XORL2 */
+            FAST_CASE(0xCD) st = op3(&d, ALU_XOR, 4); FAST_NEXT;   /* XORL3 */
+            FAST_CASE(0xC4) st = op2(&d, ALU_MUL, 4); FAST_NEXT;   /* MULL2 */
+            FAST_CASE(0xC5) st = op3(&d, ALU_MUL, 4); FAST_NEXT;   /* MULL3 */
+            FAST_CASE(0xC6) st = op2(&d, ALU_DIV, 4); FAST_NEXT;   /* DIVL2 */
+            FAST_CASE(0xC7) st = op3(&d, ALU_DIV, 4); FAST_NEXT;   /* DIVL3 */
+            FAST_CASE(0x78) st = op_ashl(&d); FAST_NEXT;           /* ASHL */
+            FAST_CASE(0x96) st = op_incdec(&d, ALU_ADD, 1); FAST_NEXT;   /* INCB */
+            FAST_CASE(0x97) st = op_incdec(&d, ALU_SUB, 1); FAST_NEXT;   /* DECB */
+            FAST_CASE(0xB6) st = op_incdec(&d, ALU_ADD, 2); FAST_NEXT;   /* INCW */
+            FAST_CASE(0xB7) st = op_incdec(&d, ALU_SUB, 2); FAST_NEXT;   /* DECW */
+            FAST_CASE(0xD6) st = op_incdec(&d, ALU_ADD, 4); FAST_NEXT;   /* INCL */
+            FAST_CASE(0xD7) st = op_incdec(&d, ALU_SUB, 4); FAST_NEXT;   /* DECL */
             /* Branches, loops and subroutines. */
-            case 0x11: st = branch_b(&d, 1); goto simple_no_trap;     /* BRB */
-            case 0x31: st = branch_w(&d, 1); goto simple_no_trap;     /* BRW */
-            case 0x12: st = op_bcond(&d, 0x12); goto simple_no_trap;  /* BNEQ */
-            case 0x13: st = op_bcond(&d, 0x13); goto simple_no_trap;  /* BEQL */
-            case 0x14: st = op_bcond(&d, 0x14); goto simple_no_trap;  /* BGTR */
-            case 0x15: st = op_bcond(&d, 0x15); goto simple_no_trap;  /* BLEQ */
-            case 0x18: st = op_bcond(&d, 0x18); goto simple_no_trap;  /* BGEQ */
-            case 0x19: st = op_bcond(&d, 0x19); goto simple_no_trap;  /* BLSS */
-            case 0x1A: st = op_bcond(&d, 0x1A); goto simple_no_trap;  /* BGTRU */
-            case 0x1B: st = op_bcond(&d, 0x1B); goto simple_no_trap;  /* BLEQU */
-            case 0x1C: st = op_bcond(&d, 0x1C); goto simple_no_trap;  /* BVC */
-            case 0x1D: st = op_bcond(&d, 0x1D); goto simple_no_trap;  /* BVS */
-            case 0x1E: st = op_bcond(&d, 0x1E); goto simple_no_trap;  /* BCC */
-            case 0x1F: st = op_bcond(&d, 0x1F); goto simple_no_trap;  /* BCS */
-            case 0x10: st = op_bsb(&d, 1); goto simple_no_trap;       /* BSBB */
-            case 0x30: st = op_bsb(&d, 2); goto simple_no_trap;       /* BSBW */
-            case 0x16: st = op_jsb(&d); goto simple_no_trap;          /* JSB */
-            case 0x17: st = op_jmp(&d); goto simple_no_trap;          /* JMP */
-            case 0x05: st = op_rsb(&d); goto simple_no_trap;          /* RSB */
-            case 0xF2: st = op_aob(&d, 0); goto simple_no_trap;       /* AOBLSS */
-            case 0xF3: st = op_aob(&d, 1); goto simple_no_trap;       /* AOBLEQ */
-            case 0xF4: st = op_sob(&d, 0); goto simple_no_trap;       /* SOBGEQ */
-            case 0xF5: st = op_sob(&d, 1); goto simple_no_trap;       /* SOBGTR */
+            FAST_CASE(0x11) st = branch_b(&d, 1); FAST_NEXT;     /* BRB */
+            FAST_CASE(0x31) st = branch_w(&d, 1); FAST_NEXT;     /* BRW */
+            FAST_CASE(0x12) st = op_bcond(&d, 0x12); FAST_NEXT;  /* BNEQ */
+            FAST_CASE(0x13) st = op_bcond(&d, 0x13); FAST_NEXT;  /* BEQL */
+            FAST_CASE(0x14) st = op_bcond(&d, 0x14); FAST_NEXT;  /* BGTR */
+            FAST_CASE(0x15) st = op_bcond(&d, 0x15); FAST_NEXT;  /* BLEQ */
+            FAST_CASE(0x18) st = op_bcond(&d, 0x18); FAST_NEXT;  /* BGEQ */
+            FAST_CASE(0x19) st = op_bcond(&d, 0x19); FAST_NEXT;  /* BLSS */
+            FAST_CASE(0x1A) st = op_bcond(&d, 0x1A); FAST_NEXT;  /* BGTRU */
+            FAST_CASE(0x1B) st = op_bcond(&d, 0x1B); FAST_NEXT;  /* BLEQU */
+            FAST_CASE(0x1C) st = op_bcond(&d, 0x1C); FAST_NEXT;  /* BVC */
+            FAST_CASE(0x1D) st = op_bcond(&d, 0x1D); FAST_NEXT;  /* BVS */
+            FAST_CASE(0x1E) st = op_bcond(&d, 0x1E); FAST_NEXT;  /* BCC */
+            FAST_CASE(0x1F) st = op_bcond(&d, 0x1F); FAST_NEXT;  /* BCS */
+            FAST_CASE(0x10) st = op_bsb(&d, 1); FAST_NEXT;       /* BSBB */
+            FAST_CASE(0x30) st = op_bsb(&d, 2); FAST_NEXT;       /* BSBW */
+            FAST_CASE(0x16) st = op_jsb(&d); FAST_NEXT;          /* JSB */
+            FAST_CASE(0x17) st = op_jmp(&d); FAST_NEXT;          /* JMP */
+            FAST_CASE(0x05) st = op_rsb(&d); FAST_NEXT;          /* RSB */
+            FAST_CASE(0xF2) st = op_aob(&d, 0); FAST_NEXT;       /* AOBLSS */
+            FAST_CASE(0xF3) st = op_aob(&d, 1); FAST_NEXT;       /* AOBLEQ */
+            FAST_CASE(0xF4) st = op_sob(&d, 0); FAST_NEXT;       /* SOBGEQ */
+            FAST_CASE(0xF5) st = op_sob(&d, 1); FAST_NEXT;       /* SOBGTR */
             /* Long run only through their groups, in the checked form:
              * expanded here with the checked form's immediates (decode.h,
              * DC_FAST_CHECKED_IMM), so that they cost what they did. */
-            case 0xE0: case 0xE1: case 0xE2: case 0xE3:   /* BBS, BBC, BBSS, BBCS */
-            case 0xE4: case 0xE5: case 0xE6: case 0xE7: { /* BBSC, BBCC, BBSSI, BBCCI */
+            FAST_CASE(0xE0) FAST_CASE(0xE1) FAST_CASE(0xE2) FAST_CASE(0xE3)   /* BBS, BBC, BBSS, BBCS */
+            FAST_CASE(0xE4) FAST_CASE(0xE5) FAST_CASE(0xE6) FAST_CASE(0xE7) { /* BBSC, BBCC, BBSSI, BBCCI */
                 dctx k = dc_checked_imm(&d);
                 st = op_bb(&k, opcode);
-                goto simple_no_trap;
+                FAST_NEXT;
             }
-            case 0xE8: { dctx k = dc_checked_imm(&d); st = op_blb(&k, 1); goto simple_no_trap; }        /* BLBS */
-            case 0xE9: { dctx k = dc_checked_imm(&d); st = op_blb(&k, 0); goto simple_no_trap; }        /* BLBC */
-            case 0x7D: { dctx k = dc_checked_imm(&d); st = op_movq(&k); goto simple_no_trap; }          /* MOVQ */
-            case 0xA8: { dctx k = dc_checked_imm(&d); st = op2(&k, ALU_BIS, 2); goto simple_no_trap; }  /* BISW2 */
-            case 0xAA: { dctx k = dc_checked_imm(&d); st = op2(&k, ALU_BIC, 2); goto simple_no_trap; }  /* BICW2 */
-            case 0xDA: { dctx k = dc_checked_imm(&d); st = op_mtpr(&k); goto simple_no_trap; }          /* MTPR */
-            case 0xDB: { dctx k = dc_checked_imm(&d); st = op_mfpr(&k); goto simple_no_trap; }          /* MFPR */
+            FAST_CASE(0xE8) { dctx k = dc_checked_imm(&d); st = op_blb(&k, 1); FAST_NEXT; }        /* BLBS */
+            FAST_CASE(0xE9) { dctx k = dc_checked_imm(&d); st = op_blb(&k, 0); FAST_NEXT; }        /* BLBC */
+            FAST_CASE(0x7D) { dctx k = dc_checked_imm(&d); st = op_movq(&k); FAST_NEXT; }          /* MOVQ */
+            FAST_CASE(0xA8) { dctx k = dc_checked_imm(&d); st = op2(&k, ALU_BIS, 2); FAST_NEXT; }  /* BISW2 */
+            FAST_CASE(0xAA) { dctx k = dc_checked_imm(&d); st = op2(&k, ALU_BIC, 2); FAST_NEXT; }  /* BICW2 */
+            FAST_CASE(0xDA) { dctx k = dc_checked_imm(&d); st = op_mtpr(&k); FAST_NEXT; }          /* MTPR */
+            FAST_CASE(0xDB) { dctx k = dc_checked_imm(&d); st = op_mfpr(&k); FAST_NEXT; }          /* MFPR */
             /* The frequent ones left to their groups, sent there without
              * dispatch_group's look-up (the same function, the same form). */
-            case 0xFB:                         /* CALLS */
+            FAST_CASE(0xFB)                    /* CALLS */
                 c->instr_pc = pc;
                 c->r[15] = pc + 1;
                 st = exec_calls(m);
                 break;
-            case 0x04:                         /* RET */
+            FAST_CASE(0x04)                    /* RET */
                 c->instr_pc = pc;
                 c->r[15] = pc + 1;
                 st = exec_ret(m);
                 break;
-            case 0x00:                         /* HALT: listed, so that the jump table starts at 0 */
-            case 0x02: case 0xBC: case 0x0C:   /* REI, CHMK, PROBER */
+            FAST_CASE(0x00)                    /* HALT: listed, so that the jump table starts at 0 */
+            FAST_CASE(0x02) FAST_CASE(0xBC) FAST_CASE(0x0C)   /* REI, CHMK, PROBER */
                 c->instr_pc = pc;
                 c->r[15] = pc + 1;
                 st = exec_privileged(m, (int)opcode);
                 break;
-            case 0xEF: case 0xF0:              /* EXTZV, INSV */
+            FAST_CASE(0xEF) FAST_CASE(0xF0)    /* EXTZV, INSV */
                 c->instr_pc = pc;
                 c->r[15] = pc + 1;
                 st = exec_field(m, (int)opcode);
                 break;
-            case 0xFF:                         /* ESCF: reserved, as dispatch_group has it */
+            FAST_CASE(0xFF)                    /* ESCF: reserved, as dispatch_group has it */
                 /* A case of its own, so that the jump table ends at 0xFF:
                  * with both ends of the byte's range in it, the compiler
                  * drops the table's range check (a compare and a branch
@@ -354,7 +443,7 @@ void cpu_execute(vax_machine *m)
                 c->r[15] = pc + 1;
                 st = VAX_EXC_RESERVED_INSTRUCTION;
                 break;
-            default:
+            FAST_DEFAULT
                 c->instr_pc = pc;
                 c->r[15] = pc + 1;
                 st = dispatch_group(m, (int)opcode);
@@ -440,6 +529,9 @@ void cpu_execute(vax_machine *m)
         }
         m->icount++;
         if (!(m->icount < m->run_limit && m->cost < simple_cost_limit)) {
+#if EXEC_REPLICATED
+        simple_limit_reached:
+#endif
             c->instr_pc = pc;
             if (UNLIKELY(c->trap_pending) && cpu_take_trap(m) == VAX_EXC_FATAL) {
                 m->run_limit = 0;
