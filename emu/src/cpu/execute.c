@@ -139,13 +139,14 @@ static inline int finish(vax_machine *m, int st)
 }
 
 /* Replicated dispatch (docs/speed.md, round twenty; native gcc builds
- * only, `make NATIVE_REPLICATED_DISPATCH=1`): the fast switch's own
+ * only, on by default there, `make NATIVE_REPLICATED_DISPATCH=0` for the
+ * switch): the fast switch's own
  * opcodes are reached through a table of label addresses (a GNU C
  * extension), and each of their cases ends with its own copy of the inner
  * loop's tail and the next instruction's head, and its own indirect jump
  * to the next opcode, so that the host's branch predictor sees one jump
- * per predecessor instead of the switch's single shared one.  Everything
- * else, and the default and WebAssembly builds, keep the switch. */
+ * per predecessor instead of the switch's single shared one.  The ASan
+ * and WebAssembly builds keep the switch. */
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__EMSCRIPTEN__) && defined(VAX_REPLICATED_DISPATCH) && VAX_REPLICATED_DISPATCH
 #define EXEC_REPLICATED 1
 #else
