@@ -138,6 +138,36 @@ static inline int finish(vax_machine *m, int st)
     return 0;
 }
 
+/* The page test in one compare: where the fetch shortcut maps pc's page,
+ * ib_fast is that page's address (its low 9 bits clear; else a value no
+ * pc matches), so pc ^ ib_fast is pc's offset in the page, and the fast
+ * form needs DC_WINDOW bytes of it.  (These three are macros, not inline
+ * functions: as functions gcc 12 allocated the loop's registers otherwise,
+ * and the loop's code is what its speed was measured on.) */
+#define IN_FAST_WINDOW(m, pc) (((uint64_t)(pc) ^ (m)->ib_fast) <= 512u - DC_WINDOW)
+
+/* The inner loop's limit test: the next instruction may start without
+ * the loop's head (simple_no_trap, below). */
+#define INNER_MAY_GO_ON(m, simple_cost_limit) \
+    ((m)->icount < (m)->run_limit && (m)->cost < (simple_cost_limit))
+
+/* The fast form's head, pc in the mapped page: the instruction buffer's
+ * fetches through the cache, pc's host address (bias + pc: machine.h),
+ * the decoding context, the opcode and its base cost.  (A size_t opcode,
+ * not a byte: the jump table and the cost table are then indexed by the
+ * register the byte was loaded into, where with a uint8_t (or a uint32_t)
+ * gcc made two more copies of it, zero-extended, on every instruction:
+ * docs/speed.md, round nine.)  One definition for the loop and for each
+ * case's own copy in the replicated build. */
+#define FAST_HEAD()                                    \
+    do {                                               \
+        ifetch_account_mapped(m, pc);                  \
+        bias = m->ib_bias;                             \
+        d = (dctx){m, pc + 1, bias, 1};                \
+        opcode = *(const uint8_t *)(bias + pc);        \
+        m->cost += m->tm.op[opcode];                   \
+    } while (0)
+
 /* Replicated dispatch (docs/speed.md, round twenty; native gcc builds
  * only, on by default there, `make NATIVE_REPLICATED_DISPATCH=0` for the
  * switch): the fast switch's own
@@ -188,17 +218,13 @@ static inline int finish(vax_machine *m, int st)
         if (UNLIKELY(st))                                                    \
             goto simple_no_trap;                                             \
         m->icount++;                                                         \
-        if (UNLIKELY(!(m->icount < m->run_limit && m->cost < simple_cost_limit))) \
+        if (UNLIKELY(!INNER_MAY_GO_ON(m, simple_cost_limit)))                \
             goto simple_limit_reached;                                       \
         pc = c->r[15];                                                       \
         c->rlog_n = 0;                                                       \
-        if (UNLIKELY(((uint64_t)pc ^ m->ib_fast) > 512u - DC_WINDOW))        \
+        if (UNLIKELY(!IN_FAST_WINDOW(m, pc)))                                \
             goto inner_top;                                                  \
-        ifetch_account_mapped(m, pc);                                        \
-        bias = m->ib_bias;                                                   \
-        d = (dctx){m, pc + 1, bias, 1};                                      \
-        opcode = *(const uint8_t *)(bias + pc);                              \
-        m->cost += m->tm.op[opcode];                                         \
+        FAST_HEAD();                                                         \
         goto *fast_labels[opcode];                                           \
     } while (0)
 #else
@@ -282,23 +308,13 @@ void cpu_execute(vax_machine *m)
 #if EXEC_REPLICATED
         inner_top:
 #endif
-        /* The page test in one compare: where the fetch shortcut maps
-         * pc's page, ib_fast is that page's address (its low 9 bits
-         * clear; else a value no pc matches), so pc ^ ib_fast is pc's
-         * offset in the page. */
-        if (LIKELY(((uint64_t)pc ^ m->ib_fast) <= 512u - DC_WINDOW)) {
-        fast_form:
+        if (LIKELY(IN_FAST_WINDOW(m, pc))) {
+        fast_form:;
             /* The fast form: the instruction lies in the mapped page. */
-            ifetch_account_mapped(m, pc);   /* the instruction buffer's fetches through the cache */
-            uintptr_t bias = m->ib_bias;   /* bias + pc: pc's host address (machine.h) */
-            dctx d = {m, pc + 1, bias, 1};
-            /* A size_t, not a byte: the jump table and the cost table
-             * are then indexed by the register the byte was loaded into,
-             * where with a uint8_t (or a uint32_t) gcc made two more
-             * copies of it, zero-extended, on every instruction
-             * (docs/speed.md, round nine). */
-            size_t opcode = *(const uint8_t *)(bias + pc);
-            m->cost += m->tm.op[opcode];
+            uintptr_t bias;
+            dctx d;
+            size_t opcode;
+            FAST_HEAD();
 #if EXEC_REPLICATED
             goto *fast_labels[opcode];
 #endif
@@ -529,7 +545,7 @@ void cpu_execute(vax_machine *m)
             break;
         }
         m->icount++;
-        if (!(m->icount < m->run_limit && m->cost < simple_cost_limit)) {
+        if (!INNER_MAY_GO_ON(m, simple_cost_limit)) {
 #if EXEC_REPLICATED
         simple_limit_reached:
 #endif
