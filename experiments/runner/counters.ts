@@ -183,6 +183,8 @@ const COUNTER_IDS = new Set(COUNTERS.map((c) => c.id));
  *  the emulator has them, the hardware model's counters. */
 export type SamplerSystem = Pick<Vax780System, 'timeNs' | 'instructionCount'> & KernelMemory & {
   hardwareStats?: () => Record<string, number | bigint>;
+  /** The named counters only (Vax780System.hardwareStatsOf): preferred, a sample must stay cheap. */
+  hardwareStatsOf?: (names: readonly string[]) => Record<string, number | bigint>;
 };
 
 // ------------------------------------------------------------ snapshots
@@ -213,10 +215,11 @@ export function kernelStatsReader(sys: KernelMemory): KernelStatsReader {
 /** The model's counters, or null when the emulator has none (an older
  *  build: the call is missing or throws). */
 function hwFiguresOf(sys: SamplerSystem): HwFigures | null {
-  if (typeof sys.hardwareStats !== 'function') return null;
   let raw: Record<string, number | bigint>;
   try {
-    raw = sys.hardwareStats();
+    if (typeof sys.hardwareStatsOf === 'function') raw = sys.hardwareStatsOf(HW_MODEL_KEYS);
+    else if (typeof sys.hardwareStats === 'function') raw = sys.hardwareStats();
+    else return null;
   } catch {
     return null;
   }
@@ -240,29 +243,30 @@ type HwFigures = Record<string, number | null>;
 const HW_DRIVES = ['hp0', 'hp1', 'hp2', 'hp3', 'hp4', 'hp5', 'hp6', 'hp7'];
 const HW_DISK_FIELDS = ['xfers', 'seeks', 'bytes_read', 'bytes_written', 'busy_ns'];
 
+/** The lab's figures that sum model counters (null when the model has none of them). */
+const HW_SUMS: Readonly<Record<string, readonly string[]>> = {
+  user: ['instr.user'],
+  kernel: ['instr.kernel', 'instr.interrupt', 'instr.exec', 'instr.super'],
+  idle: ['instr.idle'],
+  idleNs: ['ns.idle'],
+  syscalls: ['chmk.total'],
+  intr: ['intr.hw'],
+  softintr: ['intr.soft'],
+  cs: ['ctx.ldpctx'],
+  pf: ['fault.tnv.process', 'fault.tnv.system'],
+};
+/** The drives' counters, kept under the model's own names. */
+const HW_DISK_KEYS = HW_DRIVES.flatMap((drive) => HW_DISK_FIELDS.map((field) => `disk.${drive}.${field}`));
+/** Every model counter hwFigures reads: what a snapshot asks the emulator for. */
+const HW_MODEL_KEYS: readonly string[] = [...Object.values(HW_SUMS).flat(), ...HW_DISK_KEYS];
+
 function hwFigures(h: Record<string, number | bigint>): HwFigures {
-  const one = (key: string): number | null => (key in h ? Number(h[key]) : null);
-  const sum = (...keys: string[]): number | null => {
+  const out: HwFigures = {};
+  for (const [name, keys] of Object.entries(HW_SUMS)) {
     const present = keys.filter((k) => k in h);
-    return present.length > 0 ? present.reduce((a, k) => a + Number(h[k]), 0) : null;
-  };
-  const out: HwFigures = {
-    user: one('instr.user'),
-    kernel: sum('instr.kernel', 'instr.interrupt', 'instr.exec', 'instr.super'),
-    idle: one('instr.idle'),
-    idleNs: one('ns.idle'),
-    syscalls: one('chmk.total'),
-    intr: one('intr.hw'),
-    softintr: one('intr.soft'),
-    cs: one('ctx.ldpctx'),
-    pf: sum('fault.tnv.process', 'fault.tnv.system'),
-  };
-  for (const drive of HW_DRIVES) {
-    for (const field of HW_DISK_FIELDS) {
-      const key = `disk.${drive}.${field}`;
-      if (key in h) out[key] = Number(h[key]);
-    }
+    out[name] = present.length > 0 ? present.reduce((a, k) => a + Number(h[k]), 0) : null;
   }
+  for (const key of HW_DISK_KEYS) if (key in h) out[key] = Number(h[key]);
   return out;
 }
 
