@@ -32,6 +32,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import { REPO_ROOT } from '../js/vaxNode';
@@ -257,4 +258,5 @@ function main(): void {
   if (values.keep === undefined) rmSync(dir, { recursive: true, force: true });
 }
 
-main();
+// Run as a program, not when a test imports the parsers.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) main();
