@@ -12,7 +12,8 @@
 // image's loading (about 0.8 s of CPU here, against 1.2 s for one round).
 //
 // --wasm runs another build's module (e.g. main's, copied aside) through
-// this checkout's glue: the exports must be the same.  The image is the
+// the vax.mjs beside it if there is one, else this checkout's glue: the
+// exports must be the same.  The image is the
 // lab's (findLabImage: $VAXLAB_IMAGE or the installer's), which has the
 // programs in /lab/bin.  The console is driven by the runner's own session
 // (the CLI's expect rule), so a panic or a lost output fails the run.

@@ -5,7 +5,8 @@
 //                                                 [--wasm FILE.wasm]
 //
 // --wasm runs another build's module (e.g. main's, copied aside, against a
-// branch's) through this checkout's glue: the exports must be the same.
+// branch's) through the vax.mjs beside it if there is one (emu/js/vaxNode.ts),
+// else through this checkout's glue: the exports must be the same.
 //
 // Same workload, defaults and output format as emu/bench/bench_cpu.c:
 //   wasm: <rate> VAX instructions/s

@@ -6,7 +6,8 @@ import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
-import { fileURLToPath } from 'node:url';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import type { DiskImage } from './diskImage';
 import { chunkedImageSha256, sharedChunkedPack, type SharedPack } from './sharedPack';
@@ -31,6 +32,14 @@ export async function loadVaxNode(
     if (!existsSync(f)) throw new Error(`${f} not found: run "make -C emu wasm" (or npm run setup) first`);
   }
   const wasmBinary = await readFile(wasmPath);
+  // A module elsewhere with its own glue beside it (main's copied aside, the
+  // wasm-names build) runs with that glue: the import names of two links
+  // need not agree (--profiling-funcs orders them differently).
+  const glue = join(dirname(resolve(wasmPath)), 'vax.mjs');
+  if (glue !== resolve(DEFAULT_WASM_MJS_PATH) && existsSync(glue)) {
+    const { default: createModule } = (await import(pathToFileURL(glue).href)) as typeof import('../build/wasm/vax.mjs');
+    return loadVax({ ...options, wasmBinary, createModule });
+  }
   return loadVax({ ...options, wasmBinary });
 }
 

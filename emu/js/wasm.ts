@@ -18,13 +18,17 @@ export interface VaxLoadOptions {
   /** Where the C side's stdout/stderr go (default: console). */
   print?: (text: string) => void;
   printErr?: (text: string) => void;
+  /** Node: the factory of another build's glue (its vax.mjs, imported by the
+   *  caller), for a module whose imports are named differently from this
+   *  checkout's (a link with other flags names them in another order). */
+  createModule?: (options?: VaxWasmModuleOptions) => Promise<VaxWasmModule>;
 }
 
 /** The module, instantiated, after checking that its glue is the one this binding speaks. */
 export async function loadWasmModule(options: VaxLoadOptions = {}): Promise<VaxWasmModule> {
   // Dynamic import: Vite bundles it (and vax.wasm as an asset); in Node it
   // fails with a clear "cannot find module" if `make -C emu wasm` was not run.
-  const { default: createVaxModule } = await import('../build/wasm/vax.mjs');
+  const createVaxModule = options.createModule ?? (await import('../build/wasm/vax.mjs')).default;
   const moduleOptions: VaxWasmModuleOptions = {};
   if (options.wasmBinary) moduleOptions.wasmBinary = options.wasmBinary;
   if (options.wasmUrl) {

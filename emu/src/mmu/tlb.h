@@ -27,6 +27,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "host_table.h"
+
 #define TLB_WAYS 2
 #define TLB_MAX_SETS 256   /* the largest TB modelled (750: 512 entries) */
 #define TLB_INVALID 0xFFFFFFFFu
