@@ -5,7 +5,7 @@
 // another as a whole process; the count and virtual time it prints must be
 // the same for any build.
 //
-//   node --import tsx scripts/bench-bsd-wasm.ts [--wasm FILE.wasm] [--repeat N]
+//   node --import tsx scripts/bench-bsd-wasm.ts [--wasm FILE.wasm] [--repeat N] [--chunked]
 //
 // --repeat N runs the four programs N times over (default 1), so that a
 // comparison of two modules is less diluted by Node's start-up and the
@@ -20,10 +20,12 @@
 
 import { parseArgs } from 'node:util';
 
-import { findLabImage, loadDiskImage, loadVaxNode } from '../emu/js/vaxNode';
+import { findLabImage, loadDiskImage, loadVaxNode, openDiskImage } from '../emu/js/vaxNode';
 import { ConsoleSession } from '../experiments/runner/session';
 
-const { values } = parseArgs({ options: { wasm: { type: 'string' }, repeat: { type: 'string', default: '1' } } });
+const { values } = parseArgs({
+  options: { wasm: { type: 'string' }, repeat: { type: 'string', default: '1' }, chunked: { type: 'boolean', default: false } },
+});
 const repeat = Number(values.repeat);
 if (!Number.isInteger(repeat) || repeat < 1) throw new Error(`--repeat wants a whole number from 1 up, got ${values.repeat}`);
 const imagePath = findLabImage();
@@ -33,7 +35,10 @@ const PROMPT = '\n# ';
 const LIMIT_SECONDS = 600;   // virtual seconds for each wait
 
 const api = await loadVaxNode(values.wasm);
-const disk = await loadDiskImage(imagePath);
+// --chunked: the runner's way (openDiskImage), so that wasm memory never
+// grows by the pack's 174 MB; under valgrind that growth fails, and
+// emu/bench/v8-code-count.ts runs this script there.
+const disk = values.chunked ? (await openDiskImage(api.vax780, imagePath)).disk : await loadDiskImage(imagePath);
 const sys = api.vax780.create({ memoryMB: 8, disk, boot: 'single', direct: true });
 const session = new ConsoleSession(sys);
 const t0 = performance.now();
