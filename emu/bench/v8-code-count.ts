@@ -24,7 +24,9 @@
 // --instructions N --wasm FILE and prints the counts per VAX instruction
 // too.  A script given after `--` is run as it is (with its own arguments;
 // give it the module yourself), and --per N divides by N if you know the
-// instruction count.  --listing prints one function's code with each
+// instruction count: the kernel workload is `--per 45400000 --
+// scripts/bench-bsd-wasm.ts --chunked --wasm emu/build/wasm-names/vax.wasm`
+// (--chunked: its memory must not grow by the pack's 174 MB under valgrind).  --listing prints one function's code with each
 // instruction's count beside it.  --keep DIR keeps callgrind's output and
 // V8's listing there (callgrind.out, code.txt) for --parse later.
 
