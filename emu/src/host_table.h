@@ -18,6 +18,17 @@
 #ifndef VAX_HOST_TABLE_H
 #define VAX_HOST_TABLE_H
 
+/* WASM_OPAQUE(v): in the WebAssembly build, v (an lvalue) passes through an
+ * empty asm with it as its operand: no instruction, but clang no longer
+ * knows where the value came from or what range it has.  Natively nothing.
+ * The one definition of the trick, for HOST_ADDRESS below and for the
+ * opcode in execute.c's FAST_HEAD (OPCODE_RANGE_HIDDEN). */
+#if defined(__wasm__)
+#define WASM_OPAQUE(v) __asm__("" : "+r"(v))
+#else
+#define WASM_OPAQUE(v) ((void)0)
+#endif
+
 /* HOST_ADDRESS(t): the array t (or a pointer), as a pointer to its first
  * entry, for indexing: `&HOST_ADDRESS(m->xlat)[i]`.  Worth it where an
  * entry has several fields read (the cache's pairs of tags, reached so,
@@ -26,7 +37,7 @@
  * natively it is t itself, so gcc compiles the same code as without it. */
 #if defined(__wasm__)
 #define HOST_ADDRESS(t) \
-    __extension__({ __typeof__(&(t)[0]) host_table_ = (t); __asm__("" : "+r"(host_table_)); host_table_; })
+    __extension__({ __typeof__(&(t)[0]) host_table_ = (t); WASM_OPAQUE(host_table_); host_table_; })
 #else
 #define HOST_ADDRESS(t) (t)
 #endif

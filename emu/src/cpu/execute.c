@@ -152,18 +152,13 @@ static inline int finish(vax_machine *m, int st)
     ((m)->icount < (m)->run_limit && (m)->cost < (simple_cost_limit))
 
 /* In the WebAssembly build the opcode's range (a byte, 0-255) is hidden
- * from clang (an empty asm with it as its operand: no instruction).
- * Knowing every value has a case, clang made HALT's case (opcode 0, shared
- * with REI, CHMK and PROBER) the br_table's default and indexed the table
- * from 1, so every instruction paid an `opcode - 1` before V8's range
+ * from clang (host_table.h, WASM_OPAQUE: no instruction).  Knowing every
+ * value has a case, clang made HALT's case (opcode 0, shared with REI,
+ * CHMK and PROBER) the br_table's default and indexed the table from 1, so every instruction paid an `opcode - 1` before V8's range
  * check; now the table is indexed by the opcode itself (one host
  * instruction fewer per instruction in V8's code: docs/speed.md, round
  * twenty-two).  Natively nothing: gcc's table starts at 0 already. */
-#if defined(__wasm__)
-#define OPCODE_RANGE_HIDDEN(op) __asm__("" : "+r"(op))
-#else
-#define OPCODE_RANGE_HIDDEN(op) ((void)0)
-#endif
+#define OPCODE_RANGE_HIDDEN(op) WASM_OPAQUE(op)
 
 /* The fast form's head, pc in the mapped page: the instruction buffer's
  * fetches through the cache, pc's host address (bias + pc: machine.h),
