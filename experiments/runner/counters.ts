@@ -1,7 +1,7 @@
 // Counters sampled while an experiment runs, named the way vmstat(1) and
 // iostat(1) name them, from two sources: the kernel's own statistics, read
 // by symbol from its memory (kstats.ts), and the hardware model's counts
-// (Vax780System.hardwareStats(), when the emulator has it).
+// (Vax780System.hardwareStatsOf(), when the emulator has it).
 //
 // A sampler is polled after every emulator slice; once at least
 // `intervalSeconds` of virtual time has passed since its last sample it
@@ -182,8 +182,7 @@ const COUNTER_IDS = new Set(COUNTERS.map((c) => c.id));
 /** What a sampler needs of a system: the clocks, kernel memory and, when
  *  the emulator has them, the hardware model's counters. */
 export type SamplerSystem = Pick<Vax780System, 'timeNs' | 'instructionCount'> & KernelMemory & {
-  hardwareStats?: () => Record<string, number | bigint>;
-  /** The named counters only (Vax780System.hardwareStatsOf): preferred, a sample must stay cheap. */
+  /** The named model counters (Vax780System.hardwareStatsOf): only those, a sample must stay cheap. */
   hardwareStatsOf?: (names: readonly string[]) => Record<string, number | bigint>;
 };
 
@@ -212,14 +211,13 @@ export function kernelStatsReader(sys: KernelMemory): KernelStatsReader {
   return r;
 }
 
-/** The model's counters, or null when the emulator has none (an older
- *  build: the call is missing or throws). */
+/** The model's counters, or null when the system has none (a kernel-only
+ *  system, as the tests' fakes; or the call throws). */
 function hwFiguresOf(sys: SamplerSystem): HwFigures | null {
+  if (typeof sys.hardwareStatsOf !== 'function') return null;
   let raw: Record<string, number | bigint>;
   try {
-    if (typeof sys.hardwareStatsOf === 'function') raw = sys.hardwareStatsOf(HW_MODEL_KEYS);
-    else if (typeof sys.hardwareStats === 'function') raw = sys.hardwareStats();
-    else return null;
+    raw = sys.hardwareStatsOf(HW_MODEL_KEYS);
   } catch {
     return null;
   }
