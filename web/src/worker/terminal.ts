@@ -65,6 +65,10 @@ const QUIET_S = 0.5;
  *  which runs `hostname | sed`, and /.login, which runs stty: the distribution's dot files), busy or waiting for
  *  the disk throughout; idle, the guest spends about 0.98 of its time in the idle loop. */
 const LOGIN_IDLE_SHARE = 0.9;
+/** The model's counters that tell busy from idle (emu/src/system/vax780_stats.c names them). */
+const IDLE_NS = 'ns.idle';
+const TOTAL_NS = 'ns.total';
+const DRIVE_TRANSFERS = /^disk\..*\.xfers$/;
 /** The line being typed on begins with a login prompt, as getty and login print them ("login: ", "Password:",
  *  perhaps after a host name). */
 const LOGIN_LINE = /(^|[\r\n])(\S+ )?(login: |Password:)[^\r\n]*$/;
@@ -91,6 +95,9 @@ export class TerminalSession {
   private lastBusyNs = 0n;
   /** The guest's idle time and disk transfers (hardwareStats) after the last slice, while answering a login. */
   private busyCounters: { idleNs: number; totalNs: number; transfers: number } | null = null;
+  /** The counters busyCounters reads: idle and total time, and every drive's transfers (whatever the drives are
+   *  named), found once in the machine's whole set so that each slice reads only these. */
+  private busyCounterNames: readonly string[] | null = null;
   /** The end of what the guest printed (for LOGIN_LINE). */
   private outputTail = '';
   private pending = '';
@@ -222,6 +229,7 @@ export class TerminalSession {
       this.events.status('error', this.virtualSeconds(), e instanceof Error ? e.message : String(e));
     } finally {
       this.sys = null;
+      this.busyCounterNames = null;
       sys.destroy();
     }
   }
@@ -301,10 +309,11 @@ export class TerminalSession {
 
   private readBusyCounters(): { idleNs: number; totalNs: number; transfers: number } | null {
     if (!this.sys) return null;
-    const stats = this.sys.hardwareStats();
+    this.busyCounterNames ??= [IDLE_NS, TOTAL_NS, ...Object.keys(this.sys.hardwareStats()).filter((name) => DRIVE_TRANSFERS.test(name))];
+    const stats = this.sys.hardwareStatsOf(this.busyCounterNames);
     let transfers = 0;
-    for (const [name, n] of Object.entries(stats)) if (/^disk\..*\.xfers$/.test(name)) transfers += n;
-    return { idleNs: stats['ns.idle'] ?? 0, totalNs: stats['ns.total'] ?? 0, transfers };
+    for (const [name, n] of Object.entries(stats)) if (DRIVE_TRANSFERS.test(name)) transfers += n;
+    return { idleNs: stats[IDLE_NS] ?? 0, totalNs: stats[TOTAL_NS] ?? 0, transfers };
   }
 
   /** Writes the terminal's size into the console tty's t_winsize: always, or (`always` false) only if it has none. */
