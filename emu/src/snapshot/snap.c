@@ -57,12 +57,13 @@ void snap_id_hex(const uint8_t id[SNAP_ID_BYTES], char out[2 * SNAP_ID_BYTES + 1
 uint32_t snap_crc32(uint32_t crc, const void *data, size_t n)
 {
     /* Slicing by eight: table[k][b] is the CRC of byte b followed by k zero
-     * bytes, so eight bytes fold in with eight look-ups and no dependency
-     * between them; about a quarter of the byte-at-a-time loop's host
-     * instructions, which mattered because every snapshot restore and
-     * every disk chunk read checks its whole payload.  The tables are made
-     * on each call (about 4,000 steps): no state outside the caller's, and
-     * short inputs skip the seven derived tables. */
+     * bytes, so eight bytes fold in with eight look-ups that do not wait on
+     * each other: half the byte-at-a-time loop's host instructions and a
+     * quarter to a third of its time (docs/speed.md, round twenty-three),
+     * which matters because every snapshot restore and every disk chunk
+     * read checks its whole payload.  The tables are made on each call
+     * (about 4,000 steps): no state outside the caller's, and short inputs
+     * skip the seven derived tables. */
     uint32_t table[8][256];
     for (uint32_t i = 0; i < 256; i++) {
         uint32_t c = i;
