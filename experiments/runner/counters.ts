@@ -48,7 +48,7 @@
 
 import type { Vax780System } from '../../emu/js/vax780';
 import {
-  DK_NDRIVE, KernelStatsReader, nameCacheFigures, type KernelDrive, type KernelMemory, type KernelStats,
+  DK_NDRIVE, KernelStatsReader, nameCacheFigures, type KernelCounts, type KernelDrive, type KernelMemory,
   type Vmmeter, type VmmeterField,
 } from './kstats';
 
@@ -191,7 +191,7 @@ export type SamplerSystem = Pick<Vax780System, 'timeNs' | 'instructionCount'> & 
 interface Snapshot {
   ns: bigint;
   instr: bigint;
-  k: KernelStats;
+  k: KernelCounts;
   /** sum + cnt, never below the previous snapshot's (see the top). */
   since: Vmmeter | null;
   hw: HwFigures | null;
@@ -253,8 +253,10 @@ const HW_SUMS: Readonly<Record<string, readonly string[]>> = {
   cs: ['ctx.ldpctx'],
   pf: ['fault.tnv.process', 'fault.tnv.system'],
 };
-/** The drives' counters, kept under the model's own names. */
-const HW_DISK_KEYS = HW_DRIVES.flatMap((drive) => HW_DISK_FIELDS.map((field) => `disk.${drive}.${field}`));
+/** Each drive's counters, kept under the model's own names. */
+const HW_DRIVE_KEYS: ReadonlyMap<string, readonly string[]> = new Map(
+  HW_DRIVES.map((drive) => [drive, HW_DISK_FIELDS.map((field) => `disk.${drive}.${field}`)]));
+const HW_DISK_KEYS = [...HW_DRIVE_KEYS.values()].flat();
 /** Every model counter hwFigures reads: what a snapshot asks the emulator for. */
 const HW_MODEL_KEYS: readonly string[] = [...Object.values(HW_SUMS).flat(), ...HW_DISK_KEYS];
 
@@ -292,7 +294,7 @@ export class CounterSampler {
   ) {
     this.reader = kernelStatsReader(sys);
     this.first = this.last = this.snapshot(null);
-    this.hz = this.first.k.params.hz ?? 100;
+    this.hz = this.reader.long('_hz') ?? 100;
   }
 
   /** A sample if a whole interval has passed since the last one, else null. */
@@ -420,7 +422,7 @@ export class CounterSampler {
   }
 
   private snapshot(prev: Snapshot | null): Snapshot {
-    const k = this.reader.read();
+    const k = this.reader.readCounts();
     return {
       ns: this.sys.timeNs(),
       instr: this.sys.instructionCount(),
@@ -562,9 +564,11 @@ export class CounterSampler {
         if (busy !== null && dt > 0) v[`hw.disk.${name}.util`] = round((100 * busy) / 1e9 / dt, 2);
       }
     }
-    // Only the listed ids (a drive beyond hp3, say, is left out rather than undocumented).
-    for (const key of Object.keys(v)) if (!COUNTER_IDS.has(key)) delete v[key];
-    return v;
+    // Only the listed ids (a drive beyond hp3, say, is left out rather than undocumented), in the order made;
+    // copied rather than deleted from v, which would turn v into a slow dictionary on every sample.
+    const out: Record<string, number> = {};
+    for (const key of Object.keys(v)) if (COUNTER_IDS.has(key)) out[key] = v[key]!;
+    return out;
   }
 }
 
@@ -573,9 +577,6 @@ export class CounterSampler {
  *  hp0-hp7 whether or not a pack is mounted. */
 function hwDrives(f: Record<string, number | null>, kernelDrives: readonly KernelDrive[]): string[] {
   const names = new Set<string>(kernelDrives.map((d) => d.name));
-  for (const [key, v] of Object.entries(f)) {
-    const m = /^disk\.([a-z]+\d+)\./.exec(key);
-    if (m && v) names.add(m[1]!);
-  }
-  return [...names].filter((n) => Object.keys(f).some((key) => key.startsWith(`disk.${n}.`))).sort();
+  for (const [drive, keys] of HW_DRIVE_KEYS) if (keys.some((key) => f[key])) names.add(drive);
+  return [...names].filter((n) => HW_DRIVE_KEYS.get(n)?.some((key) => key in f) ?? false).sort();
 }

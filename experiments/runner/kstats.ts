@@ -105,6 +105,11 @@ export interface KernelStats {
   params: Record<KernelParam, number | null>;
 }
 
+/** The part of KernelStats that changes from second to second: what a
+ *  counter sample reads (KernelStatsReader.readCounts). */
+export type KernelCounts = Pick<KernelStats,
+  'cnt' | 'sum' | 'since' | 'total' | 'cpTime' | 'disk' | 'nchstats' | 'freemem' | 'deficit' | 'intr'>;
+
 /** Single ints (longwords) read as they are. */
 export const KERNEL_PARAMS = [
   'hz', 'phz', 'tick', 'tickadj', 'nchsize', 'nbuf', 'bufpages', 'nswbuf', 'nproc', 'ninode', 'nfile', 'ntext',
@@ -306,8 +311,11 @@ export class KernelStatsReader {
     return out;
   }
 
-  /** Everything, now. */
-  read(): KernelStats {
+  /** What a counter sample differences and shows (CounterSampler), now: the
+   *  part of read() that changes from second to second, without the ~25
+   *  small reads of the tunables, the averages and the clocks that a sample
+   *  never looks at (each read is a call into the emulator and a copy). */
+  readCounts(): KernelCounts {
     const cnt = this.vmmeter('_cnt');
     const sum = this.vmmeter('_sum');
     const since = cnt && sum ? addVmmeter(sum, cnt) : null;
@@ -330,20 +338,35 @@ export class KernelStatsReader {
           mspw: Array.from({ length: DK_NDRIVE }, (_, i) => (mspwBytes ? vaxF(mspwBytes, 4 * i) : 0)),
         }
       : null;
-    const av = this.bytes('_avenrun', 24);
-    const params = {} as Record<KernelParam, number | null>;
-    for (const p of KERNEL_PARAMS) params[p] = this.long(`_${p}`);
     return {
-      cnt, sum, rate: this.vmmeter('_rate'), since,
+      cnt, sum, since,
       total: totalBytes ? decodeVmtotal(totalBytes) : null,
       cpTime: cp ? { user: cp[0]!, nice: cp[1]!, sys: cp[2]!, idle: cp[3]! } : null,
       disk,
       nchstats,
       freemem: this.long('_freemem'),
-      avefree: this.long('_avefree'),
       deficit: this.long('_deficit'),
-      avenrun: av ? [vaxD(av, 0), vaxD(av, 8), vaxD(av, 16)] : null,
       intr: this.interrupts(),
+    };
+  }
+
+  /** Everything, now. */
+  read(): KernelStats {
+    const c = this.readCounts();
+    const av = this.bytes('_avenrun', 24);
+    const params = {} as Record<KernelParam, number | null>;
+    for (const p of KERNEL_PARAMS) params[p] = this.long(`_${p}`);
+    return {
+      cnt: c.cnt, sum: c.sum, rate: this.vmmeter('_rate'), since: c.since,
+      total: c.total,
+      cpTime: c.cpTime,
+      disk: c.disk,
+      nchstats: c.nchstats,
+      freemem: c.freemem,
+      avefree: this.long('_avefree'),
+      deficit: c.deficit,
+      avenrun: av ? [vaxD(av, 0), vaxD(av, 8), vaxD(av, 16)] : null,
+      intr: c.intr,
       time: this.timeval('_time'),
       boottime: this.timeval('_boottime'),
       params,
