@@ -119,16 +119,51 @@ export function decimate(points: readonly Point[], x: (t: number) => number): Po
   return out;
 }
 
-function ellipsize(text: Selection<SVGTextElement, unknown, null, undefined>, full: string, width: number): void {
-  const node = text.node();
-  if (!node || typeof node.getComputedTextLength !== 'function') return;
-  let s = full;
-  text.text(s);
-  while (s.length > 4 && node.getComputedTextLength() > width) {
-    s = s.slice(0, -2);
-    text.text(`${s.trimEnd()}…`);
+/**
+ * Widths of texts measured (user units), by the font they are set in and the text.  A live chart is drawn again
+ * several times a second with the same headings and legends, and measuring a text in an SVG just rebuilt makes the
+ * browser work out the page's style and layout there and then, once per text (it was a tenth of the page's work while
+ * a run went).  The chart's fonts are fixed per class (style.css), so a width once measured stands; a text not laid
+ * out (a chart not shown) measures 0 and is not kept.
+ */
+const textWidths = new Map<string, number>();
+/** Enough for every heading and legend of every counter at many widths; the cache starts again beyond it. */
+const TEXT_WIDTHS_KEPT = 4000;
+
+/** The width of `text` in `node`'s font (`font`: the node's class, which sets it), setting node's text to it when it
+ *  has to be measured. */
+function textWidth(node: SVGTextElement, font: string, text: string): number {
+  const key = `${font}\n${text}`;
+  const known = textWidths.get(key);
+  if (known !== undefined) return known;
+  node.textContent = text;
+  const width = node.getComputedTextLength();
+  if (width > 0) {
+    if (textWidths.size >= TEXT_WIDTHS_KEPT) textWidths.clear();
+    textWidths.set(key, width);
   }
+  return width;
+}
+
+/** Sets `full` as the text, shortened with an ellipsis (two characters at a time) to fit `width`; the text shown. */
+function ellipsize(text: Selection<SVGTextElement, unknown, null, undefined>, full: string, width: number, font: string): string {
+  const node = text.node();
+  if (!node || typeof node.getComputedTextLength !== 'function') return full;
+  let s = full;
+  let shown = full;
+  while (s.length > 4 && textWidth(node, font, shown) > width) {
+    s = s.slice(0, -2);
+    shown = `${s.trimEnd()}…`;
+  }
+  text.text(shown);
   if (s !== full) text.append('title').text(full);
+  return shown;
+}
+
+/** A legend's text width (its own font: .legend text), or an estimate where texts cannot be measured. */
+function legendWidth(text: Selection<SVGTextElement, unknown, null, undefined>, shown: string): number {
+  const node = text.node();
+  return (node && typeof node.getComputedTextLength === 'function' ? textWidth(node, 'legend', shown) : 0) || shown.length * 6.2;
 }
 
 /** Draws (replaces) the chart in svg.  colourIndex: a stable colour per counter id. */
@@ -188,7 +223,7 @@ export function renderCounterChart(
       hx = 17;
     }
     const h1 = heading.append('text').attr('class', 'axis-label panel-title').attr('x', hx).attr('y', -26);
-    ellipsize(h1, panel.heading, layout.panelWidth - hx - 4);
+    ellipsize(h1, panel.heading, layout.panelWidth - hx - 4, 'panel-title');
     if (compare) {
       // Which line is which run: B solid, A dashed.
       const legend = heading.append('g').attr('class', 'legend run-legend').attr('transform', 'translate(0,-12)');
@@ -197,12 +232,12 @@ export function renderCounterChart(
         const item = legend.append('g').attr('transform', `translate(${lx},0)`);
         item.append('line').attr('class', `series run-${run} ${lines[0]!.cls}`).attr('x1', 0).attr('x2', 16).attr('y1', -4).attr('y2', -4);
         const text = item.append('text').attr('x', 20).attr('y', 0);
-        ellipsize(text, label, (layout.panelWidth - 40) / 2 - 24);
-        lx += 28 + Math.min((layout.panelWidth - 40) / 2 - 24, text.node()?.getComputedTextLength?.() || label.length * 6.2);
+        const shown = ellipsize(text, label, (layout.panelWidth - 40) / 2 - 24, 'legend');
+        lx += 28 + Math.min((layout.panelWidth - 40) / 2 - 24, legendWidth(text, shown));
       }
     } else if (panel.ids.length === 1) {
       const h2 = heading.append('text').attr('class', 'panel-source').attr('x', hx).attr('y', -12);
-      ellipsize(h2, panel.source, layout.panelWidth - hx - 4);
+      ellipsize(h2, panel.source, layout.panelWidth - hx - 4, 'panel-source');
     } else {
       const legend = heading.append('g').attr('class', 'legend').attr('transform', 'translate(0,-12)');
       let lx = 0;
@@ -211,7 +246,7 @@ export function renderCounterChart(
         item.append('rect').attr('class', `swatch-line ${l.cls}`).attr('x', 0).attr('y', -5).attr('width', 12).attr('height', 3).attr('rx', 1);
         const label = panel.legend[i] ?? l.id;
         const text = item.append('text').attr('x', 16).attr('y', 0).text(label);
-        lx += 26 + (text.node()?.getComputedTextLength?.() || label.length * 6.2);
+        lx += 26 + legendWidth(text, label);
       });
     }
 

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 
 import type { LabController } from '../controller';
-import { useAtom } from '../state/atom';
+import { useAtom, useAtomSelect } from '../state/atom';
 import { CounterPanel } from './CounterPanel';
 import { ExperimentPicker } from './ExperimentPicker';
 import { FidelityPanel } from './FidelityPanel';
@@ -28,7 +28,8 @@ const ProfilePanel = lazy(() => import('./ProfilePanel'));
 export function App({ lab }: { lab: LabController }) {
   const tab = useAtom(lab.ui.tab);
   const view = useAtom(lab.shown.view);
-  const run = useAtom(lab.runs.run);
+  // Only whether there is a run: the run itself changes many times a second while it goes (its panels follow it).
+  const hasRun = useAtomSelect(lab.runs.run, (run) => run !== null);
   const permalinkError = useAtom(lab.shown.permalinkError);
   const machine = useAtom(lab.link.machine);
   const theme = useAtom(lab.ui.theme);
@@ -58,7 +59,7 @@ export function App({ lab }: { lab: LabController }) {
       <div className="panel-head">
         <h2 id="console-title">Console</h2>
         <span className="hint">
-          {shared && !run ? 'a shared run keeps no console output' : 'the machine’s console during a run (read-only)'}
+          {shared && !hasRun ? 'a shared run keeps no console output' : 'the machine’s console during a run (read-only)'}
         </span>
       </div>
       <Suspense fallback={<div className="xterm-host loading" data-testid="console">Loading the console…</div>}>

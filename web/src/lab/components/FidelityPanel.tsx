@@ -7,7 +7,7 @@ import { kernelLabel } from '../compare';
 import { experimentById, MAX_PAGE_SEEDS } from '../config';
 import type { LabController } from '../controller';
 import { fidelityReport, type FidelityCandidate, type FidelityPart, type ProbeSweepCandidate } from '../fidelityView';
-import { useAtom } from '../state/atom';
+import { useAtom, useAtomSelect } from '../state/atom';
 import { isRunning } from '../state/runs';
 
 /** How many seeds the figures stand on: a run of one seed is one draw of the disks' phase and the clock's, which the
@@ -42,7 +42,7 @@ export function FidelityPanel({ lab }: { lab: LabController }) {
   const history = useAtom(lab.history.history);
   const sweepHistory = useAtom(lab.sweeps.history);
   const shownSweep = useAtom(lab.sweeps.shown);
-  const running = isRunning(useAtom(lab.runs.run)) || lab.running;
+  const running = useAtomSelect(lab.runs.run, isRunning) || lab.running;
   const ready = useAtom(lab.link.machine).phase === 'ready';
   const parts = useMemo(() => {
     const candidates: FidelityCandidate[] = [

@@ -10,7 +10,7 @@ import {
 import { experimentById } from '../config';
 import type { LabController } from '../controller';
 import { exportTitle, resultBars } from '../results';
-import { useAtom } from '../state/atom';
+import { useAtom, useAtomSelect } from '../state/atom';
 import { isRunning } from '../state/runs';
 import { kernelChange, kernelChangeTable } from '../kernelChange';
 import { CompareBar, CompareSummary } from './CompareViews';
@@ -35,7 +35,7 @@ export function ResultsPanel({ lab }: { lab: LabController }) {
   const sessionRuns = useAtom(lab.shown.sessionRuns);
   const linkRuns = useAtom(lab.shown.linkRuns);
   const counterChoice = useAtom(lab.ui.counters);
-  const running = isRunning(useAtom(lab.runs.run));
+  const running = useAtomSelect(lab.runs.run, isRunning);
   const result = view?.shared.result ?? null;
   const shown = view?.shared ?? null;
   // Compared with another run (A; the shown one is B) when one is chosen and it can be.

@@ -12,7 +12,7 @@ import {
 } from '../config';
 import { ownKernelWords } from '../compare';
 import type { LabController } from '../controller';
-import { useAtom } from '../state/atom';
+import { useAtom, useAtomSelect } from '../state/atom';
 import { isRunning } from '../state/runs';
 import { FieldError, FieldHelp, settingsFormEvents } from './fields';
 
@@ -64,7 +64,7 @@ function machineNote(name: NamedMachineSetting, shown: string): string {
 /** The machine and the kernel: processor, memory, which kernel, and its variables (folded away). */
 export function SettingsPanel({ lab }: { lab: LabController }) {
   const form = useAtom(lab.form.form);
-  const running = isRunning(useAtom(lab.runs.run));
+  const running = useAtomSelect(lab.runs.run, isRunning);
   const bsd42 = useAtom(lab.bsd42);
   const built = useAtom(lab.link.machine).variants;
   const spec = experimentById(form.experimentId);

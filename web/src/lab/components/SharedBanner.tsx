@@ -4,7 +4,7 @@ import { LOCKED_SPIN_WORDS } from '../../../../experiments/runner/result';
 
 import { adoptShared, experimentById, initialForm } from '../config';
 import type { LabController } from '../controller';
-import { useAtom } from '../state/atom';
+import { useAtom, useAtomSelect } from '../state/atom';
 import { isRunning } from '../state/runs';
 import { resultSummary } from '../results';
 import { when } from './HistoryPanel';
@@ -18,7 +18,7 @@ import { when } from './HistoryPanel';
 export function SharedBanner({ lab }: { lab: LabController }) {
   const view = useAtom(lab.shown.view);
   const history = useAtom(lab.history.history);
-  const running = isRunning(useAtom(lab.runs.run));
+  const running = useAtomSelect(lab.runs.run, isRunning);
   const ready = useAtom(lab.link.machine).phase === 'ready';
   const against = useAtom(lab.comparison.against);
   const heading = useRef<HTMLHeadingElement>(null);

@@ -4,7 +4,8 @@ import { MAX_SWEEP_POINTS } from '../../../../experiments/runner/sweep';
 import { experimentById } from '../config';
 import type { LabController } from '../controller';
 import { cores, defaultJobs } from '../pool';
-import { useAtom } from '../state/atom';
+import { useAtom, useAtomSelect } from '../state/atom';
+import { isRunning } from '../state/runs';
 import { checkSweep, startsText, sweepChoices } from '../state/sweeps';
 
 const seconds = (s: number) => (s >= 100 ? `${s.toFixed(0)} s` : `${s.toFixed(1)} s`);
@@ -20,7 +21,7 @@ export function SweepPanel({ lab }: { lab: LabController }) {
   const sweep = useAtom(lab.sweeps.form);
   const run = useAtom(lab.sweeps.run);
   const ready = useAtom(lab.link.machine).phase === 'ready';
-  const runRunning = useAtom(lab.runs.run);
+  const runRunning = useAtomSelect(lab.runs.run, isRunning);
   const check = useMemo(() => checkSweep(form, sweep), [form, sweep]);
   const choices = sweepChoices(form.experimentId);
   const spec = experimentById(form.experimentId);
@@ -67,7 +68,7 @@ export function SweepPanel({ lab }: { lab: LabController }) {
           {check.jobsError ? <span className="field-error">{check.jobsError}</span> : null}
         </div>
         <div className="actions">
-          <button type="submit" className="primary" data-testid="sweep-run" disabled={!ready || busy || !check.plan || !!check.jobsError || !!runRunning && lab.runs.running}>
+          <button type="submit" className="primary" data-testid="sweep-run" disabled={!ready || busy || !check.plan || !!check.jobsError || runRunning}>
             Run sweep{check.plan ? ` (${check.plan.points.length} point${check.plan.points.length === 1 ? '' : 's'})` : ''}
           </button>
           <button type="button" data-testid="sweep-stop" disabled={!running || run?.status === 'stopping'} onClick={() => lab.sweeps.stop()}

@@ -64,3 +64,10 @@ export function batch(f: () => void): void {
 export function useAtom<T>(atom: Atom<T>): T {
   return useSyncExternalStore(atom.subscribe, atom.get, atom.get);
 }
+
+/** What a component needs of an atom's value (select: a primitive, as whether a run is going): it re-renders when
+ *  that changes, not at every change of the value (a run's changes many times a second while it goes). */
+export function useAtomSelect<T, S extends string | number | boolean | null | undefined>(atom: Atom<T>, select: (value: T) => S): S {
+  const selected = (): S => select(atom.get());
+  return useSyncExternalStore(atom.subscribe, selected, selected);
+}

@@ -52,7 +52,9 @@ export function sharedRun(run: RunState, result: ExperimentResult, ranAt?: strin
   };
 }
 
-/** How often the host seconds of a run are brought up to date (ms). */
+/** How often the host seconds of a run are brought up to date (ms), at least: each progress message brings them up
+ *  to date too, and the timer only fills in when none came for this long (a slow start, a step's boot), so that it
+ *  does not re-render the run's panels between the messages' own updates. */
 const HOST_TICK_MS = 250;
 
 export class Runs {
@@ -63,6 +65,8 @@ export class Runs {
   private nextRunId = 1;
   private hostTimer: ReturnType<typeof setInterval> | null = null;
   private startedAt = 0;
+  /** When the host seconds were last brought up to date (the page's clock, ms). */
+  private hostUpdatedAt = 0;
   private readonly finished: ((shared: SharedRun, hostSeconds: number) => void)[] = [];
   private readonly partials: ((shared: SharedRun) => void)[] = [];
   private readonly failures: (() => void)[] = [];
@@ -165,7 +169,7 @@ export class Runs {
         });
         return;
       case 'run-progress':
-        this.patch(m.runId, () => ({ progress: m.progress }));
+        this.patch(m.runId, () => ({ progress: m.progress, hostSeconds: this.hostSecondsNow() }));
         return;
       case 'run-partial': {
         const run = this.run.get();
@@ -203,12 +207,19 @@ export class Runs {
     for (const l of this.finished) l(shared, hostSeconds);
   }
 
+  /** The run's host seconds so far, by the page's clock (and when they were last asked for). */
+  private hostSecondsNow(): number {
+    this.hostUpdatedAt = this.now();
+    return (this.hostUpdatedAt - this.startedAt) / 1000;
+  }
+
   private startHostTimer(): void {
     this.stopHostTimer();
     this.hostTimer = setInterval(() => {
       const run = this.run.get();
       if (!run || !this.running) return this.stopHostTimer();
-      this.patch(run.runId, () => ({ hostSeconds: (this.now() - this.startedAt) / 1000 }));
+      if (this.now() - this.hostUpdatedAt < HOST_TICK_MS) return;
+      this.patch(run.runId, () => ({ hostSeconds: this.hostSecondsNow() }));
     }, HOST_TICK_MS);
   }
 

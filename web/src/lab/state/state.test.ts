@@ -221,6 +221,26 @@ test('a run: started from settings, followed by its messages, stopped, finished 
   assert.match(runs.console.contents, /The run could not go on: no image/);
 });
 
+test('a run\'s host seconds follow its progress messages, by the page\'s clock', () => {
+  let clock = 1000;
+  const runs = new Runs({ post: () => {} }, () => clock);
+  const settings = checkForm({ ...initialForm(), params: { syscall: { iterations: '2000' } } }).settings!;
+  const id = runs.start('syscall', '4.3BSD', settings)!;
+  try {
+    let renders = 0;
+    runs.run.subscribe(() => renders++);
+    clock += 300;
+    runs.handle({ type: 'run-progress', runId: id, progress: { step: 1, steps: 1, label: 'syscall', virtualSeconds: 3, instructions: 9 }, hostSeconds: 0.1 });
+    assert.equal(runs.run.get()!.hostSeconds, 0.3);
+    assert.equal(renders, 1, 'the progress and the host seconds in one change');
+    clock += 1200;
+    runs.handle({ type: 'run-progress', runId: id + 1, progress: { step: 1, steps: 1, label: 'syscall', virtualSeconds: 4, instructions: 10 }, hostSeconds: 0.2 });
+    assert.equal(runs.run.get()!.hostSeconds, 0.3, 'another run\'s progress is not this one\'s');
+  } finally {
+    runs.fail('end of test');
+  }
+});
+
 test('what Results shows: a run of this page, a link\'s run (made and read by the real codec), back again', async () => {
   const shown = new Shown(() => new Date('2026-11-21T12:00:00Z'));
   const mine: SharedRun = { experiment: 'syscall', config: { cpu: '750', memoryMB: 4.5, set: {}, parameters: { iterations: 2000 } }, result: result(0.62) };
