@@ -38,35 +38,41 @@ export async function startPreview(root: string, port: number): Promise<ChildPro
   throw new Error(`vite preview did not answer on ${base}: ${stderr}`);
 }
 
-/** Chromium's renderer processes under pid, and their resident sizes (KB). */
-export function rendererRss(root: number): Map<number, number> {
+/** Every process below root (its children, theirs, ...), from /proc's parent links, parents before children. */
+export function descendantPids(root: number): number[] {
   const children = new Map<number, number[]>();
-  const cmd = new Map<number, string>();
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
     try {
       const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
       children.set(ppid, [...(children.get(ppid) ?? []), Number(d)]);
-      cmd.set(Number(d), readFileSync(`/proc/${d}/cmdline`, 'utf8'));
     } catch {
       // gone
     }
   }
-  const out = new Map<number, number>();
+  const out: number[] = [];
   const walk = (p: number): void => {
     for (const c of children.get(p) ?? []) {
-      if (cmd.get(c)?.includes('--type=renderer')) {
-        try {
-          const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${c}/status`, 'utf8'));
-          if (m) out.set(c, Number(m[1]));
-        } catch {
-          // gone
-        }
-      }
+      out.push(c);
       walk(c);
     }
   };
   walk(root);
+  return out;
+}
+
+/** Chromium's renderer processes under pid, and their resident sizes (KB). */
+export function rendererRss(root: number): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const c of descendantPids(root)) {
+    try {
+      if (!readFileSync(`/proc/${c}/cmdline`, 'utf8').includes('--type=renderer')) continue;
+      const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${c}/status`, 'utf8'));
+      if (m) out.set(c, Number(m[1]));
+    } catch {
+      // gone
+    }
+  }
   return out;
 }

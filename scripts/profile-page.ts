@@ -38,7 +38,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import type { CDPSession } from '@playwright/test';
-import { launchChromium } from './pageBench';
+import { descendantPids, launchChromium } from './pageBench';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({
@@ -359,39 +359,24 @@ function mainBreakdown(profile: Profile, modules: Modules, span: Span): void {
  *  (Chromium names its threads: the page's is CrRendererMain, a worker's DedicatedWorker thread). */
 function threadTimes(rootPid: number): Map<string, number> {
   const tick = 100; // USER_HZ on Linux
-  const children = new Map<number, number[]>();
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
+  const out = new Map<string, number>();
+  for (const c of descendantPids(rootPid)) {
     try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(d)]);
+      const cmd = readFileSync(`/proc/${c}/cmdline`, 'utf8');
+      const type = /--type=([\w-]+)/.exec(cmd)?.[1] ?? (cmd.includes('chrom') ? 'browser' : cmd.split('\0')[0]!.split('/').pop()!);
+      for (const t of readdirSync(`/proc/${c}/task`)) {
+        const stat = readFileSync(`/proc/${c}/task/${t}/stat`, 'utf8');
+        const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        const seconds = (Number(f[11]) + Number(f[12])) / tick; // utime, stime
+        // Each worker on its own line (a pool's workers too); other threads by kind.
+        const key = `${type} ${c}: ${name.startsWith('DedicatedWorker') ? `${name} ${t}` : name.replace(/\d+$/, '')}`;
+        out.set(key, (out.get(key) ?? 0) + seconds);
+      }
     } catch {
       // gone
     }
   }
-  const out = new Map<string, number>();
-  const walk = (pid: number): void => {
-    for (const c of children.get(pid) ?? []) {
-      try {
-        const cmd = readFileSync(`/proc/${c}/cmdline`, 'utf8');
-        const type = /--type=([\w-]+)/.exec(cmd)?.[1] ?? (cmd.includes('chrom') ? 'browser' : cmd.split('\0')[0]!.split('/').pop()!);
-        for (const t of readdirSync(`/proc/${c}/task`)) {
-          const stat = readFileSync(`/proc/${c}/task/${t}/stat`, 'utf8');
-          const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-          const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-          const seconds = (Number(f[11]) + Number(f[12])) / tick; // utime, stime
-          // Each worker on its own line (a pool's workers too); other threads by kind.
-          const key = `${type} ${c}: ${name.startsWith('DedicatedWorker') ? `${name} ${t}` : name.replace(/\d+$/, '')}`;
-          out.set(key, (out.get(key) ?? 0) + seconds);
-        }
-      } catch {
-        // gone
-      }
-      walk(c);
-    }
-  };
-  walk(rootPid);
   return out;
 }
 
