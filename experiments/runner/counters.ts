@@ -48,7 +48,7 @@
 
 import type { Vax780System } from '../../emu/js/vax780';
 import {
-  DK_NDRIVE, KernelStatsReader, nameCacheFigures, type KernelCounts, type KernelDrive, type KernelMemory,
+  DK_NDRIVE, KernelStatsReader, nameCacheFigures, type KernelSampleStats, type KernelDrive, type KernelMemory,
   type Vmmeter, type VmmeterField,
 } from './kstats';
 
@@ -191,7 +191,7 @@ export type SamplerSystem = Pick<Vax780System, 'timeNs' | 'instructionCount'> & 
 interface Snapshot {
   ns: bigint;
   instr: bigint;
-  k: KernelCounts;
+  k: KernelSampleStats;
   /** sum + cnt, never below the previous snapshot's (see the top). */
   since: Vmmeter | null;
   hw: HwFigures | null;
@@ -422,7 +422,7 @@ export class CounterSampler {
   }
 
   private snapshot(prev: Snapshot | null): Snapshot {
-    const k = this.reader.readCounts();
+    const k = this.reader.readForSample();
     return {
       ns: this.sys.timeNs(),
       instr: this.sys.instructionCount(),

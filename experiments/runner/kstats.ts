@@ -106,8 +106,8 @@ export interface KernelStats {
 }
 
 /** The part of KernelStats that changes from second to second: what a
- *  counter sample reads (KernelStatsReader.readCounts). */
-export type KernelCounts = Pick<KernelStats,
+ *  counter sample reads (KernelStatsReader.readForSample). */
+export type KernelSampleStats = Pick<KernelStats,
   'cnt' | 'sum' | 'since' | 'total' | 'cpTime' | 'disk' | 'nchstats' | 'freemem' | 'deficit' | 'intr'>;
 
 /** Single ints (longwords) read as they are. */
@@ -315,7 +315,7 @@ export class KernelStatsReader {
    *  part of read() that changes from second to second, without the ~25
    *  small reads of the tunables, the averages and the clocks that a sample
    *  never looks at (each read is a call into the emulator and a copy). */
-  readCounts(): KernelCounts {
+  readForSample(): KernelSampleStats {
     const cnt = this.vmmeter('_cnt');
     const sum = this.vmmeter('_sum');
     const since = cnt && sum ? addVmmeter(sum, cnt) : null;
@@ -352,7 +352,7 @@ export class KernelStatsReader {
 
   /** Everything, now. */
   read(): KernelStats {
-    const c = this.readCounts();
+    const c = this.readForSample();
     const av = this.bytes('_avenrun', 24);
     const params = {} as Record<KernelParam, number | null>;
     for (const p of KERNEL_PARAMS) params[p] = this.long(`_${p}`);
