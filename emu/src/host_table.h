@@ -30,7 +30,8 @@
 #endif
 
 /* HOST_ADDRESS(t): the array t (or a pointer), as a pointer to its first
- * entry, for indexing: `&HOST_ADDRESS(m->xlat)[i]`.  Worth it where an
+ * entry, for indexing: `&HOST_ADDRESS(t)[i]` (the host's look-up is reached so through
+ * tlb.h's XLAT_SLOT).  Worth it where an
  * entry has several fields read (the cache's pairs of tags, reached so,
  * measured the same).  In the WebAssembly build the pointer is taken and
  * hidden (GNU C's statement expression and __typeof__, which clang has);

@@ -172,7 +172,7 @@ ALWAYS_INLINE int modify_memory(vax_machine *m, uint32_t va, int size, modloc *m
 {
     uint32_t mode_key = psl_mode_key(m);   /* mmu.h: the mode in its low two bits */
     m->cost += cost;   /* the read here and the write-back (mod_write), and from decode_at the address work */
-    const xlat_entry *e = &HOST_ADDRESS(m->xlat)[xlat_index(va)];
+    const xlat_entry *e = XLAT_SLOT(m->xlat, va);
     if (LIKELY(e->tag == va >> 9 && xlat_allows(e->write_modes, mode_key))) {   /* write allowed, so read is too */
         /* In one cache block (mmu.h, inline_read_fits: an aligned
          * longword), the cache's test is one block's; else, across two

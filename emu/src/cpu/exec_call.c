@@ -108,7 +108,7 @@ static inline const xlat_entry *frame_page(vax_machine *m, uint32_t low, uint32_
 {
     if (((low | high) & 3u) || (low >> 9) != (high >> 9) || low > high)
         return NULL;
-    const xlat_entry *e = &HOST_ADDRESS(m->xlat)[xlat_index(low)];
+    const xlat_entry *e = XLAT_SLOT(m->xlat, low);
     if (e->tag == low >> 9 && xlat_allows(write ? e->write_modes : e->read_modes, psl_mode_key(m)))
         return e;
     return NULL;

@@ -460,7 +460,7 @@ static inline int idle_finds_nothing(const vax_machine *m, uint64_t icount)
      * the cache lacks or an opcode a loop may start with takes the whole
      * look, which decides them as before. */
     uint32_t pc = c->r[15];
-    const xlat_entry *x = &HOST_ADDRESS(m->xlat)[xlat_index(pc)];
+    const xlat_entry *x = XLAT_SLOT(m->xlat, pc);
     return x->tag == pc >> 9 && (xlat_access(x) & (1u << MODE_KERNEL)) &&
            cache_holds_block(&m->cache, xlat_block(x, pc)) &&
            !loop_opcode[*xlat_host(x, pc)];

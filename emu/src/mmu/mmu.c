@@ -81,7 +81,7 @@ int phys_write_l(vax_machine *m, uint32_t pa, uint32_t value)
  * the copy of a page the TB no longer holds. */
 static void xlat_copy(vax_machine *m, const tlb_entry *e)
 {
-    xlat_entry *x = &HOST_ADDRESS(m->xlat)[xlat_index(e->tag << 9)];
+    xlat_entry *x = XLAT_SLOT(m->xlat, e->tag << 9);
     if (e->host) {
         x->tag = e->tag;
         x->block_delta = (e->pa >> 3) - (e->tag << 6);
@@ -95,7 +95,7 @@ static void xlat_copy(vax_machine *m, const tlb_entry *e)
 
 static void xlat_drop(vax_machine *m, uint32_t tag)
 {
-    xlat_entry *x = &HOST_ADDRESS(m->xlat)[xlat_index(tag << 9)];
+    xlat_entry *x = XLAT_SLOT(m->xlat, tag << 9);
     if (x->tag == tag)
         x->tag = XLAT_INVALID;
 }
@@ -229,7 +229,7 @@ int mmu_translate(vax_machine *m, uint32_t va, int mode, int write, tlb_entry **
      * walk, which may itself load the page-table page's translation. */
     tlb_entry *held = tlb_find(&m->tlb, va);
     if (held && (held->access & ((write ? 16u : 1u) << mode))) {
-        if (HOST_ADDRESS(m->xlat)[xlat_index(va)].tag != held->tag)
+        if (XLAT_SLOT(m->xlat, va)->tag != held->tag)
             xlat_copy(m, held);   /* its copy was displaced by another page's */
         *entry = held;
         return 0;
@@ -368,7 +368,7 @@ static int crossing_access(vax_machine *m, uint32_t va, int size, int mode, int 
  * must take the general path. */
 static inline int read_two_blocks(vax_machine *m, uint32_t va, int size, uint32_t access, uint32_t *value)
 {
-    const xlat_entry *x = &HOST_ADDRESS(m->xlat)[xlat_index(va)];
+    const xlat_entry *x = XLAT_SLOT(m->xlat, va);
     if (x->tag != va >> 9 || !(xlat_access(x) & access) || (va & 511u) > 512u - (uint32_t)size || !m->cpu.mapen)
         return 1;
     m->cost += cache_read(&m->cache, xlat_pa(x, va), size);
@@ -419,7 +419,7 @@ int mem_write_q(vax_machine *m, uint32_t va, const uint32_t v[2])
     /* Both longwords in one page the host's look-up holds writable: both
      * translations below would find its TB entry and change nothing, and
      * both stores would hit the look-up (MOVQ's frequent case). */
-    const xlat_entry *x = &HOST_ADDRESS(m->xlat)[xlat_index(va)];
+    const xlat_entry *x = XLAT_SLOT(m->xlat, va);
     if (x->tag == va >> 9 && (xlat_access(x) & (16u << mode)) && (va & 511u) <= 504u && m->cpu.mapen) {
         store_le(xlat_host(x, va), 4, v[0]);
         store_le(xlat_host(x, va) + 4, 4, v[1]);
@@ -516,7 +516,7 @@ int ifetch_fill(vax_machine *m, uint32_t pc)
      * would find its TB entry, the same, and change nothing (with mapping
      * on; with it off, it writes the entry again). */
     uint32_t mode_key = psl_mode_key(m);
-    const xlat_entry *x = &HOST_ADDRESS(m->xlat)[xlat_index(pc)];
+    const xlat_entry *x = XLAT_SLOT(m->xlat, pc);
     if (m->cpu.mapen && x->tag == pc >> 9 && xlat_allows(x->read_modes, mode_key)) {
         ib_set_offsets(m, pc, x->block_delta, x->host_bias);
         return 0;

@@ -124,7 +124,7 @@ static inline uint32_t psl_mode_key(const vax_machine *m)
  * and the look-up ignores the rest). */
 MMU_INLINE int mem_read_mode(vax_machine *m, uint32_t va, int size, uint32_t mode_key, uint32_t *value)
 {
-    const xlat_entry *e = &HOST_ADDRESS(m->xlat)[xlat_index(va)];   /* tlb.h: the TB's entry, or a miss */
+    const xlat_entry *e = XLAT_SLOT(m->xlat, va);   /* tlb.h: the TB's entry, or a miss */
     if (e->tag == va >> 9 && xlat_allows(e->read_modes, mode_key) && inline_read_fits(va, size)) {
         uint32_t blk = xlat_block(e, va);   /* tlb.h: one add each from va */
         const uint8_t *h = xlat_host(e, va);
@@ -138,7 +138,7 @@ MMU_INLINE int mem_read_mode(vax_machine *m, uint32_t va, int size, uint32_t mod
 
 MMU_INLINE int mem_write_mode(vax_machine *m, uint32_t va, int size, uint32_t mode_key, uint32_t value)
 {
-    const xlat_entry *e = &HOST_ADDRESS(m->xlat)[xlat_index(va)];
+    const xlat_entry *e = XLAT_SLOT(m->xlat, va);
     if (e->tag == va >> 9 && xlat_allows(e->write_modes, mode_key) && (va & 511u) <= 512u - (uint32_t)size) {
         store_le(xlat_host(e, va), size, value);
         return 0;
@@ -152,7 +152,7 @@ MMU_INLINE int mem_write_mode(vax_machine *m, uint32_t va, int size, uint32_t mo
 MMU_INLINE int mem_read_modify(vax_machine *m, uint32_t va, int size, uint32_t *value)
 {
     uint32_t mode_key = psl_mode_key(m);
-    const xlat_entry *e = &HOST_ADDRESS(m->xlat)[xlat_index(va)];
+    const xlat_entry *e = XLAT_SLOT(m->xlat, va);
     if (e->tag == va >> 9 && xlat_allows(e->write_modes, mode_key) && inline_read_fits(va, size)) {
         uint32_t blk = xlat_block(e, va);
         const uint8_t *h = xlat_host(e, va);

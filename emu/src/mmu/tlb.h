@@ -162,4 +162,9 @@ static inline uint32_t xlat_index(uint32_t va)
     return ((va >> 9) + (va >> 22)) & (XLAT_SIZE - 1);
 }
 
+/* The host look-up's slot for va in table (the machine's xlat array), as a
+ * pointer: the one way in, taken through HOST_ADDRESS (host_table.h) so
+ * that the WebAssembly build folds the fields' offsets into the loads. */
+#define XLAT_SLOT(table, va) (&HOST_ADDRESS(table)[xlat_index(va)])
+
 #endif
