@@ -18,11 +18,12 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
-/** Starts `vite preview` of `root`'s build on 127.0.0.1:`port` and waits (up to 30 s) until it answers. */
-export async function startPreview(root: string, port: number): Promise<ChildProcess> {
+/** Starts `vite preview` of `root`'s build (web/dist, or outDir) on 127.0.0.1:`port` and waits (up to 30 s) until
+ *  it answers. */
+export async function startPreview(root: string, port: number, outDir?: string): Promise<ChildProcess> {
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(join(root, 'node_modules/.bin/vite'), ['preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'],
-    { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
+  const args = ['preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort', ...(outDir ? ['--outDir', outDir] : [])];
+  const child = spawn(join(root, 'node_modules/.bin/vite'), args, { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
   for (let i = 0; i < 150; i++) {

@@ -30,7 +30,7 @@
 // dedicated workers are auto-attached to it (non-flat sessions, commands and
 // replies wrapped in Target.sendMessageToTarget / receivedMessageFromTarget).
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,7 +38,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import type { CDPSession } from '@playwright/test';
-import { descendantPids, launchChromium } from './pageBench';
+import { descendantPids, launchChromium, startPreview } from './pageBench';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({
@@ -65,23 +65,6 @@ function run(cmd: string, args: string[]): Promise<void> {
     const c = spawn(cmd, args, { cwd: root, stdio: 'inherit' });
     c.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')}: exit ${code}`))));
   });
-}
-
-async function preview(outDir: string): Promise<ChildProcess> {
-  const child = spawn(join(root, 'node_modules/.bin/vite'),
-    ['preview', '--host', '127.0.0.1', '--port', String(PORT), '--strictPort', '--outDir', outDir],
-    { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
-  for (let i = 0; i < 150; i++) {
-    if (child.exitCode !== null) throw new Error(`vite preview exited ${child.exitCode}`);
-    try {
-      if ((await fetch(`${BASE}/`)).ok) return child;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  child.kill();
-  throw new Error(`vite preview did not answer on ${BASE}`);
 }
 
 const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
@@ -433,7 +416,7 @@ async function main(): Promise<void> {
     await run(join(root, 'node_modules/.bin/vite'), ['build', '--logLevel', 'warn', '--minify', 'false', '--sourcemap', 'true', '--outDir', outDir]);
   }
   const modules = sourceMaps(outDir);
-  const server = await preview(outDir);
+  const server = await startPreview(root, PORT, outDir);
   // However this process ends (its output's reader gone too), the server goes with it.
   process.on('exit', () => server.kill());
   const browser = await launchChromium();
