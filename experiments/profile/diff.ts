@@ -5,6 +5,7 @@
 // only one profile are in the diff with the other side null.
 
 import { inMode, ns, selfInMode, type Mode, type Profile } from './aggregate';
+import { roundFixed } from '../runner/decimal';
 
 export interface Side {
   calls: number;
@@ -36,7 +37,7 @@ export interface ProfileDiff {
   omitted: number;
 }
 
-const round = (x: number, d = 6): number => Number(x.toFixed(d));
+const round = (x: number, d = 6): number => roundFixed(x, d);
 
 function side(p: Profile, key: string, mode: Mode): Side | null {
   const f = p.functions.get(key);

@@ -9,6 +9,7 @@
 
 import { IDLE, inMode, MODE_SLOTS, ns, selfInMode, type Arc, type FunctionStats, type Mode, type Profile } from './aggregate';
 import { SLOTS, type Slot } from './raw';
+import { roundFixed } from '../runner/decimal';
 
 export interface FlatEntry {
   name: string;
@@ -42,7 +43,7 @@ export interface FlatProfile {
 }
 
 const ms = (p: Profile, cost: number): number => ns(p, cost) / 1e6;
-const round = (x: number, d = 6): number => Number(x.toFixed(d));
+const round = (x: number, d = 6): number => roundFixed(x, d);
 
 /** The flat profile: functions by self time (then calls, then name), the
  *  IDLE row for the idle loops skipped over (kernel and all modes). */

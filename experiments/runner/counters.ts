@@ -51,6 +51,7 @@ import {
   DK_NDRIVE, KernelStatsReader, nameCacheFigures, type KernelSampleStats, type KernelDrive, type KernelMemory,
   type Vmmeter, type VmmeterField,
 } from './kstats';
+import { roundFixed } from './decimal';
 
 /** The groups of COUNTERS, in display order. */
 export const COUNTER_GROUPS = ['procs', 'memory', 'paging', 'faults', 'cpu', 'disk', 'namecache', 'hardware'] as const;
@@ -226,7 +227,7 @@ function hwFiguresOf(sys: SamplerSystem): HwFigures | null {
 
 const round = (x: number, digits: number): number => {
   if (!Number.isFinite(x)) return 0;
-  const r = Number(x.toFixed(digits));
+  const r = roundFixed(x, digits);
   return Object.is(r, -0) ? 0 : r;
 };
 /** Rates: 3 decimals; percentages: 2; KB sizes: whole. */

@@ -7,6 +7,7 @@
 // Numbers are written here, alike everywhere (formatSeconds).  No DOM, no
 // Node APIs.
 
+import { roundFixed } from './decimal';
 import { findExperiment, stepPaper, type ExperimentView } from './experiments';
 import type { ExperimentResult, RowResult, SpreadRange } from './result';
 
@@ -41,7 +42,7 @@ export interface Comparison {
   failure: string | null;
 }
 
-const round = (x: number, digits: number): number => Number(x.toFixed(digits));
+const round = roundFixed;
 
 function ours(r: RowResult, metric: Metric): number | null {
   if (r.status !== 'ok' || !r.guest) return null;
@@ -842,7 +843,7 @@ export function figureChanges(c: ResultPair): FigureChange[] {
     }
     const change = figureChange(f, a, b);
     // Rounded, so that equal changes tie (and keep the figures' order: elapsed time first) whatever the float noise.
-    if (change) out.push({ figure: f, a, b, change, rows: n, significance: Number(significance(f, a, change.diff, elapsedA).toFixed(6)) });
+    if (change) out.push({ figure: f, a, b, change, rows: n, significance: roundFixed(significance(f, a, change.diff, elapsedA), 6) });
   }
   return out.sort((x, y) => y.significance - x.significance);
 }

@@ -16,6 +16,7 @@ import { kernelResultName } from '../kernels/variants';
  *  page that checks settings with this module need not carry it). */
 type ProfileCode = typeof import('../profile/index');
 import { CounterSampler, type CounterSample, type CounterSeries } from './counters';
+import { roundFixed } from './decimal';
 import {
   LAB_BIN, LAB_USR_BIN, TABLE2_COMPARE, stepCommand, stepCount, stepPaper, type ExperimentSpec, type MachineSpec,
   type StepSpec,
@@ -316,7 +317,7 @@ export function checkKernelSettings(api: Vax780Api, disk: DiskImage, run: Resolv
 
 // ------------------------------------------------------------ limits
 
-const round = (x: number, digits: number): number => Number(x.toFixed(digits));
+const round = roundFixed;
 
 /** Default limit: five times the paper's (scaled) elapsed time, at least 120 virtual seconds. */
 export function rowLimit(paperElapsed: number): number {

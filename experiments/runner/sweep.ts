@@ -38,6 +38,7 @@ import {
 } from './schema';
 import { BootSnapshots } from './bootSnapshots';
 import type { CounterSample } from './counters';
+import { roundFixed } from './decimal';
 import {
   checkKernelSettings, MAX_SPIN_SEEDS, resolveRun, runExperiment, SettingsError, stepRow, type RunOptions, type RunProgress,
 } from './runner';
@@ -193,7 +194,7 @@ function ownValue(step: StepSpec, name: string): number | undefined {
 // ------------------------------------------------------------ values
 
 /** Decimal-safe: 1..2:0.1 gives 1.1, not 1.1000000000000001. */
-const tidy = (x: number): number => Number(x.toFixed(9));
+const tidy = (x: number): number => roundFixed(x, 9);
 
 /** How many values a range lo..hi:step has (Infinity when it never ends). */
 function rangeCount(lo: number, hi: number, step: number): number {
