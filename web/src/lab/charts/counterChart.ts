@@ -225,11 +225,15 @@ function updateChart(drawn: DrawnChart, input: SceneInput): void {
         const points = select(els[l.d !== null ? 1 : 0]! as SVGGElement);
         if (lc.d !== undefined) path?.attr('d', lc.d);
         const circles = points.node()!.children;
+        const was = drawn.scene.panels[p]!.lines[i]!.circles;
         if (lc.r !== undefined) for (const circle of circles) circle.setAttribute('r', String(lc.r));
+        // Straight to the elements (a rescaled axis moves every circle): each attribute only when it changed.
         for (const [k, circle] of lc.changed) {
-          const el = select(circles[k]!);
-          el.attr('cx', circle.cx).attr('cy', circle.cy);
-          el.select('title').text(circle.title);
+          const el = circles[k]!;
+          const old = was[k]!;
+          if (circle.cx !== old.cx) el.setAttribute('cx', String(circle.cx));
+          if (circle.cy !== old.cy) el.setAttribute('cy', String(circle.cy));
+          if (circle.title !== old.title) el.firstElementChild!.textContent = circle.title;
         }
         while (circles.length > lc.removeFrom) circles[circles.length - 1]!.remove();
         for (const circle of lc.added) addCircle(points, l, circle);

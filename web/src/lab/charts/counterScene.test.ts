@@ -8,7 +8,7 @@ import { test } from 'node:test';
 
 import type { ChartPanel } from '../counterNames';
 import {
-  applyChanges, type ChartScene, type ChartSeries, MAX_POINT_CIRCLES, nextScene, sceneChanges, sceneOf, type SceneInput,
+  applyChanges, type ChartScene, type ChartSeries, formatValue, MAX_POINT_CIRCLES, nextScene, sceneChanges, sceneOf, type SceneInput,
 } from './counterScene';
 
 const PANELS: ChartPanel[] = [
@@ -118,4 +118,14 @@ test('the changes of a draw with no new samples are none; of one whose samples c
   assert.deepEqual(fewer, sceneOf(input(upTo(all, 20))));
   const changes = sceneChanges(drawn, fewer);
   assert.deepEqual(applyChanges(drawn, changes, fewer), fewer);
+});
+
+test('values are written as toLocaleString(\'en-US\') writes them (the formatter is made once)', () => {
+  for (const v of [0, 0.3, 0.00123, 0.0456, 1.005, 12.345, 99.95, 100, 999.5, 1000, 1234.5, 4012.3, 9999, 9999.6, -3.25, -1234]) {
+    const a = Math.abs(v);
+    const expected = Number(v.toPrecision(a >= 1000 ? 4 : 3)).toLocaleString('en-US');
+    if (a < 1e4 && !(a !== 0 && a < 0.001)) assert.equal(formatValue(v), expected, `${v}`);
+  }
+  assert.equal(formatValue(4012.3), '4,012');
+  assert.equal(formatValue(12345), '12.3k');
 });

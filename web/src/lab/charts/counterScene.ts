@@ -7,8 +7,9 @@
 // of the page's main-thread work while a run went.
 //
 // nextScene(previous, …) is sceneOf(…) worked out more cheaply where the
-// previous scene still holds (the same scales and the same samples so far:
-// the path extended, the circles kept), and the same result; the tests hold
+// previous scene still holds (the same samples so far: their tooltips kept;
+// on the same scales, the path extended and the circles kept), and the same
+// result; the tests hold
 // both to that, and hold applyChanges(previous, sceneChanges(previous, next))
 // to next, which is what the drawing does to the DOM.
 
@@ -33,6 +34,10 @@ export const LABELLED_POINTS = 3;
 
 export const PLOT_HEIGHT = 112;
 
+/** Numbers as en-US writes them (what toLocaleString('en-US') gives, without making a formatter at each call: that
+ *  was most of the chart's own time). */
+const EN_US = new Intl.NumberFormat('en-US');
+
 /** 4 significant digits, thousands separated; 12.3k from 10,000. */
 export function formatValue(v: number): string {
   if (!Number.isFinite(v)) return '–';
@@ -41,7 +46,7 @@ export function formatValue(v: number): string {
   if (a >= 1e6) return `${Number((v / 1e6).toPrecision(3))}M`;
   if (a >= 1e4) return `${Number((v / 1e3).toPrecision(3))}k`;
   if (a !== 0 && a < 0.001) return v.toExponential(1);
-  return Number(v.toPrecision(a >= 1000 ? 4 : 3)).toLocaleString('en-US');
+  return EN_US.format(Number(v.toPrecision(a >= 1000 ? 4 : 3)));
 }
 
 export function formatTime(t: number): string {
@@ -206,10 +211,11 @@ function pointRadius(n: number): number {
 
 type Scale = (v: number) => number;
 
-/** A line's scene; `before` (the same line's last scene on the same scales, or null) is reused where it holds. */
+/** A line's scene; `before` (the same line's scene drawn last, or null) is reused where it holds: its circles'
+ *  tooltips for the samples it had, and on the same scales (`sameScales`) their places and its path too. */
 function lineScene(
   id: string, cls: string, run: 'a' | 'b', points: Point[], names: ChartCounterNames, innerW: number, x: Scale, y: Scale,
-  before: LineScene | null,
+  before: LineScene | null, sameScales: boolean,
 ): LineScene {
   const n = points.length;
   const kept = before ? commonPrefix(before.points, points) : 0;
@@ -219,7 +225,7 @@ function lineScene(
   if (n > 1) {
     whole = !(n > 2 * innerW);
     const path = line<Point>().x((p) => x(p[0])).y((p) => y(p[1]));
-    if (whole && before?.whole && before.d !== null && kept === before.points.length) {
+    if (sameScales && whole && before?.whole && before.d !== null && kept === before.points.length) {
       // Each point's coordinates are written independently of the others: the new points' segments (after the
       // last kept point's move-to) appended.
       if (kept === n) d = before.d;
@@ -244,7 +250,11 @@ function lineScene(
   if (n > MAX_POINT_CIRCLES) circles = n > 0 ? [circle(points[n - 1]!)] : [];
   else {
     const reuse = before && before.points.length <= MAX_POINT_CIRCLES ? kept : 0;
-    circles = [...(before ? before.circles.slice(0, reuse) : []), ...points.slice(reuse).map(circle)];
+    const old = before ? before.circles.slice(0, reuse) : [];
+    circles = [
+      ...(sameScales ? old : old.map((c, i): CircleScene => ({ cx: x(points[i]![0]), cy: y(points[i]![1]), title: c.title }))),
+      ...points.slice(reuse).map(circle),
+    ];
   }
   const values = run === 'b' && n <= LABELLED_POINTS && n > 0
     ? points.map((p): ValueLabel => {
@@ -275,13 +285,14 @@ export function nextScene(previous: ChartScene | null, input: SceneInput): Chart
       const yDomain = valueDomain([...ownPoints, ...aPoints].map((points) => ({ points })), panel.axis);
       const y = yScale(yDomain);
       const old = previous?.panels[p];
-      const reusable = xSame && old !== undefined && old.key === panel.key && old.innerW === innerW && sameDomain(old.yDomain, yDomain);
-      const before = (run: 'a' | 'b', id: string): LineScene | null =>
-        (reusable ? old.lines.find((l) => l.run === run && l.id === id && l.cls === cls(id)) : undefined) ?? null;
-      const lines = [
-        ...aPoints.map((points, i) => lineScene(panel.ids[i]!, cls(panel.ids[i]!), 'a', points, names, innerW, x, y, before('a', panel.ids[i]!))),
-        ...ownPoints.map((points, i) => lineScene(panel.ids[i]!, cls(panel.ids[i]!), 'b', points, names, innerW, x, y, before('b', panel.ids[i]!))),
-      ];
+      const reusable = old !== undefined && old.key === panel.key && old.innerW === innerW;
+      const sameScales = reusable && xSame && sameDomain(old.yDomain, yDomain);
+      const lineOf = (run: 'a' | 'b', points: Point[], i: number) => {
+        const id = panel.ids[i]!;
+        const before = (reusable ? old.lines.find((l) => l.run === run && l.id === id && l.cls === cls(id)) : undefined) ?? null;
+        return lineScene(id, cls(id), run, points, names, innerW, x, y, before, sameScales);
+      };
+      const lines = [...aPoints.map((points, i) => lineOf('a', points, i)), ...ownPoints.map((points, i) => lineOf('b', points, i))];
       return { key: panel.key, innerW, xDomain, yDomain, lines };
     }),
   };
