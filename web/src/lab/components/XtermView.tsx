@@ -14,8 +14,9 @@ import { terminalColors, type Theme } from '../theme';
 /** How long an Escape waits for a Tab (to leave the terminal) before it goes to the guest. */
 export const ESCAPE_HOLD_MS = 600;
 
-/** How often a read-only console is written to at most while text streams in (ms). */
-const CONSOLE_WRITE_MS = 100;
+/** How often a read-only console is written to at most while text streams in (ms): a run's worker sends its console
+ *  every 100 ms, and a quarter of a second is as often as the counter chart is drawn. */
+const CONSOLE_WRITE_MS = 250;
 
 export interface XtermViewProps {
   stream: TextStream;
