@@ -7,7 +7,7 @@ import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 
 import { findExperiment } from '../experiments/runner/experiments';
-import { chooseExperiment, expect, openLab, resultCells, SCREENSHOT_DIR, shot, streamText, test, waitReady } from './lab';
+import { chooseExperiment, counterChartRedrawn, expect, openLab, resultCells, SCREENSHOT_DIR, shot, streamText, test, waitReady } from './lab';
 
 /** How long a stopped run may take to end (the worker stops at the next emulator slice). */
 const STOP_WITHIN_MS = 5_000;
@@ -109,6 +109,11 @@ test('Stop (the button, then Escape) ends table2 within seconds: the rows done, 
       // Ready for another run.
       await expect(run).toBeEnabled();
       await expect(stop).toBeDisabled();
+      // The counter chart, drawn bit by bit while the run went (then its first row's, over it), is the chart drawn whole.
+      if (how === 'button') {
+        const { drawn, whole } = await counterChartRedrawn(page);
+        expect(whole).toBe(drawn);
+      }
     };
 
     await chooseExperiment(page, 'table2');

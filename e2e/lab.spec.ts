@@ -5,7 +5,7 @@ import { decodePermalink, encodePermalink, type SharedRun } from '../web/src/lab
 import type { ExperimentResult } from '../experiments/runner/result';
 import { findToggle, toggleHelp } from '../experiments/runner/toggles';
 import {
-  chooseExperiment, downloadText, expect, openLab, panelShot, permalinkOf, resultRows, shot, statusSeen, streamText, test, waitReady,
+  chooseExperiment, counterChartRedrawn, downloadText, expect, openLab, panelShot, permalinkOf, resultRows, shot, statusSeen, streamText, test, waitReady,
   xtermVisible,
 } from './lab';
 
@@ -112,6 +112,11 @@ test('runs syscall with a reduced count: boot, console, chart, result row; its p
     });
     const points = await page.getByTestId('counter-chart').locator('circle.point').count();
     await shot(page, '03-run-done', testInfo);
+
+    await test.step('the chart as drawn while the run went (only what changed, each time) is the chart drawn whole', async () => {
+      const { drawn, whole } = await counterChartRedrawn(page);
+      expect(whole).toBe(drawn);
+    });
 
     const exported = await test.step('Export JSON downloads the result', async () => {
       const json = JSON.parse((await downloadText(page, 'export-json')).text);

@@ -226,6 +226,28 @@ export async function resultCells(page: Page): Promise<Record<string, string>[]>
     rows.map((r) => Object.fromEntries(Array.from(r.querySelectorAll('td, th'), (c) => [c.getAttribute('data-col') ?? '', (c.textContent ?? '').trim()]))));
 }
 
+/**
+ * The counter chart's markup as drawn (a live chart: only what changed at each new batch of samples), and again after
+ * the counters shown are turned off and on in the picker, which draws it whole from the same samples.
+ */
+export async function counterChartRedrawn(page: Page): Promise<{ drawn: string; whole: string }> {
+  const chart = page.getByTestId('counter-chart');
+  const drawn = await chart.evaluate((svg) => svg.innerHTML);
+  const panels = await chart.locator('g.panel').count();
+  expect(panels).toBeGreaterThan(0);
+  const summary = page.locator('.counter-picker summary');
+  await summary.click();
+  const shown = await page.locator('.counter-picker input[data-counter]:checked').evaluateAll((boxes) =>
+    boxes.map((b) => b.getAttribute('data-counter')!));
+  for (const id of shown) await page.locator(`.counter-picker input[data-counter="${id}"]`).uncheck();
+  await expect(chart.locator('g.panel')).toHaveCount(0);
+  for (const id of shown) await page.locator(`.counter-picker input[data-counter="${id}"]`).check();
+  await expect(chart.locator('g.panel')).toHaveCount(panels);
+  const whole = await chart.evaluate((svg) => svg.innerHTML);
+  await summary.click();
+  return { drawn, whole };
+}
+
 /** The page is no wider than the window (nothing scrolls the page sideways). */
 export async function pageFits(page: Page): Promise<{ scrollWidth: number; clientWidth: number }> {
   return page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }));

@@ -13,15 +13,22 @@
 // Two runs compared: each panel also draws run A's series (its aligned row)
 // over B's, dashed (class run-a, its points circle.point-a), both on the same
 // axes, and the panel's heading says which line is which.
+//
+// A live chart is drawn again at each batch of new samples, several times a
+// second.  Drawn again with the same panels at the same width, only what the
+// plots' scene (counterScene.ts) says has changed is touched: new circles
+// appended, a path's d extended, an axis drawn again only when its domain
+// moved.  What it shows is what drawing it whole would (the scene's tests).
 
-import { axisBottom, axisLeft, bisector, line, max, min, pointer, scaleLinear, select, type Selection } from 'd3';
+import { axisBottom, axisLeft, bisector, pointer, select, type Selection } from 'd3';
 
 import type { ChartPanel } from '../counterNames';
+import {
+  type ChartCounterNames, type ChartScene, type ChartSeries, type CircleScene, formatTime, formatValue, type LineScene,
+  nextScene, PLOT_HEIGHT, sceneChanges, sceneOf, type SceneInput, xScale, yScale,
+} from './counterScene';
 
-export interface ChartSeries {
-  t: number[];
-  values: Record<string, number[]>;
-}
+export { type ChartCounterNames, type ChartSeries, decimate, formatValue, LABELLED_POINTS, MAX_POINT_CIRCLES } from './counterScene';
 
 /** Run A's series drawn over B's (two runs compared). */
 export interface ChartComparison {
@@ -31,18 +38,7 @@ export interface ChartComparison {
   labelB: string;
 }
 
-/** How a counter is named in tooltips ("system calls"). */
-export interface ChartCounterNames {
-  [id: string]: { name: string; unit: string } | undefined;
-}
-
-/** More samples than this in a series: the line only (and its last point). */
-export const MAX_POINT_CIRCLES = 300;
-/** At most this many samples: each point's value is written next to it. */
-export const LABELLED_POINTS = 3;
-
 const M = { top: 40, right: 14, bottom: 36, left: 50 };
-const PLOT_HEIGHT = 112;
 const PANEL_HEIGHT = M.top + PLOT_HEIGHT + M.bottom;
 const GAP_X = 18;
 const GAP_Y = 10;
@@ -55,68 +51,6 @@ export function counterChartLayout(panels: number, width: number): { cols: numbe
   const cols = Math.max(1, Math.ceil(panels / rows));
   const panelWidth = (width - (cols - 1) * GAP_X) / cols;
   return { cols, rows, panelWidth, height: rows * PANEL_HEIGHT + (rows - 1) * GAP_Y };
-}
-
-/** 4 significant digits, thousands separated; 12.3k from 10,000. */
-export function formatValue(v: number): string {
-  if (!Number.isFinite(v)) return '–';
-  const a = Math.abs(v);
-  if (a >= 1e9) return `${Number((v / 1e9).toPrecision(3))}G`;
-  if (a >= 1e6) return `${Number((v / 1e6).toPrecision(3))}M`;
-  if (a >= 1e4) return `${Number((v / 1e3).toPrecision(3))}k`;
-  if (a !== 0 && a < 0.001) return v.toExponential(1);
-  return Number(v.toPrecision(a >= 1000 ? 4 : 3)).toLocaleString('en-US');
-}
-
-function formatTime(t: number): string {
-  return `${Number(t.toPrecision(3))} s`;
-}
-
-type Point = [number, number];
-
-/** The defined points of a series. */
-function pointsOf(t: readonly number[], values: readonly number[] | undefined): Point[] {
-  const out: Point[] = [];
-  if (!values) return out;
-  for (let i = 0; i < t.length; i++) {
-    const v = values[i];
-    if (v !== undefined && Number.isFinite(v) && Number.isFinite(t[i]!)) out.push([t[i]!, v]);
-  }
-  return out;
-}
-
-/**
- * At most two points per pixel column (the lowest and highest, in time
- * order), and the first and last, so a line of thousands of samples stays a
- * short path that looks the same.
- */
-export function decimate(points: readonly Point[], x: (t: number) => number): Point[] {
-  if (points.length <= 4) return [...points];
-  const first = points[0]!;
-  const last = points[points.length - 1]!;
-  const out: Point[] = [first];
-  let column = Number.NaN;
-  let lo: Point | null = null;
-  let hi: Point | null = null;
-  const flush = () => {
-    if (!lo || !hi) return;
-    const pair = lo === hi ? [lo] : lo[0] <= hi[0] ? [lo, hi] : [hi, lo];
-    for (const p of pair) if (p !== first && p !== last) out.push(p);
-  };
-  for (const p of points) {
-    const c = Math.round(x(p[0]));
-    if (c !== column) {
-      flush();
-      column = c;
-      lo = hi = p;
-    } else {
-      if (p[1] < lo![1]) lo = p;
-      if (p[1] > hi![1]) hi = p;
-    }
-  }
-  flush();
-  out.push(last);
-  return out;
 }
 
 /**
@@ -166,7 +100,152 @@ function legendWidth(text: Selection<SVGTextElement, unknown, null, undefined>, 
   return (node && typeof node.getComputedTextLength === 'function' ? textWidth(node, 'legend', shown) : 0) || shown.length * 6.2;
 }
 
-/** Draws (replaces) the chart in svg.  colourIndex: a stable colour per counter id. */
+type G = Selection<SVGGElement, unknown, null, undefined>;
+
+/** What a panel's hover reads: the data and scales drawn last (they change as a live chart grows). */
+interface HoverData {
+  series: ChartSeries;
+  seriesA: ChartSeries | null;
+  x: (t: number) => number;
+  xInvert: (px: number) => number;
+  y: (v: number) => number;
+}
+
+/** A panel as drawn: the elements a later update changes. */
+interface DrawnPanel {
+  g: G;
+  grid: G;
+  xAxis: G;
+  yAxis: G;
+  /** The hover layer, over the lines (they are put before it). */
+  hover: G;
+  /** Each line's elements (none for a line without points), in the scene's order. */
+  lines: Element[][];
+  data: HoverData;
+}
+
+/** A chart as drawn in an svg, so that the next draw of the same panels at the same width changes only what differs. */
+interface DrawnChart {
+  /** What the chart's frame (everything but the plots) was drawn from: frameKey(). */
+  key: string;
+  scene: ChartScene;
+  panels: DrawnPanel[];
+}
+
+const drawnCharts = new WeakMap<SVGSVGElement, DrawnChart>();
+
+/** Everything the chart's frame depends on (size, panels, headings, legends, colours, names), as one string. */
+function frameKey(width: number, panels: ChartPanel[], names: ChartCounterNames, colourIndex: (id: string) => number,
+  compare: ChartComparison | null): string {
+  return JSON.stringify([
+    width,
+    panels.map((p) => [p.key, p.heading, p.source, p.axis, p.ids, p.legend, p.ids.map((id) => [colourIndex(id) % 10, names[id] ?? null])]),
+    compare ? [compare.labelA, compare.labelB, compare.series !== null] : null,
+  ]);
+}
+
+/** An axis drawn again from nothing, not over its old ticks: the same elements in the same order as a first draw. */
+function drawXAxis(axis: G, innerW: number, domain: [number, number]): void {
+  axis.selectAll('*').remove();
+  axis.call(axisBottom(xScale(domain, innerW)).ticks(Math.max(2, Math.floor(innerW / 70)))
+    .tickFormat((v) => String(Number(Number(v).toPrecision(3)))));
+}
+
+function drawYAxis(grid: G, axis: G, innerW: number, domain: [number, number]): void {
+  const y = yScale(domain);
+  grid.selectAll('*').remove();
+  grid.call(axisLeft(y).ticks(4).tickSize(-innerW).tickFormat(() => ''));
+  axis.selectAll('*').remove();
+  axis.call(axisLeft(y).ticks(4).tickFormat((v) => formatValue(Number(v))));
+}
+
+/** A circle of a line and its tooltip. */
+function addCircle(points: G, l: LineScene, c: CircleScene): void {
+  const circle = points.append('circle')
+    .attr('class', l.run === 'a' ? `point-a series-dot run-a ${l.cls}` : `point series-dot ${l.cls}`)
+    .attr('data-counter', l.id).attr('cx', c.cx).attr('cy', c.cy).attr('r', l.r);
+  circle.append('title').text(c.title);
+}
+
+/** A line's elements (path, points, values), put before `before`; none for a line without points. */
+function drawLine(g: G, before: Element, l: LineScene): Element[] {
+  if (l.points.length === 0) return [];
+  const made: Element[] = [];
+  if (l.d !== null) {
+    const path = g.insert('path', () => before).attr('class', l.run === 'a' ? `series run-a ${l.cls}` : `series ${l.cls}`)
+      .attr('data-counter', l.id);
+    if (l.run === 'a') path.attr('data-run', 'a');
+    made.push(path.attr('d', l.d).node()!);
+  }
+  const points = g.insert('g', () => before).attr('class', l.run === 'a' ? `points run-a ${l.cls}` : `points ${l.cls}`);
+  for (const c of l.circles) addCircle(points, l, c);
+  made.push(points.node()!);
+  if (l.values) {
+    const values = g.insert('g', () => before).attr('class', 'point-values');
+    for (const v of l.values) {
+      values.append('text').attr('class', 'point-value').attr('x', v.x).attr('text-anchor', v.anchor).attr('y', v.y).text(v.text);
+    }
+    made.push(values.node()!);
+  }
+  return made;
+}
+
+function drawLines(panel: DrawnPanel, lines: LineScene[]): void {
+  for (const els of panel.lines) for (const el of els) el.remove();
+  const before = panel.hover.node()!;
+  panel.lines = lines.map((l) => drawLine(panel.g, before, l));
+}
+
+/** Sets the chart's data in `panel`'s hover and scales. */
+function setHoverData(data: HoverData, input: SceneInput, scene: ChartScene, p: number): void {
+  const x = xScale(scene.xDomain, input.innerW);
+  data.series = input.series;
+  data.seriesA = input.seriesA;
+  data.x = x;
+  data.xInvert = (px) => x.invert(px);
+  data.y = yScale(scene.panels[p]!.yDomain);
+}
+
+/** Draws `input`'s scene over the chart drawn: only what differs from the scene drawn last. */
+function updateChart(drawn: DrawnChart, input: SceneInput): void {
+  const next = nextScene(drawn.scene, input);
+  const changes = sceneChanges(drawn.scene, next);
+  next.panels.forEach((scene, p) => {
+    const panel = drawn.panels[p]!;
+    const c = changes[p]!;
+    if (c.xAxis) drawXAxis(panel.xAxis, scene.innerW, scene.xDomain);
+    if (c.yAxis) drawYAxis(panel.grid, panel.yAxis, scene.innerW, scene.yDomain);
+    if (c.remakeLines || c.lines.some((lc) => lc.remake || lc.values)) drawLines(panel, scene.lines);
+    else {
+      scene.lines.forEach((l, i) => {
+        const lc = c.lines[i]!;
+        const els = panel.lines[i]!;
+        if (els.length === 0) return;
+        const path = l.d !== null ? select(els[0]!) : null;
+        const points = select(els[l.d !== null ? 1 : 0]! as SVGGElement);
+        if (lc.d !== undefined) path?.attr('d', lc.d);
+        const circles = points.node()!.children;
+        const was = drawn.scene.panels[p]!.lines[i]!.circles;
+        if (lc.r !== undefined) for (const circle of circles) circle.setAttribute('r', String(lc.r));
+        // Straight to the elements (a rescaled axis moves every circle): each attribute only when it changed.
+        for (const [k, circle] of lc.changed) {
+          const el = circles[k]!;
+          const old = was[k]!;
+          if (circle.cx !== old.cx) el.setAttribute('cx', String(circle.cx));
+          if (circle.cy !== old.cy) el.setAttribute('cy', String(circle.cy));
+          if (circle.title !== old.title) el.firstElementChild!.textContent = circle.title;
+        }
+        while (circles.length > lc.removeFrom) circles[circles.length - 1]!.remove();
+        for (const circle of lc.added) addCircle(points, l, circle);
+      });
+    }
+    setHoverData(panel.data, input, next, p);
+  });
+  drawn.scene = next;
+}
+
+/** Draws the chart in svg: whole the first time (or when its panels, width or names change), else only what changed
+ *  since it was drawn last (a live chart's new samples).  colourIndex: a stable colour per counter id. */
 export function renderCounterChart(
   svgElement: SVGSVGElement,
   series: ChartSeries | null,
@@ -177,48 +256,47 @@ export function renderCounterChart(
   emptyText: string,
   compare: ChartComparison | null = null,
 ): void {
-  const svg = select(svgElement);
-  svg.selectAll('*').remove();
   const t = series?.t ?? [];
   const empty = t.length === 0 || panels.length === 0;
   const layout = counterChartLayout(panels.length, width);
+  const innerW = Math.max(40, layout.panelWidth - M.left - M.right);
+  const key = frameKey(width, panels, names, colourIndex, compare);
+  const drawn = drawnCharts.get(svgElement);
+  const input: SceneInput | null = empty ? null : { series: series!, seriesA: compare?.series ?? null, panels, names, innerW, colourIndex };
+  if (input && drawn && drawn.key === key && svgElement.firstChild) {
+    updateChart(drawn, input);
+    return;
+  }
+  drawnCharts.delete(svgElement);
+
+  const svg = select(svgElement);
+  svg.selectAll('*').remove();
   const height = empty ? 96 : layout.height;
   svg.attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
   svg.append('rect').attr('class', 'chart-bg').attr('width', width).attr('height', height);
-  if (empty) {
+  if (!input) {
     svg.append('text').attr('class', 'chart-empty').attr('x', width / 2).attr('y', height / 2 + 4)
       .attr('text-anchor', 'middle').text(panels.length === 0 ? 'Choose counters to plot.' : emptyText);
     return;
   }
 
-  const innerW = Math.max(40, layout.panelWidth - M.left - M.right);
-  const tA = compare?.series?.t ?? [];
-  const tMin = Math.min(min(t) ?? 0, min(tA) ?? 0);
-  const tMax = Math.max(max(t) ?? 1, max(tA) ?? 0);
-  const x = scaleLinear().domain([Math.min(0, tMin), tMax > 0 ? tMax : 1]).range([0, innerW]).nice();
+  const scene = sceneOf(input);
   const byTime = bisector((d: number) => d).center;
-
-  panels.forEach((panel, p) => {
+  const drawnPanels = panels.map((panel, p): DrawnPanel => {
     const col = p % layout.cols;
     const row = Math.floor(p / layout.cols);
     const left = col * (layout.panelWidth + GAP_X);
     const top = row * (PANEL_HEIGHT + GAP_Y);
     const g = svg.append('g').attr('class', 'panel').attr('data-panel', panel.key)
       .attr('transform', `translate(${left + M.left},${top + M.top})`);
-
-    const lines = panel.ids.map((id) => ({ id, cls: `series-${colourIndex(id) % 10}`, points: pointsOf(t, series!.values[id]) }));
-    const linesA = compare?.series ? panel.ids.map((id) => ({ id, cls: `series-${colourIndex(id) % 10}`, points: pointsOf(tA, compare.series!.values[id]) })) : [];
-    const all = [...lines, ...linesA].flatMap((l) => l.points.map((d) => d[1]));
-    const yMax = max(all) ?? 1;
-    const yMin = Math.min(0, min(all) ?? 0);
-    const y = scaleLinear().domain([yMin, yMax > yMin ? yMax : yMin + 1]).range([PLOT_HEIGHT, 0]).nice();
-    if (panel.axis.startsWith('%') && yMax <= 100 && yMin >= 0) y.domain([0, 100]);
+    const lineClass = (id: string) => `series-${colourIndex(id) % 10}`;
+    const firstClass = lineClass(panel.ids[0]!);
 
     // Heading: what it is and the unit; then where vmstat shows it, or a shared panel's legend.
     const heading = g.append('g').attr('class', 'panel-heading').attr('transform', `translate(${-M.left + 2},0)`);
     let hx = 0;
     if (panel.ids.length === 1) {
-      heading.append('rect').attr('class', `swatch-line ${lines[0]!.cls}`).attr('x', 0).attr('y', -31).attr('width', 12)
+      heading.append('rect').attr('class', `swatch-line ${firstClass}`).attr('x', 0).attr('y', -31).attr('width', 12)
         .attr('height', 3).attr('rx', 1);
       hx = 17;
     }
@@ -230,7 +308,7 @@ export function renderCounterChart(
       let lx = 0;
       for (const [label, run] of [[compare.labelB, 'b'], [compare.labelA, 'a']] as const) {
         const item = legend.append('g').attr('transform', `translate(${lx},0)`);
-        item.append('line').attr('class', `series run-${run} ${lines[0]!.cls}`).attr('x1', 0).attr('x2', 16).attr('y1', -4).attr('y2', -4);
+        item.append('line').attr('class', `series run-${run} ${firstClass}`).attr('x1', 0).attr('x2', 16).attr('y1', -4).attr('y2', -4);
         const text = item.append('text').attr('x', 20).attr('y', 0);
         const shown = ellipsize(text, label, (layout.panelWidth - 40) / 2 - 24, 'legend');
         lx += 28 + Math.min((layout.panelWidth - 40) / 2 - 24, legendWidth(text, shown));
@@ -241,10 +319,10 @@ export function renderCounterChart(
     } else {
       const legend = heading.append('g').attr('class', 'legend').attr('transform', 'translate(0,-12)');
       let lx = 0;
-      lines.forEach((l, i) => {
+      panel.ids.forEach((id, i) => {
         const item = legend.append('g').attr('transform', `translate(${lx},0)`);
-        item.append('rect').attr('class', `swatch-line ${l.cls}`).attr('x', 0).attr('y', -5).attr('width', 12).attr('height', 3).attr('rx', 1);
-        const label = panel.legend[i] ?? l.id;
+        item.append('rect').attr('class', `swatch-line ${lineClass(id)}`).attr('x', 0).attr('y', -5).attr('width', 12).attr('height', 3).attr('rx', 1);
+        const label = panel.legend[i] ?? id;
         const text = item.append('text').attr('x', 16).attr('y', 0).text(label);
         lx += 26 + legendWidth(text, label);
       });
@@ -252,61 +330,25 @@ export function renderCounterChart(
 
     // Under everything: catches the pointer over the plot's empty parts (hover, below).
     g.append('rect').attr('class', 'hover-area').attr('width', innerW).attr('height', PLOT_HEIGHT);
-    g.append('g').attr('class', 'grid').call(axisLeft(y).ticks(4).tickSize(-innerW).tickFormat(() => ''));
-    g.append('g').attr('class', 'axis x-axis').attr('transform', `translate(0,${PLOT_HEIGHT})`)
-      .call(axisBottom(x).ticks(Math.max(2, Math.floor(innerW / 70))).tickFormat((v) => String(Number(Number(v).toPrecision(3)))));
-    g.append('g').attr('class', 'axis y-axis').call(axisLeft(y).ticks(4).tickFormat((v) => formatValue(Number(v))));
+    const grid = g.append('g').attr('class', 'grid');
+    const xAxis = g.append('g').attr('class', 'axis x-axis').attr('transform', `translate(0,${PLOT_HEIGHT})`);
+    const yAxis = g.append('g').attr('class', 'axis y-axis');
     g.append('text').attr('class', 'axis-unit').attr('x', innerW).attr('y', PLOT_HEIGHT + 31).attr('text-anchor', 'end')
       .text('virtual time since the command started (s)');
     g.append('text').attr('class', 'axis-unit').attr('transform', `translate(${-M.left + 11},${PLOT_HEIGHT / 2}) rotate(-90)`)
       .attr('text-anchor', 'middle').text(panel.axis);
 
-    // Run A under B: dashed, its points small and hollow.
-    for (const l of linesA) {
-      const n = l.points.length;
-      if (n === 0) continue;
-      const name = names[l.id]?.name ?? l.id;
-      if (n > 1) {
-        const drawn = n > 2 * innerW ? decimate(l.points, x) : l.points;
-        const path = line<Point>().x((d) => x(d[0])).y((d) => y(d[1]));
-        g.append('path').attr('class', `series run-a ${l.cls}`).attr('data-counter', l.id).attr('data-run', 'a').attr('d', path(drawn) ?? '');
-      }
-      const circles = n <= MAX_POINT_CIRCLES ? l.points : [l.points[n - 1]!];
-      g.append('g').attr('class', `points run-a ${l.cls}`).selectAll('circle').data(circles).join('circle')
-        .attr('class', `point-a series-dot run-a ${l.cls}`).attr('data-counter', l.id)
-        .attr('cx', (d) => x(d[0])).attr('cy', (d) => y(d[1])).attr('r', 1.8)
-        .append('title').text((d) => `A: ${name}: ${formatValue(d[1])} ${names[l.id]?.unit ?? ''} at ${formatTime(d[0])}`);
-    }
-    for (const l of lines) {
-      const n = l.points.length;
-      if (n === 0) continue;
-      const name = names[l.id]?.name ?? l.id;
-      const unit = names[l.id]?.unit ?? '';
-      if (n > 1) {
-        const drawn = n > 2 * innerW ? decimate(l.points, x) : l.points;
-        const path = line<Point>().x((d) => x(d[0])).y((d) => y(d[1]));
-        g.append('path').attr('class', `series ${l.cls}`).attr('data-counter', l.id).attr('d', path(drawn) ?? '');
-      }
-      const circles = n <= MAX_POINT_CIRCLES ? l.points : [l.points[n - 1]!];
-      const r = n <= LABELLED_POINTS ? 3.5 : n > MAX_POINT_CIRCLES ? 3 : n > 100 ? 1.8 : 2.6;
-      const dots = g.append('g').attr('class', `points ${l.cls}`).selectAll('circle').data(circles).join('circle')
-        .attr('class', `point series-dot ${l.cls}`).attr('data-counter', l.id)
-        .attr('cx', (d) => x(d[0])).attr('cy', (d) => y(d[1])).attr('r', r);
-      dots.append('title').text((d) => `${name}: ${formatValue(d[1])} ${unit} at ${formatTime(d[0])}`);
-      if (n <= LABELLED_POINTS) {
-        g.append('g').attr('class', 'point-values').selectAll('text').data(l.points).join('text')
-          .attr('class', 'point-value')
-          .attr('x', (d) => x(d[0]) + (x(d[0]) > innerW - 40 ? -6 : 6))
-          .attr('text-anchor', (d) => (x(d[0]) > innerW - 40 ? 'end' : 'start'))
-          .attr('y', (d) => Math.max(9, y(d[1]) - 6))
-          .text((d) => formatValue(d[1]));
-      }
-    }
-
-    // Hover: the values at the nearest sample.
+    // Hover: the values at the nearest sample (of the data drawn last).
     const focus = g.append('g').attr('class', 'hover').style('display', 'none');
+    const data = {} as HoverData;
+    const drawnPanel: DrawnPanel = { g, grid, xAxis, yAxis, hover: focus, lines: [], data };
+    setHoverData(data, input, scene, p);
+    drawXAxis(xAxis, innerW, scene.xDomain);
+    drawYAxis(grid, yAxis, innerW, scene.panels[p]!.yDomain);
+    drawLines(drawnPanel, scene.panels[p]!.lines);
+
     focus.append('line').attr('class', 'hover-rule').attr('y1', 0).attr('y2', PLOT_HEIGHT);
-    const marks = lines.map((l) => focus.append('circle').attr('class', `hover-dot ${l.cls}`).attr('r', 3.5));
+    const marks = panel.ids.map((id) => focus.append('circle').attr('class', `hover-dot ${lineClass(id)}`).attr('r', 3.5));
     const box = focus.append('g').attr('class', 'hover-box');
     const boxBg = box.append('rect').attr('rx', 3);
     const boxText = box.append('text');
@@ -317,24 +359,25 @@ export function renderCounterChart(
           focus.style('display', 'none');
           return;
         }
-        const i = byTime(t, x.invert(px));
-        const ti = t[i];
+        const { series: s, seriesA, x, y } = data;
+        const i = byTime(s.t, data.xInvert(px));
+        const ti = s.t[i];
         if (ti === undefined) return;
         focus.style('display', 'inline');
         const fx = x(ti);
         focus.select('.hover-rule').attr('x1', fx).attr('x2', fx);
         const texts: string[] = [formatTime(ti)];
-        lines.forEach((l, k) => {
-          const v = series!.values[l.id]?.[i];
+        panel.ids.forEach((id, k) => {
+          const v = s.values[id]?.[i];
           const ok = v !== undefined && Number.isFinite(v);
           marks[k]!.style('display', ok ? 'inline' : 'none').attr('cx', fx).attr('cy', ok ? y(v) : 0);
-          const label = panel.ids.length > 1 ? `${panel.legend[k] ?? l.id}: ` : '';
-          const unit = panel.ids.length > 1 ? '%' : (names[l.id]?.unit ?? '');
+          const label = panel.ids.length > 1 ? `${panel.legend[k] ?? id}: ` : '';
+          const unit = panel.ids.length > 1 ? '%' : (names[id]?.unit ?? '');
           texts.push(`${compare ? 'B ' : ''}${label}${ok ? formatValue(v) : '–'} ${unit}`.trim());
-          if (compare?.series) {
+          if (seriesA) {
             // A's value at the same time since its command started (its nearest sample).
-            const ia = byTime(tA, ti);
-            const va = compare.series.values[l.id]?.[ia];
+            const ia = byTime(seriesA.t, ti);
+            const va = seriesA.values[id]?.[ia];
             texts.push(`A ${label}${va !== undefined && Number.isFinite(va) ? formatValue(va) : '–'} ${unit}`.trim());
           }
         });
@@ -345,5 +388,7 @@ export function renderCounterChart(
         const bx = fx + 10 + bb.width + 12 > innerW ? fx - 10 - bb.width - 12 : fx + 10;
         box.attr('transform', `translate(${Math.max(0, bx)},2)`);
       });
+    return drawnPanel;
   });
+  drawnCharts.set(svgElement, { key, scene, panels: drawnPanels });
 }

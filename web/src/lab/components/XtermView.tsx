@@ -7,11 +7,16 @@ import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import { useEffect, useRef } from 'react';
 
+import { BatchedTerminalWriter, frameWait } from '../state/terminalWrites';
 import type { TextStream } from '../state/textStream';
 import { terminalColors, type Theme } from '../theme';
 
 /** How long an Escape waits for a Tab (to leave the terminal) before it goes to the guest. */
 export const ESCAPE_HOLD_MS = 600;
+
+/** How often a read-only console is written to at most while text streams in (ms): a run's worker sends its console
+ *  every 100 ms, and a quarter of a second is as often as the counter chart is drawn. */
+const CONSOLE_WRITE_MS = 250;
 
 export interface XtermViewProps {
   stream: TextStream;
@@ -107,11 +112,11 @@ export default function XtermView(
       }
     };
     refit();
-    if (stream.contents) t.write(stream.contents);
-    const off = stream.subscribe(({ reset, text }) => {
-      if (reset) t.reset();
-      if (text) t.write(text);
-    });
+    // The stream's text in batches (terminalWrites.ts): one write a frame at most for a terminal typed at (its echo
+    // at once), one every CONSOLE_WRITE_MS for a console only read.
+    const writer = new BatchedTerminalWriter(t, frameWait(onData ? 0 : CONSOLE_WRITE_MS));
+    writer.write(stream.contents);
+    const off = stream.subscribe(({ reset, text }) => (reset ? writer.reset(text) : writer.write(text)));
     const sub = t.onData((d) => dataHandler.current?.(d));
     const sized = t.onResize(({ cols, rows: r }) => resizeHandler.current?.(cols, r));
     resizeHandler.current?.(t.cols, t.rows);
@@ -123,6 +128,7 @@ export default function XtermView(
       sub.dispose();
       sized.dispose();
       off();
+      writer.dispose();
       t.dispose();
       term.current = null;
     };
