@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { StopReason } from '../js/constants';
+import { jitStats, setJit } from '../js/jit';
 import { DEFAULT_SLICE } from '../js/machine';
 import { loadVaxNode, REPO_ROOT } from '../js/vaxNode';
 
@@ -33,6 +34,8 @@ const { values } = parseArgs({
     workload: { type: 'string' },
     mem: { type: 'string' },
     wasm: { type: 'string' },
+    jit: { type: 'boolean', default: false },
+    digest: { type: 'boolean', default: false },
   },
 });
 const total = BigInt(values.instructions);
@@ -65,6 +68,8 @@ m.physWrite(load, image);
 m.setReg(15, pc);
 if (psl !== undefined) m.setPsl(psl);
 
+if (values.jit) setJit(api.module, m.handle, true);
+
 const t0 = performance.now();
 const { reason, executed } = m.runSliced(total, slice);
 const secs = (performance.now() - t0) / 1000;
@@ -77,5 +82,7 @@ if (reason !== StopReason.Budget) {
 const rate = secs > 0 ? Number(executed) / secs : 0;
 console.log(`wasm: ${rate.toFixed(0)} VAX instructions/s`);
 console.log(`wasm: ${executed} instructions in ${secs.toFixed(3)} s`);
+if (values.jit) console.log(`wasm: jit ${JSON.stringify(jitStats(api.module, m.handle))}`);
+if (values.digest) console.log(`wasm: digest ${m.stateDigest().toString(16)} cost-time ${m.instructionCount()}`);
 m.destroy();
 process.exitCode = reason === StopReason.Budget ? 0 : 1;

@@ -20,6 +20,9 @@ export interface VaxRunResult {
 export interface VaxMachine {
   /** Frees the machine; any later call throws. */
   destroy(): void;
+  /** The vax_machine pointer in the module's memory (for what the typed API
+   *  does not cover, such as the block compiler's switch, js/jit.ts). */
+  readonly handle: number;
   /** vax_run(): at most maxInstructions instructions in one call. */
   run(maxInstructions: number | bigint): StopReason;
   /** Runs `total` instructions in vax_run() calls of at most `slice` each,
@@ -77,6 +80,9 @@ export function bareMachines(mod: VaxWasmModule): BareMachines {
     };
 
     const machine: VaxMachine = {
+      get handle() {
+        return h();
+      },
       destroy() {
         if (handle !== 0) mod._vax_destroy(handle);
         handle = 0;

@@ -158,6 +158,12 @@ struct vax_machine {
      * with ib_host; host state, last in the struct so that it moves no
      * other field. */
     uintptr_t ib_bias;
+#if defined(VAX_JIT) && VAX_JIT
+    /* The block compiler's state (jit/jit.h), NULL while it is off: only
+     * in the build made with WASM_JIT=1, so that the default build's
+     * machine is what it was. */
+    struct vax_jit *jit;
+#endif
 };
 
 /* Forget the host-side shortcuts that hold for the machine's state as it

@@ -26,6 +26,9 @@
 #include "cpu/exec_integer.h"
 #include "cpu/exec_privileged.h"
 #include "cpu/opcodes.h"
+#if defined(VAX_JIT) && VAX_JIT
+#include "jit/jit.h"
+#endif
 
 /* Every opcode to its group (the opcode table's group column): the path
  * of the opcodes cpu_execute's switch does not expand itself. */
@@ -148,8 +151,13 @@ static inline int finish(vax_machine *m, int st)
 
 /* The inner loop's limit test: the next instruction may start without
  * the loop's head (simple_no_trap, below). */
+#ifndef EXEC_STEP
 #define INNER_MAY_GO_ON(m, simple_cost_limit) \
     ((m)->icount < (m)->run_limit && (m)->cost < (simple_cost_limit))
+#else
+/* The one-instruction copy (jit/jit_step.c): the inner loop never goes on. */
+#define INNER_MAY_GO_ON(m, simple_cost_limit) ((void)(simple_cost_limit), 0)
+#endif
 
 /* In the WebAssembly build the opcode's range (a byte, 0-255) is hidden
  * from clang (host_table.h, WASM_OPAQUE: no instruction).  Knowing every
@@ -187,7 +195,7 @@ static inline int finish(vax_machine *m, int st)
  * to the next opcode, so that the host's branch predictor sees one jump
  * per predecessor instead of the switch's single shared one.  The ASan
  * and WebAssembly builds keep the switch. */
-#if defined(__GNUC__) && !defined(__clang__) && !defined(__EMSCRIPTEN__) && defined(VAX_REPLICATED_DISPATCH) && VAX_REPLICATED_DISPATCH
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__EMSCRIPTEN__) && defined(VAX_REPLICATED_DISPATCH) && VAX_REPLICATED_DISPATCH && !defined(EXEC_STEP)
 #define EXEC_REPLICATED 1
 #else
 #define EXEC_REPLICATED 0
@@ -243,7 +251,21 @@ static inline int finish(vax_machine *m, int st)
 #define FAST_NEXT goto simple_no_trap
 #endif
 
-void cpu_execute(vax_machine *m)
+/* The loop's own function, and the limit test at its head.  With
+ * EXEC_STEP defined (jit/jit_step.c, the block compiler's build only) this
+ * file compiles a second time as cpu_execute_step: the same code for
+ * exactly one instruction (or one trace trap before it), which compiled
+ * code calls for the instructions it does not compile itself, so that
+ * they run, charge and deliver exactly as here. */
+#ifndef EXEC_STEP
+#define EXEC_FUNCTION cpu_execute
+#define EXEC_GOES_ON(m) ((m)->icount < (m)->run_limit && (m)->cost < cost_limit)
+#else
+#define EXEC_FUNCTION cpu_execute_step
+#define EXEC_GOES_ON(m) ((m)->icount < step_end)
+#endif
+
+void EXEC_FUNCTION(vax_machine *m)
 {
     vax_cpu *c = &m->cpu;
     /* The loop's own costs: the instruction count, and the opcode's base
@@ -261,6 +283,9 @@ void cpu_execute(vax_machine *m)
      * was, where the profiler's hooks in BSB, JSB and RSB read it: with
      * the profiler on, every instruction starts here, and sets it. */
     const uint64_t inner_cost_limit = m->prof ? 0 : cost_limit;
+#ifdef EXEC_STEP
+    const uint64_t step_end = m->icount + 1;
+#endif
 #if EXEC_REPLICATED
     /* Every opcode not listed goes to the switch's default case. */
 #pragma GCC diagnostic push
@@ -274,7 +299,7 @@ void cpu_execute(vax_machine *m)
 #undef FAST_LABEL_ENTRY
 #pragma GCC diagnostic pop
 #endif
-    while (m->icount < m->run_limit && m->cost < cost_limit) {
+    while (EXEC_GOES_ON(m)) {
         int st;
         uint32_t pc = c->r[15];
         /* The inner loop's cost limit (below, `simple_no_trap`): cost_limit, or 0
@@ -494,8 +519,22 @@ void cpu_execute(vax_machine *m)
             st = ifetch_fill(m, pc);
             if (LIKELY(st == 0)) {
                 m->ib_refill_icount = m->icount;
-                if ((pc >> 9) == m->ib_tag)
+                if ((pc >> 9) == m->ib_tag) {
+#if defined(VAX_JIT) && VAX_JIT && !defined(EXEC_STEP)
+                    /* The block compiler's one way in (jit/jit.c): here,
+                     * where the loop has left its fast path anyway. */
+                    if (m->jit) {
+                        int jst = jit_enter(m, pc);
+                        if (jst == 0)
+                            goto next;
+                        if (jst != JIT_NOT_RUN) {
+                            st = jst;
+                            break;
+                        }
+                    }
+#endif
                     goto fast_form;
+                }
                 goto checked_form;
             }
             c->instr_pc = pc;

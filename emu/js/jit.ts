@@ -1,0 +1,54 @@
+// The block compiler's switch (emu/src/jit, docs/speed.md round twenty-four):
+// present only in the module built with `make -C emu wasm WASM_JIT=1`.
+
+import type { VaxWasmModule } from './wasm';
+
+interface JitExports {
+  _vaxw_jit_enable?: (machine: number, on: number) => number;
+  _vaxw_jit_stats?: (machine: number, out: number) => void;
+}
+
+export interface JitStats {
+  /** Entries into compiled code, and hook calls that ran nothing. */
+  entries: number;
+  notRun: number;
+  /** Regions compiled (recompiles included), module bytes, milliseconds spent. */
+  compiles: number;
+  bytes: number;
+  compileMs: number;
+  /** Instructions run from compiled code: inline, and through the interpreter's one-instruction calls. */
+  instructions: number;
+  stepped: number;
+  /** Regions dropped because their bytes changed; replaced by another page; live. */
+  stale: number;
+  replaced: number;
+  live: number;
+}
+
+/** Does this module have the block compiler? */
+export function jitBuilt(mod: VaxWasmModule): boolean {
+  return typeof (mod as unknown as JitExports)._vaxw_jit_enable === 'function';
+}
+
+/** Turns the compiler on or off for a machine (a vax_machine pointer). */
+export function setJit(mod: VaxWasmModule, machine: number, on: boolean): void {
+  const f = (mod as unknown as JitExports)._vaxw_jit_enable;
+  if (!f) throw new Error('this module has no block compiler: build it with `make -C emu wasm WASM_JIT=1`');
+  f(machine, on ? 1 : 0);
+}
+
+export function jitStats(mod: VaxWasmModule, machine: number): JitStats {
+  const f = (mod as unknown as JitExports)._vaxw_jit_stats;
+  if (!f) throw new Error('this module has no block compiler');
+  const p = mod._malloc(12 * 8);
+  try {
+    f(machine, p);
+    const v = new Float64Array(mod.HEAPU8.buffer, p, 12).slice();
+    return {
+      entries: v[0], notRun: v[1], compiles: v[2], bytes: v[3], compileMs: v[4],
+      instructions: v[5], stepped: v[6], stale: v[7], replaced: v[8], live: v[9],
+    };
+  } finally {
+    mod._free(p);
+  }
+}
