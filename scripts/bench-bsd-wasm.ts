@@ -20,11 +20,13 @@
 
 import { parseArgs } from 'node:util';
 
+import { jitStats, setJit, timingDigest } from '../emu/js/jit';
 import { findLabImage, loadDiskImage, loadVaxNode, openDiskImage } from '../emu/js/vaxNode';
 import { ConsoleSession } from '../experiments/runner/session';
 
 const { values } = parseArgs({
-  options: { wasm: { type: 'string' }, repeat: { type: 'string', default: '1' }, chunked: { type: 'boolean', default: false } },
+  options: { wasm: { type: 'string' }, repeat: { type: 'string', default: '1' }, chunked: { type: 'boolean', default: false },
+    jit: { type: 'boolean', default: false }, 'jit-hot': { type: 'string', default: '0' }, digest: { type: 'boolean', default: false } },
 });
 const repeat = Number(values.repeat);
 if (!Number.isInteger(repeat) || repeat < 1) throw new Error(`--repeat wants a whole number from 1 up, got ${values.repeat}`);
@@ -40,6 +42,7 @@ const api = await loadVaxNode(values.wasm);
 // emu/bench/v8-code-count.ts runs this script there.
 const disk = values.chunked ? (await openDiskImage(api.vax780, imagePath)).disk : await loadDiskImage(imagePath);
 const sys = api.vax780.create({ memoryMB: 8, disk, boot: 'single', direct: true });
+if (values.jit) setJit(api.module, sys.machinePtr, true, Number(values['jit-hot']));
 const session = new ConsoleSession(sys);
 const t0 = performance.now();
 await session.expect(PROMPT, LIMIT_SECONDS);
@@ -53,4 +56,15 @@ for (let round = 0; round < repeat; round++) {
 }
 const secs = (performance.now() - t0) / 1000;
 console.log(`wasm: ${sys.instructionCount()} instructions, ${Number(sys.timeNs()) / 1e9} virtual s, ${secs.toFixed(3)} s`);
+if (values.jit) console.log(`wasm: jit ${JSON.stringify(jitStats(api.module, sys.machinePtr))}`);
+if (values.jit && process.env.JIT_CENSUS) {
+  const mod = api.module as unknown as { _vaxw_jit_step_census(p: number): number; HEAPU32: Uint32Array };
+  const p = mod._vaxw_jit_step_census(sys.machinePtr) >>> 2;
+  const rows = Array.from(mod.HEAPU32.subarray(p, p + 256), (n, op) => [op, n]).sort((a, b) => b[1] - a[1]).slice(0, 20);
+  console.log(rows.map(([op, n]) => `${op.toString(16)}:${n}`).join(' '));
+}
+if (values.digest) {
+  const m = api.module as unknown as { _vax_state_digest(p: number): bigint };
+  console.log(`wasm: digest ${BigInt.asUintN(64, m._vax_state_digest(sys.machinePtr)).toString(16)} timing ${timingDigest(api.module, sys.machinePtr).toString(16)}`);
+}
 sys.destroy();

@@ -6,6 +6,7 @@ import type { VaxWasmModule } from './wasm';
 interface JitExports {
   _vaxw_jit_enable?: (machine: number, on: number) => number;
   _vaxw_jit_stats?: (machine: number, out: number) => void;
+  _vaxw_jit_timing_digest?: (machine: number) => bigint;
 }
 
 export interface JitStats {
@@ -23,6 +24,8 @@ export interface JitStats {
   stale: number;
   replaced: number;
   live: number;
+  /** VAX instructions compiled (recompiles included). */
+  compiled: number;
 }
 
 /** Does this module have the block compiler? */
@@ -31,10 +34,10 @@ export function jitBuilt(mod: VaxWasmModule): boolean {
 }
 
 /** Turns the compiler on or off for a machine (a vax_machine pointer). */
-export function setJit(mod: VaxWasmModule, machine: number, on: boolean): void {
+export function setJit(mod: VaxWasmModule, machine: number, on: boolean, hot = 0): void {
   const f = (mod as unknown as JitExports)._vaxw_jit_enable;
   if (!f) throw new Error('this module has no block compiler: build it with `make -C emu wasm WASM_JIT=1`');
-  f(machine, on ? 1 : 0);
+  f(machine, on ? Math.max(1, hot) : 0);
 }
 
 export function jitStats(mod: VaxWasmModule, machine: number): JitStats {
@@ -46,9 +49,17 @@ export function jitStats(mod: VaxWasmModule, machine: number): JitStats {
     const v = new Float64Array(mod.HEAPU8.buffer, p, 12).slice();
     return {
       entries: v[0], notRun: v[1], compiles: v[2], bytes: v[3], compileMs: v[4],
-      instructions: v[5], stepped: v[6], stale: v[7], replaced: v[8], live: v[9],
+      instructions: v[5], stepped: v[6], stale: v[7], replaced: v[8], live: v[9], compiled: v[10],
     };
   } finally {
     mod._free(p);
   }
+}
+
+/** The timing state's digest (cost, cache, TB, instruction buffer, statistics,
+ *  undo log, condition codes): what compiled code must leave as the interpreter does. */
+export function timingDigest(mod: VaxWasmModule, machine: number): bigint {
+  const f = (mod as unknown as JitExports)._vaxw_jit_timing_digest;
+  if (!f) throw new Error('this module has no block compiler');
+  return BigInt.asUintN(64, f(machine));
 }

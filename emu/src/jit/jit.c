@@ -55,9 +55,11 @@
 #include "jit/jit.h"
 #include "mmu/mmu.h"
 
-#define JIT_REGIONS 1024
-#define JIT_HOT 16
-#define JIT_MAX_COMPILES 6
+#define JIT_REGIONS 4096
+#ifndef JIT_HOT
+#define JIT_HOT 64
+#endif
+#define JIT_MAX_COMPILES 4
 #define JIT_MAX_INSNS 600
 #define JIT_MAX_BLOCKS 400
 
@@ -76,18 +78,23 @@ typedef struct jit_region {
 typedef struct vax_jit {
     jit_region *regions[JIT_REGIONS];
     uint32_t scratch[4];    /* out-parameters of the helpers: a value, an address */
+    uint16_t zero16;        /* a charge of nothing (push_l's write) */
     modloc scratch_ml;      /* a modify operand's location */
+    uint32_t hot;           /* entries before a page is compiled */
+    uint32_t step_census[256]; /* opcodes run through cpu_execute_step */
     int free_slots[4096];
     int nfree;
     /* Counters (jit_stats). */
-    double entries, not_run, compiles, bytes, compile_ms, insns, stepped, stale, dropped;
+    double entries, not_run, compiles, bytes, compile_ms, insns, stepped, stale, dropped, insns_compiled;
 } vax_jit;
 
 /* ---- Installing: JavaScript compiles the bytes and puts the function
  * into the module's table.  imports: the table indices of the functions
  * the region calls, in the order of the region's import section. */
 EM_JS(int, jit_install, (const uint8_t *bytes, int len, const int *imports, int nimports, int slot), {
-    var mod = new WebAssembly.Module(HEAPU8.slice(bytes, bytes + len));
+    var code = HEAPU8.slice(bytes, bytes + len);
+    if (globalThis.jitModuleSink) globalThis.jitModuleSink(code);
+    var mod = new WebAssembly.Module(code);
     var env = { m: wasmMemory };
     for (var i = 0; i < nimports; i++)
         env['f' + i] = wasmTable.get(HEAP32[(imports >> 2) + i]);
@@ -106,7 +113,11 @@ EM_JS(void, jit_uninstall, (int slot), { wasmTable.set(slot, null); });
 
 static int jit_h_step(vax_machine *m)
 {
-    m->jit->stepped++;
+    vax_jit *j = m->jit;
+    j->stepped++;
+    uint32_t pc = m->cpu.r[15];
+    if ((pc >> 9) == m->ib_tag)
+        j->step_census[*(const uint8_t *)(m->ib_bias + pc)]++;
     cpu_execute_step(m);
     return 0;
 }
@@ -285,14 +296,33 @@ enum {
 };
 #define BT_VOID 0x40
 
-/* Locals: the parameter (the entry's block), then i32s, then i64s. */
-enum {
-    L_ENTRY, L_NEXT, L_VA, L_E, L_BLK, L_H, L_A, L_B, L_R, L_S, L_ST, L_MLH, L_LEAVE, L_COND, L_V, L_MVA, L_CARRY,
-    L_I32_END,
-    L_IC = L_I32_END, L_COST, L_RL, L_CL, L_IC0, L_I64_END
-};
 
 /* ---- The emitter ---- */
+
+/* The functions a region's module defines after its imports: the region
+ * itself, then helpers its instructions share (a memory operand's whole
+ * access, hit and miss; the instruction buffer's block; the count and the
+ * limits; the checks after a write or a call), so that each compiled
+ * instruction stays short: V8's optimising compile costs about as much per
+ * byte of a module as the code saves (docs/speed.md, round twenty-four).
+ * Every helper takes three i32s and returns one. */
+enum {
+    D_MAIN, D_RD1, D_RD2, D_RD4, D_WR1, D_WR2, D_WR4, D_MD1, D_MD2, D_MD4, D_MW1, D_MW2, D_MW4, D_IFA, D_TAIL,
+    D_CHK, D_COUNT
+};
+#define FN(d) (F_COUNT + (d))
+/* Globals: a helper's fault status; "check the page and the shortcut
+ * before the next instruction"; a modify operand's host address (0: its
+ * location is in scratch_ml). */
+enum { G_ST, G_LEAVE, G_MLH, G_COUNT };
+
+/* Locals: 0-2 the parameters (the region's function has one, and 1 and 2
+ * as plain locals), then i32s, then one i64. */
+enum {
+    L_P0, L_P1, L_P2, L_NEXT, L_VA, L_E, L_BLK, L_H, L_A, L_B, L_R, L_S, L_COND, L_V, L_XPC, L_IPC, L_CARRY,
+    L_I32_END,
+    L_IC0 = L_I32_END, L_CL, L_I64_END
+};
 
 enum { IK_INLINE, IK_STEP, IK_EXIT };   /* how an instruction is compiled */
 
@@ -300,7 +330,7 @@ typedef struct {
     vax_machine *m;
     jit_region *r;
     vax_jit *j;
-    wbuf c;                 /* the function's body */
+    wbuf c;                 /* the function being written */
     const uint8_t *bytes;   /* the page */
     uint32_t page_va;
     int nblocks;
@@ -309,12 +339,10 @@ typedef struct {
     uint8_t is_start[512];
     int cur_block;
     int depth;              /* constructs open inside the current block's code */
-    uint32_t r15;           /* r[15] as the interpreter has it at this point of the instruction */
-    int rlog_known;         /* rlog_n is known (the count below), no helper has run */
+    int rlog_known;         /* rlog_n is known (the count below): no helper has run */
     int rlog_count;
-    int leave_used;
+    int may_leave;          /* the instruction may set G_LEAVE */
     int ninsns;
-    int err;
 } emitter;
 
 #define E (&e->c)
@@ -326,21 +354,25 @@ static void i64c(emitter *e, int64_t v) { op(e, W_I64_CONST); wb_sleb(E, v); }
 static void lget(emitter *e, int l) { op(e, W_LGET); wb_uleb(E, (uint32_t)l); }
 static void lset(emitter *e, int l) { op(e, W_LSET); wb_uleb(E, (uint32_t)l); }
 static void ltee(emitter *e, int l) { op(e, W_LTEE); wb_uleb(E, (uint32_t)l); }
+static void gget(emitter *e, int g) { op(e, 0x23); wb_uleb(E, (uint32_t)g); }
+static void gset(emitter *e, int g) { op(e, 0x24); wb_uleb(E, (uint32_t)g); }
 static void mem(emitter *e, uint8_t o) { op(e, o); wb_uleb(E, 0); wb_uleb(E, 0); }
 static void memo(emitter *e, uint8_t o, uint32_t offset) { op(e, o); wb_uleb(E, 0); wb_uleb(E, offset); }
 static void call(emitter *e, int f) { op(e, W_CALL); wb_uleb(E, (uint32_t)f); }
 static void if_(emitter *e) { op(e, W_IF); op(e, BT_VOID); e->depth++; }
 static void else_(emitter *e) { op(e, W_ELSE); }
 static void end_(emitter *e) { op(e, W_END); e->depth--; }
+static void ret(emitter *e) { op(e, W_RETURN); }
 
-/* Loads and stores at a constant address. */
+/* Loads at a constant address. */
 static void ld32(emitter *e, uint32_t a) { i32c(e, 0); memo(e, W_I32_LOAD, a); }
 static void ld8u(emitter *e, uint32_t a) { i32c(e, 0); memo(e, W_I32_LOAD8_U, a); }
 static void ld64(emitter *e, uint32_t a) { i32c(e, 0); memo(e, W_I64_LOAD, a); }
 static void ld16u64(emitter *e, uint32_t a) { i32c(e, 0); memo(e, W_I64_LOAD16_U, a); }
+/* A store of a constant at a constant address. */
+static void st32c(emitter *e, uint32_t a, uint32_t v) { i32c(e, a); i32c(e, v); mem(e, W_I32_STORE); }
+static void st8c(emitter *e, uint32_t a, uint32_t v) { i32c(e, a); i32c(e, v); mem(e, W_I32_STORE8); }
 
-/* A value of `size` bytes loaded from the address on the stack,
- * zero-extended; a store of it. */
 static void load_sized(emitter *e, int size)
 {
     mem(e, size == 1 ? W_I32_LOAD8_U : size == 2 ? W_I32_LOAD16_U : W_I32_LOAD);
@@ -362,84 +394,51 @@ static void sext64(emitter *e, int size)
     op(e, W_I64_EXTEND_S);
 }
 
-static void sync_out(emitter *e)
-{
-    vax_machine *m = e->m;
-    i32c(e, MA(m->icount));
-    lget(e, L_IC);
-    mem(e, W_I64_STORE);
-    i32c(e, MA(m->cost));
-    lget(e, L_COST);
-    mem(e, W_I64_STORE);
-}
+/* The branch depths, from the current block's code: the dispatch loop,
+ * the exit block and the fault block outside it. */
+static uint32_t depth_loop(emitter *e) { return (uint32_t)(e->nblocks - 1 - e->cur_block + e->depth); }
+static uint32_t depth_exit(emitter *e) { return depth_loop(e) + 1; }
+static uint32_t depth_fault(emitter *e) { return depth_loop(e) + 2; }
 
-static void sync_in(emitter *e)
-{
-    vax_machine *m = e->m;
-    ld64(e, MA(m->icount));
-    lset(e, L_IC);
-    ld64(e, MA(m->cost));
-    lset(e, L_COST);
-    ld64(e, MA(m->run_limit));
-    lset(e, L_RL);
-}
-
-static void store_r15_const(emitter *e, uint32_t v)
-{
-    i32c(e, MA(e->m->cpu.r[15]));
-    i32c(e, v);
-    mem(e, W_I32_STORE);
-}
-
-/* Leave compiled code before the instruction at pc (or after the last
- * one, pc being the next): everything stored, r[15] = pc. */
+/* Leave compiled code with r[15] = pc (the exit block stores it, and
+ * instr_pc from L_IPC: the last instruction's, as the loop leaves it). */
 static void exit_to(emitter *e, uint32_t pc)
 {
-    sync_out(e);
-    store_r15_const(e, pc);
-    i32c(e, 0);
-    op(e, W_RETURN);
-}
-
-/* cost += the 16-bit cost at address a. */
-static void charge(emitter *e, uint32_t a)
-{
-    lget(e, L_COST);
-    ld16u64(e, a);
-    op(e, W_I64_ADD);
-    lset(e, L_COST);
-}
-
-/* Before a call: the locals stored, r[15] as the interpreter has it. */
-static void call_prep(emitter *e)
-{
-    sync_out(e);
-    store_r15_const(e, e->r15);
-}
-
-/* After a call that returned a status: the locals loaded again; a fault
- * (or a requested trap) leaves with instr_pc = pc, for the loop's full
- * tail. */
-static void call_status(emitter *e, int f, uint32_t pc)
-{
-    call(e, f);
-    lset(e, L_ST);
-    sync_in(e);
-    lget(e, L_ST);
-    if_(e);
-    i32c(e, MA(e->m->cpu.instr_pc));
     i32c(e, pc);
-    mem(e, W_I32_STORE);
-    lget(e, L_ST);
-    op(e, W_RETURN);
-    end_(e);
+    lset(e, L_XPC);
+    op(e, W_BR);
+    wb_uleb(E, depth_exit(e));
+}
+
+/* After a call that left its status in G_ST: a fault leaves. */
+static void fault_check(emitter *e)
+{
+    gget(e, G_ST);
+    op(e, W_BR_IF);
+    wb_uleb(E, depth_fault(e));
+}
+
+/* The status of the call just made: into G_ST, and a fault leaves. */
+static void status_check(emitter *e)
+{
+    gset(e, G_ST);
+    fault_check(e);
 }
 
 static void mark_leave(emitter *e)
 {
     i32c(e, 1);
-    lset(e, L_LEAVE);
-    e->leave_used = 1;
+    gset(e, G_LEAVE);
+}
+
+/* cost += the 16-bit cost at address a (m->cost in memory). */
+static void charge(emitter *e, uint32_t a)
+{
+    i32c(e, MA(e->m->cost));
+    ld64(e, MA(e->m->cost));
+    ld16u64(e, a);
+    op(e, W_I64_ADD);
+    mem(e, W_I64_STORE);
 }
 
 /* rlog_add(reg, delta), after the register's change. */
@@ -448,15 +447,9 @@ static void rlog(emitter *e, int reg, int delta)
     vax_cpu *c = &e->m->cpu;
     if (e->rlog_known && e->rlog_count < 8) {
         int k = e->rlog_count++;
-        i32c(e, MA(c->rlog_reg[k]));
-        i32c(e, (uint32_t)reg);
-        mem(e, W_I32_STORE8);
-        i32c(e, MA(c->rlog_delta[k]));
-        i32c(e, (uint32_t)delta);
-        mem(e, W_I32_STORE8);
-        i32c(e, MA(c->rlog_n));
-        i32c(e, (uint32_t)(k + 1));
-        mem(e, W_I32_STORE8);
+        st8c(e, MA(c->rlog_reg[k]), (uint32_t)reg);
+        st8c(e, MA(c->rlog_delta[k]), (uint32_t)delta);
+        st8c(e, MA(c->rlog_n), (uint32_t)(k + 1));
         return;
     }
     if (e->rlog_known)   /* 8 already: rlog_add drops it */
@@ -466,6 +459,381 @@ static void rlog(emitter *e, int reg, int delta)
     i32c(e, (uint32_t)delta);
     call(e, F_RLOG);
     op(e, W_DROP);
+}
+
+static uint32_t scratch_v(emitter *e) { return MA(e->j->scratch[0]); }
+
+/* ---- The shared helpers' bodies ---- */
+
+/* The host look-up's slot of L_VA into L_E; pushes whether it holds the
+ * page and allows the access in the current mode (modes_offset: that of
+ * read_modes or write_modes): tlb.h, xlat_allows. */
+static void emit_xlat_test(emitter *e, uint32_t modes_offset)
+{
+    vax_machine *m = e->m;
+    lget(e, L_VA);
+    i32c(e, 9);
+    op(e, W_I32_SHR_U);
+    lget(e, L_VA);
+    i32c(e, 22);
+    op(e, W_I32_SHR_U);
+    op(e, W_I32_ADD);
+    i32c(e, XLAT_SIZE - 1);
+    op(e, W_I32_AND);
+    i32c(e, (uint32_t)sizeof(xlat_entry));
+    op(e, W_I32_MUL);
+    i32c(e, MA(m->xlat[0]));
+    op(e, W_I32_ADD);
+    ltee(e, L_E);
+    memo(e, W_I32_LOAD, (uint32_t)offsetof(xlat_entry, tag));
+    lget(e, L_VA);
+    i32c(e, 9);
+    op(e, W_I32_SHR_U);
+    op(e, W_I32_EQ);
+    lget(e, L_E);
+    memo(e, W_I32_LOAD, modes_offset);
+    ld32(e, MA(m->cpu.psl_without_cc));
+    i32c(e, PSL_CUR_SHIFT);
+    op(e, W_I32_SHR_U);
+    op(e, W_I32_SHR_U);
+    i32c(e, 1);
+    op(e, W_I32_AND);
+    op(e, W_I32_AND);
+}
+
+/* mmu.h's inline_read_fits(L_VA, size), pushed. */
+static void emit_fits(emitter *e, int size)
+{
+    lget(e, L_VA);
+    if (size == 4) {
+        i32c(e, 3);
+        op(e, W_I32_AND);
+        op(e, W_I32_EQZ);
+    } else {
+        i32c(e, 7);
+        op(e, W_I32_AND);
+        i32c(e, 8u - (uint32_t)size);
+        op(e, W_I32_LE_U);
+    }
+}
+
+/* L_BLK = the physical block of L_VA in L_E's page, L_H its host address;
+ * pushes whether the cache holds the block (cache.h, cache_holds_block). */
+static void emit_block_and_cache_test(emitter *e)
+{
+    vax_machine *m = e->m;
+    lget(e, L_E);
+    memo(e, W_I32_LOAD, (uint32_t)offsetof(xlat_entry, block_delta));
+    lget(e, L_VA);
+    i32c(e, 3);
+    op(e, W_I32_SHR_U);
+    op(e, W_I32_ADD);
+    lset(e, L_BLK);
+    lget(e, L_E);
+    memo(e, W_I32_LOAD, (uint32_t)offsetof(xlat_entry, host_bias));
+    lget(e, L_VA);
+    op(e, W_I32_ADD);
+    lset(e, L_H);
+    lget(e, L_BLK);
+    ld32(e, MA(m->cache.set_mask));
+    op(e, W_I32_AND);
+    i32c(e, 8);
+    op(e, W_I32_MUL);
+    i32c(e, MA(m->cache.tag[0]));
+    op(e, W_I32_ADD);
+    ltee(e, L_S);
+    memo(e, W_I32_LOAD, 0);
+    lget(e, L_BLK);
+    op(e, W_I32_EQ);
+    lget(e, L_S);
+    memo(e, W_I32_LOAD, 4);
+    lget(e, L_BLK);
+    op(e, W_I32_EQ);
+    op(e, W_I32_OR);
+}
+
+/* The current mode (psl_mode_key & 3), pushed. */
+static void emit_mode(emitter *e)
+{
+    ld32(e, MA(e->m->cpu.psl_without_cc));
+    i32c(e, PSL_CUR_SHIFT);
+    op(e, W_I32_SHR_U);
+    i32c(e, 3);
+    op(e, W_I32_AND);
+}
+
+/* G_LEAVE if the host address in local hl is in the page compiled. */
+static void emit_code_page_check(emitter *e, int hl)
+{
+    lget(e, hl);
+    i32c(e, (uint32_t)(uintptr_t)e->r->host);
+    op(e, W_I32_SUB);
+    i32c(e, 512);
+    op(e, W_I32_LT_U);
+    if_(e);
+    mark_leave(e);
+    end_(e);
+}
+
+/* A call's status into G_ST; if a fault, return 0 from the helper. */
+static void helper_status(emitter *e)
+{
+    gset(e, G_ST);
+    gget(e, G_ST);
+    if_(e);
+    i32c(e, 0);
+    ret(e);
+    end_(e);
+}
+
+/* rd(va, charge): cost += *charge; a read of size bytes at va in the
+ * current mode (decode.c's read_at after the decode: mmu.h mem_read). */
+static void helper_read(emitter *e, int size)
+{
+    vax_machine *m = e->m;
+
+    i32c(e, MA(m->cost));
+    ld64(e, MA(m->cost));
+    lget(e, L_P1);
+    memo(e, W_I64_LOAD16_U, 0);
+    op(e, W_I64_ADD);
+    mem(e, W_I64_STORE);
+    lget(e, L_P0);
+    lset(e, L_VA);
+    emit_xlat_test(e, (uint32_t)offsetof(xlat_entry, read_modes));
+    emit_fits(e, size);
+    op(e, W_I32_AND);
+    if_(e);
+    emit_block_and_cache_test(e);
+    if_(e);
+    lget(e, L_H);
+    load_sized(e, size);
+    ret(e);
+    end_(e);
+    i32c(e, MA(*m));
+    lget(e, L_BLK);
+    lget(e, L_H);
+    i32c(e, (uint32_t)size);
+    i32c(e, scratch_v(e));
+    call(e, F_RMB);
+    helper_status(e);
+    ld32(e, scratch_v(e));
+    ret(e);
+    end_(e);
+    i32c(e, MA(*m));
+    lget(e, L_VA);
+    i32c(e, (uint32_t)size);
+    emit_mode(e);
+    i32c(e, scratch_v(e));
+    call(e, F_RSLOW);
+    mark_leave(e);
+    helper_status(e);
+    ld32(e, scratch_v(e));
+}
+
+/* wr(va, v, charge): cost += *charge; a write (mmu.h mem_write). */
+static void helper_write(emitter *e, int size)
+{
+    vax_machine *m = e->m;
+    i32c(e, MA(m->cost));
+    ld64(e, MA(m->cost));
+    lget(e, L_P2);
+    memo(e, W_I64_LOAD16_U, 0);
+    op(e, W_I64_ADD);
+    mem(e, W_I64_STORE);
+    lget(e, L_P0);
+    lset(e, L_VA);
+    emit_xlat_test(e, (uint32_t)offsetof(xlat_entry, write_modes));
+    lget(e, L_VA);
+    i32c(e, 511);
+    op(e, W_I32_AND);
+    i32c(e, 512u - (uint32_t)size);
+    op(e, W_I32_LE_U);
+    op(e, W_I32_AND);
+    if_(e);
+    lget(e, L_E);
+    memo(e, W_I32_LOAD, (uint32_t)offsetof(xlat_entry, host_bias));
+    lget(e, L_VA);
+    op(e, W_I32_ADD);
+    ltee(e, L_H);
+    lget(e, L_P1);
+    store_sized(e, size);
+    emit_code_page_check(e, L_H);
+    i32c(e, 0);
+    ret(e);
+    end_(e);
+    i32c(e, MA(*m));
+    lget(e, L_VA);
+    i32c(e, (uint32_t)size);
+    emit_mode(e);
+    lget(e, L_P1);
+    call(e, F_WSLOW);
+    gset(e, G_ST);
+    mark_leave(e);
+    i32c(e, 0);
+}
+
+/* md(va, charge): cost += *charge; a modify operand's read (decode.c's
+ * modify_memory), its host address in G_MLH. */
+static void helper_modify(emitter *e, int size)
+{
+    vax_machine *m = e->m;
+    vax_jit *j = e->j;
+    i32c(e, MA(m->cost));
+    ld64(e, MA(m->cost));
+    lget(e, L_P1);
+    memo(e, W_I64_LOAD16_U, 0);
+    op(e, W_I64_ADD);
+    mem(e, W_I64_STORE);
+    lget(e, L_P0);
+    lset(e, L_VA);
+    emit_xlat_test(e, (uint32_t)offsetof(xlat_entry, write_modes));
+    emit_fits(e, size);
+    op(e, W_I32_AND);
+    if_(e);
+    emit_block_and_cache_test(e);
+    lget(e, L_H);
+    gset(e, G_MLH);
+    if_(e);
+    lget(e, L_H);
+    load_sized(e, size);
+    ret(e);
+    end_(e);
+    i32c(e, MA(*m));
+    lget(e, L_BLK);
+    lget(e, L_H);
+    i32c(e, (uint32_t)size);
+    i32c(e, scratch_v(e));
+    call(e, F_RMB);
+    helper_status(e);
+    ld32(e, scratch_v(e));
+    ret(e);
+    end_(e);
+    i32c(e, MA(*m));
+    lget(e, L_VA);
+    i32c(e, (uint32_t)size);
+    i32c(e, MA(j->scratch_ml));
+    i32c(e, scratch_v(e));
+    call(e, F_MODMEM);
+    ld32(e, MA(j->scratch_ml.host));
+    gset(e, G_MLH);
+    mark_leave(e);
+    helper_status(e);
+    ld32(e, scratch_v(e));
+}
+
+/* mw(v): the modify operand's write-back (decode.h mod_write). */
+static void helper_mod_write(emitter *e, int size)
+{
+    vax_machine *m = e->m;
+    gget(e, G_MLH);
+    if_(e);
+    gget(e, G_MLH);
+    ltee(e, L_H);
+    lget(e, L_P0);
+    store_sized(e, size);
+    emit_code_page_check(e, L_H);
+    i32c(e, 0);
+    ret(e);
+    end_(e);
+    i32c(e, MA(*m));
+    i32c(e, MA(e->j->scratch_ml));
+    i32c(e, (uint32_t)size);
+    lget(e, L_P0);
+    call(e, F_MODWB);
+    gset(e, G_ST);
+    mark_leave(e);
+    i32c(e, 0);
+}
+
+/* ifa(block, blk): the instruction buffer's block (mmu.h,
+ * ifetch_account_mapped), blk the physical one. */
+static void helper_ifetch(emitter *e)
+{
+    vax_machine *m = e->m;
+    ld32(e, MA(m->ifetch_block));
+    lget(e, L_P0);
+    op(e, W_I32_NE);
+    if_(e);
+    i32c(e, MA(m->ifetch_block));
+    lget(e, L_P0);
+    mem(e, W_I32_STORE);
+    lget(e, L_P1);
+    ld32(e, MA(m->cache.set_mask));
+    op(e, W_I32_AND);
+    i32c(e, 8);
+    op(e, W_I32_MUL);
+    i32c(e, MA(m->cache.tag[0]));
+    op(e, W_I32_ADD);
+    ltee(e, L_S);
+    memo(e, W_I32_LOAD, 0);
+    lget(e, L_P1);
+    op(e, W_I32_NE);
+    lget(e, L_S);
+    memo(e, W_I32_LOAD, 4);
+    lget(e, L_P1);
+    op(e, W_I32_NE);
+    op(e, W_I32_AND);
+    if_(e);
+    i32c(e, MA(*m));
+    lget(e, L_P1);
+    i32c(e, 3);
+    op(e, W_I32_SHL);
+    call(e, F_IFMISS);
+    end_(e);
+    end_(e);
+    i32c(e, 0);
+}
+
+/* tail(): the count, then 1 when a limit is reached (execute.c,
+ * INNER_MAY_GO_ON failing). */
+static void helper_tail(emitter *e)
+{
+    vax_machine *m = e->m;
+    i32c(e, MA(m->icount));
+    ld64(e, MA(m->icount));
+    i64c(e, 1);
+    op(e, W_I64_ADD);
+    mem(e, W_I64_STORE);
+    ld64(e, MA(m->icount));
+    ld64(e, MA(m->run_limit));
+    op(e, W_I64_LT_U);
+    ld64(e, MA(m->cost));
+    ld64(e, MA(m->cost_limit));
+    op(e, W_I64_LT_U);
+    op(e, W_I32_AND);
+    op(e, W_I32_EQZ);
+}
+
+/* chk(from, to): after a write into the page or a call: G_LEAVE cleared;
+ * 1 when the fetch shortcut still maps the page and bytes [from, to) are
+ * still those compiled. */
+static void helper_check(emitter *e)
+{
+    vax_machine *m = e->m;
+    i32c(e, 0);
+    gset(e, G_LEAVE);
+    ld32(e, MA(m->ib_tag));
+    i32c(e, e->page_va >> 9);
+    op(e, W_I32_EQ);
+    if_(e);
+    i32c(e, (uint32_t)(uintptr_t)e->r);
+    lget(e, L_P0);
+    lget(e, L_P1);
+    call(e, F_VERIFY);
+    ret(e);
+    end_(e);
+    i32c(e, 0);
+}
+
+/* ---- Operands, in the region's code ---- */
+
+/* Push three arguments for a helper: a, b, c. */
+static void args3(emitter *e, uint32_t a, uint32_t b, uint32_t c)
+{
+    i32c(e, a);
+    i32c(e, b);
+    i32c(e, c);
 }
 
 /* ---- Operand specifiers ---- */
@@ -594,6 +962,7 @@ static opnd parse_spec(emitter *e, int off, int size, int acc)
     return o;
 }
 
+
 /* The memory operand's address into L_VA, with decode_at's side effects
  * (autoincrement, autodecrement and their undo log). */
 static void emit_address(emitter *e, const opnd *o, int size)
@@ -646,104 +1015,37 @@ static void emit_address(emitter *e, const opnd *o, int size)
         lset(e, L_VA);
         break;
     }
-    e->r15 = end;
 }
 
-/* The host look-up's slot of L_VA into L_E; leaves on the stack whether
- * it holds the page and allows the access (modes: the offset of
- * read_modes or write_modes). */
-static void emit_xlat_test(emitter *e, uint32_t modes_offset)
+/* A call of one of decode.c's _at decoders (f) for the specifier o, with
+ * out-parameters out1 (and out2 when not 0); its status checked. */
+static void emit_at_call(emitter *e, const opnd *o, int f, uint32_t out1, uint32_t out2, int value_local)
 {
-    vax_machine *m = e->m;
-    lget(e, L_VA);
-    i32c(e, 9);
-    op(e, W_I32_SHR_U);
-    lget(e, L_VA);
-    i32c(e, 22);
-    op(e, W_I32_SHR_U);
-    op(e, W_I32_ADD);
-    i32c(e, XLAT_SIZE - 1);
-    op(e, W_I32_AND);
-    i32c(e, (uint32_t)sizeof(xlat_entry));
-    op(e, W_I32_MUL);
-    i32c(e, MA(m->xlat[0]));
-    op(e, W_I32_ADD);
-    ltee(e, L_E);
-    memo(e, W_I32_LOAD, (uint32_t)offsetof(xlat_entry, tag));
-    lget(e, L_VA);
-    i32c(e, 9);
-    op(e, W_I32_SHR_U);
-    op(e, W_I32_EQ);
-    lget(e, L_E);
-    memo(e, W_I32_LOAD, modes_offset);
-    ld32(e, MA(m->cpu.psl_without_cc));
-    i32c(e, PSL_CUR_SHIFT);
-    op(e, W_I32_SHR_U);
-    op(e, W_I32_SHR_U);
-    i32c(e, 1);
-    op(e, W_I32_AND);
-    op(e, W_I32_AND);
+    i32c(e, MA(*e->m));
+    i32c(e, (uint32_t)(uintptr_t)(e->r->host + (o->pc & 511u)));
+    i32c(e, o->pc);
+    if (value_local >= 0)
+        lget(e, value_local);
+    else
+        i32c(e, out1);
+    if (out2)
+        i32c(e, out2);
+    call(e, f);
+    status_check(e);
+    mark_leave(e);
+    e->may_leave = 1;
+    e->rlog_known = 0;
 }
 
-/* inline_read_fits(L_VA, size), pushed. */
-static void emit_fits(emitter *e, int size)
+/* The hit path of a read of size bytes at L_VA in the region's code (the
+ * charge made): the host look-up, the access test, the cache model's hit
+ * test and the load, as mmu.h's mem_read_mode; anything else through the
+ * module's helper (charging nothing more), which calls mmu.c. */
+static void emit_inline_read(emitter *e, int size, int dl)
 {
-    lget(e, L_VA);
-    if (size == 4) {
-        i32c(e, 3);
-        op(e, W_I32_AND);
-        op(e, W_I32_EQZ);
-    } else {
-        i32c(e, 7);
-        op(e, W_I32_AND);
-        i32c(e, 8u - (uint32_t)size);
-        op(e, W_I32_LE_U);
-    }
-}
-
-/* L_BLK = the physical block of L_VA in L_E's page, L_H its host address;
- * pushes whether the cache holds the block. */
-static void emit_block_and_cache_test(emitter *e)
-{
-    vax_machine *m = e->m;
-    lget(e, L_E);
-    memo(e, W_I32_LOAD, (uint32_t)offsetof(xlat_entry, block_delta));
-    lget(e, L_VA);
-    i32c(e, 3);
-    op(e, W_I32_SHR_U);
-    op(e, W_I32_ADD);
-    lset(e, L_BLK);
-    lget(e, L_E);
-    memo(e, W_I32_LOAD, (uint32_t)offsetof(xlat_entry, host_bias));
-    lget(e, L_VA);
-    op(e, W_I32_ADD);
-    lset(e, L_H);
-    /* s = &tag[(blk & set_mask) * 2] */
-    lget(e, L_BLK);
-    ld32(e, MA(m->cache.set_mask));
-    op(e, W_I32_AND);
-    i32c(e, 8);
-    op(e, W_I32_MUL);
-    i32c(e, MA(m->cache.tag[0]));
-    op(e, W_I32_ADD);
-    ltee(e, L_S);
-    memo(e, W_I32_LOAD, 0);
-    lget(e, L_BLK);
-    op(e, W_I32_EQ);
-    lget(e, L_S);
-    memo(e, W_I32_LOAD, 4);
-    lget(e, L_BLK);
-    op(e, W_I32_EQ);
-    op(e, W_I32_OR);
-}
-
-static uint32_t scratch_v(emitter *e) { return MA(e->j->scratch[0]); }
-
-/* A read of size bytes at L_VA in the current mode (mem_read), into L_V.
- * The charge has been made. */
-static void emit_mem_read(emitter *e, int size, uint32_t pc)
-{
-    vax_machine *m = e->m;
+    op(e, W_BLOCK);
+    op(e, BT_VOID);
+    e->depth++;
     emit_xlat_test(e, (uint32_t)offsetof(xlat_entry, read_modes));
     emit_fits(e, size);
     op(e, W_I32_AND);
@@ -752,54 +1054,26 @@ static void emit_mem_read(emitter *e, int size, uint32_t pc)
     if_(e);
     lget(e, L_H);
     load_sized(e, size);
-    lset(e, L_V);
-    else_(e);
-    call_prep(e);
-    i32c(e, MA(*m));
-    lget(e, L_BLK);
-    lget(e, L_H);
-    i32c(e, (uint32_t)size);
-    i32c(e, scratch_v(e));
-    call_status(e, F_RMB, pc);
-    ld32(e, scratch_v(e));
-    lset(e, L_V);
+    lset(e, dl);
+    op(e, W_BR);
+    wb_uleb(E, 2);
     end_(e);
-    else_(e);
-    call_prep(e);
-    i32c(e, MA(*m));
+    end_(e);
     lget(e, L_VA);
-    i32c(e, (uint32_t)size);
-    ld32(e, MA(m->cpu.psl_without_cc));
-    i32c(e, PSL_CUR_SHIFT);
-    op(e, W_I32_SHR_U);
-    i32c(e, 3);
-    op(e, W_I32_AND);
-    i32c(e, scratch_v(e));
-    call_status(e, F_RSLOW, pc);
-    ld32(e, scratch_v(e));
-    lset(e, L_V);
-    mark_leave(e);
+    i32c(e, MA(e->j->zero16));
+    i32c(e, 0);
+    call(e, FN(size == 1 ? D_RD1 : size == 2 ? D_RD2 : D_RD4));
+    lset(e, dl);
+    fault_check(e);
     end_(e);
 }
 
-/* A store of L_R's size bytes at host address (local hl): and if it is in
- * the page compiled, the next boundary checks the rest of the block. */
-static void emit_code_page_check(emitter *e, int hl)
+/* The same for a write of local vl (mmu.h, mem_write_mode). */
+static void emit_inline_write(emitter *e, int size, int vl)
 {
-    lget(e, hl);
-    i32c(e, (uint32_t)(uintptr_t)e->r->host);
-    op(e, W_I32_SUB);
-    i32c(e, 512);
-    op(e, W_I32_LT_U);
-    if_(e);
-    mark_leave(e);
-    end_(e);
-}
-
-/* A write of local vl's size bytes at L_VA (mem_write). */
-static void emit_mem_write(emitter *e, int size, int vl, uint32_t pc)
-{
-    vax_machine *m = e->m;
+    op(e, W_BLOCK);
+    op(e, BT_VOID);
+    e->depth++;
     emit_xlat_test(e, (uint32_t)offsetof(xlat_entry, write_modes));
     lget(e, L_VA);
     i32c(e, 511);
@@ -816,26 +1090,23 @@ static void emit_mem_write(emitter *e, int size, int vl, uint32_t pc)
     lget(e, vl);
     store_sized(e, size);
     emit_code_page_check(e, L_H);
-    else_(e);
-    call_prep(e);
-    i32c(e, MA(*m));
+    op(e, W_BR);
+    wb_uleb(E, 1);
+    end_(e);
     lget(e, L_VA);
-    i32c(e, (uint32_t)size);
-    ld32(e, MA(m->cpu.psl_without_cc));
-    i32c(e, PSL_CUR_SHIFT);
-    op(e, W_I32_SHR_U);
-    i32c(e, 3);
-    op(e, W_I32_AND);
     lget(e, vl);
-    call_status(e, F_WSLOW, pc);
-    mark_leave(e);
+    i32c(e, MA(e->j->zero16));
+    call(e, FN(size == 1 ? D_WR1 : size == 2 ? D_WR2 : D_WR4));
+    op(e, W_DROP);
+    fault_check(e);
     end_(e);
 }
 
-/* An operand read (dc_read): value into local dl. */
-static void emit_read(emitter *e, const opnd *o, int size, int dl, uint32_t ipc)
+/* An operand read (dc_read): its value into local dl. */
+static void emit_read(emitter *e, const opnd *o, int size, int dl)
 {
     vax_machine *m = e->m;
+    int fat = size == 1 ? F_RAT1 : size == 2 ? F_RAT2 : F_RAT4;
     switch (o->kind) {
     case OK_LIT:
         i32c(e, o->disp);
@@ -849,58 +1120,38 @@ static void emit_read(emitter *e, const opnd *o, int size, int dl, uint32_t ipc)
         }
         lset(e, dl);
         return;
-    case OK_IMM: {
+    case OK_IMM:
         /* The first instruction after a refill takes the checked form's
          * immediate (decode.h, dc_read). */
-        lget(e, L_IC);
+        ld64(e, MA(m->icount));
         ld64(e, MA(m->ib_refill_icount));
         op(e, W_I64_EQ);
         if_(e);
-        e->r15 = o->pc;
-        call_prep(e);
-        i32c(e, MA(*m));
-        i32c(e, (uint32_t)(uintptr_t)(e->r->host + (o->pc & 511u)));
-        i32c(e, o->pc);
-        i32c(e, scratch_v(e));
-        call_status(e, size == 1 ? F_RAT1 : size == 2 ? F_RAT2 : F_RAT4, ipc);
+        emit_at_call(e, o, fat, scratch_v(e), 0, -1);
         ld32(e, scratch_v(e));
         lset(e, dl);
-        mark_leave(e);
         else_(e);
         charge(e, MA(m->tm.read));
         i32c(e, o->disp);
         lset(e, dl);
         end_(e);
-        e->r15 = o->pc + (uint32_t)o->len;
-        e->rlog_known = 0;
         return;
-    }
     case OK_MEM:
         emit_address(e, o, size);
         charge(e, MA(m->tm.mem_read[o->form]));
-        emit_mem_read(e, size, ipc);
-        lget(e, L_V);
-        lset(e, dl);
+        emit_inline_read(e, size, dl);
+        e->may_leave = 1;
         return;
     default:
-        e->r15 = o->pc;
-        call_prep(e);
-        i32c(e, MA(*m));
-        i32c(e, (uint32_t)(uintptr_t)(e->r->host + (o->pc & 511u)));
-        i32c(e, o->pc);
-        i32c(e, scratch_v(e));
-        call_status(e, size == 1 ? F_RAT1 : size == 2 ? F_RAT2 : F_RAT4, ipc);
+        emit_at_call(e, o, fat, scratch_v(e), 0, -1);
         ld32(e, scratch_v(e));
         lset(e, dl);
-        mark_leave(e);
-        e->r15 = o->pc + (uint32_t)o->len;
-        e->rlog_known = 0;
         return;
     }
 }
 
 /* An operand write (dc_write) of local vl. */
-static void emit_write(emitter *e, const opnd *o, int size, int vl, uint32_t ipc)
+static void emit_write(emitter *e, const opnd *o, int size, int vl)
 {
     vax_machine *m = e->m;
     if (o->kind == OK_REG) {
@@ -912,27 +1163,18 @@ static void emit_write(emitter *e, const opnd *o, int size, int vl, uint32_t ipc
     if (o->kind == OK_MEM) {
         emit_address(e, o, size);
         charge(e, MA(m->tm.mem_write[o->form]));
-        emit_mem_write(e, size, vl, ipc);
+        emit_inline_write(e, size, vl);
+        e->may_leave = 1;
         return;
     }
-    e->r15 = o->pc;
-    call_prep(e);
-    i32c(e, MA(*m));
-    i32c(e, (uint32_t)(uintptr_t)(e->r->host + (o->pc & 511u)));
-    i32c(e, o->pc);
-    lget(e, vl);
-    call_status(e, size == 1 ? F_WAT1 : size == 2 ? F_WAT2 : F_WAT4, ipc);
-    mark_leave(e);
-    e->r15 = o->pc + (uint32_t)o->len;
-    e->rlog_known = 0;
+    emit_at_call(e, o, size == 1 ? F_WAT1 : size == 2 ? F_WAT2 : F_WAT4, 0, 0, vl);
 }
 
-/* A modify operand (dc_modify): value into dl; where it lives: a register
- * (static), or L_MLH the host address (0: through scratch_ml). */
-static void emit_modify(emitter *e, const opnd *o, int size, int dl, uint32_t ipc)
+/* A modify operand (dc_modify): its value into dl; a memory one's
+ * location in G_MLH (and scratch_ml). */
+static void emit_modify(emitter *e, const opnd *o, int size, int dl)
 {
     vax_machine *m = e->m;
-    vax_jit *j = e->j;
     if (o->kind == OK_REG) {
         ld32(e, MA(m->cpu.r[o->rn]));
         if (size < 4) {
@@ -944,64 +1186,24 @@ static void emit_modify(emitter *e, const opnd *o, int size, int dl, uint32_t ip
     }
     if (o->kind == OK_MEM) {
         emit_address(e, o, size);
-        charge(e, MA(m->tm.mem_modify[o->form]));
-        emit_xlat_test(e, (uint32_t)offsetof(xlat_entry, write_modes));
-        emit_fits(e, size);
-        op(e, W_I32_AND);
-        if_(e);
-        emit_block_and_cache_test(e);
-        if_(e);
-        lget(e, L_H);
-        load_sized(e, size);
-        lset(e, dl);
-        else_(e);
-        call_prep(e);
-        i32c(e, MA(*m));
-        lget(e, L_BLK);
-        lget(e, L_H);
-        i32c(e, (uint32_t)size);
-        i32c(e, scratch_v(e));
-        call_status(e, F_RMB, ipc);
-        ld32(e, scratch_v(e));
-        lset(e, dl);
-        end_(e);
-        lget(e, L_H);
-        lset(e, L_MLH);
-        else_(e);
-        call_prep(e);
-        i32c(e, MA(*m));
         lget(e, L_VA);
-        i32c(e, (uint32_t)size);
-        i32c(e, MA(j->scratch_ml));
-        i32c(e, scratch_v(e));
-        call_status(e, F_MODMEM, ipc);
-        ld32(e, scratch_v(e));
+        i32c(e, MA(m->tm.mem_modify[o->form]));
+        i32c(e, 0);
+        call(e, FN(size == 1 ? D_MD1 : size == 2 ? D_MD2 : D_MD4));
         lset(e, dl);
-        ld32(e, MA(j->scratch_ml.host));
-        lset(e, L_MLH);
-        mark_leave(e);
-        end_(e);
+        fault_check(e);
+        e->may_leave = 1;
         return;
     }
-    e->r15 = o->pc;
-    call_prep(e);
-    i32c(e, MA(*m));
-    i32c(e, (uint32_t)(uintptr_t)(e->r->host + (o->pc & 511u)));
-    i32c(e, o->pc);
-    i32c(e, MA(j->scratch_ml));
-    i32c(e, scratch_v(e));
-    call_status(e, size == 1 ? F_MAT1 : size == 2 ? F_MAT2 : F_MAT4, ipc);
+    emit_at_call(e, o, size == 1 ? F_MAT1 : size == 2 ? F_MAT2 : F_MAT4, MA(e->j->scratch_ml), scratch_v(e), -1);
     ld32(e, scratch_v(e));
     lset(e, dl);
-    ld32(e, MA(j->scratch_ml.host));
-    lset(e, L_MLH);
-    mark_leave(e);
-    e->r15 = o->pc + (uint32_t)o->len;
-    e->rlog_known = 0;
+    ld32(e, MA(e->j->scratch_ml.host));
+    gset(e, G_MLH);
 }
 
 /* mod_write of local vl to the operand emit_modify located. */
-static void emit_mod_write(emitter *e, const opnd *o, int size, int vl, uint32_t ipc)
+static void emit_mod_write(emitter *e, const opnd *o, int size, int vl)
 {
     vax_machine *m = e->m;
     if (o->kind == OK_REG) {
@@ -1010,25 +1212,17 @@ static void emit_mod_write(emitter *e, const opnd *o, int size, int vl, uint32_t
         store_sized(e, size);
         return;
     }
-    lget(e, L_MLH);
-    if_(e);
-    lget(e, L_MLH);
     lget(e, vl);
-    store_sized(e, size);
-    emit_code_page_check(e, L_MLH);
-    else_(e);
-    call_prep(e);
-    i32c(e, MA(*m));
-    i32c(e, MA(e->j->scratch_ml));
-    i32c(e, (uint32_t)size);
-    lget(e, vl);
-    call_status(e, F_MODWB, ipc);
-    mark_leave(e);
-    end_(e);
+    i32c(e, 0);
+    i32c(e, 0);
+    call(e, FN(size == 1 ? D_MW1 : size == 2 ? D_MW2 : D_MW4));
+    op(e, W_DROP);
+    fault_check(e);
+    e->may_leave = 1;
 }
 
 /* An address operand (dc_addr) into dl. */
-static void emit_addr(emitter *e, const opnd *o, int size, int dl, uint32_t ipc)
+static void emit_addr(emitter *e, const opnd *o, int size, int dl)
 {
     vax_machine *m = e->m;
     if (o->kind == OK_MEM) {
@@ -1038,18 +1232,24 @@ static void emit_addr(emitter *e, const opnd *o, int size, int dl, uint32_t ipc)
         lset(e, dl);
         return;
     }
-    e->r15 = o->pc;
-    call_prep(e);
-    i32c(e, MA(*m));
-    i32c(e, (uint32_t)(uintptr_t)(e->r->host + (o->pc & 511u)));
-    i32c(e, o->pc);
-    i32c(e, scratch_v(e));
-    call_status(e, size == 1 ? F_AAT1 : size == 2 ? F_AAT2 : size == 4 ? F_AAT4 : F_AAT8, ipc);
+    emit_at_call(e, o, size == 1 ? F_AAT1 : size == 2 ? F_AAT2 : size == 4 ? F_AAT4 : F_AAT8, scratch_v(e), 0, -1);
     ld32(e, scratch_v(e));
     lset(e, dl);
-    mark_leave(e);
-    e->r15 = o->pc + (uint32_t)o->len;
-    e->rlog_known = 0;
+}
+
+/* push_l(local vl) (exec.h): mem_write_l at r14 - 4, uncharged, then r14. */
+static void emit_push(emitter *e, int vl)
+{
+    vax_machine *m = e->m;
+    ld32(e, MA(m->cpu.r[14]));
+    i32c(e, 4);
+    op(e, W_I32_SUB);
+    lset(e, L_VA);
+    emit_inline_write(e, 4, vl);
+    i32c(e, MA(m->cpu.r[14]));
+    lget(e, L_VA);
+    mem(e, W_I32_STORE);
+    e->may_leave = 1;
 }
 
 /* Condition codes. */
@@ -1060,18 +1260,8 @@ static void cc_nz_from(emitter *e, int l, int size)
     sext64(e, size);
     mem(e, W_I64_STORE);
 }
-static void cc_v_const(emitter *e, uint32_t v)
-{
-    i32c(e, MA(e->m->cpu.cc_v));
-    i32c(e, v);
-    mem(e, W_I32_STORE);
-}
-static void cc_c_const(emitter *e, uint32_t v)
-{
-    i32c(e, MA(e->m->cpu.cc_c));
-    i32c(e, v);
-    mem(e, W_I32_STORE);
-}
+static void cc_v_const(emitter *e, uint32_t v) { st32c(e, MA(e->m->cpu.cc_v), v); }
+static void cc_c_const(emitter *e, uint32_t v) { st32c(e, MA(e->m->cpu.cc_c), v); }
 
 /* ---- Instructions ---- */
 
@@ -1305,28 +1495,6 @@ static void decode_insn(emitter *e, int off, insn *in)
         in->kind = IK_STEP;
 }
 
-/* The block a target pc starts, or -1. */
-static int block_at(emitter *e, uint32_t target)
-{
-    if ((target >> 9) != (e->page_va >> 9))
-        return -1;
-    return e->block_of[target & 511u];
-}
-
-/* Go to the block of pc (through the dispatch loop), or leave there. */
-static void goto_pc(emitter *e, uint32_t pc)
-{
-    int k = block_at(e, pc);
-    if (k < 0) {
-        exit_to(e, pc);
-        return;
-    }
-    i32c(e, (uint32_t)k);
-    lset(e, L_NEXT);
-    op(e, W_BR);
-    /* From block cur's code: the loop is outside the blocks after it. */
-    wb_uleb(E, (uint32_t)(e->nblocks - 1 - e->cur_block + e->depth));
-}
 
 /* The ALU (exec_integer.h, alu) on L_A (src) and L_B (dst): the result
  * in L_R, for ADD and SUB V in L_COND (PSL_V or 0) and C in L_CARRY.
@@ -1422,94 +1590,46 @@ static void emit_alu_commit(emitter *e, int alu, int size)
     }
 }
 
-/* A V from emit_alu (in L_COND): cpu_trap_status, and leave with it if a
- * trap is pending, r[15] at next. */
-static void emit_overflow_trap(emitter *e, uint32_t pc, int next_local_or_const, uint32_t next)
+
+/* The block a target pc starts, or -1. */
+static int block_at(emitter *e, uint32_t target)
+{
+    if ((target >> 9) != (e->page_va >> 9))
+        return -1;
+    return e->block_of[target & 511u];
+}
+
+/* Go to the block of pc (through the dispatch loop), or leave there. */
+static void goto_pc(emitter *e, uint32_t pc)
+{
+    int k = block_at(e, pc);
+    if (k < 0) {
+        exit_to(e, pc);
+        return;
+    }
+    i32c(e, (uint32_t)k);
+    lset(e, L_NEXT);
+    op(e, W_BR);
+    wb_uleb(E, depth_loop(e));
+}
+
+/* A V (L_COND) may request a trap: cpu_trap_status, with r[15] already
+ * the next instruction's (from L_XPC), as the loop's full tail takes it. */
+static void emit_overflow_trap(emitter *e)
 {
     lget(e, L_COND);
     if_(e);
-    call_prep(e);
-    if (next_local_or_const >= 0) {
-        i32c(e, MA(e->m->cpu.r[15]));
-        lget(e, next_local_or_const);
-        mem(e, W_I32_STORE);
-    } else {
-        store_r15_const(e, next);
-    }
+    i32c(e, MA(e->m->cpu.r[15]));
+    lget(e, L_XPC);
+    mem(e, W_I32_STORE);
     i32c(e, MA(*e->m));
     i32c(e, ARITH_INT_OVERFLOW);
-    call_status(e, F_TRAP, pc);
+    call(e, F_TRAP);
+    status_check(e);
     end_(e);
 }
 
-/* The tail every compiled instruction ends with: the count and the
- * limits (execute.c, simple_no_trap), r[15] for the exit from
- * `next` (or local next_l when >= 0); then, if a write or a call may have
- * changed the page or the fetch shortcut, their checks (rest_to: the end
- * of the block's compiled bytes). */
-static void emit_tail(emitter *e, uint32_t pc, uint32_t next, int next_l, int rest_from, int rest_to)
-{
-    vax_machine *m = e->m;
-    lget(e, L_IC);
-    i64c(e, 1);
-    op(e, W_I64_ADD);
-    ltee(e, L_IC);
-    lget(e, L_RL);
-    op(e, W_I64_LT_U);
-    lget(e, L_COST);
-    lget(e, L_CL);
-    op(e, W_I64_LT_U);
-    op(e, W_I32_AND);
-    op(e, W_I32_EQZ);
-    if_(e);
-    sync_out(e);
-    i32c(e, MA(m->cpu.instr_pc));
-    i32c(e, pc);
-    mem(e, W_I32_STORE);
-    i32c(e, MA(m->cpu.r[15]));
-    if (next_l >= 0)
-        lget(e, next_l);
-    else
-        i32c(e, next);
-    mem(e, W_I32_STORE);
-    i32c(e, 0);
-    op(e, W_RETURN);
-    end_(e);
-    if (!e->leave_used)
-        return;
-    lget(e, L_LEAVE);
-    if_(e);
-    i32c(e, 0);
-    lset(e, L_LEAVE);
-    if (next_l >= 0 || rest_from < 0) {
-        /* After a transfer of control: back to the interpreter. */
-        sync_out(e);
-        i32c(e, MA(m->cpu.r[15]));
-        if (next_l >= 0)
-            lget(e, next_l);
-        else
-            i32c(e, next);
-        mem(e, W_I32_STORE);
-        i32c(e, 0);
-        op(e, W_RETURN);
-    } else {
-        ld32(e, MA(m->ib_tag));
-        i32c(e, e->page_va >> 9);
-        op(e, W_I32_NE);
-        i32c(e, (uint32_t)(uintptr_t)e->r);
-        i32c(e, (uint32_t)rest_from);
-        i32c(e, (uint32_t)rest_to);
-        call(e, F_VERIFY);
-        op(e, W_I32_EQZ);
-        op(e, W_I32_OR);
-        if_(e);
-        exit_to(e, next);
-        end_(e);
-    }
-    end_(e);
-}
-
-/* One instruction compiled inline. known_block: the 8-byte block the
+/* One instruction compiled inline.  known_block: the 8-byte block the
  * instruction buffer is known to hold (the previous instruction's in this
  * block), or -1.  rest_to: the end of the block's compiled bytes. */
 static void emit_inline(emitter *e, int off, const insn *in, int known_block, int rest_to)
@@ -1518,94 +1638,69 @@ static void emit_inline(emitter *e, int off, const insn *in, int known_block, in
     uint32_t pc = e->page_va + (uint32_t)off;
     uint32_t next = pc + (uint32_t)in->len;
     int sz = in->size;
-    e->r15 = pc;
     e->rlog_known = 1;
     e->rlog_count = 0;
-    e->leave_used = 0;
-    /* The instruction buffer (ifetch_account_mapped). */
+    e->may_leave = 0;
+    i32c(e, pc);
+    lset(e, L_IPC);
+    /* The next instruction's pc, for the exits (a branch's is set below). */
+    i32c(e, in->uncond ? in->target : next);
+    lset(e, L_XPC);
+    /* The instruction buffer (ifetch_account_mapped): the region's page is
+     * the fetch shortcut's, so the physical block is a constant. */
     uint32_t block = pc >> 3;
-    if ((int)block != known_block) {
-        uint32_t blk = block + m->ib_block_delta;   /* the region's page is the shortcut's */
-        uint32_t set_addr = MA(m->cache.tag[0]);
+    if ((int64_t)block != known_block) {
         if (known_block < 0) {
             ld32(e, MA(m->ifetch_block));
             i32c(e, block);
             op(e, W_I32_NE);
             if_(e);
         }
-        i32c(e, MA(m->ifetch_block));
-        i32c(e, block);
-        mem(e, W_I32_STORE);
-        /* cache_holds_block(blk) */
-        i32c(e, blk);
-        ld32(e, MA(m->cache.set_mask));
-        op(e, W_I32_AND);
-        i32c(e, 8);
-        op(e, W_I32_MUL);
-        i32c(e, set_addr);
-        op(e, W_I32_ADD);
-        ltee(e, L_S);
-        memo(e, W_I32_LOAD, 0);
-        i32c(e, blk);
-        op(e, W_I32_NE);
-        lget(e, L_S);
-        memo(e, W_I32_LOAD, 4);
-        i32c(e, blk);
-        op(e, W_I32_NE);
-        op(e, W_I32_AND);
-        if_(e);
-        sync_out(e);
-        i32c(e, MA(*m));
-        i32c(e, blk << CACHE_BLOCK_SHIFT);
-        call(e, F_IFMISS);
-        sync_in(e);
-        end_(e);
+        args3(e, block, block + m->ib_block_delta, 0);
+        call(e, FN(D_IFA));
+        op(e, W_DROP);
         if (known_block < 0)
             end_(e);
     }
     charge(e, MA(m->tm.op[in->opcode]));
-    /* The undo log's reset (execute.c: c->rlog_n = 0 before each). */
-    i32c(e, MA(m->cpu.rlog_n));
-    i32c(e, 0);
-    mem(e, W_I32_STORE8);
+    st8c(e, MA(m->cpu.rlog_n), 0);   /* execute.c: c->rlog_n = 0 before each */
 
     const opnd *o = in->o;
-    int next_l = -1;   /* a local holding the next pc, for conditional branches */
     switch (in->cls) {
     case C_MOV:
-        emit_read(e, &o[0], sz, L_A, pc);
-        emit_write(e, &o[1], sz, L_A, pc);
+        emit_read(e, &o[0], sz, L_A);
+        emit_write(e, &o[1], sz, L_A);
         cc_nz_from(e, L_A, sz);
         cc_v_const(e, 0);
         break;
     case C_MOVZ:
-        emit_read(e, &o[0], sz, L_A, pc);
-        emit_write(e, &o[1], in->size2, L_A, pc);
+        emit_read(e, &o[0], sz, L_A);
+        emit_write(e, &o[1], in->size2, L_A);
         cc_nz_from(e, L_A, in->size2);
         cc_v_const(e, 0);
         break;
     case C_MCOM:
-        emit_read(e, &o[0], sz, L_A, pc);
+        emit_read(e, &o[0], sz, L_A);
         lget(e, L_A);
         i32c(e, 0xFFFFFFFFu);
         op(e, W_I32_XOR);
         lset(e, L_A);
-        emit_write(e, &o[1], sz, L_A, pc);
+        emit_write(e, &o[1], sz, L_A);
         cc_nz_from(e, L_A, sz);
         cc_v_const(e, 0);
         break;
     case C_MNEG:
-        emit_read(e, &o[0], sz, L_A, pc);
+        emit_read(e, &o[0], sz, L_A);
         i32c(e, 0);
         lset(e, L_B);
         emit_alu(e, ALU_SUB_, sz);
-        emit_write(e, &o[1], sz, L_R, pc);
+        emit_write(e, &o[1], sz, L_R);
         emit_alu_commit(e, ALU_SUB_, sz);
-        emit_overflow_trap(e, pc, -1, next);
+        emit_overflow_trap(e);
         break;
     case C_CMP:
-        emit_read(e, &o[0], sz, L_A, pc);
-        emit_read(e, &o[1], sz, L_B, pc);
+        emit_read(e, &o[0], sz, L_A);
+        emit_read(e, &o[1], sz, L_B);
         i32c(e, MA(m->cpu.cc_nz));
         lget(e, L_A);
         sext64(e, sz);
@@ -1621,8 +1716,8 @@ static void emit_inline(emitter *e, int off, const insn *in, int known_block, in
         mem(e, W_I32_STORE);
         break;
     case C_BIT:
-        emit_read(e, &o[0], sz, L_A, pc);
-        emit_read(e, &o[1], sz, L_B, pc);
+        emit_read(e, &o[0], sz, L_A);
+        emit_read(e, &o[1], sz, L_B);
         lget(e, L_A);
         lget(e, L_B);
         op(e, W_I32_AND);
@@ -1633,97 +1728,74 @@ static void emit_inline(emitter *e, int off, const insn *in, int known_block, in
     case C_CLR:
         i32c(e, 0);
         lset(e, L_A);
-        emit_write(e, &o[0], sz, L_A, pc);
+        emit_write(e, &o[0], sz, L_A);
         i32c(e, MA(m->cpu.cc_nz));
         i64c(e, 0);
         mem(e, W_I64_STORE);
         cc_v_const(e, 0);
         break;
     case C_TST:
-        emit_read(e, &o[0], sz, L_A, pc);
+        emit_read(e, &o[0], sz, L_A);
         cc_nz_from(e, L_A, sz);
         cc_v_const(e, 0);
         cc_c_const(e, 0);
         break;
     case C_MOVA:
-        emit_addr(e, &o[0], sz, L_A, pc);
-        emit_write(e, &o[1], 4, L_A, pc);
+        emit_addr(e, &o[0], sz, L_A);
+        emit_write(e, &o[1], 4, L_A);
         cc_nz_from(e, L_A, 4);
         cc_v_const(e, 0);
         break;
     case C_PUSHA: case C_PUSHL:
         if (in->cls == C_PUSHA)
-            emit_addr(e, &o[0], sz, L_A, pc);
+            emit_addr(e, &o[0], sz, L_A);
         else
-            emit_read(e, &o[0], 4, L_A, pc);
-        /* push_l: mem_write_l at r14 - 4 (no charge), then r14 -= 4 */
-        ld32(e, MA(m->cpu.r[14]));
-        i32c(e, 4);
-        op(e, W_I32_SUB);
-        lset(e, L_VA);
-        emit_mem_write(e, 4, L_A, pc);
-        i32c(e, MA(m->cpu.r[14]));
-        lget(e, L_VA);
-        mem(e, W_I32_STORE);
+            emit_read(e, &o[0], 4, L_A);
+        emit_push(e, L_A);
         cc_nz_from(e, L_A, 4);
         cc_v_const(e, 0);
         break;
     case C_ALU2:
-        emit_read(e, &o[0], sz, L_A, pc);
-        emit_modify(e, &o[1], sz, L_B, pc);
+        emit_read(e, &o[0], sz, L_A);
+        emit_modify(e, &o[1], sz, L_B);
         emit_alu(e, in->alu, sz);
-        emit_mod_write(e, &o[1], sz, L_R, pc);
+        emit_mod_write(e, &o[1], sz, L_R);
         emit_alu_commit(e, in->alu, sz);
         if (in->alu == ALU_ADD_ || in->alu == ALU_SUB_)
-            emit_overflow_trap(e, pc, -1, next);
+            emit_overflow_trap(e);
         break;
     case C_ALU3:
-        emit_read(e, &o[0], sz, L_A, pc);
-        emit_read(e, &o[1], sz, L_B, pc);
+        emit_read(e, &o[0], sz, L_A);
+        emit_read(e, &o[1], sz, L_B);
         emit_alu(e, in->alu, sz);
-        emit_write(e, &o[2], sz, L_R, pc);
+        emit_write(e, &o[2], sz, L_R);
         emit_alu_commit(e, in->alu, sz);
         if (in->alu == ALU_ADD_ || in->alu == ALU_SUB_)
-            emit_overflow_trap(e, pc, -1, next);
+            emit_overflow_trap(e);
         break;
     case C_INCDEC:
-        emit_modify(e, &o[0], sz, L_B, pc);
+        emit_modify(e, &o[0], sz, L_B);
         i32c(e, 1);
         lset(e, L_A);
         emit_alu(e, in->alu, sz);
-        emit_mod_write(e, &o[0], sz, L_R, pc);
+        emit_mod_write(e, &o[0], sz, L_R);
         emit_alu_commit(e, in->alu, sz);
-        emit_overflow_trap(e, pc, -1, next);
+        emit_overflow_trap(e);
         break;
     case C_BR:
         break;
     case C_BSB:
-        /* push_l(next), then the branch */
         i32c(e, next);
         lset(e, L_A);
-        ld32(e, MA(m->cpu.r[14]));
-        i32c(e, 4);
-        op(e, W_I32_SUB);
-        lset(e, L_VA);
-        emit_mem_write(e, 4, L_A, pc);
-        i32c(e, MA(m->cpu.r[14]));
-        lget(e, L_VA);
-        mem(e, W_I32_STORE);
+        emit_push(e, L_A);
         break;
     case C_BCOND: {
         /* exec_branch.h, condition */
         int opc = in->opcode;
         uint32_t nz = MA(m->cpu.cc_nz), cv = MA(m->cpu.cc_v), cc = MA(m->cpu.cc_c);
         switch (opc) {
-        case 0x12: case 0x13:
-            ld32(e, nz);   /* the low 32 bits */
-            if (opc == 0x13)
-                op(e, W_I32_EQZ);
-            else {
-                i32c(e, 0);
-                op(e, W_I32_NE);
-            }
-            break;
+        case 0x12: ld32(e, nz); i32c(e, 0); op(e, W_I32_NE); break;   /* the low 32 bits */
+        case 0x13: ld32(e, nz); op(e, W_I32_EQZ); break;
         case 0x14: ld64(e, nz); i64c(e, 0); op(e, W_I64_GT_S); break;
         case 0x15: ld64(e, nz); i64c(e, 0); op(e, W_I64_LE_S); break;
         case 0x18: ld64(e, nz); i64c(e, 0); op(e, W_I64_GE_S); break;
@@ -1746,33 +1818,37 @@ static void emit_inline(emitter *e, int off, const insn *in, int known_block, in
         default: ld32(e, cc); i32c(e, 0); op(e, W_I32_NE); break;
         }
         lset(e, L_COND);
+        i32c(e, in->target);
+        i32c(e, next);
+        lget(e, L_COND);
+        op(e, W_SELECT);
+        lset(e, L_XPC);
         break;
     }
     case C_AOB: case C_SOB: {
         int aob = in->cls == C_AOB;
         if (aob) {
-            emit_read(e, &o[0], 4, L_A, pc);   /* limit */
-            emit_modify(e, &o[1], 4, L_B, pc);
+            emit_read(e, &o[0], 4, L_A);   /* the limit */
+            emit_modify(e, &o[1], 4, L_B);
         } else {
-            emit_modify(e, &o[0], 4, L_B, pc);
+            emit_modify(e, &o[0], 4, L_B);
         }
         lget(e, L_B);
         i32c(e, aob ? 1u : 0xFFFFFFFFu);
         op(e, W_I32_ADD);
         lset(e, L_R);
-        emit_mod_write(e, aob ? &o[1] : &o[0], 4, L_R, pc);
-        /* V: r == 0x80000000 (AOB) or 0x7FFFFFFF (SOB) */
+        emit_mod_write(e, aob ? &o[1] : &o[0], 4, L_R);
+        /* V when r is 0x80000000 (AOB) or 0x7FFFFFFF (SOB) */
         lget(e, L_R);
         i32c(e, aob ? 0x80000000u : 0x7FFFFFFFu);
         op(e, W_I32_EQ);
         i32c(e, 1);
-        op(e, W_I32_SHL);   /* PSL_V */
+        op(e, W_I32_SHL);
         lset(e, L_V);
         cc_nz_from(e, L_R, 4);
         i32c(e, MA(m->cpu.cc_v));
         lget(e, L_V);
         mem(e, W_I32_STORE);
-        /* the branch condition */
         lget(e, L_R);
         if (aob) {
             lget(e, L_A);
@@ -1782,40 +1858,62 @@ static void emit_inline(emitter *e, int off, const insn *in, int known_block, in
             op(e, in->opcode == 0xF5 ? W_I32_GT_S : W_I32_GE_S);
         }
         lset(e, L_COND);
-        /* next pc into L_MVA, for a trap's r[15] and the tail */
         i32c(e, in->target);
         i32c(e, next);
         lget(e, L_COND);
         op(e, W_SELECT);
-        lset(e, L_MVA);
-        next_l = L_MVA;
-        /* a V: cpu_trap_status */
+        lset(e, L_XPC);
+        /* the V's trap request (cpu_trap_status), with r[15] the next pc */
         lget(e, L_V);
         if_(e);
-        call_prep(e);
         i32c(e, MA(m->cpu.r[15]));
-        lget(e, L_MVA);
+        lget(e, L_XPC);
         mem(e, W_I32_STORE);
         i32c(e, MA(*m));
         i32c(e, ARITH_INT_OVERFLOW);
-        call_status(e, F_TRAP, pc);
+        call(e, F_TRAP);
+        status_check(e);
         end_(e);
         break;
     }
     default:
         break;
     }
-    if (in->cls == C_BCOND) {
-        i32c(e, in->target);
-        i32c(e, next);
-        lget(e, L_COND);
-        op(e, W_SELECT);
-        lset(e, L_MVA);
-        next_l = L_MVA;
+    /* The tail: the count and the limits (execute.c, simple_no_trap). */
+    i32c(e, MA(m->icount));
+    ld64(e, MA(m->icount));
+    i64c(e, 1);
+    op(e, W_I64_ADD);
+    mem(e, W_I64_STORE);
+    ld64(e, MA(m->icount));
+    ld64(e, MA(m->run_limit));
+    op(e, W_I64_LT_U);
+    ld64(e, MA(m->cost));
+    lget(e, L_CL);
+    op(e, W_I64_LT_U);
+    op(e, W_I32_AND);
+    op(e, W_I32_EQZ);
+    op(e, W_BR_IF);
+    wb_uleb(E, depth_exit(e));
+    /* After a write into the page or a call: the fetch shortcut and the
+     * rest of the block checked, else back to the loop. */
+    if (e->may_leave) {
+        gget(e, G_LEAVE);
+        if_(e);
+        if (in->cond_branch || in->uncond) {
+            i32c(e, 0);
+            gset(e, G_LEAVE);
+            op(e, W_BR);
+            wb_uleb(E, depth_exit(e));
+        } else {
+            args3(e, (uint32_t)(off + in->len), (uint32_t)rest_to, 0);
+            call(e, FN(D_CHK));
+            op(e, W_I32_EQZ);
+            op(e, W_BR_IF);
+            wb_uleb(E, depth_exit(e));
+        }
+        end_(e);
     }
-    uint32_t tail_next = in->uncond ? in->target : next;
-    int rest_from = (in->cond_branch || in->uncond) ? -1 : off + in->len;
-    emit_tail(e, pc, tail_next, next_l, rest_from, rest_to);
     if (in->uncond) {
         goto_pc(e, in->target);
     } else if (in->cond_branch) {
@@ -1827,24 +1925,24 @@ static void emit_inline(emitter *e, int off, const insn *in, int known_block, in
     e->ninsns++;
 }
 
-/* An instruction through the interpreter, then the dispatch on r[15]. */
+/* An instruction through the interpreter (cpu_execute_step), then the
+ * dispatch on r[15] through the region's map of blocks. */
 static void emit_step(emitter *e, int off)
 {
     vax_machine *m = e->m;
     uint32_t pc = e->page_va + (uint32_t)off;
-    sync_out(e);
-    store_r15_const(e, pc);
+    st32c(e, MA(m->cpu.r[15]), pc);
     i32c(e, MA(*m));
     call(e, F_STEP);
     op(e, W_DROP);
-    sync_in(e);
     /* the limits; the PSL's trace and compatibility bits and a pending
-     * trap; the fetch shortcut on this page: else back to the loop */
-    lget(e, L_IC);
-    lget(e, L_RL);
+     * trap; the fetch shortcut on this page: else back to the loop, as
+     * the step left it */
+    ld64(e, MA(m->icount));
+    ld64(e, MA(m->run_limit));
     op(e, W_I64_LT_U);
-    lget(e, L_COST);
-    lget(e, L_CL);
+    ld64(e, MA(m->cost));
+    ld64(e, MA(m->cost_limit));
     op(e, W_I64_LT_U);
     op(e, W_I32_AND);
     op(e, W_I32_EQZ);
@@ -1858,7 +1956,6 @@ static void emit_step(emitter *e, int off)
     i32c(e, e->page_va >> 9);
     op(e, W_I32_NE);
     op(e, W_I32_OR);
-    /* off = r15 - page_va, off < 512, and a block there */
     ld32(e, MA(m->cpu.r[15]));
     i32c(e, e->page_va);
     op(e, W_I32_SUB);
@@ -1868,7 +1965,7 @@ static void emit_step(emitter *e, int off)
     op(e, W_I32_OR);
     if_(e);
     i32c(e, 0);
-    op(e, W_RETURN);
+    ret(e);
     end_(e);
     lget(e, L_V);
     i32c(e, 1);
@@ -1885,10 +1982,10 @@ static void emit_step(emitter *e, int off)
     call(e, F_NOTE);
     op(e, W_DROP);
     i32c(e, 0);
-    op(e, W_RETURN);
+    ret(e);
     end_(e);
     op(e, W_BR);
-    wb_uleb(E, (uint32_t)(e->nblocks - 1 - e->cur_block + e->depth));
+    wb_uleb(E, depth_loop(e));
     e->ninsns++;
 }
 
@@ -1896,7 +1993,6 @@ static void emit_step(emitter *e, int off)
  * they were. */
 static void emit_verify(emitter *e, int start, int to)
 {
-    vax_machine *m = e->m;
     int len = to - start;
     if (len <= 0)
         return;
@@ -1906,8 +2002,7 @@ static void emit_verify(emitter *e, int start, int to)
         int n = to - p;
         int w = n >= 8 ? 8 : n >= 4 ? 4 : n >= 2 ? 2 : 1;
         if (n < 8 && len >= 8) {
-            /* the last 8 bytes, overlapping */
-            p = to - 8;
+            p = to - 8;   /* the last 8 bytes, overlapping */
             w = 8;
         }
         i32c(e, 0);
@@ -1929,19 +2024,16 @@ static void emit_verify(emitter *e, int start, int to)
         p += w;
     }
     if_(e);
-    i32c(e, MA(e->r->dead));
-    i32c(e, 1);
-    mem(e, W_I32_STORE);
-    lget(e, L_IC);
+    st32c(e, MA(e->r->dead), 1);
+    ld64(e, MA(e->m->icount));
     lget(e, L_IC0);
     op(e, W_I64_EQ);
     if_(e);
     i32c(e, JIT_NOT_RUN);
-    op(e, W_RETURN);
+    ret(e);
     end_(e);
     exit_to(e, e->page_va + (uint32_t)start);
     end_(e);
-    (void)m;
 }
 
 /* ---- Scanning a region: its block starts ---- */
@@ -2021,6 +2113,7 @@ static int block_inline_end(emitter *e, int k)
     return end;
 }
 
+
 static void emit_block(emitter *e, int k)
 {
     int off = e->block_start[k], limit = e->block_start[k + 1];
@@ -2028,7 +2121,7 @@ static void emit_block(emitter *e, int k)
     e->cur_block = k;
     e->depth = 0;
     emit_verify(e, off, rest_to);
-    int known_block = -1;
+    int64_t known_block = -1;
     for (;;) {
         if (off >= limit) {
             /* into the next block: by falling through when it starts here */
@@ -2047,10 +2140,10 @@ static void emit_block(emitter *e, int k)
             emit_step(e, off);
             return;
         }
-        emit_inline(e, off, &in, known_block, rest_to);
+        emit_inline(e, off, &in, (int)known_block, rest_to);
         if (in.uncond)
             return;
-        known_block = (int)((e->page_va + (uint32_t)off) >> 3);
+        known_block = (e->page_va + (uint32_t)off) >> 3;
         off += in.len;
     }
 }
@@ -2070,6 +2163,96 @@ static void name(wbuf *b, const char *s)
     wb_bytes(b, (const uint8_t *)s, strlen(s));
 }
 
+/* The locals of a function with nparams parameters. */
+static void locals_decl(emitter *e, int nparams)
+{
+    wb_uleb(E, 2);
+    wb_uleb(E, (uint32_t)(L_I32_END - nparams));
+    wb_byte(E, 0x7F);
+    wb_uleb(E, L_I64_END - L_I32_END);
+    wb_byte(E, 0x7E);
+}
+
+/* The region's function: prologue, dispatch, blocks, exits. */
+static void emit_main(emitter *e)
+{
+    vax_machine *m = e->m;
+    locals_decl(e, 1);
+    ld64(e, MA(m->icount));
+    lset(e, L_IC0);
+    ld64(e, MA(m->cost_limit));
+    lset(e, L_CL);
+    ld32(e, MA(m->cpu.instr_pc));
+    lset(e, L_IPC);
+    ld32(e, MA(m->cpu.r[15]));
+    lset(e, L_XPC);
+    lget(e, L_P0);
+    lset(e, L_NEXT);
+    op(e, W_BLOCK);   /* the fault exit */
+    op(e, BT_VOID);
+    op(e, W_BLOCK);   /* the exit */
+    op(e, BT_VOID);
+    op(e, W_LOOP);
+    op(e, BT_VOID);
+    for (int k = e->nblocks - 1; k >= 0; k--) {
+        op(e, W_BLOCK);
+        op(e, BT_VOID);
+    }
+    lget(e, L_NEXT);
+    op(e, W_BR_TABLE);
+    wb_uleb(E, (uint32_t)e->nblocks);
+    for (int k = 0; k < e->nblocks; k++)
+        wb_uleb(E, (uint32_t)k);
+    wb_uleb(E, (uint32_t)e->nblocks + 1);   /* default: the exit */
+    for (int k = 0; k < e->nblocks; k++) {
+        op(e, W_END);   /* block k ends: its code follows */
+        emit_block(e, k);
+    }
+    op(e, 0x00);   /* unreachable: every block's code ends in a transfer */
+    op(e, W_END);  /* loop */
+    op(e, 0x00);
+    op(e, W_END);  /* the exit: r[15] and instr_pc as the loop leaves them */
+    i32c(e, MA(m->cpu.r[15]));
+    lget(e, L_XPC);
+    mem(e, W_I32_STORE);
+    i32c(e, MA(m->cpu.instr_pc));
+    lget(e, L_IPC);
+    mem(e, W_I32_STORE);
+    i32c(e, 0);
+    ret(e);
+    op(e, W_END);  /* the fault exit: instr_pc, and the status */
+    i32c(e, MA(m->cpu.instr_pc));
+    lget(e, L_IPC);
+    mem(e, W_I32_STORE);
+    gget(e, G_ST);
+    i32c(e, 0);
+    gset(e, G_ST);
+    op(e, W_END);
+}
+
+static void emit_helper(emitter *e, int d)
+{
+    locals_decl(e, 3);
+    switch (d) {
+    case D_RD1: helper_read(e, 1); break;
+    case D_RD2: helper_read(e, 2); break;
+    case D_RD4: helper_read(e, 4); break;
+    case D_WR1: helper_write(e, 1); break;
+    case D_WR2: helper_write(e, 2); break;
+    case D_WR4: helper_write(e, 4); break;
+    case D_MD1: helper_modify(e, 1); break;
+    case D_MD2: helper_modify(e, 2); break;
+    case D_MD4: helper_modify(e, 4); break;
+    case D_MW1: helper_mod_write(e, 1); break;
+    case D_MW2: helper_mod_write(e, 2); break;
+    case D_MW4: helper_mod_write(e, 4); break;
+    case D_IFA: helper_ifetch(e); break;
+    case D_TAIL: helper_tail(e); break;
+    default: helper_check(e); break;
+    }
+    op(e, W_END);
+}
+
 static int compile_region(vax_machine *m, jit_region *r)
 {
     vax_jit *j = m->jit;
@@ -2086,51 +2269,22 @@ static int compile_region(vax_machine *m, jit_region *r)
         free(e);
         return -1;
     }
-    /* The body: locals, prologue, the dispatch, the blocks. */
-    wb_uleb(E, 2);
-    wb_uleb(E, L_I32_END - 1);
-    wb_byte(E, 0x7F);
-    wb_uleb(E, L_I64_END - L_I32_END);
-    wb_byte(E, 0x7E);
-    sync_in(e);
-    ld64(e, MA(m->cost_limit));
-    lset(e, L_CL);
-    lget(e, L_IC);
-    lset(e, L_IC0);
-    i32c(e, 0);
-    lset(e, L_LEAVE);
-    lget(e, L_ENTRY);
-    lset(e, L_NEXT);
-    op(e, W_BLOCK);   /* $exit */
-    op(e, BT_VOID);
-    op(e, W_LOOP);
-    op(e, BT_VOID);
-    for (int k = e->nblocks - 1; k >= 0; k--) {
-        op(e, W_BLOCK);
-        op(e, BT_VOID);
+    wbuf mod = {0}, s = {0}, code = {0};
+    /* The bodies: the region's, then the helpers'. */
+    wb_uleb(&code, D_COUNT);
+    for (int d = 0; d < D_COUNT; d++) {
+        e->c.n = 0;
+        if (d == D_MAIN)
+            emit_main(e);
+        else
+            emit_helper(e, d);
+        wb_uleb(&code, (uint32_t)e->c.n);
+        wb_bytes(&code, e->c.p, e->c.n);
     }
-    lget(e, L_NEXT);
-    op(e, W_BR_TABLE);
-    wb_uleb(E, (uint32_t)e->nblocks);
-    for (int k = 0; k < e->nblocks; k++)
-        wb_uleb(E, (uint32_t)k);
-    wb_uleb(E, (uint32_t)e->nblocks + 1);   /* default: $exit */
-    for (int k = 0; k < e->nblocks; k++) {
-        op(e, W_END);   /* block k ends: its code follows */
-        emit_block(e, k);
-    }
-    /* After the last block's code: the page's end. */
-    exit_to(e, e->page_va + (uint32_t)e->block_start[e->nblocks - 1]);
-    op(e, W_END);   /* loop */
-    op(e, W_END);   /* $exit */
-    i32c(e, JIT_NOT_RUN);
-    op(e, W_END);   /* function */
 
-    /* The module around it. */
-    wbuf mod = {0}, s = {0};
     static const uint8_t magic[8] = {0, 'a', 's', 'm', 1, 0, 0, 0};
     wb_bytes(&mod, magic, 8);
-    /* types: T_I1..T_I5, T_V2, then the region's (i32) -> i32 is T_I1 */
+    /* types: (i32 x n) -> i32 for n = 1..5, and (i32 i32) -> () */
     wb_uleb(&s, T_COUNT);
     for (int t = 0; t < T_COUNT; t++) {
         int n = t == T_V2 ? 2 : t + 1;
@@ -2150,13 +2304,13 @@ static int compile_region(vax_machine *m, jit_region *r)
     /* imports: the functions, then the memory */
     wb_uleb(&s, F_COUNT + 1);
     for (int f = 0; f < F_COUNT; f++) {
-        char nm[8];
-        nm[0] = 'f';
-        int len = 1, v = f;
-        if (v >= 10)
-            nm[len++] = (char)('0' + v / 10);
-        nm[len++] = (char)('0' + v % 10);
-        nm[len] = 0;
+        char nm[4] = {'f', 0, 0, 0};
+        if (f >= 10) {
+            nm[1] = (char)('0' + f / 10);
+            nm[2] = (char)('0' + f % 10);
+        } else {
+            nm[1] = (char)('0' + f);
+        }
         name(&s, "e");
         name(&s, nm);
         wb_byte(&s, 0x00);
@@ -2169,20 +2323,27 @@ static int compile_region(vax_machine *m, jit_region *r)
     wb_uleb(&s, 1);
     section(&mod, 2, &s);
     s.n = 0;
-    wb_uleb(&s, 1);
-    wb_uleb(&s, T_I1);
+    wb_uleb(&s, D_COUNT);
+    for (int d = 0; d < D_COUNT; d++)
+        wb_uleb(&s, d == D_MAIN ? T_I1 : T_I3);
     section(&mod, 3, &s);
+    s.n = 0;
+    wb_uleb(&s, G_COUNT);
+    for (int g = 0; g < G_COUNT; g++) {
+        wb_byte(&s, 0x7F);
+        wb_byte(&s, 0x01);
+        wb_byte(&s, W_I32_CONST);
+        wb_byte(&s, 0x00);
+        wb_byte(&s, W_END);
+    }
+    section(&mod, 6, &s);
     s.n = 0;
     wb_uleb(&s, 1);
     name(&s, "f");
     wb_byte(&s, 0x00);
-    wb_uleb(&s, F_COUNT);
+    wb_uleb(&s, FN(D_MAIN));
     section(&mod, 7, &s);
-    s.n = 0;
-    wb_uleb(&s, 1);
-    wb_uleb(&s, (uint32_t)e->c.n);
-    wb_bytes(&s, e->c.p, e->c.n);
-    section(&mod, 10, &s);
+    section(&mod, 10, &code);
 
     int slot = r->slot;
     if (slot == 0 && j->nfree > 0)
@@ -2194,8 +2355,10 @@ static int compile_region(vax_machine *m, jit_region *r)
     r->misses = 0;
     j->compiles++;
     j->bytes += (double)mod.n;
+    j->insns_compiled += e->ninsns;
     free(mod.p);
     free(s.p);
+    free(code.p);
     free(e->c.p);
     free(e);
     j->compile_ms += emscripten_get_now() - t0;
@@ -2207,7 +2370,7 @@ static int compile_region(vax_machine *m, jit_region *r)
 static uint32_t region_hash(uint32_t vpn, uint32_t ppa)
 {
     uint32_t h = vpn * 0x9E3779B1u ^ (ppa >> 9) * 0x85EBCA77u;
-    return (h >> 16) & (JIT_REGIONS - 1);
+    return (h >> 12) & (JIT_REGIONS - 1);
 }
 
 static void region_drop(vax_jit *j, jit_region *r)
@@ -2248,7 +2411,7 @@ int jit_enter(vax_machine *m, uint32_t pc)
     /* Compile when hot; again when entries it lacks have been seen. */
     if (r->entry_map[off] < 0 || r->misses >= 1) {
         r->heat++;
-        if (r->heat >= JIT_HOT && r->compiles < JIT_MAX_COMPILES && compile_region(m, r) == 0)
+        if (r->heat >= j->hot && r->compiles < JIT_MAX_COMPILES && compile_region(m, r) == 0)
             r->heat = 0;
         if (r->entry_map[off] < 0) {
             j->not_run++;
@@ -2275,6 +2438,7 @@ int jit_enable(vax_machine *m, int on)
     if (on && !m->jit) {
         imports_init();
         m->jit = calloc(1, sizeof *m->jit);
+        m->jit->hot = on > 1 ? (uint32_t)on : JIT_HOT;
     } else if (!on && m->jit) {
         for (int i = 0; i < JIT_REGIONS; i++)
             if (m->jit->regions[i])
@@ -2307,11 +2471,58 @@ void jit_stats(const vax_machine *m, double out[12])
     for (int i = 0; i < JIT_REGIONS; i++)
         live += j->regions[i] != NULL;
     out[9] = live;
+    out[10] = j->insns_compiled;
+}
+
+/* FNV-1a over bytes. */
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 0x100000001B3ull;
+    return h;
+}
+
+/* What the state digest (vax_state_digest) leaves out and compiled code
+ * must keep as the interpreter does: the cost, the cache model's tags,
+ * replacement state and misses, the TB's entries and replacement state,
+ * the instruction buffer's block, the statistics, the undo log and
+ * instr_pc.  For the tests (emu/wasm/jit.test.ts), run with the compiler
+ * and without. */
+uint64_t jit_timing_digest(const vax_machine *m)
+{
+    uint64_t h = 0xCBF29CE484222325ull;
+    h = fnv(h, &m->cost, sizeof m->cost);
+    h = fnv(h, &m->icount, sizeof m->icount);
+    h = fnv(h, m->cache.tag, sizeof m->cache.tag);
+    h = fnv(h, &m->cache.random, sizeof m->cache.random);
+    h = fnv(h, &m->cache.misses, sizeof m->cache.misses);
+    for (size_t i = 0; i < sizeof m->tlb.e / sizeof m->tlb.e[0]; i++) {
+        h = fnv(h, &m->tlb.e[i].tag, 4);
+        h = fnv(h, &m->tlb.e[i].pa, 4);
+        h = fnv(h, &m->tlb.e[i].access, 4);
+    }
+    h = fnv(h, m->tlb.next_victim, sizeof m->tlb.next_victim);
+    h = fnv(h, &m->ifetch_block, sizeof m->ifetch_block);
+    h = fnv(h, &m->stats, sizeof m->stats);
+    h = fnv(h, &m->acct_slot, sizeof m->acct_slot);
+    h = fnv(h, &m->acct_icount, sizeof m->acct_icount);
+    h = fnv(h, &m->acct_ns, sizeof m->acct_ns);
+    h = fnv(h, &m->cpu.instr_pc, sizeof m->cpu.instr_pc);
+    h = fnv(h, &m->cpu.rlog_n, sizeof m->cpu.rlog_n);
+    h = fnv(h, m->cpu.rlog_reg, sizeof m->cpu.rlog_reg);
+    h = fnv(h, m->cpu.rlog_delta, sizeof m->cpu.rlog_delta);
+    h = fnv(h, &m->cpu.cc_nz, sizeof m->cpu.cc_nz);
+    h = fnv(h, &m->cpu.cc_v, sizeof m->cpu.cc_v);
+    h = fnv(h, &m->cpu.cc_c, sizeof m->cpu.cc_c);
+    return h;
 }
 
 /* The JavaScript side's switch (emu/js, the tests and benchmarks). */
 EMSCRIPTEN_KEEPALIVE int vaxw_jit_enable(vax_machine *m, int on) { return jit_enable(m, on); }
 EMSCRIPTEN_KEEPALIVE void vaxw_jit_stats(vax_machine *m, double *out) { jit_stats(m, out); }
+EMSCRIPTEN_KEEPALIVE uint32_t *vaxw_jit_step_census(vax_machine *m) { return m->jit ? m->jit->step_census : NULL; }
+EMSCRIPTEN_KEEPALIVE uint64_t vaxw_jit_timing_digest(vax_machine *m) { return jit_timing_digest(m); }
 
 #else
 typedef int jit_not_built;

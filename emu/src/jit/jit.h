@@ -39,4 +39,7 @@ int jit_enable(vax_machine *m, int on);
 /* Counters: see jit.c, jit_stats. */
 void jit_stats(const vax_machine *m, double out[12]);
 
+/* A digest of the timing state (jit.c), for the tests. */
+uint64_t jit_timing_digest(const vax_machine *m);
+
 #endif
