@@ -57,7 +57,7 @@
 
 #define JIT_REGIONS 4096
 #ifndef JIT_HOT
-#define JIT_HOT 64
+#define JIT_HOT 10000
 #endif
 #define JIT_MAX_COMPILES 4
 #define JIT_MAX_INSNS 600
