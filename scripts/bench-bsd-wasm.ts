@@ -26,7 +26,7 @@ import { ConsoleSession } from '../experiments/runner/session';
 
 const { values } = parseArgs({
   options: { wasm: { type: 'string' }, repeat: { type: 'string', default: '1' }, chunked: { type: 'boolean', default: false },
-    jit: { type: 'boolean', default: false }, 'jit-hot': { type: 'string', default: '0' }, digest: { type: 'boolean', default: false } },
+    jit: { type: 'boolean', default: false }, 'jit-hot': { type: 'string', default: '0' }, 'jit-end-at-calls': { type: 'boolean', default: false }, digest: { type: 'boolean', default: false } },
 });
 const repeat = Number(values.repeat);
 if (!Number.isInteger(repeat) || repeat < 1) throw new Error(`--repeat wants a whole number from 1 up, got ${values.repeat}`);
@@ -42,7 +42,7 @@ const api = await loadVaxNode(values.wasm);
 // emu/bench/v8-code-count.ts runs this script there.
 const disk = values.chunked ? (await openDiskImage(api.vax780, imagePath)).disk : await loadDiskImage(imagePath);
 const sys = api.vax780.create({ memoryMB: 8, disk, boot: 'single', direct: true });
-if (values.jit) setJit(api.module, sys.machinePtr, true, Number(values['jit-hot']));
+if (values.jit) setJit(api.module, sys.machinePtr, true, Number(values['jit-hot']), values['jit-end-at-calls']);
 const session = new ConsoleSession(sys);
 const t0 = performance.now();
 await session.expect(PROMPT, LIMIT_SECONDS);

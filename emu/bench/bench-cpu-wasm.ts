@@ -34,7 +34,7 @@ const { values } = parseArgs({
     workload: { type: 'string' },
     mem: { type: 'string' },
     wasm: { type: 'string' },
-    jit: { type: 'boolean', default: false }, 'jit-hot': { type: 'string', default: '0' },
+    jit: { type: 'boolean', default: false }, 'jit-hot': { type: 'string', default: '0' }, 'jit-end-at-calls': { type: 'boolean', default: false },
     digest: { type: 'boolean', default: false },
   },
 });
@@ -68,7 +68,7 @@ m.physWrite(load, image);
 m.setReg(15, pc);
 if (psl !== undefined) m.setPsl(psl);
 
-if (values.jit) setJit(api.module, m.handle, true, Number(values['jit-hot']));
+if (values.jit) setJit(api.module, m.handle, true, Number(values['jit-hot']), values['jit-end-at-calls']);
 
 const t0 = performance.now();
 const { reason, executed } = m.runSliced(total, slice);

@@ -34,10 +34,13 @@ export function jitBuilt(mod: VaxWasmModule): boolean {
 }
 
 /** Turns the compiler on or off for a machine (a vax_machine pointer). */
-export function setJit(mod: VaxWasmModule, machine: number, on: boolean, hot = 0): void {
+/** hot: entries before a page is compiled (0: the default); endAtCalls: leave compiled
+ *  code at every instruction it does not compile instead of calling the interpreter. */
+export function setJit(mod: VaxWasmModule, machine: number, on: boolean, hot = 0, endAtCalls = false): void {
   const f = (mod as unknown as JitExports)._vaxw_jit_enable;
   if (!f) throw new Error('this module has no block compiler: build it with `make -C emu wasm WASM_JIT=1`');
-  f(machine, on ? Math.max(1, hot) : 0);
+  const h = Math.max(1, hot);
+  f(machine, on ? (endAtCalls ? -Math.max(2, h) : h) : 0);
 }
 
 export function jitStats(mod: VaxWasmModule, machine: number): JitStats {

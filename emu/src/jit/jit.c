@@ -81,6 +81,7 @@ typedef struct vax_jit {
     uint16_t zero16;        /* a charge of nothing (push_l's write) */
     modloc scratch_ml;      /* a modify operand's location */
     uint32_t hot;           /* entries before a page is compiled */
+    int end_at_calls;       /* leave compiled code at an instruction not compiled, instead of calling the interpreter */
     uint32_t step_census[256]; /* opcodes run through cpu_execute_step */
     int free_slots[4096];
     int nfree;
@@ -2137,7 +2138,10 @@ static void emit_block(emitter *e, int k)
             return;
         }
         if (in.kind == IK_STEP) {
-            emit_step(e, off);
+            if (e->j->end_at_calls)
+                exit_to(e, e->page_va + (uint32_t)off);
+            else
+                emit_step(e, off);
             return;
         }
         emit_inline(e, off, &in, (int)known_block, rest_to);
@@ -2438,6 +2442,12 @@ int jit_enable(vax_machine *m, int on)
     if (on && !m->jit) {
         imports_init();
         m->jit = calloc(1, sizeof *m->jit);
+        /* on: 1, or the threshold; negative, the threshold with every
+         * instruction not compiled ending compiled code (the measurement of
+         * docs/speed.md round twenty-four). */
+        m->jit->end_at_calls = on < 0;
+        if (on < 0)
+            on = -on;
         m->jit->hot = on > 1 ? (uint32_t)on : JIT_HOT;
     } else if (!on && m->jit) {
         for (int i = 0; i < JIT_REGIONS; i++)
