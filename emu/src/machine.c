@@ -12,6 +12,9 @@
 
 #include "mmu/mmu.h"
 #include "profile/profile.h"
+#if defined(VAX_JIT) && VAX_JIT
+#include "jit/jit.h"
+#endif
 
 void machine_set_stop(vax_machine *m, vax_stop_reason r, const char *fmt, ...)
 {
@@ -81,6 +84,9 @@ void vax_destroy(vax_machine *m)
     if (!m)
         return;
     profile_disable(m);
+#if defined(VAX_JIT) && VAX_JIT
+    jit_enable(m, 0);   /* the compiled regions and their table slots */
+#endif
     free(m->bus.mem);
     free(m);
 }
