@@ -523,7 +523,7 @@ void EXEC_FUNCTION(vax_machine *m)
 #if defined(VAX_JIT) && VAX_JIT && !defined(EXEC_STEP)
                     /* The block compiler's one way in (jit/jit.c): here,
                      * where the loop has left its fast path anyway. */
-                    if (m->jit) {
+                    if (UNLIKELY(m->jit != NULL)) {
                         int jst = jit_enter(m, pc);
                         if (jst == 0)
                             goto next;
