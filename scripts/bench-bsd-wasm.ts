@@ -17,6 +17,13 @@
 // lab's (findLabImage: $VAXLAB_IMAGE or the installer's), which has the
 // programs in /lab/bin.  The console is driven by the runner's own session
 // (the CLI's expect rule), so a panic or a lost output fails the run.
+//
+// With a module built by `make -C emu wasm WASM_JIT=1` (emu/docs/speed.md,
+// round twenty-four): --jit turns the block compiler on (--jit-hot N: its
+// threshold; --jit-end-at-calls: leave compiled code at every instruction it
+// does not compile) and prints its counters, and JIT_CENSUS=1 in the
+// environment the opcodes it ran through the interpreter.  --digest prints
+// the state and timing digests (the latter needs that module too).
 
 import { parseArgs } from 'node:util';
 

@@ -8,6 +8,10 @@
 // branch's) through the vax.mjs beside it if there is one (emu/js/vaxNode.ts),
 // else through this checkout's glue: the exports must be the same.
 //
+// --jit (--jit-hot N, --jit-end-at-calls): the block compiler on, with a module
+// built by `make -C emu wasm WASM_JIT=1` (emu/docs/speed.md, round
+// twenty-four), and its counters printed; --digest prints the state digest.
+//
 // Same workload, defaults and output format as emu/bench/bench_cpu.c:
 //   wasm: <rate> VAX instructions/s
 //   wasm: <n> instructions in <s> s
