@@ -37,7 +37,7 @@ interface BareOutcome {
  *  or without. */
 function runBare(
   image: Uint8Array, load: number, pc: number, psl: number | undefined, total: bigint, slice: bigint,
-  jitHot: number, setup?: (m: ReturnType<VaxMachineApi['create']>) => void,
+  jitHot: number, setup?: (m: ReturnType<VaxMachineApi['create']>) => void, endAtCalls = false,
 ): BareOutcome & { compiled: number; instructionsCompiled: number; stale: number } {
   const a = api!;
   const m = a.create({ memoryBytes: 8 * 1024 * 1024 });
@@ -46,7 +46,7 @@ function runBare(
     m.setReg(15, pc);
     if (psl !== undefined) m.setPsl(psl);
     setup?.(m);
-    if (jitHot > 0) setJit(a.module, m.handle, true, jitHot);
+    if (jitHot > 0) setJit(a.module, m.handle, true, jitHot, endAtCalls);
     m.runSliced(total, slice);
     const stats = jitHot > 0 ? jitStats(a.module, m.handle) : undefined;
     return {
@@ -86,6 +86,10 @@ test('jit: bench_cpu workload, in the benchmark slices and in odd ones, exact', 
     assert.equal(on.timing, off.timing, `slice ${slice}: timing digest`);
     assert.ok(on.compiled > 0, `slice ${slice}: something was compiled`);
     assert.ok(on.instructionsCompiled > Number(total) / 2, `slice ${slice}: most instructions ran compiled (${on.instructionsCompiled})`);
+    // Leaving compiled code at every instruction it does not compile, instead
+    // of calling the interpreter for it: the same.
+    const ends = runBare(w.image, w.load, w.pc, w.psl, total, slice, 2, undefined, true);
+    assert.deepEqual([ends.count, ends.digest, ends.timing], [off.count, off.digest, off.timing], `slice ${slice}: ending at calls`);
   }
 });
 
@@ -128,11 +132,11 @@ const PROMPT = '\n# ';
 test('jit: 4.3BSD booted single-user, a short benchmark script: the same transcript, times and digests', { skip: skipUnlessJit() || (findLabImage() ? false : 'no lab image: npm run image') }, async () => {
   const disk = await loadDiskImage(findLabImage()!);
   const script = ['cd /lab/bin', './syscall 20000', './pipeself 2000 4', './forks 200 0', './pipeback 2000 4'];
-  const run = (jitHot: number) => {
+  const run = (jitHot: number, endAtCalls = false) => {
     const a = api!;
     const sys = a.vax780.create({ memoryMB: 8, disk, boot: 'single', direct: true });
     try {
-      if (jitHot > 0) setJit(a.module, sys.machinePtr, true, jitHot);
+      if (jitHot > 0) setJit(a.module, sys.machinePtr, true, jitHot, endAtCalls);
       const marks: string[] = [];
       let out = '';
       const expect = (): void => {
@@ -172,4 +176,10 @@ test('jit: 4.3BSD booted single-user, a short benchmark script: the same transcr
   assert.equal(on.timing, off.timing, 'timing digest');
   assert.equal(on.stats, off.stats, "the 780 model's hardware counters");
   assert.ok(on.jit && on.jit.instructions > 0, 'instructions ran compiled');
+  // Every page compiled at its second entry, leaving compiled code at each
+  // instruction it does not compile: the same again.
+  const ends = run(2, true);
+  assert.equal(ends.out, off.out, 'transcript (ending at calls)');
+  assert.deepEqual(ends.marks, off.marks, 'marks (ending at calls)');
+  assert.deepEqual([ends.digest, ends.timing, ends.stats], [off.digest, off.timing, off.stats], 'digests and counters (ending at calls)');
 });

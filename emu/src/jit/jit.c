@@ -2216,6 +2216,17 @@ static void emit_main(emitter *e)
     op(e, W_END);  /* loop */
     op(e, 0x00);
     op(e, W_END);  /* the exit: r[15] and instr_pc as the loop leaves them */
+    /* Nothing ran (the entry's first instruction is one compiled code
+     * leaves at): the loop goes on as if not called, into the fast form,
+     * without testing its limits again (a refill's charge may have reached
+     * cost_limit, and the instruction runs all the same). */
+    ld64(e, MA(m->icount));
+    lget(e, L_IC0);
+    op(e, W_I64_EQ);
+    if_(e);
+    i32c(e, JIT_NOT_RUN);
+    ret(e);
+    end_(e);
     i32c(e, MA(m->cpu.r[15]));
     lget(e, L_XPC);
     mem(e, W_I32_STORE);
