@@ -301,15 +301,15 @@ enum {
 /* ---- The emitter ---- */
 
 /* The functions a region's module defines after its imports: the region
- * itself, then helpers its instructions share (a memory operand's whole
- * access, hit and miss; the instruction buffer's block; the count and the
- * limits; the checks after a write or a call), so that each compiled
+ * itself, then helpers its instructions share (a memory read's or write's
+ * miss, a modify operand's access and write-back, the instruction buffer's
+ * block, the checks after a write or a call), so that each compiled
  * instruction stays short: V8's optimising compile costs about as much per
  * byte of a module as the code saves (docs/speed.md, round twenty-four).
  * Every helper takes three i32s and returns one. */
 enum {
-    D_MAIN, D_RD1, D_RD2, D_RD4, D_WR1, D_WR2, D_WR4, D_MD1, D_MD2, D_MD4, D_MW1, D_MW2, D_MW4, D_IFA, D_TAIL,
-    D_CHK, D_COUNT
+    D_MAIN, D_RD1, D_RD2, D_RD4, D_WR1, D_WR2, D_WR4, D_MD1, D_MD2, D_MD4, D_MW1, D_MW2, D_MW4, D_IFA, D_CHK,
+    D_COUNT
 };
 #define FN(d) (F_COUNT + (d))
 /* Globals: a helper's fault status; "check the page and the shortcut
@@ -784,26 +784,6 @@ static void helper_ifetch(emitter *e)
     end_(e);
     end_(e);
     i32c(e, 0);
-}
-
-/* tail(): the count, then 1 when a limit is reached (execute.c,
- * INNER_MAY_GO_ON failing). */
-static void helper_tail(emitter *e)
-{
-    vax_machine *m = e->m;
-    i32c(e, MA(m->icount));
-    ld64(e, MA(m->icount));
-    i64c(e, 1);
-    op(e, W_I64_ADD);
-    mem(e, W_I64_STORE);
-    ld64(e, MA(m->icount));
-    ld64(e, MA(m->run_limit));
-    op(e, W_I64_LT_U);
-    ld64(e, MA(m->cost));
-    ld64(e, MA(m->cost_limit));
-    op(e, W_I64_LT_U);
-    op(e, W_I32_AND);
-    op(e, W_I32_EQZ);
 }
 
 /* chk(from, to): after a write into the page or a call: G_LEAVE cleared;
@@ -2262,7 +2242,6 @@ static void emit_helper(emitter *e, int d)
     case D_MW2: helper_mod_write(e, 2); break;
     case D_MW4: helper_mod_write(e, 4); break;
     case D_IFA: helper_ifetch(e); break;
-    case D_TAIL: helper_tail(e); break;
     default: helper_check(e); break;
     }
     op(e, W_END);
