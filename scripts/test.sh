@@ -60,11 +60,11 @@ if run_step "setup (packages, npm ci)" bash scripts/setup.sh --no-build; then
     # The profile-guided build trains on that image (emu/Makefile), so on a
     # fresh tree the first make was plain and this one trains and
     # recompiles the library and the module; otherwise it does nothing.
-    run_step "build: profile-guided make (trained on the image)" make -C emu -j"$jobs" native wasm
+    run_step "build: profile-guided make" make -C emu -j"$jobs" native wasm
   else
     echo "no 4.3BSD distribution in $dist: the image is not built; tests that need it say they are skipped"
     skip_step "build: the 4.3BSD image (installer)"
-    skip_step "build: profile-guided make (no image to train on)"
+    skip_step "build: profile-guided make (no image)"
   fi
   run_step "emu: make -C emu test (native + asan)" make -C emu -j"$jobs" test
   run_step "node tests (incl. wasm == native)" node_tests
@@ -89,7 +89,7 @@ if run_step "setup (packages, npm ci)" bash scripts/setup.sh --no-build; then
   fi
 else
   for s in "build: make -C emu native wasm" "build: worker threads' bundle" "build: the 4.3BSD image (installer)" \
-           "build: profile-guided make (trained on the image)" "emu: make -C emu test (native + asan)" \
+           "build: profile-guided make" "emu: make -C emu test (native + asan)" \
            "node tests (incl. wasm == native)" "asan: boot + DEC diagnostics, ASan machine" "typecheck: tsc --noEmit (+ e2e)" "web build: vite build" "e2e: playwright (chromium)"; do
     skip_step "$s"
   done
