@@ -10,7 +10,8 @@
 # - npm dependencies via `npm ci` when node_modules is missing or older than
 #   package.json / package-lock.json.
 # - make -C emu native wasm, the worker threads' bundle (esbuild; rebuilt only
-#   when its sources changed), and the 4.3BSD image (installer/install.ts; cached).
+#   when its sources changed), the 4.3BSD image (installer/install.ts; cached),
+#   then make again: the profile-guided build, trained on that image (cached).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -73,6 +74,22 @@ if ! command -v emcc >/dev/null; then
   command -v emcc >/dev/null || die "emscripten installed but emcc still not on PATH"
 fi
 
+# --- clang's profile runtime (the profile-guided WebAssembly build) ----------
+# emu/Makefile trains the WebAssembly build's profile with a native clang-14
+# build, which needs libclang_rt.profile (Debian's libclang-rt-14-dev, only
+# recommended by the clang that emscripten brings) and llvm-profdata-14
+# (llvm-14).  Without them the module is built without the profile, and make
+# says so.
+if command -v clang-14 >/dev/null \
+   && { [ ! -f "$(clang-14 --print-runtime-dir 2>/dev/null)/libclang_rt.profile-$(uname -m).a" ] \
+        || ! command -v llvm-profdata-14 >/dev/null; }; then
+  if is_root; then
+    apt_install libclang-rt-14-dev llvm-14
+  else
+    log "WARNING: clang-14's profile runtime or llvm-profdata-14 missing and not root; the WebAssembly build will not be profile-guided:  apt-get install -y libclang-rt-14-dev llvm-14"
+  fi
+fi
+
 # --- Chromium (for the end-to-end tests) -------------------------------------
 if [ $want_chromium -eq 1 ] && ! command -v chromium >/dev/null; then
   if is_root; then
@@ -106,5 +123,12 @@ if [ $build -eq 1 ]; then
   # tapes (cached by the inputs' hashes: costs nothing when unchanged).
   log "installer: web/public/images/43bsd.dsk.gz"
   node --import tsx installer/install.ts
+  # The profile-guided build trains on that image (emu/Makefile,
+  # "profile-guided optimisation"), so on a fresh tree the make above was
+  # plain and this one trains and recompiles; when nothing changed it does
+  # nothing.  The image and snapshots stay valid: they are keyed by the
+  # emulator's sources, not its binary.
+  log "make -C emu -j$jobs native wasm (profile-guided, trained on that image)"
+  make -C emu -j"$jobs" native wasm
 fi
 log "done"

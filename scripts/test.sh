@@ -4,7 +4,8 @@
 #
 #   1. setup       scripts/setup.sh --no-build: missing packages, npm ci
 #   2. build       make -C emu native wasm; the worker threads' bundle (esbuild,
-#                  cached); the 4.3BSD image (installer, cached)
+#                  cached); the 4.3BSD image (installer, cached); make again,
+#                  profile-guided, trained on that image (cached)
 #   3. emu         make -C emu test: C tests, native and ASan/UBSan builds
 #   4. node        node --test (TypeScript via tsx): every *.test.{ts,mjs} under
 #                  web/src, emu/js, emu/wasm, emu/tests, installer, experiments and scripts;
@@ -56,9 +57,14 @@ if run_step "setup (packages, npm ci)" bash scripts/setup.sh --no-build; then
   dist="${VAXLAB_DIST:-../shared/bsd/4.3BSD}"
   if [ -f "$dist/SHA256SUMS" ]; then
     run_step "build: the 4.3BSD image (installer)" node --import tsx installer/install.ts
+    # The profile-guided build trains on that image (emu/Makefile), so on a
+    # fresh tree the first make was plain and this one trains and
+    # recompiles the library and the module; otherwise it does nothing.
+    run_step "build: profile-guided make" make -C emu -j"$jobs" native wasm
   else
     echo "no 4.3BSD distribution in $dist: the image is not built; tests that need it say they are skipped"
     skip_step "build: the 4.3BSD image (installer)"
+    skip_step "build: profile-guided make (no image)"
   fi
   run_step "emu: make -C emu test (native + asan)" make -C emu -j"$jobs" test
   run_step "node tests (incl. wasm == native)" node_tests
@@ -82,7 +88,8 @@ if run_step "setup (packages, npm ci)" bash scripts/setup.sh --no-build; then
     skip_step "e2e: playwright (web build failed)"
   fi
 else
-  for s in "build: make -C emu native wasm" "build: worker threads' bundle" "build: the 4.3BSD image (installer)" "emu: make -C emu test (native + asan)" \
+  for s in "build: make -C emu native wasm" "build: worker threads' bundle" "build: the 4.3BSD image (installer)" \
+           "build: profile-guided make" "emu: make -C emu test (native + asan)" \
            "node tests (incl. wasm == native)" "asan: boot + DEC diagnostics, ASan machine" "typecheck: tsc --noEmit (+ e2e)" "web build: vite build" "e2e: playwright (chromium)"; do
     skip_step "$s"
   done
