@@ -79,10 +79,9 @@ fi
 # build, which needs libclang_rt.profile (Debian's libclang-rt-14-dev, only
 # recommended by the clang that emscripten brings) and llvm-profdata-14
 # (llvm-14).  Without them the module is built without the profile, and make
-# says so.
-if command -v clang-14 >/dev/null \
-   && { [ ! -f "$(clang-14 --print-runtime-dir 2>/dev/null)/libclang_rt.profile-$(uname -m).a" ] \
-        || ! command -v llvm-profdata-14 >/dev/null; }; then
+# says so.  make decides what is missing (emu/Makefile, pgo-tools-missing), so
+# the test is written once.
+if command -v clang-14 >/dev/null && [ -n "$(make -s --no-print-directory -C emu pgo-tools-missing)" ]; then
   if is_root; then
     apt_install libclang-rt-14-dev llvm-14
   else
