@@ -753,6 +753,9 @@ test('how long a run takes: the paper\'s time per step (scaled to the count and 
   assert.equal(Number(fast.hostSeconds.toFixed(4)), Number(syscall.hostSeconds.toFixed(4)));
   assert.equal(estimateRun('table2', { cpu: '750', memoryMB: 4.5, set: {}, parameters: { divisor: 1 } }, 80)!.steps.length, 29);
   assert.deepEqual([durationWords(0.5), durationWords(42), durationWords(3725)], ['under a second', 'about 42 s', 'about 1 h 2 min']);
+  // Rounding up carries into the next unit: never "1 min 60 s", "60 s" or "1 h 60 min".
+  assert.deepEqual([59.6, 115, 119, 170, 599.9, 3599, 7190].map(durationWords),
+    ['about 1 min', 'about 2 min', 'about 2 min', 'about 2 min 50 s', 'about 10 min', 'about 1 h', 'about 2 h']);
   // A finished run's line: the emulator's time from typing to the prompt, told apart from /bin/time's; a stopped run
   // counts the rows done as the results' outcome does, the stopped one not among them.
   const ok = { status: 'ok', emulator: { virtualSeconds: 0.6 } };
