@@ -499,6 +499,12 @@ test('the Terminal tab: boots the 780 with 8 MB, follows its status, shows its o
   t.input('\x15');
   assert.equal(t.state.get().longLine, null);
   assert.deepEqual([longestLine(''), longestLine('ab\r\nabc'), longestLine('abcd')], [0, 3, 4]);
+  // A paste of many lines (here 400,000, about 3 MB) goes to the guest whole: measuring it does not throw.
+  const lines = Array.from({ length: 400_000 }, (_, i) => `echo ${i}`).join('\n');
+  assert.equal(longestLine(lines), 'echo 399999'.length);
+  posted.length = 0;
+  t.input(lines);
+  assert.deepEqual([posted.length, posted[0]], [1, { type: 'terminal-input', text: lines }]);
 });
 
 test('the history says why when the browser keeps none; runs are kept row by row, interrupted until they end', async () => {
