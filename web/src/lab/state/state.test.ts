@@ -745,6 +745,22 @@ test('the page put together: the address follows the form, a run is kept row by 
   lab.runs.fail('end of test');
 });
 
+test('a new address replaces the error the last one gave: each address read says what is wrong with it, or nothing', async () => {
+  const addr = address('https://lab.example/vaxlab/#r=zzzz');
+  const lab = new LabController({ imageBase: 'https://lab.example/images/', address: addr, store: memoryStore().store, channel: null, storage: null });
+  await lab.openFromAddress();
+  assert.match(lab.shown.permalinkError.get()!, /not a vaxlab result link/);
+  // Another address typed into the same tab (a hashchange): its own problem, not the last link's.
+  addr.url = 'https://lab.example/vaxlab/#x=nosuch&p.iterations=5';
+  await lab.openFromAddress();
+  assert.match(lab.shown.permalinkError.get()!, /experiment this lab does not have: “nosuch”/);
+  // And one with nothing wrong clears it.
+  addr.url = 'https://lab.example/vaxlab/#x=namework&k.nchsize=0';
+  await lab.openFromAddress();
+  assert.equal(lab.shown.permalinkError.get(), null);
+  assert.equal(lab.form.form.get().kernelToggles.nchsize, '0');
+});
+
 test('how long a run takes: the paper\'s time per step (scaled to the count and the processor) at the measured speed', () => {
   const syscall = estimateRun('syscall', { cpu: '750', memoryMB: 4.5, set: {}, parameters: { iterations: 100000 } }, 80)!;
   // 10 s of boot and set-up and the paper's 23 s on its 750, at 80 virtual 780 seconds a second (a 750's count 0.6).
