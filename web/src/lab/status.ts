@@ -50,7 +50,14 @@ export function machineStatus(m: MachineState, run: RunState | null): { text: st
   }
 }
 
-export function progressText(run: RunState | null, estimate: RunEstimate | null = null): string | null {
+/** The run's progress line, under the Run panel's experiment (`shownExperiment`): a run of another one (the list
+ *  was clicked while it ran, or after) is named first, or its steps would read as that experiment's. */
+export function progressText(run: RunState | null, estimate: RunEstimate | null = null, shownExperiment: string | null = null): string | null {
+  const text = runProgressText(run, estimate);
+  return text !== null && shownExperiment !== null && run!.experiment !== shownExperiment ? `${run!.experiment}: ${text}` : text;
+}
+
+function runProgressText(run: RunState | null, estimate: RunEstimate | null): string | null {
   if (!run) return null;
   const p = run.progress;
   const host = `host ${run.hostSeconds.toFixed(1)} s`;

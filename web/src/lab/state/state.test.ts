@@ -812,6 +812,11 @@ test('how long a run takes: the paper\'s time per step (scaled to the count and 
   assert.equal(runFraction(second, seeded), 0.5);
   assert.match(progressText({ ...(second as object), status: 'running', hostSeconds: 2 } as never, seeded)!,
     /^Step 1 of 1: syscall, seed 2 of 3 — virtual 16\.5 s of about 33, host 2\.0 s$/);
+  // Under another experiment than the run's (picked in the list while it ran), the line names the run's.
+  const table2Run = { experiment: 'table2', status: 'running', hostSeconds: 6.8, progress: { step: 17, steps: 29, label: 'execs0null', virtualSeconds: 2.5, instructions: 1 } } as never;
+  assert.match(progressText(table2Run, null, 'ls-l')!, /^table2: Step 17 of 29: execs0null — virtual 2\.5 s, host 6\.8 s$/);
+  assert.match(progressText(table2Run, null, 'table2')!, /^Step 17 of 29: execs0null/);
+  assert.match(progressText({ ...(finishedRun([ok]) as object), experiment: 'syscall' } as never, null, 'namework')!, /^syscall: Finished: 1 row;/);
   // A row of 3 seeds keeps the median's machine time: the run's machines ran about 3 times that.
   r.rows[0]!.spread = { seeds: 3, real: { min: 0.6, max: 0.7 }, user: { min: 0, max: 0 }, sys: { min: 0.5, max: 0.6 } };
   assert.equal(measuredSpeed(r, 3), 30);
