@@ -499,6 +499,13 @@ test('the Terminal tab: boots the 780 with 8 MB, follows its status, shows its o
   t.input('\x15');
   assert.equal(t.state.get().longLine, null);
   assert.deepEqual([longestLine(''), longestLine('ab\r\nabc'), longestLine('abcd')], [0, 3, 4]);
+  // Powered off and booted again: the box "Follow wall-clock time" stays as the user left it, and the boot follows it.
+  t.setRealtime(true);
+  t.handle({ type: 'terminal-status', phase: 'off', virtualSeconds: 0, realtime: false });
+  assert.deepEqual([t.state.get().phase, t.state.get().realtime], ['off', true]);
+  posted.length = 0;
+  t.start();
+  assert.deepEqual(posted, [{ type: 'terminal-start', cpu: '780', memoryMB: 8, realtime: true }]);
   // A paste of many lines (here 400,000, about 3 MB) goes to the guest whole: measuring it does not throw.
   const lines = Array.from({ length: 400_000 }, (_, i) => `echo ${i}`).join('\n');
   assert.equal(longestLine(lines), 'echo 399999'.length);

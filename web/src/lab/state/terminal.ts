@@ -92,6 +92,9 @@ export class Terminal {
 
   handle(m: FromWorker): void {
     if (m.type !== 'terminal-status') return;
-    this.state.patch({ phase: m.phase, message: m.message ?? null, virtualSeconds: m.virtualSeconds, realtime: m.realtime });
+    // Powered off, there is no machine whose speed the status could tell: the box keeps what the user chose, for the
+    // next boot (a worker that said false there unticked it, and the next boot ran at full speed).
+    const realtime = m.phase === 'off' ? this.state.get().realtime : m.realtime;
+    this.state.patch({ phase: m.phase, message: m.message ?? null, virtualSeconds: m.virtualSeconds, realtime });
   }
 }
