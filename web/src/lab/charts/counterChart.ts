@@ -286,6 +286,8 @@ export function renderCounterChart(
   if (input && sameFrame) {
     updateChart(drawn!, input);
     setOverlay(svgElement, empty ? emptyText : null, width);
+    // A hover showing the last step's values goes with them.
+    if (empty) for (const panel of drawn!.panels) panel.hover.style('display', 'none');
     return;
   }
   drawnCharts.delete(svgElement);
@@ -383,7 +385,11 @@ export function renderCounterChart(
         const { series: s, seriesA, x, y } = data;
         const i = byTime(s.t, data.xInvert(px));
         const ti = s.t[i];
-        if (ti === undefined) return;
+        if (ti === undefined) {
+          // No samples (a live run's next step, its frame kept): nothing to point at.
+          focus.style('display', 'none');
+          return;
+        }
         focus.style('display', 'inline');
         const fx = x(ti);
         focus.select('.hover-rule').attr('x1', fx).attr('x2', fx);
