@@ -5,7 +5,7 @@
 // speedscope and folded stacks, and travels in its permalink to a fresh page.
 
 import { decodePermalink } from '../web/src/lab/permalink';
-import { chooseExperiment, downloadText, expect, openLab, shot, test } from './lab';
+import { chooseExperiment, downloadText, expect, openLab, pageFits, shot, test } from './lab';
 
 test('a profiled run: flame graph, search, zoom, sorted table, the diff of the cache off and on, exports, permalink',
   async ({ page, freshPage }, testInfo) => {
@@ -69,6 +69,20 @@ test('a profiled run: flame graph, search, zoom, sorted table, the diff of the c
       await expect(diff.locator('tbody tr').first()).toBeVisible();
       expect(await diff.locator('tbody tr', { hasText: '_namei' }).count()).toBe(1);
       await shot(page, '21-profile-diff', testInfo);
+    });
+
+    await test.step('at a phone\'s width the flat table and the diff scroll inside the panel, not the page', async () => {
+      await page.setViewportSize({ width: 390, height: 900 });
+      await expect.poll(async () => (await pageFits(page)).scrollWidth).toBeLessThanOrEqual((await pageFits(page)).clientWidth);
+      const flat = page.getByTestId('profile-flat-box');
+      expect(await flat.evaluate((box) => box.scrollWidth > box.clientWidth), 'the flat table is wider than 390 px: its box scrolls').toBe(true);
+      await flat.evaluate((box) => box.scrollTo({ left: box.scrollWidth }));
+      // Scrolled to its end, the last column is within the window's width.
+      const last = (await page.getByTestId('profile-flat').locator('th').last().boundingBox())!;
+      expect(last.x).toBeGreaterThanOrEqual(0);
+      expect(last.x + last.width).toBeLessThanOrEqual(390);
+      await expect(page.getByTestId('profile-diff-box')).toBeVisible();
+      await page.setViewportSize({ width: 1280, height: 900 });
     });
 
     await test.step('exports: speedscope JSON and folded stacks', async () => {

@@ -200,6 +200,8 @@ export class LabController {
   async openFromAddress(): Promise<void> {
     const contents = readFragment(this.address.hash());
     this.readingAddress = true;
+    // What was wrong with the address read before (another one typed into this tab) is not this one's.
+    this.shown.permalinkError.set(null);
     try {
       const payload = contents.link ? await this.shown.read(contents.link) : null;
       batch(() => {

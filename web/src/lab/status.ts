@@ -50,7 +50,14 @@ export function machineStatus(m: MachineState, run: RunState | null): { text: st
   }
 }
 
-export function progressText(run: RunState | null, estimate: RunEstimate | null = null): string | null {
+/** The run's progress line, under the Run panel's experiment (`shownExperiment`): a run of another one (the list
+ *  was clicked while it ran, or after) is named first, or its steps would read as that experiment's. */
+export function progressText(run: RunState | null, estimate: RunEstimate | null = null, shownExperiment: string | null = null): string | null {
+  const text = runProgressText(run, estimate);
+  return text !== null && shownExperiment !== null && run!.experiment !== shownExperiment ? `${run!.experiment}: ${text}` : text;
+}
+
+function runProgressText(run: RunState | null, estimate: RunEstimate | null): string | null {
   if (!run) return null;
   const p = run.progress;
   const host = `host ${run.hostSeconds.toFixed(1)} s`;
@@ -164,17 +171,21 @@ export function workersWords(estimate: Pick<RunEstimate, 'steps' | 'seeds'>, wor
     : `Its ${what} run in turn on one worker; Workers, under Sweep, spreads them over several.`;
 }
 
-/** A duration in words, rounded: "about 3 s", "about 2 min 20 s", "about 1 h 5 min". */
+/** A duration in words, rounded: "about 3 s", "about 2 min 20 s", "about 1 h 5 min".  Rounded to what is shown first
+ *  (a second, then ten seconds, then a minute), so that a rounding up carries: 119 s is "about 2 min", not "1 min 60 s". */
 export function durationWords(seconds: number): string {
   if (seconds < 1) return 'under a second';
-  if (seconds < 60) return `about ${Math.round(seconds)} s`;
-  if (seconds < 3600) {
-    const m = Math.floor(seconds / 60);
-    const s = Math.round((seconds - 60 * m) / 10) * 10;
-    return `about ${m} min${s && m < 10 ? ` ${s} s` : ''}`;
+  if (Math.round(seconds) < 60) return `about ${Math.round(seconds)} s`;
+  const tens = Math.round(seconds / 10) * 10;
+  if (tens < 600) {
+    const m = Math.floor(tens / 60);
+    const s = tens - 60 * m;
+    return `about ${m} min${s ? ` ${s} s` : ''}`;
   }
-  const h = Math.floor(seconds / 3600);
-  const m = Math.round((seconds - 3600 * h) / 60);
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `about ${minutes} min`;
+  const h = Math.floor(minutes / 60);
+  const m = minutes - 60 * h;
   return `about ${h} h${m ? ` ${m} min` : ''}`;
 }
 

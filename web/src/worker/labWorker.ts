@@ -572,7 +572,8 @@ ctx.onmessage = (e: MessageEvent<ToWorker>) => {
         const t = terminal;
         terminal = null;
         t.stop();
-        post({ type: 'terminal-status', phase: 'off', virtualSeconds: 0, realtime: false });
+        // Its speed setting as it was (the page's "Follow wall-clock time" box, for the next boot), not false.
+        post({ type: 'terminal-status', phase: 'off', virtualSeconds: 0, realtime: t.isRealtime });
         updateSpeedTimer();
       }
       break;

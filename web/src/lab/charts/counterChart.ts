@@ -19,6 +19,10 @@
 // plots' scene (counterScene.ts) says has changed is touched: new circles
 // appended, a path's d extended, an axis drawn again only when its domain
 // moved.  What it shows is what drawing it whole would (the scene's tests).
+// A series without samples drawn over such a chart (the next step of a run,
+// before its command has run a second) keeps the frame, its plots empty and
+// the message over them: the chart is drawn whole once per run, not per step,
+// and keeps its height.
 
 import { axisBottom, axisLeft, bisector, pointer, select, type Selection } from 'd3';
 
@@ -244,6 +248,16 @@ function updateChart(drawn: DrawnChart, input: SceneInput): void {
   drawn.scene = next;
 }
 
+/** The message over a drawn chart whose plots are empty (null: none). */
+function setOverlay(svgElement: SVGSVGElement, text: string | null, width: number): void {
+  const svg = select(svgElement);
+  svg.selectAll('text.chart-empty').remove();
+  if (text !== null) {
+    svg.append('text').attr('class', 'chart-empty').attr('x', width / 2).attr('y', M.top + PLOT_HEIGHT / 2 + 4)
+      .attr('text-anchor', 'middle').text(text);
+  }
+}
+
 /** Draws the chart in svg: whole the first time (or when its panels, width or names change), else only what changed
  *  since it was drawn last (a live chart's new samples).  colourIndex: a stable colour per counter id. */
 export function renderCounterChart(
@@ -262,9 +276,18 @@ export function renderCounterChart(
   const innerW = Math.max(40, layout.panelWidth - M.left - M.right);
   const key = frameKey(width, panels, names, colourIndex, compare);
   const drawn = drawnCharts.get(svgElement);
-  const input: SceneInput | null = empty ? null : { series: series!, seriesA: compare?.series ?? null, panels, names, innerW, colourIndex };
-  if (input && drawn && drawn.key === key && svgElement.firstChild) {
-    updateChart(drawn, input);
+  const sameFrame = !!drawn && drawn.key === key && !!svgElement.firstChild;
+  // A series with no samples yet where this frame is drawn (each step of a live run starts an empty one): the frame
+  // stays, its plots emptied and the message over them, rather than the chart giving way to the message alone and
+  // everything under it moving up, then down again at the step's first samples.
+  const keepFrame = empty && sameFrame && series !== null && panels.length > 0;
+  const input: SceneInput | null = empty && !keepFrame ? null
+    : { series: series!, seriesA: compare?.series ?? null, panels, names, innerW, colourIndex };
+  if (input && sameFrame) {
+    updateChart(drawn!, input);
+    setOverlay(svgElement, empty ? emptyText : null, width);
+    // A hover showing the last step's values goes with them.
+    if (empty) for (const panel of drawn!.panels) panel.hover.style('display', 'none');
     return;
   }
   drawnCharts.delete(svgElement);
@@ -362,7 +385,11 @@ export function renderCounterChart(
         const { series: s, seriesA, x, y } = data;
         const i = byTime(s.t, data.xInvert(px));
         const ti = s.t[i];
-        if (ti === undefined) return;
+        if (ti === undefined) {
+          // No samples (a live run's next step, its frame kept): nothing to point at.
+          focus.style('display', 'none');
+          return;
+        }
         focus.style('display', 'inline');
         const fx = x(ti);
         focus.select('.hover-rule').attr('x1', fx).attr('x2', fx);

@@ -120,6 +120,30 @@ test('the changes of a draw with no new samples are none; of one whose samples c
   assert.deepEqual(applyChanges(drawn, changes, fewer), fewer);
 });
 
+test('the next step of a live run: drawn over the last step\'s chart, an empty series empties the plots, then its samples draw them', () => {
+  const empty: ChartSeries = { t: [], values: {} };
+  const last = sceneOf(input(samples(30)));
+  // Its first draw: no samples yet.  Every line is remade with no points (no path, no circle), on the axes of nothing.
+  const cleared = nextScene(last, input(empty));
+  assert.deepEqual(cleared, sceneOf(input(empty)));
+  for (const panel of cleared.panels) {
+    assert.deepEqual(panel.xDomain, [0, 1]);
+    for (const l of panel.lines) assert.deepEqual([l.points.length, l.d, l.circles.length, l.values], [0, null, 0, null]);
+  }
+  const changes = sceneChanges(last, cleared);
+  assert.ok(changes.every((c) => c.lines.every((lc) => lc.remake)));
+  assert.deepEqual(applyChanges(last, changes, cleared), cleared);
+  // Then the step's samples, a few at a time, over the emptied chart: as if drawn whole.
+  const step = samples(12, 9);
+  let drawn = cleared;
+  for (const n of [1, 3, 12]) {
+    const next = nextScene(drawn, input(upTo(step, n)));
+    assert.deepEqual(next, sceneOf(input(upTo(step, n))), `${n} samples of the next step`);
+    assert.deepEqual(applyChanges(drawn, sceneChanges(drawn, next), next), next);
+    drawn = next;
+  }
+});
+
 test('values are written as toLocaleString(\'en-US\') writes them (the formatter is made once)', () => {
   for (const v of [0, 0.3, 0.00123, 0.0456, 1.005, 12.345, 99.95, 100, 999.5, 1000, 1234.5, 4012.3, 9999, 9999.6, -3.25, -1234]) {
     const a = Math.abs(v);

@@ -131,6 +131,8 @@ export default function ProfilePanel({ lab }: { lab: LabController }) {
       </p>
 
       <div className="profile-tables">
+        {/* Each table scrolls sideways inside the panel when it is wider (a phone): the page itself never does. */}
+        <div className="table-wrap" role="region" aria-label="Flat profile" tabIndex={0} data-testid="profile-flat-box">
         <table className="profile-flat" data-testid="profile-flat">
           <caption>Flat profile ({mode === 'all' ? 'all modes' : `${mode} mode`}), the calling contexts kept</caption>
           <thead>
@@ -163,6 +165,7 @@ export default function ProfilePanel({ lab }: { lab: LabController }) {
             </td></tr></tfoot>
           ) : null}
         </table>
+        </div>
 
         <div className="profile-diff">
           <label>Compare with{' '}
@@ -172,6 +175,7 @@ export default function ProfilePanel({ lab }: { lab: LabController }) {
             </select>
           </label>
           {diff && chosen ? (
+            <div className="table-wrap" role="region" aria-label="Profile diff" tabIndex={0} data-testid="profile-diff-box">
             <table data-testid="profile-diff">
               <caption>A: {chosen.label}; B: {row.test}. Biggest change of total time first</caption>
               <thead>
@@ -198,6 +202,7 @@ export default function ProfilePanel({ lab }: { lab: LabController }) {
                 </td></tr></tfoot>
               ) : null}
             </table>
+            </div>
           ) : <p className="hint">{candidates.length ? 'Pick another profile to see which functions got faster or slower.' : 'No other profiled row to compare with: profile a run with several rows, or compare with another profiled run.'}</p>}
         </div>
       </div>

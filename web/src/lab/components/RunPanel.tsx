@@ -44,7 +44,7 @@ export function RunPanel({ lab }: { lab: LabController }) {
   useAtom(lab.sweeps.form);
   const workers = estimate ? workersWords(estimate, lab.sweeps.parallelFor(form.experimentId, estimate.seeds), lab.pool.availability().available) : null;
   const fraction = running ? runFraction(run, runEstimate) : null;
-  const progress = progressText(run, runEstimate);
+  const progress = progressText(run, runEstimate, form.experimentId);
 
   if (!spec) return <section className="panel run-panel"><p>No experiment selected.</p></section>;
   const typed = form.params[spec.id] ?? {};

@@ -499,6 +499,19 @@ test('the Terminal tab: boots the 780 with 8 MB, follows its status, shows its o
   t.input('\x15');
   assert.equal(t.state.get().longLine, null);
   assert.deepEqual([longestLine(''), longestLine('ab\r\nabc'), longestLine('abcd')], [0, 3, 4]);
+  // Powered off and booted again: the box "Follow wall-clock time" stays as the user left it, and the boot follows it.
+  t.setRealtime(true);
+  t.handle({ type: 'terminal-status', phase: 'off', virtualSeconds: 0, realtime: false });
+  assert.deepEqual([t.state.get().phase, t.state.get().realtime], ['off', true]);
+  posted.length = 0;
+  t.start();
+  assert.deepEqual(posted, [{ type: 'terminal-start', cpu: '780', memoryMB: 8, realtime: true }]);
+  // A paste of many lines (here 400,000, about 3 MB) goes to the guest whole: measuring it does not throw.
+  const lines = Array.from({ length: 400_000 }, (_, i) => `echo ${i}`).join('\n');
+  assert.equal(longestLine(lines), 'echo 399999'.length);
+  posted.length = 0;
+  t.input(lines);
+  assert.deepEqual([posted.length, posted[0]], [1, { type: 'terminal-input', text: lines }]);
 });
 
 test('the history says why when the browser keeps none; runs are kept row by row, interrupted until they end', async () => {
@@ -739,6 +752,22 @@ test('the page put together: the address follows the form, a run is kept row by 
   lab.runs.fail('end of test');
 });
 
+test('a new address replaces the error the last one gave: each address read says what is wrong with it, or nothing', async () => {
+  const addr = address('https://lab.example/vaxlab/#r=zzzz');
+  const lab = new LabController({ imageBase: 'https://lab.example/images/', address: addr, store: memoryStore().store, channel: null, storage: null });
+  await lab.openFromAddress();
+  assert.match(lab.shown.permalinkError.get()!, /not a vaxlab result link/);
+  // Another address typed into the same tab (a hashchange): its own problem, not the last link's.
+  addr.url = 'https://lab.example/vaxlab/#x=nosuch&p.iterations=5';
+  await lab.openFromAddress();
+  assert.match(lab.shown.permalinkError.get()!, /experiment this lab does not have: “nosuch”/);
+  // And one with nothing wrong clears it.
+  addr.url = 'https://lab.example/vaxlab/#x=namework&k.nchsize=0';
+  await lab.openFromAddress();
+  assert.equal(lab.shown.permalinkError.get(), null);
+  assert.equal(lab.form.form.get().kernelToggles.nchsize, '0');
+});
+
 test('how long a run takes: the paper\'s time per step (scaled to the count and the processor) at the measured speed', () => {
   const syscall = estimateRun('syscall', { cpu: '750', memoryMB: 4.5, set: {}, parameters: { iterations: 100000 } }, 80)!;
   // 10 s of boot and set-up and the paper's 23 s on its 750, at 80 virtual 780 seconds a second (a 750's count 0.6).
@@ -753,6 +782,9 @@ test('how long a run takes: the paper\'s time per step (scaled to the count and 
   assert.equal(Number(fast.hostSeconds.toFixed(4)), Number(syscall.hostSeconds.toFixed(4)));
   assert.equal(estimateRun('table2', { cpu: '750', memoryMB: 4.5, set: {}, parameters: { divisor: 1 } }, 80)!.steps.length, 29);
   assert.deepEqual([durationWords(0.5), durationWords(42), durationWords(3725)], ['under a second', 'about 42 s', 'about 1 h 2 min']);
+  // Rounding up carries into the next unit: never "1 min 60 s", "60 s" or "1 h 60 min".
+  assert.deepEqual([59.6, 115, 119, 170, 599.9, 3599, 7190].map(durationWords),
+    ['about 1 min', 'about 2 min', 'about 2 min', 'about 2 min 50 s', 'about 10 min', 'about 1 h', 'about 2 h']);
   // A finished run's line: the emulator's time from typing to the prompt, told apart from /bin/time's; a stopped run
   // counts the rows done as the results' outcome does, the stopped one not among them.
   const ok = { status: 'ok', emulator: { virtualSeconds: 0.6 } };
@@ -787,6 +819,11 @@ test('how long a run takes: the paper\'s time per step (scaled to the count and 
   assert.equal(runFraction(second, seeded), 0.5);
   assert.match(progressText({ ...(second as object), status: 'running', hostSeconds: 2 } as never, seeded)!,
     /^Step 1 of 1: syscall, seed 2 of 3 — virtual 16\.5 s of about 33, host 2\.0 s$/);
+  // Under another experiment than the run's (picked in the list while it ran), the line names the run's.
+  const table2Run = { experiment: 'table2', status: 'running', hostSeconds: 6.8, progress: { step: 17, steps: 29, label: 'execs0null', virtualSeconds: 2.5, instructions: 1 } } as never;
+  assert.match(progressText(table2Run, null, 'ls-l')!, /^table2: Step 17 of 29: execs0null — virtual 2\.5 s, host 6\.8 s$/);
+  assert.match(progressText(table2Run, null, 'table2')!, /^Step 17 of 29: execs0null/);
+  assert.match(progressText({ ...(finishedRun([ok]) as object), experiment: 'syscall' } as never, null, 'namework')!, /^syscall: Finished: 1 row;/);
   // A row of 3 seeds keeps the median's machine time: the run's machines ran about 3 times that.
   r.rows[0]!.spread = { seeds: 3, real: { min: 0.6, max: 0.7 }, user: { min: 0, max: 0 }, sys: { min: 0.5, max: 0.6 } };
   assert.equal(measuredSpeed(r, 3), 30);

@@ -30,7 +30,18 @@ export const GUEST_TTY_LINE_MAX = 254;
 
 /** The length of the longest line in `text` (lines end at CR or LF). */
 export function longestLine(text: string): number {
-  return Math.max(0, ...text.split(/[\r\n]/).map((l) => l.length));
+  // A loop, not Math.max(...lines): a paste of a few hundred thousand lines would be as many arguments, past the
+  // engine's stack, and the paste would be lost to a RangeError.
+  let longest = 0;
+  let start = 0;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 10;
+    if (c === 10 || c === 13) {
+      longest = Math.max(longest, i - start);
+      start = i + 1;
+    }
+  }
+  return longest;
 }
 
 /** The Terminal tab's machine: a 780 with 8 MB, as the lab's page describes it. */
@@ -81,6 +92,9 @@ export class Terminal {
 
   handle(m: FromWorker): void {
     if (m.type !== 'terminal-status') return;
-    this.state.patch({ phase: m.phase, message: m.message ?? null, virtualSeconds: m.virtualSeconds, realtime: m.realtime });
+    // Powered off, there is no machine whose speed the status could tell: the box keeps what the user chose, for the
+    // next boot (a worker that said false there unticked it, and the next boot ran at full speed).
+    const realtime = m.phase === 'off' ? this.state.get().realtime : m.realtime;
+    this.state.patch({ phase: m.phase, message: m.message ?? null, virtualSeconds: m.virtualSeconds, realtime });
   }
 }
