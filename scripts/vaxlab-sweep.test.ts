@@ -57,6 +57,19 @@ test('sweep and merge refuse bad input with one line each, exit 2, nothing run o
   assert.ok(!existsSync(out));
 });
 
+test('merge refuses a shard header that names more shards than --shard makes, at once (it counted through them)', () => {
+  // A header claiming a billion shards: merge used to list every missing index, and ran out of memory (abort).
+  const header = { format: 'vaxlab-sweep-shard', version: 2, shard: { index: 0, count: 1_000_000_000 },
+    request: { experiment: 'syscall', axes: [], base: {} }, units: 1, image: null };
+  writeFileSync(join(work, 'huge.jsonl'), `${JSON.stringify(header)}\n`);
+  const t0 = Date.now();
+  const r = vaxlab('merge', 'huge.jsonl', '--json', join(work, 'huge.json'));
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr, /refused, nothing was written:\n {2}huge\.jsonl: a damaged shard header \(one of 1000000000 shards; --shard cuts a sweep into at most 10000\)\n$/);
+  assert.ok(!existsSync(join(work, 'huge.json')));
+  assert.ok(Date.now() - t0 < 30_000, 'refused at once');
+});
+
 const skip = !wasmBuildExists() ? 'the WebAssembly emulator is not built (make -C emu wasm)'
   : findLabImage() ? false : 'no 4.3BSD image: build web/public/images/43bsd.dsk.gz with `npm run image`';
 

@@ -113,6 +113,11 @@ export function readShard(name: string, text: string): Shard {
       shard.index! < 0 || shard.index! >= shard.count! || !isObject(h.request) || !Number.isInteger(h.units)) {
     throw new ShardError([`${name}: a damaged shard header`]);
   }
+  // merge lists the shards it lacks by index, so a count no sweep can have (--shard takes at most MAX_SHARDS) is
+  // refused here, not counted through.
+  if (shard.count! > MAX_SHARDS) {
+    throw new ShardError([`${name}: a damaged shard header (one of ${String(shard.count)} shards; --shard cuts a sweep into at most ${MAX_SHARDS})`]);
+  }
   const header = h as unknown as ShardHeader;
   const outcomes = new Map<number, UnitOutcome>();
   lines.slice(1).forEach((line, i) => {
