@@ -80,6 +80,28 @@ test('--json into a directory that does not exist is refused before the run', ()
   assert.match(dir.stderr, /is a directory/);
 });
 
+test('fidelity\'s --json, profile\'s --out and merge\'s --json are checked before anything runs, as run\'s --json is', () => {
+  // fidelity runs for hours, then wrote its JSON: a path that cannot be written lost the whole run.
+  const missing = join(work, 'missing', 'x.json');
+  for (const args of [['fidelity', '--json', missing], ['profile', 'syscall', '--out', missing],
+    ['merge', join(work, 'absent.jsonl'), '--json', missing]]) {
+    const t0 = Date.now();
+    const r = vaxlab(...args);
+    assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, new RegExp(`^vaxlab: ${args.at(-2)} .*x\\.json: the directory .*missing does not exist\n$`), args.join(' '));
+    assert.equal(r.stdout, '', args.join(' '));
+    assert.ok(Date.now() - t0 < 30_000, `${args.join(' ')}: refused at once, not after running`);
+  }
+});
+
+test('profile\'s --limit is run\'s: a finite positive number of seconds, at most a week', () => {
+  for (const v of ['Infinity', '1e400', '-5', '0', '1e9']) {
+    const r = vaxlab('profile', 'syscall', '--limit', v);
+    assert.equal(r.status, 2, v);
+    assert.match(r.stderr, /--limit takes a positive number of virtual seconds up to 604800/, v);
+  }
+});
+
 test('an image that is missing or not an image exits 3', () => {
   const missing = vaxlab('run', 'syscall', '--image', join(work, 'absent.dsk.gz'), '--param', 'iterations=10');
   assert.equal(missing.status, 3, missing.stderr);

@@ -154,7 +154,16 @@ sweep: a --set or --param with a list (hz=50,100,250,1000) or a range (memoryMB=
 /** The longest --limit: a virtual week, far beyond any experiment. */
 const MAX_LIMIT_SECONDS = 7 * 24 * 3600;
 
-/** --json FILE (and --jsonl): refused before anything runs if it cannot be written. */
+/** --limit SECONDS: a positive, finite number of virtual seconds up to MAX_LIMIT_SECONDS, or exit 2 saying so. */
+function parseLimit(v: string): number {
+  const n = /^\d*\.?\d+(e\d+)?$/i.test(v.trim()) ? Number(v) : NaN;
+  if (!(Number.isFinite(n) && n > 0 && n <= MAX_LIMIT_SECONDS)) {
+    die(`--limit takes a positive number of virtual seconds up to ${MAX_LIMIT_SECONDS}, got "${v}"`);
+  }
+  return n;
+}
+
+/** --json FILE (and --jsonl, profile's --out): refused before anything runs if it cannot be written. */
 function checkJsonTarget(file: string, flag = '--json'): string {
   const path = resolve(file);
   const dir = dirname(path);
@@ -269,11 +278,7 @@ function parseArgs(args: string[], command: 'run' | 'sweep'): Args {
       const [k, n] = pair(flag, v);
       a.params[k] = n;
     } else if (flag === '--limit') {
-      const n = /^\d*\.?\d+(e\d+)?$/i.test(v.trim()) ? Number(v) : NaN;
-      if (!(Number.isFinite(n) && n > 0 && n <= MAX_LIMIT_SECONDS)) {
-        die(`--limit takes a positive number of virtual seconds up to ${MAX_LIMIT_SECONDS}, got "${v}"`);
-      }
-      a.options.limitSeconds = n;
+      a.options.limitSeconds = parseLimit(v);
     } else if (flag === '--seeds') {
       const n = Number(v);
       if (!Number.isSafeInteger(n) || n < 1 || n > MAX_SPIN_SEEDS) die(`--seeds takes a whole number of runs per step, 1 to ${MAX_SPIN_SEEDS}`);
@@ -665,7 +670,7 @@ function merge(args: string[]): number {
     const a = args.shift()!;
     if (a === '--json' || a === '--measure') {
       const v = args.shift() ?? die(`${a} needs a value`);
-      if (a === '--json') jsonFile = v;
+      if (a === '--json') jsonFile = checkJsonTarget(v);
       else measure = findMeasure(v) ?? die(`--measure takes ${MEASURES.map((m) => m.id).join(', ')}, got "${v}"`);
     } else if (a.startsWith('-')) die(`unknown option ${a}\n${USAGE}`);
     else files.push(a);
@@ -738,7 +743,7 @@ async function fidelity(args: string[]): Promise<number> {
       seeds = Number(v);
       if (!Number.isSafeInteger(seeds) || seeds < 1 || seeds > MAX_SPIN_SEEDS) die(`--seeds takes a whole number of runs per step, 1 to ${MAX_SPIN_SEEDS}`);
     } else if (a === '--spin') spin = parseSpin(v);
-    else if (a === '--json') jsonFile = v;
+    else if (a === '--json') jsonFile = checkJsonTarget(v);
     else if (a === '--kernel') kernelArg = v;
     else die(`unknown option ${a}\n${USAGE}`);
   }
@@ -812,7 +817,7 @@ async function profile(args: string[]): Promise<number> {
       if (!/^\d+$/.test(v) || Number(v) < 1) die(`--top takes a whole number, 1 or more, got "${v}"`);
       top = Number(v);
     } else if (a === '--step') steps.push(v);
-    else if (a === '--out') out = v;
+    else if (a === '--out') out = checkJsonTarget(v, '--out');
     else if (a === '--diff') {
       const m = /^([^,]+),([^,]+)$/.exec(v);
       if (!m) die(`--diff takes two step ids, A,B, got "${v}"`);
@@ -839,9 +844,7 @@ async function profile(args: string[]): Promise<number> {
     } else if (a === '--spin') {
       options.spin = parseSpin(v);
     } else if (a === '--limit') {
-      const n = Number(v);
-      if (!(n > 0)) die('--limit takes a positive number of virtual seconds');
-      options.limitSeconds = n;
+      options.limitSeconds = parseLimit(v);
     } else if (a === '--image') imageFile = v;
     else if (a === '--kernel') kernelArg = v;
     else die(`unknown option ${a}\n${USAGE}`);
