@@ -4,6 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { gzipSync } from 'node:zlib';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -116,11 +117,38 @@ test('an image that is missing or not an image exits 3', () => {
   const noKernel = vaxlab('run', 'syscall', '--image', own, '--param', 'iterations=10');
   assert.equal(noKernel.status, 3, noKernel.stderr);
   assert.match(noKernel.stderr, /no kernel paper-1985 beside the image .*with an image of your own, --kernel vmunix boots its \/vmunix\n$/);
+  // An image the emulator cannot make a machine of is exit 3 naming it (it was exit 2, "refused ... step syscall: ...",
+  // as if a setting were wrong).
+  for (const command of ['run', 'profile']) {
+    const small = vaxlab(command, 'syscall', '--image', own, '--kernel', 'vmunix', '--param', 'iterations=10');
+    assert.equal(small.status, 3, small.stderr);
+    assert.match(small.stderr, /vaxlab: .*own\.dsk: vax780 create: RP06 on drive 0: the image is 4096 bytes but an RP06 pack holds 174423040 bytes/);
+  }
+  // A --kernel FILE that cannot be read, or is empty, is exit 3 naming it (a truncated .gz was "unexpected end of
+  // file", exit 2).
+  const truncated = join(work, 'vmunix.gz');
+  writeFileSync(truncated, gzipSync(new Uint8Array(100_000).fill(7)).subarray(0, 40));
+  const empty = join(work, 'vmunix.empty');
+  writeFileSync(empty, '');
+  for (const [file, said] of [[truncated, 'vmunix\\.gz: unexpected end of file'], [empty, 'vmunix\\.empty is empty'], [work, 'EISDIR']]) {
+    const k = vaxlab('run', 'syscall', '--image', own, '--kernel', file, '--param', 'iterations=10');
+    assert.equal(k.status, 3, k.stderr);
+    assert.match(k.stderr, new RegExp(`^vaxlab: --kernel .*: .*${said}`, 'm'));
+  }
   // profile opens the image as run does: one line, exit 3.
   const profiled = vaxlab('profile', 'syscall', '--image', junk);
   assert.equal(profiled.status, 3, profiled.stderr);
   assert.match(profiled.stderr, /^vaxlab: .*junk\.dsk\.gz: .*\n$/);
 });
+
+test('a kernel file that is no a.out, on the lab image, is exit 3 naming the image and the kernel',
+  { skip: findLabImage() ? false : 'no lab image: npm run image builds it' }, () => {
+    const junk = join(work, 'junk-kernel');
+    writeFileSync(junk, new Uint8Array(5000).fill(0x5a));
+    const r = vaxlab('run', 'syscall', '--kernel', junk, '--param', 'iterations=10');
+    assert.equal(r.status, 3, r.stderr);
+    assert.match(r.stderr, /^vaxlab: .*43bsd\.dsk\.gz with the kernel junk-kernel: .*not a VAX a\.out file/m);
+  });
 
 test('a gzip bomb is refused while it inflates, within the image size limit', async () => {
   const { gzipSync } = await import('node:zlib');

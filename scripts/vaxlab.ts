@@ -63,7 +63,7 @@ import {
 import { type ExperimentResult, RESULT_VERSION, resultJson } from '../experiments/runner/result';
 import { formatSweep, formatTable } from '../experiments/runner/resultText';
 import {
-  MAX_SPIN_SEEDS, resolveRun, runExperiment, type RunOptions, SettingsError, virtualSeconds,
+  ImageError, MAX_SPIN_SEEDS, resolveRun, runExperiment, type RunOptions, SettingsError, virtualSeconds,
 } from '../experiments/runner/runner';
 import {
   assembleSweep, KERNEL_SETTING, MAX_JOBS, MAX_SWEEP_AXES, MAX_SWEEP_POINTS, parseAxis, planSweep, runUnits, sweepJson, sweepSetting, unitLabel,
@@ -375,7 +375,14 @@ async function loadKernel(arg: string, imagePath: string): Promise<NonNullable<R
       `with an image of your own, --kernel vmunix boots its /vmunix`
       : `--kernel ${arg}: no such kernel (${KERNELS.map((k) => k.name).join(', ')}) or file`, 3);
   }
-  const kernel = await readKernel(file, variant ? kernelResultName(variant.name) : basename(file));
+  let kernel: NonNullable<RunOptions['kernel']>;
+  try {
+    kernel = await readKernel(file, variant ? kernelResultName(variant.name) : basename(file));
+  } catch (e) {
+    // A directory, a truncated .gz: said with the file's name (it was "unexpected end of file", exit 2).
+    die(`--kernel ${arg}: ${file}: ${e instanceof Error ? e.message : String(e)}`, 3);
+  }
+  if (kernel.bytes.length === 0) die(`--kernel ${arg}: ${file} is empty`, 3);
   process.stderr.write(`vaxlab: kernel ${kernel.name} (${file})\n`);
   return kernel;
 }
@@ -459,6 +466,11 @@ async function runPlan(plan: SweepPlan, units: number[], jobs: number, loaded: L
   }
 }
 
+/** An image or kernel the emulator cannot make a machine of (ImageError): exit 3 naming both, as for a missing image. */
+function unusable(e: unknown, imagePath: string, kernel: RunOptions['kernel']): void {
+  if (e instanceof ImageError) die(`${imagePath}${kernel ? ` with the kernel ${kernel.name}` : ''}: ${e.problems.join('; ')}`, 3);
+}
+
 function refused(problems: string[]): never {
   die(`refused, nothing was run:\n  ${[...new Set(problems)].join('\n  ')}`);
 }
@@ -533,6 +545,7 @@ async function run(args: string[]): Promise<number> {
       try {
         result = await runExperiment(api.vax780, disk, spec, o);
       } catch (e) {
+        unusable(e, loaded.path, kernel);
         if (e instanceof SettingsError) die(`${spec.id}: refused, nothing was run:\n  ${e.problems.join('\n  ')}`);
         throw e;
       }
@@ -882,6 +895,9 @@ async function profile(args: string[]): Promise<number> {
   let results: StepProfile[];
   try {
     results = await profileExperiment(api.vax780, disk, spec, options);
+  } catch (e) {
+    unusable(e, imagePath, kernel);
+    throw e;
   } finally {
     disk.dispose();
   }
@@ -959,6 +975,7 @@ else if (cmd && Object.hasOwn(commands, cmd)) {
   try {
     process.exitCode = await commands[cmd]!(argv);
   } catch (e) {
-    die(e instanceof Error ? e.message : String(e), 2);
+    // fidelity's tables (run's and profile's say which image and kernel first).
+    die(e instanceof Error ? e.message : String(e), e instanceof ImageError ? 3 : 2);
   }
 } else die(cmd === undefined ? USAGE : `no command "${cmd}" (list, kernels, run, sweep, merge, fidelity, profile)\n${USAGE}`);

@@ -172,6 +172,16 @@ export class SettingsError extends Error {
   }
 }
 
+/** Refused because the disk image or the kernel cannot be used (the machine cannot be made from them, with no
+ *  setting of the run's): a SettingsError for whoever refuses a run, which the command line tells apart (exit 3,
+ *  as for a missing image, not 2, a bad setting). */
+export class ImageError extends SettingsError {
+  constructor(problems: string[]) {
+    super(problems);
+    this.name = 'ImageError';
+  }
+}
+
 export interface ResolvedRun {
   cpu: MachineSpec['cpu'];
   memoryMB: number;
@@ -278,7 +288,8 @@ export function resolveRun(spec: ExperimentSpec, options: RunOptions = {}): Reso
  * The checks that need the kernel: every variable a step sets or reads
  * back is in /vmunix's symbol table, and the emulator accepts each step's
  * settings (create() refuses symbols outside the kernel's data).  Creates
- * machines but runs none.  Throws SettingsError.
+ * machines but runs none.  Throws SettingsError, or ImageError when no machine can be made of the image and the
+ * kernel with the run's machine alone (a pack of the wrong size, no 4.3BSD file system, a kernel that is no a.out).
  */
 export function checkKernelSettings(api: Vax780Api, disk: DiskImage, run: ResolvedRun, kernel?: Uint8Array): void {
   const problems: string[] = [];
@@ -289,15 +300,20 @@ export function checkKernelSettings(api: Vax780Api, disk: DiskImage, run: Resolv
     Object.keys(s.kernel).filter((n) => !findToggle(n)?.code).forEach((n) => names.add(n));
     s.step.readback.forEach((n) => names.add(n));
   }
-  if (names.size > 0) {
-    const probe = api.create(base);
-    try {
+  let probe: Vax780System;
+  try {
+    probe = api.create(base);
+  } catch (e) {
+    throw new ImageError([e instanceof Error ? e.message : String(e)]);
+  }
+  try {
+    if (names.size > 0) {
       const symbols = probe.kernelSymbols([...names].map((n) => `_${n}`));
       for (const s of run.steps) problems.push(...validateSettings(s.kernel, symbols, { memoryMB: run.memoryMB }));
       for (const n of names) if (symbols[`_${n}`] == null) problems.push(`${n}: this kernel has no variable _${n}`);
-    } finally {
-      probe.destroy();
     }
+  } finally {
+    probe.destroy();
   }
   if (problems.length === 0) {
     const seen = new Set<string>();
