@@ -250,3 +250,35 @@ test('a Table 2 row boots paper-1985 by default (no text cache: about 10 ms an e
     assert.ok(a.real - b.real >= 0.6 && a.real - b.real <= 1.6, `elapsed ${a.real} s with the text cache, ${b.real} s without`);
     assert.ok(Math.abs(a.sys - b.sys) <= 0.5, `system ${a.sys} s with the text cache, ${b.sys} s without`);
   });
+
+// ^C in a run on one thread: needs the lab image; skipped, saying why, without it.
+test('^C in a run stops it: the step running ends "stopped", the steps before it are printed and written, exit 1',
+  { skip: findLabImage() ? false : 'no lab image: npm run image builds it' }, async () => {
+    const { spawn } = await import('node:child_process');
+    const json = join(work, 'stopped.json');
+    // namecache-work has three short steps (namework's count divided by 40); ^C once the first has ended.
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/vaxlab.ts'), 'run', 'namecache-work',
+      '--param', 'divisor=40', '--json', json], { cwd: ROOT });
+    let stdout = '';
+    let stderr = '';
+    let sent = false;
+    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      if (!sent && /namecache-work 2\/3 /.test(stderr)) {
+        sent = true;
+        child.kill('SIGINT');
+      }
+    });
+    const [code, signal] = await new Promise<[number | null, string | null]>((done) => child.on('close', (c, s) => done([c, s])));
+    assert.ok(sent, `the run never reached its second step:\n${stderr}`);
+    // It used to die of the signal: no table, no JSON, the first step's run lost.
+    assert.equal(signal, null, `killed by ${signal}:\n${stderr}`);
+    assert.equal(code, 1, stderr);
+    assert.match(stderr, /vaxlab: stopping the run \(\^C again to leave at once\)/);
+    assert.match(stderr, /vaxlab: stopped \(\^C\): 1 of 1 experiment above and in .*stopped\.json, a step cut short marked "stopped"\n$/);
+    assert.match(stdout, /namecache-work: 1 of 3 steps ok/);
+    const result = JSON.parse(readFileSync(json, 'utf8')) as { status: string; rows: { status: string; failure?: { kind: string } }[] };
+    assert.equal(result.status, 'failed', 'a stopped run is not written as if it had finished');
+    assert.deepEqual(result.rows.map((r) => r.failure?.kind ?? r.status), ['ok', 'stopped']);
+  });

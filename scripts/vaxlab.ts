@@ -406,11 +406,12 @@ async function kernelFor(spec: ExperimentSpec, arg: string | null, imagePath: st
   return k;
 }
 
-/** ^C stops the workers (their steps end 'stopped'); a second ^C leaves at once. */
-function stopOnInterrupt(abort: AbortController): () => void {
+/** ^C stops the run (the running steps end 'stopped', the rest are not run; what ran is printed and written,
+ *  marked as stopped); a second ^C leaves at once, writing nothing. */
+function stopOnInterrupt(abort: AbortController, what = 'every worker'): () => void {
   const onSigint = () => {
     if (abort.signal.aborted) process.exit(130);
-    process.stderr.write('\nvaxlab: stopping every worker (^C again to leave at once)\n');
+    process.stderr.write(`\nvaxlab: stopping ${what} (^C again to leave at once)\n`);
     abort.abort();
   };
   process.on('SIGINT', onSigint);
@@ -430,11 +431,12 @@ const threads = (jobs: number, units: number) => {
 
 /** Runs units of a plan on `jobs` worker threads, saying on stderr what ends where. */
 async function runPlan(plan: SweepPlan, units: number[], jobs: number, loaded: LoadedPack, what: string,
-  kernels: Record<string, NonNullable<RunOptions['kernel']>> = {}) {
+  kernels: Record<string, NonNullable<RunOptions['kernel']>> = {}, stop?: AbortController) {
   const workers = threadCount(jobs, units.length);
   const pool = threadExecutors(plan.request, workers, loaded.pack, loaded.image, kernels);
-  const abort = new AbortController();
-  const release = stopOnInterrupt(abort);
+  // The caller's ^C (run: one for all its experiments), else one for this plan.
+  const abort = stop ?? new AbortController();
+  const release = stop ? () => {} : stopOnInterrupt(abort);
   const host = new Map<number, number>();
   let remaining: number | null = null;
   process.stderr.write(`${what}: ${units.length} unit${units.length === 1 ? '' : 's'} on ${threads(jobs, units.length)}\n`);
@@ -520,8 +522,16 @@ async function run(args: string[]): Promise<number> {
 
   const results: ExperimentResult[] = [];
   const summaries: string[] = [];
+  // ^C stops the step running (on every thread) and the experiments after it; what ran is printed and written.
+  const abort = new AbortController();
+  const release = stopOnInterrupt(abort, a.jobs === null ? 'the run' : 'every worker');
   for (const spec of specs) {
+    if (abort.signal.aborted) break;
     const o = perSpec.get(spec)!;
+    o.signal = abort.signal;
+    // The machine runs in this thread: let the event loop take a ^C between slices (every few tens of ms; the
+    // guest never sees it), or it would come only after the run.
+    o.pause = () => new Promise<void>((resume) => setImmediate(resume));
     o.image = loaded.image;
     // --kernel's, else the experiment's own (Table 2: the paper's kernel; the paging tables: like-4.2).
     const kernel = await kernelFor(spec, a.kernelArg, loaded.path, kernelCache);
@@ -558,12 +568,13 @@ async function run(args: string[]): Promise<number> {
       try {
         // The threads boot the point's kernel by name: the sweep plan resolves it as kernelFor does.
         const name = effectiveKernelName(spec.kernel, a.kernelArg);
-        ran = await runPlan(plan, plan.units.map((u) => u.index), a.jobs!, loaded, spec.id, kernel && name !== null ? { [name]: kernel } : {});
+        ran = await runPlan(plan, plan.units.map((u) => u.index), a.jobs!, loaded, spec.id, kernel && name !== null ? { [name]: kernel } : {}, abort);
       } catch (e) {
         if (e instanceof SettingsError) die(`${spec.id}: refused, nothing was run:\n  ${e.problems.join('\n  ')}`);
         throw e;
       }
       const point = assembleSweep(plan, ran.outcomes, ran.stopped).points[0]!;
+      if (!point.result && abort.signal.aborted) break;
       if (!point.result) die(`${spec.id}: no step ran${point.errors ? `: ${point.errors.map((e) => e.message).join('; ')}` : ''}`, 1);
       result = point.result;
       for (const e of point.errors ?? []) process.stderr.write(`vaxlab: ${spec.id}: step ${e.step} could not run: ${e.message}\n`);
@@ -584,13 +595,18 @@ async function run(args: string[]): Promise<number> {
     summaries.push(summary);
     console.log(`\n${summary}\n`);
   }
+  release();
   if (specs.length > 1) console.log(summaries.join('\n'));
+  if (abort.signal.aborted) {
+    process.stderr.write(`vaxlab: stopped (^C): ${results.length} of ${specs.length} experiment${specs.length === 1 ? '' : 's'} above` +
+      `${a.jsonFile && results.length > 0 ? ` and in ${a.jsonFile}` : ''}, a step cut short marked "stopped"\n`);
+  }
   disk?.dispose();
-  if (a.jsonFile) {
-    writeFileSync(a.jsonFile, results.length === 1 ? resultJson(results[0]!)
+  if (a.jsonFile && results.length > 0) {
+    writeFileSync(a.jsonFile, specs.length === 1 ? resultJson(results[0]!)
       : `${JSON.stringify({ format: 'vaxlab-experiment-results', version: RESULT_VERSION, results }, null, 2)}\n`);
   }
-  return results.every((r) => r.status === 'ok') ? 0 : 1;
+  return results.length === specs.length && results.every((r) => r.status === 'ok') ? 0 : 1;
 }
 
 async function sweep(args: string[]): Promise<number> {
