@@ -164,6 +164,10 @@ export const COMPARE_NOTE = TABLE2_COMPARE;
 
 // ------------------------------------------------------------ settings
 
+/** The largest parameter: the guest's programs read their counts as a C int (atoi), so a larger one would run
+ *  another count (2^32 + 1 ran as 1) under the number the result gives. */
+export const MAX_PARAMETER = 2 ** 31 - 1;
+
 /** Settings refused before anything ran; `problems` has one line each. */
 export class SettingsError extends Error {
   constructor(readonly problems: string[]) {
@@ -231,6 +235,8 @@ export function resolveRun(spec: ExperimentSpec, options: RunOptions = {}): Reso
       problems.push(`parameter ${name}: ${spec.id} has ${known.length ? `only ${known.join(', ')}` : 'no parameters'}`);
     } else if (!Number.isSafeInteger(value) || value < 1) {
       problems.push(`parameter ${name}: a whole number, 1 or more, got ${value}`);
+    } else if (value > MAX_PARAMETER) {
+      problems.push(`parameter ${name}: at most ${MAX_PARAMETER} (the guest's program reads it as a C int), got ${value}`);
     } else parameters[name] = value;
   }
 
