@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { findLabImage } from '../emu/js/vaxNode';
+import { chunkedSibling, findLabImage } from '../emu/js/vaxNode';
 import { kernelFileBeside } from '../experiments/kernels/kernelFiles';
 import { findToggle, toggleHelp } from '../experiments/runner/toggles';
 
@@ -281,4 +281,35 @@ test('^C in a run stops it: the step running ends "stopped", the steps before it
     const result = JSON.parse(readFileSync(json, 'utf8')) as { status: string; rows: { status: string; failure?: { kind: string } }[] };
     assert.equal(result.status, 'failed', 'a stopped run is not written as if it had finished');
     assert.deepEqual(result.rows.map((r) => r.failure?.kind ?? r.status), ['ok', 'stopped']);
+  });
+
+// A chunked image damaged where /usr lies: needs the lab image's chunked image (npm run image writes it beside it).
+test('a chunk of the image damaged where /usr lies: the step fails as "damaged image", saying which chunk, not as a time limit',
+  { skip: findLabImage() && chunkedSibling(findLabImage()!) ? false : 'no lab image with its chunked image: npm run image builds them' }, () => {
+    const file = new Uint8Array(readFileSync(chunkedSibling(findLabImage()!)!));
+    const dv = new DataView(file.buffer, file.byteOffset, file.byteLength);
+    const chunks = dv.getUint32(24, true);
+    const chunkBytes = dv.getUint32(12, true);
+    // /usr (partition g of the RP06) begins at cylinder 382 of 815, past 87 MB; the root, which the host reads to
+    // load the kernel, and swap are before it.  Every stored chunk from there on gets one byte changed.
+    const from = Math.ceil(90e6 / chunkBytes);
+    let damaged = 0;
+    for (let i = from; i < chunks; i++) {
+      const at = Number(dv.getBigUint64(128 + 16 * i, true));
+      const stored = dv.getUint32(128 + 16 * i + 8, true);
+      if (stored === 0) continue;
+      file[at + (stored >> 1)]! ^= 0x55;
+      damaged++;
+    }
+    assert.ok(damaged > 0);
+    const image = join(work, 'damaged.dskz');
+    writeFileSync(image, file);
+    const json = join(work, 'damaged.json');
+    const r = vaxlab('run', 'syscall', '--image', image, '--kernel', 'vmunix', '--param', 'iterations=100', '--json', json);
+    assert.equal(r.status, 1, r.stderr);
+    // It used to fail as a time limit of the set-up, the guest's "hard error" its only trace.
+    assert.match(r.stdout, /syscall: the disk image is damaged \(chunked disk image damaged: chunk \d+: [^)]+\): the guest read it as a disk error/);
+    const result = JSON.parse(readFileSync(json, 'utf8')) as { status: string; rows: { failure?: { kind: string } }[] };
+    assert.equal(result.status, 'failed');
+    assert.equal(result.rows[0]!.failure?.kind, 'damaged image');
   });

@@ -310,7 +310,8 @@ export function checkKernelSettings(api: Vax780Api, disk: DiskImage, run: Resolv
   try {
     probe = api.create(base);
   } catch (e) {
-    throw new ImageError([e instanceof Error ? e.message : String(e)]);
+    const damage = disk.takeDamage();
+    throw new ImageError([`${e instanceof Error ? e.message : String(e)}${damage !== null ? ` (the disk image is damaged: ${damage})` : ''}`]);
   }
   try {
     if (names.size > 0) {
@@ -543,6 +544,7 @@ async function runStep(
   keep: Set<string> | null, snapshots: BootSnapshots | null,
 ): Promise<RowResult> {
   const limitSeconds = options.limitSeconds ?? stepLimit(step, count);
+  image.takeDamage();   // what an earlier step (or a check) read is its own
   const command = `/bin/time ${stepCommand(step, count)}`;
   const result: RowResult = {
     test: step.label, command, iterations: count ?? 1, status: 'ok', limitSeconds, paper: rowPaper(step, count, kernel),
@@ -650,6 +652,18 @@ async function runStep(
     if (profiling && sys) result.profile = profileSummary(sys, profileCode!);
   } finally {
     sys?.destroy();
+  }
+  // A chunk of the image that did not decompress to its checksum: the guest's disk read it as an I/O error, and
+  // whatever came of that (a hard error, a time limit, or nothing it noticed) is not a run of the experiment.
+  const damage = image.takeDamage();
+  if (damage !== null) {
+    result.status = 'failed';
+    result.failure = {
+      kind: 'damaged image',
+      message: `the disk image is damaged (${damage}): the guest read it as a disk error` +
+        `${result.failure ? `, and then: ${result.failure.message}` : ''}`,
+      output: result.failure?.output ?? '',
+    };
   }
   return result;
 }
