@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -312,4 +312,28 @@ test('a chunk of the image damaged where /usr lies: the step fails as "damaged i
     const result = JSON.parse(readFileSync(json, 'utf8')) as { status: string; rows: { failure?: { kind: string } }[] };
     assert.equal(result.status, 'failed');
     assert.equal(result.rows[0]!.failure?.kind, 'damaged image');
+  });
+
+test('a .dsk.gz put in the place of the lab\'s, beside its manifest and chunked image, is run itself, not the pack beside it',
+  { skip: findLabImage() && chunkedSibling(findLabImage()!) ? false : 'no lab image with its chunked image: npm run image builds them' }, () => {
+    const lab = findLabImage()!;
+    const dir = join(work, 'replaced');
+    mkdirSync(dir);
+    copyFileSync(lab.replace(/\.dsk\.gz$/, '.json'), join(dir, '43bsd.json'));
+    copyFileSync(chunkedSibling(lab)!, join(dir, '43bsd.dskz'));
+    assert.equal(chunkedSibling(join(dir, '43bsd.dsk.gz')), null, 'no .dsk.gz: no sibling');
+    copyFileSync(lab, join(dir, '43bsd.dsk.gz'));
+    assert.equal(chunkedSibling(join(dir, '43bsd.dsk.gz')), join(dir, '43bsd.dskz'), 'the manifest\'s own files');
+    // Another pack in its place: it used to run the chunked image's pack, under the name of this one.
+    writeFileSync(join(dir, '43bsd.dsk.gz'), gzipSync(new Uint8Array(4096)));
+    assert.equal(chunkedSibling(join(dir, '43bsd.dsk.gz')), null);
+    const r = vaxlab('run', 'syscall', '--image', join(dir, '43bsd.dsk.gz'), '--kernel', 'vmunix', '--param', 'iterations=10');
+    assert.equal(r.status, 3, r.stderr);
+    assert.match(r.stderr, /replaced\/43bsd\.dsk\.gz: vax780 create: RP06 on drive 0: the image is 4096 bytes/);
+    // A chunked image of another pack beside the manifest's .dsk.gz: the .dsk.gz is read.
+    copyFileSync(lab, join(dir, '43bsd.dsk.gz'));
+    const other = new Uint8Array(readFileSync(join(dir, '43bsd.dskz')));
+    other[40] ^= 1;   // its header's SHA-256 of the pack
+    writeFileSync(join(dir, '43bsd.dskz'), other);
+    assert.equal(chunkedSibling(join(dir, '43bsd.dsk.gz')), null);
   });
