@@ -47,8 +47,11 @@
 //
 // `help`, or --help (-h) anywhere, prints the usage (exit 0).  Every setting
 // is checked before a machine runs.  Exit 0 when every step ran, 1 when a
-// step failed or Stop (^C) ended a sweep, 2 on a bad command line or setting
-// (nothing run, nothing written), 3 without an image or wasm build.
+// step failed or Stop (^C) ended a run or sweep (what ran is printed and
+// written, the step cut short marked "stopped"; a second ^C leaves at once),
+// 2 on a bad command line or setting (nothing run, nothing written), 3
+// without an image or wasm build, or with an image or kernel no machine can
+// be made of.
 
 import { accessSync, constants as fsConstants, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
