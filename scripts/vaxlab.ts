@@ -598,7 +598,6 @@ async function run(args: string[]): Promise<number> {
     summaries.push(summary);
     console.log(`\n${summary}\n`);
   }
-  release();
   if (specs.length > 1) console.log(summaries.join('\n'));
   if (abort.signal.aborted) {
     process.stderr.write(`vaxlab: stopped (^C): ${results.length} of ${specs.length} experiment${specs.length === 1 ? '' : 's'} above` +
@@ -609,6 +608,8 @@ async function run(args: string[]): Promise<number> {
     writeFileSync(a.jsonFile, specs.length === 1 ? resultJson(results[0]!)
       : `${JSON.stringify({ format: 'vaxlab-experiment-results', version: RESULT_VERSION, results }, null, 2)}\n`);
   }
+  // Only now: a ^C while the JSON was written waits for the write (the default would cut the file short).
+  release();
   return results.length === specs.length && results.every((r) => r.status === 'ok') ? 0 : 1;
 }
 
