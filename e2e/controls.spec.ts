@@ -399,9 +399,13 @@ test('validation: an out-of-range value is marked inline and disables Run; fixin
     // The paper's 23 s per 100,000 calls, a thousand times over: minutes of host time.
     await expect(page.getByTestId('run-estimate')).toHaveText(/^Takes about \d+ min( \d+ s)? here \(2\d,\d{3} virtual seconds\)\.$/);
     // Longer than five minutes: said, with how to stop it.
-    await iterations.fill('9999999999');
-    await expect(page.getByTestId('run-estimate')).toHaveText(/^Takes about \d+ h( \d+ min)? here \([\d,]+ virtual seconds\)\. A long run: Stop \(Esc\) ends it/);
+    await iterations.fill('2000000000');
+    await expect(page.getByTestId('run-estimate')).toHaveText(/^Takes about \d+ (h( \d+ min)?|min( \d+ s)?) here \([\d,]+ virtual seconds\)\. A long run: Stop \(Esc\) ends it/);
     await expect(page.getByTestId('run-estimate')).toHaveClass(/long/);
+    // More than the guest's program can count (a C int): refused, not run as another count.
+    await iterations.fill('9999999999');
+    await expect(page.locator('#settings-problems')).toContainText('at most 2147483647');
+    await expect(run).toBeDisabled();
     await iterations.fill('1000');
     await expect(page.getByTestId('run-estimate')).not.toHaveClass(/long/);
   });

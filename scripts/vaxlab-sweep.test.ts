@@ -57,6 +57,32 @@ test('sweep and merge refuse bad input with one line each, exit 2, nothing run o
   assert.ok(!existsSync(out));
 });
 
+test('merge refuses a damaged shard header at once: more shards than --shard makes (it counted through them), a request that is not a sweep\'s', () => {
+  // A header claiming a billion shards: merge used to list every missing index, and ran out of memory (abort).
+  const header = { format: 'vaxlab-sweep-shard', version: 2, shard: { index: 0, count: 1_000_000_000 },
+    request: { experiment: 'syscall', axes: [], base: {} }, units: 1, image: null };
+  writeFileSync(join(work, 'huge.jsonl'), `${JSON.stringify(header)}\n`);
+  const t0 = Date.now();
+  const r = vaxlab('merge', 'huge.jsonl', '--json', join(work, 'huge.json'));
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr, /refused, nothing was written:\n {2}huge\.jsonl: a damaged shard header \(one of 1000000000 shards; --shard cuts a sweep into at most 10000\)\n$/);
+  assert.ok(!existsSync(join(work, 'huge.json')));
+  assert.ok(Date.now() - t0 < 30_000, 'refused at once');
+  // A request that is not a sweep's is refused where it is wrong (it was "r.axes.map is not a function", or a
+  // TypeError from planning it).
+  const request = { experiment: 'syscall', axes: [{ setting: 'hz', values: [50, 100] }], base: { parameters: {}, set: {} } };
+  const shard = (index: number, r: unknown) => `${JSON.stringify({ ...header, shard: { index, count: 2 }, request: r, units: 2 })}\n`;
+  writeFileSync(join(work, 's0.jsonl'), shard(0, request));
+  for (const [bad, where] of [[{ ...request, axes: 5 }, 'at request.axes, expected a list, found the number 5'],
+    [{ ...request, axes: [{ setting: 'hz' }] }, 'at request.axes\\[0\\].values, expected a value, found nothing'],
+    [{ ...request, base: { parameters: { iterations: 'x' }, set: {} } }, 'at request.base.parameters.iterations, expected a number']] as const) {
+    writeFileSync(join(work, 's1.jsonl'), shard(1, bad));
+    const m = vaxlab('merge', 's0.jsonl', 's1.jsonl');
+    assert.equal(m.status, 2, m.stderr);
+    assert.match(m.stderr, new RegExp(`^vaxlab: refused, nothing was written:\\n {2}s1\\.jsonl: a damaged shard header: ${where}`), m.stderr);
+  }
+});
+
 const skip = !wasmBuildExists() ? 'the WebAssembly emulator is not built (make -C emu wasm)'
   : findLabImage() ? false : 'no 4.3BSD image: build web/public/images/43bsd.dsk.gz with `npm run image`';
 

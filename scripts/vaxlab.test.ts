@@ -4,13 +4,14 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { findLabImage } from '../emu/js/vaxNode';
+import { chunkedSibling, findLabImage } from '../emu/js/vaxNode';
 import { kernelFileBeside } from '../experiments/kernels/kernelFiles';
 import { findToggle, toggleHelp } from '../experiments/runner/toggles';
 
@@ -80,6 +81,28 @@ test('--json into a directory that does not exist is refused before the run', ()
   assert.match(dir.stderr, /is a directory/);
 });
 
+test('fidelity\'s --json, profile\'s --out and merge\'s --json are checked before anything runs, as run\'s --json is', () => {
+  // fidelity runs for hours, then wrote its JSON: a path that cannot be written lost the whole run.
+  const missing = join(work, 'missing', 'x.json');
+  for (const args of [['fidelity', '--json', missing], ['profile', 'syscall', '--out', missing],
+    ['merge', join(work, 'absent.jsonl'), '--json', missing]]) {
+    const t0 = Date.now();
+    const r = vaxlab(...args);
+    assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, new RegExp(`^vaxlab: ${args.at(-2)} .*x\\.json: the directory .*missing does not exist\n$`), args.join(' '));
+    assert.equal(r.stdout, '', args.join(' '));
+    assert.ok(Date.now() - t0 < 30_000, `${args.join(' ')}: refused at once, not after running`);
+  }
+});
+
+test('profile\'s --limit is run\'s: a finite positive number of seconds, at most a week', () => {
+  for (const v of ['Infinity', '1e400', '-5', '0', '1e9']) {
+    const r = vaxlab('profile', 'syscall', '--limit', v);
+    assert.equal(r.status, 2, v);
+    assert.match(r.stderr, /--limit takes a positive number of virtual seconds up to 604800/, v);
+  }
+});
+
 test('an image that is missing or not an image exits 3', () => {
   const missing = vaxlab('run', 'syscall', '--image', join(work, 'absent.dsk.gz'), '--param', 'iterations=10');
   assert.equal(missing.status, 3, missing.stderr);
@@ -94,11 +117,38 @@ test('an image that is missing or not an image exits 3', () => {
   const noKernel = vaxlab('run', 'syscall', '--image', own, '--param', 'iterations=10');
   assert.equal(noKernel.status, 3, noKernel.stderr);
   assert.match(noKernel.stderr, /no kernel paper-1985 beside the image .*with an image of your own, --kernel vmunix boots its \/vmunix\n$/);
+  // An image the emulator cannot make a machine of is exit 3 naming it (it was exit 2, "refused ... step syscall: ...",
+  // as if a setting were wrong).
+  for (const command of ['run', 'profile']) {
+    const small = vaxlab(command, 'syscall', '--image', own, '--kernel', 'vmunix', '--param', 'iterations=10');
+    assert.equal(small.status, 3, small.stderr);
+    assert.match(small.stderr, /vaxlab: .*own\.dsk: vax780 create: RP06 on drive 0: the image is 4096 bytes but an RP06 pack holds 174423040 bytes/);
+  }
+  // A --kernel FILE that cannot be read, or is empty, is exit 3 naming it (a truncated .gz was "unexpected end of
+  // file", exit 2).
+  const truncated = join(work, 'vmunix.gz');
+  writeFileSync(truncated, gzipSync(new Uint8Array(100_000).fill(7)).subarray(0, 40));
+  const empty = join(work, 'vmunix.empty');
+  writeFileSync(empty, '');
+  for (const [file, said] of [[truncated, 'vmunix\\.gz: unexpected end of file'], [empty, 'vmunix\\.empty is empty'], [work, 'EISDIR']]) {
+    const k = vaxlab('run', 'syscall', '--image', own, '--kernel', file, '--param', 'iterations=10');
+    assert.equal(k.status, 3, k.stderr);
+    assert.match(k.stderr, new RegExp(`^vaxlab: --kernel .*: .*${said}`, 'm'));
+  }
   // profile opens the image as run does: one line, exit 3.
   const profiled = vaxlab('profile', 'syscall', '--image', junk);
   assert.equal(profiled.status, 3, profiled.stderr);
   assert.match(profiled.stderr, /^vaxlab: .*junk\.dsk\.gz: .*\n$/);
 });
+
+test('a kernel file that is no a.out, on the lab image, is exit 3 naming the image and the kernel',
+  { skip: findLabImage() ? false : 'no lab image: npm run image builds it' }, () => {
+    const junk = join(work, 'junk-kernel');
+    writeFileSync(junk, new Uint8Array(5000).fill(0x5a));
+    const r = vaxlab('run', 'syscall', '--kernel', junk, '--param', 'iterations=10');
+    assert.equal(r.status, 3, r.stderr);
+    assert.match(r.stderr, /^vaxlab: .*43bsd\.dsk\.gz with the kernel junk-kernel: .*not a VAX a\.out file/m);
+  });
 
 test('a gzip bomb is refused while it inflates, within the image size limit', async () => {
   const { gzipSync } = await import('node:zlib');
@@ -199,4 +249,91 @@ test('a Table 2 row boots paper-1985 by default (no text cache: about 10 ms an e
     const a = before.rows[0]!.guest!, b = now.rows[0]!.guest!;
     assert.ok(a.real - b.real >= 0.6 && a.real - b.real <= 1.6, `elapsed ${a.real} s with the text cache, ${b.real} s without`);
     assert.ok(Math.abs(a.sys - b.sys) <= 0.5, `system ${a.sys} s with the text cache, ${b.sys} s without`);
+  });
+
+// ^C in a run on one thread: needs the lab image; skipped, saying why, without it.
+test('^C in a run stops it: the step running ends "stopped", the steps before it are printed and written, exit 1',
+  { skip: findLabImage() ? false : 'no lab image: npm run image builds it' }, async () => {
+    const { spawn } = await import('node:child_process');
+    const json = join(work, 'stopped.json');
+    // namecache-work has three short steps (namework's count divided by 40); ^C once the first has ended.
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/vaxlab.ts'), 'run', 'namecache-work',
+      '--param', 'divisor=40', '--json', json], { cwd: ROOT });
+    let stdout = '';
+    let stderr = '';
+    let sent = false;
+    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      if (!sent && /namecache-work 2\/3 /.test(stderr)) {
+        sent = true;
+        child.kill('SIGINT');
+      }
+    });
+    const [code, signal] = await new Promise<[number | null, string | null]>((done) => child.on('close', (c, s) => done([c, s])));
+    assert.ok(sent, `the run never reached its second step:\n${stderr}`);
+    // It used to die of the signal: no table, no JSON, the first step's run lost.
+    assert.equal(signal, null, `killed by ${signal}:\n${stderr}`);
+    assert.equal(code, 1, stderr);
+    assert.match(stderr, /vaxlab: stopping the run \(\^C again to leave at once\)/);
+    assert.match(stderr, /vaxlab: stopped \(\^C\): 1 of 1 experiment above and in .*stopped\.json, a step cut short marked "stopped"\n$/);
+    assert.match(stdout, /namecache-work: 1 of 3 steps ok/);
+    const result = JSON.parse(readFileSync(json, 'utf8')) as { status: string; rows: { status: string; failure?: { kind: string } }[] };
+    assert.equal(result.status, 'failed', 'a stopped run is not written as if it had finished');
+    assert.deepEqual(result.rows.map((r) => r.failure?.kind ?? r.status), ['ok', 'stopped']);
+  });
+
+// A chunked image damaged where /usr lies: needs the lab image's chunked image (npm run image writes it beside it).
+test('a chunk of the image damaged where /usr lies: the step fails as "damaged image", saying which chunk, not as a time limit',
+  { skip: findLabImage() && chunkedSibling(findLabImage()!) ? false : 'no lab image with its chunked image: npm run image builds them' }, () => {
+    const file = new Uint8Array(readFileSync(chunkedSibling(findLabImage()!)!));
+    const dv = new DataView(file.buffer, file.byteOffset, file.byteLength);
+    const chunks = dv.getUint32(24, true);
+    const chunkBytes = dv.getUint32(12, true);
+    // /usr (partition g of the RP06) begins at cylinder 382 of 815, past 87 MB; the root, which the host reads to
+    // load the kernel, and swap are before it.  Every stored chunk from there on gets one byte changed.
+    const from = Math.ceil(90e6 / chunkBytes);
+    let damaged = 0;
+    for (let i = from; i < chunks; i++) {
+      const at = Number(dv.getBigUint64(128 + 16 * i, true));
+      const stored = dv.getUint32(128 + 16 * i + 8, true);
+      if (stored === 0) continue;
+      file[at + (stored >> 1)]! ^= 0x55;
+      damaged++;
+    }
+    assert.ok(damaged > 0);
+    const image = join(work, 'damaged.dskz');
+    writeFileSync(image, file);
+    const json = join(work, 'damaged.json');
+    const r = vaxlab('run', 'syscall', '--image', image, '--kernel', 'vmunix', '--param', 'iterations=100', '--json', json);
+    assert.equal(r.status, 1, r.stderr);
+    // It used to fail as a time limit of the set-up, the guest's "hard error" its only trace.
+    assert.match(r.stdout, /syscall: the disk image is damaged \(chunked disk image damaged: chunk \d+: [^)]+\): the guest read it as a disk error/);
+    const result = JSON.parse(readFileSync(json, 'utf8')) as { status: string; rows: { failure?: { kind: string } }[] };
+    assert.equal(result.status, 'failed');
+    assert.equal(result.rows[0]!.failure?.kind, 'damaged image');
+  });
+
+test('a .dsk.gz put in the place of the lab\'s, beside its manifest and chunked image, is run itself, not the pack beside it',
+  { skip: findLabImage() && chunkedSibling(findLabImage()!) ? false : 'no lab image with its chunked image: npm run image builds them' }, () => {
+    const lab = findLabImage()!;
+    const dir = join(work, 'replaced');
+    mkdirSync(dir);
+    copyFileSync(lab.replace(/\.dsk\.gz$/, '.json'), join(dir, '43bsd.json'));
+    copyFileSync(chunkedSibling(lab)!, join(dir, '43bsd.dskz'));
+    assert.equal(chunkedSibling(join(dir, '43bsd.dsk.gz')), null, 'no .dsk.gz: no sibling');
+    copyFileSync(lab, join(dir, '43bsd.dsk.gz'));
+    assert.equal(chunkedSibling(join(dir, '43bsd.dsk.gz')), join(dir, '43bsd.dskz'), 'the manifest\'s own files');
+    // Another pack in its place: it used to run the chunked image's pack, under the name of this one.
+    writeFileSync(join(dir, '43bsd.dsk.gz'), gzipSync(new Uint8Array(4096)));
+    assert.equal(chunkedSibling(join(dir, '43bsd.dsk.gz')), null);
+    const r = vaxlab('run', 'syscall', '--image', join(dir, '43bsd.dsk.gz'), '--kernel', 'vmunix', '--param', 'iterations=10');
+    assert.equal(r.status, 3, r.stderr);
+    assert.match(r.stderr, /replaced\/43bsd\.dsk\.gz: vax780 create: RP06 on drive 0: the image is 4096 bytes/);
+    // A chunked image of another pack beside the manifest's .dsk.gz: the .dsk.gz is read.
+    copyFileSync(lab, join(dir, '43bsd.dsk.gz'));
+    const other = new Uint8Array(readFileSync(join(dir, '43bsd.dskz')));
+    other[40] ^= 1;   // its header's SHA-256 of the pack
+    writeFileSync(join(dir, '43bsd.dskz'), other);
+    assert.equal(chunkedSibling(join(dir, '43bsd.dsk.gz')), null);
   });

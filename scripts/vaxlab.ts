@@ -47,8 +47,11 @@
 //
 // `help`, or --help (-h) anywhere, prints the usage (exit 0).  Every setting
 // is checked before a machine runs.  Exit 0 when every step ran, 1 when a
-// step failed or Stop (^C) ended a sweep, 2 on a bad command line or setting
-// (nothing run, nothing written), 3 without an image or wasm build.
+// step failed or Stop (^C) ended a run or sweep (what ran is printed and
+// written, the step cut short marked "stopped"; a second ^C leaves at once),
+// 2 on a bad command line or setting (nothing run, nothing written), 3
+// without an image or wasm build, or with an image or kernel no machine can
+// be made of.
 
 import { accessSync, constants as fsConstants, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -63,7 +66,7 @@ import {
 import { type ExperimentResult, RESULT_VERSION, resultJson } from '../experiments/runner/result';
 import { formatSweep, formatTable } from '../experiments/runner/resultText';
 import {
-  MAX_SPIN_SEEDS, resolveRun, runExperiment, type RunOptions, SettingsError, virtualSeconds,
+  ImageError, MAX_SPIN_SEEDS, resolveRun, runExperiment, type RunOptions, SettingsError, virtualSeconds,
 } from '../experiments/runner/runner';
 import {
   assembleSweep, KERNEL_SETTING, MAX_JOBS, MAX_SWEEP_AXES, MAX_SWEEP_POINTS, parseAxis, planSweep, runUnits, sweepJson, sweepSetting, unitLabel,
@@ -154,7 +157,16 @@ sweep: a --set or --param with a list (hz=50,100,250,1000) or a range (memoryMB=
 /** The longest --limit: a virtual week, far beyond any experiment. */
 const MAX_LIMIT_SECONDS = 7 * 24 * 3600;
 
-/** --json FILE (and --jsonl): refused before anything runs if it cannot be written. */
+/** --limit SECONDS: a positive, finite number of virtual seconds up to MAX_LIMIT_SECONDS, or exit 2 saying so. */
+function parseLimit(v: string): number {
+  const n = /^\d*\.?\d+(e\d+)?$/i.test(v.trim()) ? Number(v) : NaN;
+  if (!(Number.isFinite(n) && n > 0 && n <= MAX_LIMIT_SECONDS)) {
+    die(`--limit takes a positive number of virtual seconds up to ${MAX_LIMIT_SECONDS}, got "${v}"`);
+  }
+  return n;
+}
+
+/** --json FILE (and --jsonl, profile's --out): refused before anything runs if it cannot be written. */
 function checkJsonTarget(file: string, flag = '--json'): string {
   const path = resolve(file);
   const dir = dirname(path);
@@ -269,11 +281,7 @@ function parseArgs(args: string[], command: 'run' | 'sweep'): Args {
       const [k, n] = pair(flag, v);
       a.params[k] = n;
     } else if (flag === '--limit') {
-      const n = /^\d*\.?\d+(e\d+)?$/i.test(v.trim()) ? Number(v) : NaN;
-      if (!(Number.isFinite(n) && n > 0 && n <= MAX_LIMIT_SECONDS)) {
-        die(`--limit takes a positive number of virtual seconds up to ${MAX_LIMIT_SECONDS}, got "${v}"`);
-      }
-      a.options.limitSeconds = n;
+      a.options.limitSeconds = parseLimit(v);
     } else if (flag === '--seeds') {
       const n = Number(v);
       if (!Number.isSafeInteger(n) || n < 1 || n > MAX_SPIN_SEEDS) die(`--seeds takes a whole number of runs per step, 1 to ${MAX_SPIN_SEEDS}`);
@@ -370,7 +378,14 @@ async function loadKernel(arg: string, imagePath: string): Promise<NonNullable<R
       `with an image of your own, --kernel vmunix boots its /vmunix`
       : `--kernel ${arg}: no such kernel (${KERNELS.map((k) => k.name).join(', ')}) or file`, 3);
   }
-  const kernel = await readKernel(file, variant ? kernelResultName(variant.name) : basename(file));
+  let kernel: NonNullable<RunOptions['kernel']>;
+  try {
+    kernel = await readKernel(file, variant ? kernelResultName(variant.name) : basename(file));
+  } catch (e) {
+    // A directory, a truncated .gz: said with the file's name (it was "unexpected end of file", exit 2).
+    die(`--kernel ${arg}: ${file}: ${e instanceof Error ? e.message : String(e)}`, 3);
+  }
+  if (kernel.bytes.length === 0) die(`--kernel ${arg}: ${file} is empty`, 3);
   process.stderr.write(`vaxlab: kernel ${kernel.name} (${file})\n`);
   return kernel;
 }
@@ -394,11 +409,12 @@ async function kernelFor(spec: ExperimentSpec, arg: string | null, imagePath: st
   return k;
 }
 
-/** ^C stops the workers (their steps end 'stopped'); a second ^C leaves at once. */
-function stopOnInterrupt(abort: AbortController): () => void {
+/** ^C stops the run (the running steps end 'stopped', the rest are not run; what ran is printed and written,
+ *  marked as stopped); a second ^C leaves at once, writing nothing. */
+function stopOnInterrupt(abort: AbortController, what = 'every worker'): () => void {
   const onSigint = () => {
     if (abort.signal.aborted) process.exit(130);
-    process.stderr.write('\nvaxlab: stopping every worker (^C again to leave at once)\n');
+    process.stderr.write(`\nvaxlab: stopping ${what} (^C again to leave at once)\n`);
     abort.abort();
   };
   process.on('SIGINT', onSigint);
@@ -418,11 +434,12 @@ const threads = (jobs: number, units: number) => {
 
 /** Runs units of a plan on `jobs` worker threads, saying on stderr what ends where. */
 async function runPlan(plan: SweepPlan, units: number[], jobs: number, loaded: LoadedPack, what: string,
-  kernels: Record<string, NonNullable<RunOptions['kernel']>> = {}) {
+  kernels: Record<string, NonNullable<RunOptions['kernel']>> = {}, stop?: AbortController) {
   const workers = threadCount(jobs, units.length);
   const pool = threadExecutors(plan.request, workers, loaded.pack, loaded.image, kernels);
-  const abort = new AbortController();
-  const release = stopOnInterrupt(abort);
+  // The caller's ^C (run: one for all its experiments), else one for this plan.
+  const abort = stop ?? new AbortController();
+  const release = stop ? () => {} : stopOnInterrupt(abort);
   const host = new Map<number, number>();
   let remaining: number | null = null;
   process.stderr.write(`${what}: ${units.length} unit${units.length === 1 ? '' : 's'} on ${threads(jobs, units.length)}\n`);
@@ -452,6 +469,11 @@ async function runPlan(plan: SweepPlan, units: number[], jobs: number, loaded: L
     release();
     await pool.close();
   }
+}
+
+/** An image or kernel the emulator cannot make a machine of (ImageError): exit 3 naming both, as for a missing image. */
+function unusable(e: unknown, imagePath: string, kernel: RunOptions['kernel']): void {
+  if (e instanceof ImageError) die(`${imagePath}${kernel ? ` with the kernel ${kernel.name}` : ''}: ${e.problems.join('; ')}`, 3);
 }
 
 function refused(problems: string[]): never {
@@ -503,8 +525,16 @@ async function run(args: string[]): Promise<number> {
 
   const results: ExperimentResult[] = [];
   const summaries: string[] = [];
+  // ^C stops the step running (on every thread) and the experiments after it; what ran is printed and written.
+  const abort = new AbortController();
+  const release = stopOnInterrupt(abort, a.jobs === null ? 'the run' : 'every worker');
   for (const spec of specs) {
+    if (abort.signal.aborted) break;
     const o = perSpec.get(spec)!;
+    o.signal = abort.signal;
+    // The machine runs in this thread: let the event loop take a ^C between slices (every few tens of ms; the
+    // guest never sees it), or it would come only after the run.
+    o.pause = () => new Promise<void>((resume) => setImmediate(resume));
     o.image = loaded.image;
     // --kernel's, else the experiment's own (Table 2: the paper's kernel; the paging tables: like-4.2).
     const kernel = await kernelFor(spec, a.kernelArg, loaded.path, kernelCache);
@@ -528,6 +558,7 @@ async function run(args: string[]): Promise<number> {
       try {
         result = await runExperiment(api.vax780, disk, spec, o);
       } catch (e) {
+        unusable(e, loaded.path, kernel);
         if (e instanceof SettingsError) die(`${spec.id}: refused, nothing was run:\n  ${e.problems.join('\n  ')}`);
         throw e;
       }
@@ -540,12 +571,13 @@ async function run(args: string[]): Promise<number> {
       try {
         // The threads boot the point's kernel by name: the sweep plan resolves it as kernelFor does.
         const name = effectiveKernelName(spec.kernel, a.kernelArg);
-        ran = await runPlan(plan, plan.units.map((u) => u.index), a.jobs!, loaded, spec.id, kernel && name !== null ? { [name]: kernel } : {});
+        ran = await runPlan(plan, plan.units.map((u) => u.index), a.jobs!, loaded, spec.id, kernel && name !== null ? { [name]: kernel } : {}, abort);
       } catch (e) {
         if (e instanceof SettingsError) die(`${spec.id}: refused, nothing was run:\n  ${e.problems.join('\n  ')}`);
         throw e;
       }
       const point = assembleSweep(plan, ran.outcomes, ran.stopped).points[0]!;
+      if (!point.result && abort.signal.aborted) break;
       if (!point.result) die(`${spec.id}: no step ran${point.errors ? `: ${point.errors.map((e) => e.message).join('; ')}` : ''}`, 1);
       result = point.result;
       for (const e of point.errors ?? []) process.stderr.write(`vaxlab: ${spec.id}: step ${e.step} could not run: ${e.message}\n`);
@@ -567,12 +599,18 @@ async function run(args: string[]): Promise<number> {
     console.log(`\n${summary}\n`);
   }
   if (specs.length > 1) console.log(summaries.join('\n'));
+  if (abort.signal.aborted) {
+    process.stderr.write(`vaxlab: stopped (^C): ${results.length} of ${specs.length} experiment${specs.length === 1 ? '' : 's'} above` +
+      `${a.jsonFile && results.length > 0 ? ` and in ${a.jsonFile}` : ''}, a step cut short marked "stopped"\n`);
+  }
   disk?.dispose();
-  if (a.jsonFile) {
-    writeFileSync(a.jsonFile, results.length === 1 ? resultJson(results[0]!)
+  if (a.jsonFile && results.length > 0) {
+    writeFileSync(a.jsonFile, specs.length === 1 ? resultJson(results[0]!)
       : `${JSON.stringify({ format: 'vaxlab-experiment-results', version: RESULT_VERSION, results }, null, 2)}\n`);
   }
-  return results.every((r) => r.status === 'ok') ? 0 : 1;
+  // Only now: a ^C while the JSON was written waits for the write (the default would cut the file short).
+  release();
+  return results.length === specs.length && results.every((r) => r.status === 'ok') ? 0 : 1;
 }
 
 async function sweep(args: string[]): Promise<number> {
@@ -665,7 +703,7 @@ function merge(args: string[]): number {
     const a = args.shift()!;
     if (a === '--json' || a === '--measure') {
       const v = args.shift() ?? die(`${a} needs a value`);
-      if (a === '--json') jsonFile = v;
+      if (a === '--json') jsonFile = checkJsonTarget(v);
       else measure = findMeasure(v) ?? die(`--measure takes ${MEASURES.map((m) => m.id).join(', ')}, got "${v}"`);
     } else if (a.startsWith('-')) die(`unknown option ${a}\n${USAGE}`);
     else files.push(a);
@@ -738,7 +776,7 @@ async function fidelity(args: string[]): Promise<number> {
       seeds = Number(v);
       if (!Number.isSafeInteger(seeds) || seeds < 1 || seeds > MAX_SPIN_SEEDS) die(`--seeds takes a whole number of runs per step, 1 to ${MAX_SPIN_SEEDS}`);
     } else if (a === '--spin') spin = parseSpin(v);
-    else if (a === '--json') jsonFile = v;
+    else if (a === '--json') jsonFile = checkJsonTarget(v);
     else if (a === '--kernel') kernelArg = v;
     else die(`unknown option ${a}\n${USAGE}`);
   }
@@ -812,7 +850,7 @@ async function profile(args: string[]): Promise<number> {
       if (!/^\d+$/.test(v) || Number(v) < 1) die(`--top takes a whole number, 1 or more, got "${v}"`);
       top = Number(v);
     } else if (a === '--step') steps.push(v);
-    else if (a === '--out') out = v;
+    else if (a === '--out') out = checkJsonTarget(v, '--out');
     else if (a === '--diff') {
       const m = /^([^,]+),([^,]+)$/.exec(v);
       if (!m) die(`--diff takes two step ids, A,B, got "${v}"`);
@@ -839,9 +877,7 @@ async function profile(args: string[]): Promise<number> {
     } else if (a === '--spin') {
       options.spin = parseSpin(v);
     } else if (a === '--limit') {
-      const n = Number(v);
-      if (!(n > 0)) die('--limit takes a positive number of virtual seconds');
-      options.limitSeconds = n;
+      options.limitSeconds = parseLimit(v);
     } else if (a === '--image') imageFile = v;
     else if (a === '--kernel') kernelArg = v;
     else die(`unknown option ${a}\n${USAGE}`);
@@ -879,6 +915,9 @@ async function profile(args: string[]): Promise<number> {
   let results: StepProfile[];
   try {
     results = await profileExperiment(api.vax780, disk, spec, options);
+  } catch (e) {
+    unusable(e, imagePath, kernel);
+    throw e;
   } finally {
     disk.dispose();
   }
@@ -956,6 +995,7 @@ else if (cmd && Object.hasOwn(commands, cmd)) {
   try {
     process.exitCode = await commands[cmd]!(argv);
   } catch (e) {
-    die(e instanceof Error ? e.message : String(e), 2);
+    // fidelity's tables (run's and profile's say which image and kernel first).
+    die(e instanceof Error ? e.message : String(e), e instanceof ImageError ? 3 : 2);
   }
 } else die(cmd === undefined ? USAGE : `no command "${cmd}" (list, kernels, run, sweep, merge, fidelity, profile)\n${USAGE}`);

@@ -91,7 +91,7 @@ test('create refuses foreign and disposed images; a failed create releases the i
     assert.equal(junk.users, 0, 'a failed create kept a use of the image');
     const forged = {
       size: junk.size, users: 0, disposed: false, sha256: null, kind: 'flat' as const, read: junk.read, withBytes: junk.withBytes,
-      memory: junk.memory, dispose() {},
+      memory: junk.memory, takeDamage: junk.takeDamage, dispose() {},
     };
     assert.throws(() => vax.create({ memoryMB: 8, disk: forged, boot: 'single' }), /DiskImage of this module/);
     const other = await loadVaxNode();

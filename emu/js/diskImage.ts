@@ -50,6 +50,10 @@ export interface DiskImage {
    *  (JavaScript memory, shared with other workers when it is a
    *  SharedArrayBuffer). */
   memory(): { bytes: number; chunks?: number; chunksDecompressed?: number };
+  /** Why a read of the image failed since the last call (a chunk of a chunked image that does not decompress
+   *  to its checksum: the disk controller reported an I/O error to the guest), or null; forgets it, so each
+   *  caller's step is told of its own.  Null for an image whose bytes are all in memory. */
+  takeDamage(): string | null;
   /** Frees the image's wasm memory.  Deferred, not refused, while systems
    *  use it: the memory goes when the last of them is destroyed.  Either way
    *  no new system may be created over it.  A second call does nothing. */
@@ -251,6 +255,12 @@ export function diskImages(mod: VaxWasmModule): DiskImages {
         } finally {
           mod._free(buf);
         }
+      },
+      takeDamage() {
+        if ((st.kind !== 'chunked' && st.kind !== 'shared-chunked') || st.ptr === 0) return null;
+        const why = mod.UTF8ToString(mod._vax780w_chunked_error(st.ptr));
+        mod._vax780w_chunked_clear_error(st.ptr);
+        return why === '' ? null : why;
       },
       withBytes(f) {
         if (st.kind === 'chunked' || st.kind === 'shared-chunked') {

@@ -102,6 +102,7 @@ declare module '*/build/wasm/vax.mjs' {
     _vax780w_chunked_sha256(ci: number): number;
     _vax780w_chunked_read(ci: number, offset: number, bufPtr: number, len: number): number;
     _vax780w_chunked_error(ci: number): number;
+    _vax780w_chunked_clear_error(ci: number): void;
     /** Chunk i decompressed into out (not kept): 0, 1 for a chunk of zeros (out not written), -1 damaged. */
     _vax780w_chunked_inflate(ci: number, i: number, outPtr: number): number;
     _vax780w_chunked_chunk_bytes(ci: number): number;

@@ -3,7 +3,7 @@
 // emu/Makefile).  Never import this from browser code.
 
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, openSync, readFileSync, readSync } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
 import { dirname, join, resolve } from 'node:path';
@@ -100,7 +100,12 @@ export async function loadBsdImage(): Promise<{ path: string; bytes: Uint8Array 
 
 /** The chunked image (emu/src/storage/chunked.h) the installer writes beside
  *  a .dsk.gz (43bsd.dsk.gz -> 43bsd.dskz), if it is there and the manifest
- *  beside them (43bsd.json) says it holds the same pack; else null. */
+ *  beside them (43bsd.json) says it holds the same pack; else null.  The
+ *  files are checked against the manifest, not only the manifest against
+ *  itself: the .dsk.gz is the one it names (its SHA-256: 4.5 MB hashed, a few
+ *  ms) and the chunked image's header names the same pack, so a .dsk.gz put in
+ *  the place of another (or a chunked image left from another build) is read
+ *  itself, never the pack of the files beside it. */
 export function chunkedSibling(path: string): string | null {
   const m = /^(.*)\.dsk\.gz$/.exec(path);
   if (!m) return null;
@@ -108,8 +113,18 @@ export function chunkedSibling(path: string): string | null {
   const manifest = `${m[1]}.json`;
   if (!existsSync(chunked) || !existsSync(manifest)) return null;
   try {
-    const mf = JSON.parse(readFileSync(manifest, 'utf8')) as { image?: { uncompressedSha256?: string }; chunked?: { file?: string; imageSha256?: string } };
+    const mf = JSON.parse(readFileSync(manifest, 'utf8')) as {
+      image?: { sha256?: string; uncompressedSha256?: string }; chunked?: { file?: string; imageSha256?: string };
+    };
     if (!mf.chunked || mf.chunked.imageSha256 === undefined || mf.chunked.imageSha256 !== mf.image?.uncompressedSha256) return null;
+    if (mf.image.sha256 === undefined || createHash('sha256').update(readFileSync(path)).digest('hex') !== mf.image.sha256) return null;
+    const f = openSync(chunked, 'r');
+    try {
+      const header = new Uint8Array(128);
+      if (readSync(f, header, 0, 128, 0) !== 128 || chunkedImageSha256(header) !== mf.chunked.imageSha256) return null;
+    } finally {
+      closeSync(f);
+    }
     return chunked;
   } catch {
     return null;

@@ -264,6 +264,8 @@ EMSCRIPTEN_KEEPALIVE const char *vax780w_chunked_error(chunked_image *ci)
     return e ? e : "";
 }
 
+EMSCRIPTEN_KEEPALIVE void vax780w_chunked_clear_error(chunked_image *ci) { chunked_clear_error(ci); }
+
 /* out[0..3]: chunks, chunks decompressed so far, their bytes, the file's bytes. */
 EMSCRIPTEN_KEEPALIVE void vax780w_chunked_stats(chunked_image *ci, uint64_t *out)
 {

@@ -149,6 +149,7 @@ export const MEMORY_MB_SCHEMA: IntS = { k: 'int', min: MEMORY_TOGGLE.min, max: M
 
 const FAILURE_KINDS = members<FailureKind>({
   'time limit': true, panic: true, stopped: true, 'parse failure': true, 'program error': true, 'console overflow': true,
+  'damaged image': true,
 });
 const VIEWS = members<ExperimentResult['view']>({ table2: true, paging: true, namecache: true });
 

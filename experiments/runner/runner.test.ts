@@ -263,6 +263,10 @@ test('settings: parameters apart from kernel variables, all refused before a mac
   refused(syscall, { set: { nchsize: 99999 } }, /nchsize: 99999 is out of range 0\.\.4096/);
   refused(syscall, { parameters: { divisor: 2 } }, /parameter divisor: syscall has only iterations/);
   refused(syscall, { parameters: { iterations: 0 } }, /parameter iterations: a whole number, 1 or more/);
+  // The guest's programs read a count as a C int: 2^32 + 1 ran as 1, under a result that said 4,294,967,297.
+  refused(syscall, { parameters: { iterations: 2 ** 32 + 1 } }, /parameter iterations: at most 2147483647 \(the guest's program reads it as a C int\), got 4294967297/);
+  refused(spec('namecache'), { parameters: { divisor: 2 ** 31 } }, /parameter divisor: at most 2147483647/);
+  assert.equal(resolveRun(syscall, { parameters: { iterations: 2 ** 31 - 1 } }).steps[0]!.count, 2 ** 31 - 1);
   refused(syscall, { cpu: '750', set: { cpu: 780 } }, /cpu: given twice/);
   refused(spec('namecache'), { set: { nchsize: 10 } }, /--set nchsize: namecache sets nchsize itself, step by step \(0, 1000 and the kernel's own\)/);
 

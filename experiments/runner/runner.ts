@@ -164,11 +164,25 @@ export const COMPARE_NOTE = TABLE2_COMPARE;
 
 // ------------------------------------------------------------ settings
 
+/** The largest parameter: the guest's programs read their counts as a C int (atoi), so a larger one would run
+ *  another count (2^32 + 1 ran as 1) under the number the result gives. */
+export const MAX_PARAMETER = 2 ** 31 - 1;
+
 /** Settings refused before anything ran; `problems` has one line each. */
 export class SettingsError extends Error {
   constructor(readonly problems: string[]) {
     super(problems.join('\n'));
     this.name = 'SettingsError';
+  }
+}
+
+/** Refused because the disk image or the kernel cannot be used (the machine cannot be made from them, with no
+ *  setting of the run's): a SettingsError for whoever refuses a run, which the command line tells apart (exit 3,
+ *  as for a missing image, not 2, a bad setting). */
+export class ImageError extends SettingsError {
+  constructor(problems: string[]) {
+    super(problems);
+    this.name = 'ImageError';
   }
 }
 
@@ -221,6 +235,8 @@ export function resolveRun(spec: ExperimentSpec, options: RunOptions = {}): Reso
       problems.push(`parameter ${name}: ${spec.id} has ${known.length ? `only ${known.join(', ')}` : 'no parameters'}`);
     } else if (!Number.isSafeInteger(value) || value < 1) {
       problems.push(`parameter ${name}: a whole number, 1 or more, got ${value}`);
+    } else if (value > MAX_PARAMETER) {
+      problems.push(`parameter ${name}: at most ${MAX_PARAMETER} (the guest's program reads it as a C int), got ${value}`);
     } else parameters[name] = value;
   }
 
@@ -278,7 +294,8 @@ export function resolveRun(spec: ExperimentSpec, options: RunOptions = {}): Reso
  * The checks that need the kernel: every variable a step sets or reads
  * back is in /vmunix's symbol table, and the emulator accepts each step's
  * settings (create() refuses symbols outside the kernel's data).  Creates
- * machines but runs none.  Throws SettingsError.
+ * machines but runs none.  Throws SettingsError, or ImageError when no machine can be made of the image and the
+ * kernel with the run's machine alone (a pack of the wrong size, no 4.3BSD file system, a kernel that is no a.out).
  */
 export function checkKernelSettings(api: Vax780Api, disk: DiskImage, run: ResolvedRun, kernel?: Uint8Array): void {
   const problems: string[] = [];
@@ -289,15 +306,21 @@ export function checkKernelSettings(api: Vax780Api, disk: DiskImage, run: Resolv
     Object.keys(s.kernel).filter((n) => !findToggle(n)?.code).forEach((n) => names.add(n));
     s.step.readback.forEach((n) => names.add(n));
   }
-  if (names.size > 0) {
-    const probe = api.create(base);
-    try {
+  let probe: Vax780System;
+  try {
+    probe = api.create(base);
+  } catch (e) {
+    const damage = disk.takeDamage();
+    throw new ImageError([`${e instanceof Error ? e.message : String(e)}${damage !== null ? ` (the disk image is damaged: ${damage})` : ''}`]);
+  }
+  try {
+    if (names.size > 0) {
       const symbols = probe.kernelSymbols([...names].map((n) => `_${n}`));
       for (const s of run.steps) problems.push(...validateSettings(s.kernel, symbols, { memoryMB: run.memoryMB }));
       for (const n of names) if (symbols[`_${n}`] == null) problems.push(`${n}: this kernel has no variable _${n}`);
-    } finally {
-      probe.destroy();
     }
+  } finally {
+    probe.destroy();
   }
   if (problems.length === 0) {
     const seen = new Set<string>();
@@ -521,6 +544,7 @@ async function runStep(
   keep: Set<string> | null, snapshots: BootSnapshots | null,
 ): Promise<RowResult> {
   const limitSeconds = options.limitSeconds ?? stepLimit(step, count);
+  image.takeDamage();   // what an earlier step (or a check) read is its own
   const command = `/bin/time ${stepCommand(step, count)}`;
   const result: RowResult = {
     test: step.label, command, iterations: count ?? 1, status: 'ok', limitSeconds, paper: rowPaper(step, count, kernel),
@@ -628,6 +652,18 @@ async function runStep(
     if (profiling && sys) result.profile = profileSummary(sys, profileCode!);
   } finally {
     sys?.destroy();
+  }
+  // A chunk of the image that did not decompress to its checksum: the guest's disk read it as an I/O error, and
+  // whatever came of that (a hard error, a time limit, or nothing it noticed) is not a run of the experiment.
+  const damage = image.takeDamage();
+  if (damage !== null) {
+    result.status = 'failed';
+    result.failure = {
+      kind: 'damaged image',
+      message: `the disk image is damaged (${damage}): the guest read it as a disk error` +
+        `${result.failure ? `, and then: ${result.failure.message}` : ''}`,
+      output: result.failure?.output ?? '',
+    };
   }
   return result;
 }

@@ -47,7 +47,7 @@ export function omittedLine(chars: number): string {
   return `\r\n[vaxlab: ${chars.toLocaleString('en-US')} characters of output not kept]\r\n`;
 }
 
-export type FailureKind = 'time limit' | 'panic' | 'stopped' | 'parse failure' | 'program error' | 'console overflow';
+export type FailureKind = 'time limit' | 'panic' | 'stopped' | 'parse failure' | 'program error' | 'console overflow' | 'damaged image';
 
 /** Why a session (or a step of an experiment) failed. */
 export class SessionFailure extends Error {

@@ -94,6 +94,8 @@ test('an axis refuses each bad value by name, a huge range with its count, and n
   ]);
   assert.match(values('disk', 'rp06..ideal').problems[0]!, /^disk=rp06\.\.ideal: disk takes names, not a range/);
   assert.match(values('disk', 'ssd').problems[0]!, /^disk=ssd: not a value of disk \(one of rp06 \(0\), eagle \(1\), ideal \(2\), rm05 \(3\)\)/);
+  assert.deepEqual(values('iterations', '1000,4294967297').problems,
+    ['iterations=4294967297: at most 2147483647 (the guest\'s program reads it as a C int), got 4294967297']);
   assert.match(String(sweepSetting(syscall, 'nchsiz')), /^unknown setting "nchsiz" \(did you mean "nchsize"\?\).*syscall's iterations$/);
 });
 

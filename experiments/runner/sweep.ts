@@ -40,7 +40,7 @@ import { BootSnapshots } from './bootSnapshots';
 import type { CounterSample } from './counters';
 import { roundFixed } from './decimal';
 import {
-  checkKernelSettings, MAX_SPIN_SEEDS, resolveRun, runExperiment, SettingsError, stepRow, type RunOptions, type RunProgress,
+  checkKernelSettings, MAX_PARAMETER, MAX_SPIN_SEEDS, resolveRun, runExperiment, SettingsError, stepRow, type RunOptions, type RunProgress,
 } from './runner';
 import { choiceName, closeToggles, expectedValues, findToggle, settingValue, TOGGLES, validateSetting } from './toggles';
 
@@ -150,7 +150,8 @@ export function sweepSetting(spec: ExperimentSpec, name: string): SweepSetting |
     return {
       name, kind: 'parameter', named: false,
       parse: (raw) => (/^\d+$/.test(raw.trim()) && Number.isSafeInteger(Number(raw.trim())) ? Number(raw.trim()) : null),
-      check: (v) => (Number.isSafeInteger(v) && v >= 1 ? null : `${name}: a whole number, 1 or more, got ${v}`),
+      check: (v) => (!Number.isSafeInteger(v) || v < 1 ? `${name}: a whole number, 1 or more, got ${v}`
+        : v > MAX_PARAMETER ? `${name}: at most ${MAX_PARAMETER} (the guest's program reads it as a C int), got ${v}` : null),
       label: (v) => String(v),
       expected: 'a whole number, 1 or more',
       // The experiment's default is the paper's count (iterations) or all of it (divisor 1).

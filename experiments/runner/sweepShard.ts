@@ -11,9 +11,12 @@
 
 import type { ExperimentResult } from './result';
 import { validateResult } from './result';
-import { SchemaError } from './schema';
+import { arr, check, num, obj, ROOT, SchemaError, str } from './schema';
 import { SettingsError } from './runner';
-import { assembleSweep, planSweep, type SweepPlan, type SweepRequest, type SweepResult, type UnitOutcome } from './sweep';
+import {
+  assembleSweep, MAX_SWEEP_AXES, MAX_SWEEP_POINTS, planSweep, SWEEP_BASE_SCHEMA, type SweepPlan, type SweepRequest, type SweepResult,
+  type UnitOutcome,
+} from './sweep';
 
 export const SHARD_FORMAT = 'vaxlab-sweep-shard';
 /** 2: with several seeds a unit is one seed of one step (its line that seed's run, not the step's row), so the
@@ -81,6 +84,13 @@ export class ShardError extends Error {
   }
 }
 
+/** A header's request, as sweep --shard writes it (SweepRequest), field by field. */
+const REQUEST_SCHEMA = obj({
+  experiment: str(100),
+  axes: arr(obj({ setting: str(100), values: arr(num, MAX_SWEEP_POINTS) }), MAX_SWEEP_AXES),
+  base: SWEEP_BASE_SCHEMA,
+});
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Reads one shard file's text; throws ShardError saying what is wrong with it (and where). */
@@ -112,6 +122,19 @@ export function readShard(name: string, text: string): Shard {
   if (!isObject(shard) || !Number.isInteger(shard.index) || !Number.isInteger(shard.count) || shard.count! < 1 ||
       shard.index! < 0 || shard.index! >= shard.count! || !isObject(h.request) || !Number.isInteger(h.units)) {
     throw new ShardError([`${name}: a damaged shard header`]);
+  }
+  // merge lists the shards it lacks by index, so a count no sweep can have (--shard takes at most MAX_SHARDS) is
+  // refused here, not counted through.
+  if (shard.count! > MAX_SHARDS) {
+    throw new ShardError([`${name}: a damaged shard header (one of ${String(shard.count)} shards; --shard cuts a sweep into at most ${MAX_SHARDS})`]);
+  }
+  // Its request is checked as a result is (the raw one is kept: the merged file is made from it, byte for byte),
+  // so one that is not a sweep's is refused saying where, not met later as a failure to read it.
+  try {
+    check(REQUEST_SCHEMA, h.request, ROOT);
+  } catch (e) {
+    if (!(e instanceof SchemaError)) throw e;
+    throw new ShardError([`${name}: a damaged shard header: ${e.detail.replace(/^at /, 'at request.')}`]);
   }
   const header = h as unknown as ShardHeader;
   const outcomes = new Map<number, UnitOutcome>();

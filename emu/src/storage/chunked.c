@@ -137,6 +137,7 @@ void chunked_close(chunked_image *ci)
 uint64_t chunked_size(const chunked_image *ci) { return ci->size; }
 const uint8_t *chunked_sha256(const chunked_image *ci) { return ci->sha256; }
 const char *chunked_error(const chunked_image *ci) { return ci->error[0] ? ci->error : NULL; }
+void chunked_clear_error(chunked_image *ci) { ci->error[0] = 0; }
 
 void chunked_get_stats(const chunked_image *ci, chunked_stats *out)
 {

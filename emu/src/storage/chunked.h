@@ -88,6 +88,9 @@ uint32_t chunked_chunks(const chunked_image *ci);
 
 /* The first damaged chunk's reason, or NULL. */
 const char *chunked_error(const chunked_image *ci);
+/* Forgets it: the next damaged chunk read is kept (whoever reports damage
+ * step by step asks chunked_error after each step and clears it). */
+void chunked_clear_error(chunked_image *ci);
 
 /* What it holds: chunks decompressed so far and their bytes, and the file's. */
 typedef struct {
