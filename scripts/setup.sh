@@ -32,12 +32,13 @@ is_root() { [ "$(id -u)" -eq 0 ]; }
 apt_updated=0
 apt_log=$(mktemp -t vaxlab-apt.XXXXXX)
 trap 'rm -f "$apt_log"' EXIT
-apt_run() { # apt-get arguments...; output goes to a log shown only on failure
+apt_try() { # apt-get arguments...; output goes to a log shown only on failure; the status is apt-get's
   if ! DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 "$@" >"$apt_log" 2>&1; then
     tail -n 40 "$apt_log" >&2
-    die "apt-get $* failed"
+    return 1
   fi
 }
+apt_run() { apt_try "$@" || die "apt-get $* failed"; }
 apt_install() {
   if [ $apt_updated -eq 0 ]; then
     log "apt-get update"
@@ -46,6 +47,19 @@ apt_install() {
   fi
   log "apt-get install -y $*"
   apt_run install -y "$@"
+}
+# For what the build can do without (the module's newer compiler, the profile
+# tools): a failed install is a warning, and make falls back and says why.
+apt_install_optional() { # what-it-is package...
+  local what=$1
+  shift
+  if [ $apt_updated -eq 0 ]; then
+    log "apt-get update"
+    apt_try update || { log "WARNING: apt-get update failed; going on without $what"; return 0; }
+    apt_updated=1
+  fi
+  log "apt-get install -y $*"
+  apt_try install -y "$@" || log "WARNING: apt-get install $* failed; going on without $what (emu/Makefile falls back and says so)"
 }
 
 # --- Node ----------------------------------------------------------------
@@ -74,18 +88,35 @@ if ! command -v emcc >/dev/null; then
   command -v emcc >/dev/null || die "emscripten installed but emcc still not on PATH"
 fi
 
-# --- clang's profile runtime (the profile-guided WebAssembly build) ----------
-# emu/Makefile trains the WebAssembly build's profile with a native clang-14
-# build, which needs libclang_rt.profile (Debian's libclang-rt-14-dev, only
-# recommended by the clang that emscripten brings) and llvm-profdata-14
-# (llvm-14).  Without them the module is built without the profile, and make
-# says so.  make decides what is missing (emu/Makefile, pgo-tools-missing), so
-# the test is written once.
-if command -v clang-14 >/dev/null && [ -n "$(make -s --no-print-directory -C emu pgo-tools-missing)" ]; then
+# --- clang-19 (the WebAssembly module's compiler) ---------------------------
+# emu/Makefile compiles the module's C objects with Debian's clang-19 when it
+# is installed (emcc still links them; emu/docs/speed.md, round twenty-six),
+# and with emcc's own clang-14 otherwise, saying so.  make names it, so the
+# name is written once.
+wasm_cc=$(make -s --no-print-directory -C emu wasm-cc-preferred)
+if ! command -v "$wasm_cc" >/dev/null; then
   if is_root; then
-    apt_install libclang-rt-14-dev llvm-14
+    apt_install_optional "the module's clang" "$wasm_cc"
   else
-    log "WARNING: clang-14's profile runtime or llvm-profdata-14 missing and not root; the WebAssembly build will not be profile-guided:  apt-get install -y libclang-rt-14-dev llvm-14"
+    log "WARNING: $wasm_cc missing and not root; the WebAssembly module will be compiled by emcc's own clang:  apt-get install -y $wasm_cc"
+  fi
+fi
+
+# --- clang's profile runtime (the profile-guided WebAssembly build) ----------
+# emu/Makefile trains the WebAssembly build's profile with a native build by
+# the module's clang (clang-19, or clang-14 without it), which needs
+# libclang_rt.profile (Debian's libclang-rt-N-dev, only recommended by that
+# clang) and llvm-profdata-N (llvm-N).  Without them the module is built
+# without the profile, and make says so.  make decides what is missing and
+# names the packages (emu/Makefile, pgo-tools-packages), so the test is
+# written once.
+pgo_packages=$(make -s --no-print-directory -C emu pgo-tools-packages)
+if [ -n "$pgo_packages" ]; then
+  if is_root; then
+    # shellcheck disable=SC2086  # a list of package names
+    apt_install_optional "the profile-guided module" $pgo_packages
+  else
+    log "WARNING: the module's clang lacks its profile runtime or llvm-profdata and not root; the WebAssembly build will not be profile-guided:  apt-get install -y $pgo_packages"
   fi
 fi
 
