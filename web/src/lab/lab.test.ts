@@ -11,6 +11,7 @@ import {
   compareWithPaper, failureText, formatSeconds, resultTable, runOutcome, signed,
 } from '../../../experiments/runner/resultView';
 import { decimate, formatValue, MAX_POINT_CIRCLES } from './charts/counterChart';
+import { formParams, readFragment } from './address';
 import { adoptShared, checkForm, formFor, groupedExperiments, initialForm } from './config';
 import { effectiveKernelName, kernelResultName } from '../../../experiments/kernels/variants';
 import { findExperiment } from '../../../experiments/runner/experiments';
@@ -126,6 +127,18 @@ test('the kernel: a Table 2 row boots the paper\'s by default, a paging row like
     .form.variant, 'like-4.2');
   assert.equal(adoptShared({ experiment: 'namecache', config: { ...config, parameters: {} }, result: r }, form)
     .form.variant, null);
+  // The address of a run opened from the history is the one a fresh run of the same settings has: the experiment's
+  // own kernel, named by the result, is not a variant= there; another kernel is.
+  const fresh = (experiment: string) => formParams(formFor(experiment, { ...config, parameters: {} }, form));
+  for (const [experiment, ran] of [['syscall', 'paper-1985'], ['table2', 'paper-1985'], ['table7', 'like-4.2'], ['namecache', null]] as const) {
+    const opened = adoptShared({ experiment, config: { ...config, parameters: {} }, result: { ...r, kernel: { name: kernelResultName(ran) } } }, form);
+    assert.equal(formParams(opened.form), fresh(experiment), experiment);
+    assert.doesNotMatch(formParams(opened.form), /variant=/);
+  }
+  assert.match(formParams(adoptShared({ experiment: 'table2', config: { ...config, parameters: {} }, result: { ...r, kernel: { name: kernelResultName(null) } } }, form).form),
+    /&variant=vmunix/);
+  // And read back as it was: /vmunix, not Table 2's own kernel.
+  assert.deepEqual([readFragment('#x=table2&variant=vmunix').problems, readFragment('#x=table2&variant=vmunix').form!(form).variant], [[], 'vmunix']);
   // A result made in Node carries its machine settings in its result alone: the disk's timing and the rotation are
   // taken from there (rp06 is the default, so nothing to set); the link's own settings win where both say.
   const fromNode = adoptShared({ experiment: 'syscall', config, result: { ...r, machine: { ...r.machine, disk: 'eagle', spin: 'locked' } } }, form).form;
