@@ -20,7 +20,8 @@ import { BootSnapshots, TERMINAL_BOOT, bootKey, bootSnapshotFromFile } from '../
 import { findLabImage } from '../../../emu/js/vaxNode';
 import { shippedBoots, terminalMachineOptions, TERMINAL_MACHINE as SHIPPED } from '../../../experiments/runner/shippedBoots';
 import { useLabImage } from '../../../experiments/runner/testLab';
-import { TERMINAL_MACHINE } from '../lab/state/terminal';
+import { Terminal, TERMINAL_MACHINE } from '../lab/state/terminal';
+import type { ToWorker } from './protocol';
 import { TerminalSession } from './terminal';
 
 const lab = useLabImage('terminal.test.ts');
@@ -127,5 +128,26 @@ test('a login typed while the terminal follows wall time is answered at full spe
     } finally {
       session.stop();
       await running;
+    }
+  });
+
+test('Power off tells the page the speed setting the machine had: the box keeps it, and the next boot follows it', { skip: lab.skip },
+  () => {
+    for (const realtime of [true, false]) {
+      // Made with the other setting, and set as the page's box sets it; never run (stopping needs no machine).
+      const session = new TerminalSession(
+        lab.api.vax780, lab.disk, { memoryMB: 8, cpuModel: '780', nsPerInstruction: CPU_NS_PER_INSTRUCTION['780'], realtime: !realtime },
+        { output: () => {}, status: () => {}, executed: () => {} }, async () => {},
+      );
+      session.setRealtime(realtime);
+      const posted: ToWorker[] = [];
+      const page = new Terminal({ post: (m) => posted.push(m) });
+      page.setRealtime(realtime);
+      const off = session.powerOff();
+      page.handle(off);
+      assert.deepEqual([off.phase, page.state.get().phase, page.state.get().realtime], ['off', 'off', realtime]);
+      posted.length = 0;
+      page.start();
+      assert.deepEqual(posted, [{ type: 'terminal-start', ...TERMINAL_MACHINE, realtime }]);
     }
   });

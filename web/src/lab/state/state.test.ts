@@ -22,7 +22,7 @@ import { Runs } from './runs';
 import { SESSION_RUNS, Shown, type PageAddress } from './shown';
 import { formParams, fragmentFor, readFragment } from '../address';
 import type { HistoryEntry } from '../history';
-import { GUEST_TTY_LINE_MAX, longestLine, Terminal } from './terminal';
+import { GUEST_TTY_LINE_MAX, longestLine, Terminal, terminalStatusWords } from './terminal';
 import { WorkerLink, type WorkerPort } from './workerLink';
 
 /** A worker's end of a MessageChannel: what the page posted, and posting as the worker does. */
@@ -499,13 +499,14 @@ test('the Terminal tab: boots the 780 with 8 MB, follows its status, shows its o
   t.input('\x15');
   assert.equal(t.state.get().longLine, null);
   assert.deepEqual([longestLine(''), longestLine('ab\r\nabc'), longestLine('abcd')], [0, 3, 4]);
-  // Powered off and booted again: the box "Follow wall-clock time" stays as the user left it, and the boot follows it.
-  t.setRealtime(true);
+  // Powered off: the status follows the worker's (whose setting it keeps, worker/terminal.test.ts), and says how to
+  // start it again; never booted, it says so.
   t.handle({ type: 'terminal-status', phase: 'off', virtualSeconds: 0, realtime: false });
-  assert.deepEqual([t.state.get().phase, t.state.get().realtime], ['off', true]);
-  posted.length = 0;
-  t.start();
-  assert.deepEqual(posted, [{ type: 'terminal-start', cpu: '780', memoryMB: 8, realtime: true }]);
+  assert.deepEqual([t.state.get().phase, t.state.get().realtime], ['off', false]);
+  assert.equal(terminalStatusWords(t.state.get()), 'powered off; Boot starts it again');
+  assert.equal(terminalStatusWords(new Terminal({ post: () => {} }).state.get()), 'not started');
+  assert.equal(terminalStatusWords({ phase: 'error', started: true, message: 'no image' }), 'error: no image');
+  assert.equal(terminalStatusWords({ phase: 'running', started: true, message: 'x' }), 'running');
   // A paste of many lines (here 400,000, about 3 MB) goes to the guest whole: measuring it does not throw.
   const lines = Array.from({ length: 400_000 }, (_, i) => `echo ${i}`).join('\n');
   assert.equal(longestLine(lines), 'echo 399999'.length);
