@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { COUNTERS, type CounterSample } from '../../../experiments/runner/counters';
-import type { ExperimentResult, RowResult } from '../../../experiments/runner/result';
+import { LOCKED_SPIN_WORDS, type ExperimentResult, type RowResult } from '../../../experiments/runner/result';
 import {
   compareWithPaper, failureText, formatSeconds, resultTable, runOutcome, signed,
 } from '../../../experiments/runner/resultView';
@@ -16,7 +16,7 @@ import { adoptShared, checkForm, formFor, groupedExperiments, initialForm } from
 import { effectiveKernelName, kernelResultName } from '../../../experiments/kernels/variants';
 import { findExperiment } from '../../../experiments/runner/experiments';
 import { chartPanels, counterName, counterTitle } from './counterNames';
-import { csvCell, exportTitle, paperLegend, resultCsv, resultSummary, runRowSeries, SeriesBuilder, seriesFromSamples } from './results';
+import { csvCell, exportTitle, machineWords, paperLegend, resultCsv, resultSummary, runRowSeries, SeriesBuilder, seriesFromSamples } from './results';
 import { batch, ObjectAtom } from './state/atom';
 import { TextStream, wrapWords } from './state/textStream';
 
@@ -445,4 +445,12 @@ test('the page\'s lines in a console are broken at spaces to its width, never mi
   stream.note('one two three four\r\n');
   stream.append('one two three four\r\n');
   assert.equal(stream.contents, 'one two three four\r\none two\r\nthree\r\nfour\r\none two three four\r\n');
+});
+
+test('the shared-run banner\'s machine: the second drive, the disks\' timing and rotation, and the seeds, when a run had them', () => {
+  const one = result([]).machine;
+  assert.equal(machineWords(one), `VAX-11/${one.cpu} model (${one.nsPerInstruction} ns/instruction), ${one.memoryMB} MB, ${one.boot}-user`);
+  const all = machineWords({ ...one, drives: 2, disk: 'eagle', spin: 'locked', spinSeeds: 3 });
+  assert.equal(all, `${machineWords(one)}, two drives, /usr on the second, eagle disk timing, ${LOCKED_SPIN_WORDS}, each step run with seeds 1 to 3`);
+  assert.equal(machineWords({ ...one, drives: 1, spinSeeds: 1 }), machineWords(one));
 });
