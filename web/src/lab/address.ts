@@ -12,7 +12,7 @@
 //   cpu, mem, disk, kernel   the machine (when not the experiment's own)
 //   spin      locked: the disks' platters in step with virtual time (absent: drifting)
 //             (disk and spin: config.ts's NAMED_MACHINE_SETTINGS, named only when not the default)
-//   variant   the kernel variant booted instead of /vmunix (experiments/kernels/variants.ts)
+//   variant   the kernel booted when not the experiment's own: a variant (experiments/kernels/variants.ts), or vmunix
 //   profile   1: the run is profiled
 //   seeds     N: each step run with seeds 1..N, each row the median (absent: 1, one run)
 //   r         a permalink's value (a run, or two compared)
@@ -21,7 +21,7 @@
 // marked in red as it would be); names that are not the experiment's or the
 // lab's are left out, and an unknown experiment is reported.  No DOM.
 
-import { kernelByName } from '../../../experiments/kernels/variants';
+import { effectiveKernelName, isKernelChoice } from '../../../experiments/kernels/variants';
 import {
   defaultChoice, experimentById, heldChoice, isNamedMachineSetting, KERNEL_TOGGLES, NAMED_MACHINE_SETTINGS, type FormState,
   type NamedMachineSetting,
@@ -49,7 +49,11 @@ export function formParams(form: FormState): string {
     if (held !== null && held.trim() !== '' && held.trim() !== defaultChoice(name)) out.set(name, held);
   }
   if (form.kernel !== '4.3BSD') out.set('kernel', form.kernel);
-  if (form.variant !== null && form.variant !== '') out.set('variant', form.variant);
+  // Only a kernel other than the one the experiment boots anyway: a run opened from the history names the kernel it
+  // ran (config.ts, adoptShared), which is often the experiment's own, and its address is then the one a fresh run of
+  // the same settings has.
+  if (form.variant !== null && form.variant !== '' &&
+    effectiveKernelName(spec?.kernel, form.variant) !== effectiveKernelName(spec?.kernel, null)) out.set('variant', form.variant);
   if (form.profile) out.set('profile', '1');
   if (form.seeds !== null && form.seeds.trim() !== '' && form.seeds.trim() !== '1') out.set('seeds', form.seeds);
   for (const t of KERNEL_TOGGLES) {
@@ -114,7 +118,8 @@ export function readFragment(hash: string): AddressContents {
     // As typed, as the other numbers are: one the page does not run is marked in the form.
     else if (key === 'seeds') seeds = value(v);
     else if (key === 'variant') {
-      if (kernelByName(v)) variant = v;
+      // The image's /vmunix by name too: where the experiment boots a variant by default, that is what it asks for.
+      if (isKernelChoice(v)) variant = v;
       else problems.push(`The address names a kernel variant this lab does not have: “${value(v)}”; the distributed /vmunix is used.`);
     }
     else ignored.push(key.slice(0, MAX_VALUE));

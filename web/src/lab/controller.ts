@@ -25,7 +25,7 @@ import { browserAddress, Shown, type PageAddress, type ViewState } from './state
 import { Terminal } from './state/terminal';
 import { Ui, type Tab } from './state/ui';
 import { WorkerLink, type MachinePhase } from './state/workerLink';
-import { DEFAULT_SPEED, loadSpeed, measuredSpeed, saveSpeed } from './status';
+import { DEFAULT_RATE, loadRate, measuredRate, saveRate } from './status';
 import { Sweeps } from './state/sweeps';
 import { WorkerPool } from './pool';
 import { deleteSweep, listSweeps, saveSweep } from './sweepHistory';
@@ -81,8 +81,9 @@ export class LabController {
   readonly bsd42 = new Atom<{ available: boolean; reason: string }>({ available: false, reason: BSD42_MISSING });
   /** What the last "Run again" could not take from the run it repeated (adoptShared), said until the next Run. */
   readonly runAgainNote = new Atom<{ dropped: string[]; notRun: string | null } | null>(null);
-  /** How fast this computer runs the machine (status.ts measuredSpeed): virtual 780 seconds per host second. */
-  readonly speed: Atom<{ virtualPerSecond: number; measured: boolean }>;
+  /** How fast this computer runs the machine (status.ts measuredRate): instructions per host second, its runs' fixed
+   *  work counted. */
+  readonly speed: Atom<{ instructionsPerSecond: number; measured: boolean }>;
 
   private readonly address: PageAddress;
   /** The history entry the current run is kept in (null until its first save, or without a history). */
@@ -96,8 +97,8 @@ export class LabController {
     this.address = options.address;
     this.shown = new Shown();
     this.history = new RunHistory(options.store ?? { listRuns, saveRun, deleteRun }, options.channel ?? null);
-    const stored = loadSpeed(options.storage ?? null);
-    this.speed = new Atom(stored ? { virtualPerSecond: stored, measured: true } : { virtualPerSecond: DEFAULT_SPEED, measured: false });
+    const stored = loadRate(options.storage ?? null);
+    this.speed = new Atom(stored ? { instructionsPerSecond: stored, measured: true } : { instructionsPerSecond: DEFAULT_RATE, measured: false });
     this.link.onText((m) => {
       this.runs.text(m);
       this.terminal.text(m);
@@ -117,10 +118,10 @@ export class LabController {
       const previous = this.runEntry ?? Promise.resolve(null);
       this.runEntry = null;
       void previous.then((id) => this.history.keep(shared, id, false));
-      const speed = measuredSpeed(shared.result, hostSeconds);
-      if (speed !== null) {
-        this.speed.set({ virtualPerSecond: speed, measured: true });
-        saveSpeed(options.storage ?? null, speed);
+      const rate = measuredRate(shared.result, hostSeconds);
+      if (rate !== null) {
+        this.speed.set({ instructionsPerSecond: rate, measured: true });
+        saveRate(options.storage ?? null, rate);
       }
     });
     this.runs.onFailed(() => {

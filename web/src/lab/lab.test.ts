@@ -6,16 +6,17 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { COUNTERS, type CounterSample } from '../../../experiments/runner/counters';
-import type { ExperimentResult, RowResult } from '../../../experiments/runner/result';
+import { LOCKED_SPIN_WORDS, type ExperimentResult, type RowResult } from '../../../experiments/runner/result';
 import {
   compareWithPaper, failureText, formatSeconds, resultTable, runOutcome, signed,
 } from '../../../experiments/runner/resultView';
 import { decimate, formatValue, MAX_POINT_CIRCLES } from './charts/counterChart';
+import { formParams, readFragment } from './address';
 import { adoptShared, checkForm, formFor, groupedExperiments, initialForm } from './config';
 import { effectiveKernelName, kernelResultName } from '../../../experiments/kernels/variants';
 import { findExperiment } from '../../../experiments/runner/experiments';
 import { chartPanels, counterName, counterTitle } from './counterNames';
-import { csvCell, exportTitle, paperLegend, resultCsv, resultSummary, runRowSeries, SeriesBuilder, seriesFromSamples } from './results';
+import { csvCell, exportTitle, machineWords, paperLegend, resultCsv, resultSummary, runRowSeries, SeriesBuilder, seriesFromSamples } from './results';
 import { batch, ObjectAtom } from './state/atom';
 import { TextStream, wrapWords } from './state/textStream';
 
@@ -126,6 +127,18 @@ test('the kernel: a Table 2 row boots the paper\'s by default, a paging row like
     .form.variant, 'like-4.2');
   assert.equal(adoptShared({ experiment: 'namecache', config: { ...config, parameters: {} }, result: r }, form)
     .form.variant, null);
+  // The address of a run opened from the history is the one a fresh run of the same settings has: the experiment's
+  // own kernel, named by the result, is not a variant= there; another kernel is.
+  const fresh = (experiment: string) => formParams(formFor(experiment, { ...config, parameters: {} }, form));
+  for (const [experiment, ran] of [['syscall', 'paper-1985'], ['table2', 'paper-1985'], ['table7', 'like-4.2'], ['namecache', null]] as const) {
+    const opened = adoptShared({ experiment, config: { ...config, parameters: {} }, result: { ...r, kernel: { name: kernelResultName(ran) } } }, form);
+    assert.equal(formParams(opened.form), fresh(experiment), experiment);
+    assert.doesNotMatch(formParams(opened.form), /variant=/);
+  }
+  assert.match(formParams(adoptShared({ experiment: 'table2', config: { ...config, parameters: {} }, result: { ...r, kernel: { name: kernelResultName(null) } } }, form).form),
+    /&variant=vmunix/);
+  // And read back as it was: /vmunix, not Table 2's own kernel.
+  assert.deepEqual([readFragment('#x=table2&variant=vmunix').problems, readFragment('#x=table2&variant=vmunix').form!(form).variant], [[], 'vmunix']);
   // A result made in Node carries its machine settings in its result alone: the disk's timing and the rotation are
   // taken from there (rp06 is the default, so nothing to set); the link's own settings win where both say.
   const fromNode = adoptShared({ experiment: 'syscall', config, result: { ...r, machine: { ...r.machine, disk: 'eagle', spin: 'locked' } } }, form).form;
@@ -432,4 +445,12 @@ test('the page\'s lines in a console are broken at spaces to its width, never mi
   stream.note('one two three four\r\n');
   stream.append('one two three four\r\n');
   assert.equal(stream.contents, 'one two three four\r\none two\r\nthree\r\nfour\r\none two three four\r\n');
+});
+
+test('the shared-run banner\'s machine: the second drive, the disks\' timing and rotation, and the seeds, when a run had them', () => {
+  const one = result([]).machine;
+  assert.equal(machineWords(one), `VAX-11/${one.cpu} model (${one.nsPerInstruction} ns/instruction), ${one.memoryMB} MB, ${one.boot}-user`);
+  const all = machineWords({ ...one, drives: 2, disk: 'eagle', spin: 'locked', spinSeeds: 3 });
+  assert.equal(all, `${machineWords(one)}, two drives, /usr on the second, eagle disk timing, ${LOCKED_SPIN_WORDS}, each step run with seeds 1 to 3`);
+  assert.equal(machineWords({ ...one, drives: 1, spinSeeds: 1 }), machineWords(one));
 });

@@ -4,7 +4,7 @@
 // command line prints.  No DOM.
 
 import type { CounterSample } from '../../../experiments/runner/counters';
-import type { ExperimentResult, RowResult } from '../../../experiments/runner/result';
+import { LOCKED_SPIN_WORDS, type ExperimentResult, type RowResult } from '../../../experiments/runner/result';
 import {
   compareRow, compareWithPaper, diskTransfers, FIGURES, formatSeconds, primaryMetric, signed, type Metric,
 } from '../../../experiments/runner/resultView';
@@ -131,6 +131,20 @@ export function seriesFromResult(result: ExperimentResult, row: number): Series 
 export function runRowSeries(live: Series, result: ExperimentResult | null | undefined, row: number): Series {
   if (live.t.length > 0 || !result) return live;
   return seriesFromResult(result, row) ?? live;
+}
+
+/** The machine a result ran on, in words, for the shared-run banner: every setting a run's result may carry, the drives
+ *  (a second one holding /usr), their timing, their rotation and the seeds each step ran with, said when not the
+ *  default. */
+export function machineWords(machine: ExperimentResult['machine']): string {
+  const seeds = machine.spinSeeds ?? 1;
+  return [
+    `VAX-11/${machine.cpu} model (${machine.nsPerInstruction} ns/instruction), ${machine.memoryMB} MB, ${machine.boot}-user`,
+    ...(machine.drives === 2 ? ['two drives, /usr on the second'] : []),
+    ...(machine.disk ? [`${machine.disk} disk timing`] : []),
+    ...(machine.spin === 'locked' ? [LOCKED_SPIN_WORDS] : []),
+    ...(seeds > 1 ? [`each step run with seeds 1 to ${seeds}`] : []),
+  ].join(', ');
 }
 
 /** A result in one line, for the history and the shared-run banner: "0.70 s (paper 0.46 s, +52%)", or the rows ok. */

@@ -88,35 +88,63 @@ function runProgressText(run: RunState | null, estimate: RunEstimate | null): st
 // ------------------------------------------------------------ how long a run takes
 
 /**
- * How fast this computer runs the machine: virtual seconds of a VAX-11/780
- * per host second (a 750's virtual second counts as 0.6 of a 780's, the
- * paper's footnote [7]), measured over whole runs, boot and set-up included
- * (time the emulator skips while the machine is idle makes a run faster than
- * its instructions alone).  Before any run: DEFAULT_SPEED (about what a
- * 2-core machine does; README, Performance).
+ * How long a run takes on this computer: a model of the host's work, counted
+ * in instructions, at the rate this computer runs them.  A run's host time is
+ * not its virtual time at some speed: each step's machine starts from a
+ * snapshot at its single-user prompt, so the boot's virtual seconds cost no
+ * instructions, while every machine costs the same fixed work however short
+ * its command (restoring the snapshot, typing the set-up lines, reading the
+ * counters) — Table 2, 29 short steps, took 4 times what its virtual time
+ * said, and Table 8, 3 long ones, half.  So a run's work is RUN_WORK, plus
+ * for each step's machine STEP_WORK and its timed command's instructions:
+ * the paper's elapsed time for it (expectedSeconds) at
+ * INSTRUCTIONS_PER_780_SECOND.  Its host time is that work at the rate
+ * measured on the last run (measuredRate), DEFAULT_RATE before any.  Fixed
+ * costs are counted in instructions so that the one measured figure scales
+ * all of it to this computer.
+ *
+ * Fitted on runs in the page (scripts/bench-estimate.ts; 2-core shared AMD
+ * EPYC, headless Chromium, 28 November 2026 04:10 UTC, load average 3 to 5):
+ * Table 2 divided by 5, twice, and Table 8 divided by 2, 61 steps' host
+ * seconds against their commands' instructions (least squares: 0.48 s a step
+ * and 24.5 M instructions a second, so STEP_WORK is 0.48 s of them), and
+ * 0.6 to 0.9 s before the first step (RUN_WORK).  The commands' instructions
+ * follow the paper's elapsed time, not its user and system time: 0.30 to
+ * 0.78 M instructions per 780 second of it on every step, the paging ones too
+ * (their machines are busy most of the time here, 1.9 to 3.7 M per second of
+ * the paper's user and system time), 0.51 M over all of them.
  */
-export const DEFAULT_SPEED = 80;
-const SPEED_KEY = 'vaxlab-speed';
+export const RUN_WORK = 17e6;
+export const STEP_WORK = 11.7e6;
+export const INSTRUCTIONS_PER_780_SECOND = 510_000;
+/** Instructions per host second before any run: what the fit above measured. */
+export const DEFAULT_RATE = 24.5e6;
+const RATE_KEY = 'vaxlab-instruction-rate';
 /** A processor's speed relative to a 780's (the paper's footnote [7]: a 750 runs at 60%). */
 export const RELATIVE_SPEED: Record<Cpu, number> = { '780': 1, '750': KERNEL_BENCHMARK_MACHINE.speedRelativeTo780 };
 
-/** The speed a finished run shows (null when it is too short to tell). */
-export function measuredSpeed(result: ExperimentResult, hostSeconds: number): number | null {
-  // A row of several seeds keeps the median run's machine time: the other seeds' machines ran about as long.
-  const virtual = result.rows.reduce((n, r) => n + (r.emulator?.machineVirtualSeconds ?? 0) * (r.spread?.seeds ?? 1), 0);
-  const relative = RELATIVE_SPEED[result.machine.cpu as Cpu] ?? 1;
-  if (hostSeconds < 0.5 || virtual <= 0) return null;
-  return (virtual * relative) / hostSeconds;
+/** The rate a finished run shows, instructions per host second, its fixed work counted (null when it is too short
+ *  to tell). */
+export function measuredRate(result: ExperimentResult, hostSeconds: number): number | null {
+  let work = RUN_WORK;
+  for (const r of result.rows) {
+    if (!r.emulator) continue;
+    // A row of several seeds keeps the median run's instructions: the other seeds' machines ran about as many.
+    const seeds = r.spread?.seeds ?? 1;
+    work += seeds * (STEP_WORK + Number(r.emulator.instructions));
+  }
+  if (hostSeconds < 0.5 || work <= RUN_WORK) return null;
+  return work / hostSeconds;
 }
 
-export function loadSpeed(storage: Pick<Storage, 'getItem'> | null): number | null {
-  const v = Number(storage?.getItem(SPEED_KEY));
-  return Number.isFinite(v) && v > 0.1 && v < 1e6 ? v : null;
+export function loadRate(storage: Pick<Storage, 'getItem'> | null): number | null {
+  const v = Number(storage?.getItem(RATE_KEY));
+  return Number.isFinite(v) && v > 1e3 && v < 1e11 ? v : null;
 }
 
-export function saveSpeed(storage: Pick<Storage, 'setItem'> | null, speed: number): void {
+export function saveRate(storage: Pick<Storage, 'setItem'> | null, rate: number): void {
   try {
-    storage?.setItem(SPEED_KEY, String(Number(speed.toPrecision(4))));
+    storage?.setItem(RATE_KEY, String(Number(rate.toPrecision(4))));
   } catch {
     // Storage full or blocked: the estimate starts from the default next time.
   }
@@ -125,32 +153,43 @@ export function saveSpeed(storage: Pick<Storage, 'setItem'> | null, speed: numbe
 export interface RunEstimate {
   /** Virtual seconds the steps' machines take (boot and set-up included; every seed's), about. */
   virtualSeconds: number;
-  /** Host seconds at `speed`, about. */
+  /** Host seconds at the rate given, about. */
   hostSeconds: number;
   /** Each step's expected virtual seconds (boot and set-up included), for one seed's machine. */
   steps: number[];
+  /** Each step's expected host seconds, for one seed's machine (its fixed work and its command's instructions). */
+  stepHostSeconds: number[];
+  /** Host seconds of the run's own work, before its first step. */
+  runHostSeconds: number;
   /** How many times each step runs (RunSettings.spinSeeds; 1 without). */
   seeds: number;
 }
 
 /** About how long a run of these settings takes: each step's expected virtual time (the paper's, in proportion to
- *  the count and the processor's speed) at `speed` (virtual 780 seconds per host second). */
-export function estimateRun(experimentId: string, settings: RunSettings, speed: number): RunEstimate | null {
+ *  the count and the processor's speed), and its host time by the model above at `rate` (instructions per host
+ *  second). */
+export function estimateRun(experimentId: string, settings: RunSettings, rate: number): RunEstimate | null {
   const spec = experimentById(experimentId);
   if (!spec) return null;
   let steps: number[];
+  let stepHostSeconds: number[];
   try {
     // (The kernel variant changes no step's expected time: its name is not the runner's kernel option.)
     const run = resolveRun(spec, { cpu: settings.cpu, memoryMB: settings.memoryMB, set: settings.set, parameters: settings.parameters, disk: settings.disk });
     // The paper's times are for the experiment's processor; another one takes them in proportion to its speed.
     const ratio = RELATIVE_SPEED[spec.machine.cpu] / RELATIVE_SPEED[run.cpu];
     steps = run.steps.map((s) => (STEP_PREPARE_SECONDS + expectedSeconds(s.step, s.count)) * ratio);
+    // The instructions are the program's whatever the processor: its seconds on the experiment's one.
+    const perSecond = INSTRUCTIONS_PER_780_SECOND * RELATIVE_SPEED[spec.machine.cpu];
+    stepHostSeconds = run.steps.map((s) => (STEP_WORK + expectedSeconds(s.step, s.count) * perSecond) / rate);
   } catch {
     return null;
   }
   const seeds = settings.spinSeeds ?? 1;
   const virtualSeconds = seeds * steps.reduce((a, b) => a + b, 0);
-  return { virtualSeconds, hostSeconds: (virtualSeconds * RELATIVE_SPEED[settings.cpu]) / speed, steps, seeds };
+  const runHostSeconds = RUN_WORK / rate;
+  const hostSeconds = runHostSeconds + seeds * stepHostSeconds.reduce((a, b) => a + b, 0);
+  return { virtualSeconds, hostSeconds, steps, stepHostSeconds, runHostSeconds, seeds };
 }
 
 /**
@@ -189,14 +228,18 @@ export function durationWords(seconds: number): string {
   return `about ${h} h${m ? ` ${m} min` : ''}`;
 }
 
-/** How far a run is, 0..1: the steps done and, within the current one, its virtual time against what it should take. */
+/** How far a run is, 0..1, in expected host time: the run's own work and the steps' machines done, and within the
+ *  current one, the host seconds it has taken (run.unitStartedAt on) against what it should take, at most 95% of it
+ *  until it is done (it is only expected).  Each step counts for its own expected time, not the same share. */
 export function runFraction(run: RunState | null, estimate: RunEstimate | null): number | null {
   const p = run?.progress;
   if (!run || !p) return null;
-  const expected = estimate?.steps[p.step - 1];
-  // Within a step's machine: at most 95% until it is done (its time is only expected); with several seeds, the
-  // seeds before it are done and each machine starts from 0.
-  const within = expected && expected > 0 ? Math.min(0.95, p.virtualSeconds / expected) : 0;
-  const seed = p.seed ? (p.seed.n - 1 + within) / p.seed.of : within;
-  return Math.min(1, (p.step - 1 + seed) / p.steps);
+  if (!estimate || estimate.hostSeconds <= 0 || estimate.stepHostSeconds.length !== p.steps) return Math.min(1, (p.step - 1) / p.steps);
+  const seedsBefore = p.seed ? p.seed.n - 1 : 0;
+  let done = estimate.runHostSeconds;
+  for (let i = 0; i < p.step - 1; i++) done += estimate.seeds * estimate.stepHostSeconds[i]!;
+  const current = estimate.stepHostSeconds[p.step - 1]!;
+  done += seedsBefore * current;
+  const within = Math.min(0.95 * current, Math.max(0, run.hostSeconds - (run.unitStartedAt ?? run.hostSeconds)));
+  return Math.min(1, (done + within) / estimate.hostSeconds);
 }

@@ -571,9 +571,8 @@ ctx.onmessage = (e: MessageEvent<ToWorker>) => {
       if (terminal) {
         const t = terminal;
         terminal = null;
-        t.stop();
         // Its speed setting as it was (the page's "Follow wall-clock time" box, for the next boot), not false.
-        post({ type: 'terminal-status', phase: 'off', virtualSeconds: 0, realtime: t.isRealtime });
+        post(t.powerOff());
         updateSpeedTimer();
       }
       break;

@@ -20,7 +20,8 @@ import { BootSnapshots, TERMINAL_BOOT, bootKey, bootSnapshotFromFile } from '../
 import { findLabImage } from '../../../emu/js/vaxNode';
 import { shippedBoots, terminalMachineOptions, TERMINAL_MACHINE as SHIPPED } from '../../../experiments/runner/shippedBoots';
 import { useLabImage } from '../../../experiments/runner/testLab';
-import { TERMINAL_MACHINE } from '../lab/state/terminal';
+import { Terminal, TERMINAL_MACHINE } from '../lab/state/terminal';
+import type { ToWorker } from './protocol';
 import { TerminalSession } from './terminal';
 
 const lab = useLabImage('terminal.test.ts');
@@ -127,5 +128,52 @@ test('a login typed while the terminal follows wall time is answered at full spe
     } finally {
       session.stop();
       await running;
+    }
+  });
+
+test('a script pasted before the shell\'s prompt: echoed at once, ahead of the login\'s words; each command\'s output after a prompt',
+  { skip: lab.skip }, async () => {
+    // What README (Terminal) says the page shows: the guest's terminal driver echoes typed-ahead characters as it
+    // takes them, before the shell reads any; the shell then prints its prompt and each command's output, not the
+    // command again.
+    const snapshots = new BootSnapshots();
+    const shipped = join(dirname(findLabImage()!), '43bsd-boot-terminal.snap.gz');
+    if (existsSync(shipped)) {
+      const key = bootKey(lab.disk, { ...terminalMachineOptions('780', 8), disk: lab.disk }, TERMINAL_BOOT);
+      snapshots.set(key, bootSnapshotFromFile(gunzipSync(readFileSync(shipped))));
+    }
+    const { session, running, expect, screen } = startTerminal(true, snapshots);
+    try {
+      await expect(/login: $/, 0, 120_000);
+      const at = screen().length;
+      session.input('root\r');
+      await expect(/root\r\r\n/, at);
+      session.input('echo one\recho two\recho three\r');
+      const shown = await expect(/three\r\n[^\n]*# $/, at, 60_000);
+      assert.match(shown, /^root\r\r\necho one\r\necho two\r\necho three\r\nDon't login as root, use su\r\n(\S+# )one\r\n\1two\r\n\1three\r\n\1$/);
+    } finally {
+      session.stop();
+      await running;
+    }
+  });
+
+test('Power off tells the page the speed setting the machine had: the box keeps it, and the next boot follows it', { skip: lab.skip },
+  () => {
+    for (const realtime of [true, false]) {
+      // Made with the other setting, and set as the page's box sets it; never run (stopping needs no machine).
+      const session = new TerminalSession(
+        lab.api.vax780, lab.disk, { memoryMB: 8, cpuModel: '780', nsPerInstruction: CPU_NS_PER_INSTRUCTION['780'], realtime: !realtime },
+        { output: () => {}, status: () => {}, executed: () => {} }, async () => {},
+      );
+      session.setRealtime(realtime);
+      const posted: ToWorker[] = [];
+      const page = new Terminal({ post: (m) => posted.push(m) });
+      page.setRealtime(realtime);
+      const off = session.powerOff();
+      page.handle(off);
+      assert.deepEqual([off.phase, page.state.get().phase, page.state.get().realtime], ['off', 'off', realtime]);
+      posted.length = 0;
+      page.start();
+      assert.deepEqual(posted, [{ type: 'terminal-start', ...TERMINAL_MACHINE, realtime }]);
     }
   });

@@ -32,6 +32,7 @@ import {
   TERMINAL_BOOT, bootKey, encodeHostPart, type BootSnapshot, type BootSnapshots,
 } from '../../../experiments/runner/bootSnapshots';
 import { terminalMachineOptions } from '../../../experiments/runner/shippedBoots';
+import type { FromWorker } from './protocol';
 
 export interface TerminalOptions {
   memoryMB: number;
@@ -264,6 +265,13 @@ export class TerminalSession {
   stop(): void {
     this.stopped = true;
     this.wake?.();
+  }
+
+  /** Stops it, and what the worker tells the page then: off, with the speed setting it had (the page's "Follow
+   *  wall-clock time" box shows it, and the next boot follows it), not a guess. */
+  powerOff(): Extract<FromWorker, { type: 'terminal-status' }> {
+    this.stop();
+    return { type: 'terminal-status', phase: 'off', virtualSeconds: 0, realtime: this.realtime };
   }
 
   get isRealtime(): boolean {

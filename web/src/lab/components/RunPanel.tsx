@@ -33,12 +33,12 @@ export function RunPanel({ lab }: { lab: LabController }) {
   const againNote = useAtom(lab.runAgainNote);
   // About how long it takes: before the run (the form's settings), and for the run going on (its own).
   const estimate = useMemo(
-    () => (settings ? estimateRun(form.experimentId, settings, speed.virtualPerSecond) : null),
-    [form.experimentId, settings && JSON.stringify(settings), speed.virtualPerSecond],
+    () => (settings ? estimateRun(form.experimentId, settings, speed.instructionsPerSecond) : null),
+    [form.experimentId, settings && JSON.stringify(settings), speed.instructionsPerSecond],
   );
   const runEstimate = useMemo(
-    () => (run ? estimateRun(run.experiment, run.settings, speed.virtualPerSecond) : null),
-    [run?.runId, speed.virtualPerSecond],
+    () => (run ? estimateRun(run.experiment, run.settings, speed.instructionsPerSecond) : null),
+    [run?.runId, speed.instructionsPerSecond],
   );
   // Read so that the note below follows the Sweep panel's Workers field.
   useAtom(lab.sweeps.form);

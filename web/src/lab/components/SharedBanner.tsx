@@ -1,12 +1,10 @@
 import { useEffect, useRef } from 'react';
 
-import { LOCKED_SPIN_WORDS } from '../../../../experiments/runner/result';
-
 import { adoptShared, experimentById, initialForm } from '../config';
 import type { LabController } from '../controller';
 import { useAtom, useAtomSelect } from '../state/atom';
 import { isRunning } from '../state/runs';
-import { resultSummary } from '../results';
+import { machineWords, resultSummary } from '../results';
 import { when } from './HistoryPanel';
 
 /**
@@ -52,10 +50,7 @@ export function SharedBanner({ lab }: { lab: LabController }) {
           <code className="experiment-chip">{shared.experiment}</code> {r.title}
         </h2>
         <p className="shared-machine">
-          VAX-11/{r.machine.cpu} model ({r.machine.nsPerInstruction} ns/instruction), {r.machine.memoryMB} MB, {r.machine.boot}-user
-          {r.machine.disk ? `, ${r.machine.disk} disk timing` : ''}
-          {r.machine.spin === 'locked' ? `, ${LOCKED_SPIN_WORDS}` : ''}
-          {params ? `; ${params}` : ''}; kernel variables {kernel || 'as distributed'}
+          {machineWords(r.machine)}{params ? `; ${params}` : ''}; kernel variables {kernel || 'as distributed'}
         </p>
         <p className="shared-figure">
           {entry?.interrupted

@@ -2,17 +2,9 @@ import { lazy, Suspense } from 'react';
 
 import type { LabController } from '../controller';
 import { useAtom } from '../state/atom';
-import { GUEST_TTY_LINE_MAX } from '../state/terminal';
+import { GUEST_TTY_LINE_MAX, terminalStatusWords } from '../state/terminal';
 
 const XtermView = lazy(() => import('./XtermView'));
-
-const PHASE_TEXT = {
-  off: 'not started',
-  booting: 'booting multi-user…',
-  running: 'running',
-  stopped: 'stopped',
-  error: 'error',
-} as const;
 
 /** The terminal right under its controls, and what it is about after it: the shell's prompt is then in view without
  *  scrolling, on a phone too (where the terminal is a little shorter: style.css). */
@@ -25,7 +17,7 @@ export function TerminalPanel({ lab, visible }: { lab: LabController; visible: b
       <div className="panel-head">
         <h2 id="terminal-title">Terminal</h2>
         <span className={`status status-${t.phase === 'running' ? 'ok' : t.phase === 'error' ? 'error' : 'busy'}`} role="status">
-          {PHASE_TEXT[t.phase]}{t.message && t.phase !== 'running' ? `: ${t.message}` : ''}
+          {terminalStatusWords(t)}
         </span>
         <span className="hint">log in as <kbd>root</kbd>, no password</span>
       </div>

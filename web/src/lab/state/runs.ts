@@ -22,6 +22,9 @@ export interface RunState {
   status: 'starting' | 'running' | 'stopping' | 'done' | 'error';
   progress: RunProgress | null;
   hostSeconds: number;
+  /** The host seconds at which the current step's machine (its seed's, with several) first said how far it was: what
+   *  it has taken so far is against what it should (status.ts runFraction).  Null before the first progress. */
+  unitStartedAt: number | null;
   /** The result so far (the rows done), from the worker after each step; null before the first. */
   partial: ExperimentResult | null;
   /** Samples so far (mutable array; samplesVersion changes with it). */
@@ -96,7 +99,7 @@ export class Runs {
     this.console.note(`\x1b[1m${experiment}\x1b[0m on a VAX-11/${settings.cpu} model, ${settings.memoryMB} MB${drives}, ${kernel}${variant}\r\n`);
     this.run.set({
       runId, experiment, kernel, settings, status: 'starting', progress: null,
-      hostSeconds: 0, partial: null, samples: [], samplesVersion: 0, result: null, error: null,
+      hostSeconds: 0, unitStartedAt: null, partial: null, samples: [], samplesVersion: 0, result: null, error: null,
     });
     this.startedAt = this.now();
     this.startHostTimer();
@@ -169,7 +172,11 @@ export class Runs {
         });
         return;
       case 'run-progress':
-        this.patch(m.runId, () => ({ progress: m.progress, hostSeconds: this.hostSecondsNow() }));
+        this.patch(m.runId, (r) => {
+          const hostSeconds = this.hostSecondsNow();
+          const sameUnit = r.progress !== null && r.progress.step === m.progress.step && r.progress.seed?.n === m.progress.seed?.n;
+          return { progress: m.progress, hostSeconds, unitStartedAt: sameUnit ? r.unitStartedAt : hostSeconds };
+        });
         return;
       case 'run-partial': {
         const run = this.run.get();

@@ -28,6 +28,19 @@ export interface TerminalState {
  */
 export const GUEST_TTY_LINE_MAX = 254;
 
+/** The Terminal tab's status words.  Off is two states: never booted, or powered off by the user (the Boot button,
+ *  then, starts it again: said, since "not started" would read as though it had never run). */
+export function terminalStatusWords(t: Pick<TerminalState, 'phase' | 'started' | 'message'>): string {
+  const words = {
+    off: t.started ? 'powered off; Boot starts it again' : 'not started',
+    booting: 'booting multi-user…',
+    running: 'running',
+    stopped: 'stopped',
+    error: 'error',
+  }[t.phase];
+  return t.message && t.phase !== 'running' ? `${words}: ${t.message}` : words;
+}
+
 /** The length of the longest line in `text` (lines end at CR or LF). */
 export function longestLine(text: string): number {
   // A loop, not Math.max(...lines): a paste of a few hundred thousand lines would be as many arguments, past the
@@ -92,9 +105,6 @@ export class Terminal {
 
   handle(m: FromWorker): void {
     if (m.type !== 'terminal-status') return;
-    // Powered off, there is no machine whose speed the status could tell: the box keeps what the user chose, for the
-    // next boot (a worker that said false there unticked it, and the next boot ran at full speed).
-    const realtime = m.phase === 'off' ? this.state.get().realtime : m.realtime;
-    this.state.patch({ phase: m.phase, message: m.message ?? null, virtualSeconds: m.virtualSeconds, realtime });
+    this.state.patch({ phase: m.phase, message: m.message ?? null, virtualSeconds: m.virtualSeconds, realtime: m.realtime });
   }
 }
