@@ -89,7 +89,11 @@ test('Seeds 3: the row is the median of seeds 1..3 with its range, as `vaxlab ru
     await page.getByTestId('sweep-jobs').fill('2');
     // The Run panel says where the machines go, though the field is the Sweep panel's.
     await expect(page.getByTestId('run-workers')).toHaveText(
-      'Its 3 seeds run on 2 workers at once (Workers, under Sweep); the results are the same bytes.');
+      'Its 3 seeds run on 2 workers at once (Workers, under Sweep), so it takes less than one worker\'s time above, as far as this computer\'s cores allow; the results are the same bytes.');
+    // The rate the estimate is made from, as the run on one worker above left it: a run on the pool keeps it.
+    const rateKey = 'vaxlab-instruction-rate';
+    const rateBefore = await page.evaluate((k) => localStorage.getItem(k), rateKey);
+    expect(rateBefore, 'the run on one worker measured a rate').not.toBeNull();
     await page.getByTestId('run-button').click();
     // While the seeds run, the Counters panel draws a worker's unit live from the samples it sends: what the page
     // shows at one moment, read at once (the run may end soon after: about 0.7 s of live view on an idle machine,
@@ -117,6 +121,8 @@ test('Seeds 3: the row is the median of seeds 1..3 with its range, as `vaxlab ru
     expect(live!.watch.slice(1)).toEqual([expect.stringMatching(/^worker 1: (starting|execs0null)/), expect.stringMatching(/^worker 2: (starting|execs0null)/)]);
     await expect(page.getByTestId('run-progress')).toContainText(/^(Finished|Stopped)/, { timeout: 90_000 });
     await expect(page.getByTestId('machine-status')).toContainText(/ready/i);
+    // Its host time was shared by two workers: not one worker's rate.
+    expect(await page.evaluate((k) => localStorage.getItem(k), rateKey)).toBe(rateBefore);
     // Ended: the row's counters are the result's series, as a run on one worker shows them.
     await expect(page.getByTestId('counter-live-note')).toHaveCount(0);
     const kept = cliRow.counters!;
@@ -143,7 +149,7 @@ test('Seeds 2 on two workers: a multi-step run spread over the pool, each seed o
   await page.getByTestId('seeds').fill('2');
   await page.getByTestId('sweep-jobs').fill('2');
   await expect(page.getByTestId('run-workers')).toHaveText(
-    'Its 3 steps × 2 seeds (6 machines) run on 2 workers at once (Workers, under Sweep); the results are the same bytes.');
+    'Its 3 steps × 2 seeds (6 machines) run on 2 workers at once (Workers, under Sweep), so it takes less than one worker\'s time above, as far as this computer\'s cores allow; the results are the same bytes.');
   await page.getByTestId('run-button').click();
   await expect(page.getByTestId('run-progress')).toContainText(/^Finished: 3 rows/, { timeout: 90_000 });
   await page.getByTestId('console').scrollIntoViewIfNeeded();

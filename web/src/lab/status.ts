@@ -206,7 +206,7 @@ export function workersWords(estimate: Pick<RunEstimate, 'steps' | 'seeds'>, wor
   const steps = estimate.steps.length;
   const what = estimate.seeds === 1 ? `${steps} steps` : steps === 1 ? `${units} seeds` : `${steps} steps × ${estimate.seeds} seeds (${units} machines)`;
   return workers !== null && workers > 1
-    ? `Its ${what} run on ${workers} workers at once (Workers, under Sweep); the results are the same bytes.`
+    ? `Its ${what} run on ${workers} workers at once (Workers, under Sweep), so it takes less than one worker's time above, as far as this computer's cores allow; the results are the same bytes.`
     : `Its ${what} run in turn on one worker; Workers, under Sweep, spreads them over several.`;
 }
 

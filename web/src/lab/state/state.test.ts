@@ -849,9 +849,9 @@ test('how long a run takes: each step\'s fixed work and its busy instructions at
   assert.equal(workersWords({ steps: [1, 2, 3], seeds: 1 }, null, true),
     'Its 3 steps run in turn on one worker; Workers, under Sweep, spreads them over several.');
   assert.equal(workersWords({ steps: [1], seeds: 3 }, 2, true),
-    'Its 3 seeds run on 2 workers at once (Workers, under Sweep); the results are the same bytes.');
+    'Its 3 seeds run on 2 workers at once (Workers, under Sweep), so it takes less than one worker\'s time above, as far as this computer\'s cores allow; the results are the same bytes.');
   assert.equal(workersWords({ steps: [1, 2], seeds: 2 }, 3, true),
-    'Its 2 steps × 2 seeds (4 machines) run on 3 workers at once (Workers, under Sweep); the results are the same bytes.');
+    'Its 2 steps × 2 seeds (4 machines) run on 3 workers at once (Workers, under Sweep), so it takes less than one worker\'s time above, as far as this computer\'s cores allow; the results are the same bytes.');
   // Under another experiment than the run's (picked in the list while it ran), the line names the run's.
   const table2Run = { experiment: 'table2', status: 'running', hostSeconds: 6.8, progress: { step: 17, steps: 29, label: 'execs0null', virtualSeconds: 2.5, instructions: 1 } } as never;
   assert.match(progressText(table2Run, null, 'ls-l')!, /^table2: Step 17 of 29: execs0null — virtual 2\.5 s, host 6\.8 s$/);
