@@ -94,7 +94,7 @@ test('--standalone tape runs the tape\'s own bootstrap (tsboot): copy, then boot
 });
 
 test('the installer builds a 4.3BSD RP06 with the lab\'s additions that boots, and a re-run does nothing (no kernels)',
-  { skip, timeout: 20 * 60_000 }, () => {
+  { skip, timeout: 20 * 60_000 }, (t) => {
   const out = join(work, 'out');
   // The lab's sources as they are now, copied so that they stay the same through the test.
   const guest = join(work, 'guest');
@@ -110,7 +110,7 @@ test('the installer builds a 4.3BSD RP06 with the lab\'s additions that boots, a
   assert.match(r.stdout, /4\.3BSD kernels: not built \(--no-kernels\)/);
   assert.match(r.stdout, /4\.2BSD distribution not found in .*no-4\.2 \(looked for stand\.gz, .*\): skipping 4\.2BSD, building 4\.3BSD only/);
   const m = JSON.parse(readFileSync(join(out, '43bsd.json'), 'utf8')) as {
-    image: { sha256: string; bytes: number; uncompressedBytes: number }; disk: { model: string };
+    cacheKey: string; image: { sha256: string; bytes: number; uncompressedBytes: number; uncompressedSha256: string }; disk: { model: string };
     distribution: { notInDistribution: string[] }; steps: { step: string }[]; tape: { files: { name: string }[] };
     lab: { sources: { name: string; sha256: string }[]; programs: { name: string; bytes: number | null }[];
       names: { dir: string; files: number } };
@@ -158,6 +158,15 @@ test('the installer builds a 4.3BSD RP06 with the lab\'s additions that boots, a
   assert.match(log, /^names: 600\r?$/m);
   const big = m.lab.programs.find((p) => p.name === 'bigjob');
   if (big) assert.ok(big.bytes! >= 250 * 1024, `bigjob is ${big.bytes} bytes: its 250 KB array is in the a.out's data`);
+
+  // The pack is a function of its cache key's inputs: built again here (another directory, another hour), it is the
+  // lab's byte for byte when the key is the lab's. So a change to the installer's code that moves the key and nothing
+  // else (a comment) costs a rebuild of the same pack, and what is recorded of it (a result's image SHA-256, the
+  // shipped snapshots keyed by it) stays as it was.
+  const labManifest = join(REPO_ROOT, 'web/public/images/43bsd.json');
+  const lab = existsSync(labManifest) ? JSON.parse(readFileSync(labManifest, 'utf8')) as typeof m : null;
+  if (lab?.cacheKey === m.cacheKey) assert.equal(m.image.uncompressedSha256, lab.image.uncompressedSha256, 'the same inputs, another pack');
+  else t.diagnostic(lab ? 'the lab image was built from other inputs: not compared' : 'no lab image: not compared');
 
   r = run();
   assert.equal(r.status, 0, r.stderr);

@@ -124,6 +124,16 @@ test('an image that is missing or not an image exits 3', () => {
     assert.equal(small.status, 3, small.stderr);
     assert.match(small.stderr, /vaxlab: .*own\.dsk: vax780 create: RP06 on drive 0: the image is 4096 bytes but an RP06 pack holds 174423040 bytes/);
   }
+  // On worker threads (--jobs) too: the threads' check says the same line, exit 3 (it came back as a refusal of the
+  // settings, exit 2); a sweep's as well, each point naming itself.
+  const last = (text: string) => text.trimEnd().split('\n').at(-1);
+  const oneThread = vaxlab('run', 'syscall', '--image', own, '--kernel', 'vmunix', '--param', 'iterations=10');
+  const threads = vaxlab('run', 'syscall', '--image', own, '--kernel', 'vmunix', '--param', 'iterations=10', '--jobs', '2');
+  assert.equal(threads.status, 3, threads.stderr);
+  assert.equal(last(threads.stderr), last(oneThread.stderr));
+  const swept = vaxlab('sweep', 'syscall', '--set', 'hz=50,100', '--image', own, '--kernel', 'vmunix', '--param', 'iterations=10', '--jobs', '2');
+  assert.equal(swept.status, 3, swept.stderr);
+  assert.match(swept.stderr, /^vaxlab: .*own\.dsk: hz=50: vax780 create: RP06 on drive 0: the image is 4096 bytes/m);
   // A --kernel FILE that cannot be read, or is empty, is exit 3 naming it (a truncated .gz was "unexpected end of
   // file", exit 2).
   const truncated = join(work, 'vmunix.gz');

@@ -573,6 +573,8 @@ async function run(args: string[]): Promise<number> {
         const name = effectiveKernelName(spec.kernel, a.kernelArg);
         ran = await runPlan(plan, plan.units.map((u) => u.index), a.jobs!, loaded, spec.id, kernel && name !== null ? { [name]: kernel } : {}, abort);
       } catch (e) {
+        // The threads' checks come back as an ImageError too: the same line and exit 3 as on one thread.
+        unusable(e, loaded.path, kernel);
         if (e instanceof SettingsError) die(`${spec.id}: refused, nothing was run:\n  ${e.problems.join('\n  ')}`);
         throw e;
       }
@@ -673,6 +675,7 @@ async function sweep(args: string[]): Promise<number> {
   try {
     ran = await runPlan(plan, units, jobs, loaded, what, kernels);
   } catch (e) {
+    unusable(e, loaded.path, undefined);
     if (e instanceof SettingsError) refused(e.problems);
     throw e;
   }

@@ -620,17 +620,23 @@ static void parse_options(options *o, int argc, char **argv)
 /* What the guest printed since the last match, for `expect`.  Searching is
  * linear in the output however long the wait: a look that finds nothing
  * keeps only the last (length - 1) bytes, which a match ending in later
- * output may begin with, and a match drops everything up to its end. */
+ * output may begin with, and a match drops everything up to its end.
+ * Only a script reads it (its expects, and `save`, whose snapshot holds
+ * what no expect matched yet); without a script nothing is kept, or a long
+ * run would hold all it ever printed (stdout has it). */
 typedef struct {
     char *buf;
     size_t len, cap;
     int quiet;
+    int keep;   /* a script runs: keep what its expects have not matched */
 } transcript;
 
 static void transcript_add(transcript *t, const uint8_t *p, size_t n)
 {
     if (!t->quiet)
         fwrite(p, 1, n, stdout);
+    if (!t->keep)
+        return;
     if (t->len + n + 1 > t->cap) {
         size_t cap = t->cap ? t->cap : 65536;
         while (cap < t->len + n + 1)
@@ -1125,6 +1131,7 @@ int main(int argc, char **argv)
     memset(&r, 0, sizeof r);
     r.o = &o;
     r.out.quiet = o.quiet;
+    r.out.keep = o.script != NULL;
     r.s = vax_session_create(&o.cfg, err, sizeof err);
     if (!r.s)
         die(EXIT_IMAGE, "%s", err);

@@ -233,6 +233,42 @@ test('a sampler over a fake kernel: rates, vmstat units, percentages, totals', (
   for (const id of Object.keys(series.values)) assert.ok(COUNTERS.some((c) => c.id === id), id);
 });
 
+test('a sampler asked for some counters reads only what they need between its first and last samples: the same series and totals', () => {
+  const k = fakeKernel();
+  k.put('_hz', 0, 100);
+  let reads = 0;
+  const counted: SamplerSystem = { ...k.sys, readKernel: (a, n) => { reads++; return k.sys.readKernel(a, n); } };
+  const only = new Set(['faults.sy', 'faults.cs', 'cpu.sy', 'hw.mips']);
+  const whole = new CounterSampler(k.sys, 0);
+  const some = new CounterSampler(counted, 0, 1, only);
+  const perPoll: number[] = [];
+  for (let i = 1; i <= 4; i++) {
+    k.advance(1);
+    k.vm('_sum', 'v_syscall', 1000 * i);
+    k.vm('_cnt', 'v_swtch', 7 * i);
+    k.put('_cp_time', 8, 60 * i);   // sys
+    k.put('_cp_time', 12, 40 * i);  // idle
+    k.put('_dk_xfer', 0, 3 * i);
+    k.put('_nchstats', 0, 5 * i);
+    whole.poll();
+    const before = reads;
+    some.poll();
+    perPoll.push(reads - before);
+  }
+  k.advance(0.5);
+  k.vm('_sum', 'v_syscall', 4400);
+  assert.ok(whole.finish() && some.finish());
+  // cnt, sum and cp_time: 3 reads a sample, where the whole sample reads the disks, the name cache, the interrupts...
+  assert.deepEqual(perPoll, [3, 3, 3, 3]);
+  const a = whole.series();
+  const b = some.series();
+  assert.deepEqual(b.t, a.t);
+  for (const id of only) assert.deepEqual(b.values[id], a.values[id], id);
+  assert.deepEqual(Object.keys(b.values).filter((id) => only.has(id)), Object.keys(a.values).filter((id) => only.has(id)));
+  assert.deepEqual(some.totals(), whole.totals());
+  assert.equal(whole.totals()['disk.hp0.xfers'], 12);   // read whole at the end: the totals have everything
+});
+
 test('missing kernel symbols read as null, never an error', () => {
   const k = fakeKernel(['_nchstats', '_total', '_avenrun', '_mbdinit', '_dk_xfer']);
   const r = new KernelStatsReader(k.sys);

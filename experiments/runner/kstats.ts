@@ -110,6 +110,12 @@ export interface KernelStats {
 export type KernelSampleStats = Pick<KernelStats,
   'cnt' | 'sum' | 'since' | 'total' | 'cpTime' | 'disk' | 'nchstats' | 'freemem' | 'deficit' | 'intr'>;
 
+/** The parts of a sample's read (readForSample) that a sampler giving only some counters may leave out; each is
+ *  null when left out.  The vmmeter counts (cnt, sum, since) are always read: every sample's `since` is kept from
+ *  going below the previous one's, so leaving one out could change a later count. */
+export type SamplePart = 'total' | 'cpTime' | 'disk' | 'nchstats' | 'freemem' | 'deficit' | 'intr';
+export const SAMPLE_PARTS: readonly SamplePart[] = ['total', 'cpTime', 'disk', 'nchstats', 'freemem', 'deficit', 'intr'];
+
 /** Single ints (longwords) read as they are. */
 export const KERNEL_PARAMS = [
   'hz', 'phz', 'tick', 'tickadj', 'nchsize', 'nbuf', 'bufpages', 'nswbuf', 'nproc', 'ninode', 'nfile', 'ntext',
@@ -314,24 +320,27 @@ export class KernelStatsReader {
   /** What a counter sample differences and shows (CounterSampler), now: the
    *  part of read() that changes from second to second, without the ~25
    *  small reads of the tunables, the averages and the clocks that a sample
-   *  never looks at (each read is a call into the emulator and a copy). */
-  readForSample(): KernelSampleStats {
+   *  never looks at (each read is a call into the emulator and a copy); with `parts`, only those besides the
+   *  vmmeter counts (the rest null). */
+  readForSample(parts?: ReadonlySet<SamplePart>): KernelSampleStats {
+    const want = (part: SamplePart): boolean => parts === undefined || parts.has(part);
     const cnt = this.vmmeter('_cnt');
     const sum = this.vmmeter('_sum');
     const since = cnt && sum ? addVmmeter(sum, cnt) : null;
-    const totalBytes = this.bytes('_total', VMTOTAL_SIZE);
-    const cp = this.longs('_cp_time', 4);
-    const nch = this.longs('_nchstats', NCHSTATS_FIELDS.length);
+    const totalBytes = want('total') ? this.bytes('_total', VMTOTAL_SIZE) : null;
+    const cp = want('cpTime') ? this.longs('_cp_time', 4) : null;
+    const nch = want('nchstats') ? this.longs('_nchstats', NCHSTATS_FIELDS.length) : null;
     let nchstats: NchStats | null = null;
     if (nch) {
       nchstats = {} as NchStats;
       NCHSTATS_FIELDS.forEach((f, i) => { nchstats![f] = nch[i]!; });
     }
-    const xfer = this.longs('_dk_xfer', DK_NDRIVE);
-    const seek = this.longs('_dk_seek', DK_NDRIVE);
-    const wds = this.longs('_dk_wds', DK_NDRIVE);
-    const time = this.longs('_dk_time', DK_NDRIVE);
-    const mspwBytes = this.bytes('_dk_mspw', 4 * DK_NDRIVE);
+    const wantDisk = want('disk');
+    const xfer = wantDisk ? this.longs('_dk_xfer', DK_NDRIVE) : null;
+    const seek = wantDisk ? this.longs('_dk_seek', DK_NDRIVE) : null;
+    const wds = wantDisk ? this.longs('_dk_wds', DK_NDRIVE) : null;
+    const time = wantDisk ? this.longs('_dk_time', DK_NDRIVE) : null;
+    const mspwBytes = wantDisk ? this.bytes('_dk_mspw', 4 * DK_NDRIVE) : null;
     const disk: DiskStats | null = xfer && seek && wds && time
       ? {
           busy: this.long('_dk_busy') ?? 0, xfer, seek, wds, time,
@@ -344,9 +353,9 @@ export class KernelStatsReader {
       cpTime: cp ? { user: cp[0]!, nice: cp[1]!, sys: cp[2]!, idle: cp[3]! } : null,
       disk,
       nchstats,
-      freemem: this.long('_freemem'),
-      deficit: this.long('_deficit'),
-      intr: this.interrupts(),
+      freemem: want('freemem') ? this.long('_freemem') : null,
+      deficit: want('deficit') ? this.long('_deficit') : null,
+      intr: want('intr') ? this.interrupts() : null,
     };
   }
 

@@ -336,6 +336,10 @@ test('syscall with a reduced count, twice: byte-identical JSON', { skip }, async
   assert.equal(resultJson(partials[1]!), a);
   const b = resultJson(await runExperiment(lab.api.vax780, lab.disk, syscall, options));
   assert.equal(a, b);
+  // Without a live listener the samples read only what the kept series need; with one, everything: the same bytes.
+  let live = 0;
+  assert.equal(resultJson(await runExperiment(lab.api.vax780, lab.disk, syscall, { ...options, onSample: () => { live++; } })), a);
+  assert.ok(live > 0);
   const r = JSON.parse(a);
   assert.equal(r.format, 'vaxlab-experiment-result');
   assert.equal(r.version, 2);
@@ -435,6 +439,8 @@ test('the name cache off and on: hits 0 and > 0, nchsize read back; twice: ident
   }
   assert.match(formatTable(a), /namework, nchsize=0 \(off\)\s+\|\s+0 \|/);
   assert.equal(resultJson(await runExperiment(lab.api.vax780, lab.disk, work, options)), resultJson(a));
+  // Read whole for a live listener (above: only what the name cache's series need): the same bytes.
+  assert.equal(resultJson(await runExperiment(lab.api.vax780, lab.disk, work, { ...options, onSample: () => {} })), resultJson(a));
   // namework alone, with nchsize from the settings: the same figures as namecache-work's own steps.
   const one = spec('namework');
   const off1 = await runExperiment(lab.api.vax780, lab.disk, one, { parameters: { iterations: 5 }, set: { nchsize: 0 }, image: { name: 'test' } });
@@ -456,6 +462,9 @@ test('a reduced paging run completes, parses and counts page faults', { skip }, 
   assert.equal(row.paper!.elapsed, 1126); // the paper's, for its count of 10: not scaled
   assert.equal(row.paper!.scale, 0.2);
   assert.match(formatTable(r), /not comparable/);
+  // Its samples read only what the paging series need; read whole (a live listener), the same bytes.
+  const whole = await runExperiment(lab.api.vax780, lab.disk, spec('seqpage'), { parameters: { iterations: 2 }, onSample: () => {} });
+  assert.equal(resultJson(whole), resultJson(r));
 });
 
 test('a tiny virtual-time limit fails the step with "time limit"', { skip }, async () => {

@@ -617,7 +617,8 @@ async function runStep(
     const i0 = sys.instructionCount();
     const t0 = sys.timeNs();
     const sampling = samplingFor(result.paper?.elapsed, options.sampleSeconds);
-    sampler = new CounterSampler(sys, index, sampling.seconds);
+    // Nothing shown live and only some series kept: the samples read only what those need (the same values).
+    sampler = new CounterSampler(sys, index, sampling.seconds, keep && !options.onSample ? keep : undefined);
     if (options.profile) sys.profileClear();
     profiling = options.profile === true;
     session.send(`${command}; echo exit $?`);

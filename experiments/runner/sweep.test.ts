@@ -287,7 +287,7 @@ test('runUnits passes each unit\'s counter samples on with the worker that runs 
   const result = (unit: number) => ({ status: 'ok', rows: [{ status: 'ok', test: `u${unit}` }] }) as unknown as ExperimentResult;
   // Each fake worker sends two batches per unit, the unit's number in the values.
   const executor = (): UnitExecutor => ({
-    check: async () => [],
+    check: async () => ({ problems: [], image: false }),
     run: async (unit, _onProgress, onSamples) => {
       onSamples?.([{ row: 0, t: 1, values: { unit } }]);
       await new Promise((r) => setTimeout(r, 1));

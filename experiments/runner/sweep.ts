@@ -40,7 +40,7 @@ import { BootSnapshots } from './bootSnapshots';
 import type { CounterSample } from './counters';
 import { roundFixed } from './decimal';
 import {
-  checkKernelSettings, MAX_PARAMETER, MAX_SPIN_SEEDS, resolveRun, runExperiment, SettingsError, stepRow, type RunOptions, type RunProgress,
+  checkKernelSettings, ImageError, MAX_PARAMETER, MAX_SPIN_SEEDS, resolveRun, runExperiment, SettingsError, stepRow, type RunOptions, type RunProgress,
 } from './runner';
 import { choiceName, closeToggles, expectedValues, findToggle, settingValue, TOGGLES, validateSetting } from './toggles';
 
@@ -475,9 +475,10 @@ export class SweepUnitRunner {
     return k;
   }
 
-  /** The checks that need the kernel (runner.checkKernelSettings) for every point: problems, or []. */
-  check(): string[] {
+  /** The checks that need the kernel (runner.checkKernelSettings) for every point: problems, or none. */
+  check(): KernelCheck {
     const problems: string[] = [];
+    let image = false;
     const seen = new Set<string>();
     for (const point of this.plan.points) {
       const run = resolveRun(point.spec, point.options);
@@ -492,10 +493,11 @@ export class SweepUnitRunner {
           problems.push(`${at ? `${at}: ` : ''}${e instanceof Error ? e.message : String(e)}`);
           continue;
         }
+        if (e instanceof ImageError) image = true;
         problems.push(...e.problems.map((p) => (at ? `${at}: ${p}` : p)));
       }
     }
-    return [...new Set(problems)];
+    return { problems: [...new Set(problems)], image };
   }
 
   /** Runs unit `index`: its point's experiment with only its step (and only its seed). */
@@ -511,13 +513,21 @@ export class SweepUnitRunner {
   }
 }
 
+/** What the kernel checks of a sweep found (SweepUnitRunner.check), as data so that it crosses a thread or a
+ *  worker's messages whole: the problems (none: the units may run), and whether a machine could not be made of the
+ *  image and kernel at all (an ImageError: the command line's exit 3), rather than only a setting refused. */
+export interface KernelCheck {
+  problems: string[];
+  image: boolean;
+}
+
 /** What became of a unit: its result (which may have failed), or why it could not run at all. */
 export type UnitOutcome = { result: ExperimentResult } | { error: string };
 
 /** A worker that runs units (a Node worker thread, a Web Worker, or this thread). */
 export interface UnitExecutor {
   /** The kernel checks of the whole sweep (SweepUnitRunner.check). */
-  check(): Promise<string[]>;
+  check(): Promise<KernelCheck>;
   /** Runs one unit; rejects only when it could not run (not when its step failed).  onSamples: the unit's
    *  counter samples as they come, a batch at a time (an executor that cannot send them leaves it uncalled). */
   run(unit: number, onProgress: (progress: RunProgress) => void, onSamples?: (samples: CounterSample[]) => void): Promise<ExperimentResult>;
@@ -595,7 +605,7 @@ export function runProgressOf(plan: SweepPlan, progress: SweepProgress): RunProg
 /**
  * Runs the units on the executors, each taking the next unit as it becomes
  * free.  First the kernel checks, on the first executor: problems throw
- * SettingsError before anything runs.  A unit that fails (its step's
+ * SettingsError (ImageError when the image or kernel is unusable) before anything runs.  A unit that fails (its step's
  * failure, or an error) is recorded and the others go on.  The signal stops
  * every executor's unit at once and runs no more.
  */
@@ -603,8 +613,8 @@ export async function runUnits(
   plan: SweepPlan, units: readonly number[], executors: readonly UnitExecutor[], options: RunUnitsOptions = {},
 ): Promise<{ outcomes: Map<number, UnitOutcome>; stopped: boolean }> {
   if (executors.length === 0) throw new RangeError('runUnits needs at least one executor');
-  const problems = await executors[0]!.check();
-  if (problems.length > 0) throw new SettingsError(problems);
+  const checked = await executors[0]!.check();
+  if (checked.problems.length > 0) throw checked.image ? new ImageError(checked.problems) : new SettingsError(checked.problems);
   const now = options.now ?? (() => performance.now());
   const t0 = now();
   const outcomes = new Map<number, UnitOutcome>();

@@ -15,7 +15,7 @@ import { Worker } from 'node:worker_threads';
 import type { SharedPack } from '../../emu/js/sharedPack';
 import type { ExperimentResult } from './result';
 import type { RunProgress } from './runner';
-import type { SweepRequest, UnitExecutor } from './sweep';
+import type { KernelCheck, SweepRequest, UnitExecutor } from './sweep';
 import { ensureBundle, SWEEP_THREAD_BUNDLE, type ThreadBundlePaths } from './threadBundle';
 
 /** What a thread is started with. */
@@ -48,7 +48,7 @@ export type FromThread =
   | { type: 'ready'; memory: ThreadMemory; typescriptLoader: boolean }
   | { type: 'memory'; id: number; memory: ThreadMemory }
   | { type: 'fatal'; message: string }
-  | { type: 'checked'; id: number; problems: string[] }
+  | ({ type: 'checked'; id: number } & KernelCheck)
   | { type: 'progress'; id: number; progress: RunProgress }
   | { type: 'done'; id: number; result: ExperimentResult }
   | { type: 'failed'; id: number; message: string };
@@ -188,9 +188,9 @@ class ThreadExecutor implements UnitExecutor {
     return m.memory;
   }
 
-  async check(): Promise<string[]> {
+  async check(): Promise<KernelCheck> {
     const m = await this.request({ type: 'check' });
-    return m.type === 'checked' ? m.problems : [];
+    return m.type === 'checked' ? { problems: m.problems, image: m.image } : { problems: [], image: false };
   }
 
   async run(unit: number, onProgress: (progress: RunProgress) => void): Promise<ExperimentResult> {

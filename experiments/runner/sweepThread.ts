@@ -54,7 +54,7 @@ port.on('message', (m: ToThread) => {
       return;
     case 'check':
       try {
-        post({ type: 'checked', id: m.id, problems: runner.check() });
+        post({ type: 'checked', id: m.id, ...runner.check() });
       } catch (e) {
         post({ type: 'failed', id: m.id, message: message(e) });
       }

@@ -2,7 +2,7 @@
 // runners start at once (run after the image and its kernels):
 //
 //   IMAGE.dskz                  the pack as a chunked image
-//                               (emu/src/system/chunked.h): each 64 KB chunk
+//                               (emu/src/storage/chunked.h): each 64 KB chunk
 //                               deflated on its own, decompressed only when
 //                               a machine reads it — the page and the
 //                               runners hold about 5 MB instead of 174;
@@ -133,7 +133,7 @@ export async function buildShipped(out: string, manifestPath: string, say: (s: s
   const chunkedFile = `${manifest.name}.dskz`;
   writeAtomic(join(out, chunkedFile), c.bytes);
   const chunked: ChunkedManifest = {
-    file: chunkedFile, format: 'vaxlab chunked disk image 1 (emu/src/system/chunked.h): 64 KB chunks, each raw DEFLATE',
+    file: chunkedFile, format: 'vaxlab chunked disk image 1 (emu/src/storage/chunked.h): 64 KB chunks, each raw DEFLATE',
     bytes: c.bytes.length, sha256: sha256(c.bytes), imageSha256: c.sha256, chunkBytes: 65536, chunks: c.chunks,
     zeroChunks: c.zero, storedChunks: c.raw + c.deflated,
   };

@@ -206,7 +206,7 @@ export class WorkerPool {
     return Array.from({ length: jobs }, (_, i): UnitExecutor => ({
       check: async () => {
         const m = await this.worker(i).request({ type: 'units-check', id: 0, kernel, request });
-        return m.type === 'units-checked' ? m.problems : [];
+        return m.type === 'units-checked' ? { problems: m.problems, image: m.image } : { problems: [], image: false };
       },
       run: async (unit, onProgress, onSamples) => {
         const m = await this.worker(i).request({ type: 'units-run', id: 0, kernel, request, unit }, { onProgress, onSamples });

@@ -434,7 +434,7 @@ async function unitRunner(kernel: KernelName, request: SweepRequest): Promise<Sw
 
 async function checkUnits(id: number, kernel: KernelName, request: SweepRequest): Promise<void> {
   try {
-    post({ type: 'units-checked', id, problems: (await unitRunner(kernel, request)).check() });
+    post({ type: 'units-checked', id, ...(await unitRunner(kernel, request)).check() });
   } catch (e) {
     post({ type: 'units-failed', id, message: errorMessage(e) });
   }

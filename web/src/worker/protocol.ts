@@ -22,7 +22,7 @@ import type { ExperimentResult } from '../../../experiments/runner/result';
 import type { RunProgress } from '../../../experiments/runner/runner';
 import type { CounterSample } from '../../../experiments/runner/counters';
 import type { DiskTiming } from '../../../emu/js/constants';
-import type { SweepRequest } from '../../../experiments/runner/sweep';
+import type { KernelCheck, SweepRequest } from '../../../experiments/runner/sweep';
 import type { SharedPack } from '../../../emu/js/sharedPack';
 import type { ImageManifest } from '../../../emu/js/diskImageLoader';
 import type { MachineStarts } from '../../../experiments/runner/bootSnapshots';
@@ -154,7 +154,7 @@ export type FromWorker =
   | { type: 'speed'; instructionsPerSecond: number; running: { run: boolean; terminal: boolean } }
   /** The pack, in shared memory, for the pool's workers (only when the page is cross-origin isolated). */
   | { type: 'pack'; kernel: KernelName; pack: SharedPack; image: PackImage; images: ImageRef[]; manifest: ImageManifest | null }
-  | { type: 'units-checked'; id: number; problems: string[] }
+  | ({ type: 'units-checked'; id: number } & KernelCheck)
   | { type: 'units-progress'; id: number; progress: RunProgress }
   /** starts: how the unit's machines started (restored from a snapshot, or booted). */
   | { type: 'units-done'; id: number; result: ExperimentResult; starts: MachineStarts }

@@ -181,8 +181,8 @@ test('the pool starts its workers from the shared pack, sends them units, and re
   ports[2]!.send({ type: 'ready', kernel: '4.3BSD', image: { name: 'x', bytes: 16, compressedBytes: 0 }, variants: [], wasmMs: 1, imageMs: 0 });
   await tick();
   const check = ports[2]!.posted.at(-1) as Extract<ToWorker, { type: 'units-check' }>;
-  ports[2]!.send({ type: 'units-checked', id: check.id, problems: ['x: no'] });
-  assert.deepEqual(await again, ['x: no']);
+  ports[2]!.send({ type: 'units-checked', id: check.id, problems: ['x: no'], image: true });
+  assert.deepEqual(await again, { problems: ['x: no'], image: true });
   // The plan the workers make is the page's.
   assert.equal(planSweep(check.request).units.length, 2);
 });
@@ -194,9 +194,9 @@ test('without the pool, the first worker runs the units through the page\'s link
   const ex = link.executor('4.3BSD', request);
   const checked = ex.check();
   const m = posted[0] as Extract<ToWorker, { type: 'units-check' }>;
-  link.handle({ type: 'units-checked', id: m.id + 1, problems: ['not this one'] });
-  link.handle({ type: 'units-checked', id: m.id, problems: [] });
-  assert.deepEqual(await checked, []);
+  link.handle({ type: 'units-checked', id: m.id + 1, problems: ['not this one'], image: false });
+  link.handle({ type: 'units-checked', id: m.id, problems: [], image: false });
+  assert.deepEqual(await checked, { problems: [], image: false });
   const run = ex.run(0, () => {});
   const r = posted[1] as Extract<ToWorker, { type: 'units-run' }>;
   link.handle({ type: 'units-failed', id: r.id, message: 'no experiment' });
@@ -217,7 +217,7 @@ test('a sweep\'s live counters: its workers\' samples feed the Counters panel\'s
   assert.equal(sweeps.live.state.get()!.experiment, 'syscall');
   assert.equal(sweeps.live.state.get()!.workers.length, 1);
   const check = posted.at(-1) as Extract<ToWorker, { type: 'units-check' }>;
-  sweeps.handle({ type: 'units-checked', id: check.id, problems: [] });
+  sweeps.handle({ type: 'units-checked', id: check.id, problems: [], image: false });
   await tick();
   const unit = posted.at(-1) as Extract<ToWorker, { type: 'units-run' }>;
   assert.equal(unit.type, 'units-run');
