@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 
 import type { Browser, BrowserContext } from '@playwright/test';
 
-import { launchChromium, startPreview } from './pageBench';
+import { launchChromium, startPreview, workerMessageTap } from './pageBench';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const PORT = Number(process.env.BENCH_PORT ?? 4178);
@@ -29,33 +29,21 @@ const FRESH = process.argv.includes('--fresh');
 const FRAGMENTS = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 
 /** Before the page's scripts: the worker's run messages, with the page's clock. */
-const TAP = `(() => {
+const TAP = workerMessageTap(`
   const T = { progress: [], partials: [], done: null, started: null, bar: [] };
-  window.__estimate = T;
-  const Native = window.Worker;
-  window.Worker = class extends Native {
-    constructor(url, opts) {
-      super(url, opts);
-      this.addEventListener('message', (e) => {
-        const m = e.data;
-        if (!m || typeof m !== 'object') return;
-        const t = performance.now();
+  window.__estimate = T;`, `
         if (m.type === 'run-started') T.started = t;
         if (m.type === 'run-progress') T.progress.push({ t, host: m.hostSeconds, step: m.progress.step, steps: m.progress.steps,
           virtual: m.progress.virtualSeconds, instructions: m.progress.instructions, seed: m.progress.seed ? m.progress.seed.n : 1 });
         if (m.type === 'run-partial') T.partials.push({ t, rows: m.result.rows.length });
         if (m.type === 'run-done') T.done = { t, host: m.hostSeconds, rows: m.result.rows.map((r) => ({
           id: r.step, status: r.status, instructions: Number(r.emulator ? r.emulator.instructions : 0),
-          virtual: r.emulator ? r.emulator.machineVirtualSeconds : 0, seeds: r.spread ? r.spread.seeds : 1 })) };
-      });
-    }
-  };
+          virtual: r.emulator ? r.emulator.machineVirtualSeconds : 0, seeds: r.spread ? r.spread.seeds : 1 })) };`, `
   // The progress bar's value, every 250 ms, with the page's clock.
   setInterval(() => {
     const bar = document.querySelector('.run-panel progress');
     if (bar && bar.hasAttribute('value')) T.bar.push({ t: performance.now(), value: Number(bar.getAttribute('value')) / Number(bar.getAttribute('max') || 1) });
-  }, 250);
-})();`;
+  }, 250);`);
 
 /** A step's machine: its host seconds, its timed command's instructions, its machine's virtual seconds (boot included). */
 interface StepFigure { step: number; host: number; instructions: number; virtual: number }

@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { launchChromium, rendererRss, startPreview } from './pageBench';
+import { launchChromium, rendererRss, startPreview, workerMessageTap } from './pageBench';
 import type { Browser } from '@playwright/test';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -58,28 +58,16 @@ function runNode(table: string, jsonFile: string): Promise<NodeFigures> {
 
 
 /** Records the worker's messages with performance.now() (ms since navigation). */
-const TAP = `(() => {
+const TAP = workerMessageTap(`
   const T = { marks: {} };
-  window.__suite = T;
-  const Native = window.Worker;
-  window.Worker = class extends Native {
-    constructor(url, opts) {
-      super(url, opts);
-      this.addEventListener('message', (e) => {
-        const m = e.data;
-        if (!m || typeof m !== 'object') return;
-        const t = performance.now();
+  window.__suite = T;`, `
         if (m.type === 'ready' && T.marks.ready === undefined) T.marks.ready = t;
         if (m.type === 'run-started') T.marks.runStarted = t;
         if (m.type === 'run-done') {
           T.marks.runDone = t;
           T.done = { hostSeconds: m.hostSeconds, status: m.result.status };
         }
-        if (m.type === 'run-error') T.error = m.message;
-      });
-    }
-  };
-})();`;
+        if (m.type === 'run-error') T.error = m.message;`);
 
 interface WebFigures { table: string; ready: number; hostSeconds: number; status: string; memoryMB: number | null }
 

@@ -1,7 +1,7 @@
-// What the page benchmarks (bench-web.ts, bench-suite.ts) share: the
-// production build served by `vite preview` on a port of their own (answered
-// before they open a browser, ended by the caller), and Debian's Chromium,
-// headless.
+// What the page benchmarks (bench-web.ts, bench-suite.ts, bench-estimate.ts)
+// share: the production build served by `vite preview` on a port of their own
+// (answered before they open a browser, ended by the caller), Debian's
+// Chromium, headless, and a tap on the worker's messages.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -16,6 +16,33 @@ export function launchChromium(): Promise<Browser> {
     args: ['--no-sandbox', '--disable-gpu'],
     headless: true,
   });
+}
+
+/**
+ * A script for the page to run before its own (context.addInitScript): every
+ * Worker the page makes passes its messages to `onMessage`, a body of plain
+ * JavaScript (tsx's helpers do not exist in the page) that sees the message
+ * `m`, an object, and `t`, performance.now() (ms since navigation) when it
+ * came.  `setup` runs first (it declares what onMessage records), `after`
+ * once the Worker is wrapped.
+ */
+export function workerMessageTap(setup: string, onMessage: string, after = ''): string {
+  return `(() => {
+  ${setup}
+  const Native = window.Worker;
+  window.Worker = class extends Native {
+    constructor(url, opts) {
+      super(url, opts);
+      this.addEventListener('message', (e) => {
+        const m = e.data;
+        if (!m || typeof m !== 'object') return;
+        const t = performance.now();
+        ${onMessage}
+      });
+    }
+  };
+  ${after}
+})();`;
 }
 
 /** Starts `vite preview` of `root`'s build (web/dist, or outDir) on 127.0.0.1:`port` and waits (up to 30 s) until

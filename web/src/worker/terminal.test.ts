@@ -100,15 +100,21 @@ test('the page\'s terminal machine is the one shipped at its login prompt', () =
   assert.deepEqual(t.recipe, TERMINAL_BOOT);
 });
 
+/** The shipped snapshot of the terminal's machine at its login prompt, when the installer made it (without it the
+ *  terminal boots first). */
+function shippedTerminalSnapshots(): BootSnapshots {
+  const snapshots = new BootSnapshots();
+  const shipped = join(dirname(findLabImage()!), '43bsd-boot-terminal.snap.gz');
+  if (existsSync(shipped)) {
+    const key = bootKey(lab.disk, { ...terminalMachineOptions('780', 8), disk: lab.disk }, TERMINAL_BOOT);
+    snapshots.set(key, bootSnapshotFromFile(gunzipSync(readFileSync(shipped))));
+  }
+  return snapshots;
+}
+
 test('a login typed while the terminal follows wall time is answered at full speed, its silence included', { skip: lab.skip },
   async () => {
-    // The shipped snapshot of the machine at its login prompt when the installer made it (else it boots first).
-    const snapshots = new BootSnapshots();
-    const shipped = join(dirname(findLabImage()!), '43bsd-boot-terminal.snap.gz');
-    if (existsSync(shipped)) {
-      const key = bootKey(lab.disk, { ...terminalMachineOptions('780', 8), disk: lab.disk }, TERMINAL_BOOT);
-      snapshots.set(key, bootSnapshotFromFile(gunzipSync(readFileSync(shipped))));
-    }
+    const snapshots = shippedTerminalSnapshots();
     const { session, running, expect, screen } = startTerminal(true, snapshots);
     try {
       await expect(/login: $/, 0, 120_000);
@@ -136,12 +142,7 @@ test('a script pasted before the shell\'s prompt: echoed at once, ahead of the l
     // What README (Terminal) says the page shows: the guest's terminal driver echoes typed-ahead characters as it
     // takes them, before the shell reads any; the shell then prints its prompt and each command's output, not the
     // command again.
-    const snapshots = new BootSnapshots();
-    const shipped = join(dirname(findLabImage()!), '43bsd-boot-terminal.snap.gz');
-    if (existsSync(shipped)) {
-      const key = bootKey(lab.disk, { ...terminalMachineOptions('780', 8), disk: lab.disk }, TERMINAL_BOOT);
-      snapshots.set(key, bootSnapshotFromFile(gunzipSync(readFileSync(shipped))));
-    }
+    const snapshots = shippedTerminalSnapshots();
     const { session, running, expect, screen } = startTerminal(true, snapshots);
     try {
       await expect(/login: $/, 0, 120_000);
