@@ -64,14 +64,18 @@ test('vax780 without a script keeps none of the console output: memory stays fla
       let bytes = 0;
       let others = 0;   // bytes that are not the guest's 'A': the output must pass through unchanged
       let atEarly = 0;
+      // Output already read from the pipe still comes after the kill: it must not be measured (the process is gone).
+      let done = false;
       child.on('error', reject);
       child.on('exit', (code) => reject(new Error(`vax780 exited (${code}) after ${bytes} bytes: ${stderr}`)));
       child.stdout.on('data', (d: Buffer) => {
+        if (done) return;
         for (const b of d) if (b !== 0x41) others++;
         bytes += d.length;
         if (atEarly === 0 && bytes >= early) atEarly = residentBytes(child.pid!);
         if (bytes >= late) {
           const atLate = residentBytes(child.pid!);
+          done = true;
           child.removeAllListeners('exit');
           child.kill();
           resolve({ atEarly, atLate, bytes, others });
