@@ -130,36 +130,35 @@ test('Stop (the button, then Escape) ends table2 within seconds: the rows done, 
     });
   });
 
-test('a live Table 2 keeps its counter chart from step to step: drawn whole once, its height kept, each new step\'s plots emptied under a note',
+test('a live Table 2 keeps its counter chart from step to step: drawn whole once, its height kept',
   async ({ page }) => {
     // A phone's width, where the settings and everything else under the chart would move with its height.
     await page.setViewportSize({ width: 390, height: 850 });
     await openLab(page, '/#x=table2&p.divisor=20');
     await page.getByTestId('sweep-jobs').fill('1');
     await page.getByTestId('counter-chart').evaluate((svg) => {
-      const w = window as unknown as { __chart: { heights: number[]; frames: number; emptied: number } };
-      w.__chart = { heights: [], frames: 0, emptied: 0 };
+      const w = window as unknown as { __chart: { heights: number[]; frames: number } };
+      w.__chart = { heights: [], frames: 0 };
       new ResizeObserver(() => w.__chart.heights.push(Math.round(svg.getBoundingClientRect().height))).observe(svg);
-      // A frame drawn whole starts with its background; a step's empty plots are said by a note over the panels.
+      // A frame drawn whole starts with its background.  (A new step's emptied plots under a note are checked in
+      // counterScene.test.ts: here whether the page draws between a step's start and its first samples depends on
+      // the host's speed, and on a quiet machine it may never happen in a run.)
       new MutationObserver((records) => {
         for (const r of records) {
           for (const n of r.addedNodes) {
-            const cls = n instanceof Element ? n.getAttribute('class') : null;
-            if (cls === 'chart-bg') w.__chart.frames++;
-            if (cls === 'chart-empty' && svg.querySelector('g.panel')) w.__chart.emptied++;
+            if (n instanceof Element && n.getAttribute('class') === 'chart-bg') w.__chart.frames++;
           }
         }
       }).observe(svg, { childList: true });
     });
     await page.getByTestId('run-button').click();
     await expect(page.getByTestId('run-progress')).toContainText(/^Finished: 29 rows/, { timeout: 120_000 });
-    const chart = await page.evaluate(() => (window as unknown as { __chart: { heights: number[]; frames: number; emptied: number } }).__chart);
+    const chart = await page.evaluate(() => (window as unknown as { __chart: { heights: number[]; frames: number } }).__chart);
     const tall = chart.heights.findIndex((h) => h > 200);
     expect(tall, `the chart was drawn: ${chart.heights.join(' ')}`).toBeGreaterThanOrEqual(0);
     expect(chart.heights.slice(tall).every((h) => h === chart.heights[tall]), `heights ${chart.heights.join(' ')}`).toBe(true);
     // The message as the run starts, then the frame once: not once per step.
     expect(chart.frames).toBeLessThanOrEqual(2);
-    expect(chart.emptied).toBeGreaterThan(0);
     // What it shows now (the first row's, drawn over the last step's) is the chart drawn whole.
     const { drawn, whole } = await counterChartRedrawn(page);
     expect(whole).toBe(drawn);
