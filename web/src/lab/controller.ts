@@ -88,8 +88,6 @@ export class LabController {
   private readonly address: PageAddress;
   /** The history entry the current run is kept in (null until its first save, or without a history). */
   private runEntry: Promise<string | null> | null = null;
-  /** The runs routed to the pool (routeRun), until they finish: their host time does not give one worker's rate. */
-  private readonly pooledRuns = new Set<number>();
   /** Not written while it is being read (at start, on hashchange). */
   private readingAddress = false;
 
@@ -122,7 +120,8 @@ export class LabController {
       void previous.then((id) => this.history.keep(shared, id, false));
       // A run spread over the pool's workers took less than one worker's time for its work: its rate is not the one
       // worker's that the estimate is for, so it is not kept.
-      const pooled = this.pooledRuns.size > 0 && this.pooledRuns.delete(this.runs.run.get()?.runId ?? -1);
+      // (The pool still owns the run here: Sweeps.runParallel lets it go only after its run-done is handled.)
+      const pooled = this.sweeps.ownsRun(this.runs.run.get()?.runId ?? -1);
       const rate = pooled ? null : measuredRate(shared.result, hostSeconds);
       if (rate !== null) {
         this.speed.set({ instructionsPerSecond: rate, measured: true });
@@ -249,10 +248,7 @@ export class LabController {
    *  for goes to the pool instead. */
   private routeRun(m: ToWorker): void {
     const emit = (reply: FromWorker) => (reply.type === 'run-console' ? this.runs.text(reply) : this.runs.handle(reply));
-    if (m.type === 'run' && this.sweeps.parallelFor(m.experiment, m.config.spinSeeds) !== null) {
-      this.pooledRuns.add(m.runId);
-      this.sweeps.runParallel(m.runId, m.experiment, m.config, emit);
-    }
+    if (m.type === 'run' && this.sweeps.parallelFor(m.experiment, m.config.spinSeeds) !== null) this.sweeps.runParallel(m.runId, m.experiment, m.config, emit);
     else if (m.type === 'stop' && this.sweeps.ownsRun(m.runId)) this.sweeps.stop();
     else this.link.post(m);
   }
