@@ -327,7 +327,7 @@ test('the disks locked to virtual time: the setting is in the address, runs, and
     await expect(page).toHaveURL(/[#&]spin=locked(&|$)/);
     await page.getByTestId('run-button').click();
     await expect(page.getByTestId('result-row')).toHaveCount(1, { timeout: 120_000 });
-    await expect(page.locator('.result-meta')).toContainText('the disks locked to virtual time');
+    await expect(page.getByTestId('result-machine')).toContainText('the disks locked to virtual time');
     await expect(page.getByTestId('machine-status')).toContainText(/ready/i, { timeout: 30_000 });
     // The permalink keeps the setting: it decodes (in Node) to a run made locked, in its settings and its result.
     const shared = await decodePermalink(await permalinkOf(page));

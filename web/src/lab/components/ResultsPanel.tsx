@@ -3,13 +3,12 @@ import { lazy, Suspense, useMemo } from 'react';
 import {
   comparisonTable, formatSeconds, METRIC_LABEL, primaryMetric, resultTable, runOutcome,
 } from '../../../../experiments/runner/resultView';
-import { LOCKED_SPIN_WORDS } from '../../../../experiments/runner/result';
 import {
   compareBlocker, compareCandidates, compareRuns, comparisonBars, defaultKernelNote, exportCaption, formatConfigDiff, kernelLabel, resultKernel,
 } from '../compare';
 import { experimentById } from '../config';
 import type { LabController } from '../controller';
-import { exportTitle, resultBars } from '../results';
+import { exportTitle, machineWords, resultBars } from '../results';
 import { useAtom, useAtomSelect } from '../state/atom';
 import { isRunning } from '../state/runs';
 import { kernelChange, kernelChangeTable } from '../kernelChange';
@@ -87,7 +86,7 @@ export function ResultsPanel({ lab }: { lab: LabController }) {
         <div className="result-title">{result.title}</div>
         {outcome ? <p className="result-outcome failure" data-testid="result-outcome">{outcome}.</p> : null}
         {pair ? null : <dl>
-          <div><dt>Machine</dt><dd>VAX-11/{result.machine.cpu} model ({result.machine.nsPerInstruction} ns/instruction), {result.machine.memoryMB} MB, {result.machine.drives === 2 ? 'two RP06 drives (/usr on the second), ' : ''}{result.machine.spin === 'locked' ? `${LOCKED_SPIN_WORDS}, ` : ''}{result.machine.boot}-user</dd></div>
+          <div><dt>Machine</dt><dd data-testid="result-machine">{machineWords(result.machine)}</dd></div>
           <div><dt>Parameters</dt><dd>{Object.entries(result.parameters).map(([k, v]) => `${k}=${v}`).join(', ') || 'none'}</dd></div>
           <div><dt>Kernel</dt><dd data-testid="result-kernel">{kernelLabel(result)}{resultKernel(result).name === '/vmunix'
             ? ', /vmunix as distributed'
