@@ -11,8 +11,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import type { ExperimentResult } from '../../../../experiments/runner/result';
 import { findExperiment } from '../../../../experiments/runner/experiments';
+import { effectiveKernelName } from '../../../../experiments/kernels/variants';
 import { expectedSeconds } from '../../../../experiments/runner/runner';
-import { changedSettings, checkForm, initialForm, shownChoice, type FormState } from '../config';
+import { changedSettings, checkForm, experimentById, initialForm, shownChoice, type FormState } from '../config';
 import {
   durationWords, estimateRun, INSTRUCTIONS_PER_780_SECOND, measuredRate, progressText, RUN_WORK, runFraction, STEP_WORK, workersWords,
 } from '../status';
@@ -357,6 +358,10 @@ test('the address: the form\'s settings as they differ from the paper\'s, read b
   const unknown = readFragment('#x=ls-l&variant=4.2bsd-real');
   assert.deepEqual(unknown.problems, ['The address names a kernel variant this lab does not have: “4.2bsd-real”; the distributed /vmunix is used.']);
   assert.equal(unknown.form!(initialForm()).variant, null);
+  // Where the experiment boots a variant of its own, that is what runs, and what the words name.
+  const unknownOwn = readFragment('#x=syscall&variant=4.2bsd-real');
+  assert.deepEqual(unknownOwn.problems, ['The address names a kernel variant this lab does not have: “4.2bsd-real”; the experiment’s own kernel, paper-1985, is used.']);
+  assert.equal(effectiveKernelName(experimentById('syscall')?.kernel, unknownOwn.form!(initialForm()).variant), 'paper-1985');
   assert.equal(checkForm({ ...initialForm(), variant: 'nosuch' }).errors['kernel-variant'], 'no kernel variant "nosuch"');
 });
 
