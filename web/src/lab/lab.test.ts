@@ -16,7 +16,9 @@ import { adoptShared, checkForm, formFor, groupedExperiments, initialForm } from
 import { effectiveKernelName, kernelResultName } from '../../../experiments/kernels/variants';
 import { findExperiment } from '../../../experiments/runner/experiments';
 import { chartPanels, counterName, counterTitle } from './counterNames';
-import { csvCell, exportTitle, machineWords, paperLegend, resultCsv, resultSummary, runRowSeries, SeriesBuilder, seriesFromSamples } from './results';
+import {
+  csvCell, exportTitle, machineWords, paperLegend, resultCsv, resultSummary, runRowSeries, SeriesBuilder, seriesFromSamples, sweepFixedSettings,
+} from './results';
 import { batch, ObjectAtom } from './state/atom';
 import { TextStream, wrapWords } from './state/textStream';
 
@@ -453,4 +455,15 @@ test('the shared-run banner\'s machine: the second drive, the disks\' timing and
   const all = machineWords({ ...one, drives: 2, disk: 'eagle', spin: 'locked', spinSeeds: 3 });
   assert.equal(all, `${machineWords(one)}, two drives, /usr on the second, eagle disk timing, ${LOCKED_SPIN_WORDS}, each step run with seeds 1 to 3`);
   assert.equal(machineWords({ ...one, drives: 1, spinSeeds: 1 }), machineWords(one));
+});
+
+test('a sweep says what every point shares beyond the experiment\'s own settings, as its heading is the experiment\'s title', () => {
+  assert.deepEqual(sweepFixedSettings({ base: { parameters: {}, set: {} } }), []);
+  assert.deepEqual(sweepFixedSettings({ base: { parameters: { iterations: 20000 }, set: { nchsize: 0 } } }), ['iterations=20000', 'nchsize=0']);
+  assert.deepEqual(
+    sweepFixedSettings({ base: { parameters: {}, set: {}, cpu: '780', memoryMB: 8, disk: 'eagle', spin: 'locked', kernel: 'no-name-cache', spinSeeds: 3 } }),
+    ['cpu=780', 'memoryMB=8', 'disk=eagle', 'spin=locked', 'kernel=no-name-cache', 'seeds=3'],
+  );
+  // The defaults by name, and one seed, are not said.
+  assert.deepEqual(sweepFixedSettings({ base: { parameters: {}, set: {}, spin: 'drifting', spinSeeds: 1 } }), []);
 });
