@@ -54,6 +54,13 @@ test('the form: defaults are valid, bad numbers are marked on their input, cross
   assert.match(bad.errors['param-iterations']!, /1 or more/);
   assert.ok(bad.errors['toggle-nbuf']);
   assert.match(bad.errors['toggle-hz']!, /range/);
+  // A value that is not a number says what the variable takes, its range too (not only "a whole number", which -5 is).
+  assert.equal(bad.errors['toggle-nbuf'], 'a whole number from 16 to 1024');
+  // A negative number is read as one: maxtextcache's -1 (the release's: every text cached; on Table 2's paper-1985,
+  // the text cache given back) runs, and below its range is said as out of range.
+  assert.equal(checkForm({ ...form, kernelToggles: { maxtextcache: '-1' } }).settings?.set.maxtextcache, -1);
+  assert.match(checkForm({ ...form, kernelToggles: { maxtextcache: '-2' } }).errors['toggle-maxtextcache']!, /-2 is out of range -1\.\.1000/);
+  assert.match(checkForm({ ...form, kernelToggles: { nchsize: '-5' } }).errors['toggle-nchsize']!, /-5 is out of range 0\.\.4096/);
 
   const cross = checkForm({ ...form, kernelToggles: { hz: '60', tick: '1000' } });
   assert.equal(cross.settings, null);
