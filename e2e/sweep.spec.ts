@@ -34,6 +34,8 @@ test('a sweep of hz on two workers: progress, a line chart with the paper\'s poi
     await page.getByTestId('sweep-run').click();
     await expect(status).toContainText(/^Finished in .* on 2 workers: 4 of 4 units ran/, { timeout: 90_000 });
     await expect(page.getByTestId('sweep-outcome')).toContainText('hz = 50, 100, 250, 1000: 4 of 4 points ok');
+    // The heading is the experiment's title ("perform 100,000 getpid system calls"): the count every point ran is said.
+    await expect(page.getByTestId('sweep-fixed')).toHaveText('Every point: iterations=1000.');
     // The chart: one line of four points, the paper's figure at hz=100 (its kernel's), axes named.
     const chart = page.getByTestId('sweep-chart');
     await expect(chart.locator('circle.point')).toHaveCount(4);
@@ -95,6 +97,7 @@ test('a sweep of hz on two workers: progress, a line chart with the paper\'s poi
     await expect(other.getByRole('heading', { name: 'Sweep results' })).toBeInViewport();
     await expect(other.getByTestId('sweep-link-note')).toContainText('without the counters’ time series');
     expect(await sweepRows(other)).toEqual(shownRows);
+    await expect(other.getByTestId('sweep-fixed')).toHaveText('Every point: iterations=1000.');
     await shot(other, '20b-sweep-link', testInfo);
   });
 

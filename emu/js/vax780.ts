@@ -302,8 +302,10 @@ export function vax780Systems(
     }
     for (const [name, value] of settings) {
       if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(name)) throw new RangeError(`set: bad variable name "${name}"`);
-      if (!Number.isInteger(value) || value < 0 || value > 0xffff_ffff) {
-        throw new RangeError(`set ${name}: value must be an integer from 0 to 4294967295, got ${value}`);
+      // A 32-bit word, written as its two's complement when negative (below): a signed variable's -1, such as
+      // maxtextcache's, is one a kernel may be given.
+      if (!Number.isInteger(value) || value < -0x8000_0000 || value > 0xffff_ffff) {
+        throw new RangeError(`set ${name}: value must be an integer from -2147483648 to 4294967295, got ${value}`);
       }
     }
 

@@ -279,6 +279,20 @@ test('wasm: a kernel setting that names no variable is refused', { skip }, () =>
   assert.throws(() => api.vax780.create({ memoryMB: 8, disk: new Uint8Array(4096), boot: 'single' }), /vax780 create/);
 });
 
+test('wasm: a kernel setting may be negative, written as its 32-bit two\'s complement (maxtextcache=-1)', { skip }, () => {
+  const sys = api.vax780.create({ memoryMB: 8, disk, boot: 'single', direct: true, set: { maxtextcache: -1, nbuf: 100 } });
+  try {
+    const syms = sys.kernelSymbols(['_maxtextcache', '_nbuf']);
+    assert.ok(syms._maxtextcache !== null && syms._nbuf !== null);
+    assert.equal(new DataView(sys.readKernel(syms._maxtextcache!, 4).buffer).getInt32(0, true), -1);
+    assert.equal(new DataView(sys.readKernel(syms._nbuf!, 4).buffer).getInt32(0, true), 100);
+  } finally {
+    sys.destroy();
+  }
+  assert.throws(() => api.vax780.create({ memoryMB: 8, disk, boot: 'single', direct: true, set: { maxtextcache: -(2 ** 31) - 1 } }),
+    /set maxtextcache: value must be an integer from -2147483648 to 4294967295/);
+});
+
 // One DiskImage, many machines: each writes its own copy-on-write overlay
 // and the image (the pristine pack) never changes.  The first machine
 // writes a file and syncs; the image's digest is unchanged and the second

@@ -62,6 +62,9 @@ test('an axis: lists, ranges (whole steps by default, or FROM..TO:STEP), both, a
   // The disks' rotation is a setting with named values too, so a sweep turns it.
   assert.deepEqual(values('spin', 'drifting,locked').axis?.values, [0, 1]);
   assert.equal(setting('spin').label(1), 'locked');
+  // A negative value where the variable takes one: maxtextcache's -1 (the release's, every text cached) against 0.
+  assert.deepEqual(values('maxtextcache', '-1,0').axis?.values, [-1, 0]);
+  assert.match(values('maxtextcache', '-2').problems[0]!, /^maxtextcache=-2: -2 is out of range -1\.\.1000/);
 });
 
 test('the paper\'s figures: for its machine and kernel, or beside the lab\'s default where the paper gives no value (disk, spin)', () => {

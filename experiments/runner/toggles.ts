@@ -343,7 +343,8 @@ export function choiceName(name: string, value: number): string | undefined {
  */
 export function settingValue(name: string, raw: string): number | null {
   const s = raw.trim();
-  if (/^\d+$/.test(s)) {
+  // With its sign (maxtextcache=-1); validateSetting says what is out of range.
+  if (/^-?\d+$/.test(s)) {
     const n = Number(s);
     return Number.isSafeInteger(n) ? n : null;
   }

@@ -157,7 +157,8 @@ export function groupedExperiments(filter: string): { group: string; experiments
 
 function parseInteger(raw: string): number | null {
   const s = raw.trim();
-  if (!/^\d+$/.test(s)) return null;
+  // With its sign: maxtextcache's -1 (the release's value, "every text cached") is one a kernel variable can take.
+  if (!/^-?\d+$/.test(s)) return null;
   const n = Number(s);
   return Number.isSafeInteger(n) ? n : null;
 }
@@ -195,8 +196,8 @@ export function checkForm(form: FormState): FormCheck {
     const raw = form.kernelToggles[t.name];
     if (raw === undefined || raw.trim() === '') continue;
     const n = parseInteger(raw);
-    const message = n === null ? 'a whole number' : validateSetting(t.name, n);
-    if (message !== null || n === null) errors[`toggle-${t.name}`] = message ?? 'a whole number';
+    const message = n === null ? expectedValues(t.name) : validateSetting(t.name, n);
+    if (message !== null || n === null) errors[`toggle-${t.name}`] = message ?? expectedValues(t.name);
     else set[t.name] = n;
   }
 

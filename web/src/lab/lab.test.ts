@@ -16,7 +16,9 @@ import { adoptShared, checkForm, formFor, groupedExperiments, initialForm } from
 import { effectiveKernelName, kernelResultName } from '../../../experiments/kernels/variants';
 import { findExperiment } from '../../../experiments/runner/experiments';
 import { chartPanels, counterName, counterTitle } from './counterNames';
-import { csvCell, exportTitle, machineWords, paperLegend, resultCsv, resultSummary, runRowSeries, SeriesBuilder, seriesFromSamples } from './results';
+import {
+  csvCell, exportTitle, machineWords, paperLegend, resultCsv, resultSummary, runRowSeries, SeriesBuilder, seriesFromSamples, sweepFixedSettings,
+} from './results';
 import { batch, ObjectAtom } from './state/atom';
 import { TextStream, wrapWords } from './state/textStream';
 
@@ -52,6 +54,13 @@ test('the form: defaults are valid, bad numbers are marked on their input, cross
   assert.match(bad.errors['param-iterations']!, /1 or more/);
   assert.ok(bad.errors['toggle-nbuf']);
   assert.match(bad.errors['toggle-hz']!, /range/);
+  // A value that is not a number says what the variable takes, its range too (not only "a whole number", which -5 is).
+  assert.equal(bad.errors['toggle-nbuf'], 'a whole number from 16 to 1024');
+  // A negative number is read as one: maxtextcache's -1 (the release's: every text cached; on Table 2's paper-1985,
+  // the text cache given back) runs, and below its range is said as out of range.
+  assert.equal(checkForm({ ...form, kernelToggles: { maxtextcache: '-1' } }).settings?.set.maxtextcache, -1);
+  assert.match(checkForm({ ...form, kernelToggles: { maxtextcache: '-2' } }).errors['toggle-maxtextcache']!, /-2 is out of range -1\.\.1000/);
+  assert.match(checkForm({ ...form, kernelToggles: { nchsize: '-5' } }).errors['toggle-nchsize']!, /-5 is out of range 0\.\.4096/);
 
   const cross = checkForm({ ...form, kernelToggles: { hz: '60', tick: '1000' } });
   assert.equal(cross.settings, null);
@@ -453,4 +462,15 @@ test('the shared-run banner\'s machine: the second drive, the disks\' timing and
   const all = machineWords({ ...one, drives: 2, disk: 'eagle', spin: 'locked', spinSeeds: 3 });
   assert.equal(all, `${machineWords(one)}, two drives, /usr on the second, eagle disk timing, ${LOCKED_SPIN_WORDS}, each step run with seeds 1 to 3`);
   assert.equal(machineWords({ ...one, drives: 1, spinSeeds: 1 }), machineWords(one));
+});
+
+test('a sweep says what every point shares beyond the experiment\'s own settings, as its heading is the experiment\'s title', () => {
+  assert.deepEqual(sweepFixedSettings({ base: { parameters: {}, set: {} } }), []);
+  assert.deepEqual(sweepFixedSettings({ base: { parameters: { iterations: 20000 }, set: { nchsize: 0 } } }), ['iterations=20000', 'nchsize=0']);
+  assert.deepEqual(
+    sweepFixedSettings({ base: { parameters: {}, set: {}, cpu: '780', memoryMB: 8, disk: 'eagle', spin: 'locked', kernel: 'no-name-cache', spinSeeds: 3 } }),
+    ['cpu=780', 'memoryMB=8', 'disk=eagle', 'spin=locked', 'kernel=no-name-cache', 'seeds=3'],
+  );
+  // The defaults by name, and one seed, are not said.
+  assert.deepEqual(sweepFixedSettings({ base: { parameters: {}, set: {}, spin: 'drifting', spinSeeds: 1 } }), []);
 });

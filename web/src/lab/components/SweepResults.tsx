@@ -6,6 +6,7 @@ import {
 } from '../../../../experiments/runner/sweepView';
 import type { LabController } from '../controller';
 import { chartsSvg, download, svgToPng } from '../exporting';
+import { sweepFixedSettings } from '../results';
 import { useAtom } from '../state/atom';
 import { when } from './HistoryPanel';
 import { ResultTable } from './ResultTable';
@@ -46,6 +47,7 @@ export function SweepResults({ lab }: { lab: LabController }) {
   }, [result, measure]);
   const chart = useMemo(() => (result && measure && result.axes.length > 0 ? sweepChart(result, measure) : null), [result, measure]);
   const table = useMemo(() => (result && measure ? sweepTable(result, measure) : null), [result, measure]);
+  const fixed = useMemo(() => (result ? sweepFixedSettings(result) : []), [result]);
   const name = result ? `vaxlab-sweep-${result.experiment}-${result.axes.map((a) => a.setting).join('-')}` : 'vaxlab-sweep';
   const title = result && measure
     ? `${result.title}: ${measure.label} against ${result.axes.map((a) => a.setting).join(' and ')}`
@@ -79,6 +81,9 @@ export function SweepResults({ lab }: { lab: LabController }) {
               {result.axes.map((a) => `${a.setting} = ${a.labels.join(', ')}`).join(' × ')}: {sweepOutcome(result)}
               {shown?.hostSeconds !== undefined ? ` — ${shown.hostSeconds.toFixed(1)} s of host time on ${shown.jobs ?? 1} worker${shown.jobs === 1 ? '' : 's'}` : ''}.
             </p>
+            {fixed.length ? (
+              <p className="hint" data-testid="sweep-fixed">Every point: {fixed.join(', ')}.</p>
+            ) : null}
             {shown?.source === 'link' && shown.omitted?.length ? (
               <p className="hint" data-testid="sweep-link-note">This link holds every point’s figures, without {shown.omitted.join(', ')}.</p>
             ) : null}

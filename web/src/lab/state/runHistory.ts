@@ -67,20 +67,42 @@ export class RunHistory {
   private readonly mine = new Set<string>();
   private readonly others = new Map<string, number>();
   private heartbeat: ReturnType<typeof setInterval> | null = null;
+  /** While another tab's runs are heard of: when to look again whether it still says so. */
+  private expiry: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
     private readonly store: HistoryStore,
     private readonly channel: HistoryChannel | null = null,
     private readonly now: () => number = () => Date.now(),
     private readonly cap: number = HISTORY_CAP,
+    /** How often another tab's runs are checked for silence (LIVE_FOR_MS). */
+    private readonly checkEveryMs: number = HEARTBEAT_MS,
   ) {
     channel?.listen((m) => {
       if (m.type === 'changed') void this.refresh();
       else {
         for (const id of m.ids) this.others.set(id, this.now());
         this.updateRunning();
+        this.watchOthers();
       }
     });
+  }
+
+  /**
+   * A tab closed or reloaded during its run says nothing more: without a look of our own its entry would read
+   * "running" here for as long as this tab is open.  So while another tab's runs are heard of, they are checked
+   * every checkEveryMs, and when one has gone silent the history is read again: its entry is left interrupted, with
+   * the rows the closed tab wrote last (the last of them perhaps after its last "changed").
+   */
+  private watchOthers(): void {
+    if (this.expiry !== null || this.others.size === 0) return;
+    this.expiry = setTimeout(() => {
+      this.expiry = null;
+      const before = this.others.size;
+      this.updateRunning();
+      if (this.others.size < before) void this.refresh();
+      this.watchOthers();
+    }, this.checkEveryMs);
   }
 
   entry(id: string): HistoryEntry | undefined {

@@ -11,8 +11,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import type { ExperimentResult } from '../../../../experiments/runner/result';
 import { findExperiment } from '../../../../experiments/runner/experiments';
+import { effectiveKernelName } from '../../../../experiments/kernels/variants';
 import { expectedSeconds } from '../../../../experiments/runner/runner';
-import { changedSettings, checkForm, initialForm, shownChoice, type FormState } from '../config';
+import { changedSettings, checkForm, experimentById, initialForm, shownChoice, type FormState } from '../config';
 import {
   durationWords, estimateRun, INSTRUCTIONS_PER_780_SECOND, measuredRate, progressText, RUN_WORK, runFraction, STEP_WORK, workersWords,
 } from '../status';
@@ -20,7 +21,7 @@ import { LabController } from '../controller';
 import type { SharedRun } from '../permalink';
 import type { FromWorker, ToWorker } from '../../worker/protocol';
 import { batch, ObjectAtom } from './atom';
-import { historyOverflow, RunHistory, type HistoryMessage, type HistoryStore } from './runHistory';
+import { HEARTBEAT_MS, HISTORY_CAP, historyOverflow, RunHistory, type HistoryMessage, type HistoryStore } from './runHistory';
 import { Form } from './form';
 import { Runs } from './runs';
 import { SESSION_RUNS, Shown, type PageAddress } from './shown';
@@ -357,6 +358,10 @@ test('the address: the form\'s settings as they differ from the paper\'s, read b
   const unknown = readFragment('#x=ls-l&variant=4.2bsd-real');
   assert.deepEqual(unknown.problems, ['The address names a kernel variant this lab does not have: “4.2bsd-real”; the distributed /vmunix is used.']);
   assert.equal(unknown.form!(initialForm()).variant, null);
+  // Where the experiment boots a variant of its own, that is what runs, and what the words name.
+  const unknownOwn = readFragment('#x=syscall&variant=4.2bsd-real');
+  assert.deepEqual(unknownOwn.problems, ['The address names a kernel variant this lab does not have: “4.2bsd-real”; the experiment’s own kernel, paper-1985, is used.']);
+  assert.equal(effectiveKernelName(experimentById('syscall')?.kernel, unknownOwn.form!(initialForm()).variant), 'paper-1985');
   assert.equal(checkForm({ ...initialForm(), variant: 'nosuch' }).errors['kernel-variant'], 'no kernel variant "nosuch"');
 });
 
@@ -547,6 +552,38 @@ test('the history says why when the browser keeps none; runs are kept row by row
   await until(() => theirs.history.get().entries[0]!.interrupted === undefined, 'the other tab sees it finished');
   wire.close();
   wire2.close();
+});
+
+test('a run in a tab that was closed while it ran stops reading "running" in the other tabs, with the rows it wrote last', async (t) => {
+  const { store, entries } = memoryStore();
+  const closing = new BroadcastChannel('test-history-closed');
+  const wire = new BroadcastChannel('test-history-closed');
+  // Closed even when an assertion fails: an open channel keeps the test process alive.
+  t.after(() => {
+    closing.close();
+    wire.close();
+  });
+  let now = 1_000_000;
+  const other = new RunHistory(store, {
+    post: (m: HistoryMessage) => wire.postMessage(m), listen: (l: (m: HistoryMessage) => void) => { wire.onmessage = (e) => l(e.data); },
+  }, () => now, HISTORY_CAP, 5);
+  const run = { experiment: 'syscall', config: { cpu: '750' as const, memoryMB: 4.5, set: {}, parameters: {} }, result: result(1) };
+  // The closing tab: its entry kept with no row, said to be running, then its last row written, the tab closed before
+  // it could say so (nothing more on the channel).
+  const { id } = await store.saveRun({ ...run, result: { ...run.result, rows: [] } }, { interrupted: true });
+  closing.postMessage({ type: 'changed' });
+  closing.postMessage({ type: 'running', ids: [id] });
+  await until(() => other.running.get().has(id) && other.history.get().entries.length === 1, 'the other tab hears of the run');
+  await store.saveRun(run, { id, interrupted: true });
+  closing.close();
+  // Within LIVE_FOR_MS (three heartbeats) it may still be going; after, it is not, and its last row is read.
+  now += 2 * HEARTBEAT_MS;
+  await sleep(30);
+  assert.ok(other.running.get().has(id));
+  now += 2 * HEARTBEAT_MS;
+  await until(() => !other.running.get().has(id), 'the closed tab\'s run no longer reads as running');
+  await until(() => other.history.get().entries[0]!.run.result.rows.length === 1, 'the history read again');
+  assert.equal(entries.get(id)!.interrupted, true);
 });
 
 test('the page put together: ready, Run sends the form\'s settings, the finished run is shown, Run again takes a link\'s settings', async () => {
