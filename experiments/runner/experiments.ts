@@ -157,10 +157,16 @@ const ITER_HELP = 'iterations (the run script\'s count; fewer for a quick run �
 const DIV_HELP = 'divide every step\'s count by this (1 = the paper\'s counts)';
 const TABLE2_COUNTERS = ['faults.sy', 'faults.cs', 'cpu.sy', 'hw.mips'];
 
+/** The paper's troff quotes (``null job'') as the quotation marks they print as (“null job”): the data keep the
+ *  paper's text as it is (experiments/paper/README.md); a title is read, not compared with the paper. */
+export function printedQuotes(text: string): string {
+  return text.replace(/``/g, '\u201c').replace(/''/g, '\u201d');
+}
+
 const TABLE2_EXPERIMENTS: ExperimentSpec[] = [
   ...TABLE2_ROWS.map((row): ExperimentSpec => ({
     id: rowId(row.test),
-    title: `Table 2, ${row.test}: ${TABLE_1.find((p) => p.test === row.test)!.description}`,
+    title: `Table 2, ${row.test}: ${printedQuotes(TABLE_1.find((p) => p.test === row.test)!.description)}`,
     group: GROUPS.table2,
     description: `Times \`${['./' + row.program, row.iterations, ...row.rest].join(' ')}\` with /bin/time on a fresh ` +
       `single-user 4.3BSD${row.largeEnvironment ? ', after the run script\'s 15 setenvs (1 KB of environment)' : ''}.\n` +

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { findExperiment } from './experiments';
+import { EXPERIMENTS, findExperiment } from './experiments';
 import type { ExperimentResult, RowResult } from './result';
 import { formatTable, tableText } from './resultText';
 import { kernelResultName } from '../kernels/variants';
@@ -190,4 +190,9 @@ test('two runs: a row per figure when they share one row; what changed most, in 
   // The same settings: nothing changed.
   const same = pairResults(run(154, 5396, 620, 13.0, 34.1), run(154, 5396, 620, 13.0, 34.1), { a: 'A', b: 'B' });
   assert.equal(changeSentence(same), 'A and B measured the same: no figure changed.');
+});
+
+test('titles print the paper\'s troff quotes as quotation marks (the paper data keep them as printed)', () => {
+  assert.equal(findExperiment('execs0null')!.title, 'Table 2, execs0null: fork-exec \u201cnull job\u201d-exit-wait 1,000 times');
+  for (const e of EXPERIMENTS) assert.doesNotMatch(e.title, /``|''/, e.id);
 });

@@ -9,6 +9,7 @@ import {
 import { experimentById } from '../config';
 import type { LabController } from '../controller';
 import { exportTitle, machineWords, resultBars } from '../results';
+import { withCode } from './withCode';
 import { useAtom, useAtomSelect } from '../state/atom';
 import { isRunning } from '../state/runs';
 import { kernelChange, kernelChangeTable } from '../kernelChange';
@@ -105,7 +106,7 @@ export function ResultsPanel({ lab }: { lab: LabController }) {
       <div className={`result-body${compact ? ' compact' : ''}${few ? ' few' : ''}`}>
         <div className="result-table-box">
           <ResultTable table={table} caption={pair ? 'Run A, run B and the paper, per row' : 'Ours against the paper, per row'} />
-          <p className="hint">{result.compare}</p>
+          <p className="hint" data-testid="result-compare">{withCode(result.compare)}</p>
           {pair ? <p className="hint">B − A: B’s time minus A’s, in seconds and in % of A’s; each run against the paper at its own count.</p> : null}
         </div>
 

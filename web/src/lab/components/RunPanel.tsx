@@ -1,4 +1,4 @@
-import { useMemo, useState, type ReactNode } from 'react';
+import { useMemo, useState } from 'react';
 
 import { checkForm, experimentById } from '../config';
 import type { LabController } from '../controller';
@@ -6,11 +6,8 @@ import { useAtom } from '../state/atom';
 import { isRunning } from '../state/runs';
 import { durationWords, estimateRun, progressText, runFraction, workersWords } from '../status';
 import { FieldError, FieldHelp, settingsFormEvents } from './fields';
+import { withCode } from './withCode';
 
-/** Text with `commands` in backquotes, as the experiment descriptions write them, with those as code. */
-function withCode(text: string): ReactNode[] {
-  return text.split(/`([^`]+)`/).map((part, i) => (i % 2 ? <code key={i}>{part}</code> : part));
-}
 
 /** Longer than this (host seconds), the estimate says how to stop. */
 const LONG_RUN_S = 300;
