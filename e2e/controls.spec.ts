@@ -397,10 +397,10 @@ test('validation: an out-of-range value is marked inline and disables Run; fixin
     await iterations.fill('40000000');
     // The paper's 23 s per 100,000 calls, 400 times over: minutes of host time, and well under the five minutes
     // of a long run at the default rate (about 2 min; a refit of that rate by half would still be under).
-    await expect(page.getByTestId('run-estimate')).toHaveText(/^Takes about \d+ min( \d+ s)? here \(9,\d{3} virtual seconds\)\.$/);
+    await expect(page.getByTestId('run-estimate')).toHaveText(/^Takes about \d+ min( \d+ s)? here \(9,\d{3} virtual seconds of machine time, each machine’s set-up included\)\.$/);
     // Longer than five minutes: said, with how to stop it.
     await iterations.fill('2000000000');
-    await expect(page.getByTestId('run-estimate')).toHaveText(/^Takes about \d+ (h( \d+ min)?|min( \d+ s)?) here \([\d,]+ virtual seconds\)\. A long run: Stop \(Esc\) ends it/);
+    await expect(page.getByTestId('run-estimate')).toHaveText(/^Takes about \d+ (h( \d+ min)?|min( \d+ s)?) here \([\d,]+ virtual seconds of machine time, each machine’s set-up included\)\. A long run: Stop \(Esc\) ends it/);
     await expect(page.getByTestId('run-estimate')).toHaveClass(/long/);
     // More than the guest's program can count (a C int): refused, not run as another count.
     await iterations.fill('9999999999');

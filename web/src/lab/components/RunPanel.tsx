@@ -130,7 +130,7 @@ export function RunPanel({ lab }: { lab: LabController }) {
         {estimate && !running ? (
           <p className={`hint estimate${estimate.hostSeconds > LONG_RUN_S ? ' long' : ''}`} data-testid="run-estimate">
             Takes {durationWords(estimate.hostSeconds)} here ({Math.round(estimate.virtualSeconds).toLocaleString('en-US')} virtual
-            seconds{estimate.seeds > 1 ? `, each step ${estimate.seeds} times` : ''}{speed.measured ? ', at the speed of your last run' : ''}).
+            seconds of machine time, each machine’s set-up included{estimate.seeds > 1 ? `, each step ${estimate.seeds} times` : ''}{speed.measured ? ', at the speed of your last run' : ''}).
             {estimate.hostSeconds > LONG_RUN_S ? ' A long run: Stop (Esc) ends it, keeping the rows done.' : ''}
           </p>
         ) : null}
