@@ -108,6 +108,8 @@ test('a kernel variant: listed, fetched only when run, labelled in the result an
       await other.goto(url);
       await expect(other.getByTestId('kernel-change-row')).toHaveCount(1, { timeout: 30_000 });
       await expect(other.getByTestId('kernel-variant')).toHaveValue(NO_OFFSET_CACHE.name);
+      // The banner over the shared run (B) names its kernel, as its Kernel line does.
+      await expect(other.getByTestId('shared-machine')).toContainText(`; kernel ${NO_OFFSET_CACHE.label};`);
       expect(fetched).toEqual([]);
     });
 

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 
+import { kernelLabel } from '../compare';
 import { adoptShared, experimentById, initialForm } from '../config';
 import type { LabController } from '../controller';
 import { useAtom, useAtomSelect } from '../state/atom';
@@ -49,8 +50,8 @@ export function SharedBanner({ lab }: { lab: LabController }) {
         <h2 id="shared-title" ref={heading} tabIndex={-1}>
           <code className="experiment-chip">{shared.experiment}</code> {r.title}
         </h2>
-        <p className="shared-machine">
-          {machineWords(r.machine)}{params ? `; ${params}` : ''}; kernel variables {kernel || 'as distributed'}
+        <p className="shared-machine" data-testid="shared-machine">
+          {machineWords(r.machine)}{params ? `; ${params}` : ''}; kernel {kernelLabel(r)}; kernel variables {kernel || 'as distributed'}
         </p>
         <p className="shared-figure">
           {entry?.interrupted
