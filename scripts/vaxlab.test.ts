@@ -62,6 +62,25 @@ test('help asked for (help, --help, -h, after a command too) is the usage on std
   assert.match(unknown.stderr, /^vaxlab: no command "rnu" \(list, kernels, run, sweep, merge, fidelity, profile\)\nusage: /);
 });
 
+test('--set takes a negative value a setting\'s range holds (maxtextcache=-1) and refuses one out of range as such', () => {
+  // maxtextcache's range is -1..1000 (vaxlab list says so); the minus sign was refused as not a whole number.  With a
+  // second setting out of range the run is refused before anything loads, naming only that one.
+  const r = vaxlab('run', 'syscall', '--set', 'maxtextcache=-1', '--set', 'nbuf=3');
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr, /^vaxlab: refused, nothing was run:\n  --set: nbuf: 3 is out of range 16\.\.1024/);
+  assert.doesNotMatch(r.stderr, /maxtextcache/);
+  const negative = vaxlab('run', 'syscall', '--set', 'nbuf=-5');
+  assert.equal(negative.status, 2);
+  assert.match(negative.stderr, /--set: nbuf: -5 is out of range 16\.\.1024/);
+  // A sweep over it, as a list and as a range.
+  for (const values of ['-1,0', '-1..0']) {
+    const s = vaxlab('sweep', 'syscall', '--set', `maxtextcache=${values}`, '--set', 'nbuf=3,4');
+    assert.equal(s.status, 2, s.stderr);
+    assert.match(s.stderr, /nbuf=3: 3 is out of range/);
+    assert.doesNotMatch(s.stderr, /maxtextcache/);
+  }
+});
+
 test('--limit must be a finite positive number of seconds', () => {
   for (const v of ['Infinity', 'NaN', '-5', '0', '1e400', '12abc', '']) {
     const r = vaxlab('run', 'syscall', '--limit', v);

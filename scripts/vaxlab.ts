@@ -207,7 +207,8 @@ function list(): void {
 }
 
 function pair(flag: string, v: string): [string, number] {
-  const m = /^([A-Za-z_][A-Za-z0-9_]*)=(\d+)$/.exec(v);
+  // A minus sign is read, so that --set maxtextcache=-1 (in its range) is taken and --set nbuf=-5 is refused as out of range.
+  const m = /^([A-Za-z_][A-Za-z0-9_]*)=(-?\d+)$/.exec(v);
   if (m) return [m[1]!, Number(m[2])];
   // A knob with named values (disk=eagle) takes the name; one with a step (memoryMB=4.5) a decimal.
   const named = /^([A-Za-z_][A-Za-z0-9_]*)=([A-Za-z0-9_.]+)$/.exec(v);
@@ -217,7 +218,7 @@ function pair(flag: string, v: string): [string, number] {
     if (n === null) die(`refused, nothing was run:\n  --set: ${named[1]}: ${expectedValues(named[1]!)}, got "${named[2]}"`);
     return [named[1]!, n];
   }
-  die(`${flag} takes NAME=VALUE (a non-negative whole number${flag === '--set' ? ', a name for disk, or megabytes such as 4.5 for memoryMB' : ''}), got "${v}"`);
+  die(`${flag} takes NAME=VALUE (a whole number${flag === '--set' ? ', a name for disk, or megabytes such as 4.5 for memoryMB' : ''}), got "${v}"`);
 }
 
 /** What run and sweep are told. */
