@@ -81,6 +81,21 @@ test('--set takes a negative value a setting\'s range holds (maxtextcache=-1) an
   }
 });
 
+test('an unknown option last on the line is named as unknown, not as an option that needs a value', () => {
+  for (const args of [['run', 'syscall', '--frobnicate'], ['run', 'syscall', 'iterations=10'], ['sweep', 'syscall', '--set', 'hz=50,100', '--top'],
+    ['fidelity', '--frobnicate'], ['profile', 'syscall', '--seeds']]) {
+    const r = vaxlab(...args);
+    assert.equal(r.status, 2, args.join(' '));
+    assert.match(r.stderr, new RegExp(`^vaxlab: unknown option ${args.at(-1)}\n`), args.join(' '));
+  }
+  // A known option without its value still says so.
+  for (const args of [['run', 'syscall', '--json'], ['sweep', 'syscall', '--jsonl'], ['fidelity', '--seeds'], ['profile', 'syscall', '--top']]) {
+    const r = vaxlab(...args);
+    assert.equal(r.status, 2, args.join(' '));
+    assert.match(r.stderr, new RegExp(`^vaxlab: ${args.at(-1)} needs a value\n`), args.join(' '));
+  }
+});
+
 test('--limit must be a finite positive number of seconds', () => {
   for (const v of ['Infinity', 'NaN', '-5', '0', '1e400', '12abc', '']) {
     const r = vaxlab('run', 'syscall', '--limit', v);

@@ -180,6 +180,22 @@ function checkJsonTarget(file: string, flag = '--json'): string {
   return file;
 }
 
+/** Each command's options, all of which take a value.  An option not among them is refused as unknown before its
+ *  value is looked for: a misspelt option, or a word such as iterations=10 without --param, last on the line was
+ *  said to "need a value", as if it were an option. */
+const RUN_OPTIONS = ['--cpu', '--disk', '--mem', '--set', '--param', '--limit', '--seeds', '--spin', '--counters', '--jobs',
+  '--json', '--image', '--kernel'] as const;
+const SWEEP_OPTIONS = [...RUN_OPTIONS, '--jsonl', '--shard', '--measure'] as const;
+const FIDELITY_OPTIONS = ['--seeds', '--spin', '--json', '--kernel'] as const;
+const PROFILE_OPTIONS = ['--mode', '--format', '--top', '--step', '--out', '--diff', '--phase', '--cpu', '--disk', '--mem',
+  '--set', '--param', '--spin', '--limit', '--image', '--kernel'] as const;
+
+/** The value of the option `flag` (taken from `args`), or exit 2: an unknown option, or one without its value. */
+function optionValue(flag: string, args: string[], known: readonly string[]): string {
+  if (!known.includes(flag)) die(`unknown option ${flag}\n${USAGE}`);
+  return args.shift() ?? die(`${flag} needs a value\n${USAGE}`);
+}
+
 function die(message: string, code = 2): never {
   process.stderr.write(`vaxlab: ${message}\n`);
   process.exit(code);
@@ -257,8 +273,7 @@ function parseArgs(args: string[], command: 'run' | 'sweep'): Args {
   };
   while (args.length > 0) {
     const flag = args.shift()!;
-    const v = args.shift();
-    if (v === undefined) die(`${flag} needs a value\n${USAGE}`);
+    const v = optionValue(flag, args, command === 'sweep' ? SWEEP_OPTIONS : RUN_OPTIONS);
     // A list or range is swept; so is the kernel, even alone (a fixed one is --kernel).
     const swept = command === 'sweep' && (flag === '--set' || flag === '--param') &&
       (/^[A-Za-z_][A-Za-z0-9_]*=(.*(,|\.\.)|\s*$)/.test(v) || v.startsWith(`${KERNEL_SETTING}=`));
@@ -774,8 +789,7 @@ async function fidelity(args: string[]): Promise<number> {
   let kernelArg: string | null = null;
   while (args.length > 0) {
     const a = args.shift()!;
-    const v = args.shift();
-    if (v === undefined) die(`${a} needs a value\n${USAGE}`);
+    const v = optionValue(a, args, FIDELITY_OPTIONS);
     if (a === '--seeds') {
       seeds = Number(v);
       if (!Number.isSafeInteger(seeds) || seeds < 1 || seeds > MAX_SPIN_SEEDS) die(`--seeds takes a whole number of runs per step, 1 to ${MAX_SPIN_SEEDS}`);
@@ -842,8 +856,7 @@ async function profile(args: string[]): Promise<number> {
   let kernelArg: string | null = null;
   while (args.length > 0) {
     const a = args.shift()!;
-    const v = args.shift();
-    if (v === undefined) die(`${a} needs a value\n${USAGE}`);
+    const v = optionValue(a, args, PROFILE_OPTIONS);
     if (a === '--mode') {
       if (v !== 'kernel' && v !== 'user' && v !== 'all') die(`--mode takes kernel, user or all, got "${v}"`);
       mode = v;
