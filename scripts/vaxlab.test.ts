@@ -96,6 +96,16 @@ test('an unknown option last on the line is named as unknown, not as an option t
   }
 });
 
+test('vaxlab list gives each setting\'s range, and the values of one that takes only a few', () => {
+  const r = vaxlab('list');
+  assert.equal(r.status, 0, r.stderr);
+  const takes = /^--set takes: (.*)$/m.exec(r.stdout)?.[1] ?? '';
+  // cpu is 750 or 780, not a range from 750 to 780 (751 is refused).
+  for (const part of ['cpu (750|780)', 'sosend_cluster_min (512|1024)', 'disk (rp06|eagle|ideal|rm05)', 'maxtextcache (-1..1000)', 'nbuf (16..1024)']) {
+    assert.ok(takes.split(', ').includes(part), `${part} in: ${takes}`);
+  }
+});
+
 test('--limit must be a finite positive number of seconds', () => {
   for (const v of ['Infinity', 'NaN', '-5', '0', '1e400', '12abc', '']) {
     const r = vaxlab('run', 'syscall', '--limit', v);

@@ -218,7 +218,8 @@ function list(): void {
   }
   console.log(`all: ${ALL_EXPERIMENTS.join(', ')} (${ALL_EXPERIMENTS.map((id) => findExperiment(id)!.steps.length)
     .reduce((a, b) => a + b, 0)} steps)`);
-  console.log(`--set takes: ${TOGGLES.map((t) => `${t.name} (${t.choices ? t.choices.join('|') : `${t.min}..${t.max}`})`).join(', ')}`);
+  // A knob with a few values (cpu, sosend_cluster_min) lists them: 750..780 read as a range that 751 was in.
+  console.log(`--set takes: ${TOGGLES.map((t) => `${t.name} (${(t.choices ?? t.values)?.join('|') ?? `${t.min}..${t.max}`})`).join(', ')}`);
   console.log(`profile also takes ${NAMEI_PROFILE_EXPERIMENT.id}: ${NAMEI_PROFILE_EXPERIMENT.title}`);
 }
 
