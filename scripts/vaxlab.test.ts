@@ -337,6 +337,38 @@ test('^C in a run stops it: the step running ends "stopped", the steps before it
     assert.deepEqual(result.rows.map((r) => r.failure?.kind ?? r.status), ['ok', 'stopped']);
   });
 
+// ^C in fidelity: needs the lab image and Table 2's kernel; skipped, saying why, without them.
+test('^C in fidelity stops it: the step running ends, nothing more runs, it says which tables were compared, exit 1',
+  { skip: table2Skip }, async () => {
+    const { spawn } = await import('node:child_process');
+    const json = join(work, 'fidelity-stopped.json');
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/vaxlab.ts'), 'fidelity', '--seeds', '1', '--json', json],
+      { cwd: ROOT });
+    let stdout = '';
+    let stderr = '';
+    let sent = false;
+    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      // Each step says when it starts, as run's do; ^C in Table 2's second.
+      if (!sent && /table2 2\/29 /.test(stderr)) {
+        sent = true;
+        child.kill('SIGINT');
+      }
+    });
+    const [code, signal] = await new Promise<[number | null, string | null]>((done) => child.on('close', (c, s) => done([c, s])));
+    assert.ok(sent, `fidelity never reached Table 2's second step:\n${stderr}`);
+    // It used to die of the signal, saying nothing, with every table that had run lost.
+    assert.equal(signal, null, `killed by ${signal}:\n${stderr}`);
+    assert.equal(code, 1, stderr);
+    assert.match(stderr, /vaxlab: stopping fidelity \(\^C again to leave at once\)/);
+    assert.match(stderr, /^table2 1\/29 syscall \.\.\. .* real .* sys \(.* s host\)$/m);
+    assert.match(stderr, /vaxlab: stopped \(\^C\): table2 cut short \(not compared\), table7 not run, namecache-ls not run; nothing printed or written\n$/);
+    assert.doesNotMatch(stderr, /^table7/m, 'nothing runs after the ^C');
+    assert.equal(stdout, '', 'no table of a table cut short');
+    assert.equal(existsSync(json), false);
+  });
+
 // A chunked image damaged where /usr lies: needs the lab image's chunked image (npm run image writes it beside it).
 test('a chunk of the image damaged where /usr lies: the step fails as "damaged image", saying which chunk, not as a time limit',
   { skip: findLabImage() && chunkedSibling(findLabImage()!) ? false : 'no lab image with its chunked image: npm run image builds them' }, () => {

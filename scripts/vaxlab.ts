@@ -79,7 +79,7 @@ import {
 import { availableMeasures, findMeasure, MEASURES, type Measure } from '../experiments/runner/sweepView';
 import { TOGGLES, expectedValues, findToggle, settingValue, toggleHelp, validateSetting } from '../experiments/runner/toggles';
 import {
-  FREE_MEMORY_PROBE_KB, formatFidelity, freeMemoryProbeBufpages, nameCacheFidelity, table2Fidelity, table7CountedSteps, table7Fidelity, table8Fidelity,
+  FREE_MEMORY_PROBE_KB, formatFidelity, freeMemoryProbeBufpages, type Table7Probes, nameCacheFidelity, table2Fidelity, table7CountedSteps, table7Fidelity, table8Fidelity,
 } from '../experiments/runner/fidelity';
 import { DISK_TIMINGS, SPINS, type DiskTiming, type Spin } from '../emu/js/constants';
 import { findLabImage, loadSharedPack, loadVaxNode, openDiskImage, wasmBuildExists } from '../emu/js/vaxNode';
@@ -801,44 +801,89 @@ async function fidelity(args: string[]): Promise<number> {
   }
   const { api, disk, sha256, imagePath } = await openLabImage(null);
   const image = { name: basename(imagePath), sha256 };
+  // ^C stops the step running and runs nothing more; the tables of the experiments that ran whole are printed and
+  // written (it used to kill the process: every table that had run was lost, and nothing said so).
+  const abort = new AbortController();
+  const release = stopOnInterrupt(abort, 'fidelity');
+  const stopping = (id: string, steps: number): Pick<RunOptions, 'signal' | 'pause' | 'onStep'> => {
+    let t0 = 0;
+    return {
+      signal: abort.signal,
+      // The machine runs in this thread: let the event loop take a ^C between slices (the guest never sees it).
+      pause: () => new Promise<void>((resume) => setImmediate(resume)),
+      onStep: ({ step, index, phase, result: row }) => {
+        if (phase === 'start') {
+          t0 = performance.now();
+          process.stderr.write(`${id} ${index + 1}/${steps} ${step.label} ... `);
+        } else {
+          const took = `${((performance.now() - t0) / 1000).toFixed(1)} s host`;
+          process.stderr.write(row?.status === 'ok' ? `${row.guest?.line} (${took})\n` : `FAILED: ${row?.failure?.message} (${took})\n`);
+        }
+      },
+    };
+  };
   // Each table on its own kernel (Table 2 on the paper's, paper-1985; Tables 7 and 8 on like-4.2; the name
   // cache on /vmunix), or another
   // for every table (--kernel NAME; vmunix: the distributed kernel); the results name it, as run's do.
   const kernelCache = new Map<string, NonNullable<RunOptions['kernel']>>();
   const results: Record<string, ExperimentResult> = {};
   for (const id of FIDELITY_EXPERIMENTS) {
+    if (abort.signal.aborted) break;
     const spec = findExperiment(id)!;
     const kernel = await kernelFor(spec, kernelArg, imagePath, kernelCache);
     // Every table seeded alike: the paging rows hinge on disk phase and page placement as much as Table 2's.
     const spinSeeds = seeds;
     process.stderr.write(`${id}: ${spec.steps.length} steps${spinSeeds > 1 ? `, ${spinSeeds} seeds each (disk phase, clock phase and page placement)` : ''}` +
       `, kernel ${kernel ? kernel.name : kernelResultName(null)} ...\n`);
-    results[id] = await runExperiment(api.vax780, disk, spec, { image, spinSeeds, ...(spin ? { spin } : {}), ...(kernel ? { kernel } : {}) });
+    results[id] = await runExperiment(api.vax780, disk, spec,
+      { image, spinSeeds, ...(spin ? { spin } : {}), ...(kernel ? { kernel } : {}), ...stopping(id, spec.steps.length) });
   }
+  // An experiment that ran every step (a step may have failed), not one a ^C cut short.
+  const whole = (id: (typeof FIDELITY_EXPERIMENTS)[number]): ExperimentResult | undefined => {
+    const r = results[id];
+    return r && r.rows.length === findExperiment(id)!.steps.length && !r.rows.some((row) => row.failure?.kind === 'stopped') ? r : undefined;
+  };
   // Table 7's free-memory probes: its counted rows again with the buffer cache FREE_MEMORY_PROBE_KB larger and
   // smaller than startup()'s own, the same seeds and kernel.
   const table7 = findExperiment('table7')!;
   const table7Kernel = await kernelFor(table7, kernelArg, imagePath, kernelCache);
-  const probeSteps = table7CountedSteps(results.table7!);
   const bufpages = freeMemoryProbeBufpages(table7.machine.memoryMB);
   const probe = async (probed: number) => {
+    const probeSteps = table7CountedSteps(results.table7!);
     process.stderr.write(`table7: ${probeSteps.length} steps with bufpages=${probed} (the kernel's own: ${bufpages.own}) ...\n`);
     return runExperiment(api.vax780, disk, table7, {
       image, spinSeeds: seeds, steps: probeSteps, set: { bufpages: probed }, ...(spin ? { spin } : {}), ...(table7Kernel ? { kernel: table7Kernel } : {}),
+      ...stopping(`table7 bufpages=${probed}`, probeSteps.length),
     });
   };
-  const probes = { lessFree: await probe(bufpages.lessFree), moreFree: await probe(bufpages.moreFree) };
-  disk.dispose();
-  const tables = [
-    table2Fidelity(results.table2!), table7Fidelity(results.table7!, probes), table8Fidelity(results.table7!),
-    nameCacheFidelity(results['namecache-ls']!),
-  ];
-  console.log(tables.map(formatFidelity).join('\n\n'));
-  if (jsonFile) {
-    writeFileSync(jsonFile, `${JSON.stringify({ format: 'vaxlab-fidelity', version: 1, tables,
-      results: Object.values(results), freeMemoryProbes: probes }, null, 2)}\n`);
+  let probes: Table7Probes | undefined;
+  if (!abort.signal.aborted && whole('table7')) {
+    const lessFree = await probe(bufpages.lessFree);
+    const moreFree = abort.signal.aborted ? undefined : await probe(bufpages.moreFree);
+    // Both or neither: a probe cut short is left out.
+    if (moreFree && !abort.signal.aborted) probes = { lessFree, moreFree };
   }
-  return [...Object.values(results), probes.lessFree, probes.moreFree].every((r) => r.status === 'ok') ? 0 : 1;
+  disk.dispose();
+  const t2 = whole('table2'), t7 = whole('table7'), nc = whole('namecache-ls');
+  const tables = [
+    ...(t2 ? [table2Fidelity(t2)] : []), ...(t7 ? [table7Fidelity(t7, probes), table8Fidelity(t7)] : []),
+    ...(nc ? [nameCacheFidelity(nc)] : []),
+  ];
+  if (tables.length > 0) console.log(tables.map(formatFidelity).join('\n\n'));
+  const stopped = abort.signal.aborted;
+  if (jsonFile && (!stopped || tables.length > 0)) {
+    writeFileSync(jsonFile, `${JSON.stringify({ format: 'vaxlab-fidelity', version: 1, ...(stopped ? { stopped: true } : {}), tables,
+      results: Object.values(results), ...(probes ? { freeMemoryProbes: probes } : {}) }, null, 2)}\n`);
+  }
+  if (stopped) {
+    const said = FIDELITY_EXPERIMENTS.map((id) => `${id} ${whole(id) ? 'compared' : results[id] ? 'cut short (not compared)' : 'not run'}`);
+    process.stderr.write(`vaxlab: stopped (^C): ${said.join(', ')}${t7 && !probes ? '; Table 7 without its free-memory probes' : ''}` +
+      `${tables.length === 0 ? '; nothing printed or written' : `; ${tables.length === 1 ? 'its table' : 'their tables'} above` +
+        `${jsonFile ? ` and in ${jsonFile}` : ''}`}\n`);
+  }
+  // Only now: a ^C while the JSON was written waits for the write (the default would cut the file short).
+  release();
+  return !stopped && [...Object.values(results), probes!.lessFree, probes!.moreFree].every((r) => r.status === 'ok') ? 0 : 1;
 }
 
 const FORMATS = ['text', 'json', 'speedscope', 'folded'] as const;
