@@ -369,6 +369,37 @@ test('^C in fidelity stops it: the step running ends, nothing more runs, it says
     assert.equal(existsSync(json), false);
   });
 
+// ^C in profile: needs the lab image; skipped, saying why, without it.
+test('^C in profile stops it: the profiles of what ran are printed, the step cut short marked, exit 1',
+  { skip: findLabImage() ? false : 'no lab image: npm run image builds it' }, async () => {
+    const { spawn } = await import('node:child_process');
+    const out = join(work, 'profile-stopped.json');
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/vaxlab.ts'), 'profile', 'namecache-ls', '--format', 'json',
+      '--out', out], { cwd: ROOT });
+    let stderr = '';
+    let sent = false;
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      if (!sent && /namecache-ls 2\/3 /.test(stderr)) {
+        sent = true;
+        child.kill('SIGINT');
+      }
+    });
+    const [code, signal] = await new Promise<[number | null, string | null]>((done) => child.on('close', (c, s) => done([c, s])));
+    assert.ok(sent, `the profile never reached its second step:\n${stderr}`);
+    // It used to die of the signal: the first step's profile lost, nothing said.
+    assert.equal(signal, null, `killed by ${signal}:\n${stderr}`);
+    assert.equal(code, 1, stderr);
+    assert.match(stderr, /vaxlab: stopping the profile \(\^C again to leave at once\)/);
+    const written = JSON.parse(readFileSync(out, 'utf8')) as { steps: { step: string; status: string; failure: { kind: string } | null; profile: unknown }[] };
+    assert.ok(written.steps.length >= 1 && written.steps.length <= 2, JSON.stringify(written.steps.map((s) => s.step)));
+    assert.equal(written.steps[0]!.status, 'ok');
+    assert.ok(written.steps[0]!.profile, 'the first step\'s profile is kept');
+    const cut = written.steps.length === 2 && written.steps[1]!.failure?.kind === 'stopped';
+    assert.match(stderr, new RegExp(`vaxlab: stopped \\(\\^C\\): ${written.steps.length} of 3 steps ran, in .*profile-stopped\\.json` +
+      `${cut ? '; the one cut short says "FAILED: stopped", its profile of what ran until then' : ''}\n$`));
+  });
+
 // A chunked image damaged where /usr lies: needs the lab image's chunked image (npm run image writes it beside it).
 test('a chunk of the image damaged where /usr lies: the step fails as "damaged image", saying which chunk, not as a time limit',
   { skip: findLabImage() && chunkedSibling(findLabImage()!) ? false : 'no lab image with its chunked image: npm run image builds them' }, () => {

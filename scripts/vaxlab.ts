@@ -975,6 +975,12 @@ async function profile(args: string[]): Promise<number> {
       process.stderr.write(result?.status === 'ok' ? `ok (${took})\n` : `FAILED: ${result?.failure?.message} (${took})\n`);
     }
   };
+  // ^C stops the step running (its profile is of what ran) and runs no more; what ran is printed or written.
+  const abort = new AbortController();
+  const release = stopOnInterrupt(abort, 'the profile');
+  options.signal = abort.signal;
+  // The machine runs in this thread: let the event loop take a ^C between slices (the guest never sees it).
+  options.pause = () => new Promise<void>((resume) => setImmediate(resume));
   let results: StepProfile[];
   try {
     results = await profileExperiment(api.vax780, disk, spec, options);
@@ -1036,7 +1042,15 @@ async function profile(args: string[]): Promise<number> {
   }
   if (out) writeFileSync(out, text);
   else process.stdout.write(text);
-  return results.every((r) => r.status === 'ok') ? 0 : 1;
+  if (abort.signal.aborted) {
+    const wanted = steps.length > 0 ? steps.length : spec.steps.length;
+    const cut = results.some((r) => r.failure?.kind === 'stopped');
+    process.stderr.write(`vaxlab: stopped (^C): ${results.length} of ${wanted} step${wanted === 1 ? '' : 's'} ran, ${out ? `in ${out}` : 'above'}` +
+      `${cut ? '; the one cut short says "FAILED: stopped", its profile of what ran until then' : ''}\n`);
+  }
+  // Only now: a ^C while the file was written waits for the write.
+  release();
+  return !abort.signal.aborted && results.every((r) => r.status === 'ok') ? 0 : 1;
 }
 
 // Output into a closed pipe (`vaxlab list | head`) ends quietly.
