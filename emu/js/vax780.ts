@@ -38,7 +38,9 @@ export interface Vax780Options {
   /** Load /vmunix from the host instead of running /boot (the CLI's --direct). */
   direct?: boolean;
   /** Kernel longword variables to patch before the kernel runs, by name
-   *  without the underscore (the CLI's --set NAME=VALUE); needs direct. */
+   *  without the underscore (the CLI's --set NAME=VALUE); needs direct.  A
+   *  value is the longword as unsigned (0 to 2^32 - 1) or as a C int
+   *  (-2^31 to -1: maxtextcache's -1 is written as 0xFFFFFFFF). */
   set?: Record<string, number>;
   /** The processor modelled (the CLI's --cpu; emu/docs/timing.md): '780'
    *  (the default) or '750', each with its own microcycle, cache and
@@ -302,8 +304,8 @@ export function vax780Systems(
     }
     for (const [name, value] of settings) {
       if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(name)) throw new RangeError(`set: bad variable name "${name}"`);
-      if (!Number.isInteger(value) || value < 0 || value > 0xffff_ffff) {
-        throw new RangeError(`set ${name}: value must be an integer from 0 to 4294967295, got ${value}`);
+      if (!Number.isInteger(value) || value < -0x8000_0000 || value > 0xffff_ffff) {
+        throw new RangeError(`set ${name}: value must be an integer from -2147483648 to 4294967295, got ${value}`);
       }
     }
 
