@@ -202,6 +202,10 @@ test('a kernel file that is no a.out, on the lab image, is exit 3 naming the ima
     const r = vaxlab('run', 'syscall', '--kernel', junk, '--param', 'iterations=10');
     assert.equal(r.status, 3, r.stderr);
     assert.match(r.stderr, /^vaxlab: .*43bsd\.dsk\.gz with the kernel junk-kernel: .*not a VAX a\.out file/m);
+    // fidelity says it the same way (it said "boot: kernel: not a VAX a.out file", naming neither).
+    const f = vaxlab('fidelity', '--kernel', junk);
+    assert.equal(f.status, 3, f.stderr);
+    assert.match(f.stderr, /^vaxlab: .*43bsd\.dsk\.gz with the kernel junk-kernel: .*not a VAX a\.out file/m);
   });
 
 test('a gzip bomb is refused while it inflates, within the image size limit', async () => {

@@ -835,8 +835,14 @@ async function fidelity(args: string[]): Promise<number> {
     const spinSeeds = seeds;
     process.stderr.write(`${id}: ${spec.steps.length} steps${spinSeeds > 1 ? `, ${spinSeeds} seeds each (disk phase, clock phase and page placement)` : ''}` +
       `, kernel ${kernel ? kernel.name : kernelResultName(null)} ...\n`);
-    results[id] = await runExperiment(api.vax780, disk, spec,
-      { image, spinSeeds, ...(spin ? { spin } : {}), ...(kernel ? { kernel } : {}), ...stopping(id, spec.steps.length) });
+    try {
+      results[id] = await runExperiment(api.vax780, disk, spec,
+        { image, spinSeeds, ...(spin ? { spin } : {}), ...(kernel ? { kernel } : {}), ...stopping(id, spec.steps.length) });
+    } catch (e) {
+      // A kernel or image no machine can be made of: exit 3 naming both, as run says it (it named neither).
+      unusable(e, imagePath, kernel);
+      throw e;
+    }
   }
   // An experiment that ran every step (a step may have failed), not one a ^C cut short.
   const whole = (id: (typeof FIDELITY_EXPERIMENTS)[number]): ExperimentResult | undefined => {
