@@ -570,7 +570,10 @@ static void parse_options(options *o, int argc, char **argv)
         } else if (!strcmp(a, "--no-idle-skip")) {
             o->cfg.no_idle_skip = 1;
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(NULL);
+            /* Asked for: the usage on stdout and exit 0, as `vaxlab --help`
+             * does (it was exit 2 on stderr, as for a bad command line). */
+            fputs(usage_text, stdout);
+            exit(0);
         } else {
             usage("unknown option %s", a);
         }

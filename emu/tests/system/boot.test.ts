@@ -236,6 +236,13 @@ test('a missing image and an unknown option are refused', () => {
   const unknown = vax780(['--frobnicate']);
   assert.equal(unknown.status, 2);
   assert.match(unknown.stderr, /unknown option --frobnicate/);
+  // Asked for, the usage is no error: stdout, exit 0 (it was exit 2 on stderr).
+  for (const flag of ['--help', '-h']) {
+    const help = vax780([flag]);
+    assert.equal(help.status, 0, flag);
+    assert.match(help.stdout, /^usage: vax780 --disk hp0=IMAGE/, flag);
+    assert.equal(help.stderr, '', flag);
+  }
   for (const bad of ['hp8=x', 'hp4294967296=x', 'hp=x', 'hp0=']) {
     const r = vax780(['--disk', bad]);
     assert.equal(r.status, 2, bad);
