@@ -612,7 +612,9 @@ async function run(args: string[]): Promise<number> {
     const v = virtualSeconds(result);
     const ok = result.rows.filter((r) => r.status === 'ok').length;
     const summary = `${spec.id}: ${ok} of ${spec.steps.length} steps ok; ${v.commands.toFixed(1)} virtual s in the timed ` +
-      `commands, ${v.machines.toFixed(1)} virtual s of machine time (boot and set-up included); ${hostTotal.toFixed(1)} s of host time` +
+      `commands, ${v.machines.toFixed(1)} virtual s of machine time (boot and set-up included)` +
+      // A failed step has no emulator figures: without this a run whose only step failed said "0.0 virtual s".
+      `${ok < result.rows.length ? ', the failed steps\' not counted' : ''}; ${hostTotal.toFixed(1)} s of host time` +
       (a.jobs !== null ? ` on ${threads(a.jobs, spec.steps.length * (o.spinSeeds ?? 1))}` : '');
     summaries.push(summary);
     console.log(`\n${summary}\n`);
