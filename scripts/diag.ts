@@ -23,7 +23,11 @@ const args = process.argv.slice(2);
 let passes = 10;
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--passes' && /^[1-9]\d{0,3}$/.test(args[i + 1] ?? '')) passes = Number(args[++i]);
-  else {
+  else if (args[i] === '--passes') {
+    // A known option with a bad value (it was "unknown argument --passes").
+    console.error(`diag: --passes takes a whole number from 1 to 9999, got ${args[i + 1] === undefined ? 'nothing' : `"${args[i + 1]}"`}`);
+    process.exit(2);
+  } else {
     console.error(`diag: unknown argument ${args[i]} (usage: npm run diag -- [--passes N], N from 1 to 9999)`);
     process.exit(2);
   }

@@ -62,6 +62,50 @@ test('help asked for (help, --help, -h, after a command too) is the usage on std
   assert.match(unknown.stderr, /^vaxlab: no command "rnu" \(list, kernels, run, sweep, merge, fidelity, profile\)\nusage: /);
 });
 
+test('--set takes a negative value a setting\'s range holds (maxtextcache=-1) and refuses one out of range as such', () => {
+  // maxtextcache's range is -1..1000 (vaxlab list says so); the minus sign was refused as not a whole number.  With a
+  // second setting out of range the run is refused before anything loads, naming only that one.
+  const r = vaxlab('run', 'syscall', '--set', 'maxtextcache=-1', '--set', 'nbuf=3');
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr, /^vaxlab: refused, nothing was run:\n  --set: nbuf: 3 is out of range 16\.\.1024/);
+  assert.doesNotMatch(r.stderr, /maxtextcache/);
+  const negative = vaxlab('run', 'syscall', '--set', 'nbuf=-5');
+  assert.equal(negative.status, 2);
+  assert.match(negative.stderr, /--set: nbuf: -5 is out of range 16\.\.1024/);
+  // A sweep over it, as a list and as a range.
+  for (const values of ['-1,0', '-1..0']) {
+    const s = vaxlab('sweep', 'syscall', '--set', `maxtextcache=${values}`, '--set', 'nbuf=3,4');
+    assert.equal(s.status, 2, s.stderr);
+    assert.match(s.stderr, /nbuf=3: 3 is out of range/);
+    assert.doesNotMatch(s.stderr, /maxtextcache/);
+  }
+});
+
+test('an unknown option last on the line is named as unknown, not as an option that needs a value', () => {
+  for (const args of [['run', 'syscall', '--frobnicate'], ['run', 'syscall', 'iterations=10'], ['sweep', 'syscall', '--set', 'hz=50,100', '--top'],
+    ['fidelity', '--frobnicate'], ['profile', 'syscall', '--seeds']]) {
+    const r = vaxlab(...args);
+    assert.equal(r.status, 2, args.join(' '));
+    assert.match(r.stderr, new RegExp(`^vaxlab: unknown option ${args.at(-1)}\n`), args.join(' '));
+  }
+  // A known option without its value still says so.
+  for (const args of [['run', 'syscall', '--json'], ['sweep', 'syscall', '--jsonl'], ['fidelity', '--seeds'], ['profile', 'syscall', '--top']]) {
+    const r = vaxlab(...args);
+    assert.equal(r.status, 2, args.join(' '));
+    assert.match(r.stderr, new RegExp(`^vaxlab: ${args.at(-1)} needs a value\n`), args.join(' '));
+  }
+});
+
+test('vaxlab list gives each setting\'s range, and the values of one that takes only a few', () => {
+  const r = vaxlab('list');
+  assert.equal(r.status, 0, r.stderr);
+  const takes = /^--set takes: (.*)$/m.exec(r.stdout)?.[1] ?? '';
+  // cpu is 750 or 780, not a range from 750 to 780 (751 is refused).
+  for (const part of ['cpu (750|780)', 'sosend_cluster_min (512|1024)', 'disk (rp06|eagle|ideal|rm05)', 'maxtextcache (-1..1000)', 'nbuf (16..1024)']) {
+    assert.ok(takes.split(', ').includes(part), `${part} in: ${takes}`);
+  }
+});
+
 test('--limit must be a finite positive number of seconds', () => {
   for (const v of ['Infinity', 'NaN', '-5', '0', '1e400', '12abc', '']) {
     const r = vaxlab('run', 'syscall', '--limit', v);
@@ -158,6 +202,10 @@ test('a kernel file that is no a.out, on the lab image, is exit 3 naming the ima
     const r = vaxlab('run', 'syscall', '--kernel', junk, '--param', 'iterations=10');
     assert.equal(r.status, 3, r.stderr);
     assert.match(r.stderr, /^vaxlab: .*43bsd\.dsk\.gz with the kernel junk-kernel: .*not a VAX a\.out file/m);
+    // fidelity says it the same way (it said "boot: kernel: not a VAX a.out file", naming neither).
+    const f = vaxlab('fidelity', '--kernel', junk);
+    assert.equal(f.status, 3, f.stderr);
+    assert.match(f.stderr, /^vaxlab: .*43bsd\.dsk\.gz with the kernel junk-kernel: .*not a VAX a\.out file/m);
   });
 
 test('a gzip bomb is refused while it inflates, within the image size limit', async () => {
@@ -235,20 +283,23 @@ const table2Skip = await (async () => {
   return false;
 })();
 
-test('a Table 2 row boots paper-1985 by default (no text cache: about 10 ms an exec less); --kernel ofile-scans-1985 the default before 26 November 2026',
+test('a Table 2 row boots paper-1985 by default (no text cache: about 10 ms an exec less); --kernel ofile-scans-1985 the default before 26 November 2026; --set maxtextcache=-1 the text cache back',
   { skip: table2Skip }, () => {
     // Its own directory: the file's top-level awaits let the root's after() (which removes `work`) run first.
     const dir = mkdtempSync(join(tmpdir(), 'vaxlab-cli-t2-'));
     const ran = (extra: string[]) => {
-      const json = join(dir, `execs0null-${extra.length}.json`);
+      const json = join(dir, `execs0null-${extra.join('-')}.json`);
       const r = vaxlab('run', 'execs0null', '--param', 'iterations=100', '--json', json, ...extra);
       assert.equal(r.status, 0, r.stderr);
       return JSON.parse(readFileSync(json, 'utf8')) as { status: string; kernel?: { name: string }; rows: { guest?: { real: number; sys: number } }[] };
     };
-    let now, before;
+    let now, before, cached;
     try {
       now = ran([]);
       before = ran(['--kernel', 'ofile-scans-1985']);
+      // maxtextcache=-1 (its toggle's least value) gives paper-1985 the release's text cache back: it was refused,
+      // first by the command line and then by the emulator's binding, which took only unsigned longwords.
+      cached = ran(['--set', 'maxtextcache=-1']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -259,6 +310,9 @@ test('a Table 2 row boots paper-1985 by default (no text cache: about 10 ms an e
     const a = before.rows[0]!.guest!, b = now.rows[0]!.guest!;
     assert.ok(a.real - b.real >= 0.6 && a.real - b.real <= 1.6, `elapsed ${a.real} s with the text cache, ${b.real} s without`);
     assert.ok(Math.abs(a.sys - b.sys) <= 0.5, `system ${a.sys} s with the text cache, ${b.sys} s without`);
+    const c = cached.rows[0]!.guest!;
+    assert.equal(cached.kernel?.name, now.kernel?.name);
+    assert.ok(c.real - b.real >= 0.6 && c.real - b.real <= 1.6, `elapsed ${c.real} s with maxtextcache=-1, ${b.real} s without`);
   });
 
 // ^C in a run on one thread: needs the lab image; skipped, saying why, without it.
@@ -287,10 +341,73 @@ test('^C in a run stops it: the step running ends "stopped", the steps before it
     assert.equal(code, 1, stderr);
     assert.match(stderr, /vaxlab: stopping the run \(\^C again to leave at once\)/);
     assert.match(stderr, /vaxlab: stopped \(\^C\): 1 of 1 experiment above and in .*stopped\.json, a step cut short marked "stopped"\n$/);
-    assert.match(stdout, /namecache-work: 1 of 3 steps ok/);
+    assert.match(stdout, /namecache-work: 1 of 3 steps ok; [\d.]+ virtual s in the timed commands, [\d.]+ virtual s of machine time \(boot and set-up included\), the failed steps' not counted; /);
     const result = JSON.parse(readFileSync(json, 'utf8')) as { status: string; rows: { status: string; failure?: { kind: string } }[] };
     assert.equal(result.status, 'failed', 'a stopped run is not written as if it had finished');
     assert.deepEqual(result.rows.map((r) => r.failure?.kind ?? r.status), ['ok', 'stopped']);
+  });
+
+// ^C in fidelity: needs the lab image and Table 2's kernel; skipped, saying why, without them.
+test('^C in fidelity stops it: the step running ends, nothing more runs, it says which tables were compared, exit 1',
+  { skip: table2Skip }, async () => {
+    const { spawn } = await import('node:child_process');
+    const json = join(work, 'fidelity-stopped.json');
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/vaxlab.ts'), 'fidelity', '--seeds', '1', '--json', json],
+      { cwd: ROOT });
+    let stdout = '';
+    let stderr = '';
+    let sent = false;
+    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      // Each step says when it starts, as run's do; ^C in Table 2's second.
+      if (!sent && /table2 2\/29 /.test(stderr)) {
+        sent = true;
+        child.kill('SIGINT');
+      }
+    });
+    const [code, signal] = await new Promise<[number | null, string | null]>((done) => child.on('close', (c, s) => done([c, s])));
+    assert.ok(sent, `fidelity never reached Table 2's second step:\n${stderr}`);
+    // It used to die of the signal, saying nothing, with every table that had run lost.
+    assert.equal(signal, null, `killed by ${signal}:\n${stderr}`);
+    assert.equal(code, 1, stderr);
+    assert.match(stderr, /vaxlab: stopping fidelity \(\^C again to leave at once\)/);
+    assert.match(stderr, /^table2 1\/29 syscall \.\.\. .* real .* sys \(.* s host\)$/m);
+    assert.match(stderr, /vaxlab: stopped \(\^C\): table2 cut short \(not compared\), table7 not run, namecache-ls not run; nothing printed or written\n$/);
+    assert.doesNotMatch(stderr, /^table7/m, 'nothing runs after the ^C');
+    assert.equal(stdout, '', 'no table of a table cut short');
+    assert.equal(existsSync(json), false);
+  });
+
+// ^C in profile: needs the lab image; skipped, saying why, without it.
+test('^C in profile stops it: the profiles of what ran are printed, the step cut short marked, exit 1',
+  { skip: findLabImage() ? false : 'no lab image: npm run image builds it' }, async () => {
+    const { spawn } = await import('node:child_process');
+    const out = join(work, 'profile-stopped.json');
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/vaxlab.ts'), 'profile', 'namecache-ls', '--format', 'json',
+      '--out', out], { cwd: ROOT });
+    let stderr = '';
+    let sent = false;
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      if (!sent && /namecache-ls 2\/3 /.test(stderr)) {
+        sent = true;
+        child.kill('SIGINT');
+      }
+    });
+    const [code, signal] = await new Promise<[number | null, string | null]>((done) => child.on('close', (c, s) => done([c, s])));
+    assert.ok(sent, `the profile never reached its second step:\n${stderr}`);
+    // It used to die of the signal: the first step's profile lost, nothing said.
+    assert.equal(signal, null, `killed by ${signal}:\n${stderr}`);
+    assert.equal(code, 1, stderr);
+    assert.match(stderr, /vaxlab: stopping the profile \(\^C again to leave at once\)/);
+    const written = JSON.parse(readFileSync(out, 'utf8')) as { steps: { step: string; status: string; failure: { kind: string } | null; profile: unknown }[] };
+    assert.ok(written.steps.length >= 1 && written.steps.length <= 2, JSON.stringify(written.steps.map((s) => s.step)));
+    assert.equal(written.steps[0]!.status, 'ok');
+    assert.ok(written.steps[0]!.profile, 'the first step\'s profile is kept');
+    const cut = written.steps.length === 2 && written.steps[1]!.failure?.kind === 'stopped';
+    assert.match(stderr, new RegExp(`vaxlab: stopped \\(\\^C\\): ${written.steps.length} of 3 steps ran, in .*profile-stopped\\.json` +
+      `${cut ? '; the one cut short says "FAILED: stopped", its profile of what ran until then' : ''}\n$`));
   });
 
 // A chunked image damaged where /usr lies: needs the lab image's chunked image (npm run image writes it beside it).

@@ -79,7 +79,7 @@ import {
 import { availableMeasures, findMeasure, MEASURES, type Measure } from '../experiments/runner/sweepView';
 import { TOGGLES, expectedValues, findToggle, settingValue, toggleHelp, validateSetting } from '../experiments/runner/toggles';
 import {
-  FREE_MEMORY_PROBE_KB, formatFidelity, freeMemoryProbeBufpages, nameCacheFidelity, table2Fidelity, table7CountedSteps, table7Fidelity, table8Fidelity,
+  FREE_MEMORY_PROBE_KB, formatFidelity, freeMemoryProbeBufpages, type Table7Probes, nameCacheFidelity, table2Fidelity, table7CountedSteps, table7Fidelity, table8Fidelity,
 } from '../experiments/runner/fidelity';
 import { DISK_TIMINGS, SPINS, type DiskTiming, type Spin } from '../emu/js/constants';
 import { findLabImage, loadSharedPack, loadVaxNode, openDiskImage, wasmBuildExists } from '../emu/js/vaxNode';
@@ -180,6 +180,22 @@ function checkJsonTarget(file: string, flag = '--json'): string {
   return file;
 }
 
+/** Each command's options, all of which take a value.  An option not among them is refused as unknown before its
+ *  value is looked for: a misspelt option, or a word such as iterations=10 without --param, last on the line was
+ *  said to "need a value", as if it were an option. */
+const RUN_OPTIONS = ['--cpu', '--disk', '--mem', '--set', '--param', '--limit', '--seeds', '--spin', '--counters', '--jobs',
+  '--json', '--image', '--kernel'] as const;
+const SWEEP_OPTIONS = [...RUN_OPTIONS, '--jsonl', '--shard', '--measure'] as const;
+const FIDELITY_OPTIONS = ['--seeds', '--spin', '--json', '--kernel'] as const;
+const PROFILE_OPTIONS = ['--mode', '--format', '--top', '--step', '--out', '--diff', '--phase', '--cpu', '--disk', '--mem',
+  '--set', '--param', '--spin', '--limit', '--image', '--kernel'] as const;
+
+/** The value of the option `flag` (taken from `args`), or exit 2: an unknown option, or one without its value. */
+function optionValue(flag: string, args: string[], known: readonly string[]): string {
+  if (!known.includes(flag)) die(`unknown option ${flag}\n${USAGE}`);
+  return args.shift() ?? die(`${flag} needs a value\n${USAGE}`);
+}
+
 function die(message: string, code = 2): never {
   process.stderr.write(`vaxlab: ${message}\n`);
   process.exit(code);
@@ -202,12 +218,13 @@ function list(): void {
   }
   console.log(`all: ${ALL_EXPERIMENTS.join(', ')} (${ALL_EXPERIMENTS.map((id) => findExperiment(id)!.steps.length)
     .reduce((a, b) => a + b, 0)} steps)`);
-  console.log(`--set takes: ${TOGGLES.map((t) => `${t.name} (${t.choices ? t.choices.join('|') : `${t.min}..${t.max}`})`).join(', ')}`);
+  // A knob with a few values (cpu, sosend_cluster_min) lists them: 750..780 read as a range that 751 was in.
+  console.log(`--set takes: ${TOGGLES.map((t) => `${t.name} (${(t.choices ?? t.values)?.join('|') ?? `${t.min}..${t.max}`})`).join(', ')}`);
   console.log(`profile also takes ${NAMEI_PROFILE_EXPERIMENT.id}: ${NAMEI_PROFILE_EXPERIMENT.title}`);
 }
 
 function pair(flag: string, v: string): [string, number] {
-  // With its sign: maxtextcache=-1 (the release's value) is a kernel variable's; validateSetting says what is out of range.
+  // A minus sign is read, so that --set maxtextcache=-1 (in its range) is taken and --set nbuf=-5 is refused as out of range.
   const m = /^([A-Za-z_][A-Za-z0-9_]*)=(-?\d+)$/.exec(v);
   if (m) return [m[1]!, Number(m[2])];
   // A knob with named values (disk=eagle) takes the name; one with a step (memoryMB=4.5) a decimal.
@@ -257,8 +274,7 @@ function parseArgs(args: string[], command: 'run' | 'sweep'): Args {
   };
   while (args.length > 0) {
     const flag = args.shift()!;
-    const v = args.shift();
-    if (v === undefined) die(`${flag} needs a value\n${USAGE}`);
+    const v = optionValue(flag, args, command === 'sweep' ? SWEEP_OPTIONS : RUN_OPTIONS);
     // A list or range is swept; so is the kernel, even alone (a fixed one is --kernel).
     const swept = command === 'sweep' && (flag === '--set' || flag === '--param') &&
       (/^[A-Za-z_][A-Za-z0-9_]*=(.*(,|\.\.)|\s*$)/.test(v) || v.startsWith(`${KERNEL_SETTING}=`));
@@ -596,7 +612,9 @@ async function run(args: string[]): Promise<number> {
     const v = virtualSeconds(result);
     const ok = result.rows.filter((r) => r.status === 'ok').length;
     const summary = `${spec.id}: ${ok} of ${spec.steps.length} steps ok; ${v.commands.toFixed(1)} virtual s in the timed ` +
-      `commands, ${v.machines.toFixed(1)} virtual s of machine time (boot and set-up included); ${hostTotal.toFixed(1)} s of host time` +
+      `commands, ${v.machines.toFixed(1)} virtual s of machine time (boot and set-up included)` +
+      // A failed step has no emulator figures: without this a run whose only step failed said "0.0 virtual s".
+      `${ok < result.rows.length ? ', the failed steps\' not counted' : ''}; ${hostTotal.toFixed(1)} s of host time` +
       (a.jobs !== null ? ` on ${threads(a.jobs, spec.steps.length * (o.spinSeeds ?? 1))}` : '');
     summaries.push(summary);
     console.log(`\n${summary}\n`);
@@ -774,8 +792,7 @@ async function fidelity(args: string[]): Promise<number> {
   let kernelArg: string | null = null;
   while (args.length > 0) {
     const a = args.shift()!;
-    const v = args.shift();
-    if (v === undefined) die(`${a} needs a value\n${USAGE}`);
+    const v = optionValue(a, args, FIDELITY_OPTIONS);
     if (a === '--seeds') {
       seeds = Number(v);
       if (!Number.isSafeInteger(seeds) || seeds < 1 || seeds > MAX_SPIN_SEEDS) die(`--seeds takes a whole number of runs per step, 1 to ${MAX_SPIN_SEEDS}`);
@@ -786,44 +803,95 @@ async function fidelity(args: string[]): Promise<number> {
   }
   const { api, disk, sha256, imagePath } = await openLabImage(null);
   const image = { name: basename(imagePath), sha256 };
+  // ^C stops the step running and runs nothing more; the tables of the experiments that ran whole are printed and
+  // written (it used to kill the process: every table that had run was lost, and nothing said so).
+  const abort = new AbortController();
+  const release = stopOnInterrupt(abort, 'fidelity');
+  const stopping = (id: string, steps: number): Pick<RunOptions, 'signal' | 'pause' | 'onStep'> => {
+    let t0 = 0;
+    return {
+      signal: abort.signal,
+      // The machine runs in this thread: let the event loop take a ^C between slices (the guest never sees it).
+      pause: () => new Promise<void>((resume) => setImmediate(resume)),
+      onStep: ({ step, index, phase, result: row }) => {
+        if (phase === 'start') {
+          t0 = performance.now();
+          process.stderr.write(`${id} ${index + 1}/${steps} ${step.label} ... `);
+        } else {
+          const took = `${((performance.now() - t0) / 1000).toFixed(1)} s host`;
+          process.stderr.write(row?.status === 'ok' ? `${row.guest?.line} (${took})\n` : `FAILED: ${row?.failure?.message} (${took})\n`);
+        }
+      },
+    };
+  };
   // Each table on its own kernel (Table 2 on the paper's, paper-1985; Tables 7 and 8 on like-4.2; the name
   // cache on /vmunix), or another
   // for every table (--kernel NAME; vmunix: the distributed kernel); the results name it, as run's do.
   const kernelCache = new Map<string, NonNullable<RunOptions['kernel']>>();
   const results: Record<string, ExperimentResult> = {};
   for (const id of FIDELITY_EXPERIMENTS) {
+    if (abort.signal.aborted) break;
     const spec = findExperiment(id)!;
     const kernel = await kernelFor(spec, kernelArg, imagePath, kernelCache);
     // Every table seeded alike: the paging rows hinge on disk phase and page placement as much as Table 2's.
     const spinSeeds = seeds;
     process.stderr.write(`${id}: ${spec.steps.length} steps${spinSeeds > 1 ? `, ${spinSeeds} seeds each (disk phase, clock phase and page placement)` : ''}` +
       `, kernel ${kernel ? kernel.name : kernelResultName(null)} ...\n`);
-    results[id] = await runExperiment(api.vax780, disk, spec, { image, spinSeeds, ...(spin ? { spin } : {}), ...(kernel ? { kernel } : {}) });
+    try {
+      results[id] = await runExperiment(api.vax780, disk, spec,
+        { image, spinSeeds, ...(spin ? { spin } : {}), ...(kernel ? { kernel } : {}), ...stopping(id, spec.steps.length) });
+    } catch (e) {
+      // A kernel or image no machine can be made of: exit 3 naming both, as run says it (it named neither).
+      unusable(e, imagePath, kernel);
+      throw e;
+    }
   }
+  // An experiment that ran every step (a step may have failed), not one a ^C cut short.
+  const whole = (id: (typeof FIDELITY_EXPERIMENTS)[number]): ExperimentResult | undefined => {
+    const r = results[id];
+    return r && r.rows.length === findExperiment(id)!.steps.length && !r.rows.some((row) => row.failure?.kind === 'stopped') ? r : undefined;
+  };
   // Table 7's free-memory probes: its counted rows again with the buffer cache FREE_MEMORY_PROBE_KB larger and
   // smaller than startup()'s own, the same seeds and kernel.
   const table7 = findExperiment('table7')!;
   const table7Kernel = await kernelFor(table7, kernelArg, imagePath, kernelCache);
-  const probeSteps = table7CountedSteps(results.table7!);
   const bufpages = freeMemoryProbeBufpages(table7.machine.memoryMB);
   const probe = async (probed: number) => {
+    const probeSteps = table7CountedSteps(results.table7!);
     process.stderr.write(`table7: ${probeSteps.length} steps with bufpages=${probed} (the kernel's own: ${bufpages.own}) ...\n`);
     return runExperiment(api.vax780, disk, table7, {
       image, spinSeeds: seeds, steps: probeSteps, set: { bufpages: probed }, ...(spin ? { spin } : {}), ...(table7Kernel ? { kernel: table7Kernel } : {}),
+      ...stopping(`table7 bufpages=${probed}`, probeSteps.length),
     });
   };
-  const probes = { lessFree: await probe(bufpages.lessFree), moreFree: await probe(bufpages.moreFree) };
-  disk.dispose();
-  const tables = [
-    table2Fidelity(results.table2!), table7Fidelity(results.table7!, probes), table8Fidelity(results.table7!),
-    nameCacheFidelity(results['namecache-ls']!),
-  ];
-  console.log(tables.map(formatFidelity).join('\n\n'));
-  if (jsonFile) {
-    writeFileSync(jsonFile, `${JSON.stringify({ format: 'vaxlab-fidelity', version: 1, tables,
-      results: Object.values(results), freeMemoryProbes: probes }, null, 2)}\n`);
+  let probes: Table7Probes | undefined;
+  if (!abort.signal.aborted && whole('table7')) {
+    const lessFree = await probe(bufpages.lessFree);
+    const moreFree = abort.signal.aborted ? undefined : await probe(bufpages.moreFree);
+    // Both or neither: a probe cut short is left out.
+    if (moreFree && !abort.signal.aborted) probes = { lessFree, moreFree };
   }
-  return [...Object.values(results), probes.lessFree, probes.moreFree].every((r) => r.status === 'ok') ? 0 : 1;
+  disk.dispose();
+  const t2 = whole('table2'), t7 = whole('table7'), nc = whole('namecache-ls');
+  const tables = [
+    ...(t2 ? [table2Fidelity(t2)] : []), ...(t7 ? [table7Fidelity(t7, probes), table8Fidelity(t7)] : []),
+    ...(nc ? [nameCacheFidelity(nc)] : []),
+  ];
+  if (tables.length > 0) console.log(tables.map(formatFidelity).join('\n\n'));
+  const stopped = abort.signal.aborted;
+  if (jsonFile && (!stopped || tables.length > 0)) {
+    writeFileSync(jsonFile, `${JSON.stringify({ format: 'vaxlab-fidelity', version: 1, ...(stopped ? { stopped: true } : {}), tables,
+      results: Object.values(results), ...(probes ? { freeMemoryProbes: probes } : {}) }, null, 2)}\n`);
+  }
+  if (stopped) {
+    const said = FIDELITY_EXPERIMENTS.map((id) => `${id} ${whole(id) ? 'compared' : results[id] ? 'cut short (not compared)' : 'not run'}`);
+    process.stderr.write(`vaxlab: stopped (^C): ${said.join(', ')}${t7 && !probes ? '; Table 7 without its free-memory probes' : ''}` +
+      `${tables.length === 0 ? '; nothing printed or written' : `; ${tables.length === 1 ? 'its table' : 'their tables'} above` +
+        `${jsonFile ? ` and in ${jsonFile}` : ''}`}\n`);
+  }
+  // Only now: a ^C while the JSON was written waits for the write (the default would cut the file short).
+  release();
+  return !stopped && [...Object.values(results), probes!.lessFree, probes!.moreFree].every((r) => r.status === 'ok') ? 0 : 1;
 }
 
 const FORMATS = ['text', 'json', 'speedscope', 'folded'] as const;
@@ -842,8 +910,7 @@ async function profile(args: string[]): Promise<number> {
   let kernelArg: string | null = null;
   while (args.length > 0) {
     const a = args.shift()!;
-    const v = args.shift();
-    if (v === undefined) die(`${a} needs a value\n${USAGE}`);
+    const v = optionValue(a, args, PROFILE_OPTIONS);
     if (a === '--mode') {
       if (v !== 'kernel' && v !== 'user' && v !== 'all') die(`--mode takes kernel, user or all, got "${v}"`);
       mode = v;
@@ -916,6 +983,12 @@ async function profile(args: string[]): Promise<number> {
       process.stderr.write(result?.status === 'ok' ? `ok (${took})\n` : `FAILED: ${result?.failure?.message} (${took})\n`);
     }
   };
+  // ^C stops the step running (its profile is of what ran) and runs no more; what ran is printed or written.
+  const abort = new AbortController();
+  const release = stopOnInterrupt(abort, 'the profile');
+  options.signal = abort.signal;
+  // The machine runs in this thread: let the event loop take a ^C between slices (the guest never sees it).
+  options.pause = () => new Promise<void>((resume) => setImmediate(resume));
   let results: StepProfile[];
   try {
     results = await profileExperiment(api.vax780, disk, spec, options);
@@ -977,7 +1050,15 @@ async function profile(args: string[]): Promise<number> {
   }
   if (out) writeFileSync(out, text);
   else process.stdout.write(text);
-  return results.every((r) => r.status === 'ok') ? 0 : 1;
+  if (abort.signal.aborted) {
+    const wanted = steps.length > 0 ? steps.length : spec.steps.length;
+    const cut = results.some((r) => r.failure?.kind === 'stopped');
+    process.stderr.write(`vaxlab: stopped (^C): ${results.length} of ${wanted} step${wanted === 1 ? '' : 's'} ran, ${out ? `in ${out}` : 'above'}` +
+      `${cut ? '; the one cut short says "FAILED: stopped", its profile of what ran until then' : ''}\n`);
+  }
+  // Only now: a ^C while the file was written waits for the write.
+  release();
+  return !abort.signal.aborted && results.every((r) => r.status === 'ok') ? 0 : 1;
 }
 
 // Output into a closed pipe (`vaxlab list | head`) ends quietly.

@@ -38,7 +38,9 @@ export interface Vax780Options {
   /** Load /vmunix from the host instead of running /boot (the CLI's --direct). */
   direct?: boolean;
   /** Kernel longword variables to patch before the kernel runs, by name
-   *  without the underscore (the CLI's --set NAME=VALUE); needs direct. */
+   *  without the underscore (the CLI's --set NAME=VALUE); needs direct.  A
+   *  value is the longword as unsigned (0 to 2^32 - 1) or as a C int
+   *  (-2^31 to -1: maxtextcache's -1 is written as 0xFFFFFFFF). */
   set?: Record<string, number>;
   /** The processor modelled (the CLI's --cpu; emu/docs/timing.md): '780'
    *  (the default) or '750', each with its own microcycle, cache and

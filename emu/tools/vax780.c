@@ -314,6 +314,20 @@ static int parse_u32(const char *v, uint32_t *out)
     return 0;
 }
 
+/* A kernel longword as --set takes it: unsigned (0 to 4294967295) or, for a
+ * C int such as maxtextcache, negative (-2147483648 to -1, stored as its
+ * two's complement); -1 if not. */
+static int parse_longword(const char *v, uint32_t *out)
+{
+    uint32_t magnitude;
+    if (*v != '-')
+        return parse_u32(v, out);
+    if (parse_u32(v + 1, &magnitude) < 0 || magnitude > 0x80000000u)
+        return -1;
+    *out = (uint32_t)(0u - magnitude);
+    return 0;
+}
+
 /* R0..R13, AP, FP, SP by name; -1 if unknown.  PC is --start's. */
 static int parse_reg(const char *name, size_t len)
 {
@@ -502,8 +516,8 @@ static void parse_options(options *o, int argc, char **argv)
             const char *eq = strchr(v, '=');
             if (!eq || eq == v || eq - v >= 64 || o->nset >= VAX_SESSION_MAX_SETTINGS)
                 usage("--set takes NAME=VALUE (at most %d of them)", VAX_SESSION_MAX_SETTINGS);
-            if (parse_u32(eq + 1, &o->set[o->nset].value) < 0)
-                usage("--set NAME=VALUE: VALUE must be a number from 0 to 4294967295");
+            if (parse_longword(eq + 1, &o->set[o->nset].value) < 0)
+                usage("--set NAME=VALUE: VALUE must be a number from -2147483648 to 4294967295");
             memcpy(o->set[o->nset].name, v, (size_t)(eq - v));
             o->set[o->nset++].name[eq - v] = 0;
         } else if (!strcmp(a, "--load")) {
@@ -556,7 +570,10 @@ static void parse_options(options *o, int argc, char **argv)
         } else if (!strcmp(a, "--no-idle-skip")) {
             o->cfg.no_idle_skip = 1;
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(NULL);
+            /* Asked for: the usage on stdout and exit 0, as `vaxlab --help`
+             * does (it was exit 2 on stderr, as for a bad command line). */
+            fputs(usage_text, stdout);
+            exit(0);
         } else {
             usage("unknown option %s", a);
         }

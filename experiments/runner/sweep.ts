@@ -226,7 +226,7 @@ export function parseAxis(setting: SweepSetting, raw: string): { axis: SweepAxis
         problems.push(`${name}=${item}: ${name} takes names, not a range (${setting.expected})`);
         continue;
       }
-      const [lo, hi, step] = [range[1]!, range[2]!, range[3] ?? '1'].map((s) => (/^\d*\.?\d+$/.test(s.trim()) ? Number(s) : NaN));
+      const [lo, hi, step] = [range[1]!, range[2]!, range[3] ?? '1'].map((s) => (/^-?\d*\.?\d+$/.test(s.trim()) ? Number(s) : NaN));
       if (!Number.isFinite(lo!) || !Number.isFinite(hi!) || !Number.isFinite(step!)) {
         problems.push(`${name}=${item}: a range is FROM..TO or FROM..TO:STEP with numbers (e.g. ${name}=1..8 or 1..8:0.5)`);
         continue;

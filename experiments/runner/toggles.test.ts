@@ -119,6 +119,12 @@ test('settings are checked with clear messages', () => {
     [0, 1, 2, 1, 2, 1, null, null]);
   assert.equal(settingValue('nbuf', 'eagle'), null);
   assert.equal(settingValue('nbuf', '100'), 100);
+  // A minus sign is read: maxtextcache's range starts at -1 (the release's cache of every text), and a negative
+  // value of another knob is refused by validateSetting as out of range, not as unreadable.
+  assert.equal(settingValue('maxtextcache', '-1'), -1);
+  assert.equal(validateSetting('maxtextcache', -1), null);
+  assert.equal(settingValue('nbuf', '-5'), -5);
+  assert.match(validateSetting('nbuf', -5)!, /^nbuf: -5 is out of range 16\.\.1024/);
   assert.equal(choiceName('disk', 1), 'eagle');
   assert.equal(choiceName('nbuf', 1), undefined);
   assert.equal(expectedValues('disk'), 'one of rp06 (0), eagle (1), ideal (2), rm05 (3)');

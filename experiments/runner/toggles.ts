@@ -337,13 +337,14 @@ export function choiceName(name: string, value: number): string | undefined {
 }
 
 /**
- * A value as typed (--set NAME=VALUE, a form field): a whole number, or for
+ * A value as typed (--set NAME=VALUE, a form field): a whole number (negative too), or for
  * a knob with choices one of its names (case-insensitive).  null when it is
  * neither; validateSetting then says what the knob takes.
  */
 export function settingValue(name: string, raw: string): number | null {
   const s = raw.trim();
-  // With its sign (maxtextcache=-1); validateSetting says what is out of range.
+  // A minus sign too: maxtextcache's -1 (the release's "every text") is in its range; validateSetting refuses a
+  // negative value elsewhere as out of range.
   if (/^-?\d+$/.test(s)) {
     const n = Number(s);
     return Number.isSafeInteger(n) ? n : null;

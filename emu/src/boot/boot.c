@@ -267,8 +267,11 @@ int vax_boot_ex(vax_machine *m, const vax_blockdev *disk, const char *disk_type,
         /* /boot's relsrt0 clears memory up to 1 MB and moves /boot to
          * 0x70000: with less, it halts before it prints anything. */
         if (mem < 0x100000u) {
+            /* Not "N KB boots with --direct": below 768 KB 4.3BSD's kernel
+             * does not boot that way either (a machine check in its start-up). */
             boot_seterr(err, errlen, "booting through /boot needs at least 1 MB of memory (its start-up clears "
-                        "memory up to 1 MB); %u KB boots with the kernel loaded directly (--direct)", mem >> 10);
+                        "memory up to 1 MB; this machine has %u KB); loaded directly (--direct), 4.3BSD's kernel "
+                        "boots in 768 KB", mem >> 10);
             return -1;
         }
         if (read_program(disk, dt, 0, "/boot", &file, &len, &h, &part_off, err, errlen) != 0)

@@ -153,6 +153,16 @@ test('--set patches a kernel variable before the kernel runs: adb reads it back'
   assert.equal(patched.status, 0, patched.stderr);
   assert.match(patched.stderr, /_nchsize = 0 \(was 154\)/);
   assert.match(patched.stdout, /_nchsize:\s+0\b/);
+  // A C int's negative value, as the lab's toggles take it (maxtextcache=-1: every text cached, xinit making it ntext);
+  // it was refused as not a number from 0 to 4294967295.
+  const textScript = ['timeout 120', 'expect \\n# ', 'send adb /vmunix /dev/kmem', 'send _maxtextcache/D', 'send $q', 'expect \\n# '].join('\n');
+  const negative = vax780(['--disk', `hp0=${disk}`, '--direct', '--set', 'maxtextcache=-1'], textScript);
+  assert.equal(negative.status, 0, negative.stderr);
+  assert.match(negative.stderr, /_maxtextcache = 4294967295 /);
+  assert.match(negative.stdout, /_maxtextcache:\s+44\b/);   // GENERIC's ntext
+  const below = vax780(['--disk', `hp0=${disk}`, '--direct', '--set', 'maxtextcache=-2147483649']);
+  assert.equal(below.status, 2);
+  assert.match(below.stderr, /VALUE must be a number from -2147483648 to 4294967295/);
   const unknown = vax780(['--disk', `hp0=${disk}`, '--direct', '--set', 'nosuchvariable=1']);
   assert.equal(unknown.status, 2);
   assert.match(unknown.stderr, /has no symbol _nosuchvariable/);
@@ -226,6 +236,13 @@ test('a missing image and an unknown option are refused', () => {
   const unknown = vax780(['--frobnicate']);
   assert.equal(unknown.status, 2);
   assert.match(unknown.stderr, /unknown option --frobnicate/);
+  // Asked for, the usage is no error: stdout, exit 0 (it was exit 2 on stderr).
+  for (const flag of ['--help', '-h']) {
+    const help = vax780([flag]);
+    assert.equal(help.status, 0, flag);
+    assert.match(help.stdout, /^usage: vax780 --disk hp0=IMAGE/, flag);
+    assert.equal(help.stderr, '', flag);
+  }
   for (const bad of ['hp8=x', 'hp4294967296=x', 'hp=x', 'hp0=']) {
     const r = vax780(['--disk', bad]);
     assert.equal(r.status, 2, bad);
@@ -287,6 +304,10 @@ test('--mem 4.5 boots with 4.5 MB; 0.75 is the least (1 MB through /boot); 0.5 i
   const viaBoot = vax780(['--disk', `hp0=${disk}`, '--mem', '0.75'], ['timeout 120', 'expect \\n# '].join('\n'));
   assert.equal(viaBoot.status, 3);
   assert.match(viaBoot.stderr, /booting through \/boot needs at least 1 MB of memory/);
+  // With 0.5 MB the reason must not send one to --direct as if 512 KB booted there (it panics, above).
+  const halfViaBoot = vax780(['--disk', `hp0=${disk}`, '--mem', '0.5'], ['timeout 120', 'expect \\n# '].join('\n'));
+  assert.equal(halfViaBoot.status, 3);
+  assert.match(halfViaBoot.stderr, /this machine has 512 KB\); loaded directly \(--direct\), 4\.3BSD's kernel boots in 768 KB\n$/);
   for (const bad of ['4.3', '0', '64.25', '4.5MB', '']) {
     const refused = vax780(['--disk', `hp0=${disk}`, '--mem', bad]);
     assert.equal(refused.status, 2, `--mem ${bad}: ${refused.stderr}`);
