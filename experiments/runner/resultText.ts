@@ -2,7 +2,7 @@
 // table of resultView.ts, the same columns and figures the lab page shows,
 // aligned in columns, with what its columns mean underneath.
 
-import type { ExperimentResult } from './result';
+import { processorWords, type ExperimentResult } from './result';
 import { columnGroups, formatSeconds, resultTable, startsGroup, type ResultTable } from './resultView';
 import type { SweepResult } from './sweep';
 import { DISK_TIMING_NAMES } from './toggles';
@@ -11,17 +11,8 @@ import { defaultMeasure, sweepOutcome, sweepTable, type Measure } from './sweepV
 /** The longest a cell gets in text (a failure's message can be long; the CLI prints it whole below). */
 const MAX_CELL = 60;
 
-/** The cost model's own scale (CPU_NS_PER_INSTRUCTION): each processor model runs its costs unscaled. */
-const MODEL_SCALE_NS = 2000;
-
 function machineLine(result: ExperimentResult): string {
-  // nsPerInstruction is the cost model's scale, not a time per instruction: both models say 2000, and the 750's
-  // instructions take longer than the 780's (emu/docs/timing.md).  "(2000 ns/instruction)" read as a flat speed,
-  // the same for both; only an old result's other scale (3333: the 780's costs stretched, as "a 750 is 0.6 of a
-  // 780") is worth a word.
-  const ns = result.machine.nsPerInstruction;
-  return `machine: VAX-11/${result.machine.cpu} model` +
-    `${ns === MODEL_SCALE_NS ? '' : ` (its costs scaled by ${ns}/${MODEL_SCALE_NS})`}, ` +
+  return `machine: ${processorWords(result.machine)}, ` +
     `${result.machine.memoryMB} MB (${result.machine.memoryNote}), single-user` +
     (result.machine.disk ? `; disk timing ${result.machine.disk} (${DISK_TIMING_NAMES[result.machine.disk].words}; the pack stays an RP06's)` : '') +
     (result.machine.spin === 'locked' ? '; the disks turn in step with virtual time (--spin locked: a loop that waits for one lasts whole turns)' : '');

@@ -456,9 +456,11 @@ test('the page\'s lines in a console are broken at spaces to its width, never mi
   assert.equal(stream.contents, 'one two three four\r\none two\r\nthree\r\nfour\r\none two three four\r\n');
 });
 
-test('the shared-run banner\'s machine: the second drive, the disks\' timing and rotation, and the seeds, when a run had them', () => {
+test('a result\'s machine in words (the Results panel and the shared-run banner): the second drive, the disks\' timing and rotation, and the seeds, when a run had them', () => {
   const one = result([]).machine;
-  assert.equal(machineWords(one), `VAX-11/${one.cpu} model (${one.nsPerInstruction} ns/instruction), ${one.memoryMB} MB, ${one.boot}-user`);
+  // The cost model's scale (2000 for both processors) is not a speed, and is not said; an old result's other one is.
+  assert.equal(machineWords({ ...one, cpu: '750', nsPerInstruction: 2000 }), `VAX-11/750 model, ${one.memoryMB} MB, ${one.boot}-user`);
+  assert.equal(machineWords({ ...one, cpu: '750', nsPerInstruction: 3333 }), `VAX-11/750 model (its costs scaled by 3333/2000), ${one.memoryMB} MB, ${one.boot}-user`);
   const all = machineWords({ ...one, drives: 2, disk: 'eagle', spin: 'locked', spinSeeds: 3 });
   assert.equal(all, `${machineWords(one)}, two drives, /usr on the second, eagle disk timing, ${LOCKED_SPIN_WORDS}, each step run with seeds 1 to 3`);
   assert.equal(machineWords({ ...one, drives: 1, spinSeeds: 1 }), machineWords(one));

@@ -4,7 +4,7 @@
 // command line prints.  No DOM.
 
 import type { CounterSample } from '../../../experiments/runner/counters';
-import { LOCKED_SPIN_WORDS, type ExperimentResult, type RowResult } from '../../../experiments/runner/result';
+import { LOCKED_SPIN_WORDS, processorWords, type ExperimentResult, type RowResult } from '../../../experiments/runner/result';
 import {
   compareRow, compareWithPaper, diskTransfers, FIGURES, formatSeconds, primaryMetric, signed, type Metric,
 } from '../../../experiments/runner/resultView';
@@ -140,7 +140,7 @@ export function runRowSeries(live: Series, result: ExperimentResult | null | und
 export function machineWords(machine: ExperimentResult['machine']): string {
   const seeds = machine.spinSeeds ?? 1;
   return [
-    `VAX-11/${machine.cpu} model (${machine.nsPerInstruction} ns/instruction), ${machine.memoryMB} MB, ${machine.boot}-user`,
+    `${processorWords(machine)}, ${machine.memoryMB} MB, ${machine.boot}-user`,
     ...(machine.drives === 2 ? ['two drives, /usr on the second'] : []),
     ...(machine.disk ? [`${machine.disk} disk timing`] : []),
     ...(machine.spin === 'locked' ? [LOCKED_SPIN_WORDS] : []),
