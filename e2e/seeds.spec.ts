@@ -42,10 +42,12 @@ test('Seeds 3: the row is the median of seeds 1..3 with its range, as `vaxlab ru
 
   await test.step('while the seeds run, one after the other on the page\'s worker, the Counters panel draws them live', async () => {
     await page.getByTestId('run-button').click();
-    // What the page shows at one moment, read at once (every animation frame: the live view lasts a few seconds).
+    // What the page shows at one moment, read at once (every animation frame: the live view lasts a few seconds on
+    // a quiet machine; in a full suite at load 10 the run once ended before three points were drawn: one point drawn
+    // live is what shows the live view).
     const live = await (await page.waitForFunction(() => {
       const points = document.querySelectorAll('[data-testid="counter-chart"] circle.point').length;
-      if (!document.querySelector('#counters-title .live') || points < 3) return null;
+      if (!document.querySelector('#counters-title .live') || points < 1) return null;
       return {
         progress: document.querySelector('[data-testid="run-progress"]')?.textContent ?? '',
         points, pool: document.querySelector('[data-testid="counter-live-note"]') !== null,
