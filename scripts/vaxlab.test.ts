@@ -315,26 +315,32 @@ test('a Table 2 row boots paper-1985 by default (no text cache: about 10 ms an e
     assert.ok(c.real - b.real >= 0.6 && c.real - b.real <= 1.6, `elapsed ${c.real} s with maxtextcache=-1, ${b.real} s without`);
   });
 
+/** Runs vaxlab with args, sends ^C (SIGINT) once stderr matches `at`, and waits for it to end. */
+async function interruptedAt(args: string[], at: RegExp): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string; sent: boolean }> {
+  const { spawn } = await import('node:child_process');
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/vaxlab.ts'), ...args], { cwd: ROOT });
+  let stdout = '';
+  let stderr = '';
+  let sent = false;
+  child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+    if (!sent && at.test(stderr)) {
+      sent = true;
+      child.kill('SIGINT');
+    }
+  });
+  const [code, signal] = await new Promise<[number | null, string | null]>((done) => child.on('close', (c, s) => done([c, s])));
+  return { code, signal, stdout, stderr, sent };
+}
+
 // ^C in a run on one thread: needs the lab image; skipped, saying why, without it.
 test('^C in a run stops it: the step running ends "stopped", the steps before it are printed and written, exit 1',
   { skip: findLabImage() ? false : 'no lab image: npm run image builds it' }, async () => {
-    const { spawn } = await import('node:child_process');
     const json = join(work, 'stopped.json');
     // namecache-work has three short steps (namework's count divided by 40); ^C once the first has ended.
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/vaxlab.ts'), 'run', 'namecache-work',
-      '--param', 'divisor=40', '--json', json], { cwd: ROOT });
-    let stdout = '';
-    let stderr = '';
-    let sent = false;
-    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-      if (!sent && /namecache-work 2\/3 /.test(stderr)) {
-        sent = true;
-        child.kill('SIGINT');
-      }
-    });
-    const [code, signal] = await new Promise<[number | null, string | null]>((done) => child.on('close', (c, s) => done([c, s])));
+    const { code, signal, stdout, stderr, sent } = await interruptedAt(['run', 'namecache-work', '--param', 'divisor=40', '--json', json],
+      /namecache-work 2\/3 /);
     assert.ok(sent, `the run never reached its second step:\n${stderr}`);
     // It used to die of the signal: no table, no JSON, the first step's run lost.
     assert.equal(signal, null, `killed by ${signal}:\n${stderr}`);
@@ -350,23 +356,9 @@ test('^C in a run stops it: the step running ends "stopped", the steps before it
 // ^C in fidelity: needs the lab image and Table 2's kernel; skipped, saying why, without them.
 test('^C in fidelity stops it: the step running ends, nothing more runs, it says which tables were compared, exit 1',
   { skip: table2Skip }, async () => {
-    const { spawn } = await import('node:child_process');
     const json = join(work, 'fidelity-stopped.json');
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/vaxlab.ts'), 'fidelity', '--seeds', '1', '--json', json],
-      { cwd: ROOT });
-    let stdout = '';
-    let stderr = '';
-    let sent = false;
-    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-      // Each step says when it starts, as run's do; ^C in Table 2's second.
-      if (!sent && /table2 2\/29 /.test(stderr)) {
-        sent = true;
-        child.kill('SIGINT');
-      }
-    });
-    const [code, signal] = await new Promise<[number | null, string | null]>((done) => child.on('close', (c, s) => done([c, s])));
+    // Each step says when it starts, as run's do; ^C in Table 2's second.
+    const { code, signal, stdout, stderr, sent } = await interruptedAt(['fidelity', '--seeds', '1', '--json', json], /table2 2\/29 /);
     assert.ok(sent, `fidelity never reached Table 2's second step:\n${stderr}`);
     // It used to die of the signal, saying nothing, with every table that had run lost.
     assert.equal(signal, null, `killed by ${signal}:\n${stderr}`);
@@ -382,20 +374,8 @@ test('^C in fidelity stops it: the step running ends, nothing more runs, it says
 // ^C in profile: needs the lab image; skipped, saying why, without it.
 test('^C in profile stops it: the profiles of what ran are printed, the step cut short marked, exit 1',
   { skip: findLabImage() ? false : 'no lab image: npm run image builds it' }, async () => {
-    const { spawn } = await import('node:child_process');
     const out = join(work, 'profile-stopped.json');
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/vaxlab.ts'), 'profile', 'namecache-ls', '--format', 'json',
-      '--out', out], { cwd: ROOT });
-    let stderr = '';
-    let sent = false;
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-      if (!sent && /namecache-ls 2\/3 /.test(stderr)) {
-        sent = true;
-        child.kill('SIGINT');
-      }
-    });
-    const [code, signal] = await new Promise<[number | null, string | null]>((done) => child.on('close', (c, s) => done([c, s])));
+    const { code, signal, stderr, sent } = await interruptedAt(['profile', 'namecache-ls', '--format', 'json', '--out', out], /namecache-ls 2\/3 /);
     assert.ok(sent, `the profile never reached its second step:\n${stderr}`);
     // It used to die of the signal: the first step's profile lost, nothing said.
     assert.equal(signal, null, `killed by ${signal}:\n${stderr}`);
