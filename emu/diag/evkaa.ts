@@ -24,6 +24,9 @@ export const EVKAA_START = 0x200;
 const ANY_KEY = 'Hit any key to continue';
 const PASS_LINE = 'done!';
 const ERROR_MARK = '??? ERROR';
+/** Instructions between looks at the console output: the native machine's script (tools/vax780.c SLICE), so that
+ *  the key is typed, and the run ends, at the same instruction in both builds. */
+const SLICE = 200_000;
 /** Virtual seconds allowed per reported pass (one takes about 9 on the 780 model). */
 const SECONDS_PER_PASS = 120;
 
@@ -98,7 +101,7 @@ export function runEvkaaWasm(api: Vax780Api, passes: number, dir: string = diagD
     let count = 0;
     const limitNs = BigInt(SECONDS_PER_PASS * (passes + 1)) * 1_000_000_000n;
     for (;;) {
-      const r = sys.run(2_000_000);
+      const r = sys.run(SLICE);
       transcript += sys.readConsole();
       if (!typed && transcript.includes(ANY_KEY)) {
         sys.type('\r');
