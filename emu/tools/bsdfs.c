@@ -27,8 +27,31 @@ static void print_name(void *ctx, const char *name, uint32_t ino)
     printf("%u\t%s\n", ino, name);
 }
 
+/* Why an image that is not a file system may be one packed: the lab's images are shipped gzipped (.dsk.gz) and
+ * chunked (.dskz), and this reads only the raw pack.  NULL when the file starts as neither. */
+static const char *packed_kind(const char *path)
+{
+    unsigned char head[8] = {0};
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t n = fread(head, 1, sizeof head, f);
+    fclose(f);
+    if (n >= 2 && head[0] == 0x1f && head[1] == 0x8b)
+        return "gzip-compressed (gunzip -k it: bsdfs reads the raw pack)";
+    if (n == 8 && !memcmp(head, "VAXDSKZ", 8))
+        return "a chunked image (.dskz; bsdfs reads the raw pack: gunzip -k the .dsk.gz beside it)";
+    return NULL;
+}
+
+static const char usage_text[] = "usage: bsdfs [-p LETTER] IMAGE ls|cat|sum|stat PATH\n";
+
 int main(int argc, char **argv)
 {
+    if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        fputs(usage_text, stdout);
+        return 0;
+    }
     uint64_t part_off = 0;
     if (argc == 6 && !strcmp(argv[1], "-p")) {
         const char *letter = argv[2];
@@ -42,7 +65,7 @@ int main(int argc, char **argv)
         argc -= 2;
     }
     if (argc != 4) {
-        fprintf(stderr, "usage: bsdfs [-p LETTER] IMAGE ls|cat|sum|stat PATH\n");
+        fputs(usage_text, stderr);
         return 2;
     }
     /* Only the blocks the command needs are read from the file. */
@@ -54,7 +77,11 @@ int main(int argc, char **argv)
     }
     ffs_fs *fs = ffs_open(&img.bd, part_off, err, sizeof err);
     if (!fs) {
-        fprintf(stderr, "bsdfs: %s: %s\n", argv[1], err);
+        const char *packed = packed_kind(argv[1]);
+        if (packed)
+            fprintf(stderr, "bsdfs: %s: %s\n", argv[1], packed);
+        else
+            fprintf(stderr, "bsdfs: %s: %s\n", argv[1], err);
         blockdev_file_close(&img);
         return 3;
     }
@@ -86,8 +113,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "bsdfs: unknown command %s\n", cmd);
         rc = -2;
     }
-    if (rc == -1)
-        fprintf(stderr, "bsdfs: %s: %s\n", path, err);
+    if (rc == -1) {
+        /* The path once: most reasons name it already ("/x: no such file or directory"); an inode's do not. */
+        size_t n = strlen(path);
+        if (!strncmp(err, path, n) && err[n] == ':')
+            fprintf(stderr, "bsdfs: %s\n", err);
+        else
+            fprintf(stderr, "bsdfs: %s: %s\n", path, err);
+    }
     ffs_close(fs);
     blockdev_file_close(&img);
     return rc == 0 ? 0 : rc == -2 ? 2 : 1;

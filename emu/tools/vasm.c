@@ -20,10 +20,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const char usage_text[] = "usage: vasm [-o out.bin] [-b base_hex] [-l] [-s] file.s\n"
+                                 "       vasm -d [-b base_hex] file.bin\n";
+
+/* A bad command line: the usage on stderr, exit 2.  (--help asks for it: stdout, exit 0.) */
 static void usage(void)
 {
-    fprintf(stderr, "usage: vasm [-o out.bin] [-b base_hex] [-l] [-s] file.s\n"
-                    "       vasm -d [-b base_hex] file.bin\n");
+    fputs(usage_text, stderr);
     exit(2);
 }
 
@@ -166,6 +169,9 @@ int main(int argc, char **argv)
             syms = 1;
         } else if (strcmp(a, "-d") == 0) {
             dis = 1;
+        } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            fputs(usage_text, stdout);
+            return 0;
         } else if ((a[0] == '-' && a[1]) || in) {
             usage();
         } else {

@@ -35,10 +35,12 @@
 
 #define MAX_LOADS 32
 
+static const char usage_text[] = "usage: vaxrun [--mem MB] --load FILE@ADDR [--load ...] --pc ADDR [--psl HEX]\n"
+                                 "              --steps N [--slice N] [--digest] [--regs]\n";
+
+/* A bad command line: the usage on stderr, exit 2.  (--help asks for it: stdout, exit 0.) */
 static void usage(void) {
-    fprintf(stderr,
-            "usage: vaxrun [--mem MB] --load FILE@ADDR [--load ...] --pc ADDR [--psl HEX]\n"
-            "              --steps N [--slice N] [--digest] [--regs]\n");
+    fputs(usage_text, stderr);
     exit(2);
 }
 
@@ -143,7 +145,8 @@ int main(int argc, char **argv) {
         } else if (!strcmp(a, "--regs")) {
             want_regs = 1;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage();
+            fputs(usage_text, stdout);
+            return 0;
         } else {
             fprintf(stderr, "vaxrun: unknown or incomplete option '%s'\n", a);
             usage();
