@@ -6,7 +6,7 @@ import { processorWords, type ExperimentResult } from './result';
 import { columnGroups, formatSeconds, resultTable, startsGroup, type ResultTable } from './resultView';
 import type { SweepResult } from './sweep';
 import { DISK_TIMING_NAMES } from './toggles';
-import { defaultMeasure, sweepOutcome, sweepTable, type Measure } from './sweepView';
+import { defaultMeasure, sweepFixedSettings, sweepOutcome, sweepTable, type Measure } from './sweepView';
 
 /** The longest a cell gets in text (a failure's message can be long; the CLI prints it whole below). */
 const MAX_CELL = 60;
@@ -91,11 +91,7 @@ export function formatSweep(result: SweepResult, measure: Measure = defaultMeasu
     `(${result.points.length} point${result.points.length === 1 ? '' : 's'})`);
   const first = result.points.find((p) => p.result)?.result;
   if (first) lines.push(machineLine(first));
-  const b = result.base;
-  const fixed = [
-    ...Object.entries(b.parameters).map(([k, v]) => `${k}=${v}`), ...Object.entries(b.set).map(([k, v]) => `${k}=${v}`),
-    ...(b.limitSeconds !== undefined ? [`limit=${b.limitSeconds} s`] : []),
-  ];
+  const fixed = sweepFixedSettings(result);
   if (fixed.length > 0) lines.push(`every point: ${fixed.join(' ')}`);
   return [...lines, '', ...tableText(sweepTable(result, measure)), '', `${result.experiment}: ${sweepOutcome(result)}`].join('\n');
 }

@@ -227,6 +227,29 @@ function capital(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
+/**
+ * What every point of a sweep shares beyond the experiment's own settings, as "name=value"s (the sweep's base: the
+ * page's sweeps keep only what differs from the experiment's, the command line's the --param and --set it was
+ * given).  Shown with the sweep, since its heading is the experiment's title ("perform 100,000 getpid system
+ * calls") and nothing else says that every point ran 20,000, or on another kernel; the command line's "every
+ * point:" line is the same list.
+ */
+export function sweepFixedSettings(result: Pick<SweepResult, 'base'>): string[] {
+  const b = result.base;
+  return [
+    ...Object.entries(b.parameters).map(([k, v]) => `${k}=${v}`),
+    ...Object.entries(b.set).map(([k, v]) => `${k}=${v}`),
+    ...(b.cpu !== undefined ? [`cpu=${b.cpu}`] : []),
+    ...(b.memoryMB !== undefined ? [`memoryMB=${b.memoryMB}`] : []),
+    ...(b.disk !== undefined ? [`disk=${b.disk}`] : []),
+    ...(b.spin !== undefined && b.spin !== 'drifting' ? [`spin=${b.spin}`] : []),
+    ...(b.kernel !== undefined ? [`kernel=${b.kernel}`] : []),
+    ...((b.spinSeeds ?? 1) > 1 ? [`seeds=${b.spinSeeds}`] : []),
+    ...(b.limitSeconds !== undefined ? [`limit=${b.limitSeconds} s`] : []),
+    ...(b.profile ? ['profiled'] : []),
+  ];
+}
+
 /** How the sweep went, in words: "12 of 12 points ok", "stopped: 5 of 12 points ran", "2 of 12 points failed". */
 export function sweepOutcome(result: SweepResult): string {
   const n = result.points.length;

@@ -17,8 +17,9 @@ import { effectiveKernelName, kernelResultName } from '../../../experiments/kern
 import { findExperiment } from '../../../experiments/runner/experiments';
 import { chartPanels, counterName, counterTitle } from './counterNames';
 import {
-  csvCell, exportTitle, machineWords, paperLegend, resultCsv, resultSummary, runRowSeries, SeriesBuilder, seriesFromSamples, sweepFixedSettings,
+  csvCell, exportTitle, machineWords, paperLegend, resultCsv, resultSummary, runRowSeries, SeriesBuilder, seriesFromSamples,
 } from './results';
+import { sweepFixedSettings } from '../../../experiments/runner/sweepView';
 import { batch, ObjectAtom } from './state/atom';
 import { TextStream, wrapWords } from './state/textStream';
 

@@ -8,7 +8,6 @@ import { LOCKED_SPIN_WORDS, processorWords, type ExperimentResult, type RowResul
 import {
   compareRow, compareWithPaper, diskTransfers, FIGURES, formatSeconds, primaryMetric, signed, type Metric,
 } from '../../../experiments/runner/resultView';
-import type { SweepResult } from '../../../experiments/runner/sweep';
 import type { BarData } from './charts/barChart';
 
 // ------------------------------------------------------------ CSV
@@ -146,29 +145,6 @@ export function machineWords(machine: ExperimentResult['machine']): string {
     ...(machine.spin === 'locked' ? [LOCKED_SPIN_WORDS] : []),
     ...(seeds > 1 ? [`each step run with seeds 1 to ${seeds}`] : []),
   ].join(', ');
-}
-
-/**
- * What every point of a sweep shares beyond the experiment's own settings, as "name=value"s (the sweep's base: the
- * page's sweeps keep only what differs from the experiment's, the command line's the --param and --set it was
- * given).  Shown with the sweep, since its heading is the experiment's title ("perform 100,000 getpid system
- * calls") and nothing else says that every point ran 20,000, or on another kernel; the command line prints its
- * "every point:" line likewise.
- */
-export function sweepFixedSettings(result: Pick<SweepResult, 'base'>): string[] {
-  const b = result.base;
-  return [
-    ...Object.entries(b.parameters).map(([k, v]) => `${k}=${v}`),
-    ...Object.entries(b.set).map(([k, v]) => `${k}=${v}`),
-    ...(b.cpu !== undefined ? [`cpu=${b.cpu}`] : []),
-    ...(b.memoryMB !== undefined ? [`memoryMB=${b.memoryMB}`] : []),
-    ...(b.disk !== undefined ? [`disk=${b.disk}`] : []),
-    ...(b.spin !== undefined && b.spin !== 'drifting' ? [`spin=${b.spin}`] : []),
-    ...(b.kernel !== undefined ? [`kernel=${b.kernel}`] : []),
-    ...((b.spinSeeds ?? 1) > 1 ? [`seeds=${b.spinSeeds}`] : []),
-    ...(b.limitSeconds !== undefined ? [`limit=${b.limitSeconds} s`] : []),
-    ...(b.profile ? ['profiled'] : []),
-  ];
 }
 
 /** A result in one line, for the history and the shared-run banner: "0.70 s (paper 0.46 s, +52%)", or the rows ok. */

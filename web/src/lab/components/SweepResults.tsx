@@ -2,11 +2,10 @@ import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 
 import { sweepJson } from '../../../../experiments/runner/sweep';
 import {
-  availableMeasures, defaultMeasure, findMeasure, sweepChart, sweepCsv, sweepOutcome, sweepTable,
+  availableMeasures, defaultMeasure, findMeasure, sweepChart, sweepCsv, sweepFixedSettings, sweepOutcome, sweepTable,
 } from '../../../../experiments/runner/sweepView';
 import type { LabController } from '../controller';
 import { chartsSvg, download, svgToPng } from '../exporting';
-import { sweepFixedSettings } from '../results';
 import { useAtom } from '../state/atom';
 import { when } from './HistoryPanel';
 import { ResultTable } from './ResultTable';
