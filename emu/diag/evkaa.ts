@@ -15,6 +15,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { CONSOLE_SLICE } from '../js/constants';
 import type { Vax780Api } from '../js/vax780';
 import { diagDir, readDiagFile } from './dist';
 
@@ -24,9 +25,6 @@ export const EVKAA_START = 0x200;
 const ANY_KEY = 'Hit any key to continue';
 const PASS_LINE = 'done!';
 const ERROR_MARK = '??? ERROR';
-/** Instructions between looks at the console output: the native machine's script (tools/vax780.c SLICE), so that
- *  the key is typed, and the run ends, at the same instruction in both builds. */
-const SLICE = 200_000;
 /** Virtual seconds allowed per reported pass (one takes about 9 on the 780 model). */
 const SECONDS_PER_PASS = 120;
 
@@ -101,7 +99,8 @@ export function runEvkaaWasm(api: Vax780Api, passes: number, dir: string = diagD
     let count = 0;
     const limitNs = BigInt(SECONDS_PER_PASS * (passes + 1)) * 1_000_000_000n;
     for (;;) {
-      const r = sys.run(SLICE);
+      // As often as the native machine's script looks: the key is typed, and the run ends, at the same instruction.
+      const r = sys.run(CONSOLE_SLICE);
       transcript += sys.readConsole();
       if (!typed && transcript.includes(ANY_KEY)) {
         sys.type('\r');
@@ -122,7 +121,7 @@ export function runEvkaaWasm(api: Vax780Api, passes: number, dir: string = diagD
       }
     }
     if (transcript.includes(ERROR_MARK)) {
-      for (let i = 0; i < 20 && sys.run(200_000) === 0; i++) transcript += sys.readConsole();   // the rest of the report
+      for (let i = 0; i < 20 && sys.run(CONSOLE_SLICE) === 0; i++) transcript += sys.readConsole();   // the rest of the report
       transcript += sys.readConsole();
     }
     return summarise('EVKAA', 'wasm', transcript, {

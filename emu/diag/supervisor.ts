@@ -29,6 +29,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { CONSOLE_SLICE } from '../js/constants';
 import type { Vax780Api, Vax780System } from '../js/vax780';
 import { diagDir, readDiagFile } from './dist';
 import type { DiagRun } from './evkaa';
@@ -41,9 +42,6 @@ const PROMPT = 'DS> ';
 /** Virtual seconds for the boot and each attach command; and for a run (EVKAB, the longest, takes about 150). */
 const STEP_SECONDS = 600;
 const RUN_SECONDS = 3600;
-/** The command-line machine's stopping rule: it looks at the console every 200,000 instructions. */
-const SLICE = 200_000;
-
 /** A program of the diagnostic disk and what we expect of it. */
 export interface SupervisorProgram {
   name: string;
@@ -193,7 +191,7 @@ export function createSupervisorSystem(api: Vax780Api, o: RunOptions = {}): Vax7
 }
 
 /** Drives a Vax780System as the CLI's script does: after each send, run in
- *  slices of SLICE instructions until the console shows the text, so an
+ *  slices of CONSOLE_SLICE instructions until the console shows the text, so an
  *  expect ends at the same instruction natively and in wasm. */
 export class ConsoleDriver {
   transcript = '';
@@ -214,7 +212,7 @@ export class ConsoleDriver {
         return null;
       }
       if (this.sys.timeNs() > deadline) return `expect "${text}" timed out after ${seconds} virtual seconds`;
-      const r = this.sys.run(SLICE);
+      const r = this.sys.run(CONSOLE_SLICE);
       this.transcript += this.sys.readConsole();
       if (r !== 0) return `machine: ${this.api.stopName(r)}: ${this.sys.stopDetail()}`;
     }

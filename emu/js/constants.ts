@@ -27,6 +27,9 @@ export const VAX780_PANICKED = 101;
  *  0.6 x 780" preset, --cpu 750x0.6). */
 export const CPU_NS_PER_INSTRUCTION = { '780': 2000, '750': 2000 } as const;
 export type CpuModel = keyof typeof CPU_NS_PER_INSTRUCTION;
+/** Instructions between looks at the console output when a script waits for text: the native machine's
+ *  (tools/vax780.c SLICE), so that a session in Node or the browser types, and stops, at the same instruction. */
+export const CONSOLE_SLICE = 200_000;
 /** The processors modelled (Vax780Options.cpuModel; vax_set_cpu_model). */
 export const CPU_MODELS = ['780', '750'] as const satisfies readonly CpuModel[];
 

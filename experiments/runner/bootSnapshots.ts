@@ -17,9 +17,9 @@
 
 import type { DiskImage } from '../../emu/js/diskImage';
 import { readSnapshotInfo } from '../../emu/js/snapshotFile';
-import { CPU_NS_PER_INSTRUCTION } from '../../emu/js/constants';
+import { CONSOLE_SLICE, CPU_NS_PER_INSTRUCTION } from '../../emu/js/constants';
 import type { Vax780Api, Vax780Options } from '../../emu/js/vax780';
-import { ConsoleSession, SLICE } from './session';
+import { ConsoleSession } from './session';
 
 /** A machine at the prompt its boot waited for. */
 export interface BootSnapshot {
@@ -45,7 +45,7 @@ export interface BootRecipe {
 }
 
 /** The runner's: a step's machine at its single-user prompt (runner.ts). */
-export const SINGLE_USER_BOOT: BootRecipe = { prompt: '\n# ', slice: SLICE, limitSeconds: 300 };
+export const SINGLE_USER_BOOT: BootRecipe = { prompt: '\n# ', slice: CONSOLE_SLICE, limitSeconds: 300 };
 /** The Terminal tab's: the multi-user machine at its first login prompt
  *  (web/src/worker/terminal.ts runs in slices of this size). */
 export const TERMINAL_BOOT: BootRecipe = { prompt: 'login: ', slice: 1_000_000, limitSeconds: 600 };

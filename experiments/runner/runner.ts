@@ -6,7 +6,7 @@
 // runs.  No host clock and no Node APIs here, so the browser can use it
 // too; the result is a JSON value that two runs give byte for byte.
 
-import { CPU_NS_PER_INSTRUCTION, DISK_TIMINGS, SPINS, type DiskTiming, type Spin } from '../../emu/js/constants';
+import { CONSOLE_SLICE, CPU_NS_PER_INSTRUCTION, DISK_TIMINGS, SPINS, type DiskTiming, type Spin } from '../../emu/js/constants';
 import type { DiskImage } from '../../emu/js/diskImage';
 import type { Vax780Api, Vax780Options, Vax780System } from '../../emu/js/vax780';
 import type { ProfileSummary } from '../profile/summaryFormat';
@@ -27,7 +27,7 @@ import {
   type SpreadRange,
 } from './result';
 import { BootSnapshots, SINGLE_USER_BOOT, bootKey, encodeHostPart, type BootSnapshot } from './bootSnapshots';
-import { ConsoleSession, SessionFailure, SLICE, type SessionHooks } from './session';
+import { ConsoleSession, SessionFailure, type SessionHooks } from './session';
 import { parseTimedOutput } from './timeparse';
 import { DEFAULT_DISK_TIMING, DEFAULT_SPIN, findToggle, resolveSettings, validateSetting, validateSettings } from './toggles';
 
@@ -535,7 +535,7 @@ export function samplingFor(expectedSeconds: number | undefined, requested?: num
     ? Math.min(1, Math.max(0.1, Math.round((expectedSeconds / 60) * 10) / 10))
     : 1);
   if (!(seconds > 0)) seconds = 1;
-  return { seconds, slice: seconds < 0.5 ? 25_000 : SLICE };
+  return { seconds, slice: seconds < 0.5 ? 25_000 : CONSOLE_SLICE };
 }
 
 async function runStep(

@@ -2,12 +2,14 @@
 // --script) on any machine with the Vax780System console calls, so the same
 // code drives the WebAssembly emulator in Node and, later, in the browser.
 //
-// Rule: run in vax_run() slices of 200,000 instructions; an expect stops at
+// Rule: run in vax_run() slices of CONSOLE_SLICE (200,000) instructions; an expect stops at
 // the first slice boundary where the console output since the previous match
 // contains its text.  Every wait has a virtual-time limit; a kernel panic
 // (known from the kernel's own panicstr, never from text on the console: a
 // typed "panic:" is not one) or a stop other than the budget running out ends
 // the session.  Looking for the text is linear in the output, however long.
+
+import { CONSOLE_SLICE } from '../../emu/js/constants';
 
 /** The calls of Vax780System (emu/js/vax780.ts) the driver uses. */
 export interface ConsoleMachine {
@@ -22,8 +24,6 @@ export interface ConsoleMachine {
   panicMessage(): string;
 }
 
-/** tools/vax780.c SLICE. */
-export const SLICE = 200_000;
 /** Vax780Stop.Budget and Vax780Stop.Rebooted: keep running; Panicked: the
  *  kernel panicked (emu/src/system/session.h). */
 const STOP_BUDGET = 0;
@@ -123,7 +123,7 @@ export class ConsoleSession {
 
   /** Waits for text (the CLI's `expect`), at most limitSeconds of virtual
    *  time, running the machine in slices of `slice` instructions. */
-  async expect(text: string, limitSeconds: number, slice: number = SLICE): Promise<ExpectResult> {
+  async expect(text: string, limitSeconds: number, slice: number = CONSOLE_SLICE): Promise<ExpectResult> {
     let start = this.mark;
     const deadline = this.machine.timeNs() + BigInt(Math.round(limitSeconds * 1e9));
     const { signal, pause, onSlice } = this.hooks;
