@@ -6,7 +6,7 @@
 // fails here until the schema says the same (and RESULT_VERSION changes when
 // old results no longer read).
 
-import { DISK_TIMINGS, SPINS, type DiskTiming, type Spin } from '../../emu/js/constants';
+import { CPU_NS_PER_INSTRUCTION, DISK_TIMINGS, SPINS, type DiskTiming, type Spin } from '../../emu/js/constants';
 import { SUMMARY_FORMAT, SUMMARY_VERSION, type ProfileSummary } from '../profile/summaryFormat';
 import type { CounterSeries, CounterTotals } from './counters';
 import type { ExperimentView } from './experiments';
@@ -94,16 +94,15 @@ export interface SpreadRange {
   max: number;
 }
 
-/** The cost model's own scale (CPU_NS_PER_INSTRUCTION): each processor model runs its costs unscaled. */
-const MODEL_SCALE_NS = 2000;
-
 /** The processor in words, for the command line's machine line and the page's alike: "VAX-11/750 model", and only an
  *  old result's other scale said ("(its costs scaled by 3333/2000)").  nsPerInstruction is the cost model's scale,
  *  not a time per instruction: both models say 2000, and the 750's instructions take longer than the 780's
  *  (emu/docs/timing.md), so "(2000 ns/instruction)" read as a flat speed, the same for both. */
 export function processorWords(machine: Pick<ExperimentResult['machine'], 'cpu' | 'nsPerInstruction'>): string {
   const ns = machine.nsPerInstruction;
-  return `VAX-11/${machine.cpu} model${ns === MODEL_SCALE_NS ? '' : ` (its costs scaled by ${ns}/${MODEL_SCALE_NS})`}`;
+  // The model's own scale, its costs unscaled (a result's cpu is a string: one from another lab may name another).
+  const own = (CPU_NS_PER_INSTRUCTION as Record<string, number>)[machine.cpu] ?? CPU_NS_PER_INSTRUCTION['780'];
+  return `VAX-11/${machine.cpu} model${ns === own ? '' : ` (its costs scaled by ${ns}/${own})`}`;
 }
 
 /** How the CLI's tables and the page say that a run's disks were locked. */
