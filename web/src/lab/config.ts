@@ -157,8 +157,7 @@ export function groupedExperiments(filter: string): { group: string; experiments
 
 function parseInteger(raw: string): number | null {
   const s = raw.trim();
-  // With its sign: maxtextcache's -1 (the release's value, "every text cached") is one a kernel variable can take.
-  if (!/^-?\d+$/.test(s)) return null;
+  if (!/^\d+$/.test(s)) return null;
   const n = Number(s);
   return Number.isSafeInteger(n) ? n : null;
 }
@@ -195,7 +194,8 @@ export function checkForm(form: FormState): FormCheck {
   for (const t of KERNEL_TOGGLES) {
     const raw = form.kernelToggles[t.name];
     if (raw === undefined || raw.trim() === '') continue;
-    const n = parseInteger(raw);
+    // As the command line's --set reads it (negative too: maxtextcache's -1, the release's "every text cached").
+    const n = settingValue(t.name, raw);
     const message = n === null ? expectedValues(t.name) : validateSetting(t.name, n);
     if (message !== null || n === null) errors[`toggle-${t.name}`] = message ?? expectedValues(t.name);
     else set[t.name] = n;
