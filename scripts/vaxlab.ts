@@ -438,6 +438,18 @@ function stopOnInterrupt(abort: AbortController, what = 'every worker'): () => v
   return () => process.off('SIGINT', onSigint);
 }
 
+/** A machine run in this thread awaits this between slices: the event loop then takes a ^C (every few tens of ms;
+ *  the guest never sees it), which would otherwise come only after the run.  RunOptions.pause. */
+const betweenSlices = (): Promise<void> => new Promise((resume) => setImmediate(resume));
+
+/** "ID i/N LABEL ... " on stderr as a step starts, the line's end written when it ends; returns the host seconds
+ *  since, for that end. */
+function stepStarted(id: string, index: number, steps: number, label: string): () => number {
+  const t0 = performance.now();
+  process.stderr.write(`${id} ${index + 1}/${steps} ${label} ... `);
+  return () => (performance.now() - t0) / 1000;
+}
+
 const seconds = (s: number) => (s >= 100 ? s.toFixed(0) : s.toFixed(1));
 
 /** How many worker threads run `units` units with `jobs` asked for. */
@@ -549,9 +561,7 @@ async function run(args: string[]): Promise<number> {
     if (abort.signal.aborted) break;
     const o = perSpec.get(spec)!;
     o.signal = abort.signal;
-    // The machine runs in this thread: let the event loop take a ^C between slices (every few tens of ms; the
-    // guest never sees it), or it would come only after the run.
-    o.pause = () => new Promise<void>((resume) => setImmediate(resume));
+    o.pause = betweenSlices;
     o.image = loaded.image;
     // --kernel's, else the experiment's own (Table 2: the paper's kernel; the paging tables: like-4.2).
     const kernel = await kernelFor(spec, a.kernelArg, loaded.path, kernelCache);
@@ -561,15 +571,14 @@ async function run(args: string[]): Promise<number> {
     let host: number[];
     if (api && disk) {
       host = [];
-      let t0 = 0;
+      let took = () => 0;
       o.onStep = ({ step, index, phase, result: row }) => {
         if (phase === 'start') {
-          t0 = performance.now();
-          process.stderr.write(`${spec.id} ${index + 1}/${spec.steps.length} ${step.label} ... `);
+          took = stepStarted(spec.id, index, spec.steps.length, step.label);
         } else {
-          host.push((performance.now() - t0) / 1000);
-          const took = `${host[host.length - 1]!.toFixed(1)} s host, ${row?.emulator?.virtualSeconds.toFixed(1) ?? '?'} s virtual`;
-          process.stderr.write(row?.status === 'ok' ? `${row.guest?.line} (${took})\n` : `FAILED: ${row?.failure?.message}\n`);
+          host.push(took());
+          const times = `${host[host.length - 1]!.toFixed(1)} s host, ${row?.emulator?.virtualSeconds.toFixed(1) ?? '?'} s virtual`;
+          process.stderr.write(row?.status === 'ok' ? `${row.guest?.line} (${times})\n` : `FAILED: ${row?.failure?.message}\n`);
         }
       };
       try {
@@ -808,18 +817,16 @@ async function fidelity(args: string[]): Promise<number> {
   const abort = new AbortController();
   const release = stopOnInterrupt(abort, 'fidelity');
   const stopping = (id: string, steps: number): Pick<RunOptions, 'signal' | 'pause' | 'onStep'> => {
-    let t0 = 0;
+    let took = () => 0;
     return {
       signal: abort.signal,
-      // The machine runs in this thread: let the event loop take a ^C between slices (the guest never sees it).
-      pause: () => new Promise<void>((resume) => setImmediate(resume)),
+      pause: betweenSlices,
       onStep: ({ step, index, phase, result: row }) => {
         if (phase === 'start') {
-          t0 = performance.now();
-          process.stderr.write(`${id} ${index + 1}/${steps} ${step.label} ... `);
+          took = stepStarted(id, index, steps, step.label);
         } else {
-          const took = `${((performance.now() - t0) / 1000).toFixed(1)} s host`;
-          process.stderr.write(row?.status === 'ok' ? `${row.guest?.line} (${took})\n` : `FAILED: ${row?.failure?.message} (${took})\n`);
+          const host = `${took().toFixed(1)} s host`;
+          process.stderr.write(row?.status === 'ok' ? `${row.guest?.line} (${host})\n` : `FAILED: ${row?.failure?.message} (${host})\n`);
         }
       },
     };
@@ -972,23 +979,20 @@ async function profile(args: string[]): Promise<number> {
   const kernel = await kernelFor(spec, kernelArg, imagePath);
   if (kernel) options.kernel = kernel;
   const variant = kernelArg !== null ? kernelByName(kernelArg)?.name : undefined;
-  let t0 = 0;
+  let took = () => 0;
   options.onStep = ({ step, index, phase: p, result }) => {
-    const label = spec.steps.find((s) => s.id === step)!.label;
     if (p === 'start') {
-      t0 = performance.now();
-      process.stderr.write(`${spec.id} ${index + 1}/${spec.steps.length} ${label} ... `);
+      took = stepStarted(spec.id, index, spec.steps.length, spec.steps.find((s) => s.id === step)!.label);
     } else {
-      const took = `${((performance.now() - t0) / 1000).toFixed(1)} s host`;
-      process.stderr.write(result?.status === 'ok' ? `ok (${took})\n` : `FAILED: ${result?.failure?.message} (${took})\n`);
+      const host = `${took().toFixed(1)} s host`;
+      process.stderr.write(result?.status === 'ok' ? `ok (${host})\n` : `FAILED: ${result?.failure?.message} (${host})\n`);
     }
   };
   // ^C stops the step running (its profile is of what ran) and runs no more; what ran is printed or written.
   const abort = new AbortController();
   const release = stopOnInterrupt(abort, 'the profile');
   options.signal = abort.signal;
-  // The machine runs in this thread: let the event loop take a ^C between slices (the guest never sees it).
-  options.pause = () => new Promise<void>((resume) => setImmediate(resume));
+  options.pause = betweenSlices;
   let results: StepProfile[];
   try {
     results = await profileExperiment(api.vax780, disk, spec, options);
